@@ -1,0 +1,165 @@
+/**
+ * SAML benchmark (issue 5). Run: npx ts-node bench/saml.ts
+ * (BENCH_ROUNDS=5 rounds of BENCH_DURATION_S=4 s SSO windows, BENCH_CONNECTIONS=16)
+ *
+ * - baseline: xml-crypto signing a typical ~3 KB assertion with the key passed as
+ *   PEM text, on this thread, measured before and after the HTTP runs (same process).
+ * - sso: GET /saml/sso/ for signed-in browsers (one esid cookie per connection)
+ *   through the real service: parse the AuthnRequest, look up the session, the SP
+ *   and the user, build, sign, audit, render the auto-submit page. The service runs
+ *   as its own process (src/main.ts, as test/support/app-process.ts starts it, one
+ *   event loop = one core); autocannon runs in a worker thread of this process.
+ * - pipeline: the same parse/build/sign/render without HTTP or database, in-process.
+ * - metadata: GET /saml/metadata/ latency percentiles.
+ * Results: bench/results/saml.json.
+ */
+import 'reflect-metadata';
+import autocannon from 'autocannon';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { readRedirectAuthnRequest } from '../src/saml/protocol/authn-request.parser';
+import { buildLoginResponse } from '../src/saml/protocol/login-response.builder';
+import { renderAutoPostPage } from '../src/saml/protocol/post-form.page';
+import { IdpSettings, resolveIdpState } from '../src/saml/idp/idp-settings';
+import { aTenant, anEndUser } from '../test/end-users/support';
+import type { TestApp } from '../test/support/app';
+import { spawnApp } from '../test/support/app-process';
+import { databaseUrl, recreateDatabase, withAdmin } from '../test/support/databases';
+import { startSmtpReceiver } from '../test/support/smtp-receiver';
+import { aRegisteredSp, authorizePath, formFields } from '../test/saml/support/saml-sso.helpers';
+import { samlEnv, testIdpKeyPair } from '../test/saml/support/saml-env';
+import { baselineRate } from './saml-baseline';
+
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 4);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 6);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+
+function run(opts: autocannon.Options): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    autocannon(opts, (err, result) => (err ? reject(err) : resolve(result)));
+  });
+}
+
+/**
+ * autocannon's setupClient runs in its worker thread and must be a JS file there:
+ * each connection presents another signed-in browser's cookie, as distinct users would.
+ */
+function writeSetupClient(cookies: string[]): string {
+  const dir = mkdtempSync(join(tmpdir(), 'idsvc-bench-saml-'));
+  const file = join(dir, 'setup-client.js');
+  writeFileSync(file, `'use strict';\nconst cookies = ${JSON.stringify(cookies)};\nlet next = 0;\nmodule.exports = (client) => client.setHeaders({ cookie: cookies[next++ % cookies.length] });\n`, { mode: 0o600 });
+  return file;
+}
+
+function pipelineRate(settings: IdpSettings, samlRequest: string, ms = 4000): number {
+  const once = () => {
+    const req = readRedirectAuthnRequest(samlRequest);
+    const built = buildLoginResponse(settings, {
+      inResponseTo: req.id, acsUrl: req.acsUrl!, audience: req.issuer, nameId: 'ada@example.test',
+      nameIdFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress', sessionIndex: 'b3a0e7b2-5a4c-4d1e-9b7e-3f6f0c2d1a9e',
+      authnInstant: new Date(), signAssertion: true,
+      attributes: [
+        { name: 'email', value: 'ada@example.test' }, { name: 'firstName', value: 'Ada' }, { name: 'lastName', value: 'Lovelace' },
+        { name: 'displayName', value: 'Ada Lovelace' }, { name: 'uid', value: 'b3a0e7b2-5a4c-4d1e-9b7e-3f6f0c2d1a9e' },
+      ],
+    });
+    return renderAutoPostPage({ action: req.acsUrl!, samlResponse: Buffer.from(built.xml).toString('base64'), relayState: '/dashboard' }).html;
+  };
+  for (let i = 0; i < 30; i++) once();
+  let n = 0;
+  const start = process.hrtime.bigint();
+  const until = start + BigInt(ms) * 1_000_000n;
+  while (process.hrtime.bigint() < until) {
+    once();
+    n++;
+  }
+  return n / (Number(process.hrtime.bigint() - start) / 1e9);
+}
+
+async function main(): Promise<void> {
+  const dbName = 'idsvc_bench_saml';
+  await withAdmin((client) => recreateDatabase(client, dbName));
+  const smtp = await startSmtpReceiver();
+  // Production defaults where the test harness lowers them (pool size); request logs off (they would fill the pipe).
+  const app = await spawnApp({ ...samlEnv(), SMTP_URL: smtp.url, DATABASE_URL: databaseUrl(dbName), DATABASE_POOL_SIZE: '10', LOG_LEVEL: 'warn' });
+  // The factories only need an HTTP client aimed at the service.
+  const t = { http: () => request(app.baseUrl), baseUrl: app.baseUrl } as unknown as TestApp;
+  try {
+    const tenant = await aTenant(t);
+    const sp = await aRegisteredSp(t, tenant.dev, tenant.ws);
+    const { path } = await authorizePath(sp, '/dashboard');
+
+    // One signed-in browser per connection (distinct users, distinct sessions), through the hosted page.
+    const cookies: string[] = [];
+    for (let i = 0; i < CONNECTIONS; i++) {
+      const user = await anEndUser(t, tenant.client, { smtp, firstName: 'Ada' });
+      const agent = request.agent(app.baseUrl);
+      const start = await agent.get(path).expect(302);
+      const form = await agent.get(start.headers.location as string).expect(200);
+      const csrf = /name="csrf_token" value="([^"]+)"/.exec(form.text)![1];
+      const login = await agent.post('/auth/login/').type('form')
+        .send({ csrf_token: csrf, workspace_id: tenant.ws.id, next: '/saml/sso/finish/', email: user.email, password: user.password }).expect(303);
+      cookies.push(([] as string[]).concat(login.headers['set-cookie'] ?? []).find((c) => c.startsWith('esid='))!.split(';')[0]);
+    }
+    const check = await request(app.baseUrl).get(path).set('Cookie', cookies[0]).expect(200);
+    await sp.saml.validatePostResponseAsync({ SAMLResponse: formFields(check.text).SAMLResponse }); // a real, valid answer
+    const setupClient = writeSetupClient(cookies);
+
+    // Interleaved rounds: the machine's load drifts, so each SSO window is compared
+    // with baseline windows measured just before and just after it.
+    const { keyPem, certPem } = testIdpKeyPair();
+    // Warm-up (not counted): JIT, connection pool, Postgres caches of the fresh database.
+    await run({ url: `${app.baseUrl}${path}`, setupClient: setupClient as unknown as autocannon.Options['setupClient'], connections: CONNECTIONS, duration: WARMUP_S, workers: 1 });
+    const rounds: { baseline: number; sso: number; ratio: number; p50: number; p99: number; non2xx: number }[] = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      const before = baselineRate(keyPem, certPem, 2000);
+      const sso = await run({ url: `${app.baseUrl}${path}`, setupClient: setupClient as unknown as autocannon.Options['setupClient'], connections: CONNECTIONS, duration: DURATION_S, workers: 1 });
+      const after = baselineRate(keyPem, certPem, 2000);
+      const baseline = (before + after) / 2;
+      rounds.push({ baseline, sso: sso.requests.average, ratio: sso.requests.average / baseline, p50: sso.latency.p50, p99: sso.latency.p99, non2xx: sso.non2xx + sso.errors + sso.timeouts });
+    }
+    const metadata = await run({ url: `${app.baseUrl}/saml/metadata/`, connections: CONNECTIONS, duration: DURATION_S, workers: 1 });
+    const samlRequest = new URL(path, 'http://x').searchParams.get('SAMLRequest')!;
+    const idp = resolveIdpState(samlEnv());
+    if (!idp.configured) throw new Error('bench IdP not configured');
+    const pipelineBaseline = baselineRate(keyPem, certPem, 3000);
+    const pipeline = pipelineRate(idp.settings, samlRequest, 3000);
+
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const results = {
+      measured_at: new Date().toISOString(),
+      node: process.version,
+      rounds: ROUNDS,
+      warmup_s: WARMUP_S,
+      sso_window_s: DURATION_S,
+      connections: CONNECTIONS,
+      sso_vs_baseline_percent_median: Math.round(median(rounds.map((r) => r.ratio)) * 100),
+      baseline_xml_crypto_pem_signs_per_s_median: Math.round(median(rounds.map((r) => r.baseline))),
+      sso_signed_in_responses_per_s_median: Math.round(median(rounds.map((r) => r.sso))),
+      sso_non_2xx: rounds.reduce((n, r) => n + r.non2xx, 0),
+      per_round: rounds.map((r) => ({ baseline: Math.round(r.baseline), sso: Math.round(r.sso), percent: Math.round(r.ratio * 100), p50_ms: r.p50, p99_ms: r.p99 })),
+      pipeline_in_process_per_s: Math.round(pipeline),
+      pipeline_vs_baseline_percent: Math.round((pipeline / pipelineBaseline) * 100),
+      metadata_requests_per_s: Math.round(metadata.requests.average),
+      metadata_latency_ms: { p50: metadata.latency.p50, p90: metadata.latency.p90, p99: metadata.latency.p99 },
+      metadata_non_2xx: metadata.non2xx + metadata.errors + metadata.timeouts,
+    };
+    mkdirSync(join(__dirname, 'results'), { recursive: true });
+    writeFileSync(join(__dirname, 'results', 'saml.json'), `${JSON.stringify(results, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+  } finally {
+    await app.stop();
+    await smtp.stop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,29 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { MailModule } from '../mail/mail.module';
+import { AnomaliesController } from './anomalies.controller';
+import { AnomaliesRepository } from './anomalies.repository';
+import { AnomaliesService } from './anomalies.service';
+import { AnomalyDetectionService } from './detection/anomaly-detection.service';
+import { AnomalyListener } from './detection/anomaly.listener';
+import { DetectorRegistry } from './detection/detector-registry';
+import { SessionHistoryRepository } from './detection/session-history.repository';
+import { SecurityAnomaly } from './entities/security-anomaly.entity';
+import { geolocatorProvider } from './geo/geo.provider';
+
+/** Area D: sign-in anomaly detection, geolocation, alert emails and the end user's anomaly API. */
+@Module({
+  imports: [TypeOrmModule.forFeature([SecurityAnomaly]), MailModule],
+  controllers: [AnomaliesController],
+  providers: [
+    AnomaliesRepository,
+    AnomaliesService,
+    SessionHistoryRepository,
+    DetectorRegistry,
+    geolocatorProvider,
+    AnomalyDetectionService,
+    AnomalyListener,
+  ],
+  exports: [DetectorRegistry, AnomalyListener],
+})
+export class AnomaliesModule {}

@@ -1,0 +1,45 @@
+/** What the detectors know about one session: plain data, no entities, so detectors stay pure. */
+export interface SessionFacts {
+  id: string;
+  createdAt: Date;
+  ipAddress: string | null;
+  browserFamily: string;
+  osFamily: string;
+  /** ISO 3166-1 alpha-2, from geolocation; null when unknown. */
+  country: string | null;
+  city: string | null;
+  latitude: number | null;
+  longitude: number | null;
+}
+
+export type AnomalyKind = 'new_device' | 'new_ip' | 'new_country' | 'impossible_travel';
+export type AnomalySeverity = 'info' | 'warn' | 'critical';
+
+export const ANOMALY_KINDS: readonly AnomalyKind[] = ['new_device', 'new_ip', 'new_country', 'impossible_travel'];
+
+export interface DetectorSettings {
+  /** False when no geolocation token is configured: geo detectors are off (spec D). */
+  geoEnabled: boolean;
+  impossibleTravelKmh: number;
+  impossibleTravelMinKm: number;
+}
+
+export interface DetectorInput {
+  current: SessionFacts;
+  /** The user's sessions created before `current`, any order, `current` excluded. */
+  prior: readonly SessionFacts[];
+  settings: DetectorSettings;
+}
+
+export interface AnomalyFinding {
+  kind: AnomalyKind;
+  severity: AnomalySeverity;
+  message: string;
+  metadata: Record<string, unknown>;
+}
+
+export interface Detector {
+  kind: AnomalyKind;
+  needsGeo: boolean;
+  detect(input: DetectorInput): AnomalyFinding | null;
+}

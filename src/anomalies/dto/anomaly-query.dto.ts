@@ -1,0 +1,16 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+
+export const ANOMALY_LIST_DEFAULT = 50;
+export const ANOMALY_LIST_MAX = 200;
+
+export class AnomalyListQueryDto {
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: ANOMALY_LIST_MAX, default: ANOMALY_LIST_DEFAULT })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(ANOMALY_LIST_MAX)
+  limit?: number;
+}

@@ -1,0 +1,58 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import type { AnomalyKind, AnomalySeverity } from '../detectors/detector.types';
+
+/** One finding of a detector about one session (spec D, "Security anomaly"). */
+@Entity('security_anomalies')
+export class SecurityAnomaly {
+  @PrimaryGeneratedColumn('uuid') id: string;
+  @Column('uuid', { name: 'workspace_id' }) workspaceId: string;
+  @Column('uuid', { name: 'user_id' }) userId: string;
+  @Column('uuid', { name: 'oauth_client_id', nullable: true }) oauthClientId: string | null;
+  @Column('uuid', { name: 'session_id' }) sessionId: string;
+  @Column('text') kind: AnomalyKind;
+  @Column('text') severity: AnomalySeverity;
+  @Column('text', { name: 'ip_address', nullable: true }) ipAddress: string | null;
+  @Column('text', { nullable: true }) country: string | null;
+  @Column('text', { nullable: true }) city: string | null;
+  @Column('text', { name: 'user_agent', nullable: true }) userAgent: string | null;
+  @Column('text') message: string;
+  @Column('jsonb') metadata: Record<string, unknown>;
+  @Column('timestamptz', { name: 'notified_at', nullable: true }) notifiedAt: Date | null;
+  @Column('timestamptz', { name: 'acknowledged_at', nullable: true }) acknowledgedAt: Date | null;
+  @Column('timestamptz', { name: 'created_at' }) createdAt: Date;
+}
+
+/** The API shape of an anomaly record (spec D fields, snake_case, ISO 8601 UTC). */
+export interface AnomalyView {
+  id: string;
+  kind: AnomalyKind;
+  severity: AnomalySeverity;
+  ip_address: string | null;
+  country: string | null;
+  city: string | null;
+  user_agent: string | null;
+  message: string;
+  metadata: Record<string, unknown>;
+  session_id: string;
+  notified_at: string | null;
+  acknowledged_at: string | null;
+  created_at: string;
+}
+
+export function toAnomalyView(a: SecurityAnomaly): AnomalyView {
+  return {
+    id: a.id,
+    kind: a.kind,
+    severity: a.severity,
+    ip_address: a.ipAddress,
+    country: a.country,
+    city: a.city,
+    user_agent: a.userAgent,
+    message: a.message,
+    metadata: a.metadata,
+    session_id: a.sessionId,
+    notified_at: a.notifiedAt?.toISOString() ?? null,
+    acknowledged_at: a.acknowledgedAt?.toISOString() ?? null,
+    created_at: a.createdAt.toISOString(),
+  };
+}

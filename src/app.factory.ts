@@ -1,0 +1,28 @@
+import { INestApplication, VersioningType } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { Logger } from 'nestjs-pino';
+import { AppModule } from './app.module';
+import { httpPipeline } from './common/http-pipeline';
+import { rootLogger } from './common/logging';
+import { APP_CONFIG, AppConfig } from './config/config';
+import { setupOpenApi } from './openapi';
+
+/**
+ * The one place the Nest application is configured, for main.ts and the tests
+ * alike. Global pipe, filter and guard are APP_* providers in AppModule.
+ */
+export async function createApp(): Promise<INestApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule, { bodyParser: false, bufferLogs: true });
+  const config = app.get<AppConfig>(APP_CONFIG);
+  app.useLogger(app.get(Logger));
+  app.set('trust proxy', config.TRUST_PROXY);
+  app.disable('x-powered-by');
+  // No ETags: SCIM must not send them (spec: etag not supported), and no API relies on them.
+  app.set('etag', false);
+  app.use(httpPipeline(config, rootLogger(config)));
+  app.enableVersioning({ type: VersioningType.URI, defaultVersion: undefined });
+  app.enableShutdownHooks();
+  setupOpenApi(app);
+  return app;
+}

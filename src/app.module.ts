@@ -1,0 +1,50 @@
+import { Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { EventEmitterModule } from '@nestjs/event-emitter';
+import { LoggerModule } from 'nestjs-pino';
+import { AnomaliesModule } from './anomalies/anomalies.module';
+import { AuditModule } from './audit/audit.module';
+import { AuthenticationGuard } from './common/auth/auth.guard';
+import { CommonModule } from './common/common.module';
+import { AllExceptionsFilter } from './common/exception.filter';
+import { loggerParams } from './common/logging';
+import { buildValidationPipe } from './common/validation';
+import { APP_CONFIG, AppConfig } from './config/config';
+import { ConfigModule } from './config/config.module';
+import { DatabaseModule } from './database/database.module';
+import { DevelopersModule } from './developers/developers.module';
+import { EndUsersModule } from './end-users/end-users.module';
+import { HealthModule } from './health/health.module';
+import { JobsModule } from './jobs/jobs.module';
+import { ManagedDatabasesModule } from './managed-databases/managed-databases.module';
+import { OAuthClientsModule } from './oauth-clients/oauth-clients.module';
+import { SamlModule } from './saml/saml.module';
+import { ScimModule } from './scim/scim.module';
+import { WorkspacesModule } from './workspaces/workspaces.module';
+
+@Module({
+  imports: [
+    ConfigModule,
+    LoggerModule.forRootAsync({ inject: [APP_CONFIG], useFactory: (config: AppConfig) => loggerParams(config) }),
+    EventEmitterModule.forRoot(),
+    DatabaseModule,
+    CommonModule,
+    JobsModule,
+    AuditModule,
+    HealthModule,
+    DevelopersModule,
+    WorkspacesModule,
+    OAuthClientsModule,
+    ScimModule,
+    EndUsersModule,
+    AnomaliesModule,
+    ManagedDatabasesModule,
+    SamlModule,
+  ],
+  providers: [
+    { provide: APP_PIPE, useFactory: buildValidationPipe },
+    { provide: APP_FILTER, useClass: AllExceptionsFilter },
+    { provide: APP_GUARD, useClass: AuthenticationGuard },
+  ],
+})
+export class AppModule {}

@@ -1,0 +1,24 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsISO8601, IsOptional, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
+import { ACTOR_TYPES, AUDIT_SEVERITIES } from '../../events/audit-catalog';
+
+export class AuditQueryDto {
+  @ApiProperty({ format: 'uuid' }) @IsUUID() workspace_id: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(100) event_type?: string;
+  @ApiPropertyOptional({ enum: AUDIT_SEVERITIES }) @IsOptional() @IsIn(AUDIT_SEVERITIES) severity?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(255) actor_id?: string;
+  @ApiPropertyOptional({ enum: ACTOR_TYPES }) @IsOptional() @IsIn(ACTOR_TYPES) actor_type?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(255) target_id?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(100) ip_address?: string;
+  @ApiPropertyOptional({ description: 'Lower bound on created_at (ISO 8601, inclusive)' }) @IsOptional() @IsISO8601({ strict: true }) from?: string;
+  @ApiPropertyOptional({ description: 'Upper bound on created_at (ISO 8601, inclusive)' }) @IsOptional() @IsISO8601({ strict: true }) to?: string;
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 50 }) @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(100) limit?: number;
+  @ApiPropertyOptional({ description: 'next_cursor of the previous page' }) @IsOptional() @IsISO8601({ strict: true }) cursor?: string;
+}
+
+export class AuditExportQueryDto {
+  @ApiProperty({ format: 'uuid' }) @IsUUID() workspace_id: string;
+  @ApiPropertyOptional() @IsOptional() @IsISO8601({ strict: true }) from?: string;
+  @ApiPropertyOptional() @IsOptional() @IsISO8601({ strict: true }) to?: string;
+}

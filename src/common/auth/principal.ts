@@ -1,0 +1,30 @@
+export interface DeveloperPrincipal {
+  kind: 'developer';
+  developerId: string;
+  email: string;
+  via: 'session' | 'token';
+  tokenId?: string;
+}
+
+export interface ScimPrincipal {
+  kind: 'scim';
+  tokenId: string;
+  workspaceId: string;
+}
+
+export interface EndUserPrincipal {
+  kind: 'end-user';
+  userId: string;
+  sessionId: string;
+  workspaceId: string;
+  oauthClientId: string | null;
+  jti: string;
+}
+
+export type Principal = DeveloperPrincipal | ScimPrincipal | EndUserPrincipal;
+
+/** Implemented by the developers module: authenticates the dashboard session cookie. */
+export interface DeveloperSessionAuthenticator {
+  authenticateSession(sessionToken: string, csrfHeader: string | undefined, unsafeMethod: boolean): Promise<DeveloperPrincipal>;
+}
+export const DEVELOPER_SESSION_AUTHENTICATOR = Symbol('DEVELOPER_SESSION_AUTHENTICATOR');

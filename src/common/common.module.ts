@@ -1,0 +1,17 @@
+import { Global, Inject, Module, OnApplicationShutdown, Optional } from '@nestjs/common';
+import { PasswordHasher } from './crypto/password-hasher';
+import { REDIS_CLIENT, redisProvider, type RedisClient } from './redis.provider';
+import { DomainEventBus } from '../events/domain-event-bus';
+
+@Global()
+@Module({
+  providers: [PasswordHasher, redisProvider, DomainEventBus],
+  exports: [PasswordHasher, REDIS_CLIENT, DomainEventBus],
+})
+export class CommonModule implements OnApplicationShutdown {
+  constructor(@Optional() @Inject(REDIS_CLIENT) private readonly redis?: RedisClient) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.redis?.quit().catch(() => undefined);
+  }
+}

@@ -1,0 +1,10 @@
+/**
+ * PostgreSQL unique_violation (23505), optionally on one named constraint. TypeORM's
+ * QueryFailedError carries node-postgres's fields itself and on `driverError`.
+ */
+export function isUniqueViolation(err: unknown, constraint?: string): boolean {
+  const e = err as { code?: string; constraint?: string; driverError?: { code?: string; constraint?: string } };
+  const code = e?.code ?? e?.driverError?.code;
+  if (code !== '23505') return false;
+  return constraint === undefined || (e?.constraint ?? e?.driverError?.constraint) === constraint;
+}

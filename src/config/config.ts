@@ -1,0 +1,154 @@
+import { plainToInstance, Transform } from 'class-transformer';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Max,
+  Min,
+  validateSync,
+} from 'class-validator';
+
+/** Booleans are parsed explicitly: "false", "False", "0", "no" and "" are false. */
+const toBool = ({ value }: { value: unknown }) => {
+  if (typeof value === 'boolean') return value;
+  if (value === undefined) return undefined;
+  return ['true', '1', 'yes', 'on'].includes(String(value).trim().toLowerCase());
+};
+const toInt = ({ value }: { value: unknown }) =>
+  value === undefined || value === '' ? undefined : Number(value);
+const emptyToUndefined = ({ value }: { value: unknown }) =>
+  value === '' ? undefined : value;
+
+/**
+ * Every environment variable the service reads. Validated once at boot; the
+ * error names every missing or invalid variable at once.
+ */
+export class EnvSchema {
+  @IsIn(['development', 'production', 'test']) NODE_ENV = 'development';
+  @Transform(toInt) @IsInt() @Min(0) @Max(65535) PORT = 3000;
+  @IsString() HOST = '0.0.0.0';
+  /** Absolute base URL clients use to reach this service (SCIM meta.location, emails, SAML). */
+  @IsOptional() @Transform(emptyToUndefined) @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
+  PUBLIC_BASE_URL?: string;
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL = 'info';
+  /** Write logs to this file (appending) instead of stdout. */
+  @IsOptional() @Transform(emptyToUndefined) @IsString() LOG_FILE?: string;
+
+  // Stores
+  @IsOptional() @Transform(emptyToUndefined) @IsString() DATABASE_URL?: string;
+  @Transform(toInt) @IsInt() @Min(1) @Max(200) DATABASE_POOL_SIZE = 10;
+  @Transform(toInt) @IsInt() @Min(100) DATABASE_STATEMENT_TIMEOUT_MS = 15000;
+  @IsString() DATA_DIR = './data';
+  @IsOptional() @Transform(emptyToUndefined) @IsString() REDIS_URL?: string;
+  @IsString() REDIS_KEY_PREFIX = 'idsvc:';
+
+  // HTTP
+  /** When set, the first X-Forwarded-For hop is the client address. */
+  @Transform(toBool) @IsBoolean() TRUST_PROXY = false;
+  @Transform(toBool) @IsBoolean() COOKIE_SECURE = false;
+  @IsString() BODY_LIMIT = '256kb';
+  @Transform(toBool) @IsBoolean() DEVELOPER_SIGNUP_ENABLED = true;
+  @Transform(toInt) @IsInt() @Min(60) DEVELOPER_SESSION_TTL_SECONDS = 60 * 60 * 24 * 7;
+
+  // Secrets (generated and kept under DATA_DIR when unset outside production)
+  @IsOptional() @Transform(emptyToUndefined) @IsString() AUTH_JWT_SECRET?: string;
+  @Transform(toInt) @IsInt() @Min(60) ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
+  @Transform(toInt) @IsInt() @Min(60) REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60;
+  /** Keyring "kid:base64key[,kid:base64key…]"; the first key encrypts, all decrypt. */
+  @IsOptional() @Transform(emptyToUndefined) @IsString() SECRETS_ENCRYPTION_KEY?: string;
+
+  // Mail
+  @IsOptional() @Transform(emptyToUndefined) @IsString() SMTP_URL?: string;
+  @IsString() MAIL_FROM = 'Identity Service <no-reply@localhost>';
+  @IsOptional() @IsString() MAIL_DIR?: string;
+
+  // Jobs
+  @Transform(toBool) @IsBoolean() JOBS_WORKER_ENABLED = true;
+  @Transform(toInt) @IsInt() @Min(10) JOBS_POLL_INTERVAL_MS = 1000;
+  @Transform(toInt) @IsInt() @Min(1000) JOBS_LEASE_MS = 5 * 60 * 1000;
+
+  // Rate limits (per IP / per account, per minute)
+  @Transform(toInt) @IsInt() @Min(1) RATE_LIMIT_AUTH_PER_MINUTE = 20;
+  @Transform(toInt) @IsInt() @Min(1) RATE_LIMIT_ACCOUNT_PER_MINUTE = 10;
+
+  // SAML IdP
+  @IsOptional() @Transform(emptyToUndefined) @IsString() SAML_IDP_ENTITY_ID?: string;
+  @IsOptional() @Transform(emptyToUndefined) @IsString() SAML_IDP_SSO_URL?: string;
+  @IsOptional() @Transform(emptyToUndefined) @IsString() SAML_IDP_CERT_PEM?: string;
+  @IsOptional() @Transform(emptyToUndefined) @IsString() SAML_IDP_KEY_PEM?: string;
+  @IsOptional() @Transform(emptyToUndefined) @IsString() SAML_IDP_NEXT_CERT_PEM?: string;
+  @IsString() SAML_IDP_LOGIN_URL = '/auth/login/';
+
+  // Anomaly detection
+  @IsOptional() @Transform(emptyToUndefined) @IsString() GEO_TOKEN?: string;
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'] }) GEO_API_URL = 'https://ipinfo.io';
+  @Transform(toInt) @IsInt() @Min(0) GEO_CACHE_TTL = 86400;
+  @Transform(toInt) @IsInt() @Min(1) GEO_TIMEOUT_MS = 2500;
+  @Transform(toInt) @IsInt() @Min(1) ANOMALY_IMPOSSIBLE_TRAVEL_KMH = 800;
+  @Transform(toInt) @IsInt() @Min(0) ANOMALY_IMPOSSIBLE_TRAVEL_MIN_KM = 100;
+  @Transform(toBool) @IsBoolean() ANOMALY_EMAIL_ON_NEW_DEVICE = true;
+  /** Off: no detector runs after sign-in (an operator's kill switch; the benchmark's baseline). */
+  @Transform(toBool) @IsBoolean() ANOMALY_DETECTION_ENABLED = true;
+
+  // Managed databases
+  @IsOptional() @Transform(emptyToUndefined) @IsString() MANAGED_POSTGRES_ADMIN_URL?: string;
+  @IsOptional() @Transform(emptyToUndefined) @IsString() MANAGED_REDIS_ADMIN_URL?: string;
+  @IsOptional() @Transform(emptyToUndefined) @IsString() MANAGED_MONGODB_ADMIN_URL?: string;
+  @IsString() MANAGED_POSTGRES_PUBLIC_HOST = 'localhost';
+  @Transform(toInt) @IsInt() MANAGED_POSTGRES_PUBLIC_PORT = 6432;
+  /** sslmode written into Postgres connection strings (the public endpoint's TLS; `disable` only for loopback). */
+  @IsIn(['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-full']) MANAGED_POSTGRES_SSL_MODE = 'require';
+  @IsString() MANAGED_REDIS_PUBLIC_HOST = 'localhost';
+  @Transform(toInt) @IsInt() MANAGED_REDIS_PUBLIC_PORT = 6379;
+  @IsString() MANAGED_MONGODB_PUBLIC_HOST = 'localhost';
+  @Transform(toInt) @IsInt() MANAGED_MONGODB_PUBLIC_PORT = 27017;
+  @IsOptional() @IsString() BACKUP_DIR?: string;
+}
+
+export type AppConfig = Readonly<
+  EnvSchema & { PUBLIC_BASE_URL: string; MAIL_DIR: string; BACKUP_DIR: string }
+>;
+
+export const APP_CONFIG = Symbol('APP_CONFIG');
+
+/** Names of variables that hold secrets: masked wherever config is printed. */
+export const SECRET_VARIABLES = [
+  'DATABASE_URL',
+  'REDIS_URL',
+  'AUTH_JWT_SECRET',
+  'SECRETS_ENCRYPTION_KEY',
+  'SMTP_URL',
+  'SAML_IDP_KEY_PEM',
+  'GEO_TOKEN',
+  'MANAGED_POSTGRES_ADMIN_URL',
+  'MANAGED_REDIS_ADMIN_URL',
+  'MANAGED_MONGODB_ADMIN_URL',
+] as const;
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const known = Object.keys(new EnvSchema());
+  const input: Record<string, unknown> = {};
+  for (const key of known) if (env[key] !== undefined) input[key] = env[key];
+  const parsed = plainToInstance(EnvSchema, input);
+  const errors = validateSync(parsed, { whitelist: true });
+  if (errors.length > 0) {
+    const lines = errors.map((e) => {
+      const secret = (SECRET_VARIABLES as readonly string[]).includes(e.property);
+      const shown = secret ? '(hidden)' : JSON.stringify(e.value);
+      return `  ${e.property}=${shown}: ${Object.values(e.constraints ?? {}).join('; ')}`;
+    });
+    throw new ConfigError(`Invalid environment configuration:\n${lines.join('\n')}`);
+  }
+  const publicBase = (parsed.PUBLIC_BASE_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/+$/, '');
+  return Object.freeze({
+    ...parsed,
+    PUBLIC_BASE_URL: publicBase,
+    MAIL_DIR: parsed.MAIL_DIR ?? `${parsed.DATA_DIR}/mail`,
+    BACKUP_DIR: parsed.BACKUP_DIR ?? `${parsed.DATA_DIR}/backups`,
+  });
+}

@@ -1,0 +1,31 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { AppConfig, ConfigError } from './config';
+
+/**
+ * Zero-config start: outside production, secrets that were not given are
+ * generated once and kept under DATA_DIR so restarts keep tokens valid.
+ * Production must set them explicitly.
+ */
+export function withGeneratedSecrets(config: AppConfig): AppConfig {
+  if (config.AUTH_JWT_SECRET && config.SECRETS_ENCRYPTION_KEY) return config;
+  if (config.NODE_ENV === 'production') {
+    const missing = ['AUTH_JWT_SECRET', 'SECRETS_ENCRYPTION_KEY'].filter(
+      (k) => !config[k as keyof AppConfig],
+    );
+    throw new ConfigError(`Invalid environment configuration:\n${missing.map((m) => `  ${m}: required in production`).join('\n')}`);
+  }
+  const file = join(config.DATA_DIR, 'dev-secrets.json');
+  let stored: { jwt?: string; encryption?: string } = {};
+  if (existsSync(file)) stored = JSON.parse(readFileSync(file, 'utf8')) as typeof stored;
+  stored.jwt ??= randomBytes(48).toString('base64url');
+  stored.encryption ??= `dev1:${randomBytes(32).toString('base64')}`;
+  mkdirSync(config.DATA_DIR, { recursive: true });
+  writeFileSync(file, JSON.stringify(stored), { mode: 0o600 });
+  return Object.freeze({
+    ...config,
+    AUTH_JWT_SECRET: config.AUTH_JWT_SECRET ?? stored.jwt,
+    SECRETS_ENCRYPTION_KEY: config.SECRETS_ENCRYPTION_KEY ?? stored.encryption,
+  });
+}

@@ -1,0 +1,18 @@
+import { Spine1763700000000 } from './1763700000000-Spine';
+import { Scim1763700100000 } from './1763700100000-Scim';
+import { EndUsers1763700200000 } from './1763700200000-EndUsers';
+import { ManagedDatabases1763700300000 } from './1763700300000-ManagedDatabases';
+import { Saml1763700400000 } from './1763700400000-Saml';
+import { Anomalies1763700500000 } from './1763700500000-Anomalies';
+import { AuditLatestLookup1763700600000 } from './1763700600000-AuditLatestLookup';
+
+/** Every migration, in order. Add new ones at the end. */
+export const MIGRATIONS = [
+  Spine1763700000000,
+  Scim1763700100000,
+  EndUsers1763700200000,
+  ManagedDatabases1763700300000,
+  Saml1763700400000,
+  Anomalies1763700500000,
+  AuditLatestLookup1763700600000,
+];

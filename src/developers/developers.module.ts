@@ -1,0 +1,23 @@
+import { Module } from '@nestjs/common';
+import { PassportModule } from '@nestjs/passport';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DEVELOPER_SESSION_AUTHENTICATOR } from '../common/auth/principal';
+import { DeveloperAuthController } from './developer-auth.controller';
+import { DeveloperBearerStrategy } from './developer-bearer.strategy';
+import { DeveloperTokensController } from './developer-tokens.controller';
+import { DevelopersService } from './developers.service';
+import { Developer } from './entities/developer.entity';
+import { DeveloperSession } from './entities/developer-session.entity';
+import { DeveloperToken } from './entities/developer-token.entity';
+
+@Module({
+  imports: [PassportModule, TypeOrmModule.forFeature([Developer, DeveloperSession, DeveloperToken])],
+  controllers: [DeveloperAuthController, DeveloperTokensController],
+  providers: [
+    DevelopersService,
+    DeveloperBearerStrategy,
+    { provide: DEVELOPER_SESSION_AUTHENTICATOR, useExisting: DevelopersService },
+  ],
+  exports: [DevelopersService],
+})
+export class DevelopersModule {}

@@ -1,0 +1,76 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsEmail, IsOptional, IsString, IsUUID, Length, MaxLength, ValidateIf } from 'class-validator';
+
+const normalizeEmail = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value);
+const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+
+/** Same bounds as developer passwords (CONTRACT): 8 to 256 characters. */
+const Password = () => Length(8, 256);
+
+export class RegisterDto {
+  @ApiProperty() @IsString() @Length(1, 200) client_id: string;
+  @ApiProperty({ example: 'ada@example.com' }) @Transform(normalizeEmail) @IsEmail() @MaxLength(254) email: string;
+  @ApiProperty({ minLength: 8, maxLength: 256 }) @IsString() @Password() password: string;
+  @ApiPropertyOptional() @IsOptional() @Transform(trim) @IsString() @MaxLength(30) first_name?: string;
+  @ApiPropertyOptional() @IsOptional() @Transform(trim) @IsString() @MaxLength(30) last_name?: string;
+}
+
+export class LoginDto {
+  @ApiProperty() @IsString() @Length(1, 200) client_id: string;
+  @ApiProperty() @Transform(normalizeEmail) @IsString() @Length(1, 254) email: string;
+  /** No length rule on sign-in: a wrong password of any length is just wrong (same answer). */
+  @ApiProperty() @IsString() @MaxLength(1024) password: string;
+}
+
+export class RefreshDto {
+  @ApiProperty() @IsString() @MaxLength(200) refresh_token: string;
+}
+
+/**
+ * The account to reset: `client_id` names an application's account; `workspace_id` (instead) names the
+ * workspace's directory account (provisioned by SCIM, no OAuth client), which starts without a password.
+ */
+export class PasswordResetRequestDto {
+  @ApiPropertyOptional()
+  @ValidateIf((o: PasswordResetRequestDto) => o.workspace_id === undefined)
+  @IsString()
+  @Length(1, 200)
+  client_id?: string;
+  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() workspace_id?: string;
+  @ApiProperty() @Transform(normalizeEmail) @IsEmail() @MaxLength(254) email: string;
+}
+
+export class PasswordResetConfirmDto {
+  @ApiPropertyOptional()
+  @ValidateIf((o: PasswordResetConfirmDto) => o.workspace_id === undefined)
+  @IsString()
+  @Length(1, 200)
+  client_id?: string;
+  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() workspace_id?: string;
+  @ApiProperty() @Transform(normalizeEmail) @IsEmail() @MaxLength(254) email: string;
+  @ApiProperty({ example: '042917' }) @IsString() @MaxLength(32) code: string;
+  @ApiProperty({ minLength: 8, maxLength: 256 }) @IsString() @Password() new_password: string;
+}
+
+export class PasswordChangeDto {
+  @ApiProperty() @IsString() @MaxLength(1024) current_password: string;
+  @ApiProperty({ minLength: 8, maxLength: 256 }) @IsString() @Password() new_password: string;
+}
+
+export class EndUserResponse {
+  @ApiProperty() id: string;
+  @ApiProperty() email: string;
+  @ApiProperty() email_verified: boolean;
+  @ApiProperty() first_name: string;
+  @ApiProperty() last_name: string;
+  @ApiProperty() created_at: string;
+}
+
+export class TokenResponse {
+  @ApiProperty() access_token: string;
+  @ApiProperty() refresh_token: string;
+  @ApiProperty({ example: 'Bearer' }) token_type: string;
+  @ApiProperty({ example: 900 }) expires_in: number;
+  @ApiProperty() session_id: string;
+}

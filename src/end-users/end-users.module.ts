@@ -1,0 +1,82 @@
+import { CodeMailer } from '../email-verification/code-mailer';
+import { Inject, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { PassportModule } from '@nestjs/passport';
+import type { NextFunction, Request, Response } from 'express';
+import { ClockModule } from '../common/clock.module';
+import { APP_CONFIG, type AppConfig } from '../config/config';
+import { CodesRepository } from '../email-verification/codes.repository';
+import { EmailVerificationController } from '../email-verification/email-verification.controller';
+import { EmailVerificationService } from '../email-verification/email-verification.service';
+import { MailModule } from '../mail/mail.module';
+import { AuthController } from './auth.controller';
+import { EndUserStrategy } from './end-user.strategy';
+import { EndUsersRepository } from './end-users.repository';
+import { EndUsersService } from './end-users.service';
+import { BrowserSessionsService } from './hosted-login/browser-sessions.service';
+import { HostedLoginController } from './hosted-login/hosted-login.controller';
+import { hostedBasePath, HostedLoginService } from './hosted-login/hosted-login.service';
+import { PasswordService } from './password.service';
+import { AuthRateLimiter } from './rate-limit/auth-rate-limiter';
+import { RateLimitGuard } from './rate-limit/rate-limit.guard';
+import { SessionsController } from './sessions.controller';
+import { SessionsRepository } from './sessions.repository';
+import { SessionsService } from './sessions.service';
+import { SignInService } from './sign-in.service';
+import { AccessTokenCodec } from './tokens/access-token.codec';
+import { TokenDenylistService } from './tokens/token-denylist.service';
+
+const DEFAULT_LOGIN_PATH = '/auth/login/';
+
+/**
+ * End users: accounts, sign-in (API and hosted page), sessions and tokens, email verification and
+ * password reset. Email verification lives in its own folder but shares this module's repositories.
+ */
+@Module({
+  imports: [PassportModule, ClockModule, MailModule],
+  controllers: [AuthController, SessionsController, EmailVerificationController, HostedLoginController],
+  providers: [
+    EndUsersRepository,
+    SessionsRepository,
+    CodesRepository,
+    EndUsersService,
+    SignInService,
+    SessionsService,
+    PasswordService,
+    EmailVerificationService,
+    CodeMailer,
+    BrowserSessionsService,
+    HostedLoginService,
+    TokenDenylistService,
+    AuthRateLimiter,
+    RateLimitGuard,
+    EndUserStrategy,
+    {
+      provide: AccessTokenCodec,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => new AccessTokenCodec(config.AUTH_JWT_SECRET ?? '', config.ACCESS_TOKEN_TTL_SECONDS),
+    },
+  ],
+  exports: [BrowserSessionsService, EmailVerificationService, SessionsService, MailModule],
+})
+export class EndUsersModule implements NestModule {
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  /**
+   * When SAML_IDP_LOGIN_URL names a path other than /auth/login/, answer it with a 307 to the hosted
+   * login (method, body and query kept). Controller paths are fixed at load time, before config exists.
+   */
+  configure(consumer: MiddlewareConsumer): void {
+    const base = hostedBasePath(this.config.SAML_IDP_LOGIN_URL);
+    if (base === DEFAULT_LOGIN_PATH) return;
+    const redirect = (req: Request, res: Response, next: NextFunction) => {
+      const url = req.originalUrl;
+      const path = url.split('?')[0];
+      if (path === base.slice(0, -1) || path.startsWith(base)) {
+        res.redirect(307, DEFAULT_LOGIN_PATH + url.slice(path === base.slice(0, -1) ? base.length - 1 : base.length).replace(/^\//, ''));
+        return;
+      }
+      next();
+    };
+    consumer.apply(redirect).forRoutes('*');
+  }
+}

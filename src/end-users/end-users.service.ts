@@ -1,0 +1,81 @@
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AuditService } from '../audit/audit.service';
+import { Clock } from '../common/clock';
+import { PasswordHasher } from '../common/crypto/password-hasher';
+import type { RequestMeta } from '../common/request-context';
+import { EmailVerificationService } from '../email-verification/email-verification.service';
+import { MailService } from '../mail/mail.service';
+import { LoginDto, RegisterDto } from './dto/auth.dto';
+import { EndUsersRepository, EndUserView, toEndUserView } from './end-users.repository';
+import { SessionsService, TokenPair } from './sessions.service';
+import { SignInService } from './sign-in.service';
+
+/** Registration and API sign-in of end users (CONTRACT "End users"). */
+@Injectable()
+export class EndUsersService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly users: EndUsersRepository,
+    private readonly signIn: SignInService,
+    private readonly sessions: SessionsService,
+    private readonly verification: EmailVerificationService,
+    private readonly hasher: PasswordHasher,
+    private readonly mail: MailService,
+    private readonly audit: AuditService,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Create the account and queue its verification code, in one transaction. */
+  async register(dto: RegisterDto, request: RequestMeta): Promise<EndUserView> {
+    const client = await this.users.clientByPublicId(dto.client_id);
+    const passwordHash = await this.hasher.hash(dto.password);
+    const now = this.clock.now();
+    const user = await this.dataSource.transaction(async (manager) => {
+      const created = await this.users.insert(manager, {
+        workspaceId: client.workspace_id,
+        oauthClientId: client.id,
+        email: dto.email,
+        firstName: dto.first_name ?? '',
+        lastName: dto.last_name ?? '',
+        passwordHash,
+        now,
+      });
+      await this.audit.record(manager, {
+        eventType: 'register',
+        workspaceId: created.workspace_id,
+        actor: { type: 'end_user', id: created.id, email: created.email },
+        target: { type: 'EndUser', id: created.id },
+        oauthClientId: client.id,
+        request,
+      });
+      await this.verification.issue(manager, created, request, now);
+      return created;
+    });
+    this.mail.kick();
+    return toEndUserView(user);
+  }
+
+  /**
+   * Sign in through an OAuth client: only that client's users are candidates. Hot path: one query
+   * before the hash, one transaction after (session and refresh token in one statement, plus audit).
+   */
+  async login(dto: LoginDto, request: RequestMeta): Promise<TokenPair> {
+    const { client, users } = await this.users.clientAndCandidates(dto.client_id, dto.email);
+    const scope = { workspaceId: client.workspace_id, oauthClientId: client.id };
+    const user = await this.signIn.checkPassword(scope, dto.email, dto.password, request, users);
+    const now = this.clock.now();
+    const session = { id: randomUUID(), workspaceId: user.workspace_id, userId: user.id, oauthClientId: user.oauth_client_id };
+    const { pair, refresh } = await this.sessions.mintTokens(session, now);
+    await this.signIn.startSession(
+      user,
+      { kind: 'api', id: session.id, expiresAt: this.sessions.refreshExpiry(now), refresh },
+      request,
+      undefined,
+      now,
+    );
+    return pair;
+  }
+}

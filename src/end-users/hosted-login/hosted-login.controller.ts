@@ -1,0 +1,149 @@
+import { Body, Controller, Get, Inject, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { Auth } from '../../common/auth/auth.decorator';
+import { ReqMeta, type RequestMeta } from '../../common/request-context';
+import { APP_CONFIG, type AppConfig } from '../../config/config';
+import { RateLimit, RateLimitGuard } from '../rate-limit/rate-limit.guard';
+import { BrowserSessionsService } from './browser-sessions.service';
+import { HostedInput, HostedLoginService, HostedResult, hostedInput } from './hosted-login.service';
+import { CSRF_COOKIE, LoginCsrf } from './login-csrf';
+
+/**
+ * Server-rendered sign-in pages (no JavaScript). Served at /auth/login/; when SAML_IDP_LOGIN_URL names
+ * another path, EndUsersModule rewrites that path here.
+ */
+@ApiExcludeController()
+@Controller('auth/login')
+@Auth('public')
+@UseGuards(RateLimitGuard)
+export class HostedLoginController {
+  private readonly csrf: LoginCsrf;
+
+  constructor(
+    private readonly hosted: HostedLoginService,
+    private readonly browser: BrowserSessionsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    this.csrf = new LoginCsrf(config.AUTH_JWT_SECRET ?? '');
+  }
+
+  @Get()
+  async show(@Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const token = this.csrfToken(req, res);
+    this.send(res, await this.hosted.show(hostedInput(query), token, await this.browser.current(req)));
+  }
+
+  @Post()
+  @RateLimit('login')
+  async submit(
+    @Body() body: Record<string, unknown>,
+    @Req() req: Request,
+    @Res() res: Response,
+    @ReqMeta() meta: RequestMeta,
+  ): Promise<void> {
+    return this.form(req, res, body, async (input, token) => this.hosted.submit(input, token, meta, await this.browser.current(req)));
+  }
+
+  @Post('verify')
+  @RateLimit('verify')
+  async verify(
+    @Body() body: Record<string, unknown>,
+    @Req() req: Request,
+    @Res() res: Response,
+    @ReqMeta() meta: RequestMeta,
+  ): Promise<void> {
+    return this.form(req, res, body, (input, token) => this.hosted.verify(input, token, meta));
+  }
+
+  @Post('verify/resend')
+  @RateLimit('resend')
+  async resend(
+    @Body() body: Record<string, unknown>,
+    @Req() req: Request,
+    @Res() res: Response,
+    @ReqMeta() meta: RequestMeta,
+  ): Promise<void> {
+    return this.form(req, res, body, (input, token) => this.hosted.resend(input, token, meta));
+  }
+
+  @Get('reset')
+  async showReset(@Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
+    this.send(res, await this.hosted.showReset(hostedInput(query), this.csrfToken(req, res)));
+  }
+
+  @Post('reset')
+  @RateLimit('reset')
+  async requestReset(
+    @Body() body: Record<string, unknown>,
+    @Req() req: Request,
+    @Res() res: Response,
+    @ReqMeta() meta: RequestMeta,
+  ): Promise<void> {
+    return this.form(req, res, body, (input, token) => this.hosted.requestReset(input, token, meta));
+  }
+
+  @Post('reset/confirm')
+  @RateLimit('reset')
+  async confirmReset(
+    @Body() body: Record<string, unknown>,
+    @Req() req: Request,
+    @Res() res: Response,
+    @ReqMeta() meta: RequestMeta,
+  ): Promise<void> {
+    return this.form(req, res, body, (input, token) => this.hosted.confirmReset(input, token, meta));
+  }
+
+  @Post('logout')
+  async logout(
+    @Body() body: Record<string, unknown>,
+    @Req() req: Request,
+    @Res() res: Response,
+    @ReqMeta() meta: RequestMeta,
+  ): Promise<void> {
+    return this.form(req, res, body, async () => this.hosted.signOut(await this.browser.current(req), meta));
+  }
+
+  /** A form POST: the "expired form" page unless its CSRF token matches, else the page `action` produces. */
+  private async form(
+    req: Request,
+    res: Response,
+    body: Record<string, unknown>,
+    action: (input: HostedInput, token: string) => Promise<HostedResult>,
+  ): Promise<void> {
+    const input = hostedInput(body);
+    if (!this.csrfValid(req, body)) return this.refuse(req, res, this.hosted.expiredForm(input));
+    this.send(res, await action(input, this.csrfToken(req, res)));
+  }
+
+  private csrfValid(req: Request, body: Record<string, unknown>): boolean {
+    return this.csrf.check((req.cookies as Record<string, unknown>)?.[CSRF_COOKIE], body?.csrf_token);
+  }
+
+  /** The form token for this browser; sets the CSRF cookie when missing (or when asked to renew). */
+  private csrfToken(req: Request, res: Response, renew = false): string {
+    let cookie = (req.cookies as Record<string, unknown>)?.[CSRF_COOKIE];
+    if (renew || typeof cookie !== 'string' || cookie.length < 32) {
+      cookie = this.csrf.newCookieValue();
+      res.cookie(CSRF_COOKIE, cookie, { httpOnly: true, sameSite: 'lax', secure: this.config.COOKIE_SECURE, path: '/' });
+    }
+    return this.csrf.tokenFor(cookie as string);
+  }
+
+  /** A POST without a valid CSRF token: an "expired form" page and a fresh CSRF cookie. */
+  private refuse(req: Request, res: Response, result: HostedResult): void {
+    this.csrfToken(req, res, true);
+    this.send(res, result);
+  }
+
+  private send(res: Response, result: HostedResult): void {
+    res.setHeader('Cache-Control', 'no-store');
+    if (result.kind === 'redirect') {
+      if (result.sessionToken) this.browser.setCookie(res, result.sessionToken);
+      if (result.clearSession) this.browser.clearCookie(res);
+      res.redirect(303, result.location);
+      return;
+    }
+    res.status(result.status).type('html').send(result.html);
+  }
+}

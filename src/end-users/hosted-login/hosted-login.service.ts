@@ -1,0 +1,318 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { DomainError } from '../../common/errors';
+import { isUuid } from '../../common/ids';
+import type { RequestMeta } from '../../common/request-context';
+import { EmailVerificationService } from '../../email-verification/email-verification.service';
+import { EndUsersRepository, SignInScope } from '../end-users.repository';
+import { PasswordService } from '../password.service';
+import { SessionsService } from '../sessions.service';
+import { INVALID_CREDENTIALS_MESSAGE, SignInService } from '../sign-in.service';
+import { BrowserSession, BrowserSessionsService } from './browser-sessions.service';
+import { safeNext } from './safe-next';
+import { renderErrorPage } from './views/error-page.view';
+import { LoginContext, renderLoginPage } from './views/login-page.view';
+import { renderResetConfirmPage, renderResetRequestPage } from './views/reset-password.view';
+import { renderSignedInPage } from './views/signed-in-page.view';
+import { renderVerifyEmailPage } from './views/verify-email-page.view';
+
+export type HostedResult =
+  { kind: 'page'; status: number; html: string } | { kind: 'redirect'; location: string; sessionToken?: string; clearSession?: boolean };
+
+/** Form or query fields of the hosted pages, already reduced to strings. */
+export interface HostedInput {
+  next: string;
+  context: LoginContext;
+  email?: string;
+  password?: string;
+  code?: string;
+  newPassword?: string;
+}
+
+interface ResolvedContext {
+  scope: SignInScope;
+  brand: string;
+}
+
+const page = (status: number, html: string): HostedResult => ({ kind: 'page', status, html });
+
+/**
+ * The hosted login flow (GET form, POST sign-in, "verify your email first", sign-out). The sign-in
+ * context is a public client_id (that client's users) or a workspace_id (all of the workspace's
+ * users, used by SAML): the password decides between accounts with the same email.
+ */
+@Injectable()
+export class HostedLoginService {
+  readonly basePath: string;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly users: EndUsersRepository,
+    private readonly signIn: SignInService,
+    private readonly sessions: SessionsService,
+    private readonly browser: BrowserSessionsService,
+    private readonly verification: EmailVerificationService,
+    private readonly passwords: PasswordService,
+  ) {
+    this.basePath = HOSTED_LOGIN_PATH;
+  }
+
+  async show(input: HostedInput, csrfToken: string, current: BrowserSession | null): Promise<HostedResult> {
+    const resolved = await this.resolve(input.context);
+    if (current && (!resolved || resolved.scope.workspaceId === current.workspaceId)) {
+      if (input.next !== '/') return { kind: 'redirect', location: input.next };
+      return page(
+        200,
+        renderSignedInPage({ email: current.email, logoutAction: `${this.basePath}logout/`, csrfToken, brand: resolved?.brand }),
+      );
+    }
+    if (!resolved) return this.incompleteLink();
+    return page(200, this.loginForm(input, csrfToken, resolved.brand));
+  }
+
+  async submit(input: HostedInput, csrfToken: string, request: RequestMeta, previous: BrowserSession | null = null): Promise<HostedResult> {
+    const resolved = await this.resolve(input.context);
+    if (!resolved) return this.incompleteLink();
+    const email = (input.email ?? '').trim().toLowerCase();
+    let user;
+    try {
+      user = await this.signIn.checkPassword(resolved.scope, email, input.password ?? '', request);
+    } catch (err) {
+      if (!(err instanceof DomainError) || err.code !== 'invalid_credentials') throw err;
+      return page(401, this.loginForm({ ...input, email }, csrfToken, resolved.brand, INVALID_CREDENTIALS_MESSAGE));
+    }
+    // Nothing is asserted to a service provider for an address nobody has proven to own.
+    if (!user.email_verified) return page(403, this.verifyPage({ ...input, email }, csrfToken, resolved.brand));
+    const cookie = this.browser.newToken();
+    // A new sign-in in this browser replaces the previous browser session (its cookie is overwritten).
+    await this.signIn.startSession(
+      user,
+      { kind: 'browser', expiresAt: cookie.expiresAt, browserTokenHash: cookie.hash },
+      request,
+      (manager, _s, now) =>
+        previous
+          ? this.sessions.revokeIn(manager, previous.workspaceId, { sessionId: previous.sessionId }, 'replaced', now)
+          : Promise.resolve([]),
+    );
+    return { kind: 'redirect', location: input.next, sessionToken: cookie.token };
+  }
+
+  async verify(input: HostedInput, csrfToken: string, request: RequestMeta): Promise<HostedResult> {
+    const resolved = await this.resolve(input.context);
+    if (!resolved) return this.incompleteLink();
+    try {
+      await this.verification.verify(input.email ?? '', input.code ?? '', request);
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err;
+      if (err.code === 'already_verified')
+        return page(200, this.loginForm(input, csrfToken, resolved.brand, null, 'Your email is already verified. Sign in to continue.'));
+      return page(err.status, this.verifyPage(input, csrfToken, resolved.brand, err.message));
+    }
+    return page(200, this.loginForm(input, csrfToken, resolved.brand, null, 'Email verified. Sign in to continue.'));
+  }
+
+  async resend(input: HostedInput, csrfToken: string, request: RequestMeta): Promise<HostedResult> {
+    const resolved = await this.resolve(input.context);
+    if (!resolved) return this.incompleteLink();
+    try {
+      await this.verification.resend(input.email ?? '', request);
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err;
+      return page(err.status, this.verifyPage(input, csrfToken, resolved.brand, err.message));
+    }
+    return page(200, this.verifyPage(input, csrfToken, resolved.brand, null, 'We sent you a new code.'));
+  }
+
+  async showReset(input: HostedInput, csrfToken: string): Promise<HostedResult> {
+    const resolved = await this.resolve(input.context);
+    if (!resolved) return this.incompleteLink();
+    return page(200, this.resetRequestPage(input, csrfToken, resolved.brand));
+  }
+
+  /** Always the same next page, whether or not an account matches (the API answers alike). */
+  async requestReset(input: HostedInput, csrfToken: string, request: RequestMeta): Promise<HostedResult> {
+    const resolved = await this.resolve(input.context);
+    if (!resolved) return this.incompleteLink();
+    const email = (input.email ?? '').trim().toLowerCase();
+    if (!email.includes('@')) return page(400, this.resetRequestPage(input, csrfToken, resolved.brand, 'Enter the email of your account.'));
+    await this.passwords.requestReset({ ...this.resetTarget(input), email }, request);
+    return page(200, this.resetConfirmPage({ ...input, email }, csrfToken, resolved.brand));
+  }
+
+  async confirmReset(input: HostedInput, csrfToken: string, request: RequestMeta): Promise<HostedResult> {
+    const resolved = await this.resolve(input.context);
+    if (!resolved) return this.incompleteLink();
+    const newPassword = input.newPassword ?? '';
+    if (newPassword.length < 8 || newPassword.length > 256) {
+      return page(400, this.resetConfirmPage(input, csrfToken, resolved.brand, 'Choose a password of 8 to 256 characters.'));
+    }
+    try {
+      await this.passwords.confirmReset(
+        { ...this.resetTarget(input), email: input.email ?? '', code: input.code ?? '', new_password: newPassword },
+        request,
+      );
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err;
+      return page(err.status, this.resetConfirmPage(input, csrfToken, resolved.brand, err.message));
+    }
+    return page(200, this.loginForm(input, csrfToken, resolved.brand, null, 'Your password is set. Sign in with it.'));
+  }
+
+  async signOut(current: BrowserSession | null, request: RequestMeta): Promise<HostedResult> {
+    if (current) {
+      await this.sessions.revokeSession(
+        {
+          kind: 'end-user',
+          userId: current.userId,
+          sessionId: current.sessionId,
+          workspaceId: current.workspaceId,
+          oauthClientId: current.oauthClientId,
+          jti: '',
+        },
+        current.sessionId,
+        request,
+        'logout',
+      );
+    }
+    return { kind: 'redirect', location: this.basePath, clearSession: true };
+  }
+
+  expiredForm(input: HostedInput): HostedResult {
+    const retry = `${this.basePath}?${contextQuery(input)}`;
+    return page(
+      403,
+      renderErrorPage({
+        status: 403,
+        message: 'This sign-in form has expired or was opened in another browser. Go back and try again.',
+        retryHref: retry,
+      }),
+    );
+  }
+
+  private incompleteLink(): HostedResult {
+    return page(
+      400,
+      renderErrorPage({
+        status: 400,
+        message:
+          'This sign-in link is incomplete: it does not say which application you are signing in to. Start again from the application.',
+      }),
+    );
+  }
+
+  private loginForm(
+    input: HostedInput,
+    csrfToken: string,
+    brand: string,
+    error: string | null = null,
+    notice: string | null = null,
+  ): string {
+    return renderLoginPage({
+      action: this.basePath,
+      csrfToken,
+      next: input.next,
+      context: input.context,
+      brand,
+      email: input.email,
+      error,
+      notice,
+      resetHref: `${this.basePath}reset/?${contextQuery(input)}`,
+    });
+  }
+
+  /** A client context resets that application's account; a workspace context, the directory account. */
+  private resetTarget(input: HostedInput): { client_id?: string; workspace_id?: string } {
+    return input.context.clientId ? { client_id: input.context.clientId } : { workspace_id: input.context.workspaceId ?? undefined };
+  }
+
+  private resetRequestPage(input: HostedInput, csrfToken: string, brand: string, error: string | null = null): string {
+    return renderResetRequestPage({
+      action: `${this.basePath}reset/`,
+      csrfToken,
+      next: input.next,
+      context: input.context,
+      brand,
+      email: input.email,
+      error,
+      backHref: `${this.basePath}?${contextQuery(input)}`,
+    });
+  }
+
+  private resetConfirmPage(input: HostedInput, csrfToken: string, brand: string, error: string | null = null): string {
+    return renderResetConfirmPage({
+      action: `${this.basePath}reset/confirm/`,
+      csrfToken,
+      next: input.next,
+      context: input.context,
+      brand,
+      email: input.email ?? '',
+      error,
+    });
+  }
+
+  private verifyPage(
+    input: HostedInput,
+    csrfToken: string,
+    brand: string,
+    error: string | null = null,
+    notice: string | null = null,
+  ): string {
+    return renderVerifyEmailPage({
+      action: `${this.basePath}verify/`,
+      resendAction: `${this.basePath}verify/resend/`,
+      csrfToken,
+      email: input.email ?? '',
+      next: input.next,
+      context: input.context,
+      brand,
+      error,
+      notice,
+    });
+  }
+
+  private async resolve(context: LoginContext): Promise<ResolvedContext | null> {
+    if (context.clientId) {
+      try {
+        const client = await this.users.clientByPublicId(context.clientId);
+        return { scope: { workspaceId: client.workspace_id, oauthClientId: client.id }, brand: client.name };
+      } catch {
+        return null;
+      }
+    }
+    if (context.workspaceId && isUuid(context.workspaceId)) {
+      const rows = (await this.dataSource.query(`SELECT name FROM workspaces WHERE id = $1`, [context.workspaceId])) as { name: string }[];
+      if (rows[0]) return { scope: { workspaceId: context.workspaceId }, brand: rows[0].name };
+    }
+    return null;
+  }
+}
+
+/** Where the hosted pages are served; another SAML_IDP_LOGIN_URL path redirects here (EndUsersModule). */
+export const HOSTED_LOGIN_PATH = '/auth/login/';
+
+/** SAML_IDP_LOGIN_URL as a path with a trailing slash (an absolute URL means another host serves it). */
+export function hostedBasePath(loginUrl: string): string {
+  const path = loginUrl.startsWith('/') ? loginUrl : '/auth/login/';
+  return path.endsWith('/') ? path : `${path}/`;
+}
+
+export function contextQuery(input: Pick<HostedInput, 'next' | 'context'>): string {
+  const q = new URLSearchParams({ next: input.next });
+  if (input.context.clientId) q.set('client_id', input.context.clientId);
+  if (input.context.workspaceId) q.set('workspace_id', input.context.workspaceId);
+  return q.toString();
+}
+
+export function hostedInput(source: unknown): HostedInput {
+  const s = (source && typeof source === 'object' ? source : {}) as Record<string, unknown>;
+  const str = (v: unknown, max: number) => (typeof v === 'string' ? v.slice(0, max) : undefined);
+  return {
+    next: safeNext(s.next),
+    context: { clientId: str(s.client_id, 200) || null, workspaceId: str(s.workspace_id, 64) || null },
+    email: str(s.email, 254),
+    password: str(s.password, 1024),
+    code: str(s.code, 32),
+    newPassword: str(s.new_password, 1024),
+  };
+}

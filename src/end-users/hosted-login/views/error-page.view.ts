@@ -1,0 +1,31 @@
+import { html } from './html';
+import { pageLayout } from './page-layout';
+
+export interface ErrorPageModel {
+  status: number;
+  title?: string;
+  message: string;
+  requestId?: string | null;
+  /** A way forward, e.g. back to the sign-in form. Must be a relative path. */
+  retryHref?: string | null;
+  brand?: string | null;
+}
+
+const TITLES: Record<number, string> = {
+  400: 'This request could not be completed',
+  401: 'You need to sign in',
+  403: 'This page has expired',
+  404: 'Page not found',
+  429: 'Too many attempts',
+  503: 'Temporarily unavailable',
+};
+
+/** Error page for the hosted login and SAML surfaces. Never shows internals; the request id helps support. */
+export function renderErrorPage(model: ErrorPageModel): string {
+  const title = model.title ?? TITLES[model.status] ?? 'Something went wrong';
+  const content = html`<h1>${title}</h1>
+    <div class="alert error" role="alert">${model.message}</div>
+    ${model.retryHref ? html`<p><a href="${model.retryHref}">Back to sign in</a></p>` : ''}
+    ${model.requestId ? html`<p class="meta">Reference: <code>${model.requestId}</code></p>` : ''}`;
+  return pageLayout({ title, brand: model.brand }, content);
+}

@@ -1,0 +1,41 @@
+import { html, raw, SafeHtml } from './html';
+import { PAGE_STYLES } from './page-styles';
+
+export const PRODUCT_NAME = 'Identity';
+
+export interface LayoutOptions {
+  title: string;
+  /** Shown beside the logo mark: the application or workspace the user signs in to. */
+  brand?: string | null;
+}
+
+/** The shell of every hosted page: one card, a skip link, a landmark, no JavaScript. */
+export function pageLayout(options: LayoutOptions, content: SafeHtml): string {
+  const brand = options.brand?.trim() || PRODUCT_NAME;
+  return html`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="robots" content="noindex" />
+        <meta name="referrer" content="same-origin" />
+        <title>${options.title} · ${brand}</title>
+        <style>
+          ${raw(PAGE_STYLES)}
+        </style>
+      </head>
+      <body>
+        <a class="skip" href="#main">Skip to content</a>
+        <main id="main">
+          <div class="card">
+            <div class="brand" aria-hidden="true">
+              <div class="mark">${brand.charAt(0).toUpperCase()}</div>
+              <div class="brand-name">${brand}</div>
+            </div>
+            ${content}
+          </div>
+          <p class="foot">Secured by ${PRODUCT_NAME}</p>
+        </main>
+      </body>
+    </html> `.value;
+}

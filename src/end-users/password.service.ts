@@ -1,0 +1,139 @@
+import { CodeMailer } from '../email-verification/code-mailer';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AuditService } from '../audit/audit.service';
+import type { EndUserPrincipal } from '../common/auth/principal';
+import { Clock } from '../common/clock';
+import { PasswordHasher } from '../common/crypto/password-hasher';
+import { DomainError } from '../common/errors';
+import type { RequestMeta } from '../common/request-context';
+import { CodesRepository, MAX_CODE_ATTEMPTS, RESEND_COOLDOWN_MS } from '../email-verification/codes.repository';
+import { isWellFormedCode } from '../email-verification/one-time-code';
+import { MailService } from '../mail/mail.service';
+import { PasswordChangeDto, PasswordResetConfirmDto, PasswordResetRequestDto } from './dto/auth.dto';
+import { EndUserRow, EndUsersRepository } from './end-users.repository';
+import { SessionsService } from './sessions.service';
+
+const PURPOSE = 'password_reset';
+const invalidCode = () => new DomainError('invalid_code', 'The code is not correct');
+
+/** Password reset by emailed code, and change while signed in. Both end every other session. */
+@Injectable()
+export class PasswordService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly users: EndUsersRepository,
+    private readonly codes: CodesRepository,
+    private readonly sessions: SessionsService,
+    private readonly hasher: PasswordHasher,
+    private readonly mail: MailService,
+    private readonly audit: AuditService,
+    private readonly clock: Clock,
+    private readonly codeMailer: CodeMailer,
+  ) {}
+
+  /** Always { success: true }: the answer never tells whether the account exists. */
+  async requestReset(dto: PasswordResetRequestDto, request: RequestMeta): Promise<{ success: true }> {
+    const user = await this.account(dto, dto.email);
+    if (!user || !user.is_active) return { success: true };
+    const now = this.clock.now();
+    const queued = await this.dataSource.transaction(async (manager) => {
+      const [existing] = await this.codes.lockCodes(manager, PURPOSE, [user.id]);
+      // Quietly skip within the cooldown: a loop on this endpoint must not mail-bomb the user.
+      if (existing && new Date(existing.sent_at).getTime() + RESEND_COOLDOWN_MS > now.getTime()) return false;
+      await this.codeMailer.send(manager, user, {
+        purpose: PURPOSE,
+        template: 'password_reset',
+        eventType: 'password_reset_request',
+        request,
+        now,
+      });
+      return true;
+    });
+    if (queued) this.mail.kick();
+    return { success: true };
+  }
+
+  async confirmReset(dto: PasswordResetConfirmDto, request: RequestMeta): Promise<{ success: true }> {
+    const user = await this.account(dto, dto.email);
+    if (!user || !user.is_active) throw invalidCode();
+    const now = this.clock.now();
+    // Hash before taking row locks: argon2 is the slow part.
+    const passwordHash = isWellFormedCode(dto.code) ? await this.hasher.hash(dto.new_password) : null;
+    const outcome = await this.dataSource.transaction(async (manager) => {
+      const [row] = await this.codes.lockCodes(manager, PURPOSE, [user.id]);
+      if (!row) return invalidCode();
+      if (row.attempts >= MAX_CODE_ATTEMPTS) return new DomainError('too_many_attempts', 'Too many wrong codes: request a new one');
+      if (new Date(row.expires_at).getTime() <= now.getTime())
+        return new DomainError('code_expired', 'This code has expired. Request a new one.');
+      if (!passwordHash || !this.codes.matches(row, dto.code)) {
+        await this.codes.countFailure(manager, [row.id]);
+        return invalidCode();
+      }
+      await this.users.setPassword(manager, user.workspace_id, user.id, passwordHash, now);
+      await this.codes.remove(manager, user.id, PURPOSE);
+      // The code reached the mailbox, which proves the address as well as a verification code would.
+      await this.users.markVerified(manager, user.workspace_id, user.id, now);
+      const denied = await this.sessions.revokeIn(manager, user.workspace_id, { userId: user.id }, 'password_reset', now);
+      await this.audit.record(manager, {
+        eventType: 'password_reset_confirm',
+        workspaceId: user.workspace_id,
+        actor: { type: 'end_user', id: user.id, email: user.email },
+        target: { type: 'EndUser', id: user.id },
+        oauthClientId: user.oauth_client_id,
+        request,
+      });
+      return denied;
+    });
+    if (outcome instanceof DomainError) throw outcome;
+    await this.sessions.mirrorDenied(outcome);
+    return { success: true };
+  }
+
+  /** Change while signed in: needs the current password; other sessions are signed out. */
+  async change(principal: EndUserPrincipal, dto: PasswordChangeDto, request: RequestMeta): Promise<{ success: true }> {
+    const user = await this.users.byId(principal.workspaceId, principal.userId);
+    const ok = user?.password_hash
+      ? await this.hasher.verify(user.password_hash, dto.current_password)
+      : await this.hasher.verifyAgainstDummy(dto.current_password);
+    if (!user || !ok) throw new DomainError('invalid_password', 'The current password is not correct');
+    const passwordHash = await this.hasher.hash(dto.new_password);
+    const now = this.clock.now();
+    const denied = await this.dataSource.transaction(async (manager) => {
+      await this.users.setPassword(manager, user.workspace_id, user.id, passwordHash, now);
+      const tokens = await this.sessions.revokeIn(
+        manager,
+        user.workspace_id,
+        { userId: user.id, exceptSessionId: principal.sessionId },
+        'password_change',
+        now,
+      );
+      await this.audit.record(manager, {
+        eventType: 'password_update',
+        workspaceId: user.workspace_id,
+        actor: { type: 'end_user', id: user.id, email: user.email },
+        target: { type: 'EndUser', id: user.id },
+        oauthClientId: user.oauth_client_id,
+        request,
+      });
+      return tokens;
+    });
+    await this.sessions.mirrorDenied(denied);
+    return { success: true };
+  }
+
+  /** The account a reset targets: one client's account, or the workspace's directory (SCIM) account. */
+  private async account(target: { client_id?: string; workspace_id?: string }, email: string): Promise<EndUserRow | null> {
+    if (target.client_id) {
+      const client = await this.users.clientByPublicId(target.client_id);
+      const [user] = await this.users.candidates({ workspaceId: client.workspace_id, oauthClientId: client.id }, email);
+      return user ?? null;
+    }
+    if (!target.workspace_id)
+      throw new DomainError('validation_failed', 'Give client_id or workspace_id', {
+        details: { client_id: ['client_id or workspace_id is required'] },
+      });
+    return this.users.directoryAccount(target.workspace_id, email);
+  }
+}

@@ -1,0 +1,60 @@
+import { Inject, Injectable, Logger, OnApplicationShutdown, Optional } from '@nestjs/common';
+import { ThrottlerStorage, ThrottlerStorageService } from '@nestjs/throttler';
+import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
+import { sha256Hex } from '../../common/crypto/tokens';
+import { DomainError } from '../../common/errors';
+import { REDIS_CLIENT, type RedisClient } from '../../common/redis.provider';
+import { APP_CONFIG, type AppConfig } from '../../config/config';
+
+export type RateLimitedAction = 'login' | 'register' | 'verify' | 'resend' | 'reset';
+
+const WINDOW_MS = 60_000;
+
+/**
+ * Per-IP and per-account fixed-window counters for the sign-in endpoints, kept in @nestjs/throttler's
+ * storage: Redis (shared by every instance) when REDIS_URL is set, else process memory. If Redis
+ * fails the check falls back to memory rather than letting every request through or failing them.
+ */
+@Injectable()
+export class AuthRateLimiter implements OnApplicationShutdown {
+  private readonly logger = new Logger('RateLimit');
+  private readonly memory = new ThrottlerStorageService();
+  private readonly shared?: ThrottlerStorage;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Optional() @Inject(REDIS_CLIENT) redis?: RedisClient,
+  ) {
+    if (redis) this.shared = new ThrottlerStorageRedisService(redis);
+  }
+
+  /** Count one attempt; throws rate_limited (429 with Retry-After) when either limit is exceeded. */
+  async hit(action: RateLimitedAction, ip: string, account: string | null): Promise<void> {
+    await this.check(`rl:${action}:ip:${ip}`, this.config.RATE_LIMIT_AUTH_PER_MINUTE, action);
+    if (account) await this.check(`rl:${action}:acct:${sha256Hex(account)}`, this.config.RATE_LIMIT_ACCOUNT_PER_MINUTE, action);
+  }
+
+  private async check(key: string, limit: number, action: string): Promise<void> {
+    const record = await this.increment(key, limit, action);
+    if (record.isBlocked) {
+      throw new DomainError('rate_limited', 'Too many attempts; wait a moment and try again', {
+        retryAfterSeconds: Math.max(1, record.timeToBlockExpire || record.timeToExpire),
+      });
+    }
+  }
+
+  private async increment(key: string, limit: number, action: string) {
+    if (this.shared) {
+      try {
+        return await this.shared.increment(key, WINDOW_MS, limit, WINDOW_MS, action);
+      } catch (err) {
+        this.logger.warn(`redis rate-limit storage failed, using memory: ${(err as Error).message}`);
+      }
+    }
+    return this.memory.increment(key, WINDOW_MS, limit, WINDOW_MS, action);
+  }
+
+  onApplicationShutdown(): void {
+    this.memory.onApplicationShutdown();
+  }
+}

@@ -1,0 +1,209 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { AuditService } from '../audit/audit.service';
+import type { EndUserPrincipal } from '../common/auth/principal';
+import { Clock } from '../common/clock';
+import { generateToken, sha256Hex } from '../common/crypto/tokens';
+import { DomainError, notFound } from '../common/errors';
+import { isUuid } from '../common/ids';
+import type { RequestMeta } from '../common/request-context';
+import { APP_CONFIG, type AppConfig } from '../config/config';
+import type { EndUserSessionRecord } from '../events/domain-events';
+import { NewRefreshToken, SessionsRepository } from './sessions.repository';
+import { AccessTokenCodec } from './tokens/access-token.codec';
+import { DeniedToken, TokenDenylistService } from './tokens/token-denylist.service';
+
+export interface TokenPair {
+  access_token: string;
+  refresh_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  session_id: string;
+}
+
+export interface SessionView {
+  id: string;
+  ip_address: string | null;
+  country: string | null;
+  city: string | null;
+  user_agent: string | null;
+  browser_family: string;
+  os_family: string;
+  kind: 'api' | 'browser';
+  created_at: string;
+  last_seen_at: string;
+  current: boolean;
+}
+
+type SessionRef = Pick<EndUserSessionRecord, 'id' | 'workspaceId' | 'userId' | 'oauthClientId'>;
+
+const invalidRefresh = () => new DomainError('invalid_token', 'Refresh token is invalid, expired or revoked');
+
+/** Token pairs, refresh rotation with reuse detection, revocation (with denylist) and session listing. */
+@Injectable()
+export class SessionsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly sessions: SessionsRepository,
+    private readonly codec: AccessTokenCodec,
+    private readonly denylist: TokenDenylistService,
+    private readonly audit: AuditService,
+    private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** Sign an access token and draw a refresh token for a session; nothing is written yet. */
+  async mintTokens(session: SessionRef, now: Date): Promise<{ pair: TokenPair; refresh: NewRefreshToken }> {
+    const access = await this.codec.sign(
+      { userId: session.userId, sessionId: session.id, workspaceId: session.workspaceId, oauthClientId: session.oauthClientId },
+      now,
+    );
+    const refreshToken = generateToken('rt_');
+    return {
+      pair: {
+        access_token: access.token,
+        refresh_token: refreshToken,
+        token_type: 'Bearer',
+        expires_in: this.codec.lifetimeSeconds,
+        session_id: session.id,
+      },
+      refresh: {
+        tokenHash: sha256Hex(refreshToken),
+        accessJti: access.jti,
+        accessExpiresAt: access.expiresAt,
+        expiresAt: this.refreshExpiry(now),
+      },
+    };
+  }
+
+  /** Access + refresh token for an existing session, written in the caller's transaction. */
+  async issueTokens(manager: EntityManager, session: SessionRef, now: Date): Promise<TokenPair> {
+    const { pair, refresh } = await this.mintTokens(session, now);
+    await this.sessions.insertRefreshToken(manager, { workspaceId: session.workspaceId, sessionId: session.id, ...refresh, now });
+    return pair;
+  }
+
+  refreshExpiry(now: Date): Date {
+    return new Date(now.getTime() + this.config.REFRESH_TOKEN_TTL_SECONDS * 1000);
+  }
+
+  /**
+   * Rotate: a refresh token works once. Presenting a spent one means it was copied, so the whole
+   * session is revoked (both holders lose it) and the caller gets 401.
+   */
+  async refresh(refreshToken: string, request: RequestMeta): Promise<TokenPair> {
+    if (typeof refreshToken !== 'string' || !refreshToken.startsWith('rt_')) throw invalidRefresh();
+    const now = this.clock.now();
+    const outcome = await this.dataSource.transaction(async (manager) => {
+      const row = await this.sessions.lockRefreshToken(manager, sha256Hex(refreshToken));
+      if (!row) return { error: invalidRefresh() };
+      if (row.used_at) {
+        if (!row.session_revoked_at) {
+          const denied = await this.revokeIn(manager, row.workspace_id, { sessionId: row.session_id }, 'refresh_token_reuse', now);
+          await this.audit.record(manager, {
+            eventType: 'logout',
+            workspaceId: row.workspace_id,
+            actor: { type: 'system', id: null },
+            target: { type: 'EndUserSession', id: row.session_id },
+            oauthClientId: row.oauth_client_id,
+            request,
+            message: 'Session revoked: a spent refresh token was presented again',
+            metadata: { reason: 'refresh_token_reuse', user_id: row.user_id },
+          });
+          return { error: invalidRefresh(), denied };
+        }
+        return { error: invalidRefresh() };
+      }
+      const live = !row.session_revoked_at && row.user_active && new Date(row.session_expires_at) > now && new Date(row.expires_at) > now;
+      if (!live) return { error: invalidRefresh() };
+      await this.sessions.markRefreshUsed(manager, row.workspace_id, row.id, now);
+      await this.sessions.extend(manager, row.workspace_id, row.session_id, now, this.refreshExpiry(now));
+      const pair = await this.issueTokens(
+        manager,
+        { id: row.session_id, workspaceId: row.workspace_id, userId: row.user_id, oauthClientId: row.oauth_client_id },
+        now,
+      );
+      return { pair };
+    });
+    if (outcome.denied) await this.denylist.mirror(outcome.denied);
+    if (outcome.error) throw outcome.error;
+    return outcome.pair!;
+  }
+
+  async logout(principal: EndUserPrincipal, request: RequestMeta): Promise<void> {
+    await this.revokeSession(principal, principal.sessionId, request, 'logout');
+  }
+
+  /** DELETE /user/security/sessions/{id}/: only the caller's own sessions; anything else is 404. */
+  async revokeSession(principal: EndUserPrincipal, sessionId: string, request: RequestMeta, reason = 'revoked_by_user'): Promise<void> {
+    if (!isUuid(sessionId)) throw notFound('session');
+    const now = this.clock.now();
+    const denied = await this.dataSource.transaction(async (manager) => {
+      if (!(await this.sessions.sessionOfUser(manager, principal.workspaceId, principal.userId, sessionId))) throw notFound('session');
+      const tokens = await this.revokeIn(manager, principal.workspaceId, { sessionId }, reason, now);
+      await this.audit.record(manager, {
+        eventType: 'logout',
+        workspaceId: principal.workspaceId,
+        actor: { type: 'end_user', id: principal.userId },
+        target: { type: 'EndUserSession', id: sessionId },
+        oauthClientId: principal.oauthClientId,
+        request,
+        metadata: { reason, current: sessionId === principal.sessionId },
+      });
+      return tokens;
+    });
+    await this.denylist.mirror(denied);
+  }
+
+  /** Revoke in the caller's transaction and put the token ids on the denylist; mirror after commit. */
+  async revokeIn(
+    manager: EntityManager,
+    workspaceId: string,
+    filter: { sessionId?: string; userId?: string; exceptSessionId?: string },
+    reason: string,
+    now: Date,
+  ): Promise<DeniedToken[]> {
+    const { tokens } = await this.sessions.revoke(manager, workspaceId, filter, reason, now);
+    await this.denylist.deny(manager, workspaceId, tokens);
+    return tokens;
+  }
+
+  mirrorDenied(tokens: DeniedToken[]): Promise<void> {
+    return this.denylist.mirror(tokens);
+  }
+
+  async list(principal: EndUserPrincipal): Promise<SessionView[]> {
+    const rows = await this.sessions.listLive(principal.workspaceId, principal.userId, this.clock.now());
+    return rows.map((s) => ({
+      id: s.id,
+      ip_address: s.ipAddress,
+      country: s.country,
+      city: s.city,
+      user_agent: s.userAgent,
+      browser_family: s.browserFamily,
+      os_family: s.osFamily,
+      kind: s.kind,
+      created_at: s.createdAt.toISOString(),
+      last_seen_at: s.lastSeenAt.toISOString(),
+      current: s.id === principal.sessionId,
+    }));
+  }
+
+  /** Bearer access token -> principal, or null (expired, forged, denylisted, session revoked). */
+  async authenticate(token: string): Promise<EndUserPrincipal | null> {
+    const now = this.clock.now();
+    const claims = await this.codec.verify(token, now);
+    if (!claims || !isUuid(claims.workspaceId) || !isUuid(claims.sessionId) || !isUuid(claims.userId)) return null;
+    if ((await this.denylist.deniedInCache(claims.jti)) === true) return null;
+    if (!(await this.sessions.isLive(claims, now))) return null;
+    return {
+      kind: 'end-user',
+      userId: claims.userId,
+      sessionId: claims.sessionId,
+      workspaceId: claims.workspaceId,
+      oauthClientId: claims.oauthClientId,
+      jti: claims.jti,
+    };
+  }
+}

@@ -1,0 +1,146 @@
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { AuditService } from '../audit/audit.service';
+import { Clock } from '../common/clock';
+import { PasswordHasher } from '../common/crypto/password-hasher';
+import { DomainError } from '../common/errors';
+import type { RequestMeta } from '../common/request-context';
+import { reduceUserAgent } from '../common/user-agent';
+import { DomainEventBus } from '../events/domain-event-bus';
+import type { EndUserSessionRecord } from '../events/domain-events';
+import { EndUserRow, EndUsersRepository, SignInScope } from './end-users.repository';
+import { NewRefreshToken, SessionsRepository } from './sessions.repository';
+
+export const INVALID_CREDENTIALS_MESSAGE = 'Email or password is incorrect';
+const invalidCredentials = () => new DomainError('invalid_credentials', INVALID_CREDENTIALS_MESSAGE);
+
+export interface SessionOptions {
+  kind: 'api' | 'browser';
+  /** Chosen by the caller when a token must name the session before it is written. */
+  id?: string;
+  expiresAt: Date;
+  browserTokenHash?: string;
+  refresh?: NewRefreshToken;
+}
+
+/**
+ * Password sign-in: finds the candidate accounts of the scope, lets the password decide, records a
+ * session, and after commit announces `login_success`. An unknown email costs one dummy argon2
+ * verify, so it answers like a wrong password in body and in time.
+ */
+@Injectable()
+export class SignInService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly users: EndUsersRepository,
+    private readonly sessions: SessionsRepository,
+    private readonly hasher: PasswordHasher,
+    private readonly audit: AuditService,
+    private readonly events: DomainEventBus,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The account whose password matches, or invalid_credentials (audited as login_failure). */
+  async checkPassword(
+    scope: SignInScope,
+    email: string,
+    password: string,
+    request: RequestMeta,
+    found?: EndUserRow[],
+  ): Promise<EndUserRow> {
+    const candidates = (found ?? (await this.users.candidates(scope, email))).filter((u) => u.password_hash);
+    if (!candidates.length) {
+      await this.hasher.verifyAgainstDummy(password);
+      await this.recordFailure(scope, null, email, 'unknown_email', request);
+      throw invalidCredentials();
+    }
+    let match: EndUserRow | undefined;
+    for (const user of candidates) {
+      if (await this.hasher.verify(user.password_hash!, password)) {
+        match = user;
+        break;
+      }
+    }
+    if (!match || !match.is_active) {
+      const target = match ?? candidates[0];
+      await this.recordFailure(scope, target, email, match ? 'inactive' : 'wrong_password', request);
+      throw invalidCredentials();
+    }
+    return match;
+  }
+
+  /**
+   * Create the session row (plus whatever the caller adds in the same transaction, e.g. tokens),
+   * audit login_success, commit, then emit the domain event carrying the committed session.
+   */
+  async startSession<T>(
+    user: EndUserRow,
+    options: SessionOptions,
+    request: RequestMeta,
+    extra?: (manager: EntityManager, session: EndUserSessionRecord, now: Date) => Promise<T>,
+    now: Date = this.clock.now(),
+  ): Promise<{ session: EndUserSessionRecord; result: T | undefined }> {
+    const ua = request.userAgent ? request.userAgent.slice(0, 1000) : null;
+    const families = reduceUserAgent(ua);
+    const { session, result } = await this.dataSource.transaction(async (manager) => {
+      const created = await this.sessions.insert(manager, {
+        id: options.id ?? randomUUID(),
+        workspaceId: user.workspace_id,
+        userId: user.id,
+        oauthClientId: user.oauth_client_id,
+        kind: options.kind,
+        ipAddress: request.ip || null,
+        userAgent: ua,
+        browserFamily: families.browserFamily,
+        osFamily: families.osFamily,
+        browserTokenHash: options.browserTokenHash ?? null,
+        now,
+        expiresAt: options.expiresAt,
+        refresh: options.refresh,
+      });
+      const value = extra ? await extra(manager, created, now) : undefined;
+      await this.audit.record(manager, {
+        eventType: 'login_success',
+        workspaceId: user.workspace_id,
+        actor: { type: 'end_user', id: user.id, email: user.email },
+        target: { type: 'EndUserSession', id: created.id },
+        oauthClientId: user.oauth_client_id,
+        request,
+        metadata: {
+          session_id: created.id,
+          session_kind: options.kind,
+          browser_family: families.browserFamily,
+          os_family: families.osFamily,
+        },
+      });
+      return { session: created, result: value };
+    });
+    this.events.emit('login_success', {
+      session,
+      user: { id: user.id, email: user.email, firstName: user.first_name, lastName: user.last_name, oauthClientId: user.oauth_client_id },
+      request,
+    });
+    return { session, result };
+  }
+
+  private async recordFailure(
+    scope: SignInScope,
+    user: EndUserRow | null,
+    email: string,
+    reason: string,
+    request: RequestMeta,
+  ): Promise<void> {
+    // Spec E: a login attempt for a non-existent email is an anonymous event with a null actor id.
+    await this.audit.recordDetached({
+      eventType: 'login_failure',
+      workspaceId: scope.workspaceId,
+      actor: user ? { type: 'end_user', id: user.id, email: user.email } : { type: 'anonymous', id: null, email: email.toLowerCase() },
+      target: user ? { type: 'EndUser', id: user.id } : undefined,
+      oauthClientId: user?.oauth_client_id ?? scope.oauthClientId ?? null,
+      request,
+      metadata: { reason },
+    });
+  }
+}

@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+import { errors, jwtVerify, SignJWT } from 'jose';
+
+/** What an end-user access token says. Short names keep the token small; the codec maps them. */
+export interface AccessTokenClaims {
+  userId: string;
+  sessionId: string;
+  workspaceId: string;
+  oauthClientId: string | null;
+  jti: string;
+  expiresAt: Date;
+}
+
+const ISSUER = 'identity-service';
+const AUDIENCE = 'end-user';
+const ALG = 'HS256';
+
+/**
+ * Signs and verifies end-user access tokens (HS256 via jose). The clock is passed in, so tests move
+ * time instead of sleeping. Only HS256 is accepted: a token with `alg: none` or RS256 is refused.
+ */
+export class AccessTokenCodec {
+  private readonly key: Uint8Array;
+
+  constructor(
+    secret: string,
+    private readonly ttlSeconds: number,
+  ) {
+    if (Buffer.byteLength(secret) < 32) throw new Error('AUTH_JWT_SECRET must be at least 32 bytes');
+    this.key = new TextEncoder().encode(secret);
+  }
+
+  get lifetimeSeconds(): number {
+    return this.ttlSeconds;
+  }
+
+  async sign(subject: Omit<AccessTokenClaims, 'jti' | 'expiresAt'>, now: Date): Promise<{ token: string; jti: string; expiresAt: Date }> {
+    const jti = randomUUID();
+    const iat = Math.floor(now.getTime() / 1000);
+    const exp = iat + this.ttlSeconds;
+    const token = await new SignJWT({ sid: subject.sessionId, wid: subject.workspaceId, cid: subject.oauthClientId })
+      .setProtectedHeader({ alg: ALG, typ: 'JWT' })
+      .setSubject(subject.userId)
+      .setJti(jti)
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setIssuedAt(iat)
+      .setExpirationTime(exp)
+      .sign(this.key);
+    return { token, jti, expiresAt: new Date(exp * 1000) };
+  }
+
+  /** The claims of a valid token, or null for anything expired, forged or malformed. */
+  async verify(token: string, now: Date): Promise<AccessTokenClaims | null> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, {
+        algorithms: [ALG],
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        currentDate: now,
+        requiredClaims: ['sub', 'jti', 'exp', 'sid', 'wid'],
+      });
+      const { sub, jti, exp, sid, wid, cid } = payload;
+      if (typeof sid !== 'string' || typeof wid !== 'string' || !sub || !jti || !exp) return null;
+      return {
+        userId: sub,
+        sessionId: sid,
+        workspaceId: wid,
+        oauthClientId: typeof cid === 'string' ? cid : null,
+        jti,
+        expiresAt: new Date(exp * 1000),
+      };
+    } catch (err) {
+      if (err instanceof errors.JOSEError) return null;
+      throw err;
+    }
+  }
+}

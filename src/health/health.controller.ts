@@ -1,0 +1,61 @@
+import { Controller, Get, Header, Inject, Optional } from '@nestjs/common';
+import { ApiExcludeEndpoint, ApiTags } from '@nestjs/swagger';
+import { HealthCheck, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { register } from 'prom-client';
+import { DataSource } from 'typeorm';
+import { Auth } from '../common/auth/auth.decorator';
+import { REDIS_CLIENT, type RedisClient } from '../common/redis.provider';
+
+/** Liveness, readiness (database reachable, migrations applied, Redis when configured) and Prometheus metrics. */
+@ApiTags('operations')
+@Controller()
+@Auth('public')
+export class HealthController {
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly db: TypeOrmHealthIndicator,
+    private readonly indicators: HealthIndicatorService,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Optional() @Inject(REDIS_CLIENT) private readonly redis?: RedisClient,
+  ) {}
+
+  @Get('health/live')
+  live() {
+    return { status: 'ok' };
+  }
+
+  @Get('health/ready')
+  @HealthCheck()
+  ready() {
+    return this.health.check([
+      () => this.db.pingCheck('database', { timeout: 2000 }),
+      () => this.migrations(),
+      ...(this.redis ? [() => this.redisCheck()] : []),
+    ]);
+  }
+
+  @Get('metrics')
+  @ApiExcludeEndpoint()
+  @Header('Content-Type', register.contentType)
+  metrics(): Promise<string> {
+    return register.metrics();
+  }
+
+  private async migrations() {
+    const indicator = this.indicators.check('migrations');
+    const pending = await this.dataSource.showMigrations().catch(() => true);
+    return pending ? indicator.down({ message: 'migrations pending' }) : indicator.up();
+  }
+
+  /** Redis is optional: when it is down the service degrades to Postgres, so readiness says so without failing. */
+  private async redisCheck() {
+    const indicator = this.indicators.check('redis');
+    try {
+      await Promise.race([this.redis!.ping(), new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 1000))]);
+      return indicator.up();
+    } catch (err) {
+      return indicator.up({ degraded: true, message: `redis unavailable (${(err as Error).message}); using Postgres fallbacks` });
+    }
+  }
+}

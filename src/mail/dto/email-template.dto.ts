@@ -1,0 +1,24 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsString, IsUUID, Length } from 'class-validator';
+
+export class SaveEmailTemplateDto {
+  @ApiProperty({ format: 'uuid' }) @IsUUID() workspace_id: string;
+  @ApiProperty({ example: '{{code}} is your verification code' }) @IsString() @Length(1, 255) subject: string;
+  @ApiProperty({ example: 'Acme' }) @IsString() @Length(1, 100) from_name: string;
+  @ApiProperty({ description: 'HTML or plain text with {{placeholders}}' }) @IsString() @Length(1, 100_000) body: string;
+}
+
+export class ListEmailTemplatesQuery {
+  @ApiProperty({ format: 'uuid' }) @IsUUID() workspace_id: string;
+}
+
+export class EmailTemplateView {
+  @ApiProperty() name: string;
+  @ApiProperty() display_name: string;
+  @ApiProperty() subject: string;
+  @ApiProperty() from_name: string;
+  @ApiProperty() body: string;
+  @ApiProperty({ type: [String] }) placeholders: string[];
+  @ApiProperty() is_default: boolean;
+  @ApiProperty({ nullable: true, type: String }) updated_at: string | null;
+}

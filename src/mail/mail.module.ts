@@ -1,0 +1,27 @@
+import { Module } from '@nestjs/common';
+import { MailerModule } from '@nestjs-modules/mailer';
+import { APP_CONFIG, AppConfig } from '../config/config';
+import { EmailTemplatesController } from './email-templates.controller';
+import { EmailTemplatesService } from './email-templates.service';
+import { MailDeliveryWorker } from './mail-delivery.worker';
+import { MailService } from './mail.service';
+
+/** SMTP when SMTP_URL is set; otherwise nodemailer builds the raw message and we keep it as a .eml file. */
+function transportFor(config: AppConfig) {
+  if (!config.SMTP_URL) return { streamTransport: true, buffer: true, newline: 'unix' as const };
+  return { url: config.SMTP_URL, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
+}
+
+@Module({
+  imports: [
+    // No `template` option: templates are ours (src/mail/templates), so no template engine is loaded.
+    MailerModule.forRootAsync({
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => ({ transport: transportFor(config) }),
+    }),
+  ],
+  controllers: [EmailTemplatesController],
+  providers: [MailService, EmailTemplatesService, MailDeliveryWorker],
+  exports: [MailService],
+})
+export class MailModule {}

@@ -1,0 +1,216 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, QueryFailedError } from 'typeorm';
+import { AuditService } from '../audit/audit.service';
+import type { DeveloperPrincipal } from '../common/auth/principal';
+import { DomainError, notFound } from '../common/errors';
+import { isUuid } from '../common/ids';
+import type { RequestMeta } from '../common/request-context';
+import { APP_CONFIG, type AppConfig } from '../config/config';
+import { JobsService } from '../jobs/jobs.service';
+import { WorkspacesService } from '../workspaces/workspaces.service';
+import type { CreateDatabaseDto } from './dto/database.dto';
+import { EngineRegistry } from './engine-registry';
+import { generateDbName, generatePassword, usernameFor } from './engines/credentials';
+import { EngineObjectMissingError, type EngineName, type HealthReport } from './engines/database-engine';
+import { QUEUES } from './managed-db.queues';
+import { type DatabaseRow, ManagedDatabasesRepository } from './managed-databases.repository';
+import { databaseView } from './managed-databases.views';
+import { TenantSecrets } from './tenant-secrets';
+
+const DEFAULTS: Record<EngineName, { maxStorageMb: number; maxConnections: number }> = {
+  postgres: { maxStorageMb: 1024, maxConnections: 20 },
+  redis: { maxStorageMb: 256, maxConnections: 20 },
+  mongodb: { maxStorageMb: 1024, maxConnections: 20 },
+};
+
+const actorOf = (p: DeveloperPrincipal) => ({ type: 'developer' as const, id: p.developerId, email: p.email });
+const LOCK_NOT_AVAILABLE = '55P03';
+
+/** Databases: create, read, delete, and the reads that reach the engine (connection, metrics, health, keys). */
+@Injectable()
+export class DatabasesService {
+  private readonly healthInFlight = new Map<string, Promise<HealthReport & { checkedAt: string }>>();
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly repo: ManagedDatabasesRepository,
+    private readonly engines: EngineRegistry,
+    private readonly secrets: TenantSecrets,
+    private readonly workspaces: WorkspacesService,
+    private readonly audit: AuditService,
+    private readonly jobs: JobsService,
+  ) {}
+
+  async list(developerId: string, workspaceId: string) {
+    await this.workspaces.assertMember(developerId, workspaceId);
+    return (await this.repo.listDatabases(workspaceId)).map(databaseView);
+  }
+
+  async create(p: DeveloperPrincipal, workspaceId: string, dto: CreateDatabaseDto, request: RequestMeta) {
+    await this.workspaces.assertMember(p.developerId, workspaceId);
+    if (!this.engines.get(dto.engine).isAvailable()) {
+      throw new DomainError('engine_unavailable', `The ${dto.engine} engine is not available on this service`, { details: { engine: dto.engine } });
+    }
+    const dbName = generateDbName(dto.display_name);
+    const address = this.engines.publicAddress(dto.engine);
+    const row = await this.dataSource.transaction(async (manager) => {
+      const inserted = await this.repo.insertDatabase(manager, {
+        workspace_id: workspaceId,
+        display_name: dto.display_name,
+        db_name: dbName,
+        engine: dto.engine,
+        username: usernameFor(dbName),
+        // The password exists before the engine user does, so a resumed job sets the same one.
+        password_encrypted: this.secrets.encrypt(generatePassword()),
+        host: address.host,
+        port: address.port,
+        max_storage_mb: dto.max_storage_mb ?? DEFAULTS[dto.engine].maxStorageMb,
+        max_connections: dto.max_connections ?? DEFAULTS[dto.engine].maxConnections,
+      });
+      await this.jobs.enqueue(manager, QUEUES.provision, { databaseId: inserted.id, workspaceId }, { maxAttempts: QUEUES.provisionAttempts });
+      await this.audit.record(manager, {
+        eventType: 'managed_database_create',
+        workspaceId,
+        actor: actorOf(p),
+        target: { type: 'ManagedDatabase', id: inserted.id },
+        request,
+        metadata: { engine: dto.engine, db_name: dbName },
+      });
+      return inserted;
+    });
+    this.jobs.kick();
+    return databaseView(row);
+  }
+
+  async get(developerId: string, id: string) {
+    return databaseView(await this.find(developerId, id));
+  }
+
+  /** 202: the row turns `deleting` now; a job drops the engine objects, then the row. */
+  async remove(p: DeveloperPrincipal, id: string, request: RequestMeta) {
+    if (!isUuid(id)) throw notFound('database');
+    try {
+      const row = await this.dataSource.transaction(async (manager) => {
+        // A running backup or restore holds the row; do not leave the request hanging behind it.
+        await manager.query(`SET LOCAL lock_timeout = '5s'`);
+        const db = await this.repo.findDatabaseForDeveloper(p.developerId, id, manager, 'FOR UPDATE OF d');
+        if (!db) throw notFound('database');
+        if (db.status === 'deleting') return db;
+        await this.repo.setDatabaseStatus(manager, db.workspace_id, db.id, 'deleting', db.error);
+        await this.jobs.enqueue(manager, QUEUES.deprovision, { databaseId: db.id, workspaceId: db.workspace_id });
+        await this.audit.record(manager, {
+          eventType: 'managed_database_delete',
+          workspaceId: db.workspace_id,
+          actor: actorOf(p),
+          target: { type: 'ManagedDatabase', id: db.id },
+          request,
+          metadata: { engine: db.engine, db_name: db.db_name },
+        });
+        return { ...db, status: 'deleting' as const };
+      });
+      this.jobs.kick();
+      return databaseView(row);
+    } catch (err) {
+      if (err instanceof QueryFailedError && (err.driverError as { code?: string }).code === LOCK_NOT_AVAILABLE) {
+        throw new DomainError('conflict', 'A backup or restore of this database is running; retry when it has finished', { retryAfterSeconds: 5 });
+      }
+      throw err;
+    }
+  }
+
+  async connection(p: DeveloperPrincipal, id: string, request: RequestMeta) {
+    const db = await this.findAvailable(p.developerId, id);
+    const details = this.engines.get(db.engine).connectionDetails(this.secrets.tenant(db));
+    await this.audit.recordDetached({
+      eventType: 'managed_database_credentials_read',
+      workspaceId: db.workspace_id,
+      actor: actorOf(p),
+      target: { type: 'ManagedDatabase', id: db.id },
+      request,
+    });
+    return details;
+  }
+
+  async metrics(developerId: string, id: string) {
+    const db = await this.findAvailable(developerId, id);
+    const figures = await this.engines
+      .get(db.engine)
+      .metrics(this.secrets.tenant(db))
+      .catch((err: Error) => {
+        throw engineFailure(err);
+      });
+    return {
+      database_id: db.id,
+      engine: db.engine,
+      collected_at: new Date().toISOString(),
+      ...figures,
+      max_storage_bytes: db.max_storage_mb * 1024 * 1024,
+      max_connections: db.max_connections,
+    };
+  }
+
+  async health(developerId: string, id: string) {
+    const db = await this.find(developerId, id);
+    if (db.status !== 'available') {
+      const checkedAt = new Date().toISOString();
+      const check = { name: 'status', ok: false, latency_ms: 0, error: `database is ${db.status}` };
+      return { database_id: db.id, status: 'unknown' as const, checked_at: checkedAt, latency_ms: 0, checks: [check] };
+    }
+    const report = await this.singleFlight(db);
+    return { database_id: db.id, status: report.status, checked_at: report.checkedAt, latency_ms: report.latency_ms, checks: report.checks };
+  }
+
+  /**
+   * Each check opens a connection as the tenant, which counts against its own
+   * connection limit: concurrent health requests for one database share a check
+   * instead of opening one connection each.
+   */
+  private singleFlight(db: DatabaseRow): Promise<HealthReport & { checkedAt: string }> {
+    let pending = this.healthInFlight.get(db.id);
+    if (!pending) {
+      const checkedAt = new Date().toISOString();
+      pending = this.engines
+        .get(db.engine)
+        .health(this.secrets.tenant(db))
+        .then((report) => ({ ...report, checkedAt }))
+        .finally(() => this.healthInFlight.delete(db.id));
+      this.healthInFlight.set(db.id, pending);
+    }
+    return pending;
+  }
+
+  /** Redis tenants cannot SCAN the shared keyspace; this lists their own keys (decision 0502). */
+  async keys(developerId: string, id: string, cursor = '0', count = 100) {
+    const db = await this.findAvailable(developerId, id);
+    if (db.engine !== 'redis') {
+      throw new DomainError('not_supported', 'Key listing exists only for redis databases', { status: 400, details: { engine: db.engine } });
+    }
+    if (!/^\d{1,20}$/.test(cursor)) throw new DomainError('validation_failed', 'cursor must be a number', { details: { cursor: ['must be a number'] } });
+    return this.engines.redis().listKeys(this.secrets.tenant(db), cursor, count);
+  }
+
+  async find(developerId: string, id: string): Promise<DatabaseRow> {
+    if (!isUuid(id)) throw notFound('database');
+    const db = await this.repo.findDatabaseForDeveloper(developerId, id);
+    if (!db) throw notFound('database');
+    return db;
+  }
+
+  async findAvailable(developerId: string, id: string): Promise<DatabaseRow> {
+    const db = await this.find(developerId, id);
+    if (db.status !== 'available') {
+      throw new DomainError('not_ready', `The database is ${db.status}, not available`, { details: { status: db.status } });
+    }
+    return db;
+  }
+}
+
+/** The engine refused or is unreachable: the database exists but cannot be read now. */
+export function engineFailure(err: Error): DomainError {
+  if (err instanceof EngineObjectMissingError) {
+    return new DomainError('engine_object_missing', err.message, { status: 503 });
+  }
+  return new DomainError('service_unavailable', `The database engine did not answer: ${err.message.slice(0, 200)}`, { retryAfterSeconds: 5 });
+}

@@ -1,0 +1,52 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { ENGINE_NAMES, type EngineName } from '../engines/database-engine';
+
+export class CreateDatabaseDto {
+  @ApiProperty({ example: 'Orders' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(100)
+  display_name: string;
+
+  @ApiProperty({ enum: ENGINE_NAMES })
+  @IsIn(ENGINE_NAMES as unknown as string[], { message: `engine must be one of: ${ENGINE_NAMES.join(', ')}` })
+  engine: EngineName;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 500, description: 'Defaults to 20' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(500)
+  max_connections?: number;
+
+  @ApiPropertyOptional({ minimum: 16, maximum: 102400, description: 'Defaults to 1024 (Redis: 256)' })
+  @IsOptional()
+  @IsInt()
+  @Min(16)
+  @Max(102400)
+  max_storage_mb?: number;
+}
+
+export class CreateBackupDto {
+  @ApiProperty({ example: 'before-migration' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  name: string;
+}
+
+export class ListKeysQuery {
+  @IsOptional()
+  @IsString()
+  @MaxLength(40)
+  cursor?: string;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  count?: number;
+}

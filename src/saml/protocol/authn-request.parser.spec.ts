@@ -1,0 +1,170 @@
+import { deflateRawSync } from 'node:zlib';
+import { validate as xsdValidate } from '@authenio/samlify-xmllint-wasm';
+import { SAML } from '@node-saml/node-saml';
+import fc from 'fast-check';
+import { decodeRedirectRequest, parseAuthnRequest, readRedirectAuthnRequest } from './authn-request.parser';
+import { generateDevKeyPair } from '../idp/dev-keypair';
+import { SamlError } from './saml.errors';
+
+const encode = (xml: string) => deflateRawSync(Buffer.from(xml)).toString('base64');
+const P = 'urn:oasis:names:tc:SAML:2.0:protocol';
+const A = 'urn:oasis:names:tc:SAML:2.0:assertion';
+
+function request(opts: { attrs?: string; body?: string } = {}): string {
+  return (
+    `<samlp:AuthnRequest xmlns:samlp="${P}" xmlns:saml="${A}" ID="_r1" Version="2.0" IssueInstant="2030-01-01T00:00:00Z"` +
+    ` AssertionConsumerServiceURL="https://sp.example.com/acs" Destination="https://idp.example.com/saml/sso/"${opts.attrs ?? ''}>` +
+    (opts.body ?? '<saml:Issuer>https://sp.example.com</saml:Issuer>') +
+    `</samlp:AuthnRequest>`
+  );
+}
+
+function refusal(fn: () => unknown): SamlError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof SamlError) return err;
+    throw err;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('AuthnRequest (HTTP-Redirect binding)', () => {
+  it('reads what node-saml sends: ID, Issuer, ACS URL, Destination, NameIDPolicy, flags', async () => {
+    const { certPem } = generateDevKeyPair('parser-test');
+    const sp = new SAML({
+      callbackUrl: 'https://sp.example.com/acs', entryPoint: 'https://idp.example.com/saml/sso/', issuer: 'https://sp.example.com',
+      idpCert: certPem, forceAuthn: true, passive: true,
+    });
+    const url = new URL(await sp.getAuthorizeUrlAsync('relay', undefined, {}));
+    const info = readRedirectAuthnRequest(url.searchParams.get('SAMLRequest'));
+    expect(info).toMatchObject({
+      issuer: 'https://sp.example.com',
+      acsUrl: 'https://sp.example.com/acs',
+      destination: 'https://idp.example.com/saml/sso/',
+      forceAuthn: true,
+      isPassive: true,
+      protocolBinding: 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST',
+      nameIdPolicy: { format: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress', allowCreate: true },
+    });
+    expect(info.id).toMatch(/^_[0-9a-f]+$/);
+  });
+
+  it('treats ForceAuthn and IsPassive as false when absent', () => {
+    expect(parseAuthnRequest(request())).toMatchObject({ forceAuthn: false, isPassive: false, id: '_r1' });
+  });
+
+  it('refuses a DOCTYPE with entities without expanding them (billion laughs, external file)', () => {
+    const laughs = `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">]>` + request({ body: '<saml:Issuer>&lol2;</saml:Issuer>' });
+    const xxe = `<!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/passwd">]>` + request({ body: '<saml:Issuer>&x;</saml:Issuer>' });
+    for (const xml of [laughs, xxe]) {
+      const err = refusal(() => readRedirectAuthnRequest(encode(xml)));
+      expect(err.status).toBe(400);
+      expect(err.message).toMatch(/DTD/);
+      expect(err.message).not.toMatch(/lollol|root:/);
+    }
+  });
+
+  it('parses with the pinned @xmldom/xmldom 0.9 (not the 0.8 copy samlify bundles)', () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    expect((require('@xmldom/xmldom/package.json') as { version: string }).version).toBe('0.9.12');
+  });
+
+  it('refuses an entity reference that no DTD defines', () => {
+    expect(refusal(() => parseAuthnRequest(request({ body: '<saml:Issuer>&x;</saml:Issuer>' }))).message).toMatch(/well-formed/);
+  });
+
+  it('stops inflating at the limit (a deflate bomb is refused, not expanded)', () => {
+    const bomb = request({ body: `<saml:Issuer>https://sp.example.com</saml:Issuer><!--${'A'.repeat(5_000_000)}-->` });
+    const encoded = encode(bomb);
+    expect(encoded.length).toBeLessThan(12 * 1024);
+    const err = refusal(() => decodeRedirectRequest(encoded));
+    expect(err.message).toMatch(/inflates past 32768 bytes/);
+  });
+
+  it('refuses an oversized parameter before decoding it', () => {
+    expect(refusal(() => decodeRedirectRequest('A'.repeat(12 * 1024 + 4))).message).toMatch(/larger than/);
+  });
+
+  it('refuses input that is not base64, not deflated, or sent twice', () => {
+    expect(refusal(() => decodeRedirectRequest('%%%')).message).toMatch(/base64/);
+    expect(refusal(() => decodeRedirectRequest(Buffer.from(request()).toString('base64'))).message).toMatch(/DEFLATE/);
+    expect(refusal(() => decodeRedirectRequest([encode(request()), encode(request())])).message).toMatch(/missing/);
+  });
+
+  it('accepts a "+" that arrived as a space because the SP did not URL-encode it', () => {
+    let xml = request();
+    let encoded = encode(xml);
+    for (let i = 0; !encoded.includes('+') && i < 200; i++) {
+      xml = request({ attrs: ` ProviderName="p${i}"` });
+      encoded = encode(xml);
+    }
+    expect(encoded).toContain('+');
+    expect(decodeRedirectRequest(encoded.replace(/\+/g, ' '))).toBe(xml);
+  });
+
+  it.each([
+    ['a duplicated Issuer', request({ body: '<saml:Issuer>https://sp.example.com</saml:Issuer><saml:Issuer>https://evil.example</saml:Issuer>' }), /duplicated or out of order/],
+    ['an Issuer after NameIDPolicy', request({ body: '<samlp:NameIDPolicy/><saml:Issuer>https://sp.example.com</saml:Issuer>' }), /out of order/],
+    ['an unknown child element', request({ body: '<saml:Issuer>x</saml:Issuer><saml:Assertion/>' }), /Unexpected element/],
+    ['a comment inside Issuer', request({ body: '<saml:Issuer>https://sp.example.com<!---->.evil</saml:Issuer>' }), /only text/],
+    ['an element inside Issuer', request({ body: '<saml:Issuer><b>x</b></saml:Issuer>' }), /only text/],
+    ['no Issuer', request({ body: '' }), /no Issuer/],
+    ['an unknown attribute', request({ attrs: ' Evil="1"' }), /Unexpected attribute/],
+    ['a bad ID', request().replace('ID="_r1"', 'ID="1bad"'), /xs:ID/],
+    ['Version 1.1', request().replace('Version="2.0"', 'Version="1.1"'), /SAML 2.0/],
+    ['a bad boolean', request({ attrs: ' IsPassive="yes"' }), /xs:boolean/],
+    ['an AuthnRequest wrapped in another element', `<wrap>${request()}</wrap>`, /not an AuthnRequest/],
+    ['a LogoutRequest', request().replace(/AuthnRequest/g, 'LogoutRequest'), /not an AuthnRequest/],
+    ['the wrong namespace', request().replace(`xmlns:samlp="${P}"`, 'xmlns:samlp="urn:evil"'), /not an AuthnRequest/],
+    ['a processing instruction', `<?evil x?>${request()}`, /Processing instructions/],
+  ])('refuses %s', (_label, xml, message) => {
+    const err = refusal(() => parseAuthnRequest(xml));
+    expect(err.status).toBe(400);
+    expect(err.message).toMatch(message);
+  });
+});
+
+describe('structural validation agrees with the SAML schema', () => {
+  // samlify-xmllint-wasm prints every schema failure; those are expected here.
+  beforeAll(() => {
+    jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    jest.spyOn(console, 'debug').mockImplementation(() => undefined);
+  });
+  afterAll(() => jest.restoreAllMocks());
+
+  const pieces = {
+    attrs: fc.subarray([' ForceAuthn="true"', ' IsPassive="false"', ' ProviderName="App"', ' AssertionConsumerServiceIndex="1"', ' Consent="urn:x"', ' Bogus="1"', ' IsPassive="maybe"']),
+    children: fc.array(
+      fc.constantFrom(
+        '<saml:Issuer>https://sp.example.com</saml:Issuer>',
+        '<samlp:Extensions><x xmlns="urn:ext"/></samlp:Extensions>',
+        '<samlp:NameIDPolicy AllowCreate="true"/>',
+        '<samlp:NameIDPolicy Format="urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress"/>',
+        '<samlp:RequestedAuthnContext><saml:AuthnContextClassRef>urn:x</saml:AuthnContextClassRef></samlp:RequestedAuthnContext>',
+        '<saml:Conditions/>',
+        '<saml:Bogus/>',
+      ),
+      { maxLength: 4 },
+    ),
+  };
+
+  it('accepts only requests that xmllint also finds schema-valid', async () => {
+    await fc.assert(
+      fc.asyncProperty(pieces.attrs, pieces.children, async (attrs, children) => {
+        const xml = request({ attrs: attrs.join(''), body: children.join('') });
+        let ours = true;
+        try {
+          parseAuthnRequest(xml);
+        } catch (err) {
+          if (!(err instanceof SamlError)) throw err;
+          ours = false;
+        }
+        const schema = await xsdValidate(xml).then(() => true, () => false);
+        // We may be stricter than the schema (Issuer is required by the SSO profile), never looser.
+        if (ours) expect(schema).toBe(true);
+      }),
+      { numRuns: 40 },
+    );
+  }, 60_000);
+});

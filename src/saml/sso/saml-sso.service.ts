@@ -1,0 +1,211 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type { Request } from 'express';
+import { AuditService } from '../../audit/audit.service';
+import { DomainError } from '../../common/errors';
+import { RequestMeta } from '../../common/request-context';
+import { IdpRuntime } from '../idp/idp-runtime';
+import { IdpSettings } from '../idp/idp-settings';
+import { AuthnRequestInfo, readRedirectAuthnRequest } from '../protocol/authn-request.parser';
+import { buildLoginResponse, buildStatusResponse } from '../protocol/login-response.builder';
+import { renderAutoPostPage, RenderedPage } from '../protocol/post-form.page';
+import { SamlError } from '../protocol/saml.errors';
+import { BINDING, NAME_ID_FORMAT, STATUS } from '../protocol/saml-urns';
+import { mapAttributes, userField, UserFieldPath } from '../protocol/user-claims';
+import { SamlSpRow } from '../sps/saml-sp.row';
+import { BrowserUser, BrowserUsers } from './browser-user';
+import { PendingRequest, SsoRequestsRepository } from './sso-requests.repository';
+
+export const FINISH_PATH = '/saml/sso/finish/';
+const MAX_RELAY_STATE = 2048;
+
+/** What the controller sends back: the POST page, a trip to the login page, or an explanatory page. */
+export type SsoOutcome =
+  | { kind: 'post'; page: RenderedPage; ticket: 'clear' | 'keep' }
+  /** signOut: ForceAuthn; the browser session is dropped so the login page asks for the password. */
+  | { kind: 'login'; location: string; ticket: string | 'keep'; signOut: boolean }
+  | { kind: 'page'; status: number; title: string; message: string; ticket: 'clear' | 'keep' };
+
+interface Flow {
+  settings: IdpSettings;
+  sp: SamlSpRow;
+  request: AuthnRequestInfo;
+  relayState: string | null;
+  meta: RequestMeta;
+}
+
+/**
+ * SP-initiated SSO (spec B): checks the AuthnRequest against the registration,
+ * parks it while the browser signs in, and answers with a signed Response. Every
+ * refusal is audited as saml_sso_failure; every assertion as saml_sso_success.
+ */
+@Injectable()
+export class SamlSsoService {
+  private readonly logger = new Logger('SamlSso');
+
+  constructor(
+    private readonly idp: IdpRuntime,
+    private readonly requests: SsoRequestsRepository,
+    private readonly users: BrowserUsers,
+    private readonly audit: AuditService,
+  ) {}
+
+  async start(req: Request, query: { SAMLRequest?: unknown; RelayState?: unknown }, meta: RequestMeta): Promise<SsoOutcome> {
+    const settings = this.idp.settings();
+    const request = await this.refuseOnError(null, meta, () => readRedirectAuthnRequest(query.SAMLRequest));
+    // The session first, so the SP and the user's profile come back in one query.
+    const session = await this.users.session(req);
+    const sp = await this.requests.findSpByEntityId(request.issuer, session?.userId ?? null);
+    if (!sp) throw await this.refuse(null, meta, 'unknown_sp', `No service provider is registered with the entity id ${request.issuer}`, 400, { issuer: request.issuer });
+    const flow: Flow = { settings, sp, request, relayState: null, meta };
+    flow.relayState = await this.relayState(flow, query.RelayState);
+    await this.checkRequest(flow);
+
+    const user = this.users.asMember(session, sp.workspace_id, sp);
+    if (user && !request.forceAuthn) return this.issue(flow, user, 'clear');
+    if (request.isPassive) return this.noPassive(flow);
+    const ticket = await this.requests.stash(sp, request, flow.relayState);
+    return { kind: 'login', ticket, signOut: request.forceAuthn && user !== null, location: this.users.loginLocation(settings.loginUrl, sp.workspace_id, FINISH_PATH) };
+  }
+
+  /** Resumes a parked request after the hosted login page signed the user in. */
+  async finish(req: Request, ticket: string | undefined, meta: RequestMeta): Promise<SsoOutcome> {
+    const settings = this.idp.settings();
+    const pending = ticket ? await this.requests.find(ticket) : null;
+    if (!pending) {
+      return { kind: 'page', status: 400, title: 'Sign-in request expired', message: 'This sign-in request has expired or was already used. Go back to the application and start again.', ticket: 'clear' };
+    }
+    const session = await this.users.session(req);
+    const sp = await this.requests.findSp(pending.workspaceId, pending.serviceProviderId, session?.userId ?? null);
+    if (!sp) throw await this.refuse(null, meta, 'unknown_sp', 'The service provider of this request no longer exists', 400);
+    const flow: Flow = { settings, sp, request: pending.request, relayState: pending.relayState, meta };
+    if (!sp.is_active) throw await this.refuse(sp, meta, 'sp_inactive', `The service provider ${sp.name} is disabled`, 400);
+
+    const user = this.users.asMember(session, sp.workspace_id, sp);
+    if (!user || !this.satisfies(user, pending)) {
+      // Not signed in, signed in to another workspace, or (ForceAuthn) with a password typed before the request.
+      const signOut = user !== null;
+      return { kind: 'login', ticket: 'keep', signOut, location: this.users.loginLocation(settings.loginUrl, sp.workspace_id, FINISH_PATH) };
+    }
+    // Single use: two tabs finishing the same ticket get one assertion between them.
+    if (!(await this.requests.consume(pending.id))) {
+      return { kind: 'page', status: 400, title: 'Sign-in request expired', message: 'This sign-in request was already used. Go back to the application and start again.', ticket: 'clear' };
+    }
+    return this.issue(flow, user, 'clear');
+  }
+
+  /** For ForceAuthn: the password was typed after the request arrived. */
+  private satisfies(user: BrowserUser, pending: PendingRequest): boolean {
+    return !pending.request.forceAuthn || user.authenticatedAt.getTime() >= pending.createdAt.getTime() - 1000;
+  }
+
+  private async checkRequest(flow: Flow): Promise<void> {
+    const { sp, request, meta, settings } = flow;
+    const facts = { issuer: request.issuer, request_id: request.id };
+    if (!sp.is_active) throw await this.refuse(sp, meta, 'sp_inactive', `The service provider ${sp.name} is disabled`, 400, facts);
+    if (request.acsUrl !== undefined && request.acsUrl !== sp.acs_url) {
+      throw await this.refuse(sp, meta, 'acs_mismatch', 'The AssertionConsumerServiceURL of the request does not match the registered one', 400, { ...facts, requested_acs_url: request.acsUrl, registered_acs_url: sp.acs_url });
+    }
+    if (request.protocolBinding !== undefined && request.protocolBinding !== BINDING.post) {
+      throw await this.refuse(sp, meta, 'unsupported_binding', 'Only the HTTP-POST binding is supported for the Response', 400, { ...facts, protocol_binding: request.protocolBinding });
+    }
+    if (request.destination !== undefined && !sameUrl(request.destination, settings.ssoUrl)) {
+      throw await this.refuse(sp, meta, 'destination_mismatch', 'The Destination of the request is not this identity provider', 400, { ...facts, destination: request.destination });
+    }
+  }
+
+  private async relayState(flow: Flow, raw: unknown): Promise<string | null> {
+    if (raw === undefined || raw === '') return flow.sp.default_relay_state;
+    if (typeof raw !== 'string' || raw.length > MAX_RELAY_STATE) {
+      throw await this.refuse(flow.sp, flow.meta, 'bad_relay_state', `RelayState must be sent once and be at most ${MAX_RELAY_STATE} characters`, 400, { issuer: flow.request.issuer });
+    }
+    return raw;
+  }
+
+  private async issue(flow: Flow, user: BrowserUser, ticket: 'clear' | 'keep'): Promise<SsoOutcome> {
+    const { sp, request, settings, meta } = flow;
+    const actor = { type: 'end_user' as const, id: user.userId, email: user.email };
+    if (!user.emailVerified && sp.name_id_format === NAME_ID_FORMAT.email) {
+      await this.recordFailure(sp, meta, 'email_unverified', 'The user email is not verified; not asserted as an email NameID', { request_id: request.id }, actor);
+      return { kind: 'page', status: 403, title: 'Verify your email first', message: `Your email address ${user.email} is not verified yet. Open the verification email we sent you (or request a new code), then sign in to ${sp.name} again.`, ticket };
+    }
+    const facts = toAssertable(user);
+    const nameId = userField(facts, sp.name_id_attribute as UserFieldPath);
+    if (!nameId) throw await this.refuse(sp, meta, 'empty_name_id', `The user has no ${sp.name_id_attribute} to use as the NameID`, 400, { request_id: request.id }, actor);
+    let built;
+    try {
+      built = buildLoginResponse(settings, {
+        inResponseTo: request.id,
+        acsUrl: sp.acs_url,
+        audience: sp.sp_entity_id,
+        nameId,
+        nameIdFormat: sp.name_id_format,
+        sessionIndex: user.sessionId,
+        authnInstant: user.authenticatedAt,
+        // An unverified address is never asserted, in the NameID or as a claim (one user could claim another's at the SP).
+        attributes: mapAttributes(facts, user.emailVerified ? sp.attribute_mapping : withoutEmail(sp.attribute_mapping)),
+        signAssertion: sp.sign_assertions,
+      });
+    } catch (err) {
+      this.logger.error(`building the SAML Response failed: ${(err as Error).message}`);
+      throw await this.refuse(sp, meta, 'build_error', 'The SAML Response could not be built', 500, { request_id: request.id }, actor);
+    }
+    await this.audit.recordDetached({
+      eventType: 'saml_sso_success', workspaceId: sp.workspace_id, actor, request: meta,
+      target: { type: 'SamlServiceProvider', id: sp.id },
+      metadata: { assertion_id: built.assertionId, response_id: built.responseId, sp_entity_id: sp.sp_entity_id, request_id: request.id, session_id: user.sessionId },
+    });
+    const page = renderAutoPostPage({ action: sp.acs_url, samlResponse: Buffer.from(built.xml).toString('base64'), relayState: flow.relayState ?? undefined });
+    return { kind: 'post', page, ticket };
+  }
+
+  /** IsPassive with nobody signed in: a signed NoPassive status instead of the login page (saml-core §3.4.1). */
+  private noPassive(flow: Flow): SsoOutcome {
+    const built = buildStatusResponse(flow.settings, { inResponseTo: flow.request.id, acsUrl: flow.sp.acs_url, status: STATUS.noPassive, message: 'The user is not signed in' });
+    const page = renderAutoPostPage({ action: flow.sp.acs_url, samlResponse: Buffer.from(built.xml).toString('base64'), relayState: flow.relayState ?? undefined });
+    return { kind: 'post', page, ticket: 'keep' };
+  }
+
+  private async refuseOnError<T>(sp: SamlSpRow | null, meta: RequestMeta, fn: () => T): Promise<T> {
+    try {
+      return fn();
+    } catch (err) {
+      if (err instanceof SamlError) throw await this.refuse(sp, meta, 'malformed_request', err.message, err.status, {}, undefined, err.code);
+      throw err;
+    }
+  }
+
+  /** Records saml_sso_failure and returns the error to throw (rendered as an HTML page). */
+  private async refuse(
+    sp: SamlSpRow | null, meta: RequestMeta, reason: string, message: string, status: number,
+    metadata: Record<string, unknown> = {}, actor?: { type: 'end_user'; id: string; email: string }, code = `saml_${reason}`,
+  ): Promise<DomainError> {
+    await this.recordFailure(sp, meta, reason, message, metadata, actor);
+    return new DomainError(code, message, { status });
+  }
+
+  private recordFailure(sp: SamlSpRow | null, meta: RequestMeta, reason: string, message: string, metadata: Record<string, unknown>, actor?: { type: 'end_user'; id: string; email: string }) {
+    return this.audit.recordDetached({
+      eventType: 'saml_sso_failure', workspaceId: sp?.workspace_id ?? null, request: meta, message,
+      actor: actor ?? { type: 'anonymous', id: null },
+      target: sp ? { type: 'SamlServiceProvider', id: sp.id } : undefined,
+      metadata: { reason, ...(sp ? { sp_entity_id: sp.sp_entity_id } : {}), ...metadata },
+    });
+  }
+}
+
+function toAssertable(user: BrowserUser) {
+  return { id: user.userId, email: user.email, firstName: user.firstName, lastName: user.lastName, emailVerified: user.emailVerified };
+}
+
+function withoutEmail(mapping: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(mapping).filter(([, path]) => path !== 'email'));
+}
+
+/** URL equality after normalisation (case of scheme/host, default port, empty path). */
+function sameUrl(a: string, b: string): boolean {
+  try {
+    return new URL(a).toString() === new URL(b).toString();
+  } catch {
+    return a === b;
+  }
+}

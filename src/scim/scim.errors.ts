@@ -1,0 +1,35 @@
+import { DomainError } from '../common/errors';
+
+/** RFC 7644 §3.12 scimType values this server emits. */
+export type ScimType =
+  'invalidFilter' | 'invalidValue' | 'invalidSyntax' | 'invalidPath' | 'noTarget' | 'mutability' | 'tooMany' | 'uniqueness';
+
+const STATUS: Record<ScimType, number> = {
+  invalidFilter: 400,
+  invalidValue: 400,
+  invalidSyntax: 400,
+  invalidPath: 400,
+  noTarget: 400,
+  mutability: 400,
+  tooMany: 400,
+  uniqueness: 409,
+};
+
+/**
+ * A SCIM protocol error. `code` is the scimType so callers and tests can match on it;
+ * the global filter renders status, scimType and detail on /scim/v2 routes.
+ */
+export class ScimError extends DomainError {
+  constructor(
+    override readonly scimType: ScimType,
+    detail: string,
+  ) {
+    super(scimType, detail, { status: STATUS[scimType], scimType });
+    this.name = 'ScimError';
+  }
+
+  /** 404 carries no scimType (RFC 7644 §3.12 only defines them for 400 and 409). */
+  static notFound(resource: 'User' | 'Group', id: string): DomainError {
+    return new DomainError('not_found', `${resource} ${id} not found`);
+  }
+}

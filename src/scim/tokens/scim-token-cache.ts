@@ -1,0 +1,120 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { OnEvent } from '@nestjs/event-emitter';
+import { Client } from 'pg';
+import type { ScimPrincipal } from '../../common/auth/principal';
+import { APP_CONFIG, AppConfig } from '../../config/config';
+
+export const REVOKED_CHANNEL = 'scim_token_revoked';
+const TTL_MS = 5_000;
+const MAX_ENTRIES = 10_000;
+
+interface Entry {
+  principal: ScimPrincipal;
+  expiresAt: number | null;
+  until: number;
+}
+
+/**
+ * Short-lived cache of authenticated SCIM tokens (by hash) so a request costs one
+ * query, not two. Revocation stays effective on the next call on every instance:
+ * the revoking transaction sends NOTIFY scim_token_revoked (delivered at commit),
+ * every instance LISTENs and evicts. While the listener is not connected (embedded
+ * database, outage, reconnecting) the cache is off and every call reads the table.
+ * Entries also lapse after 5 s and at the token's expiry.
+ */
+@Injectable()
+export class ScimTokenCache implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('ScimTokenCache');
+  private readonly entries = new Map<string, Entry>();
+  private listener?: Client;
+  private live = false;
+  private stopped = false;
+  private retryMs = 500;
+  /** Bumped on every eviction: a lookup that started before one must not store its result. */
+  private generation = 0;
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    // Embedded PGlite serves one connection: no dedicated listener there.
+    if (this.config.DATABASE_URL) await this.listen();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
+    this.off();
+    await this.listener?.end().catch(() => undefined);
+  }
+
+  /** The generation to pass back to set(), taken before reading the database. */
+  begin(): number {
+    return this.generation;
+  }
+
+  get(hash: string): ScimPrincipal | undefined {
+    if (!this.live) return undefined;
+    const e = this.entries.get(hash);
+    if (!e) return undefined;
+    const now = Date.now();
+    if (now >= e.until || (e.expiresAt !== null && now >= e.expiresAt)) {
+      this.entries.delete(hash);
+      return undefined;
+    }
+    return e.principal;
+  }
+
+  set(hash: string, principal: ScimPrincipal, expiresAt: Date | null, generation: number): void {
+    if (!this.live || generation !== this.generation) return;
+    if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
+    this.entries.set(hash, { principal, expiresAt: expiresAt ? expiresAt.getTime() : null, until: Date.now() + TTL_MS });
+  }
+
+  evict(hash: string): void {
+    this.generation++;
+    this.entries.delete(hash);
+  }
+
+  @OnEvent('workspace.deleted', { async: true, suppressErrors: true })
+  onWorkspaceDeleted(): void {
+    this.generation++;
+    this.entries.clear();
+  }
+
+  private off(): void {
+    this.live = false;
+    this.generation++;
+    this.entries.clear();
+  }
+
+  private async listen(): Promise<void> {
+    const client = new Client({ connectionString: this.config.DATABASE_URL, application_name: 'scim-token-cache' });
+    client.on('notification', (msg) => {
+      if (msg.channel === REVOKED_CHANNEL && msg.payload) this.evict(msg.payload);
+    });
+    // A dropped listener must never crash the process: turn the cache off and reconnect.
+    const lost = (err?: Error) => {
+      if (this.listener !== client) return;
+      this.listener = undefined;
+      this.off();
+      client.end().catch(() => undefined);
+      if (this.stopped) return;
+      this.logger.warn(`listener lost (${err?.message ?? 'connection ended'}); SCIM token cache off until it reconnects`);
+      setTimeout(() => void this.listen(), this.retryMs).unref();
+      this.retryMs = Math.min(this.retryMs * 2, 30_000);
+    };
+    client.on('error', lost);
+    client.on('end', () => lost());
+    this.listener = client;
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${REVOKED_CHANNEL}`);
+      if (this.listener !== client || this.stopped) return;
+      this.generation++;
+      this.entries.clear();
+      this.live = true;
+      this.retryMs = 500;
+    } catch (err) {
+      lost(err as Error);
+    }
+  }
+}

@@ -1,0 +1,34 @@
+import { getCI, isObject } from '../patch/normalize';
+import { primaryEmail, toBoolean, toEmail, toName } from '../patch/values';
+import { ScimError } from '../scim.errors';
+
+/** What POST and PUT store from a SCIM User body. */
+export interface UserInput {
+  email: string;
+  firstName: string | null;
+  lastName: string | null;
+  /** Absent means: POST creates active, PUT keeps the current value. */
+  isActive?: boolean;
+}
+
+/**
+ * Reads a SCIM User body. userName is required; the emails entry flagged primary
+ * overrides it as the stored email (spec). Attribute names are case-insensitive;
+ * password, externalId and every unknown or extension attribute are ignored.
+ */
+export function readUserInput(body: unknown): UserInput {
+  if (!isObject(body)) throw new ScimError('invalidSyntax', 'the body must be a SCIM User JSON object');
+  const userName = getCI(body, 'userName');
+  if (userName === undefined || userName === null) throw new ScimError('invalidValue', 'userName is required');
+  const email = primaryEmail(getCI(body, 'emails')) ?? toEmail(userName, 'userName');
+  const name = getCI(body, 'name');
+  if (name !== undefined && name !== null && !isObject(name)) throw new ScimError('invalidValue', 'name must be an object');
+  const input: UserInput = {
+    email,
+    firstName: isObject(name) ? toName(getCI(name, 'givenName'), 'name.givenName') : null,
+    lastName: isObject(name) ? toName(getCI(name, 'familyName'), 'name.familyName') : null,
+  };
+  const active = getCI(body, 'active');
+  if (active !== undefined && active !== null) input.isActive = toBoolean(active, 'active');
+  return input;
+}

@@ -1,0 +1,53 @@
+import { USER_SCHEMA } from '../scim.constants';
+
+/** An end_users row as the SCIM module reads it. */
+export interface UserRow {
+  id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  is_active: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export const USER_COLUMNS = 'u.id, u.email, u.first_name, u.last_name, u.is_active, u.created_at, u.updated_at';
+
+/** name.formatted: given and family joined by a space (spec); mirrors USER_FORMATTED_SQL. */
+export function formatName(first: string | null, last: string | null): string | undefined {
+  const joined = [first, last]
+    .filter((s): s is string => !!s)
+    .join(' ')
+    .replace(/^ +| +$/g, '');
+  return joined === '' ? undefined : joined;
+}
+
+export function userLocation(baseUrl: string, id: string): string {
+  return `${baseUrl}/scim/v2/Users/${id}`;
+}
+
+/** The SCIM representation of a user (RFC 7643 §4.1 with the spec's rules). */
+export function toScimUser(row: UserRow, baseUrl: string): Record<string, unknown> {
+  const formatted = formatName(row.first_name, row.last_name);
+  const name: Record<string, string> = {};
+  if (row.first_name) name.givenName = row.first_name;
+  if (row.last_name) name.familyName = row.last_name;
+  if (formatted) name.formatted = formatted;
+  return {
+    schemas: [USER_SCHEMA],
+    id: row.id,
+    // The spec echoes our id so the identity provider can reconcile; a client value is not stored.
+    externalId: row.id,
+    userName: row.email,
+    name,
+    ...(formatted ? { displayName: formatted } : {}),
+    emails: [{ value: row.email, type: 'work', primary: true }],
+    active: row.is_active,
+    meta: {
+      resourceType: 'User',
+      created: row.created_at.toISOString(),
+      lastModified: row.updated_at.toISOString(),
+      location: userLocation(baseUrl, row.id),
+    },
+  };
+}

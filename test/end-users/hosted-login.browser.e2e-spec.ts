@@ -1,0 +1,63 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Browser, chromium } from 'playwright-core';
+import { createTestApp, TestApp } from '../support/app';
+import { startSmtpReceiver, SmtpReceiver } from '../support/smtp-receiver';
+import { aTenant, anEndUser } from './support';
+
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+const SCREENSHOT = join(__dirname, '..', '..', 'docs', 'images', 'hosted-login.png');
+
+describe('hosted login in a real browser (headless Chromium)', () => {
+  let t: TestApp;
+  let smtp: SmtpReceiver;
+  let browser: Browser;
+  beforeAll(async () => {
+    smtp = await startSmtpReceiver();
+    t = await createTestApp({ SMTP_URL: smtp.url });
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await t.close();
+    await smtp.stop();
+  });
+
+  it('signs in with the keyboard-accessible form and lands on next', async () => {
+    const { client } = await aTenant(t, 'Acme Notes');
+    const user = await anEndUser(t, client, { smtp, email: 'ada.lovelace@acme-notes.test' });
+    const next = `/auth/login/?client_id=${encodeURIComponent(client.client_id)}`;
+    const context = await browser.newContext({ viewport: { width: 1100, height: 760 }, colorScheme: 'light' });
+    const page = await context.newPage();
+    await page.goto(`${t.baseUrl}/auth/login/?client_id=${encodeURIComponent(client.client_id)}&next=${encodeURIComponent(next)}`);
+    expect(await page.title()).toBe('Sign in · Acme Notes');
+    // The email field has focus on arrival and every field is reachable by its label.
+    expect(await page.evaluate('document.activeElement && document.activeElement.id')).toBe('email');
+    await page.getByLabel('Email').fill(user.email);
+    mkdirSync(join(SCREENSHOT, '..'), { recursive: true });
+    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+
+    // A wrong password: generic message in the live region, password field focused for a retry.
+    await page.getByLabel('Password').fill('not my password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForLoadState('domcontentloaded');
+    expect(await page.getByRole('alert').first().textContent()).toBe('Email or password is incorrect');
+    expect(await page.evaluate('document.activeElement && document.activeElement.id')).toBe('password');
+
+    await page.getByLabel('Password').fill(user.password);
+    await page.keyboard.press('Enter');
+    await page.waitForURL((url) => url.pathname + url.search === next);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe("You're signed in");
+    const cookies = await context.cookies();
+    expect(cookies.find((c) => c.name === 'esid')).toEqual(expect.objectContaining({ httpOnly: true, sameSite: 'Lax' }));
+    await context.close();
+  }, 60_000);
+});

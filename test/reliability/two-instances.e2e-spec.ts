@@ -1,0 +1,64 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import request from 'supertest';
+import { AppProcess, spawnApp } from '../support/app-process';
+import { setUpTenantAt } from '../support/remote-tenant';
+import { startSmtpReceiver, SmtpReceiver } from '../support/smtp-receiver';
+
+/**
+ * Two service processes on different ports, one Postgres database and one Redis:
+ * what one instance decides, the other enforces on the very next call.
+ */
+describe('two instances side by side', () => {
+  let a: AppProcess;
+  let b: AppProcess;
+  let smtp: SmtpReceiver;
+  const http = (app: AppProcess) => request(app.baseUrl);
+
+  beforeAll(async () => {
+    smtp = await startSmtpReceiver();
+    const shared = {
+      REDIS_KEY_PREFIX: `test:${randomUUID()}:`,
+      AUTH_JWT_SECRET: randomBytes(32).toString('base64url'),
+      SECRETS_ENCRYPTION_KEY: `k1:${randomBytes(32).toString('base64')}`,
+      SMTP_URL: smtp.url,
+      RATE_LIMIT_AUTH_PER_MINUTE: '5',
+      TRUST_PROXY: 'true',
+      LOG_LEVEL: 'warn',
+    };
+    [a, b] = await Promise.all([spawnApp(shared), spawnApp(shared)]);
+  }, 180000);
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+    await smtp?.stop();
+  });
+
+  it('refuses on B a session revoked through A, on the very next call', async () => {
+    const { clientId } = await setUpTenantAt(a.baseUrl);
+    const email = `user-${randomUUID().slice(0, 8)}@example.test`;
+    await http(a).post('/e/v1/auth/register/').send({ client_id: clientId, email, password: 'password-123' }).expect(201);
+    const session = (await http(b).post('/e/v1/auth/login/').send({ client_id: clientId, email, password: 'password-123' }).expect(200)).body as { access_token: string; session_id: string };
+    const bearer = { Authorization: `Bearer ${session.access_token}` };
+    await http(b).get('/user/security/sessions/').set(bearer).expect(200);
+    await http(a).delete(`/user/security/sessions/${session.session_id}/`).set(bearer).expect(204);
+    await http(b).get('/user/security/sessions/').set(bearer).expect(401);
+    await http(a).get('/user/security/sessions/').set(bearer).expect(401);
+  }, 60000);
+
+  it('shares rate limits: attempts on A and B count against one budget', async () => {
+    const { clientId } = await setUpTenantAt(a.baseUrl);
+    const attempt = (app: AppProcess) => http(app).post('/e/v1/auth/login/').set('X-Forwarded-For', '198.51.100.7').send({ client_id: clientId, email: 'nobody@example.test', password: 'wrong-password' });
+    const statuses: number[] = [];
+    for (const app of [a, b, a, b, a, b]) statuses.push((await attempt(app)).status);
+    expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
+    expect(statuses[5]).toBe(429);
+  }, 60000);
+
+  it('delivers a mail job exactly once although both workers compete for it', async () => {
+    const { clientId } = await setUpTenantAt(b.baseUrl);
+    const email = `once-${randomUUID().slice(0, 8)}@example.test`;
+    await http(a).post('/e/v1/auth/register/').send({ client_id: clientId, email, password: 'password-123' }).expect(201);
+    await smtp.waitFor(email, { timeoutMs: 20000 });
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(smtp.messagesTo(email)).toHaveLength(1);
+  }, 60000);
+});

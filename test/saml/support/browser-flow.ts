@@ -1,0 +1,23 @@
+import request from 'supertest';
+import type { TestApp } from '../../support/app';
+import type { TestEndUser } from '../../end-users/support';
+
+export type Agent = ReturnType<typeof request.agent>;
+
+export const newBrowser = (t: TestApp): Agent => request.agent(t.app.getHttpServer());
+
+const csrfFrom = (html: string) => /name="csrf_token" value="([^"]+)"/.exec(html)?.[1];
+
+/** Follows the redirect to the hosted login page, signs in there, and returns where it sends the browser next. */
+export async function signInAt(browser: Agent, loginLocation: string, user: TestEndUser): Promise<string> {
+  const form = await browser.get(loginLocation).expect(200);
+  const csrf = csrfFrom(form.text);
+  if (!csrf) throw new Error(`no login form at ${loginLocation}: ${form.text.slice(0, 200)}`);
+  const url = new URL(loginLocation, 'http://x');
+  const res = await browser
+    .post(url.pathname)
+    .type('form')
+    .send({ csrf_token: csrf, workspace_id: url.searchParams.get('workspace_id'), next: url.searchParams.get('next'), email: user.email, password: user.password });
+  if (res.status !== 303) throw new Error(`sign-in failed: ${res.status} ${res.text.slice(0, 300)}`);
+  return res.headers.location as string;
+}

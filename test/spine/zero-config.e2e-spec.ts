@@ -1,0 +1,41 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { AppProcess, spawnApp } from '../support/app-process';
+import { setUpTenantAt } from '../support/remote-tenant';
+
+/**
+ * `npm start` on a bare machine: no DATABASE_URL (embedded PGlite, one connection),
+ * no SMTP_URL (mail written as .eml files), no Redis. The main flows must work there too.
+ */
+describe('zero-config start (embedded database, mail to files)', () => {
+  let app: AppProcess;
+  const dataDir = mkdtempSync(join(tmpdir(), 'idsvc-zero-'));
+  beforeAll(async () => {
+    app = await spawnApp({ DATABASE_URL: '', REDIS_URL: '', SMTP_URL: '', DATA_DIR: dataDir, LOG_FILE: '', LOG_LEVEL: 'warn' });
+  }, 180000);
+  afterAll(() => app?.stop());
+
+  it('is ready, and a developer can set up a workspace and an end user can register, verify and sign in', async () => {
+    const http = () => request(app.baseUrl);
+    await http().get('/health/ready').expect(200);
+    const { auth, workspaceId, clientId } = await setUpTenantAt(app.baseUrl);
+
+    await http().post('/e/v1/auth/register/').send({ client_id: clientId, email: 'ada@example.test', password: 'ada-password-1' }).expect(201);
+    let eml = '';
+    for (let i = 0; i < 100 && !eml; i++) {
+      const mailDir = join(dataDir, 'mail');
+      const files = (existsSync(mailDir) ? readdirSync(mailDir, { withFileTypes: true }) : []).filter((f) => f.isFile() && f.name.endsWith('.eml'));
+      if (files.length) eml = readFileSync(join(dataDir, 'mail', files[0].name), 'utf8');
+      else await new Promise((r) => setTimeout(r, 100));
+    }
+    const code = /\b(\d{6})\b/.exec(eml.replace(/=\r?\n/g, ''))?.[1];
+    expect(code).toMatch(/^\d{6}$/);
+    await http().post('/e/v1/email/verify/').send({ email: 'ada@example.test', code }).expect(200);
+    const session = await http().post('/e/v1/auth/login/').send({ client_id: clientId, email: 'ada@example.test', password: 'ada-password-1' }).expect(200);
+    await http().get('/user/security/sessions/').set({ Authorization: `Bearer ${session.body.access_token}` }).expect(200);
+    const audit = await http().get('/developer/audit/').query({ workspace_id: workspaceId }).set(auth).expect(200);
+    expect(audit.body.results.map((e: { event_type: string }) => e.event_type)).toEqual(expect.arrayContaining(['register', 'email_verify_send', 'email_verify_confirm', 'login_success']));
+  }, 120000);
+});

@@ -1,0 +1,32 @@
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions } from '../../src/database/data-source';
+import { runMigrations } from '../../src/database/migrate';
+import { databasePrefix, databaseUrl, recreateDatabase, withAdmin, WORKER_SLOTS } from './databases';
+
+/**
+ * Migrates a template database once per run, then clones one fresh database per
+ * Jest worker from it (CREATE DATABASE … TEMPLATE is a file copy: fast).
+ */
+export default async function globalSetup(): Promise<void> {
+  process.env.TEST_ROOT_DIR ??= process.cwd();
+  Logger.overrideLogger(false);
+  process.env.TEST_LOG_DIR ??= mkdtempSync(join(tmpdir(), 'idsvc-test-logs-'));
+  const template = `${databasePrefix()}_template`;
+  await withAdmin((client) => recreateDatabase(client, template));
+  const dataSource = await new DataSource(
+    dataSourceOptions({ url: databaseUrl(template), embedded: false, poolSize: 2, statementTimeoutMs: 0 }),
+  ).initialize();
+  try {
+    await runMigrations(dataSource);
+  } finally {
+    await dataSource.destroy();
+  }
+  await withAdmin(async (client) => {
+    for (let slot = 1; slot <= WORKER_SLOTS; slot++) await recreateDatabase(client, `${databasePrefix()}_w${slot}`, template);
+  });
+}
