@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { MailerService } from '@nestjs-modules/mailer';
@@ -89,7 +89,10 @@ export class MailDeliveryWorker implements OnModuleInit {
     if (this.config.SMTP_URL) return { messageId, fileName: null };
     const fileName = `${new Date().toISOString().replace(/[:.]/g, '-')}-${row.template}-${row.id}.eml`;
     await mkdir(this.config.MAIL_DIR, { recursive: true });
-    await writeFile(join(this.config.MAIL_DIR, fileName), info.message ?? '', { mode: 0o600 });
+    // Written under a temporary name and renamed, so anything watching the folder only ever sees whole messages.
+    const finalPath = join(this.config.MAIL_DIR, fileName);
+    await writeFile(`${finalPath}.part`, info.message ?? '', { mode: 0o600 });
+    await rename(`${finalPath}.part`, finalPath);
     this.logger.log(`mail written to ${join(this.config.MAIL_DIR, fileName)} (template ${row.template}); set SMTP_URL to send it`);
     return { messageId, fileName };
   }

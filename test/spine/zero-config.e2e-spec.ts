@@ -24,9 +24,10 @@ describe('zero-config start (embedded database, mail to files)', () => {
 
     await http().post('/e/v1/auth/register/').send({ client_id: clientId, email: 'ada@example.test', password: 'ada-password-1' }).expect(201);
     let eml = '';
-    for (let i = 0; i < 100 && !eml; i++) {
+    const deadline = Date.now() + 60000;
+    while (!eml && Date.now() < deadline) {
       const mailDir = join(dataDir, 'mail');
-      const files = (existsSync(mailDir) ? readdirSync(mailDir, { withFileTypes: true }) : []).filter((f) => f.isFile() && f.name.endsWith('.eml'));
+      const files = (existsSync(mailDir) ? readdirSync(mailDir, { withFileTypes: true }) : []).filter((f) => f.isFile() && /registration_confirmation-.*\.eml$/.test(f.name));
       if (files.length) eml = readFileSync(join(dataDir, 'mail', files[0].name), 'utf8');
       else await new Promise((r) => setTimeout(r, 100));
     }
