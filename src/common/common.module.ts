@@ -1,12 +1,13 @@
 import { Global, Inject, Module, OnApplicationShutdown, Optional } from '@nestjs/common';
+import { CredentialCache } from './auth/credential-cache';
 import { PasswordHasher } from './crypto/password-hasher';
 import { REDIS_CLIENT, redisProvider, type RedisClient } from './redis.provider';
 import { DomainEventBus } from '../events/domain-event-bus';
 
 @Global()
 @Module({
-  providers: [PasswordHasher, redisProvider, DomainEventBus],
-  exports: [PasswordHasher, REDIS_CLIENT, DomainEventBus],
+  providers: [PasswordHasher, redisProvider, DomainEventBus, CredentialCache],
+  exports: [PasswordHasher, REDIS_CLIENT, DomainEventBus, CredentialCache],
 })
 export class CommonModule implements OnApplicationShutdown {
   constructor(@Optional() @Inject(REDIS_CLIENT) private readonly redis?: RedisClient) {}

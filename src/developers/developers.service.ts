@@ -3,6 +3,7 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { DataSource, IsNull, Repository } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
+import { CredentialCache, notifyCredentialRevoked } from '../common/auth/credential-cache';
 import { DeveloperPrincipal, DeveloperSessionAuthenticator } from '../common/auth/principal';
 import { PasswordHasher } from '../common/crypto/password-hasher';
 import { generateToken, safeEqual, sha256Hex } from '../common/crypto/tokens';
@@ -36,6 +37,7 @@ export class DevelopersService implements DeveloperSessionAuthenticator {
     private readonly hasher: PasswordHasher,
     private readonly audit: AuditService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly tokenCache: CredentialCache,
   ) {}
 
   async signup(dto: SignupDto): Promise<DeveloperView> {
@@ -88,15 +90,22 @@ export class DevelopersService implements DeveloperSessionAuthenticator {
     return { kind: 'developer', developerId: row[0].id, email: row[0].email, via: 'session' };
   }
 
+  /** One indexed read by hash, or a hit in the credential cache, which every revocation empties on every instance. */
   async authenticateToken(token: string): Promise<DeveloperPrincipal | null> {
-    if (!token.startsWith('dat_')) return null;
+    if (!token.startsWith('dat_') || token.length > 200) return null;
+    const hash = sha256Hex(token);
+    const cached = this.tokenCache.get<DeveloperPrincipal>(hash);
+    if (cached) return cached;
+    const generation = this.tokenCache.begin();
     const row = (await this.dataSource.query(
-      `SELECT t.id AS token_id, d.id, d.email FROM developer_tokens t JOIN developers d ON d.id = t.developer_id
+      `SELECT t.id AS token_id, t.expires_at, d.id, d.email FROM developer_tokens t JOIN developers d ON d.id = t.developer_id
         WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > now())`,
-      [sha256Hex(token)],
-    )) as { token_id: string; id: string; email: string }[];
+      [hash],
+    )) as { token_id: string; expires_at: Date | null; id: string; email: string }[];
     if (!row[0]) return null;
-    return { kind: 'developer', developerId: row[0].id, email: row[0].email, via: 'token', tokenId: row[0].token_id };
+    const principal: DeveloperPrincipal = { kind: 'developer', developerId: row[0].id, email: row[0].email, via: 'token', tokenId: row[0].token_id };
+    this.tokenCache.set(hash, principal, row[0].expires_at, generation);
+    return principal;
   }
 
   async createToken(principal: DeveloperPrincipal, dto: CreateDeveloperTokenDto, request: RequestMeta) {
@@ -121,14 +130,22 @@ export class DevelopersService implements DeveloperSessionAuthenticator {
 
   async revokeToken(principal: DeveloperPrincipal, tokenId: string, request: RequestMeta): Promise<void> {
     if (!isUuid(tokenId)) throw notFound('token');
-    await this.dataSource.transaction(async (manager) => {
-      const result = await manager.update(DeveloperToken, { id: tokenId, developerId: principal.developerId, revokedAt: IsNull() }, { revokedAt: new Date() });
-      if (!result.affected) throw notFound('token');
+    const hash = await this.dataSource.transaction(async (manager) => {
+      const [rows] = (await manager.query(
+        `UPDATE developer_tokens SET revoked_at = now() WHERE id = $1 AND developer_id = $2 AND revoked_at IS NULL RETURNING token_hash`,
+        [tokenId, principal.developerId],
+      )) as [{ token_hash: string }[], number];
+      if (!rows[0]) throw notFound('token');
+      // Delivered at commit to every instance's credential cache.
+      await notifyCredentialRevoked(manager, rows[0].token_hash);
       await this.audit.record(manager, {
         eventType: 'dev_token_revoke', workspaceId: null, request,
         actor: { type: 'developer', id: principal.developerId, email: principal.email },
         target: { type: 'DeveloperToken', id: tokenId },
       });
+      return rows[0].token_hash;
     });
+    // This instance evicts synchronously, after commit, before answering.
+    this.tokenCache.evict(hash);
   }
 }

@@ -4,7 +4,6 @@ import { ScimGroupsController } from './groups/scim-groups.controller';
 import { ScimGroupsRepository } from './groups/scim-groups.repository';
 import { ScimGroupsService } from './groups/scim-groups.service';
 import { ScimBearerStrategy } from './tokens/scim-bearer.strategy';
-import { ScimTokenCache } from './tokens/scim-token-cache';
 import { ScimTokensController } from './tokens/scim-tokens.controller';
 import { ScimTokensService } from './tokens/scim-tokens.service';
 import { ScimUsersController } from './users/scim-users.controller';
@@ -16,7 +15,6 @@ import { ScimUsersService } from './users/scim-users.service';
   controllers: [ScimTokensController, ScimUsersController, ScimGroupsController, ScimDiscoveryController],
   providers: [
     ScimTokensService,
-    ScimTokenCache,
     ScimBearerStrategy,
     ScimUsersRepository,
     ScimUsersService,

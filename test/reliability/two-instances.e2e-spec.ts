@@ -44,6 +44,32 @@ describe('two instances side by side', () => {
     await http(a).get('/user/security/sessions/').set(bearer).expect(401);
   }, 60000);
 
+  // Tokens are cached per instance for up to 5 s; a revocation reaches the other instance as a
+  // PostgreSQL notification, which arrives within a millisecond or two on one host (decision 0105).
+  const notificationDelay = () => new Promise((r) => setTimeout(r, 20));
+
+  it('refuses on B a SCIM token revoked through A, on the next call', async () => {
+    const { auth, workspaceId } = await setUpTenantAt(a.baseUrl);
+    const minted = await http(a).post('/developer/scim/tokens/').set(auth).send({ workspace_id: workspaceId, label: 'idp' }).expect(201);
+    const scim = { Authorization: `Bearer ${minted.body.token}` };
+    for (let i = 0; i < 3; i++) await http(b).get('/scim/v2/Users').set(scim).expect(200);
+    await http(a).delete(`/developer/scim/tokens/${minted.body.id}/`).set(auth).expect(200);
+    await notificationDelay();
+    const refused = await http(b).get('/scim/v2/Users').set(scim).expect(401);
+    expect(refused.body.schemas).toEqual(['urn:ietf:params:scim:api:messages:2.0:Error']);
+  }, 60000);
+
+  it('refuses on B a developer token revoked through A, on the next call', async () => {
+    const { auth } = await setUpTenantAt(a.baseUrl);
+    const minted = await http(a).post('/developer/tokens/').set(auth).send({ label: 'ci' }).expect(201);
+    const bearer = { Authorization: `Bearer ${minted.body.token}` };
+    for (let i = 0; i < 3; i++) await http(b).get('/developer/me/').set(bearer).expect(200);
+    await http(a).delete(`/developer/tokens/${minted.body.id}/`).set(auth).expect(204);
+    await notificationDelay();
+    await http(b).get('/developer/me/').set(bearer).expect(401);
+    await http(a).get('/developer/me/').set(bearer).expect(401);
+  }, 60000);
+
   it('shares rate limits: attempts on A and B count against one budget', async () => {
     const { clientId } = await setUpTenantAt(a.baseUrl);
     const attempt = (app: AppProcess) => http(app).post('/e/v1/auth/login/').set('X-Forwarded-For', '198.51.100.7').send({ client_id: clientId, email: 'nobody@example.test', password: 'wrong-password' });

@@ -65,7 +65,7 @@ describe('SCIM tokens', () => {
       const [[row]] = await m.query(`UPDATE scim_tokens SET is_active = false, revoked_at = now() WHERE id = $1 RETURNING token_hash`, [
         id,
       ]);
-      await m.query(`SELECT pg_notify('scim_token_revoked', $1)`, [row.token_hash]);
+      await m.query(`SELECT pg_notify('credential_revoked', $1)`, [row.token_hash]);
     });
     await new Promise((r) => setTimeout(r, 20));
     await scimClient(t, token).get('/ServiceProviderConfig').expect(401);

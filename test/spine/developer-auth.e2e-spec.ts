@@ -80,6 +80,29 @@ describe('developer accounts, sessions and tokens', () => {
     expect(events.map((e) => e.event_type)).toEqual(['dev_token_create', 'dev_token_revoke']);
   });
 
+  it('refuses a token revoked by another instance on the next call to this one', async () => {
+    const dev = await aDeveloper(t);
+    const auth = { Authorization: `Bearer ${dev.token}` };
+    // Warm this instance's credential cache.
+    for (let i = 0; i < 3; i++) await t.http().get('/developer/me/').set(auth).expect(200);
+    // What another instance's revoke commits: the row change and its notification, in one transaction.
+    await t.dataSource.transaction(async (m) => {
+      const [[row]] = await m.query(`UPDATE developer_tokens SET revoked_at = now() WHERE developer_id = $1 RETURNING token_hash`, [dev.id]);
+      await m.query(`SELECT pg_notify('credential_revoked', $1)`, [row.token_hash]);
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    await t.http().get('/developer/me/').set(auth).expect(401);
+  });
+
+  it('refuses a token past its expiry although it was cached', async () => {
+    const dev = await aDeveloper(t);
+    const minted = await t.http().post('/developer/tokens/').set(dev.auth).send({ label: 'brief', expires_at: new Date(Date.now() + 1500).toISOString() }).expect(201);
+    const auth = { Authorization: `Bearer ${minted.body.token}` };
+    await t.http().get('/developer/me/').set(auth).expect(200);
+    await new Promise((r) => setTimeout(r, 1600));
+    await t.http().get('/developer/me/').set(auth).expect(401);
+  });
+
   it('refuses an expired token and a token id of someone else with 404', async () => {
     const dev = await aDeveloper(t);
     const other = await aDeveloper(t);

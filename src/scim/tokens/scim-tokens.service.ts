@@ -2,13 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditService } from '../../audit/audit.service';
+import { CredentialCache, notifyCredentialRevoked } from '../../common/auth/credential-cache';
 import type { DeveloperPrincipal, ScimPrincipal } from '../../common/auth/principal';
 import { generateToken, sha256Hex } from '../../common/crypto/tokens';
 import { DomainError, notFound } from '../../common/errors';
 import { isUuid } from '../../common/ids';
 import { RequestMeta } from '../../common/request-context';
 import { WorkspacesService } from '../../workspaces/workspaces.service';
-import { REVOKED_CHANNEL, ScimTokenCache } from './scim-token-cache';
 import { CreateScimTokenDto } from './scim-token.dto';
 
 interface TokenRow {
@@ -40,7 +40,7 @@ export class ScimTokensService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly workspaces: WorkspacesService,
     private readonly audit: AuditService,
-    private readonly cache: ScimTokenCache,
+    private readonly cache: CredentialCache,
   ) {}
 
   async mint(p: DeveloperPrincipal, dto: CreateScimTokenDto, request: RequestMeta) {
@@ -85,7 +85,7 @@ export class ScimTokensService {
         [id],
       )) as [TokenRow[], number];
       // Delivered at commit to every instance's token cache.
-      await manager.query(`SELECT pg_notify($1, $2)`, [REVOKED_CHANNEL, row.token_hash]);
+      await notifyCredentialRevoked(manager, row.token_hash);
       await this.record(manager, 'scim_token_revoke', p, updated, request);
       return { view: { id: updated.id, is_active: false, revoked_at: iso(updated.revoked_at) }, hash: row.token_hash };
     });
@@ -96,12 +96,12 @@ export class ScimTokensService {
 
   /**
    * One indexed read by hash, or a hit in the token cache, which every revocation
-   * evicts on every instance before the next call (see ScimTokenCache).
+   * evicts on every instance before the next call (see CredentialCache).
    */
   async authenticate(token: string): Promise<ScimPrincipal | undefined> {
     if (!token.startsWith('scim_') || token.length > 200) return undefined;
     const hash = sha256Hex(token);
-    const cached = this.cache.get(hash);
+    const cached = this.cache.get<ScimPrincipal>(hash);
     if (cached) return cached;
     const generation = this.cache.begin();
     const rows = (await this.dataSource.query(

@@ -1,30 +1,40 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
 import { Client } from 'pg';
-import type { ScimPrincipal } from '../../common/auth/principal';
+import type { EntityManager } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../config/config';
+import type { Principal } from './principal';
 
-export const REVOKED_CHANNEL = 'scim_token_revoked';
+export const REVOKED_CHANNEL = 'credential_revoked';
 const TTL_MS = 5_000;
 const MAX_ENTRIES = 10_000;
 
 interface Entry {
-  principal: ScimPrincipal;
+  principal: Principal;
   expiresAt: number | null;
   until: number;
 }
 
 /**
- * Short-lived cache of authenticated SCIM tokens (by hash) so a request costs one
- * query, not two. Revocation stays effective on the next call on every instance:
- * the revoking transaction sends NOTIFY scim_token_revoked (delivered at commit),
- * every instance LISTENs and evicts. While the listener is not connected (embedded
- * database, outage, reconnecting) the cache is off and every call reads the table.
- * Entries also lapse after 5 s and at the token's expiry.
+ * In the revoking transaction: tells every instance's CredentialCache to drop the
+ * credential when the transaction commits (NOTIFY is delivered at commit, not before).
+ */
+export async function notifyCredentialRevoked(manager: EntityManager, tokenHash: string): Promise<void> {
+  await manager.query(`SELECT pg_notify($1, $2)`, [REVOKED_CHANNEL, tokenHash]);
+}
+
+/**
+ * Short-lived cache of authenticated bearer tokens (SCIM and developer tokens, by
+ * SHA-256 hash) so a request costs one query, not two. Revocation stays effective on
+ * the next call on every instance: the revoking transaction sends NOTIFY
+ * credential_revoked (delivered at commit), every instance LISTENs and evicts. While
+ * the listener is not connected (embedded database, outage, reconnecting) the cache
+ * is off and every call reads the table. Entries also lapse after 5 s and at the
+ * token's expiry. Hashes of different token kinds never collide (distinct prefixes).
  */
 @Injectable()
-export class ScimTokenCache implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger('ScimTokenCache');
+export class CredentialCache implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('CredentialCache');
   private readonly entries = new Map<string, Entry>();
   private listener?: Client;
   private live = false;
@@ -51,7 +61,7 @@ export class ScimTokenCache implements OnApplicationBootstrap, OnModuleDestroy {
     return this.generation;
   }
 
-  get(hash: string): ScimPrincipal | undefined {
+  get<P extends Principal>(hash: string): P | undefined {
     if (!this.live) return undefined;
     const e = this.entries.get(hash);
     if (!e) return undefined;
@@ -60,10 +70,10 @@ export class ScimTokenCache implements OnApplicationBootstrap, OnModuleDestroy {
       this.entries.delete(hash);
       return undefined;
     }
-    return e.principal;
+    return e.principal as P;
   }
 
-  set(hash: string, principal: ScimPrincipal, expiresAt: Date | null, generation: number): void {
+  set(hash: string, principal: Principal, expiresAt: Date | null, generation: number): void {
     if (!this.live || generation !== this.generation) return;
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
     this.entries.set(hash, { principal, expiresAt: expiresAt ? expiresAt.getTime() : null, until: Date.now() + TTL_MS });
@@ -87,7 +97,7 @@ export class ScimTokenCache implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private async listen(): Promise<void> {
-    const client = new Client({ connectionString: this.config.DATABASE_URL, application_name: 'scim-token-cache' });
+    const client = new Client({ connectionString: this.config.DATABASE_URL, application_name: 'credential-cache' });
     client.on('notification', (msg) => {
       if (msg.channel === REVOKED_CHANNEL && msg.payload) this.evict(msg.payload);
     });
@@ -98,7 +108,7 @@ export class ScimTokenCache implements OnApplicationBootstrap, OnModuleDestroy {
       this.off();
       client.end().catch(() => undefined);
       if (this.stopped) return;
-      this.logger.warn(`listener lost (${err?.message ?? 'connection ended'}); SCIM token cache off until it reconnects`);
+      this.logger.warn(`listener lost (${err?.message ?? 'connection ended'}); credential cache off until it reconnects`);
       setTimeout(() => void this.listen(), this.retryMs).unref();
       this.retryMs = Math.min(this.retryMs * 2, 30_000);
     };
