@@ -11,6 +11,7 @@ import { DomainError, notFound } from '../common/errors';
 import { isUuid } from '../common/ids';
 import { RequestMeta } from '../common/request-context';
 import { APP_CONFIG, AppConfig } from '../config/config';
+import { preparedQuery } from '../database/prepared-query';
 import { CreateDeveloperTokenDto, LoginDto, SignupDto } from './dto/developer-auth.dto';
 import { Developer } from './entities/developer.entity';
 import { DeveloperSession } from './entities/developer-session.entity';
@@ -97,11 +98,12 @@ export class DevelopersService implements DeveloperSessionAuthenticator {
     const cached = this.tokenCache.get<DeveloperPrincipal>(hash);
     if (cached) return cached;
     const generation = this.tokenCache.begin();
-    const row = (await this.dataSource.query(
+    const row = await preparedQuery<{ token_id: string; expires_at: Date | null; id: string; email: string }>(
+      this.dataSource,
       `SELECT t.id AS token_id, t.expires_at, d.id, d.email FROM developer_tokens t JOIN developers d ON d.id = t.developer_id
         WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > now())`,
       [hash],
-    )) as { token_id: string; expires_at: Date | null; id: string; email: string }[];
+    );
     if (!row[0]) return null;
     const principal: DeveloperPrincipal = { kind: 'developer', developerId: row[0].id, email: row[0].email, via: 'token', tokenId: row[0].token_id };
     this.tokenCache.set(hash, principal, row[0].expires_at, generation);

@@ -85,6 +85,16 @@ describe('audit log', () => {
       expect(text).toContain('audit_events_workspace_created_key');
       expect(text).not.toContain('"Node Type":"Sort"');
     }
+    // The service runs it as a prepared statement: the plan PostgreSQL may cache for every workspace must use the index too.
+    await t.dataSource.transaction(async (m) => {
+      const { sql, params } = auditPageQuery(dev.id, { workspace_id: ws.id, cursor: '2025-01-01T03:00:00.000000Z' });
+      await m.query(`SET LOCAL plan_cache_mode = force_generic_plan`);
+      await m.query(`PREPARE audit_page_generic AS ${sql}`);
+      const [{ 'QUERY PLAN': plan }] = (await m.query(`EXPLAIN (FORMAT JSON) EXECUTE audit_page_generic(${params.map((v) => `'${String(v)}'`).join(', ')})`)) as { 'QUERY PLAN': unknown }[];
+      await m.query(`DEALLOCATE audit_page_generic`);
+      expect(JSON.stringify(plan)).toContain('audit_events_workspace_created_key');
+      expect(JSON.stringify(plan)).not.toContain('"Node Type":"Sort"');
+    });
   });
 
   it('applies every filter of the spec', async () => {

@@ -8,6 +8,7 @@ import { generateToken, sha256Hex } from '../../common/crypto/tokens';
 import { DomainError, notFound } from '../../common/errors';
 import { isUuid } from '../../common/ids';
 import { RequestMeta } from '../../common/request-context';
+import { preparedQuery } from '../../database/prepared-query';
 import { WorkspacesService } from '../../workspaces/workspaces.service';
 import { CreateScimTokenDto } from './scim-token.dto';
 
@@ -104,11 +105,12 @@ export class ScimTokensService {
     const cached = this.cache.get<ScimPrincipal>(hash);
     if (cached) return cached;
     const generation = this.cache.begin();
-    const rows = (await this.dataSource.query(
+    const rows = await preparedQuery<{ id: string; workspace_id: string; expires_at: Date | null }>(
+      this.dataSource,
       `SELECT id, workspace_id, expires_at FROM scim_tokens
         WHERE token_hash = $1 AND is_active AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
       [hash],
-    )) as { id: string; workspace_id: string; expires_at: Date | null }[];
+    );
     if (!rows[0]) return undefined;
     const principal: ScimPrincipal = { kind: 'scim', tokenId: rows[0].id, workspaceId: rows[0].workspace_id };
     this.cache.set(hash, principal, rows[0].expires_at, generation);

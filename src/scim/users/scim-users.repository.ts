@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditEntry, auditRowSelect } from '../../audit/audit.service';
+import { preparedQuery } from '../../database/prepared-query';
 import { FilterNode } from '../filter/ast';
 import { USER_ATTRS } from '../filter/attributes';
 import { filterToSql } from '../filter/to-sql';
@@ -20,16 +21,12 @@ export const USER_SCOPE = `u.workspace_id = $1 AND COALESCE(u.oauth_client_id, $
 export class ScimUsersRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async find(
-    workspaceId: string,
-    id: string,
-    manager: EntityManager = this.dataSource.manager,
-    lock = false,
-  ): Promise<UserRow | undefined> {
-    const rows = (await manager.query(
-      `SELECT ${USER_COLUMNS} FROM end_users u WHERE ${USER_SCOPE} AND u.id = $2${lock ? ' FOR UPDATE' : ''}`,
-      [workspaceId, id],
-    )) as UserRow[];
+  /** Inside a transaction (locked for the write that follows) when given its manager; else a prepared read. */
+  async find(workspaceId: string, id: string, tx?: EntityManager): Promise<UserRow | undefined> {
+    const sql = `SELECT ${USER_COLUMNS} FROM end_users u WHERE ${USER_SCOPE} AND u.id = $2`;
+    const rows = tx
+      ? ((await tx.query(`${sql} FOR UPDATE`, [workspaceId, id])) as UserRow[])
+      : await preparedQuery<UserRow>(this.dataSource, sql, [workspaceId, id]);
     return rows[0];
   }
 
@@ -42,14 +39,16 @@ export class ScimUsersRepository {
   ): Promise<{ total: number; rows: UserRow[] }> {
     const params: unknown[] = [workspaceId];
     const where = filter ? `${USER_SCOPE} AND ${filterToSql(filter, USER_ATTRS, params)}` : USER_SCOPE;
-    const count = async () =>
-      ((await this.dataSource.query(`SELECT count(*)::int AS total FROM end_users u WHERE ${where}`, params)) as { total: number }[])[0]
-        .total;
+    // What IdPs send (no filter, or one comparison such as userName eq) has a few fixed SQL texts: prepare those.
+    const run = <T>(sql: string, values: unknown[]) =>
+      isSingleCondition(filter) ? preparedQuery<T>(this.dataSource, sql, values) : (this.dataSource.query(sql, values) as Promise<T[]>);
+    const count = async () => (await run<{ total: number }>(`SELECT count(*)::int AS total FROM end_users u WHERE ${where}`, params))[0].total;
     if (limit === 0) return { total: await count(), rows: [] };
-    const rows = (await this.dataSource.query(
-      `SELECT ${USER_COLUMNS} FROM end_users u WHERE ${where} ORDER BY u.created_at, u.id LIMIT ${limit} OFFSET ${offset}`,
-      params,
-    )) as UserRow[];
+    const n = params.length;
+    const rows = await run<UserRow>(
+      `SELECT ${USER_COLUMNS} FROM end_users u WHERE ${where} ORDER BY u.created_at, u.id LIMIT $${n + 1} OFFSET $${n + 2}`,
+      [...params, limit, offset],
+    );
     // A short page that starts at or after the first row tells the total without counting (the usual filter lookup).
     const total = rows.length > 0 && rows.length < limit ? offset + rows.length : offset === 0 && rows.length === 0 ? 0 : await count();
     return { total, rows };
@@ -62,7 +61,8 @@ export class ScimUsersRepository {
    */
   async insertAudited(workspaceId: string, id: string, user: UserState, audit: AuditEntry): Promise<UserRow | undefined> {
     const row = auditRowSelect(audit, 7);
-    const rows = (await this.dataSource.query(
+    const rows = await preparedQuery<UserRow>(
+      this.dataSource,
       `WITH u AS (
          INSERT INTO end_users AS u (id, workspace_id, oauth_client_id, email, first_name, last_name, is_active, email_verified)
          VALUES ($1, $2, NULL, $3, $4, $5, $6, true)
@@ -71,7 +71,7 @@ export class ScimUsersRepository {
        a AS (INSERT INTO audit_events ${row.columns} SELECT ${row.select} FROM u)
        SELECT * FROM u`,
       [id, workspaceId, user.email, user.firstName ?? '', user.lastName ?? '', user.isActive, ...row.params],
-    )) as UserRow[];
+    );
     return rows[0];
   }
 
@@ -99,6 +99,11 @@ export class ScimUsersRepository {
     }
     return groupIds;
   }
+}
+
+/** No filter, or one comparison or presence test: a bounded set of SQL texts. */
+export function isSingleCondition(filter: FilterNode | undefined): boolean {
+  return !filter || filter.type === 'compare' || filter.type === 'present';
 }
 
 export function toState(row: UserRow): UserState {

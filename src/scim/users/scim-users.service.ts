@@ -92,7 +92,7 @@ export class ScimUsersService {
   async deactivate(actor: ScimPrincipal, id: string, request: RequestMeta): Promise<void> {
     assertId(id);
     await this.dataSource.transaction(async (manager) => {
-      const current = await this.users.find(actor.workspaceId, id, manager, true);
+      const current = await this.users.find(actor.workspaceId, id, manager);
       if (!current) throw notFound(id);
       await this.users.update(manager, actor.workspaceId, id, { ...toState(current), isActive: false });
       const groups = await this.users.removeMemberships(manager, actor.workspaceId, id);
@@ -111,7 +111,7 @@ export class ScimUsersService {
     change: (s: UserState) => UserState,
   ): Promise<Json> {
     const row = await this.dataSource.transaction(async (manager) => {
-      const current = await this.users.find(actor.workspaceId, id, manager, true);
+      const current = await this.users.find(actor.workspaceId, id, manager);
       if (!current) throw notFound(id);
       const before = toState(current);
       const after = change(before);
