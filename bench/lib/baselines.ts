@@ -28,6 +28,11 @@ export async function startBaseline(name: BaselineName, root: string, dbName: st
     env.DATABASE_URL = seeded.url;
     requests = seeded.ids.map((id) => ({ path: `/items/${id}` }));
   }
+  if (name === 'page-select') {
+    const seeded = await seedEvents(`${dbName}_events`);
+    env.DATABASE_URL = seeded.url;
+    requests = seeded.requests;
+  }
   const server = await ServerProcess.start({
     name: `baseline ${name}`,
     args: [...profileArgs(root, `baseline-${name}`, cpuProf), join(root, 'bench/.build/baselines', `${name}.main.js`)],
@@ -56,4 +61,53 @@ async function seedItems(dbName: string): Promise<{ url: string; ids: string[] }
   } finally {
     await db.end();
   }
+}
+
+const EVENT_ROWS = 1_000_000;
+const EVENT_CURSORS = 20;
+
+/**
+ * bench_event: the columns of audit_events, filled like bench/scenarios/audit-list.ts fills
+ * them (same values, 1 ms apart), with the same (workspace_id, created_at DESC) index; the
+ * load reads deep pages 500,000 to 990,000 rows back, as the deep-page scenario does.
+ */
+async function seedEvents(dbName: string): Promise<{ url: string; requests: BenchRequest[] }> {
+  const url = await recreateDatabase(dbName);
+  const db = pool(url, 1);
+  const workspaceId = '6f1d3c1e-0000-4000-8000-000000000001';
+  const newestMs = Math.floor(Date.now() / 1000) * 1000 - 1000;
+  try {
+    await db.query(`CREATE TABLE bench_event (
+      id uuid PRIMARY KEY DEFAULT gen_random_uuid(), workspace_id uuid, event_type text NOT NULL, severity text NOT NULL,
+      actor_type text NOT NULL, actor_id text, actor_email text, target_type text, target_id text, oauth_client_id text,
+      ip_address text, user_agent text, request_id text, message text NOT NULL DEFAULT '', metadata jsonb NOT NULL DEFAULT '{}',
+      created_at timestamptz NOT NULL)`);
+    await db.query(
+      `INSERT INTO bench_event (workspace_id, event_type, severity, actor_type, actor_id, actor_email,
+         target_type, target_id, oauth_client_id, ip_address, user_agent, request_id, message, metadata, created_at)
+       SELECT $1::uuid,
+         (ARRAY['login_success','login_failure','scim_user_create','scim_user_update','workspace_member_add'])[1 + g % 5],
+         (ARRAY['info','warn','info','info','warn'])[1 + g % 5],
+         (ARRAY['end_user','anonymous','api_token','api_token','developer'])[1 + g % 5],
+         md5((g % 5000)::text)::uuid::text, 'user' || (g % 5000) || '@example.test',
+         'EndUser', md5(g::text)::uuid::text, NULL,
+         '10.' || (g % 250) || '.' || (g % 199) || '.' || (g % 97),
+         'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36',
+         md5('req' || g), 'bench event ' || g, jsonb_build_object('seq', g, 'source', 'bench'),
+         to_timestamp($2::double precision / 1000) - g * interval '1 millisecond'
+       FROM generate_series(1, $3::int) AS g`,
+      [workspaceId, newestMs, EVENT_ROWS],
+    );
+    await db.query('CREATE UNIQUE INDEX bench_event_workspace_created_key ON bench_event (workspace_id, created_at DESC)');
+    await db.query('VACUUM (ANALYZE) bench_event');
+  } finally {
+    await db.end();
+  }
+  const requests: BenchRequest[] = [];
+  for (let i = 0; i < EVENT_CURSORS; i++) {
+    const eventsBack = 500_000 + Math.round((i * 490_000) / (EVENT_CURSORS - 1));
+    const cursor = new Date(newestMs - eventsBack).toISOString();
+    requests.push({ path: `/events?workspace_id=${workspaceId}&cursor=${encodeURIComponent(cursor)}` });
+  }
+  return { url, requests };
 }

@@ -1,8 +1,8 @@
 import type { Pool } from 'pg';
 import type { ApiClient } from './api-client';
 
-/** The two reference servers every scenario is compared with, measured in the same run. */
-export type BaselineName = 'hello' | 'pk-select';
+/** The reference servers scenarios are compared with, measured in the same run. */
+export type BaselineName = 'hello' | 'pk-select' | 'page-select';
 
 /** One request autocannon sends; the list is cycled round-robin by every connection. */
 export interface BenchRequest {

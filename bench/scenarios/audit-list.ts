@@ -79,6 +79,15 @@ export const scenarios: Scenario<AuditWorkspace>[] = [
     setup: auditWorkspace,
     requests: (s) => deepPages(s),
   },
+  {
+    // Context, no target: the same deep pages against the floor of any implementation in this stack.
+    name: 'audit-list-deep-page-vs-floor',
+    area: 'spine',
+    title: 'the same deep pages as `audit-list-deep-page`, compared with `page-select` (the bare page query) instead of `pk-select`',
+    baseline: 'page-select',
+    setup: auditWorkspace,
+    requests: (s) => deepPages(s),
+  },
 ];
 
 /** Cursors spread over the older half, so the load does not re-read one cached page. */

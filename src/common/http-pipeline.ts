@@ -68,18 +68,14 @@ function logWhenDone(log: Logger, req: Request, res: Response, requestId: string
   const started = performance.now();
   const method = req.method;
   const path = req.url.split('?')[0];
-  let done = false;
-  const write = () => {
-    if (done) return;
-    done = true;
+  // 'close' follows 'finish' on every response and is the only event of an aborted one: one listener serves both.
+  res.once('close', () => {
     const status = res.statusCode;
     const entry = { req: { id: requestId, method, path }, res: { statusCode: status }, responseTime: Math.round(performance.now() - started) };
     if (status >= 500) log.error(entry, 'request errored');
     else if (status >= 400) log.warn(entry, 'request completed');
     else log.info(entry, res.writableFinished ? 'request completed' : 'request aborted');
-  };
-  res.once('finish', write);
-  res.once('close', write);
+  });
 }
 
 function noop(): void {}
