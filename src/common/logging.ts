@@ -38,9 +38,9 @@ const FLUSH_INTERVAL_MS = 250;
 
 /**
  * LOG_FILE, else stdout, written asynchronously in chunks of up to 4 KiB instead of one
- * write(2) per line (with one line per request, the per-line write was a fifth of the cost
- * of a /health/live request). pino flushes what is buffered when the process exits; a
- * kill -9 can lose at most the last 250 ms of lines.
+ * write(2) per line: with an access-log line per request, a busy service otherwise makes
+ * one system call per request for its log alone. pino flushes what is buffered when the
+ * process exits; a kill -9 can lose at most the last 250 ms of lines.
  */
 function bufferedDestination(file: string | undefined) {
   const destination = pino.destination({ dest: file ?? 1, mkdir: file !== undefined, sync: false, minLength: 4096 });

@@ -96,7 +96,7 @@ export class DevelopersService implements DeveloperSessionAuthenticator {
     if (!token.startsWith('dat_') || token.length > 200) return null;
     const hash = sha256Hex(token);
     const cached = this.tokenCache.get<DeveloperPrincipal>(hash);
-    if (cached) return cached;
+    if (cached?.kind === 'developer') return cached;
     const generation = this.tokenCache.begin();
     const row = await preparedQuery<{ token_id: string; expires_at: Date | null; id: string; email: string }>(
       this.dataSource,

@@ -103,7 +103,7 @@ export class ScimTokensService {
     if (!token.startsWith('scim_') || token.length > 200) return undefined;
     const hash = sha256Hex(token);
     const cached = this.cache.get<ScimPrincipal>(hash);
-    if (cached) return cached;
+    if (cached?.kind === 'scim') return cached;
     const generation = this.cache.begin();
     const rows = await preparedQuery<{ id: string; workspace_id: string; expires_at: Date | null }>(
       this.dataSource,
