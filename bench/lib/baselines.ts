@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { freePort, profileArgs, runCommand, ServerProcess } from './processes';
+import { AUDIT_EVENTS, AUDIT_SEED_COLUMNS, AUDIT_SEED_SELECT, deepPageCursors } from './audit-seed';
 import { pool, recreateDatabase } from './postgres';
 import type { BaselineName, BenchRequest } from './types';
 
@@ -63,12 +64,9 @@ async function seedItems(dbName: string): Promise<{ url: string; ids: string[] }
   }
 }
 
-const EVENT_ROWS = 1_000_000;
-const EVENT_CURSORS = 20;
-
 /**
- * bench_event: the columns of audit_events, filled like bench/scenarios/audit-list.ts fills
- * them (same values, 1 ms apart), with the same (workspace_id, created_at DESC) index; the
+ * bench_event: the columns of audit_events, filled by the same seed as the audit scenarios
+ * (bench/lib/audit-seed.ts), with the same (workspace_id, created_at DESC) index; the
  * load reads deep pages 500,000 to 990,000 rows back, as the deep-page scenario does.
  */
 async function seedEvents(dbName: string): Promise<{ url: string; requests: BenchRequest[] }> {
@@ -82,32 +80,14 @@ async function seedEvents(dbName: string): Promise<{ url: string; requests: Benc
       actor_type text NOT NULL, actor_id text, actor_email text, target_type text, target_id text, oauth_client_id text,
       ip_address text, user_agent text, request_id text, message text NOT NULL DEFAULT '', metadata jsonb NOT NULL DEFAULT '{}',
       created_at timestamptz NOT NULL)`);
-    await db.query(
-      `INSERT INTO bench_event (workspace_id, event_type, severity, actor_type, actor_id, actor_email,
-         target_type, target_id, oauth_client_id, ip_address, user_agent, request_id, message, metadata, created_at)
-       SELECT $1::uuid,
-         (ARRAY['login_success','login_failure','scim_user_create','scim_user_update','workspace_member_add'])[1 + g % 5],
-         (ARRAY['info','warn','info','info','warn'])[1 + g % 5],
-         (ARRAY['end_user','anonymous','api_token','api_token','developer'])[1 + g % 5],
-         md5((g % 5000)::text)::uuid::text, 'user' || (g % 5000) || '@example.test',
-         'EndUser', md5(g::text)::uuid::text, NULL,
-         '10.' || (g % 250) || '.' || (g % 199) || '.' || (g % 97),
-         'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36',
-         md5('req' || g), 'bench event ' || g, jsonb_build_object('seq', g, 'source', 'bench'),
-         to_timestamp($2::double precision / 1000) - g * interval '1 millisecond'
-       FROM generate_series(1, $3::int) AS g`,
-      [workspaceId, newestMs, EVENT_ROWS],
-    );
+    await db.query(`INSERT INTO bench_event ${AUDIT_SEED_COLUMNS} ${AUDIT_SEED_SELECT}`, [workspaceId, newestMs, AUDIT_EVENTS]);
     await db.query('CREATE UNIQUE INDEX bench_event_workspace_created_key ON bench_event (workspace_id, created_at DESC)');
     await db.query('VACUUM (ANALYZE) bench_event');
   } finally {
     await db.end();
   }
-  const requests: BenchRequest[] = [];
-  for (let i = 0; i < EVENT_CURSORS; i++) {
-    const eventsBack = 500_000 + Math.round((i * 490_000) / (EVENT_CURSORS - 1));
-    const cursor = new Date(newestMs - eventsBack).toISOString();
-    requests.push({ path: `/events?workspace_id=${workspaceId}&cursor=${encodeURIComponent(cursor)}` });
-  }
+  const requests = deepPageCursors(newestMs).map((cursor) => ({
+    path: `/events?workspace_id=${workspaceId}&cursor=${encodeURIComponent(cursor)}`,
+  }));
   return { url, requests };
 }

@@ -1,12 +1,10 @@
+import { AUDIT_EVENTS, AUDIT_SEED_COLUMNS, AUDIT_SEED_SELECT, deepPageCursors } from '../lib/audit-seed';
 import type { BenchContext, BenchRequest, Scenario } from '../lib/types';
-
-const EVENTS = 1_000_000;
-const DEEP_CURSORS = 20;
 
 interface AuditWorkspace {
   workspaceId: string;
   headers: Record<string, string>;
-  /** created_at of the newest seeded event, in ms; event g (1…EVENTS) is g ms older. */
+  /** created_at of the newest seeded event, in ms; event g (1…AUDIT_EVENTS) is g ms older. */
   newestMs: number;
 }
 
@@ -23,30 +21,12 @@ async function auditWorkspace(ctx: BenchContext): Promise<AuditWorkspace> {
     const dev = await ctx.developer();
     const newestMs = Math.floor(Date.now() / 1000) * 1000 - 1000;
     const ws = await ctx.workspace('bench audit 1M');
-    ctx.log(`seeding ${EVENTS.toLocaleString('en')} audit events in workspace ${ws.id}`);
+    ctx.log(`seeding ${AUDIT_EVENTS.toLocaleString('en')} audit events in workspace ${ws.id}`);
     const started = Date.now();
     const client = await ctx.db.connect();
     try {
       await client.query('SET session_replication_role = replica');
-      await client.query(
-        `INSERT INTO audit_events (workspace_id, event_type, severity, actor_type, actor_id, actor_email,
-           target_type, target_id, oauth_client_id, ip_address, user_agent, request_id, message, metadata, created_at)
-         SELECT $1::uuid,
-           (ARRAY['login_success','login_failure','scim_user_create','scim_user_update','workspace_member_add'])[1 + g % 5],
-           (ARRAY['info','warn','info','info','warn'])[1 + g % 5],
-           (ARRAY['end_user','anonymous','api_token','api_token','developer'])[1 + g % 5],
-           md5((g % 5000)::text)::uuid::text,
-           'user' || (g % 5000) || '@example.test',
-           'EndUser', md5(g::text)::uuid::text, NULL,
-           '10.' || (g % 250) || '.' || (g % 199) || '.' || (g % 97),
-           'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36',
-           md5('req' || g),
-           'bench event ' || g,
-           jsonb_build_object('seq', g, 'source', 'bench'),
-           to_timestamp($2::double precision / 1000) - g * interval '1 millisecond'
-         FROM generate_series(1, $3::int) AS g`,
-        [ws.id, newestMs, EVENTS],
-      );
+      await client.query(`INSERT INTO audit_events ${AUDIT_SEED_COLUMNS} ${AUDIT_SEED_SELECT}`, [ws.id, newestMs, AUDIT_EVENTS]);
     } finally {
       await client.query('RESET session_replication_role');
       client.release();
@@ -90,13 +70,10 @@ export const scenarios: Scenario<AuditWorkspace>[] = [
   },
 ];
 
-/** Cursors spread over the older half, so the load does not re-read one cached page. */
+/** The deep pages, newest cursor first. */
 function deepPages(s: AuditWorkspace): BenchRequest[] {
-  const pages: BenchRequest[] = [];
-  for (let i = 0; i < DEEP_CURSORS; i++) {
-    const eventsBack = 500_000 + Math.round((i * 490_000) / (DEEP_CURSORS - 1));
-    const cursor = new Date(s.newestMs - eventsBack).toISOString();
-    pages.push({ path: `/developer/audit/?workspace_id=${s.workspaceId}&cursor=${encodeURIComponent(cursor)}`, headers: s.headers });
-  }
-  return pages;
+  return deepPageCursors(s.newestMs).map((cursor) => ({
+    path: `/developer/audit/?workspace_id=${s.workspaceId}&cursor=${encodeURIComponent(cursor)}`,
+    headers: s.headers,
+  }));
 }
