@@ -30,6 +30,18 @@ function statementName(sql: string): string | undefined {
 export async function preparedQuery<Row>(dataSource: DataSource, sql: string, params: unknown[]): Promise<Row[]> {
   const pool = (dataSource.driver as unknown as { master: Pool }).master;
   const name = statementName(sql);
-  const result = await pool.query<Row & object>(name ? { name, text: sql, values: params } : { text: sql, values: params });
-  return result.rows;
+  if (!name) return (await pool.query<Row & object>({ text: sql, values: params })).rows;
+  try {
+    return (await pool.query<Row & object>({ name, text: sql, values: params })).rows;
+  } catch (err) {
+    // A migration changed a column this statement returns while the connection held it prepared:
+    // PostgreSQL refuses the stale statement. Run it unnamed; the connection is replaced in time.
+    if (!isStalePreparedStatement(err)) throw err;
+    return (await pool.query<Row & object>({ text: sql, values: params })).rows;
+  }
+}
+
+function isStalePreparedStatement(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return e?.code === '0A000' && /cached plan must not change result type/.test(e.message ?? '');
 }
