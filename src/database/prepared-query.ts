@@ -34,10 +34,13 @@ export async function preparedQuery<Row>(dataSource: DataSource, sql: string, pa
   try {
     return (await pool.query<Row & object>({ name, text: sql, values: params })).rows;
   } catch (err) {
-    // A migration changed a column this statement returns while the connection held it prepared:
-    // PostgreSQL refuses the stale statement. Run it unnamed; the connection is replaced in time.
+    // A migration changed a column this statement returns: every connection holding it prepared
+    // refuses it now. Prepare it afresh under a new name; the stale one lies unused until its
+    // connection closes.
     if (!isStalePreparedStatement(err)) throw err;
-    return (await pool.query<Row & object>({ text: sql, values: params })).rows;
+    const fresh = `${name.split('_v')[0]}_v${Date.now().toString(36)}`;
+    names.set(sql, fresh);
+    return (await pool.query<Row & object>({ name: fresh, text: sql, values: params })).rows;
   }
 }
 

@@ -20,6 +20,8 @@ describe('prepared hot queries', () => {
     await t.dataSource.query(`ALTER TABLE ${table} ALTER COLUMN label TYPE text`);
 
     expect(await everyConnection()).toEqual(Array(10).fill([{ id: 1, label: 'one' }]));
+    // And later calls run prepared under the new name, without a refusal first.
+    expect(await everyConnection()).toEqual(Array(10).fill([{ id: 1, label: 'one' }]));
     await t.dataSource.query(`DROP TABLE ${table}`);
   });
 
