@@ -71,6 +71,10 @@ describe('interrupted provisioning', () => {
       limit: (await cl.query('SELECT rolconnlimit FROM pg_roles WHERE rolname = $1', [tenant.username])).rows[0].rolconnlimit,
     }));
     expect(state).toEqual({ dbs: 1, limit: 20 });
+    // B's worker polls the shared jobs table: left running, it would race the next tests for their
+    // jobs (it has a reachable engine). Stop the worker only: B stays up until afterAll, because
+    // Passport's strategy registry is per process and the last app created owns the strategies.
+    await b.get<JobsService>(JobsService).onApplicationShutdown();
   });
 
   it('does nothing when a finished provisioning job is delivered again', async () => {
