@@ -83,7 +83,9 @@ describe('interrupted provisioning', () => {
     const created = await createDatabase(a, dev, ws, 'postgres');
     const jobsA = a.get<JobsService>(JobsService);
     // Drain with instance A's own service (its poller is off): provision once.
-    await a.dataSource.query(`UPDATE jobs SET run_at = now() WHERE queue = 'managed-db.provision' AND payload->>'databaseId' = $1`, [created.id]);
+    await a.dataSource.query(`UPDATE jobs SET run_at = now() WHERE queue = 'managed-db.provision' AND payload->>'databaseId' = $1`, [
+      created.id,
+    ]);
     await jobsA.drain();
     await untilStatus(a, dev, created.id, 'available');
     await a.dataSource.query(`UPDATE managed_databases SET updated_at = '2000-01-01' WHERE id = $1`, [created.id]);
@@ -114,8 +116,13 @@ describe('interrupted provisioning', () => {
       expect(db.status).toBe('failed');
       expect(db.error).toMatch(/ECONNREFUSED|connect/);
       await broken.http().get(`/e/v1/developer/databases/${created.id}/connection/`).set(dev.auth).expect(409);
-      const events = await broken.dataSource.query(`SELECT event_type FROM audit_events WHERE target_id = $1 ORDER BY created_at`, [created.id]);
-      expect(events.map((e: { event_type: string }) => e.event_type)).toEqual(['managed_database_create', 'managed_database_provision_fail']);
+      const events = await broken.dataSource.query(`SELECT event_type FROM audit_events WHERE target_id = $1 ORDER BY created_at`, [
+        created.id,
+      ]);
+      expect(events.map((e: { event_type: string }) => e.event_type)).toEqual([
+        'managed_database_create',
+        'managed_database_provision_fail',
+      ]);
       // A failed database can still be deleted.
       await broken.http().delete(`/e/v1/developer/databases/${created.id}/`).set(dev.auth).expect(202);
     } finally {
