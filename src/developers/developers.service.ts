@@ -95,19 +95,21 @@ export class DevelopersService implements DeveloperSessionAuthenticator {
   async authenticateToken(token: string): Promise<DeveloperPrincipal | null> {
     if (!token.startsWith('dat_') || token.length > 200) return null;
     const hash = sha256Hex(token);
-    const cached = this.tokenCache.get<DeveloperPrincipal>(hash);
-    if (cached?.kind === 'developer') return cached;
-    const generation = this.tokenCache.begin();
-    const row = await preparedQuery<{ token_id: string; expires_at: Date | null; id: string; email: string }>(
-      this.dataSource,
-      `SELECT t.id AS token_id, t.expires_at, d.id, d.email FROM developer_tokens t JOIN developers d ON d.id = t.developer_id
-        WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > now())`,
-      [hash],
-    );
-    if (!row[0]) return null;
-    const principal: DeveloperPrincipal = { kind: 'developer', developerId: row[0].id, email: row[0].email, via: 'token', tokenId: row[0].token_id };
-    this.tokenCache.set(hash, principal, row[0].expires_at, generation);
-    return principal;
+    const principal = await this.tokenCache.resolve<DeveloperPrincipal>('developer', hash, async () => {
+      const [row] = await preparedQuery<{ token_id: string; expires_at: Date | null; id: string; email: string }>(
+        this.dataSource,
+        `SELECT t.id AS token_id, t.expires_at, d.id, d.email FROM developer_tokens t JOIN developers d ON d.id = t.developer_id
+          WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > now())`,
+        [hash],
+      );
+      return (
+        row && {
+          principal: { kind: 'developer', developerId: row.id, email: row.email, via: 'token', tokenId: row.token_id },
+          expiresAt: row.expires_at,
+        }
+      );
+    });
+    return principal ?? null;
   }
 
   async createToken(principal: DeveloperPrincipal, dto: CreateDeveloperTokenDto, request: RequestMeta) {

@@ -56,12 +56,25 @@ export class CredentialCache implements OnApplicationBootstrap, OnModuleDestroy 
     await this.listener?.end().catch(() => undefined);
   }
 
-  /** The generation to pass back to set(), taken before reading the database. */
-  begin(): number {
-    return this.generation;
+  /**
+   * The principal a token (by hash) stands for: from the cache, else from `load` (the
+   * token table), kept for next time unless an eviction happened while it loaded. A cached
+   * principal of another kind is never served.
+   */
+  async resolve<P extends Principal>(
+    kind: P['kind'],
+    hash: string,
+    load: () => Promise<{ principal: P; expiresAt: Date | null } | undefined>,
+  ): Promise<P | undefined> {
+    const cached = this.get(hash);
+    if (cached?.kind === kind) return cached as P;
+    const generation = this.generation;
+    const loaded = await load();
+    if (loaded) this.set(hash, loaded.principal, loaded.expiresAt, generation);
+    return loaded?.principal;
   }
 
-  get<P extends Principal>(hash: string): P | undefined {
+  private get(hash: string): Principal | undefined {
     if (!this.live) return undefined;
     const e = this.entries.get(hash);
     if (!e) return undefined;
@@ -70,10 +83,10 @@ export class CredentialCache implements OnApplicationBootstrap, OnModuleDestroy 
       this.entries.delete(hash);
       return undefined;
     }
-    return e.principal as P;
+    return e.principal;
   }
 
-  set(hash: string, principal: Principal, expiresAt: Date | null, generation: number): void {
+  private set(hash: string, principal: Principal, expiresAt: Date | null, generation: number): void {
     if (!this.live || generation !== this.generation) return;
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
     this.entries.set(hash, { principal, expiresAt: expiresAt ? expiresAt.getTime() : null, until: Date.now() + TTL_MS });

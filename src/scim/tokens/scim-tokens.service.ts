@@ -102,19 +102,15 @@ export class ScimTokensService {
   async authenticate(token: string): Promise<ScimPrincipal | undefined> {
     if (!token.startsWith('scim_') || token.length > 200) return undefined;
     const hash = sha256Hex(token);
-    const cached = this.cache.get<ScimPrincipal>(hash);
-    if (cached?.kind === 'scim') return cached;
-    const generation = this.cache.begin();
-    const rows = await preparedQuery<{ id: string; workspace_id: string; expires_at: Date | null }>(
-      this.dataSource,
-      `SELECT id, workspace_id, expires_at FROM scim_tokens
-        WHERE token_hash = $1 AND is_active AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
-      [hash],
-    );
-    if (!rows[0]) return undefined;
-    const principal: ScimPrincipal = { kind: 'scim', tokenId: rows[0].id, workspaceId: rows[0].workspace_id };
-    this.cache.set(hash, principal, rows[0].expires_at, generation);
-    return principal;
+    return this.cache.resolve<ScimPrincipal>('scim', hash, async () => {
+      const [row] = await preparedQuery<{ id: string; workspace_id: string; expires_at: Date | null }>(
+        this.dataSource,
+        `SELECT id, workspace_id, expires_at FROM scim_tokens
+          WHERE token_hash = $1 AND is_active AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
+        [hash],
+      );
+      return row && { principal: { kind: 'scim', tokenId: row.id, workspaceId: row.workspace_id }, expiresAt: row.expires_at };
+    });
   }
 
   private record(
