@@ -16,6 +16,9 @@ const NIL = `'00000000-0000-0000-0000-000000000000'::uuid`;
  */
 export const USER_SCOPE = `u.workspace_id = $1 AND COALESCE(u.oauth_client_id, ${NIL}) = ${NIL}`;
 
+/** Built once: the hot read by id looks its prepared name up by this text on every call. */
+const FIND_BY_ID = `SELECT ${USER_COLUMNS} FROM end_users u WHERE ${USER_SCOPE} AND u.id = $2`;
+
 /** end_users as SCIM sees them. Every method takes the workspace id first. */
 @Injectable()
 export class ScimUsersRepository {
@@ -23,10 +26,9 @@ export class ScimUsersRepository {
 
   /** Inside a transaction (locked for the write that follows) when given its manager; else a prepared read. */
   async find(workspaceId: string, id: string, tx?: EntityManager): Promise<UserRow | undefined> {
-    const sql = `SELECT ${USER_COLUMNS} FROM end_users u WHERE ${USER_SCOPE} AND u.id = $2`;
     const rows = tx
-      ? ((await tx.query(`${sql} FOR UPDATE`, [workspaceId, id])) as UserRow[])
-      : await preparedQuery<UserRow>(this.dataSource, sql, [workspaceId, id]);
+      ? ((await tx.query(`${FIND_BY_ID} FOR UPDATE`, [workspaceId, id])) as UserRow[])
+      : await preparedQuery<UserRow>(this.dataSource, FIND_BY_ID, [workspaceId, id]);
     return rows[0];
   }
 
