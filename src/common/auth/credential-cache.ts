@@ -5,7 +5,7 @@ import type { EntityManager } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../config/config';
 import type { Principal } from './principal';
 
-export const REVOKED_CHANNEL = 'credential_revoked';
+const REVOKED_CHANNEL = 'credential_revoked';
 const TTL_MS = 5_000;
 const MAX_ENTRIES = 10_000;
 

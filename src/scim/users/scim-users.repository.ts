@@ -104,7 +104,7 @@ export class ScimUsersRepository {
 }
 
 /** No filter, or one comparison or presence test: a bounded set of SQL texts. */
-export function isSingleCondition(filter: FilterNode | undefined): boolean {
+function isSingleCondition(filter: FilterNode | undefined): boolean {
   return !filter || filter.type === 'compare' || filter.type === 'present';
 }
 
