@@ -112,7 +112,8 @@ export class AuditService {
 
   private fail(mode: string, entry: AuditEntry, err: unknown): void {
     failures.inc({ mode });
-    this.logger.error(`audit write failed for ${entry.eventType} (workspace ${entry.workspaceId ?? '-'}): ${(err as Error).message}`);
+    const request = entry.request?.requestId ? `, request ${entry.request.requestId}` : '';
+    this.logger.error(`audit write failed for ${entry.eventType} (workspace ${entry.workspaceId ?? '-'}${request}): ${(err as Error).message}`);
   }
 }
 

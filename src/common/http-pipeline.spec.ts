@@ -4,7 +4,6 @@ import { Writable } from 'node:stream';
 import request from 'supertest';
 import { loadConfig } from '../config/config';
 import { httpPipeline } from './http-pipeline';
-import { requestContext } from './logging';
 
 function appWithPipeline(env: NodeJS.ProcessEnv = {}) {
   const lines: Record<string, unknown>[] = [];
@@ -18,7 +17,7 @@ function appWithPipeline(env: NodeJS.ProcessEnv = {}) {
   const app = express();
   app.use(httpPipeline(loadConfig(env), log));
   app.all('/echo', (req, res) => {
-    res.json({ body: req.body ?? null, cookies: req.cookies, requestId: requestContext.getStore()?.requestId ?? null });
+    res.json({ body: req.body ?? null, cookies: req.cookies, requestId: (req as express.Request & { id?: string }).id ?? null });
   });
   app.get('/health/live', (_req, res) => res.json({ status: 'ok' }));
   app.use((err: Error & { status?: number }, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
@@ -30,7 +29,7 @@ function appWithPipeline(env: NodeJS.ProcessEnv = {}) {
 const flush = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('httpPipeline', () => {
-  it('echoes a sane X-Request-Id and mints one otherwise, and exposes it to the request context', async () => {
+  it('echoes a sane X-Request-Id and mints one otherwise, and sets it as req.id for handlers', async () => {
     const { app } = appWithPipeline();
     const kept = await request(app).get('/echo').set('X-Request-Id', 'client-id.1');
     expect(kept.headers['x-request-id']).toBe('client-id.1');

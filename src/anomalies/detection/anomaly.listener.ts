@@ -30,7 +30,7 @@ export class AnomalyListener implements OnApplicationShutdown {
     if (!this.config.ANOMALY_DETECTION_ENABLED) return;
     if (this.queue.length >= MAX_QUEUED) {
       anomalyRunFailures.inc({ stage: 'dropped' });
-      this.logger.error(`anomaly check queue full; session ${event.session.id} not checked`);
+      this.logger.error(`anomaly check queue full; session ${event.session.id} (request ${event.request.requestId}) not checked`);
       return;
     }
     this.queue.push(event);
@@ -66,7 +66,7 @@ export class AnomalyListener implements OnApplicationShutdown {
       await this.detection.process(event);
     } catch (err) {
       anomalyRunFailures.inc({ stage: 'process' });
-      this.logger.error(`anomaly check of session ${event.session.id} failed: ${(err as Error)?.message ?? err}`);
+      this.logger.error(`anomaly check of session ${event.session.id} (request ${event.request.requestId}) failed: ${(err as Error)?.message ?? err}`);
     } finally {
       stop();
     }

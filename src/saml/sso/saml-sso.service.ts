@@ -146,7 +146,7 @@ export class SamlSsoService {
         signAssertion: sp.sign_assertions,
       });
     } catch (err) {
-      this.logger.error(`building the SAML Response failed: ${(err as Error).message}`);
+      this.logger.error(`building the SAML Response failed (request ${meta.requestId}): ${(err as Error).message}`);
       throw await this.refuse(sp, meta, 'build_error', 'The SAML Response could not be built', 500, { request_id: request.id }, actor);
     }
     await this.audit.recordDetached({
