@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
+import { SharedPrototypeExpressAdapter } from './common/express-adapter';
 import { httpPipeline } from './common/http-pipeline';
 import { rootLogger } from './common/logging';
 import { APP_CONFIG, AppConfig } from './config/config';
@@ -13,7 +14,10 @@ import { setupOpenApi } from './openapi';
  * alike. Global pipe, filter and guard are APP_* providers in AppModule.
  */
 export async function createApp(): Promise<INestApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule, { bodyParser: false, bufferLogs: true });
+  const app = await NestFactory.create<NestExpressApplication>(AppModule, new SharedPrototypeExpressAdapter(), {
+    bodyParser: false,
+    bufferLogs: true,
+  });
   const config = app.get<AppConfig>(APP_CONFIG);
   app.useLogger(app.get(Logger));
   app.set('trust proxy', config.TRUST_PROXY);
