@@ -11,6 +11,8 @@ export interface RunningBaseline {
 }
 
 const ITEM_ROWS = 10_000;
+/** Baselines that are another one's app started with a different environment. */
+const BASELINE_FILE: Partial<Record<BaselineName, string>> = { 'pk-select-shared': 'pk-select' };
 const ITEMS_REQUESTED = 100;
 
 /** Compiles bench/baselines/*.ts to bench/.build/baselines (plain node, like dist/main.js). */
@@ -24,10 +26,12 @@ export async function startBaseline(name: BaselineName, root: string, dbName: st
   const baseUrl = `http://127.0.0.1:${port}`;
   const env: Record<string, string> = { NODE_ENV: 'production', PORT: String(port) };
   let requests: BenchRequest[] = [{ path: '/hello' }];
-  if (name === 'pk-select') {
-    const seeded = await seedItems(dbName);
+  if (name === 'pk-select' || name === 'pk-select-shared') {
+    // Each its own database: both may run at once, and seeding recreates it.
+    const seeded = await seedItems(name === 'pk-select' ? dbName : `${dbName}_shared`);
     env.DATABASE_URL = seeded.url;
     requests = seeded.ids.map((id) => ({ path: `/items/${id}` }));
+    if (name === 'pk-select-shared') env.BASELINE_SHARED_PROTOTYPES = '1';
   }
   if (name === 'page-select') {
     const seeded = await seedEvents(`${dbName}_events`);
@@ -36,7 +40,7 @@ export async function startBaseline(name: BaselineName, root: string, dbName: st
   }
   const server = await ServerProcess.start({
     name: `baseline ${name}`,
-    args: [...profileArgs(root, `baseline-${name}`, cpuProf), join(root, 'bench/.build/baselines', `${name}.main.js`)],
+    args: [...profileArgs(root, `baseline-${name}`, cpuProf), join(root, 'bench/.build/baselines', `${BASELINE_FILE[name] ?? name}.main.js`)],
     env,
     cwd: root,
     readyUrl: baseUrl + requests[0].path,

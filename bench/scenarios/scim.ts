@@ -140,4 +140,14 @@ export const scenarios: Scenario<ScimWorkspace>[] = [
     setup: scimWorkspace,
     requests: (s) => [{ method: 'POST', path: '/scim/v2/Users', headers: s.headers, newBody: newUserBody }],
   },
+  {
+    // Context, no target: the service builds requests on Express's prototypes (decision 0012), which the stock
+    // baseline does not; this compares the read with a baseline that has the same server change.
+    name: 'scim-user-get-vs-shared',
+    area: 'scim',
+    title: 'the same `GET /scim/v2/Users/{id}`, compared with `pk-select-shared` (the baseline on the same kind of server)',
+    baseline: 'pk-select-shared',
+    setup: scimWorkspace,
+    requests: byId,
+  },
 ];
