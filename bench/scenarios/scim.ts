@@ -95,7 +95,7 @@ async function groupPatchTimes(ctx: BenchContext, s: ScimWorkspace): Promise<num
   return times;
 }
 
-function newUserBody(): string {
+export function newUserBody(): string {
   const id = randomBytes(8).toString('hex');
   return JSON.stringify({
     schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
