@@ -15,9 +15,10 @@ const UNLOGGED = new Set(['/health/live', '/metrics']);
 /**
  * Everything every request goes through before routing, as one middleware: request id,
  * security headers, cookies, body parsing and the body guard, and the access-log line.
- * One function instead of six Express layers, helmet's headers computed once, parsers skipped when there is nothing to parse, and one log line from
- * the root logger instead of pino-http's child loggers: together they took the
- * pipeline's cost from 2.2x to about 1.2x a bare NestJS handler (BENCHMARKS.md).
+ * One function instead of six Express layers, helmet's headers computed once, parsers
+ * skipped when there is nothing to parse, and one log line from the root logger instead
+ * of pino-http's child loggers: together they took the pipeline's cost from 2.2x to
+ * about 1.2x a bare NestJS handler (BENCHMARKS.md).
  */
 export function httpPipeline(config: AppConfig, log: Logger): RequestHandler {
   const securityHeaders = staticSecurityHeaders(config);
