@@ -26,7 +26,6 @@ export interface EndUserSessionRecord {
 }
 
 export interface DomainEvents {
-  'workspace.deleted': { workspaceId: string };
   /** After the session row of a successful end-user sign-in has committed. */
   login_success: {
     session: EndUserSessionRecord;

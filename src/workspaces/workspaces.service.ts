@@ -2,11 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
+import { CredentialCache, notifyAllCredentialsRevoked } from '../common/auth/credential-cache';
 import type { DeveloperPrincipal } from '../common/auth/principal';
 import { DomainError, notFound } from '../common/errors';
 import { isUuid } from '../common/ids';
 import { RequestMeta } from '../common/request-context';
-import { DomainEventBus } from '../events/domain-event-bus';
 import { AddMemberDto, CreateWorkspaceDto, UpdateWorkspaceDto } from './dto/workspace.dto';
 
 export type WorkspaceRole = 'owner' | 'member';
@@ -55,7 +55,7 @@ export class WorkspacesService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly audit: AuditService,
-    private readonly events: DomainEventBus,
+    private readonly credentials: CredentialCache,
   ) {}
 
   /** Role of the developer in the workspace; not_found when they are not a member (or the id is not a UUID). */
@@ -112,8 +112,11 @@ export class WorkspacesService {
       await this.assertOwner(principal.developerId, workspaceId, manager);
       await this.audit.record(manager, { eventType: 'workspace_delete', workspaceId, actor: actorOf(principal), target: { type: 'Workspace', id: workspaceId }, request });
       await manager.query(`DELETE FROM workspaces WHERE id = $1`, [workspaceId]);
+      // The delete cascades to the workspace's SCIM tokens: every instance drops its cached credentials at commit.
+      await notifyAllCredentialsRevoked(manager);
     });
-    this.events.emit('workspace.deleted', { workspaceId });
+    // This instance synchronously, after commit, before answering.
+    this.credentials.evictAll();
   }
 
   async listMembers(developerId: string, workspaceId: string) {

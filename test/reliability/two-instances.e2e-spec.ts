@@ -59,6 +59,17 @@ describe('two instances side by side', () => {
     expect(refused.body.schemas).toEqual(['urn:ietf:params:scim:api:messages:2.0:Error']);
   }, 60000);
 
+  it("refuses on B and on A the SCIM tokens of a workspace deleted through A, on the next call", async () => {
+    const { auth, workspaceId } = await setUpTenantAt(a.baseUrl);
+    const minted = await http(a).post('/developer/scim/tokens/').set(auth).send({ workspace_id: workspaceId, label: 'idp' }).expect(201);
+    const scim = { Authorization: `Bearer ${minted.body.token}` };
+    for (let i = 0; i < 3; i++) for (const app of [a, b]) await http(app).get('/scim/v2/Users').set(scim).expect(200);
+    await http(a).delete(`/e/v1/developer/workspaces/${workspaceId}/`).set(auth).expect(204);
+    await http(a).get('/scim/v2/Users').set(scim).expect(401);
+    await notificationDelay();
+    await http(b).get('/scim/v2/Users').set(scim).expect(401);
+  }, 60000);
+
   it('refuses on B a developer token revoked through A, on the next call', async () => {
     const { auth } = await setUpTenantAt(a.baseUrl);
     const minted = await http(a).post('/developer/tokens/').set(auth).send({ label: 'ci' }).expect(201);

@@ -1,11 +1,12 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { OnEvent } from '@nestjs/event-emitter';
 import { Client } from 'pg';
 import type { EntityManager } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../config/config';
 import type { Principal } from './principal';
 
 const REVOKED_CHANNEL = 'credential_revoked';
+/** Payload that revokes every cached credential (hashes are hex, so it never names a token). */
+const EVERY_CREDENTIAL = '*';
 const TTL_MS = 5_000;
 const MAX_ENTRIES = 10_000;
 
@@ -21,6 +22,14 @@ interface Entry {
  */
 export async function notifyCredentialRevoked(manager: EntityManager, tokenHash: string): Promise<void> {
   await manager.query(`SELECT pg_notify($1, $2)`, [REVOKED_CHANNEL, tokenHash]);
+}
+
+/**
+ * The same for every credential at once, for a change that revokes tokens the caller cannot
+ * name (deleting a workspace cascades to its SCIM tokens). Rare, so a full flush is cheap.
+ */
+export async function notifyAllCredentialsRevoked(manager: EntityManager): Promise<void> {
+  await manager.query(`SELECT pg_notify($1, $2)`, [REVOKED_CHANNEL, EVERY_CREDENTIAL]);
 }
 
 /**
@@ -97,22 +106,22 @@ export class CredentialCache implements OnApplicationBootstrap, OnModuleDestroy 
     this.entries.delete(hash);
   }
 
-  @OnEvent('workspace.deleted', { async: true, suppressErrors: true })
-  onWorkspaceDeleted(): void {
+  evictAll(): void {
     this.generation++;
     this.entries.clear();
   }
 
   private off(): void {
     this.live = false;
-    this.generation++;
-    this.entries.clear();
+    this.evictAll();
   }
 
   private async listen(): Promise<void> {
     const client = new Client({ connectionString: this.config.DATABASE_URL, application_name: 'credential-cache' });
     client.on('notification', (msg) => {
-      if (msg.channel === REVOKED_CHANNEL && msg.payload) this.evict(msg.payload);
+      if (msg.channel !== REVOKED_CHANNEL || !msg.payload) return;
+      if (msg.payload === EVERY_CREDENTIAL) this.evictAll();
+      else this.evict(msg.payload);
     });
     // A dropped listener must never crash the process: turn the cache off and reconnect.
     const lost = (err?: Error) => {
