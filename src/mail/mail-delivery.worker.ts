@@ -93,7 +93,7 @@ export class MailDeliveryWorker implements OnModuleInit {
     const finalPath = join(this.config.MAIL_DIR, fileName);
     await writeFile(`${finalPath}.part`, info.message ?? '', { mode: 0o600 });
     await rename(`${finalPath}.part`, finalPath);
-    this.logger.log(`mail written to ${join(this.config.MAIL_DIR, fileName)} (template ${row.template}); set SMTP_URL to send it`);
+    this.logger.log(`mail written to ${finalPath} (template ${row.template}); set SMTP_URL to send it`);
     return { messageId, fileName };
   }
 }
