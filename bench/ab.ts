@@ -54,7 +54,10 @@ async function main(): Promise<void> {
   try {
     const requests = await seed(new ApiClient(a.baseUrl), db, opts.scenario);
     const load = { durationSec: opts.durationSec, warmupSec: 0, connections: 10 };
-    await Promise.all([measure(a.server, a.baseUrl, requests, { ...load, warmupSec: 4 }), measure(b.server, b.baseUrl, requests, { ...load, warmupSec: 4 })]);
+    await Promise.all([
+      measure(a.server, a.baseUrl, requests, { ...load, warmupSec: 4 }),
+      measure(b.server, b.baseUrl, requests, { ...load, warmupSec: 4 }),
+    ]);
     const cpu: number[] = [];
     const rps: number[] = [];
     for (let round = 1; round <= opts.rounds; round++) {
@@ -78,7 +81,10 @@ async function main(): Promise<void> {
 async function seed(api: ApiClient, db: import('pg').Pool, scenario: Options['scenario']): Promise<BenchRequest[]> {
   const dev = await createDeveloper(api);
   const ws = await createWorkspace(api, dev, 'ab');
-  const minted = await api.post<{ token: string }>('/developer/scim/tokens/', { headers: dev.authHeaders, body: { workspace_id: ws.id, label: 'ab' } });
+  const minted = await api.post<{ token: string }>('/developer/scim/tokens/', {
+    headers: dev.authHeaders,
+    body: { workspace_id: ws.id, label: 'ab' },
+  });
   await db.query(
     `INSERT INTO end_users (workspace_id, email, first_name, last_name, is_active, email_verified, created_at, updated_at)
      SELECT $1, 'user' || g || '@bench.example', 'Given' || g, 'Family' || g, true, true, now() - (g || ' seconds')::interval, now()
@@ -86,7 +92,10 @@ async function seed(api: ApiClient, db: import('pg').Pool, scenario: Options['sc
     [ws.id, USERS],
   );
   await db.query('VACUUM (ANALYZE) end_users');
-  const { rows } = await db.query<{ id: string; email: string }>(`SELECT id, email FROM end_users WHERE workspace_id = $1 ORDER BY random() LIMIT 100`, [ws.id]);
+  const { rows } = await db.query<{ id: string; email: string }>(
+    `SELECT id, email FROM end_users WHERE workspace_id = $1 ORDER BY random() LIMIT 100`,
+    [ws.id],
+  );
   const headers = { authorization: `Bearer ${minted.body.token}`, 'content-type': 'application/scim+json' };
   if (scenario === 'get') return rows.map((r) => ({ path: `/scim/v2/Users/${r.id}`, headers }));
   if (scenario === 'filter') {

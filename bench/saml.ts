@@ -50,7 +50,11 @@ function run(opts: autocannon.Options): Promise<autocannon.Result> {
 function writeSetupClient(cookies: string[]): string {
   const dir = mkdtempSync(join(tmpdir(), 'idsvc-bench-saml-'));
   const file = join(dir, 'setup-client.js');
-  writeFileSync(file, `'use strict';\nconst cookies = ${JSON.stringify(cookies)};\nlet next = 0;\nmodule.exports = (client) => client.setHeaders({ cookie: cookies[next++ % cookies.length] });\n`, { mode: 0o600 });
+  writeFileSync(
+    file,
+    `'use strict';\nconst cookies = ${JSON.stringify(cookies)};\nlet next = 0;\nmodule.exports = (client) => client.setHeaders({ cookie: cookies[next++ % cookies.length] });\n`,
+    { mode: 0o600 },
+  );
   return file;
 }
 
@@ -58,15 +62,24 @@ function pipelineRate(settings: IdpSettings, samlRequest: string, ms = 4000): nu
   const once = () => {
     const req = readRedirectAuthnRequest(samlRequest);
     const built = buildLoginResponse(settings, {
-      inResponseTo: req.id, acsUrl: req.acsUrl!, audience: req.issuer, nameId: 'ada@example.test',
-      nameIdFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress', sessionIndex: 'b3a0e7b2-5a4c-4d1e-9b7e-3f6f0c2d1a9e',
-      authnInstant: new Date(), signAssertion: true,
+      inResponseTo: req.id,
+      acsUrl: req.acsUrl!,
+      audience: req.issuer,
+      nameId: 'ada@example.test',
+      nameIdFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',
+      sessionIndex: 'b3a0e7b2-5a4c-4d1e-9b7e-3f6f0c2d1a9e',
+      authnInstant: new Date(),
+      signAssertion: true,
       attributes: [
-        { name: 'email', value: 'ada@example.test' }, { name: 'firstName', value: 'Ada' }, { name: 'lastName', value: 'Lovelace' },
-        { name: 'displayName', value: 'Ada Lovelace' }, { name: 'uid', value: 'b3a0e7b2-5a4c-4d1e-9b7e-3f6f0c2d1a9e' },
+        { name: 'email', value: 'ada@example.test' },
+        { name: 'firstName', value: 'Ada' },
+        { name: 'lastName', value: 'Lovelace' },
+        { name: 'displayName', value: 'Ada Lovelace' },
+        { name: 'uid', value: 'b3a0e7b2-5a4c-4d1e-9b7e-3f6f0c2d1a9e' },
       ],
     });
-    return renderAutoPostPage({ action: req.acsUrl!, samlResponse: Buffer.from(built.xml).toString('base64'), relayState: '/dashboard' }).html;
+    return renderAutoPostPage({ action: req.acsUrl!, samlResponse: Buffer.from(built.xml).toString('base64'), relayState: '/dashboard' })
+      .html;
   };
   for (let i = 0; i < 30; i++) once();
   let n = 0;
@@ -84,7 +97,13 @@ async function main(): Promise<void> {
   await withAdmin((client) => recreateDatabase(client, dbName));
   const smtp = await startSmtpReceiver();
   // Production defaults where the test harness lowers them (pool size); request logs off (they would fill the pipe).
-  const app = await spawnApp({ ...samlEnv(), SMTP_URL: smtp.url, DATABASE_URL: databaseUrl(dbName), DATABASE_POOL_SIZE: '10', LOG_LEVEL: 'warn' });
+  const app = await spawnApp({
+    ...samlEnv(),
+    SMTP_URL: smtp.url,
+    DATABASE_URL: databaseUrl(dbName),
+    DATABASE_POOL_SIZE: '10',
+    LOG_LEVEL: 'warn',
+  });
   // The factories only need an HTTP client aimed at the service.
   const t = { http: () => request(app.baseUrl), baseUrl: app.baseUrl } as unknown as TestApp;
   try {
@@ -100,9 +119,17 @@ async function main(): Promise<void> {
       const start = await agent.get(path).expect(302);
       const form = await agent.get(start.headers.location as string).expect(200);
       const csrf = /name="csrf_token" value="([^"]+)"/.exec(form.text)![1];
-      const login = await agent.post('/auth/login/').type('form')
-        .send({ csrf_token: csrf, workspace_id: tenant.ws.id, next: '/saml/sso/finish/', email: user.email, password: user.password }).expect(303);
-      cookies.push(([] as string[]).concat(login.headers['set-cookie'] ?? []).find((c) => c.startsWith('esid='))!.split(';')[0]);
+      const login = await agent
+        .post('/auth/login/')
+        .type('form')
+        .send({ csrf_token: csrf, workspace_id: tenant.ws.id, next: '/saml/sso/finish/', email: user.email, password: user.password })
+        .expect(303);
+      cookies.push(
+        ([] as string[])
+          .concat(login.headers['set-cookie'] ?? [])
+          .find((c) => c.startsWith('esid='))!
+          .split(';')[0],
+      );
     }
     const check = await request(app.baseUrl).get(path).set('Cookie', cookies[0]).expect(200);
     await sp.saml.validatePostResponseAsync({ SAMLResponse: formFields(check.text).SAMLResponse }); // a real, valid answer
@@ -112,14 +139,33 @@ async function main(): Promise<void> {
     // with baseline windows measured just before and just after it.
     const { keyPem, certPem } = testIdpKeyPair();
     // Warm-up (not counted): JIT, connection pool, Postgres caches of the fresh database.
-    await run({ url: `${app.baseUrl}${path}`, setupClient: setupClient as unknown as autocannon.Options['setupClient'], connections: CONNECTIONS, duration: WARMUP_S, workers: 1 });
+    await run({
+      url: `${app.baseUrl}${path}`,
+      setupClient: setupClient as unknown as autocannon.Options['setupClient'],
+      connections: CONNECTIONS,
+      duration: WARMUP_S,
+      workers: 1,
+    });
     const rounds: { baseline: number; sso: number; ratio: number; p50: number; p99: number; non2xx: number }[] = [];
     for (let r = 0; r < ROUNDS; r++) {
       const before = baselineRate(keyPem, certPem, 2000);
-      const sso = await run({ url: `${app.baseUrl}${path}`, setupClient: setupClient as unknown as autocannon.Options['setupClient'], connections: CONNECTIONS, duration: DURATION_S, workers: 1 });
+      const sso = await run({
+        url: `${app.baseUrl}${path}`,
+        setupClient: setupClient as unknown as autocannon.Options['setupClient'],
+        connections: CONNECTIONS,
+        duration: DURATION_S,
+        workers: 1,
+      });
       const after = baselineRate(keyPem, certPem, 2000);
       const baseline = (before + after) / 2;
-      rounds.push({ baseline, sso: sso.requests.average, ratio: sso.requests.average / baseline, p50: sso.latency.p50, p99: sso.latency.p99, non2xx: sso.non2xx + sso.errors + sso.timeouts });
+      rounds.push({
+        baseline,
+        sso: sso.requests.average,
+        ratio: sso.requests.average / baseline,
+        p50: sso.latency.p50,
+        p99: sso.latency.p99,
+        non2xx: sso.non2xx + sso.errors + sso.timeouts,
+      });
     }
     const metadata = await run({ url: `${app.baseUrl}/saml/metadata/`, connections: CONNECTIONS, duration: DURATION_S, workers: 1 });
     const samlRequest = new URL(path, 'http://x').searchParams.get('SAMLRequest')!;
@@ -140,7 +186,13 @@ async function main(): Promise<void> {
       baseline_xml_crypto_pem_signs_per_s_median: Math.round(median(rounds.map((r) => r.baseline))),
       sso_signed_in_responses_per_s_median: Math.round(median(rounds.map((r) => r.sso))),
       sso_non_2xx: rounds.reduce((n, r) => n + r.non2xx, 0),
-      per_round: rounds.map((r) => ({ baseline: Math.round(r.baseline), sso: Math.round(r.sso), percent: Math.round(r.ratio * 100), p50_ms: r.p50, p99_ms: r.p99 })),
+      per_round: rounds.map((r) => ({
+        baseline: Math.round(r.baseline),
+        sso: Math.round(r.sso),
+        percent: Math.round(r.ratio * 100),
+        p50_ms: r.p50,
+        p99_ms: r.p99,
+      })),
       pipeline_in_process_per_s: Math.round(pipeline),
       pipeline_vs_baseline_percent: Math.round((pipeline / pipelineBaseline) * 100),
       metadata_requests_per_s: Math.round(metadata.requests.average),

@@ -74,7 +74,9 @@ async function main(): Promise<number> {
       log('wrote bench/results/soak.json and the Soak section of BENCHMARKS.md');
     }
     log(`totals: ${result.totals.sent} sent, ${result.totals.completed} as expected, ${result.totals.errors} errors`);
-    log(`RSS: first ${result.rss.firstMb} MB, after warm-up ${result.rss.afterWarmupMb} MB, last ${result.rss.lastMb} MB, max ${result.rss.maxMb} MB, slope ${result.rss.slopeMbPerMin} MB/min`);
+    log(
+      `RSS: first ${result.rss.firstMb} MB, after warm-up ${result.rss.afterWarmupMb} MB, last ${result.rss.lastMb} MB, max ${result.rss.maxMb} MB, slope ${result.rss.slopeMbPerMin} MB/min`,
+    );
     for (const e of result.errors.slice(0, 10)) log(`error: ${JSON.stringify(e)}`);
     if (result.failures.length > 0) {
       console.error(`soak FAILED: ${result.failures.join('; ')} (service log: ${service.server.logFile})`);

@@ -4,7 +4,9 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Identity, directory-sync and security service')
-    .setDescription('SCIM 2.0 server, SAML 2.0 IdP, email verification, sign-in anomaly detection, audit log and managed databases. Error bodies: {error, message, details?} (SCIM routes: RFC 7644 error body).')
+    .setDescription(
+      'SCIM 2.0 server, SAML 2.0 IdP, email verification, sign-in anomaly detection, audit log and managed databases. Error bodies: {error, message, details?} (SCIM routes: RFC 7644 error body).',
+    )
     .setVersion('1.0')
     .addCookieAuth('sid', { type: 'apiKey', in: 'cookie', name: 'sid' }, 'developer-session')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'dat_… developer access token' }, 'developer-token')

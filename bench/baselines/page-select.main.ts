@@ -50,7 +50,13 @@ class EventsController {
 
 @Module({
   imports: [
-    TypeOrmModule.forRoot({ type: 'postgres', url: process.env.DATABASE_URL, entities: [BenchEvent], synchronize: false, extra: { max: 10 } }),
+    TypeOrmModule.forRoot({
+      type: 'postgres',
+      url: process.env.DATABASE_URL,
+      entities: [BenchEvent],
+      synchronize: false,
+      extra: { max: 10 },
+    }),
     TypeOrmModule.forFeature([BenchEvent]),
   ],
   controllers: [EventsController],

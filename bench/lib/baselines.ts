@@ -40,7 +40,10 @@ export async function startBaseline(name: BaselineName, root: string, dbName: st
   }
   const server = await ServerProcess.start({
     name: `baseline ${name}`,
-    args: [...profileArgs(root, `baseline-${name}`, cpuProf), join(root, 'bench/.build/baselines', `${BASELINE_FILE[name] ?? name}.main.js`)],
+    args: [
+      ...profileArgs(root, `baseline-${name}`, cpuProf),
+      join(root, 'bench/.build/baselines', `${BASELINE_FILE[name] ?? name}.main.js`),
+    ],
     env,
     cwd: root,
     readyUrl: baseUrl + requests[0].path,

@@ -19,7 +19,7 @@ export const BASELINE_TITLES: Record<BaselineName, string> = {
   hello: 'bare NestJS 11 hello world (`GET /hello`)',
   'pk-select': 'bare NestJS 11 + TypeORM, one primary-key SELECT, pool 10',
   'pk-select-shared':
-    'the same `pk-select` app on a server that builds requests on Express\'s prototypes, as the service does (decision 0012) (context)',
+    "the same `pk-select` app on a server that builds requests on Express's prototypes, as the service does (decision 0012) (context)",
   'page-select': 'bare NestJS 11 + TypeORM, one 50-event keyset page of an audit-shaped table of 1,000,000 rows, pool 10 (context)',
 };
 

@@ -109,7 +109,10 @@ export function newUserBody(): string {
 const byId = (s: ScimWorkspace): BenchRequest[] => s.sample.map((u) => ({ path: `/scim/v2/Users/${u.id}`, headers: s.headers }));
 // Upper-cased: userName matching is case-insensitive, and the index is on lower(email).
 const byFilter = (s: ScimWorkspace): BenchRequest[] =>
-  s.sample.map((u) => ({ path: `/scim/v2/Users?filter=${encodeURIComponent(`userName eq "${u.email.toUpperCase()}"`)}`, headers: s.headers }));
+  s.sample.map((u) => ({
+    path: `/scim/v2/Users?filter=${encodeURIComponent(`userName eq "${u.email.toUpperCase()}"`)}`,
+    headers: s.headers,
+  }));
 
 // Issue 3: each a ratio to the NestJS + TypeORM primary-key baseline of the same run.
 export const scenarios: Scenario<ScimWorkspace>[] = [

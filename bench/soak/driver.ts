@@ -45,7 +45,14 @@ export interface SoakError {
 }
 
 export interface SoakResult {
-  options: { rate: number; durationSec: number; sampleEverySec: number; warmupSec: number; maxRssGrowthMb: number; mix: Record<string, number> };
+  options: {
+    rate: number;
+    durationSec: number;
+    sampleEverySec: number;
+    warmupSec: number;
+    maxRssGrowthMb: number;
+    mix: Record<string, number>;
+  };
   samples: SoakSample[];
   totals: { sent: number; completed: number; errors: number; kinds: Record<string, KindFigures> };
   rss: {
@@ -193,7 +200,8 @@ function summarize(o: SoakOptions, samples: SoakSample[], all: Window, sent: num
   const failures: string[] = [];
   if (all.errors > 0) failures.push(`${all.errors} error(s) out of ${sent} requests`);
   if (growth > o.maxRssGrowthMb) failures.push(`RSS grew ${growth} MB after warm-up (bound ${o.maxRssGrowthMb} MB)`);
-  if (afterWarmup.length < 2) failures.push(`too short to judge memory: ${afterWarmup.length} sample(s) after the ${o.warmupSec} s warm-up`);
+  if (afterWarmup.length < 2)
+    failures.push(`too short to judge memory: ${afterWarmup.length} sample(s) after the ${o.warmupSec} s warm-up`);
   return {
     options: {
       rate: o.rate,

@@ -43,12 +43,13 @@ export function renderSoak(r: SoakReport): string {
       '`sso`: `GET /saml/sso/?SAMLRequest=…` from a browser already signed in on the hosted login page (signed Response page); ' +
       '`audit-list`: `GET /developer/audit/` first page. An error is any answer other than the one a client expects (status and shape), ' +
       `a timeout (10 s), or a request not sent because 256 were in flight. Every ${o.sampleEverySec} s: throughput, p50/p99 per kind (ms), ` +
-      'errors, and the server\'s RSS (VmRSS from /proc).',
+      "errors, and the server's RSS (VmRSS from /proc).",
     '',
     `| t (s) | req/s | errors | RSS MB | ${kinds.map((k) => `${k} p50/p99`).join(' | ')} |`,
     `|---:|---:|---:|---:|${kinds.map(() => '---:').join('|')}|`,
     ...r.samples.map(
-      (s) => `| ${s.atSec} | ${s.requestsPerSec} | ${s.errors} | ${s.rssMb} | ${kinds.map((k) => `${s.kinds[k].p50Ms} / ${s.kinds[k].p99Ms}`).join(' | ')} |`,
+      (s) =>
+        `| ${s.atSec} | ${s.requestsPerSec} | ${s.errors} | ${s.rssMb} | ${kinds.map((k) => `${s.kinds[k].p50Ms} / ${s.kinds[k].p99Ms}`).join(' | ')} |`,
     ),
     `| **total** | ${round(r.totals.completed / o.durationSec)} | ${r.totals.errors} | | ${kinds.map((k) => `${r.totals.kinds[k].p50Ms} / ${r.totals.kinds[k].p99Ms}`).join(' | ')} |`,
     '',

@@ -75,7 +75,16 @@ export async function prepareSoakTenant(baseUrl: string, db: Pool, opts: TenantO
     body: { workspace_id: ws.id, name: 'Soak SP', sp_entity_id: sp.entityId, acs_url: sp.acsUrl, attribute_mapping: { email: 'email' } },
   });
   const browserCookie = await signInBrowser(baseUrl, ws.id, endUsers[0]);
-  return { workspaceId: ws.id, developerHeaders: dev.authHeaders, scimHeaders, scimUsers, clientId: client.body.client_id, endUsers, sp, browserCookie };
+  return {
+    workspaceId: ws.id,
+    developerHeaders: dev.authHeaders,
+    scimHeaders,
+    scimUsers,
+    clientId: client.body.client_id,
+    endUsers,
+    sp,
+    browserCookie,
+  };
 }
 
 export function scimUserBody(userName: string): Record<string, unknown> {

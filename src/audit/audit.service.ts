@@ -98,7 +98,7 @@ export class AuditService {
   async recordDetached(entry: AuditEntry): Promise<void> {
     const row = toRow(entry);
     let failures = 0;
-    for (let collisions = 0; ; ) {
+    for (let collisions = 0; ;) {
       try {
         await this.dataSource.query(INSERT, row);
         return;
@@ -113,7 +113,9 @@ export class AuditService {
   private fail(mode: string, entry: AuditEntry, err: unknown): void {
     failures.inc({ mode });
     const request = entry.request?.requestId ? `, request ${entry.request.requestId}` : '';
-    this.logger.error(`audit write failed for ${entry.eventType} (workspace ${entry.workspaceId ?? '-'}${request}): ${(err as Error).message}`);
+    this.logger.error(
+      `audit write failed for ${entry.eventType} (workspace ${entry.workspaceId ?? '-'}${request}): ${(err as Error).message}`,
+    );
   }
 }
 

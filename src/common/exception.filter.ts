@@ -28,13 +28,27 @@ const HTTP_CODES: Record<number, string> = {
 };
 
 /** Errors from node-postgres / TypeORM that mean "the database is unreachable", not "bad request". */
-const DB_UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08003', '08006', '53300']);
+const DB_UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08003',
+  '08006',
+  '53300',
+]);
 function isDatabaseUnavailable(err: unknown): boolean {
   const e = err as { code?: string; message?: string; driverError?: { code?: string } };
   const code = e?.code ?? e?.driverError?.code;
   if (code && DB_UNAVAILABLE_CODES.has(code)) return true;
   const msg = e?.message ?? '';
-  return /Connection terminated|timeout exceeded when trying to connect|Driver not Connected|Client has encountered a connection error|Connection is not established/i.test(msg);
+  return /Connection terminated|timeout exceeded when trying to connect|Driver not Connected|Client has encountered a connection error|Connection is not established/i.test(
+    msg,
+  );
 }
 
 /**
@@ -58,18 +72,24 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (problem.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(problem.retryAfterSeconds));
     const path = req.path ?? req.url ?? '';
     if (path.startsWith('/scim/v2')) {
-      res.status(problem.status).type('application/scim+json').send(
-        JSON.stringify({
-          schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'],
-          status: String(problem.status),
-          ...(problem.scimType ? { scimType: problem.scimType } : {}),
-          detail: problem.message,
-        }),
-      );
+      res
+        .status(problem.status)
+        .type('application/scim+json')
+        .send(
+          JSON.stringify({
+            schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'],
+            status: String(problem.status),
+            ...(problem.scimType ? { scimType: problem.scimType } : {}),
+            detail: problem.message,
+          }),
+        );
       return;
     }
     if (isBrowserPage(path)) {
-      res.status(problem.status).type('text/html').send(renderErrorPage(problem.status, titleFor(problem.status), problem.message, req.id));
+      res
+        .status(problem.status)
+        .type('text/html')
+        .send(renderErrorPage(problem.status, titleFor(problem.status), problem.message, req.id));
       return;
     }
     res.status(problem.status).json({
@@ -82,7 +102,14 @@ export class AllExceptionsFilter implements ExceptionFilter {
 
   private toProblem(exception: unknown, req: Request & { id?: string }): Problem {
     if (exception instanceof DomainError) {
-      return { status: exception.status, code: exception.code, message: exception.message, details: exception.details, scimType: exception.scimType, retryAfterSeconds: exception.retryAfterSeconds };
+      return {
+        status: exception.status,
+        code: exception.code,
+        message: exception.message,
+        details: exception.details,
+        scimType: exception.scimType,
+        retryAfterSeconds: exception.retryAfterSeconds,
+      };
     }
     if (exception instanceof ThrottlerException) {
       return { status: 429, code: 'rate_limited', message: 'Too many requests; retry later' };
@@ -103,12 +130,18 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
     const bodyParser = exception as { type?: string; status?: number; expose?: boolean };
     if (typeof bodyParser?.type === 'string' && typeof bodyParser.status === 'number' && bodyParser.status < 500) {
-      if (bodyParser.type === 'entity.too.large') return { status: 413, code: 'payload_too_large', message: 'Request body is too large', scimType: 'tooLarge' };
+      if (bodyParser.type === 'entity.too.large')
+        return { status: 413, code: 'payload_too_large', message: 'Request body is too large', scimType: 'tooLarge' };
       return { status: 400, code: 'invalid_body', message: 'Request body is not valid JSON', scimType: 'invalidSyntax' };
     }
     if (isDatabaseUnavailable(exception)) {
       this.logger.warn(`database unavailable: ${(exception as Error)?.message} (request ${req.id})`);
-      return { status: 503, code: 'service_unavailable', message: 'The service is temporarily unavailable; retry shortly', retryAfterSeconds: 5 };
+      return {
+        status: 503,
+        code: 'service_unavailable',
+        message: 'The service is temporarily unavailable; retry shortly',
+        retryAfterSeconds: 5,
+      };
     }
     this.logger.error(`unhandled error on ${req.method} ${req.path} (request ${req.id})`, (exception as Error)?.stack ?? String(exception));
     return { status: 500, code: 'internal_error', message: 'Internal error' };
@@ -119,7 +152,7 @@ function firstMessage(exception: HttpException): string {
   const body = exception.getResponse() as { message?: string | string[] } | string;
   if (typeof body === 'string') return body;
   const message = body?.message;
-  return Array.isArray(message) ? message[0] : message ?? exception.message;
+  return Array.isArray(message) ? message[0] : (message ?? exception.message);
 }
 
 /** Pages a browser navigates to (SSO, hosted login) answer errors with HTML. */

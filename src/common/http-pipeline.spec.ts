@@ -61,10 +61,22 @@ describe('httpPipeline', () => {
   it('refuses malformed, oversized and over-deep JSON bodies', async () => {
     const { app } = appWithPipeline({ BODY_LIMIT: '1kb' });
     expect((await request(app).post('/echo').set('Content-Type', 'application/json').send('{"a":')).status).toBe(400);
-    expect((await request(app).post('/echo').send({ big: 'x'.repeat(2000) })).status).toBe(413);
+    expect(
+      (
+        await request(app)
+          .post('/echo')
+          .send({ big: 'x'.repeat(2000) })
+      ).status,
+    ).toBe(413);
     let deep: unknown = 1;
     for (let i = 0; i < 40; i++) deep = { d: deep };
-    expect((await request(app).post('/echo').send(deep as object)).status).toBe(400);
+    expect(
+      (
+        await request(app)
+          .post('/echo')
+          .send(deep as object)
+      ).status,
+    ).toBe(400);
   });
 
   it('writes one access-log line per request with id, method, path without query, status and latency; probes are not logged', async () => {
@@ -74,7 +86,12 @@ describe('httpPipeline', () => {
     await request(app).get('/missing');
     await flush();
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatchObject({ level: 30, req: { id: 'r-1', method: 'GET', path: '/echo' }, res: { statusCode: 200 }, msg: 'request completed' });
+    expect(lines[0]).toMatchObject({
+      level: 30,
+      req: { id: 'r-1', method: 'GET', path: '/echo' },
+      res: { statusCode: 200 },
+      msg: 'request completed',
+    });
     expect(typeof lines[0].responseTime).toBe('number');
     expect(JSON.stringify(lines)).not.toContain('someone@example.com');
     expect(lines[1]).toMatchObject({ level: 40, req: { path: '/missing' }, res: { statusCode: 404 } });

@@ -71,7 +71,11 @@ function logWhenDone(log: Logger, req: Request, res: Response, requestId: string
   // 'close' follows 'finish' on every response and is the only event of an aborted one: one listener serves both.
   res.once('close', () => {
     const status = res.statusCode;
-    const entry = { req: { id: requestId, method, path }, res: { statusCode: status }, responseTime: Math.round(performance.now() - started) };
+    const entry = {
+      req: { id: requestId, method, path },
+      res: { statusCode: status },
+      responseTime: Math.round(performance.now() - started),
+    };
     if (status >= 500) log.error(entry, 'request errored');
     else if (status >= 400) log.warn(entry, 'request completed');
     else log.info(entry, res.writableFinished ? 'request completed' : 'request aborted');

@@ -14,7 +14,12 @@ export const redisProvider: Provider = {
   inject: [APP_CONFIG],
   useFactory: (config: AppConfig): Redis | undefined => {
     if (!config.REDIS_URL) return undefined;
-    const client = new Redis(config.REDIS_URL, { keyPrefix: config.REDIS_KEY_PREFIX, maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
+    const client = new Redis(config.REDIS_URL, {
+      keyPrefix: config.REDIS_KEY_PREFIX,
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+      lazyConnect: false,
+    });
     const logger = new Logger('Redis');
     client.on('error', (err: Error) => logger.warn(`redis error: ${err.message}`));
     return client;

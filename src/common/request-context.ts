@@ -32,6 +32,4 @@ function normalizeIp(ip: string): string {
   return ip.startsWith('::ffff:') ? ip.slice(7) : ip;
 }
 
-export const ReqMeta = createParamDecorator((_: unknown, ctx: ExecutionContext) =>
-  requestMeta(ctx.switchToHttp().getRequest<Request>()),
-);
+export const ReqMeta = createParamDecorator((_: unknown, ctx: ExecutionContext) => requestMeta(ctx.switchToHttp().getRequest<Request>()));

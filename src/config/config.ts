@@ -1,15 +1,5 @@
 import { plainToInstance, Transform } from 'class-transformer';
-import {
-  IsBoolean,
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  IsUrl,
-  Max,
-  Min,
-  validateSync,
-} from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, validateSync } from 'class-validator';
 
 /** Booleans are parsed explicitly: "false", "False", "0", "no" and "" are false. */
 const toBool = ({ value }: { value: unknown }) => {
@@ -17,10 +7,8 @@ const toBool = ({ value }: { value: unknown }) => {
   if (value === undefined) return undefined;
   return ['true', '1', 'yes', 'on'].includes(String(value).trim().toLowerCase());
 };
-const toInt = ({ value }: { value: unknown }) =>
-  value === undefined || value === '' ? undefined : Number(value);
-const emptyToUndefined = ({ value }: { value: unknown }) =>
-  value === '' ? undefined : value;
+const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
+const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
 
 /**
  * Every environment variable the service reads. Validated once at boot; the
@@ -31,7 +19,9 @@ export class EnvSchema {
   @Transform(toInt) @IsInt() @Min(0) @Max(65535) PORT = 3000;
   @IsString() HOST = '0.0.0.0';
   /** Absolute base URL clients use to reach this service (SCIM meta.location, emails, SAML). */
-  @IsOptional() @Transform(emptyToUndefined) @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
   PUBLIC_BASE_URL?: string;
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL = 'info';
   /** Write logs to this file (appending) instead of stdout. */
@@ -108,9 +98,7 @@ export class EnvSchema {
   @IsOptional() @IsString() BACKUP_DIR?: string;
 }
 
-export type AppConfig = Readonly<
-  EnvSchema & { PUBLIC_BASE_URL: string; MAIL_DIR: string; BACKUP_DIR: string }
->;
+export type AppConfig = Readonly<EnvSchema & { PUBLIC_BASE_URL: string; MAIL_DIR: string; BACKUP_DIR: string }>;
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 

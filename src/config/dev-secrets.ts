@@ -11,9 +11,7 @@ import { AppConfig, ConfigError } from './config';
 export function withGeneratedSecrets(config: AppConfig): AppConfig {
   if (config.AUTH_JWT_SECRET && config.SECRETS_ENCRYPTION_KEY) return config;
   if (config.NODE_ENV === 'production') {
-    const missing = ['AUTH_JWT_SECRET', 'SECRETS_ENCRYPTION_KEY'].filter(
-      (k) => !config[k as keyof AppConfig],
-    );
+    const missing = ['AUTH_JWT_SECRET', 'SECRETS_ENCRYPTION_KEY'].filter((k) => !config[k as keyof AppConfig]);
     throw new ConfigError(`Invalid environment configuration:\n${missing.map((m) => `  ${m}: required in production`).join('\n')}`);
   }
   const file = join(config.DATA_DIR, 'dev-secrets.json');

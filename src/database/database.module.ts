@@ -32,7 +32,11 @@ class EmbeddedDatabaseShutdown implements OnApplicationShutdown {
       useFactory: async (config: AppConfig) => {
         const target = await databaseUrl(config);
         return {
-          ...dataSourceOptions({ ...target, poolSize: config.DATABASE_POOL_SIZE, statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS }),
+          ...dataSourceOptions({
+            ...target,
+            poolSize: config.DATABASE_POOL_SIZE,
+            statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+          }),
           autoLoadEntities: true,
         };
       },
@@ -46,4 +50,3 @@ class EmbeddedDatabaseShutdown implements OnApplicationShutdown {
   providers: [EmbeddedDatabaseShutdown],
 })
 export class DatabaseModule {}
-

@@ -13,11 +13,7 @@ import { DeveloperToken } from './entities/developer-token.entity';
 @Module({
   imports: [PassportModule, TypeOrmModule.forFeature([Developer, DeveloperSession, DeveloperToken])],
   controllers: [DeveloperAuthController, DeveloperTokensController],
-  providers: [
-    DevelopersService,
-    DeveloperBearerStrategy,
-    { provide: DEVELOPER_SESSION_AUTHENTICATOR, useExisting: DevelopersService },
-  ],
+  providers: [DevelopersService, DeveloperBearerStrategy, { provide: DEVELOPER_SESSION_AUTHENTICATOR, useExisting: DevelopersService }],
   exports: [DevelopersService],
 })
 export class DevelopersModule {}

@@ -25,7 +25,12 @@ export interface DeveloperView {
   created_at: string;
 }
 
-export const toDeveloperView = (d: Developer): DeveloperView => ({ id: d.id, email: d.email, name: d.name, created_at: d.createdAt.toISOString() });
+export const toDeveloperView = (d: Developer): DeveloperView => ({
+  id: d.id,
+  email: d.email,
+  name: d.name,
+  created_at: d.createdAt.toISOString(),
+});
 
 /** Developer accounts, dashboard sessions (cookie + CSRF token) and access tokens. */
 @Injectable()
@@ -59,7 +64,9 @@ export class DevelopersService implements DeveloperSessionAuthenticator {
       .addSelect('d.passwordHash')
       .where('lower(d.email) = :email', { email: dto.email })
       .getOne();
-    const ok = developer ? await this.hasher.verify(developer.passwordHash, dto.password) : await this.hasher.verifyAgainstDummy(dto.password);
+    const ok = developer
+      ? await this.hasher.verify(developer.passwordHash, dto.password)
+      : await this.hasher.verifyAgainstDummy(dto.password);
     if (!developer || !ok) throw new DomainError('invalid_credentials', 'Email or password is incorrect');
     const sessionToken = randomBytes(32).toString('base64url');
     const csrfToken = randomBytes(24).toString('base64url');
@@ -114,22 +121,42 @@ export class DevelopersService implements DeveloperSessionAuthenticator {
 
   async createToken(principal: DeveloperPrincipal, dto: CreateDeveloperTokenDto, request: RequestMeta) {
     const expiresAt = dto.expires_at ? new Date(dto.expires_at) : null;
-    if (expiresAt && expiresAt.getTime() <= Date.now()) throw new DomainError('validation_failed', 'expires_at must be in the future', { details: { expires_at: ['must be in the future'] } });
+    if (expiresAt && expiresAt.getTime() <= Date.now())
+      throw new DomainError('validation_failed', 'expires_at must be in the future', {
+        details: { expires_at: ['must be in the future'] },
+      });
     const token = generateToken('dat_');
     return this.dataSource.transaction(async (manager) => {
-      const saved = await manager.save(DeveloperToken, manager.create(DeveloperToken, { developerId: principal.developerId, label: dto.label, tokenHash: sha256Hex(token), expiresAt }));
+      const saved = await manager.save(
+        DeveloperToken,
+        manager.create(DeveloperToken, { developerId: principal.developerId, label: dto.label, tokenHash: sha256Hex(token), expiresAt }),
+      );
       await this.audit.record(manager, {
-        eventType: 'dev_token_create', workspaceId: null, request,
+        eventType: 'dev_token_create',
+        workspaceId: null,
+        request,
         actor: { type: 'developer', id: principal.developerId, email: principal.email },
-        target: { type: 'DeveloperToken', id: saved.id }, metadata: { label: dto.label },
+        target: { type: 'DeveloperToken', id: saved.id },
+        metadata: { label: dto.label },
       });
-      return { id: saved.id, label: saved.label, token, expires_at: expiresAt?.toISOString() ?? null, created_at: saved.createdAt.toISOString() };
+      return {
+        id: saved.id,
+        label: saved.label,
+        token,
+        expires_at: expiresAt?.toISOString() ?? null,
+        created_at: saved.createdAt.toISOString(),
+      };
     });
   }
 
   async listTokens(developerId: string) {
     const rows = await this.tokens.find({ where: { developerId, revokedAt: IsNull() }, order: { createdAt: 'ASC' } });
-    return rows.map((t) => ({ id: t.id, label: t.label, expires_at: t.expiresAt?.toISOString() ?? null, created_at: t.createdAt.toISOString() }));
+    return rows.map((t) => ({
+      id: t.id,
+      label: t.label,
+      expires_at: t.expiresAt?.toISOString() ?? null,
+      created_at: t.createdAt.toISOString(),
+    }));
   }
 
   async revokeToken(principal: DeveloperPrincipal, tokenId: string, request: RequestMeta): Promise<void> {
@@ -143,7 +170,9 @@ export class DevelopersService implements DeveloperSessionAuthenticator {
       // Delivered at commit to every instance's credential cache.
       await notifyCredentialRevoked(manager, rows[0].token_hash);
       await this.audit.record(manager, {
-        eventType: 'dev_token_revoke', workspaceId: null, request,
+        eventType: 'dev_token_revoke',
+        workspaceId: null,
+        request,
         actor: { type: 'developer', id: principal.developerId, email: principal.email },
         target: { type: 'DeveloperToken', id: tokenId },
       });

@@ -71,7 +71,11 @@ export const AUDIT_EVENTS = {
   managed_database_provision_fail: { severity: 'error', status: 'emitted', description: 'Managed database could not be provisioned' },
   managed_database_backup_create: { severity: 'info', status: 'emitted', description: 'Managed database backup requested' },
   managed_database_restore: { severity: 'warn', status: 'emitted', description: 'Managed database restore from a backup requested' },
-  managed_database_credentials_read: { severity: 'warn', status: 'emitted', description: 'Managed database connection details (with password) read' },
+  managed_database_credentials_read: {
+    severity: 'warn',
+    status: 'emitted',
+    description: 'Managed database connection details (with password) read',
+  },
 } as const satisfies Record<string, CatalogEntry>;
 
 export type AuditEventType = keyof typeof AUDIT_EVENTS;

@@ -48,7 +48,12 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     this.handlers.set(queue, handler);
   }
 
-  async enqueue(manager: EntityManager, queue: string, payload: Record<string, unknown>, opts: { runAt?: Date; maxAttempts?: number } = {}): Promise<string> {
+  async enqueue(
+    manager: EntityManager,
+    queue: string,
+    payload: Record<string, unknown>,
+    opts: { runAt?: Date; maxAttempts?: number } = {},
+  ): Promise<string> {
     const rows = (await manager.query(
       `INSERT INTO jobs (queue, payload, run_at, max_attempts) VALUES ($1, $2, COALESCE($3, now()), $4) RETURNING id`,
       [queue, JSON.stringify(payload), opts.runAt ?? null, opts.maxAttempts ?? 10],

@@ -30,7 +30,12 @@ export class BackupsService {
     const db = await this.databases.findAvailable(p.developerId, databaseId);
     const backup = await this.dataSource.transaction(async (manager) => {
       const row = await this.repo.insertBackup(manager, db, dto.name);
-      await this.jobs.enqueue(manager, QUEUES.backup, { backupId: row.id, workspaceId: db.workspace_id }, { maxAttempts: QUEUES.backupAttempts });
+      await this.jobs.enqueue(
+        manager,
+        QUEUES.backup,
+        { backupId: row.id, workspaceId: db.workspace_id },
+        { maxAttempts: QUEUES.backupAttempts },
+      );
       await this.audit.record(manager, {
         eventType: 'managed_database_backup_create',
         workspaceId: db.workspace_id,
@@ -63,12 +68,19 @@ export class BackupsService {
     const backup = await this.repo.findBackupForDeveloper(p.developerId, backupId);
     if (!backup) throw notFound('backup');
     if (backup.status !== 'completed') {
-      throw new DomainError('not_ready', `The backup is ${backup.status}; only a completed backup can be restored`, { details: { status: backup.status } });
+      throw new DomainError('not_ready', `The backup is ${backup.status}; only a completed backup can be restored`, {
+        details: { status: backup.status },
+      });
     }
     const db = await this.databases.findAvailable(p.developerId, backup.database_id);
     const restore = await this.dataSource.transaction(async (manager) => {
       const row = await this.repo.insertRestore(manager, backup);
-      await this.jobs.enqueue(manager, QUEUES.restore, { restoreId: row.id, workspaceId: db.workspace_id }, { maxAttempts: QUEUES.backupAttempts });
+      await this.jobs.enqueue(
+        manager,
+        QUEUES.restore,
+        { restoreId: row.id, workspaceId: db.workspace_id },
+        { maxAttempts: QUEUES.backupAttempts },
+      );
       await this.audit.record(manager, {
         eventType: 'managed_database_restore',
         workspaceId: db.workspace_id,

@@ -28,7 +28,12 @@ export class DatabasesController {
 
   @ApiCreatedResponse({ type: DatabaseResponse })
   @Post('workspaces/:workspaceId/databases')
-  create(@CurrentPrincipal() p: DeveloperPrincipal, @Param('workspaceId') workspaceId: string, @Body() dto: CreateDatabaseDto, @ReqMeta() meta: RequestMeta) {
+  create(
+    @CurrentPrincipal() p: DeveloperPrincipal,
+    @Param('workspaceId') workspaceId: string,
+    @Body() dto: CreateDatabaseDto,
+    @ReqMeta() meta: RequestMeta,
+  ) {
     return this.databases.create(p, workspaceId, dto, meta);
   }
 

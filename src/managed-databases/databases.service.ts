@@ -51,7 +51,9 @@ export class DatabasesService {
   async create(p: DeveloperPrincipal, workspaceId: string, dto: CreateDatabaseDto, request: RequestMeta) {
     await this.workspaces.assertMember(p.developerId, workspaceId);
     if (!this.engines.get(dto.engine).isAvailable()) {
-      throw new DomainError('engine_unavailable', `The ${dto.engine} engine is not available on this service`, { details: { engine: dto.engine } });
+      throw new DomainError('engine_unavailable', `The ${dto.engine} engine is not available on this service`, {
+        details: { engine: dto.engine },
+      });
     }
     const dbName = generateDbName(dto.display_name);
     const address = this.engines.publicAddress(dto.engine);
@@ -69,7 +71,12 @@ export class DatabasesService {
         max_storage_mb: dto.max_storage_mb ?? DEFAULTS[dto.engine].maxStorageMb,
         max_connections: dto.max_connections ?? DEFAULTS[dto.engine].maxConnections,
       });
-      await this.jobs.enqueue(manager, QUEUES.provision, { databaseId: inserted.id, workspaceId }, { maxAttempts: QUEUES.provisionAttempts });
+      await this.jobs.enqueue(
+        manager,
+        QUEUES.provision,
+        { databaseId: inserted.id, workspaceId },
+        { maxAttempts: QUEUES.provisionAttempts },
+      );
       await this.audit.record(manager, {
         eventType: 'managed_database_create',
         workspaceId,
@@ -114,7 +121,9 @@ export class DatabasesService {
       return databaseView(row);
     } catch (err) {
       if (err instanceof QueryFailedError && (err.driverError as { code?: string }).code === LOCK_NOT_AVAILABLE) {
-        throw new DomainError('conflict', 'A backup or restore of this database is running; retry when it has finished', { retryAfterSeconds: 5 });
+        throw new DomainError('conflict', 'A backup or restore of this database is running; retry when it has finished', {
+          retryAfterSeconds: 5,
+        });
       }
       throw err;
     }
@@ -159,7 +168,13 @@ export class DatabasesService {
       return { database_id: db.id, status: 'unknown' as const, checked_at: checkedAt, latency_ms: 0, checks: [check] };
     }
     const report = await this.singleFlight(db);
-    return { database_id: db.id, status: report.status, checked_at: report.checkedAt, latency_ms: report.latency_ms, checks: report.checks };
+    return {
+      database_id: db.id,
+      status: report.status,
+      checked_at: report.checkedAt,
+      latency_ms: report.latency_ms,
+      checks: report.checks,
+    };
   }
 
   /**
@@ -185,9 +200,13 @@ export class DatabasesService {
   async keys(developerId: string, id: string, cursor = '0', count = 100) {
     const db = await this.findAvailable(developerId, id);
     if (db.engine !== 'redis') {
-      throw new DomainError('not_supported', 'Key listing exists only for redis databases', { status: 400, details: { engine: db.engine } });
+      throw new DomainError('not_supported', 'Key listing exists only for redis databases', {
+        status: 400,
+        details: { engine: db.engine },
+      });
     }
-    if (!/^\d{1,20}$/.test(cursor)) throw new DomainError('validation_failed', 'cursor must be a number', { details: { cursor: ['must be a number'] } });
+    if (!/^\d{1,20}$/.test(cursor))
+      throw new DomainError('validation_failed', 'cursor must be a number', { details: { cursor: ['must be a number'] } });
     return this.engines.redis().listKeys(this.secrets.tenant(db), cursor, count);
   }
 
@@ -212,5 +231,7 @@ export function engineFailure(err: Error): DomainError {
   if (err instanceof EngineObjectMissingError) {
     return new DomainError('engine_object_missing', err.message, { status: 503 });
   }
-  return new DomainError('service_unavailable', `The database engine did not answer: ${err.message.slice(0, 200)}`, { retryAfterSeconds: 5 });
+  return new DomainError('service_unavailable', `The database engine did not answer: ${err.message.slice(0, 200)}`, {
+    retryAfterSeconds: 5,
+  });
 }

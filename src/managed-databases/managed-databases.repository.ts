@@ -69,16 +69,26 @@ export class ManagedDatabasesRepository {
       `INSERT INTO managed_databases
          (workspace_id, display_name, db_name, engine, username, password_encrypted, host, port, max_storage_mb, max_connections)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING *`,
-      [db.workspace_id, db.display_name, db.db_name, db.engine, db.username, db.password_encrypted, db.host, db.port, db.max_storage_mb, db.max_connections],
+      [
+        db.workspace_id,
+        db.display_name,
+        db.db_name,
+        db.engine,
+        db.username,
+        db.password_encrypted,
+        db.host,
+        db.port,
+        db.max_storage_mb,
+        db.max_connections,
+      ],
     )) as DatabaseRow[];
     return rows[0];
   }
 
   listDatabases(workspaceId: string): Promise<DatabaseRow[]> {
-    return this.dataSource.query(
-      `SELECT * FROM managed_databases WHERE workspace_id = $1 ORDER BY created_at, id`,
-      [workspaceId],
-    ) as Promise<DatabaseRow[]>;
+    return this.dataSource.query(`SELECT * FROM managed_databases WHERE workspace_id = $1 ORDER BY created_at, id`, [
+      workspaceId,
+    ]) as Promise<DatabaseRow[]>;
   }
 
   /** A database visible to the developer: they are a member of its workspace. */
@@ -93,18 +103,26 @@ export class ManagedDatabasesRepository {
   }
 
   async lockDatabase(manager: EntityManager, workspaceId: string, id: string, mode: 'UPDATE' | 'SHARE'): Promise<DatabaseRow | undefined> {
-    const rows = (await manager.query(
-      `SELECT * FROM managed_databases WHERE workspace_id = $1 AND id = $2 FOR ${mode}`,
-      [workspaceId, id],
-    )) as DatabaseRow[];
+    const rows = (await manager.query(`SELECT * FROM managed_databases WHERE workspace_id = $1 AND id = $2 FOR ${mode}`, [
+      workspaceId,
+      id,
+    ])) as DatabaseRow[];
     return rows[0];
   }
 
-  async setDatabaseStatus(manager: EntityManager, workspaceId: string, id: string, status: DatabaseStatus, error: string | null = null): Promise<void> {
-    await manager.query(
-      `UPDATE managed_databases SET status = $3, error = $4, updated_at = now() WHERE workspace_id = $1 AND id = $2`,
-      [workspaceId, id, status, error],
-    );
+  async setDatabaseStatus(
+    manager: EntityManager,
+    workspaceId: string,
+    id: string,
+    status: DatabaseStatus,
+    error: string | null = null,
+  ): Promise<void> {
+    await manager.query(`UPDATE managed_databases SET status = $3, error = $4, updated_at = now() WHERE workspace_id = $1 AND id = $2`, [
+      workspaceId,
+      id,
+      status,
+      error,
+    ]);
   }
 
   async deleteDatabase(manager: EntityManager, workspaceId: string, id: string): Promise<void> {
@@ -137,14 +155,19 @@ export class ManagedDatabasesRepository {
   }
 
   async lockBackup(manager: EntityManager, workspaceId: string, id: string): Promise<BackupRow | undefined> {
-    const rows = (await manager.query(
-      `SELECT * FROM managed_database_backups WHERE workspace_id = $1 AND id = $2 FOR UPDATE`,
-      [workspaceId, id],
-    )) as BackupRow[];
+    const rows = (await manager.query(`SELECT * FROM managed_database_backups WHERE workspace_id = $1 AND id = $2 FOR UPDATE`, [
+      workspaceId,
+      id,
+    ])) as BackupRow[];
     return rows[0];
   }
 
-  async updateBackup(manager: EntityManager, workspaceId: string, id: string, fields: Partial<Omit<BackupRow, 'id' | 'workspace_id'>>): Promise<void> {
+  async updateBackup(
+    manager: EntityManager,
+    workspaceId: string,
+    id: string,
+    fields: Partial<Omit<BackupRow, 'id' | 'workspace_id'>>,
+  ): Promise<void> {
     await this.update(manager, 'managed_database_backups', workspaceId, id, fields);
   }
 
@@ -167,22 +190,37 @@ export class ManagedDatabasesRepository {
   }
 
   async lockRestore(manager: EntityManager, workspaceId: string, id: string): Promise<RestoreRow | undefined> {
-    const rows = (await manager.query(
-      `SELECT * FROM managed_database_restores WHERE workspace_id = $1 AND id = $2 FOR UPDATE`,
-      [workspaceId, id],
-    )) as RestoreRow[];
+    const rows = (await manager.query(`SELECT * FROM managed_database_restores WHERE workspace_id = $1 AND id = $2 FOR UPDATE`, [
+      workspaceId,
+      id,
+    ])) as RestoreRow[];
     return rows[0];
   }
 
-  async updateRestore(manager: EntityManager, workspaceId: string, id: string, fields: Partial<Omit<RestoreRow, 'id' | 'workspace_id'>>): Promise<void> {
+  async updateRestore(
+    manager: EntityManager,
+    workspaceId: string,
+    id: string,
+    fields: Partial<Omit<RestoreRow, 'id' | 'workspace_id'>>,
+  ): Promise<void> {
     await this.update(manager, 'managed_database_restores', workspaceId, id, fields);
   }
 
-  private async update(manager: EntityManager, table: string, workspaceId: string, id: string, fields: Record<string, unknown>): Promise<void> {
+  private async update(
+    manager: EntityManager,
+    table: string,
+    workspaceId: string,
+    id: string,
+    fields: Record<string, unknown>,
+  ): Promise<void> {
     const keys = Object.keys(fields);
     if (keys.length === 0) return;
     // Column names come from our own code (typed keys), never from input.
     const sets = keys.map((k, i) => `${k} = $${i + 3}`).join(', ');
-    await manager.query(`UPDATE ${table} SET ${sets} WHERE workspace_id = $1 AND id = $2`, [workspaceId, id, ...keys.map((k) => fields[k])]);
+    await manager.query(`UPDATE ${table} SET ${sets} WHERE workspace_id = $1 AND id = $2`, [
+      workspaceId,
+      id,
+      ...keys.map((k) => fields[k]),
+    ]);
   }
 }

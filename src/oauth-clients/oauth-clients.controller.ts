@@ -28,7 +28,12 @@ export class OAuthClientsController {
   }
 
   @Put(':id')
-  update(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string, @Body() dto: UpdateOAuthClientDto, @ReqMeta() meta: RequestMeta) {
+  update(
+    @CurrentPrincipal() p: DeveloperPrincipal,
+    @Param('id') id: string,
+    @Body() dto: UpdateOAuthClientDto,
+    @ReqMeta() meta: RequestMeta,
+  ) {
     return this.clients.update(p, id, dto, meta);
   }
 

@@ -49,7 +49,9 @@ export class OAuthClientsService {
 
   async list(p: DeveloperPrincipal, workspaceId: string) {
     await this.workspaces.assertMember(p.developerId, workspaceId);
-    const rows = (await this.dataSource.query(`SELECT ${COLUMNS} FROM oauth_clients WHERE workspace_id = $1 ORDER BY created_at, id`, [workspaceId])) as ClientRow[];
+    const rows = (await this.dataSource.query(`SELECT ${COLUMNS} FROM oauth_clients WHERE workspace_id = $1 ORDER BY created_at, id`, [
+      workspaceId,
+    ])) as ClientRow[];
     return rows.map(toView);
   }
 
@@ -92,7 +94,9 @@ export class OAuthClientsService {
   private async load(manager: EntityManager, p: DeveloperPrincipal, id: string): Promise<ClientRow> {
     if (!isUuid(id)) throw notFound('OAuth client');
     const [row] = (await manager.query(
-      `SELECT ${COLUMNS.split(', ').map((c) => `c.${c}`).join(', ')} FROM oauth_clients c
+      `SELECT ${COLUMNS.split(', ')
+        .map((c) => `c.${c}`)
+        .join(', ')} FROM oauth_clients c
          JOIN workspace_members m ON m.workspace_id = c.workspace_id AND m.developer_id = $2
         WHERE c.id = $1`,
       [id, p.developerId],
@@ -101,11 +105,22 @@ export class OAuthClientsService {
     return row;
   }
 
-  private record(manager: EntityManager, eventType: AuditEventType, p: DeveloperPrincipal, row: ClientRow, request: RequestMeta, metadata?: Record<string, unknown>) {
+  private record(
+    manager: EntityManager,
+    eventType: AuditEventType,
+    p: DeveloperPrincipal,
+    row: ClientRow,
+    request: RequestMeta,
+    metadata?: Record<string, unknown>,
+  ) {
     return this.audit.record(manager, {
-      eventType, workspaceId: row.workspace_id, request, metadata: { name: row.name, ...metadata },
+      eventType,
+      workspaceId: row.workspace_id,
+      request,
+      metadata: { name: row.name, ...metadata },
       actor: { type: 'developer', id: p.developerId, email: p.email },
-      target: { type: 'OAuthClient', id: row.id }, oauthClientId: row.id,
+      target: { type: 'OAuthClient', id: row.id },
+      oauthClientId: row.id,
     });
   }
 }

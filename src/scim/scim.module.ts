@@ -13,14 +13,7 @@ import { ScimUsersService } from './users/scim-users.service';
 /** SCIM 2.0 server (spec area A): tokens, Users, Groups, discovery. */
 @Module({
   controllers: [ScimTokensController, ScimUsersController, ScimGroupsController, ScimDiscoveryController],
-  providers: [
-    ScimTokensService,
-    ScimBearerStrategy,
-    ScimUsersRepository,
-    ScimUsersService,
-    ScimGroupsRepository,
-    ScimGroupsService,
-  ],
+  providers: [ScimTokensService, ScimBearerStrategy, ScimUsersRepository, ScimUsersService, ScimGroupsRepository, ScimGroupsService],
   exports: [ScimTokensService],
 })
 export class ScimModule {}

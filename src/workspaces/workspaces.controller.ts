@@ -28,7 +28,12 @@ export class WorkspacesController {
   }
 
   @Patch(':id')
-  update(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string, @Body() dto: UpdateWorkspaceDto, @ReqMeta() meta: RequestMeta) {
+  update(
+    @CurrentPrincipal() p: DeveloperPrincipal,
+    @Param('id') id: string,
+    @Body() dto: UpdateWorkspaceDto,
+    @ReqMeta() meta: RequestMeta,
+  ) {
     return this.workspaces.update(p, id, dto, meta);
   }
 
@@ -50,7 +55,12 @@ export class WorkspacesController {
 
   @Delete(':id/members/:developerId')
   @HttpCode(204)
-  removeMember(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string, @Param('developerId') developerId: string, @ReqMeta() meta: RequestMeta) {
+  removeMember(
+    @CurrentPrincipal() p: DeveloperPrincipal,
+    @Param('id') id: string,
+    @Param('developerId') developerId: string,
+    @ReqMeta() meta: RequestMeta,
+  ) {
     return this.workspaces.removeMember(p, id, developerId, meta);
   }
 }

@@ -61,7 +61,10 @@ export class WorkspacesService {
   /** Role of the developer in the workspace; not_found when they are not a member (or the id is not a UUID). */
   async assertMember(developerId: string, workspaceId: string, manager: EntityManager = this.dataSource.manager): Promise<WorkspaceRole> {
     if (!isUuid(workspaceId)) throw notFound('workspace');
-    const rows = (await manager.query(`SELECT role FROM workspace_members WHERE workspace_id = $1 AND developer_id = $2`, [workspaceId, developerId])) as { role: WorkspaceRole }[];
+    const rows = (await manager.query(`SELECT role FROM workspace_members WHERE workspace_id = $1 AND developer_id = $2`, [
+      workspaceId,
+      developerId,
+    ])) as { role: WorkspaceRole }[];
     if (!rows[0]) throw notFound('workspace');
     return rows[0].role;
   }
@@ -88,9 +91,22 @@ export class WorkspacesService {
 
   async create(principal: DeveloperPrincipal, dto: CreateWorkspaceDto, request: RequestMeta): Promise<WorkspaceView> {
     return this.dataSource.transaction(async (manager) => {
-      const [row] = (await manager.query(`INSERT INTO workspaces (name, description) VALUES ($1, $2) RETURNING id`, [dto.name, dto.description ?? ''])) as { id: string }[];
-      await manager.query(`INSERT INTO workspace_members (workspace_id, developer_id, role) VALUES ($1, $2, 'owner')`, [row.id, principal.developerId]);
-      await this.audit.record(manager, { eventType: 'workspace_create', workspaceId: row.id, actor: actorOf(principal), target: { type: 'Workspace', id: row.id }, request, metadata: { name: dto.name } });
+      const [row] = (await manager.query(`INSERT INTO workspaces (name, description) VALUES ($1, $2) RETURNING id`, [
+        dto.name,
+        dto.description ?? '',
+      ])) as { id: string }[];
+      await manager.query(`INSERT INTO workspace_members (workspace_id, developer_id, role) VALUES ($1, $2, 'owner')`, [
+        row.id,
+        principal.developerId,
+      ]);
+      await this.audit.record(manager, {
+        eventType: 'workspace_create',
+        workspaceId: row.id,
+        actor: actorOf(principal),
+        target: { type: 'Workspace', id: row.id },
+        request,
+        metadata: { name: dto.name },
+      });
       return this.load(manager, row.id);
     });
   }
@@ -102,7 +118,14 @@ export class WorkspacesService {
         `UPDATE workspaces SET name = COALESCE($2, name), description = COALESCE($3, description), updated_at = now() WHERE id = $1`,
         [workspaceId, dto.name ?? null, dto.description ?? null],
       );
-      await this.audit.record(manager, { eventType: 'workspace_update', workspaceId, actor: actorOf(principal), target: { type: 'Workspace', id: workspaceId }, request, metadata: { fields: Object.keys(dto) } });
+      await this.audit.record(manager, {
+        eventType: 'workspace_update',
+        workspaceId,
+        actor: actorOf(principal),
+        target: { type: 'Workspace', id: workspaceId },
+        request,
+        metadata: { fields: Object.keys(dto) },
+      });
       return this.load(manager, workspaceId);
     });
   }
@@ -110,7 +133,13 @@ export class WorkspacesService {
   async remove(principal: DeveloperPrincipal, workspaceId: string, request: RequestMeta): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       await this.assertOwner(principal.developerId, workspaceId, manager);
-      await this.audit.record(manager, { eventType: 'workspace_delete', workspaceId, actor: actorOf(principal), target: { type: 'Workspace', id: workspaceId }, request });
+      await this.audit.record(manager, {
+        eventType: 'workspace_delete',
+        workspaceId,
+        actor: actorOf(principal),
+        target: { type: 'Workspace', id: workspaceId },
+        request,
+      });
       await manager.query(`DELETE FROM workspaces WHERE id = $1`, [workspaceId]);
       // The delete cascades to the workspace's SCIM tokens: every instance drops its cached credentials at commit.
       await notifyAllCredentialsRevoked(manager);
@@ -132,16 +161,36 @@ export class WorkspacesService {
   async addMember(principal: DeveloperPrincipal, workspaceId: string, dto: AddMemberDto, request: RequestMeta) {
     return this.dataSource.transaction(async (manager) => {
       await this.assertOwner(principal.developerId, workspaceId, manager);
-      const [developer] = (await manager.query(`SELECT id, email, name FROM developers WHERE lower(email) = $1`, [dto.email])) as { id: string; email: string; name: string }[];
-      if (!developer) throw new DomainError('validation_failed', 'No developer has this email; they must sign up first', { details: { email: ['no developer with this email'] } });
+      const [developer] = (await manager.query(`SELECT id, email, name FROM developers WHERE lower(email) = $1`, [dto.email])) as {
+        id: string;
+        email: string;
+        name: string;
+      }[];
+      if (!developer)
+        throw new DomainError('validation_failed', 'No developer has this email; they must sign up first', {
+          details: { email: ['no developer with this email'] },
+        });
       const inserted = (await manager.query(
         `INSERT INTO workspace_members (workspace_id, developer_id, role) VALUES ($1, $2, $3)
          ON CONFLICT DO NOTHING RETURNING created_at`,
         [workspaceId, developer.id, dto.role],
       )) as { created_at: Date }[];
       if (!inserted[0]) throw new DomainError('conflict', 'This developer is already a member');
-      await this.audit.record(manager, { eventType: 'workspace_member_add', workspaceId, actor: actorOf(principal), target: { type: 'Developer', id: developer.id }, request, metadata: { role: dto.role, email: developer.email } });
-      return { developer_id: developer.id, email: developer.email, name: developer.name, role: dto.role, created_at: new Date(inserted[0].created_at).toISOString() };
+      await this.audit.record(manager, {
+        eventType: 'workspace_member_add',
+        workspaceId,
+        actor: actorOf(principal),
+        target: { type: 'Developer', id: developer.id },
+        request,
+        metadata: { role: dto.role, email: developer.email },
+      });
+      return {
+        developer_id: developer.id,
+        email: developer.email,
+        name: developer.name,
+        role: dto.role,
+        created_at: new Date(inserted[0].created_at).toISOString(),
+      };
     });
   }
 
@@ -150,13 +199,21 @@ export class WorkspacesService {
       await this.assertOwner(principal.developerId, workspaceId, manager);
       if (!isUuid(developerId)) throw notFound('member');
       // Lock the membership rows so two concurrent removals cannot both pass the last-owner check.
-      const members = (await manager.query(`SELECT developer_id, role FROM workspace_members WHERE workspace_id = $1 FOR UPDATE`, [workspaceId])) as { developer_id: string; role: string }[];
+      const members = (await manager.query(`SELECT developer_id, role FROM workspace_members WHERE workspace_id = $1 FOR UPDATE`, [
+        workspaceId,
+      ])) as { developer_id: string; role: string }[];
       const target = members.find((m) => m.developer_id === developerId);
       if (!target) throw notFound('member');
       const owners = members.filter((m) => m.role === 'owner').length;
       if (target.role === 'owner' && owners <= 1) throw new DomainError('conflict', 'The last owner of a workspace cannot be removed');
       await manager.query(`DELETE FROM workspace_members WHERE workspace_id = $1 AND developer_id = $2`, [workspaceId, developerId]);
-      await this.audit.record(manager, { eventType: 'workspace_member_remove', workspaceId, actor: actorOf(principal), target: { type: 'Developer', id: developerId }, request });
+      await this.audit.record(manager, {
+        eventType: 'workspace_member_remove',
+        workspaceId,
+        actor: actorOf(principal),
+        target: { type: 'Developer', id: developerId },
+        request,
+      });
     });
   }
 

@@ -28,7 +28,12 @@ describe('managed-database API rules', () => {
   it('answers 422 engine_unavailable for an engine without admin URL', async () => {
     const dev = await aDeveloper(t);
     const ws = await aWorkspace(t, dev);
-    const res = await t.http().post(`/e/v1/developer/workspaces/${ws.id}/databases/`).set(dev.auth).send({ display_name: 'docs', engine: 'mongodb' }).expect(422);
+    const res = await t
+      .http()
+      .post(`/e/v1/developer/workspaces/${ws.id}/databases/`)
+      .set(dev.auth)
+      .send({ display_name: 'docs', engine: 'mongodb' })
+      .expect(422);
     expect(res.body).toMatchObject({ error: 'engine_unavailable' });
     const list = await t.http().get(`/e/v1/developer/workspaces/${ws.id}/databases/`).set(dev.auth).expect(200);
     expect(list.body.results).toEqual([]);
@@ -59,7 +64,12 @@ describe('managed-database API rules', () => {
     );
     const h = stranger.auth;
     await t.http().get(`/e/v1/developer/workspaces/${ws.id}/databases/`).set(h).expect(404);
-    await t.http().post(`/e/v1/developer/workspaces/${ws.id}/databases/`).set(h).send({ display_name: 'x', engine: 'postgres' }).expect(404);
+    await t
+      .http()
+      .post(`/e/v1/developer/workspaces/${ws.id}/databases/`)
+      .set(h)
+      .send({ display_name: 'x', engine: 'postgres' })
+      .expect(404);
     for (const sub of ['', 'connection/', 'metrics/', 'health/', 'backups/', 'keys/']) {
       await t.http().get(`/e/v1/developer/databases/${db.id}/${sub}`).set(h).expect(404);
     }

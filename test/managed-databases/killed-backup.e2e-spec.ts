@@ -41,9 +41,21 @@ describe('worker killed during a backup', () => {
     crashed = await spawnApp({ ...shared, LOG_LEVEL: 'warn' });
     const tenant = await setUpTenantAt(crashed.baseUrl);
     const http = () => request(crashed!.baseUrl);
-    const created = (await http().post(`/e/v1/developer/workspaces/${tenant.workspaceId}/databases/`).set(tenant.auth).send({ display_name: 'Ledger', engine: 'postgres' }).expect(201)).body as { id: string; db_name: string };
-    await waitFor(() => http().get(`/e/v1/developer/databases/${created.id}/`).set(tenant.auth), (r) => r.body?.status === 'available', 'database available');
-    const conn = (await http().get(`/e/v1/developer/databases/${created.id}/connection/`).set(tenant.auth).expect(200)).body as { connection_string: string };
+    const created = (
+      await http()
+        .post(`/e/v1/developer/workspaces/${tenant.workspaceId}/databases/`)
+        .set(tenant.auth)
+        .send({ display_name: 'Ledger', engine: 'postgres' })
+        .expect(201)
+    ).body as { id: string; db_name: string };
+    await waitFor(
+      () => http().get(`/e/v1/developer/databases/${created.id}/`).set(tenant.auth),
+      (r) => r.body?.status === 'available',
+      'database available',
+    );
+    const conn = (await http().get(`/e/v1/developer/databases/${created.id}/connection/`).set(tenant.auth).expect(200)).body as {
+      connection_string: string;
+    };
     const app = new Client({ connectionString: conn.connection_string });
     await app.connect();
     await app.query(`CREATE TABLE ledger (entry text); INSERT INTO ledger VALUES ('before backup')`);
@@ -52,14 +64,22 @@ describe('worker killed during a backup', () => {
     const blocker = adminOn(created.db_name);
     await blocker.connect();
     await blocker.query('BEGIN; LOCK TABLE ledger IN ACCESS EXCLUSIVE MODE');
-    const backup = (await http().post(`/e/v1/developer/databases/${created.id}/backups/`).set(tenant.auth).send({ name: 'crash-test' }).expect(202)).body as { id: string };
+    const backup = (
+      await http().post(`/e/v1/developer/databases/${created.id}/backups/`).set(tenant.auth).send({ name: 'crash-test' }).expect(202)
+    ).body as { id: string };
     const admin = adminOn('postgres');
     await admin.connect();
     const dumping = `SELECT pid FROM pg_stat_activity WHERE datname = $1 AND application_name = 'pg_dump' AND wait_event_type = 'Lock'`;
-    await waitFor(async () => (await admin.query(dumping, [created.db_name])).rowCount, (n) => (n ?? 0) > 0, 'pg_dump waiting on the lock');
+    await waitFor(
+      async () => (await admin.query(dumping, [created.db_name])).rowCount,
+      (n) => (n ?? 0) > 0,
+      'pg_dump waiting on the lock',
+    );
     await crashed.stop('SIGKILL');
     // The machine "died" with it: its pg_dump child goes too.
-    await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND application_name = 'pg_dump'`, [created.db_name]);
+    await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND application_name = 'pg_dump'`, [
+      created.db_name,
+    ]);
 
     survivor = await createTestApp(shared);
     const dev = { id: '', email: '', password: '', token: '', auth: tenant.auth };
@@ -68,12 +88,17 @@ describe('worker killed during a backup', () => {
     const done = await untilJobDone(survivor, dev, `/e/v1/developer/backups/${backup.id}/`);
     expect(done).toMatchObject({ status: 'completed', error: null });
     expect(Number(done.size_bytes)).toBeGreaterThan(0);
-    const jobs = (await survivor.dataSource.query(`SELECT status, attempts FROM jobs WHERE queue = 'managed-db.backup' AND payload->>'backupId' = $1`, [backup.id])) as { status: string; attempts: number }[];
+    const jobs = (await survivor.dataSource.query(
+      `SELECT status, attempts FROM jobs WHERE queue = 'managed-db.backup' AND payload->>'backupId' = $1`,
+      [backup.id],
+    )) as { status: string; attempts: number }[];
     expect(jobs).toEqual([{ status: 'completed', attempts: 2 }]);
 
     await app.query(`UPDATE ledger SET entry = 'changed after backup'`);
     await app.end();
-    const restore = (await survivor.http().post(`/e/v1/developer/backups/${backup.id}/restore/`).set(tenant.auth).expect(202)).body as { id: string };
+    const restore = (await survivor.http().post(`/e/v1/developer/backups/${backup.id}/restore/`).set(tenant.auth).expect(202)).body as {
+      id: string;
+    };
     expect(await untilJobDone(survivor, dev, `/e/v1/developer/restores/${restore.id}/`)).toMatchObject({ status: 'completed' });
     await untilStatus(survivor, dev, created.id, 'available');
     const check = new Client({ connectionString: conn.connection_string });

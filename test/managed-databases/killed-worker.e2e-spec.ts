@@ -74,12 +74,24 @@ describe('worker killed during provisioning', () => {
     const email = `dev-${randomUUID().slice(0, 8)}@example.test`;
     await http.post('/developer/auth/signup/').send({ email, password: 'password-123', name: 'D' }).expect(201);
     const login = await http.post('/developer/auth/login/').send({ email, password: 'password-123' }).expect(200);
-    const cookie = ([] as string[]).concat(login.headers['set-cookie']).map((c) => c.split(';')[0]).join('; ');
-    const minted = await http.post('/developer/tokens/').set('Cookie', cookie).set('X-CSRF-Token', login.body.csrf_token).send({ label: 't' });
+    const cookie = ([] as string[])
+      .concat(login.headers['set-cookie'])
+      .map((c) => c.split(';')[0])
+      .join('; ');
+    const minted = await http
+      .post('/developer/tokens/')
+      .set('Cookie', cookie)
+      .set('X-CSRF-Token', login.body.csrf_token)
+      .send({ label: 't' });
     const auth = { Authorization: `Bearer ${minted.body.token}` };
     const ws = (await http.post('/e/v1/developer/workspaces/').set(auth).send({ name: 'crash' }).expect(201)).body as { id: string };
-    const created = (await http.post(`/e/v1/developer/workspaces/${ws.id}/databases/`).set(auth).send({ display_name: 'Crash', engine: 'postgres' }).expect(201))
-      .body as { id: string; db_name: string };
+    const created = (
+      await http
+        .post(`/e/v1/developer/workspaces/${ws.id}/databases/`)
+        .set(auth)
+        .send({ display_name: 'Crash', engine: 'postgres' })
+        .expect(201)
+    ).body as { id: string; db_name: string };
 
     await relay.stalled; // the role exists, CREATE DATABASE is in flight
     await crashed.stop('SIGKILL');
@@ -101,9 +113,10 @@ describe('worker killed during provisioning', () => {
     await tenant.connect();
     await tenant.query('CREATE TABLE t (x int)');
     await tenant.end();
-    const [job] = await survivor.dataSource.query(`SELECT status, attempts FROM jobs WHERE queue = 'managed-db.provision' AND payload->>'databaseId' = $1`, [
-      created.id,
-    ]);
+    const [job] = await survivor.dataSource.query(
+      `SELECT status, attempts FROM jobs WHERE queue = 'managed-db.provision' AND payload->>'databaseId' = $1`,
+      [created.id],
+    );
     expect(job).toEqual({ status: 'completed', attempts: 2 });
     expect((await admin.query('SELECT count(*)::int AS n FROM pg_database WHERE datname = $1', [created.db_name])).rows[0].n).toBe(1);
     await admin.end();

@@ -31,7 +31,12 @@ describe('managed MongoDB databases', () => {
     it('answers 422 engine_unavailable when no MongoDB admin URL is configured', async () => {
       const dev = await aDeveloper(t);
       const ws = await aWorkspace(t, dev);
-      const res = await t.http().post(`/e/v1/developer/workspaces/${ws.id}/databases/`).set(dev.auth).send({ display_name: 'docs', engine: 'mongodb' }).expect(422);
+      const res = await t
+        .http()
+        .post(`/e/v1/developer/workspaces/${ws.id}/databases/`)
+        .set(dev.auth)
+        .send({ display_name: 'docs', engine: 'mongodb' })
+        .expect(422);
       expect(res.body).toMatchObject({ error: 'engine_unavailable', details: { engine: 'mongodb' } });
     });
     return;
@@ -54,7 +59,11 @@ describe('managed MongoDB databases', () => {
     const [a, b] = await Promise.all([anAvailableDatabase(t, dev, ws, 'mongodb'), anAvailableDatabase(t, dev, ws, 'mongodb')]);
     const docs = await asTenant(dev, a.id, async (c) => {
       await c.db().collection('notes').insertOne({ body: 'hello' });
-      return c.db().collection('notes').find({}, { projection: { _id: 0 } }).toArray();
+      return c
+        .db()
+        .collection('notes')
+        .find({}, { projection: { _id: 0 } })
+        .toArray();
     });
     expect(docs).toEqual([{ body: 'hello' }]);
     await expect(asTenant(dev, a.id, (c) => c.db(b.db_name).collection('x').findOne())).rejects.toThrow(/not authorized/);
@@ -68,7 +77,12 @@ describe('managed MongoDB databases', () => {
     const requested = await t.http().post(`/e/v1/developer/databases/${db.id}/backups/`).set(dev.auth).send({ name: 'b' }).expect(202);
     const backup = await untilJobDone(t, dev, `/e/v1/developer/backups/${requested.body.id}/`);
     expect(backup.status).toBe('completed');
-    await asTenant(dev, db.id, (c) => c.db().collection('items').updateMany({}, { $set: { name: 'changed' } }));
+    await asTenant(dev, db.id, (c) =>
+      c
+        .db()
+        .collection('items')
+        .updateMany({}, { $set: { name: 'changed' } }),
+    );
     const restore = await t.http().post(`/e/v1/developer/backups/${backup.id}/restore/`).set(dev.auth).expect(202);
     await untilJobDone(t, dev, `/e/v1/developer/restores/${restore.body.id}/`);
     const names = await asTenant(dev, db.id, async (c) => (await c.db().collection('items').find().toArray()).map((d) => d.name));
@@ -90,7 +104,11 @@ describe('managed MongoDB databases', () => {
     const db = await anAvailableDatabase(t, dev, ws, 'mongodb');
     await asTenant(dev, db.id, (c) => c.db().collection('x').insertOne({ a: 1 }));
     await t.http().delete(`/e/v1/developer/databases/${db.id}/`).set(dev.auth).expect(202);
-    await waitFor(() => t.http().get(`/e/v1/developer/databases/${db.id}/`).set(dev.auth), (r) => r.status === 404, 'database to be gone');
+    await waitFor(
+      () => t.http().get(`/e/v1/developer/databases/${db.id}/`).set(dev.auth),
+      (r) => r.status === 404,
+      'database to be gone',
+    );
     const admin = new MongoClient(ADMIN_URL);
     const dbs = await admin.db('admin').admin().listDatabases();
     await admin.close();

@@ -93,7 +93,12 @@ describe('managed Postgres databases', () => {
       await c.query("INSERT INTO items VALUES ('original')");
     });
 
-    const requested = await t.http().post(`/e/v1/developer/databases/${db.id}/backups/`).set(dev.auth).send({ name: 'nightly' }).expect(202);
+    const requested = await t
+      .http()
+      .post(`/e/v1/developer/databases/${db.id}/backups/`)
+      .set(dev.auth)
+      .send({ name: 'nightly' })
+      .expect(202);
     expect(requested.body).toEqual({
       id: expect.any(String),
       database_id: db.id,
@@ -168,7 +173,11 @@ describe('managed Postgres databases', () => {
     const username = (await t.http().get(`/e/v1/developer/databases/${db.id}/connection/`).set(dev.auth)).body.username;
     const res = await t.http().delete(`/e/v1/developer/databases/${db.id}/`).set(dev.auth).expect(202);
     expect(res.body).toMatchObject({ id: db.id, status: 'deleting' });
-    await waitFor(() => t.http().get(`/e/v1/developer/databases/${db.id}/`).set(dev.auth), (r) => r.status === 404, 'database to be gone');
+    await waitFor(
+      () => t.http().get(`/e/v1/developer/databases/${db.id}/`).set(dev.auth),
+      (r) => r.status === 404,
+      'database to be gone',
+    );
     expect(await adminQuery('SELECT 1 FROM pg_database WHERE datname = $1', [db.db_name])).toEqual([]);
     expect(await adminQuery('SELECT 1 FROM pg_roles WHERE rolname = $1', [username])).toEqual([]);
   });

@@ -9,7 +9,9 @@ describe('managed Redis databases', () => {
   const admin = new Redis(managedEnv().MANAGED_REDIS_ADMIN_URL);
   beforeAll(async () => (t = await createTestApp(managedEnv())));
   afterAll(async () => {
-    await Promise.all(clients.map((c) => (c.status === 'ready' ? c.quit().catch(() => undefined) : c.status === 'end' ? undefined : c.disconnect())));
+    await Promise.all(
+      clients.map((c) => (c.status === 'ready' ? c.quit().catch(() => undefined) : c.status === 'end' ? undefined : c.disconnect())),
+    );
     await deleteAll(t);
     await t.close();
     admin.disconnect();
@@ -20,7 +22,12 @@ describe('managed Redis databases', () => {
   }
   /** What a tenant does with the details: connect with username and password from the URL. */
   async function tenantClient(connectionString: string): Promise<Redis> {
-    const c = new Redis(connectionString, { enableReadyCheck: false, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const c = new Redis(connectionString, {
+      enableReadyCheck: false,
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
     c.on('error', () => undefined);
     clients.push(c);
     await c.connect();
@@ -67,7 +74,11 @@ describe('managed Redis databases', () => {
     const keys: string[] = [];
     let cursor: string | null = '0';
     while (cursor !== null) {
-      const page: { body: { keys: string[]; next_cursor: string | null } } = await t.http().get(`/e/v1/developer/databases/${db.id}/keys/?cursor=${cursor}&count=100`).set(dev.auth).expect(200);
+      const page: { body: { keys: string[]; next_cursor: string | null } } = await t
+        .http()
+        .get(`/e/v1/developer/databases/${db.id}/keys/?cursor=${cursor}&count=100`)
+        .set(dev.auth)
+        .expect(200);
       keys.push(...page.body.keys);
       cursor = page.body.next_cursor;
     }
@@ -117,7 +128,13 @@ describe('managed Redis databases', () => {
     const ws = await aWorkspace(t, dev);
     const db = await anAvailableDatabase(t, dev, ws, 'redis');
     const ok = (await t.http().get(`/e/v1/developer/databases/${db.id}/health/`).set(dev.auth).expect(200)).body;
-    expect(ok).toMatchObject({ status: 'healthy', checks: [{ name: 'connect', ok: true }, { name: 'ping', ok: true }] });
+    expect(ok).toMatchObject({
+      status: 'healthy',
+      checks: [
+        { name: 'connect', ok: true },
+        { name: 'ping', ok: true },
+      ],
+    });
     await admin.call('ACL', 'DELUSER', (await connectionOf(dev, db.id)).username);
     const bad = (await t.http().get(`/e/v1/developer/databases/${db.id}/health/`).set(dev.auth).expect(200)).body;
     expect(bad.status).toBe('unhealthy');
@@ -132,7 +149,11 @@ describe('managed Redis databases', () => {
     const c = await tenantClient(conn.connection_string);
     await c.set(`${conn.key_prefix}x`, '1');
     await t.http().delete(`/e/v1/developer/databases/${db.id}/`).set(dev.auth).expect(202);
-    await waitFor(() => t.http().get(`/e/v1/developer/databases/${db.id}/`).set(dev.auth), (r) => r.status === 404, 'database to be gone');
+    await waitFor(
+      () => t.http().get(`/e/v1/developer/databases/${db.id}/`).set(dev.auth),
+      (r) => r.status === 404,
+      'database to be gone',
+    );
     expect(await admin.call('ACL', 'GETUSER', conn.username)).toBeNull();
     expect(await admin.exists(`${conn.key_prefix}x`)).toBe(0);
   });

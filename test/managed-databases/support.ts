@@ -35,8 +35,18 @@ export interface CreatedDatabase {
   [k: string]: unknown;
 }
 
-export async function createDatabase(t: TestApp, dev: TestDeveloper, ws: TestWorkspace, engine: string, displayName = `${engine} db`): Promise<CreatedDatabase> {
-  const res = await t.http().post(`/e/v1/developer/workspaces/${ws.id}/databases/`).set(dev.auth).send({ display_name: displayName, engine });
+export async function createDatabase(
+  t: TestApp,
+  dev: TestDeveloper,
+  ws: TestWorkspace,
+  engine: string,
+  displayName = `${engine} db`,
+): Promise<CreatedDatabase> {
+  const res = await t
+    .http()
+    .post(`/e/v1/developer/workspaces/${ws.id}/databases/`)
+    .set(dev.auth)
+    .send({ display_name: displayName, engine });
   if (res.status !== 201) throw new Error(`create failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body as CreatedDatabase;
 }

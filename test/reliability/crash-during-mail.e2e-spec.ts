@@ -30,11 +30,18 @@ describe('process killed while sending mail', () => {
 
   it('delivers the message exactly once after restart, and the change it belongs to keeps its audit row', async () => {
     const hang = await hangingSmtp();
-    const shared = { AUTH_JWT_SECRET: randomBytes(32).toString('base64url'), SECRETS_ENCRYPTION_KEY: `k1:${randomBytes(32).toString('base64')}`, JOBS_LEASE_MS: '2000' };
+    const shared = {
+      AUTH_JWT_SECRET: randomBytes(32).toString('base64url'),
+      SECRETS_ENCRYPTION_KEY: `k1:${randomBytes(32).toString('base64')}`,
+      JOBS_LEASE_MS: '2000',
+    };
     crashed = await spawnApp({ ...shared, SMTP_URL: hang.url, LOG_LEVEL: 'warn' });
     const tenant = await setUpTenantAt(crashed.baseUrl);
     const userEmail = `victim-${randomUUID().slice(0, 8)}@example.test`;
-    await request(crashed.baseUrl).post('/e/v1/auth/register/').send({ client_id: tenant.clientId, email: userEmail, password: 'password-123' }).expect(201);
+    await request(crashed.baseUrl)
+      .post('/e/v1/auth/register/')
+      .send({ client_id: tenant.clientId, email: userEmail, password: 'password-123' })
+      .expect(201);
 
     await hang.started; // the crashed instance is mid-send
     await crashed.stop('SIGKILL');
@@ -46,7 +53,10 @@ describe('process killed while sending mail', () => {
     expect(mail.text).toMatch(/\d{6}/);
     await new Promise((r) => setTimeout(r, 2500));
     expect(smtp.messagesTo(userEmail)).toHaveLength(1);
-    const audit = (await survivor.dataSource.query(`SELECT event_type FROM audit_events WHERE workspace_id = $1 AND event_type IN ('register', 'email_verify_send')`, [tenant.workspaceId])) as { event_type: string }[];
+    const audit = (await survivor.dataSource.query(
+      `SELECT event_type FROM audit_events WHERE workspace_id = $1 AND event_type IN ('register', 'email_verify_send')`,
+      [tenant.workspaceId],
+    )) as { event_type: string }[];
     expect(audit.map((r) => r.event_type).sort()).toEqual(['email_verify_send', 'register']);
   }, 180000);
 });

@@ -11,7 +11,10 @@ describe('durable jobs across instances', () => {
     a = await createTestApp({ JOBS_POLL_INTERVAL_MS: '20' });
     b = await createTestApp({ JOBS_POLL_INTERVAL_MS: '20' });
     await a.dataSource.query(`CREATE TABLE IF NOT EXISTS test_job_runs (job_id uuid, instance text, n int)`);
-    for (const [name, t] of [['a', a], ['b', b]] as const) {
+    for (const [name, t] of [
+      ['a', a],
+      ['b', b],
+    ] as const) {
       t.get<JobsService>(JobsService).registerHandler(queue, async (payload, ctx) => {
         await t.dataSource.query(`INSERT INTO test_job_runs (job_id, instance, n) VALUES ($1, $2, $3)`, [ctx.jobId, name, payload.n]);
       });
@@ -27,7 +30,10 @@ describe('durable jobs across instances', () => {
       for (let n = 0; n < 300; n++) await a.get<JobsService>(JobsService).enqueue(manager, queue, { n });
     });
     for (let i = 0; i < 300; i++) {
-      const [{ pending }] = (await a.dataSource.query(`SELECT count(*)::int AS pending FROM jobs WHERE queue = $1 AND status <> 'completed'`, [queue])) as { pending: number }[];
+      const [{ pending }] = (await a.dataSource.query(
+        `SELECT count(*)::int AS pending FROM jobs WHERE queue = $1 AND status <> 'completed'`,
+        [queue],
+      )) as { pending: number }[];
       if (pending === 0) break;
       await new Promise((r) => setTimeout(r, 100));
     }

@@ -18,7 +18,9 @@ describe('two instances starting together', () => {
     const client = new Client({ connectionString: pg.url });
     await client.connect();
     try {
-      const { rows } = await client.query<{ name: string; runs: number }>(`SELECT name, count(*)::int AS runs FROM schema_migrations GROUP BY name`);
+      const { rows } = await client.query<{ name: string; runs: number }>(
+        `SELECT name, count(*)::int AS runs FROM schema_migrations GROUP BY name`,
+      );
       expect(rows.length).toBeGreaterThan(0);
       for (const row of rows) expect(row.runs).toBe(1);
     } finally {

@@ -45,7 +45,7 @@ describe('PostgreSQL outage', () => {
     }
     let recovered = false;
     for (let i = 0; i < 50 && !recovered; i++) {
-      const attempt = await timedGet("/e/v1/developer/workspaces/");
+      const attempt = await timedGet('/e/v1/developer/workspaces/');
       recovered = attempt.res.status === 200;
       if (!recovered) await new Promise((r) => setTimeout(r, 200));
     }

@@ -36,7 +36,8 @@ describe('two instances side by side', () => {
     const { clientId } = await setUpTenantAt(a.baseUrl);
     const email = `user-${randomUUID().slice(0, 8)}@example.test`;
     await http(a).post('/e/v1/auth/register/').send({ client_id: clientId, email, password: 'password-123' }).expect(201);
-    const session = (await http(b).post('/e/v1/auth/login/').send({ client_id: clientId, email, password: 'password-123' }).expect(200)).body as { access_token: string; session_id: string };
+    const session = (await http(b).post('/e/v1/auth/login/').send({ client_id: clientId, email, password: 'password-123' }).expect(200))
+      .body as { access_token: string; session_id: string };
     const bearer = { Authorization: `Bearer ${session.access_token}` };
     await http(b).get('/user/security/sessions/').set(bearer).expect(200);
     await http(a).delete(`/user/security/sessions/${session.session_id}/`).set(bearer).expect(204);
@@ -59,7 +60,7 @@ describe('two instances side by side', () => {
     expect(refused.body.schemas).toEqual(['urn:ietf:params:scim:api:messages:2.0:Error']);
   }, 60000);
 
-  it("refuses on B and on A the SCIM tokens of a workspace deleted through A, on the next call", async () => {
+  it('refuses on B and on A the SCIM tokens of a workspace deleted through A, on the next call', async () => {
     const { auth, workspaceId } = await setUpTenantAt(a.baseUrl);
     const minted = await http(a).post('/developer/scim/tokens/').set(auth).send({ workspace_id: workspaceId, label: 'idp' }).expect(201);
     const scim = { Authorization: `Bearer ${minted.body.token}` };
@@ -83,7 +84,11 @@ describe('two instances side by side', () => {
 
   it('shares rate limits: attempts on A and B count against one budget', async () => {
     const { clientId } = await setUpTenantAt(a.baseUrl);
-    const attempt = (app: AppProcess) => http(app).post('/e/v1/auth/login/').set('X-Forwarded-For', '198.51.100.7').send({ client_id: clientId, email: 'nobody@example.test', password: 'wrong-password' });
+    const attempt = (app: AppProcess) =>
+      http(app)
+        .post('/e/v1/auth/login/')
+        .set('X-Forwarded-For', '198.51.100.7')
+        .send({ client_id: clientId, email: 'nobody@example.test', password: 'wrong-password' });
     const statuses: number[] = [];
     for (const app of [a, b, a, b, a, b]) statuses.push((await attempt(app)).status);
     expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);

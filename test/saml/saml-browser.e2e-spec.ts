@@ -8,7 +8,15 @@ import { aTenant, anEndUser, Tenant, TestEndUser } from '../end-users/support';
 import { aRegisteredSp, RegisteredSp } from './support/saml-sso.helpers';
 import { samlEnv } from './support/saml-env';
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 function readBody(req: IncomingMessage): Promise<URLSearchParams> {
   return new Promise((resolve, reject) => {
@@ -38,8 +46,12 @@ function startSpServer(getSp: () => RegisteredSp, idpBaseUrl: string): Promise<{
         const form = await readBody(req);
         try {
           const { profile } = await sp.saml.validatePostResponseAsync({ SAMLResponse: form.get('SAMLResponse') ?? '' });
-          const rows = ['nameID', 'email', 'firstName', 'displayName', 'uid'].map((k) => `<dt>${k}</dt><dd id="${k}">${escapeHtml(profile?.[k])}</dd>`).join('');
-          res.writeHead(200, { 'Content-Type': 'text/html' }).end(`<h1>Welcome to the SP</h1><dl>${rows}</dl><p id="relay">${escapeHtml(form.get('RelayState'))}</p>`);
+          const rows = ['nameID', 'email', 'firstName', 'displayName', 'uid']
+            .map((k) => `<dt>${k}</dt><dd id="${k}">${escapeHtml(profile?.[k])}</dd>`)
+            .join('');
+          res
+            .writeHead(200, { 'Content-Type': 'text/html' })
+            .end(`<h1>Welcome to the SP</h1><dl>${rows}</dl><p id="relay">${escapeHtml(form.get('RelayState'))}</p>`);
         } catch (err) {
           res.writeHead(403, { 'Content-Type': 'text/html' }).end(`<h1>Rejected</h1><p>${escapeHtml((err as Error).message)}</p>`);
         }
@@ -48,7 +60,9 @@ function startSpServer(getSp: () => RegisteredSp, idpBaseUrl: string): Promise<{
       res.writeHead(404).end();
     })();
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, base: `http://localhost:${(server.address() as AddressInfo).port}` })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, base: `http://localhost:${(server.address() as AddressInfo).port}` })),
+  );
 }
 
 describe('SAML sign-in in a real browser', () => {

@@ -18,15 +18,28 @@ describe('SAML service-provider registry', () => {
   });
   afterAll(() => t.close());
 
-  const create = (body: Record<string, unknown>, who = dev) => t.http().post('/developer/saml/sps/').set(who.auth).send({ workspace_id: ws.id, ...body });
+  const create = (body: Record<string, unknown>, who = dev) =>
+    t
+      .http()
+      .post('/developer/saml/sps/')
+      .set(who.auth)
+      .send({ workspace_id: ws.id, ...body });
 
   it('creates an SP with the documented defaults (201) and lists it by workspace', async () => {
     const sp = entityId();
     const res = await create({ name: 'Wiki', sp_entity_id: sp, acs_url: 'https://wiki.example.com/saml/acs' }).expect(201);
     expect(res.body).toMatchObject({
-      workspace_id: ws.id, name: 'Wiki', sp_entity_id: sp, acs_url: 'https://wiki.example.com/saml/acs',
-      name_id_format: EMAIL_FORMAT, name_id_attribute: 'email', sign_assertions: true, is_active: true,
-      attribute_mapping: {}, sp_cert_pem: null, default_relay_state: null,
+      workspace_id: ws.id,
+      name: 'Wiki',
+      sp_entity_id: sp,
+      acs_url: 'https://wiki.example.com/saml/acs',
+      name_id_format: EMAIL_FORMAT,
+      name_id_attribute: 'email',
+      sign_assertions: true,
+      is_active: true,
+      attribute_mapping: {},
+      sp_cert_pem: null,
+      default_relay_state: null,
     });
     const list = await t.http().get(`/developer/saml/sps/?workspace_id=${ws.id}`).set(dev.auth).expect(200);
     expect(list.body.results.map((s: { id: string }) => s.id)).toContain(res.body.id);
@@ -34,13 +47,29 @@ describe('SAML service-provider registry', () => {
   });
 
   it('updates only the fields sent with PUT (200), deletes with 204, and audits each change', async () => {
-    const created = (await create({ sp_entity_id: entityId(), acs_url: 'https://a.example.com/acs', attribute_mapping: { mail: 'email' } }).expect(201)).body;
-    const updated = await t.http().put(`/developer/saml/sps/${created.id}/`).set(dev.auth).send({ is_active: false, attribute_mapping: { displayName: 'display_name' } }).expect(200);
-    expect(updated.body).toMatchObject({ is_active: false, attribute_mapping: { displayName: 'display_name' }, acs_url: 'https://a.example.com/acs', name: created.sp_entity_id });
+    const created = (
+      await create({ sp_entity_id: entityId(), acs_url: 'https://a.example.com/acs', attribute_mapping: { mail: 'email' } }).expect(201)
+    ).body;
+    const updated = await t
+      .http()
+      .put(`/developer/saml/sps/${created.id}/`)
+      .set(dev.auth)
+      .send({ is_active: false, attribute_mapping: { displayName: 'display_name' } })
+      .expect(200);
+    expect(updated.body).toMatchObject({
+      is_active: false,
+      attribute_mapping: { displayName: 'display_name' },
+      acs_url: 'https://a.example.com/acs',
+      name: created.sp_entity_id,
+    });
     await t.http().delete(`/developer/saml/sps/${created.id}/`).set(dev.auth).expect(204);
     await t.http().get(`/developer/saml/sps/${created.id}/`).set(dev.auth).expect(404);
     const audit = await t.http().get(`/developer/audit/?workspace_id=${ws.id}&target_id=${created.id}`).set(dev.auth).expect(200);
-    expect(audit.body.results.map((e: { event_type: string }) => e.event_type)).toEqual(['saml_sp_delete', 'saml_sp_update', 'saml_sp_create']);
+    expect(audit.body.results.map((e: { event_type: string }) => e.event_type)).toEqual([
+      'saml_sp_delete',
+      'saml_sp_update',
+      'saml_sp_create',
+    ]);
   });
 
   it('answers 409 when the sp_entity_id is registered anywhere in the service', async () => {
@@ -48,14 +77,23 @@ describe('SAML service-provider registry', () => {
     await create({ sp_entity_id: sp, acs_url: 'https://a.example.com/acs' }).expect(201);
     const other = await aDeveloper(t);
     const otherWs = await aWorkspace(t, other);
-    const res = await t.http().post('/developer/saml/sps/').set(other.auth).send({ workspace_id: otherWs.id, sp_entity_id: sp, acs_url: 'https://b.example.com/acs' }).expect(409);
+    const res = await t
+      .http()
+      .post('/developer/saml/sps/')
+      .set(other.auth)
+      .send({ workspace_id: otherWs.id, sp_entity_id: sp, acs_url: 'https://b.example.com/acs' })
+      .expect(409);
     expect(res.body.error).toBe('sp_entity_id_taken');
   });
 
   it.each([
     ['an http ACS URL off localhost', { acs_url: 'http://sp.example.com/acs' }, 'acs_url'],
     ['a relative ACS URL', { acs_url: '/acs' }, 'acs_url'],
-    ['an attribute mapped to an unknown field', { acs_url: 'https://sp.example.com/acs', attribute_mapping: { role: 'password_hash' } }, 'attribute_mapping'],
+    [
+      'an attribute mapped to an unknown field',
+      { acs_url: 'https://sp.example.com/acs', attribute_mapping: { role: 'password_hash' } },
+      'attribute_mapping',
+    ],
     ['an unsupported NameID format', { acs_url: 'https://sp.example.com/acs', name_id_format: 'urn:x' }, 'name_id_format'],
     ['an email NameID taken from the id', { acs_url: 'https://sp.example.com/acs', name_id_attribute: 'id' }, 'name_id_attribute'],
     ['a certificate that does not parse', { acs_url: 'https://sp.example.com/acs', sp_cert_pem: 'nope' }, 'sp_cert_pem'],

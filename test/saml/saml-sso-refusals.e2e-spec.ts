@@ -24,18 +24,28 @@ describe('SAML SSO refusals', () => {
       `SELECT workspace_id, actor_type, metadata FROM audit_events WHERE event_type = 'saml_sso_failure' AND metadata->>'issuer' = $1`,
       ['https://nobody.example.test/metadata'],
     )) as { workspace_id: string | null; actor_type: string; metadata: { reason: string } }[];
-    expect(rows).toEqual([expect.objectContaining({ workspace_id: null, actor_type: 'anonymous', metadata: expect.objectContaining({ reason: 'unknown_sp' }) })]);
+    expect(rows).toEqual([
+      expect.objectContaining({ workspace_id: null, actor_type: 'anonymous', metadata: expect.objectContaining({ reason: 'unknown_sp' }) }),
+    ]);
   });
 
   it('refuses an ACS URL that differs from the registered one and records saml_sso_failure', async () => {
     const sp = await aRegisteredSp(t, dev, ws);
-    const res = await t.http().get(craftedRequest(sp.entityId, { acsUrl: 'https://attacker.example.test/acs' })).expect(400);
+    const res = await t
+      .http()
+      .get(craftedRequest(sp.entityId, { acsUrl: 'https://attacker.example.test/acs' }))
+      .expect(400);
     expect(res.text).toContain('does not match the registered one');
     expect(res.text).not.toContain('SAMLResponse');
     const failures = await auditEvents(t, dev, ws, 'saml_sso_failure');
     expect(failures.find((e) => e.target_id === sp.id)).toMatchObject({
-      severity: 'warn', actor_type: 'anonymous',
-      metadata: expect.objectContaining({ reason: 'acs_mismatch', requested_acs_url: 'https://attacker.example.test/acs', registered_acs_url: sp.acsUrl }),
+      severity: 'warn',
+      actor_type: 'anonymous',
+      metadata: expect.objectContaining({
+        reason: 'acs_mismatch',
+        requested_acs_url: 'https://attacker.example.test/acs',
+        registered_acs_url: sp.acsUrl,
+      }),
     });
   });
 
@@ -47,7 +57,10 @@ describe('SAML SSO refusals', () => {
 
   it('refuses an inactive SP with 400', async () => {
     const sp = await aRegisteredSp(t, dev, ws, { is_active: false });
-    const res = await t.http().get((await authorizePath(sp)).path).expect(400);
+    const res = await t
+      .http()
+      .get((await authorizePath(sp)).path)
+      .expect(400);
     expect(res.text).toContain('is disabled');
     const failures = await auditEvents(t, dev, ws, 'saml_sso_failure');
     expect(failures.find((e) => e.target_id === sp.id)?.metadata.reason).toBe('sp_inactive');
@@ -55,33 +68,47 @@ describe('SAML SSO refusals', () => {
 
   it('refuses a request addressed to another IdP (Destination)', async () => {
     const sp = await aRegisteredSp(t, dev, ws);
-    const res = await t.http().get(craftedRequest(sp.entityId, { attrs: ' Destination="https://other-idp.example.test/sso"' })).expect(400);
+    const res = await t
+      .http()
+      .get(craftedRequest(sp.entityId, { attrs: ' Destination="https://other-idp.example.test/sso"' }))
+      .expect(400);
     expect(res.text).toContain('Destination');
   });
 
   it('refuses a DOCTYPE/entity payload without expanding it', async () => {
     const sp = await aRegisteredSp(t, dev, ws);
-    const res = await t.http().get(craftedRequest(sp.entityId, {
-      prefix: '<!DOCTYPE r [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY x SYSTEM "file:///etc/passwd">]>',
-      body: `<saml:Issuer>${sp.entityId}&b;&x;</saml:Issuer>`,
-    })).expect(400);
+    const res = await t
+      .http()
+      .get(
+        craftedRequest(sp.entityId, {
+          prefix:
+            '<!DOCTYPE r [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY x SYSTEM "file:///etc/passwd">]>',
+          body: `<saml:Issuer>${sp.entityId}&b;&x;</saml:Issuer>`,
+        }),
+      )
+      .expect(400);
     expect(res.text).toContain('DTD');
     expect(res.text).not.toMatch(/aaaaaaaaaaaaaaaaaaaa|root:/);
-    const [row] = (await t.dataSource.query(
-      `SELECT metadata FROM audit_events WHERE event_type = 'saml_sso_failure' AND request_id = $1`,
-      [res.headers['x-request-id']],
-    )) as { metadata: { reason: string } }[];
+    const [row] = (await t.dataSource.query(`SELECT metadata FROM audit_events WHERE event_type = 'saml_sso_failure' AND request_id = $1`, [
+      res.headers['x-request-id'],
+    ])) as { metadata: { reason: string } }[];
     expect(row.metadata.reason).toBe('malformed_request');
   });
 
   it('refuses a request that inflates past the limit', async () => {
     const sp = await aRegisteredSp(t, dev, ws);
-    const res = await t.http().get(craftedRequest(sp.entityId, { body: `<saml:Issuer>${sp.entityId}</saml:Issuer><!--${' '.repeat(2_000_000)}-->` })).expect(400);
+    const res = await t
+      .http()
+      .get(craftedRequest(sp.entityId, { body: `<saml:Issuer>${sp.entityId}</saml:Issuer><!--${' '.repeat(2_000_000)}-->` }))
+      .expect(400);
     expect(res.text).toContain('inflates past');
   });
 
   it('refuses a SAMLRequest parameter over the size limit before decoding', async () => {
-    const res = await t.http().get(`/saml/sso/?SAMLRequest=${'A'.repeat(13_000)}`).expect(400);
+    const res = await t
+      .http()
+      .get(`/saml/sso/?SAMLRequest=${'A'.repeat(13_000)}`)
+      .expect(400);
     expect(res.text).toContain('larger than');
   });
 
@@ -89,18 +116,27 @@ describe('SAML SSO refusals', () => {
     await t.http().get('/saml/sso/').expect(400);
     await t.http().get('/saml/sso/?SAMLRequest=%25%25').expect(400);
     const notDeflated = Buffer.from('<samlp:AuthnRequest/>').toString('base64');
-    await t.http().get(`/saml/sso/?SAMLRequest=${encodeURIComponent(notDeflated)}`).expect(400);
+    await t
+      .http()
+      .get(`/saml/sso/?SAMLRequest=${encodeURIComponent(notDeflated)}`)
+      .expect(400);
   });
 
   it('ignores an inbound signature (SigAlg, Signature) rather than rejecting the parameters', async () => {
     const sp = await aRegisteredSp(t, dev, ws);
     const path = craftedRequest(sp.entityId);
-    await t.http().get(`${path}&SigAlg=http%3A%2F%2Fwww.w3.org%2F2001%2F04%2Fxmldsig-more%23rsa-sha256&Signature=bm90IGEgc2lnbmF0dXJl`).expect(302);
+    await t
+      .http()
+      .get(`${path}&SigAlg=http%3A%2F%2Fwww.w3.org%2F2001%2F04%2Fxmldsig-more%23rsa-sha256&Signature=bm90IGEgc2lnbmF0dXJl`)
+      .expect(302);
   });
 
   it('refuses a response binding other than HTTP-POST', async () => {
     const sp = await aRegisteredSp(t, dev, ws);
-    await t.http().get(craftedRequest(sp.entityId, { attrs: ' ProtocolBinding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Artifact"' })).expect(400);
+    await t
+      .http()
+      .get(craftedRequest(sp.entityId, { attrs: ' ProtocolBinding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Artifact"' }))
+      .expect(400);
   });
 
   it('answers the finish step without a parked request with an explanatory page', async () => {

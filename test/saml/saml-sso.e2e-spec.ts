@@ -69,10 +69,20 @@ describe('SAML SSO through the hosted login page', () => {
 
     // node-saml checks neither Destination, Recipient nor Issuer: we do.
     const facts = responseFacts(decode(form.SAMLResponse));
-    expect(facts).toMatchObject({ destination: sp.acsUrl, recipient: sp.acsUrl, inResponseTo: requestId, issuer: samlEnv().SAML_IDP_ENTITY_ID, assertionIssuer: samlEnv().SAML_IDP_ENTITY_ID });
+    expect(facts).toMatchObject({
+      destination: sp.acsUrl,
+      recipient: sp.acsUrl,
+      inResponseTo: requestId,
+      issuer: samlEnv().SAML_IDP_ENTITY_ID,
+      assertionIssuer: samlEnv().SAML_IDP_ENTITY_ID,
+    });
 
     const success = await auditEvents(t, tenant.dev, tenant.ws, 'saml_sso_success');
-    expect(success.find((e) => e.metadata.assertion_id === facts.assertionId)).toMatchObject({ actor_type: 'end_user', actor_id: user.id, target_id: sp.id });
+    expect(success.find((e) => e.metadata.assertion_id === facts.assertionId)).toMatchObject({
+      actor_type: 'end_user',
+      actor_id: user.id,
+      target_id: sp.id,
+    });
 
     // The same Response verifies with xmlsec1, given only the certificate our metadata publishes.
     const metadata = await t.http().get('/saml/metadata/').expect(200);
@@ -135,7 +145,10 @@ describe('SAML SSO through the hosted login page', () => {
     const form = formFields(page.text);
     expect(form.RelayState).toBe('keep-me');
     expect(decode(form.SAMLResponse)).toContain('urn:oasis:names:tc:SAML:2.0:status:NoPassive');
-    await expect(sp.saml.validatePostResponseAsync({ SAMLResponse: form.SAMLResponse })).resolves.toEqual({ profile: null, loggedOut: false });
+    await expect(sp.saml.validatePostResponseAsync({ SAMLResponse: form.SAMLResponse })).resolves.toEqual({
+      profile: null,
+      loggedOut: false,
+    });
   });
 
   it('sends a user of another workspace to sign in again as a member of the SP workspace', async () => {
@@ -171,7 +184,12 @@ describe('SAML SSO through the hosted login page', () => {
     const { path } = await authorizePath(sp, 'rs');
     const deflated = new URL(path, 'http://x').searchParams.get('SAMLRequest')!;
     const xml = (await import('node:zlib')).inflateRawSync(Buffer.from(deflated, 'base64'));
-    const res = await t.http().post('/saml/sso/').type('form').send({ SAMLRequest: xml.toString('base64'), RelayState: 'rs' }).expect(303);
+    const res = await t
+      .http()
+      .post('/saml/sso/')
+      .type('form')
+      .send({ SAMLRequest: xml.toString('base64'), RelayState: 'rs' })
+      .expect(303);
     expect(res.headers.location).toMatch(/^\/saml\/sso\/\?SAMLRequest=.+&RelayState=rs$/);
     await t.http().get(res.headers.location).expect(302);
   });

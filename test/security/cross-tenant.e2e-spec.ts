@@ -37,11 +37,33 @@ describe('no route lets one workspace reach another workspace’s objects', () =
     const scimA = await aScimToken(t, devA, wsA);
     const scimB = await aScimToken(t, devB, wsB);
     const scimAuthA = bearer(scimA.token);
-    const scimUser = await t.http().post('/scim/v2/Users').set(scimAuthA).send({ schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: `a-${randomUUID().slice(0, 8)}@example.test`, active: true }).expect(201);
-    const scimGroup = await t.http().post('/scim/v2/Groups').set(scimAuthA).send({ schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: `A team ${randomUUID().slice(0, 6)}`, members: [{ value: scimUser.body.id }] }).expect(201);
+    const scimUser = await t
+      .http()
+      .post('/scim/v2/Users')
+      .set(scimAuthA)
+      .send({
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+        userName: `a-${randomUUID().slice(0, 8)}@example.test`,
+        active: true,
+      })
+      .expect(201);
+    const scimGroup = await t
+      .http()
+      .post('/scim/v2/Groups')
+      .set(scimAuthA)
+      .send({
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+        displayName: `A team ${randomUUID().slice(0, 6)}`,
+        members: [{ value: scimUser.body.id }],
+      })
+      .expect(201);
     const userA = await anEndUser(t, clientA);
-    const sessionA = await logIn(t, userA, { 'User-Agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36' });
-    const secondA = await logIn(t, userA, { 'User-Agent': 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15' });
+    const sessionA = await logIn(t, userA, {
+      'User-Agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36',
+    });
+    const secondA = await logIn(t, userA, {
+      'User-Agent': 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15',
+    });
     let anomalyId: string | undefined;
     for (let i = 0; i < 100 && !anomalyId; i++) {
       const list = await t.http().get('/user/security/anomalies/').set(bearer(secondA.access_token)).expect(200);
@@ -53,14 +75,30 @@ describe('no route lets one workspace reach another workspace’s objects', () =
     const sessionB = await logIn(t, userB);
     const sp = await aRegisteredSp(t, devA, wsA);
     const database = await anAvailableDatabase(t, devA, wsA, 'redis');
-    const backup = await t.http().post(`/e/v1/developer/databases/${database.id}/backups/`).set(devA.auth).send({ name: 'nightly' }).expect(202);
+    const backup = await t
+      .http()
+      .post(`/e/v1/developer/databases/${database.id}/backups/`)
+      .set(devA.auth)
+      .send({ name: 'nightly' })
+      .expect(202);
     await untilJobDone(t, devA, `/e/v1/developer/backups/${backup.body.id}/`);
     const restore = await t.http().post(`/e/v1/developer/backups/${backup.body.id}/restore/`).set(devA.auth).expect(202);
     const devTokenA = (await t.http().get('/developer/tokens/').set(devA.auth).expect(200)).body.results[0].id as string;
     a = {
-      workspace: wsA.id, devId: devA.id, devToken: devTokenA, client: clientA.id, scimToken: scimA.id,
-      scimUser: scimUser.body.id, scimGroup: scimGroup.body.id, session: sessionA.session_id, accessToken: sessionA.access_token,
-      anomaly: anomalyId!, sp: sp.id, database: database.id, backup: backup.body.id, restore: restore.body.id,
+      workspace: wsA.id,
+      devId: devA.id,
+      devToken: devTokenA,
+      client: clientA.id,
+      scimToken: scimA.id,
+      scimUser: scimUser.body.id,
+      scimGroup: scimGroup.body.id,
+      session: sessionA.session_id,
+      accessToken: sessionA.access_token,
+      anomaly: anomalyId!,
+      sp: sp.id,
+      database: database.id,
+      backup: backup.body.id,
+      restore: restore.body.id,
     };
     credentialsOfB = { developer: devB.auth, scim: bearer(scimB.token), 'end-user': bearer(sessionB.access_token) };
   }, 120000);
@@ -75,28 +113,51 @@ describe('no route lets one workspace reach another workspace’s objects', () =
     'PATCH /e/v1/developer/workspaces/:id': () => ({ path: `/e/v1/developer/workspaces/${a.workspace}/`, body: { name: 'taken over' } }),
     'DELETE /e/v1/developer/workspaces/:id': () => ({ path: `/e/v1/developer/workspaces/${a.workspace}/` }),
     'GET /e/v1/developer/workspaces/:id/members': () => ({ path: `/e/v1/developer/workspaces/${a.workspace}/members/` }),
-    'POST /e/v1/developer/workspaces/:id/members': () => ({ path: `/e/v1/developer/workspaces/${a.workspace}/members/`, body: { email: 'x@example.test', role: 'owner' } }),
-    'DELETE /e/v1/developer/workspaces/:id/members/:developerId': () => ({ path: `/e/v1/developer/workspaces/${a.workspace}/members/${a.devId}/` }),
+    'POST /e/v1/developer/workspaces/:id/members': () => ({
+      path: `/e/v1/developer/workspaces/${a.workspace}/members/`,
+      body: { email: 'x@example.test', role: 'owner' },
+    }),
+    'DELETE /e/v1/developer/workspaces/:id/members/:developerId': () => ({
+      path: `/e/v1/developer/workspaces/${a.workspace}/members/${a.devId}/`,
+    }),
     'GET /developer/oauth/clients/:id': () => ({ path: `/developer/oauth/clients/${a.client}/` }),
     'PUT /developer/oauth/clients/:id': () => ({ path: `/developer/oauth/clients/${a.client}/`, body: { name: 'taken over' } }),
     'DELETE /developer/oauth/clients/:id': () => ({ path: `/developer/oauth/clients/${a.client}/` }),
     'POST /developer/oauth/clients/:id/secret': () => ({ path: `/developer/oauth/clients/${a.client}/secret/` }),
     'DELETE /developer/scim/tokens/:id': () => ({ path: `/developer/scim/tokens/${a.scimToken}/` }),
     'GET /scim/v2/Users/:id': () => ({ path: `/scim/v2/Users/${a.scimUser}` }),
-    'PUT /scim/v2/Users/:id': () => ({ path: `/scim/v2/Users/${a.scimUser}`, body: { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: 'taken@example.test', active: false } }),
-    'PATCH /scim/v2/Users/:id': () => ({ path: `/scim/v2/Users/${a.scimUser}`, body: { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'replace', path: 'active', value: false }] } }),
+    'PUT /scim/v2/Users/:id': () => ({
+      path: `/scim/v2/Users/${a.scimUser}`,
+      body: { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: 'taken@example.test', active: false },
+    }),
+    'PATCH /scim/v2/Users/:id': () => ({
+      path: `/scim/v2/Users/${a.scimUser}`,
+      body: { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'replace', path: 'active', value: false }] },
+    }),
     'DELETE /scim/v2/Users/:id': () => ({ path: `/scim/v2/Users/${a.scimUser}` }),
     'POST /scim/v2/Users/:id': () => ({ path: `/scim/v2/Users/${a.scimUser}`, body: {} }),
     'GET /scim/v2/Groups/:id': () => ({ path: `/scim/v2/Groups/${a.scimGroup}` }),
-    'PUT /scim/v2/Groups/:id': () => ({ path: `/scim/v2/Groups/${a.scimGroup}`, body: { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: 'taken', members: [] } }),
-    'PATCH /scim/v2/Groups/:id': () => ({ path: `/scim/v2/Groups/${a.scimGroup}`, body: { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'remove', path: 'members' }] } }),
+    'PUT /scim/v2/Groups/:id': () => ({
+      path: `/scim/v2/Groups/${a.scimGroup}`,
+      body: { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: 'taken', members: [] },
+    }),
+    'PATCH /scim/v2/Groups/:id': () => ({
+      path: `/scim/v2/Groups/${a.scimGroup}`,
+      body: { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'remove', path: 'members' }] },
+    }),
     'DELETE /scim/v2/Groups/:id': () => ({ path: `/scim/v2/Groups/${a.scimGroup}` }),
     'POST /scim/v2/Groups/:id': () => ({ path: `/scim/v2/Groups/${a.scimGroup}`, body: {} }),
     'DELETE /user/security/sessions/:id': () => ({ path: `/user/security/sessions/${a.session}/` }),
     'POST /user/security/anomalies/:id/ack': () => ({ path: `/user/security/anomalies/${a.anomaly}/ack/` }),
-    'PUT /developer/email-templates/:name': () => ({ path: '/developer/email-templates/registration_confirmation/', body: { workspace_id: a.workspace, subject: 'taken', from_name: 'x', body: 'x' } }),
+    'PUT /developer/email-templates/:name': () => ({
+      path: '/developer/email-templates/registration_confirmation/',
+      body: { workspace_id: a.workspace, subject: 'taken', from_name: 'x', body: 'x' },
+    }),
     'GET /e/v1/developer/workspaces/:workspaceId/databases': () => ({ path: `/e/v1/developer/workspaces/${a.workspace}/databases/` }),
-    'POST /e/v1/developer/workspaces/:workspaceId/databases': () => ({ path: `/e/v1/developer/workspaces/${a.workspace}/databases/`, body: { display_name: 'x', engine: 'redis' } }),
+    'POST /e/v1/developer/workspaces/:workspaceId/databases': () => ({
+      path: `/e/v1/developer/workspaces/${a.workspace}/databases/`,
+      body: { display_name: 'x', engine: 'redis' },
+    }),
     'GET /e/v1/developer/databases/:id': () => ({ path: `/e/v1/developer/databases/${a.database}/` }),
     'DELETE /e/v1/developer/databases/:id': () => ({ path: `/e/v1/developer/databases/${a.database}/` }),
     'GET /e/v1/developer/databases/:id/connection': () => ({ path: `/e/v1/developer/databases/${a.database}/connection/` }),
@@ -120,13 +181,23 @@ describe('no route lets one workspace reach another workspace’s objects', () =
     ['developer', 'POST', 'scim tokens', () => ({ path: '/developer/scim/tokens/', body: { workspace_id: a.workspace, label: 'x' } })],
     ['developer', 'GET', 'email templates', () => ({ path: `/developer/email-templates/?workspace_id=${a.workspace}` })],
     ['developer', 'GET', 'saml sps', () => ({ path: `/developer/saml/sps/?workspace_id=${a.workspace}` })],
-    ['developer', 'POST', 'saml sps', () => ({ path: '/developer/saml/sps/', body: { workspace_id: a.workspace, name: 'x', sp_entity_id: `https://x-${randomUUID()}.example`, acs_url: 'https://x.example/acs' } })],
+    [
+      'developer',
+      'POST',
+      'saml sps',
+      () => ({
+        path: '/developer/saml/sps/',
+        body: { workspace_id: a.workspace, name: 'x', sp_entity_id: `https://x-${randomUUID()}.example`, acs_url: 'https://x.example/acs' },
+      }),
+    ],
     ['developer', 'GET', 'audit', () => ({ path: `/developer/audit/?workspace_id=${a.workspace}` })],
     ['developer', 'GET', 'audit export', () => ({ path: `/developer/audit/export/?workspace_id=${a.workspace}` })],
   ];
 
   it('has a case for every id-taking route the router serves', () => {
-    const idRoutes = listRoutes(t.app).filter((r) => r.params.length > 0).map((r) => `${r.method} ${r.path}`);
+    const idRoutes = listRoutes(t.app)
+      .filter((r) => r.params.length > 0)
+      .map((r) => `${r.method} ${r.path}`);
     const uncovered = idRoutes.filter((key) => !CASES[key] && !NOT_TENANT_DATA.test(key));
     expect(uncovered).toEqual([]);
   });
@@ -135,7 +206,9 @@ describe('no route lets one workspace reach another workspace’s objects', () =
     const kindOf = new Map(listRoutes(t.app).map((r) => [`${r.method} ${r.path}`, r.auth as Kind]));
     const attempts: [string, Kind, string, Attempt][] = [
       ...Object.entries(CASES).map(([key, make]) => [key, kindOf.get(key)!, key.split(' ')[0], make()] as [string, Kind, string, Attempt]),
-      ...BY_WORKSPACE.map(([kind, method, what, make]) => [`${method} ${what} of A`, kind, method, make()] as [string, Kind, string, Attempt]),
+      ...BY_WORKSPACE.map(
+        ([kind, method, what, make]) => [`${method} ${what} of A`, kind, method, make()] as [string, Kind, string, Attempt],
+      ),
     ];
     const outcomes: string[] = [];
     for (const [label, kind, method, attempt] of attempts) {
@@ -152,13 +225,17 @@ describe('no route lets one workspace reach another workspace’s objects', () =
     expect((await readA(`/developer/oauth/clients/${a.client}/`).expect(200)).body.name).not.toBe('taken over');
     await readA(`/developer/saml/sps/${a.sp}/`).expect(200);
     expect((await readA(`/e/v1/developer/databases/${a.database}/`).expect(200)).body.status).toBe('available');
-    const scim = (await readA(`/developer/scim/tokens/?workspace_id=${a.workspace}`).expect(200)).body.results as { id: string; is_active: boolean }[];
+    const scim = (await readA(`/developer/scim/tokens/?workspace_id=${a.workspace}`).expect(200)).body.results as {
+      id: string;
+      is_active: boolean;
+    }[];
     expect(scim.find((s) => s.id === a.scimToken)?.is_active).toBe(true);
     await readA('/developer/tokens/').expect(200);
     await readA('/user/security/sessions/', bearer(a.accessToken)).expect(200);
     const members = (await readA(`/e/v1/developer/workspaces/${a.workspace}/members/`).expect(200)).body.results as unknown[];
     expect(members).toHaveLength(1);
-    const audit = (await readA(`/developer/audit/?workspace_id=${a.workspace}&actor_type=developer&limit=100`).expect(200)).body.results as { actor_id: string }[];
+    const audit = (await readA(`/developer/audit/?workspace_id=${a.workspace}&actor_type=developer&limit=100`).expect(200)).body
+      .results as { actor_id: string }[];
     expect(audit.every((e) => e.actor_id === devA.id)).toBe(true);
   }, 60000);
 });

@@ -30,7 +30,10 @@ describe('sign-in timing does not reveal whether an account exists', () => {
 
   it('for developers', async () => {
     const dev = await aDeveloper(t);
-    const ratio = await sample(async (email) => (await t.http().post('/developer/auth/login/').send({ email, password: 'wrong-password-1' })).status, dev.email);
+    const ratio = await sample(
+      async (email) => (await t.http().post('/developer/auth/login/').send({ email, password: 'wrong-password-1' })).status,
+      dev.email,
+    );
     expect(ratio).toBeGreaterThan(0.6);
     expect(ratio).toBeLessThan(1.6);
   });
@@ -40,7 +43,11 @@ describe('sign-in timing does not reveal whether an account exists', () => {
     const client = await anOAuthClient(t, dev, await aWorkspace(t, dev));
     const email = uniqueEmail('user');
     await t.http().post('/e/v1/auth/register/').send({ client_id: client.client_id, email, password: 'password-123' }).expect(201);
-    const ratio = await sample(async (e) => (await t.http().post('/e/v1/auth/login/').send({ client_id: client.client_id, email: e, password: 'wrong-password-1' })).status, email);
+    const ratio = await sample(
+      async (e) =>
+        (await t.http().post('/e/v1/auth/login/').send({ client_id: client.client_id, email: e, password: 'wrong-password-1' })).status,
+      email,
+    );
     expect(ratio).toBeGreaterThan(0.6);
     expect(ratio).toBeLessThan(1.6);
   });

@@ -13,7 +13,10 @@ describe('every route declares and enforces its authentication', () => {
     const email = `csrf-${Date.now()}@example.test`;
     await t.http().post('/developer/auth/signup/').send({ email, password: 'password-123', name: 'C' }).expect(201);
     const login = await t.http().post('/developer/auth/login/').send({ email, password: 'password-123' }).expect(200);
-    cookie = ([] as string[]).concat(login.headers['set-cookie']).map((c) => c.split(';')[0]).join('; ');
+    cookie = ([] as string[])
+      .concat(login.headers['set-cookie'])
+      .map((c) => c.split(';')[0])
+      .join('; ');
   });
   afterAll(() => t.close());
 
@@ -26,7 +29,10 @@ describe('every route declares and enforces its authentication', () => {
   it('refuses anonymous calls on every non-public route with 401', async () => {
     for (const route of listRoutes(t.app).filter((r) => r.auth !== 'public')) {
       const res = await t.http()[route.method.toLowerCase() as 'get'](fill(route.path)).send({});
-      expect({ route: `${route.method} ${route.path}`, status: res.status }).toEqual({ route: `${route.method} ${route.path}`, status: 401 });
+      expect({ route: `${route.method} ${route.path}`, status: res.status }).toEqual({
+        route: `${route.method} ${route.path}`,
+        status: 401,
+      });
     }
   });
 
@@ -35,7 +41,11 @@ describe('every route declares and enforces its authentication', () => {
     expect(unsafe.length).toBeGreaterThan(5);
     for (const route of unsafe) {
       const res = await t.http()[route.method.toLowerCase() as 'post'](fill(route.path)).set('Cookie', cookie).send({});
-      expect({ route: `${route.method} ${route.path}`, status: res.status, error: res.body.error }).toEqual({ route: `${route.method} ${route.path}`, status: 403, error: 'csrf_failed' });
+      expect({ route: `${route.method} ${route.path}`, status: res.status, error: res.body.error }).toEqual({
+        route: `${route.method} ${route.path}`,
+        status: 403,
+        error: 'csrf_failed',
+      });
     }
   });
 });

@@ -14,18 +14,31 @@ describe('audit log', () => {
   });
   afterAll(() => t.close());
 
-  const list = (query: Record<string, string | number>) =>
-    t.http().get('/developer/audit/').query(query).set(dev.auth);
+  const list = (query: Record<string, string | number>) => t.http().get('/developer/audit/').query(query).set(dev.auth);
 
   it('records who, what, from where: actor, target, IP, user agent and request id', async () => {
-    const res = await t.http().post('/e/v1/developer/workspaces/').set(dev.auth).set('User-Agent', 'AuditTest/1.0').set('X-Request-Id', 'req-audit-1').send({ name: 'Audited' }).expect(201);
+    const res = await t
+      .http()
+      .post('/e/v1/developer/workspaces/')
+      .set(dev.auth)
+      .set('User-Agent', 'AuditTest/1.0')
+      .set('X-Request-Id', 'req-audit-1')
+      .send({ name: 'Audited' })
+      .expect(201);
     const page = await list({ workspace_id: res.body.id }).expect(200);
     expect(page.body).toEqual({ results: [expect.any(Object)], next_cursor: null, limit: 50 });
     expect(page.body.results[0]).toMatchObject({
-      workspace_id: res.body.id, event_type: 'workspace_create', severity: 'info',
-      actor_type: 'developer', actor_id: dev.id, actor_email: dev.email,
-      target_type: 'Workspace', target_id: res.body.id,
-      ip_address: '127.0.0.1', user_agent: 'AuditTest/1.0', request_id: 'req-audit-1',
+      workspace_id: res.body.id,
+      event_type: 'workspace_create',
+      severity: 'info',
+      actor_type: 'developer',
+      actor_id: dev.id,
+      actor_email: dev.email,
+      target_type: 'Workspace',
+      target_id: res.body.id,
+      ip_address: '127.0.0.1',
+      user_agent: 'AuditTest/1.0',
+      request_id: 'req-audit-1',
     });
     expect(page.body.results[0].created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
   });
@@ -35,7 +48,13 @@ describe('audit log', () => {
     const sameInstant = new Date('2026-01-01T12:00:00.000Z');
     await t.dataSource.transaction(async (manager) => {
       for (let i = 0; i < 1000; i++) {
-        await writer.record(manager, { eventType: 'scim_user_create', workspaceId: ws.id, actor: { type: 'system', id: null }, metadata: { i }, createdAt: sameInstant });
+        await writer.record(manager, {
+          eventType: 'scim_user_create',
+          workspaceId: ws.id,
+          actor: { type: 'system', id: null },
+          metadata: { i },
+          createdAt: sameInstant,
+        });
       }
     });
     const seen: number[] = [];
@@ -58,7 +77,13 @@ describe('audit log', () => {
       Array.from({ length: 8 }, (_, writer) =>
         t.dataSource.transaction(async (manager) => {
           for (let i = 0; i < 25; i++) {
-            await t.get<AuditService>(AuditService).record(manager, { eventType: 'scim_user_update', workspaceId: ws.id, actor: { type: 'system', id: null }, metadata: { writer, i }, createdAt: sameInstant });
+            await t.get<AuditService>(AuditService).record(manager, {
+              eventType: 'scim_user_update',
+              workspaceId: ws.id,
+              actor: { type: 'system', id: null },
+              metadata: { writer, i },
+              createdAt: sameInstant,
+            });
           }
         }),
       ),
@@ -90,7 +115,9 @@ describe('audit log', () => {
       const { sql, params } = auditPageQuery(dev.id, { workspace_id: ws.id, cursor: '2025-01-01T03:00:00.000000Z' });
       await m.query(`SET LOCAL plan_cache_mode = force_generic_plan`);
       await m.query(`PREPARE audit_page_generic AS ${sql}`);
-      const [{ 'QUERY PLAN': plan }] = (await m.query(`EXPLAIN (FORMAT JSON) EXECUTE audit_page_generic(${params.map((v) => `'${String(v)}'`).join(', ')})`)) as { 'QUERY PLAN': unknown }[];
+      const [{ 'QUERY PLAN': plan }] = (await m.query(
+        `EXPLAIN (FORMAT JSON) EXECUTE audit_page_generic(${params.map((v) => `'${String(v)}'`).join(', ')})`,
+      )) as { 'QUERY PLAN': unknown }[];
       await m.query(`DEALLOCATE audit_page_generic`);
       expect(JSON.stringify(plan)).toContain('audit_events_workspace_created_key');
       expect(JSON.stringify(plan)).not.toContain('"Node Type":"Sort"');
@@ -100,10 +127,22 @@ describe('audit log', () => {
   it('applies every filter of the spec', async () => {
     const ws = await aWorkspace(t, dev);
     const base = { workspaceId: ws.id, request: { requestId: 'r', ip: '10.0.0.1', userAgent: 'ua' } };
-    await writer.recordDetached({ ...base, eventType: 'login_failure', actor: { type: 'anonymous', id: null }, target: { type: 'EndUser', id: 't-1' } });
-    await writer.recordDetached({ ...base, eventType: 'login_success', actor: { type: 'end_user', id: 'u-1' }, target: { type: 'Session', id: 't-2' }, request: { requestId: 'r', ip: '10.0.0.2', userAgent: 'ua' } });
+    await writer.recordDetached({
+      ...base,
+      eventType: 'login_failure',
+      actor: { type: 'anonymous', id: null },
+      target: { type: 'EndUser', id: 't-1' },
+    });
+    await writer.recordDetached({
+      ...base,
+      eventType: 'login_success',
+      actor: { type: 'end_user', id: 'u-1' },
+      target: { type: 'Session', id: 't-2' },
+      request: { requestId: 'r', ip: '10.0.0.2', userAgent: 'ua' },
+    });
     await writer.recordDetached({ ...base, eventType: 'custom_db_sync_fail', actor: { type: 'system', id: null } });
-    const ids = async (q: Record<string, string>) => (await list({ workspace_id: ws.id, ...q }).expect(200)).body.results.map((e: { event_type: string }) => e.event_type);
+    const ids = async (q: Record<string, string>) =>
+      (await list({ workspace_id: ws.id, ...q }).expect(200)).body.results.map((e: { event_type: string }) => e.event_type);
     expect(await ids({ event_type: 'login_failure' })).toEqual(['login_failure']);
     expect(await ids({ severity: 'error' })).toEqual(['custom_db_sync_fail']);
     expect(await ids({ actor_id: 'u-1' })).toEqual(['login_success']);
@@ -131,14 +170,18 @@ describe('audit log', () => {
 
   it('is append-only in the database itself: UPDATE, DELETE and TRUNCATE fail', async () => {
     const ws = await aWorkspace(t, dev);
-    await expect(t.dataSource.query(`UPDATE audit_events SET message = 'x' WHERE workspace_id = $1`, [ws.id])).rejects.toThrow(/append-only/);
+    await expect(t.dataSource.query(`UPDATE audit_events SET message = 'x' WHERE workspace_id = $1`, [ws.id])).rejects.toThrow(
+      /append-only/,
+    );
     await expect(t.dataSource.query(`DELETE FROM audit_events WHERE workspace_id = $1`, [ws.id])).rejects.toThrow(/append-only/);
     await expect(t.dataSource.query(`TRUNCATE audit_events`)).rejects.toThrow(/append-only/);
     expect((await list({ workspace_id: ws.id }).expect(200)).body.results).toHaveLength(1);
   });
 
   it('never fails the request when the audit insert fails, and the change still commits', async () => {
-    await t.dataSource.query(`ALTER TABLE audit_events ADD CONSTRAINT test_reject_workspace_create CHECK (event_type <> 'workspace_create') NOT VALID`);
+    await t.dataSource.query(
+      `ALTER TABLE audit_events ADD CONSTRAINT test_reject_workspace_create CHECK (event_type <> 'workspace_create') NOT VALID`,
+    );
     try {
       const res = await t.http().post('/e/v1/developer/workspaces/').set(dev.auth).send({ name: 'audit down' }).expect(201);
       await t.http().get(`/e/v1/developer/workspaces/${res.body.id}/`).set(dev.auth).expect(200);
@@ -151,7 +194,14 @@ describe('audit log', () => {
 
   it('sanitizes content so it cannot break the insert (NUL bytes, long messages and user agents)', async () => {
     const ws = await aWorkspace(t, dev);
-    await writer.recordDetached({ eventType: 'login_failure', workspaceId: ws.id, actor: { type: 'anonymous', id: 'a\u0000b' }, message: 'm'.repeat(1000), request: { requestId: 'r', ip: '1.1.1.1', userAgent: 'u'.repeat(5000) }, metadata: { text: 'x\u0000y' } });
+    await writer.recordDetached({
+      eventType: 'login_failure',
+      workspaceId: ws.id,
+      actor: { type: 'anonymous', id: 'a\u0000b' },
+      message: 'm'.repeat(1000),
+      request: { requestId: 'r', ip: '1.1.1.1', userAgent: 'u'.repeat(5000) },
+      metadata: { text: 'x\u0000y' },
+    });
     const [event] = (await list({ workspace_id: ws.id, event_type: 'login_failure' }).expect(200)).body.results;
     expect(event.actor_id).toBe('ab');
     expect(event.message).toHaveLength(255);
@@ -162,13 +212,23 @@ describe('audit log', () => {
   it('exports a time range as NDJSON, oldest first', async () => {
     const ws = await aWorkspace(t, dev);
     await t.http().patch(`/e/v1/developer/workspaces/${ws.id}/`).set(dev.auth).send({ name: 'renamed' }).expect(200);
-    const res = await t.http().get('/developer/audit/export/').query({ workspace_id: ws.id }).set(dev.auth).buffer(true).parse((r, cb) => {
-      let data = '';
-      r.on('data', (c: Buffer) => (data += c.toString()));
-      r.on('end', () => cb(null, data));
-    }).expect(200);
+    const res = await t
+      .http()
+      .get('/developer/audit/export/')
+      .query({ workspace_id: ws.id })
+      .set(dev.auth)
+      .buffer(true)
+      .parse((r, cb) => {
+        let data = '';
+        r.on('data', (c: Buffer) => (data += c.toString()));
+        r.on('end', () => cb(null, data));
+      })
+      .expect(200);
     expect(res.headers['content-type']).toMatch(/application\/x-ndjson/);
-    const lines = (res.body as string).trim().split('\n').map((l) => JSON.parse(l) as { event_type: string });
+    const lines = (res.body as string)
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { event_type: string });
     expect(lines.map((l) => l.event_type)).toEqual(['workspace_create', 'workspace_update']);
   });
 });

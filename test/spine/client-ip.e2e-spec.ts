@@ -5,7 +5,13 @@ async function recordedIp(trustProxy: string): Promise<string> {
   const t = await createTestApp({ TRUST_PROXY: trustProxy });
   try {
     const dev = await aDeveloper(t);
-    const ws = await t.http().post('/e/v1/developer/workspaces/').set(dev.auth).set('X-Forwarded-For', '203.0.113.9, 10.0.0.1').send({ name: 'ip' }).expect(201);
+    const ws = await t
+      .http()
+      .post('/e/v1/developer/workspaces/')
+      .set(dev.auth)
+      .set('X-Forwarded-For', '203.0.113.9, 10.0.0.1')
+      .send({ name: 'ip' })
+      .expect(201);
     const page = await t.http().get('/developer/audit/').query({ workspace_id: ws.body.id }).set(dev.auth).expect(200);
     return page.body.results[0].ip_address as string;
   } finally {

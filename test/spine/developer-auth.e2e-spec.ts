@@ -2,7 +2,10 @@ import { createTestApp, TestApp } from '../support/app';
 import { aDeveloper, uniqueEmail } from '../support/factories';
 
 const cookieHeader = (setCookie: string[] | string | undefined) =>
-  ([] as string[]).concat(setCookie ?? []).map((c) => c.split(';')[0]).join('; ');
+  ([] as string[])
+    .concat(setCookie ?? [])
+    .map((c) => c.split(';')[0])
+    .join('; ');
 
 describe('developer accounts, sessions and tokens', () => {
   let t: TestApp;
@@ -20,12 +23,20 @@ describe('developer accounts, sessions and tokens', () => {
     const email = uniqueEmail('dup');
     const created = await t.http().post('/developer/auth/signup/').send({ email, password: 'password-123', name: 'A' }).expect(201);
     expect(created.body).toEqual({ id: expect.any(String), email, name: 'A', created_at: expect.any(String) });
-    const again = await t.http().post('/developer/auth/signup/').send({ email: email.toUpperCase(), password: 'password-123', name: 'B' }).expect(409);
+    const again = await t
+      .http()
+      .post('/developer/auth/signup/')
+      .send({ email: email.toUpperCase(), password: 'password-123', name: 'B' })
+      .expect(409);
     expect(again.body.error).toBe('email_taken');
   });
 
   it('rejects short passwords and unknown fields with 400 naming the fields', async () => {
-    const res = await t.http().post('/developer/auth/signup/').send({ email: uniqueEmail(), password: 'short', name: 'A', is_admin: true }).expect(400);
+    const res = await t
+      .http()
+      .post('/developer/auth/signup/')
+      .send({ email: uniqueEmail(), password: 'short', name: 'A', is_admin: true })
+      .expect(400);
     expect(res.body.error).toBe('validation_failed');
     expect(Object.keys(res.body.details)).toEqual(expect.arrayContaining(['password', 'is_admin']));
   });
@@ -33,7 +44,11 @@ describe('developer accounts, sessions and tokens', () => {
   it('answers 401 invalid_credentials alike for a wrong password and an unknown email', async () => {
     const { email } = await signedIn();
     const wrong = await t.http().post('/developer/auth/login/').send({ email, password: 'nope-nope-nope' }).expect(401);
-    const unknown = await t.http().post('/developer/auth/login/').send({ email: uniqueEmail('ghost'), password: 'nope-nope-nope' }).expect(401);
+    const unknown = await t
+      .http()
+      .post('/developer/auth/login/')
+      .send({ email: uniqueEmail('ghost'), password: 'nope-nope-nope' })
+      .expect(401);
     expect(wrong.body).toEqual(unknown.body);
     expect(wrong.body.error).toBe('invalid_credentials');
   });
@@ -54,9 +69,20 @@ describe('developer accounts, sessions and tokens', () => {
     const refused = await t.http().post('/developer/tokens/').set('Cookie', cookie).send({ label: 'ci' }).expect(403);
     expect(refused.body.error).toBe('csrf_failed');
     await t.http().post('/developer/tokens/').set('Cookie', cookie).set('X-CSRF-Token', 'wrong').send({ label: 'ci' }).expect(403);
-    const minted = await t.http().post('/developer/tokens/').set('Cookie', cookie).set('X-CSRF-Token', csrf).send({ label: 'ci' }).expect(201);
+    const minted = await t
+      .http()
+      .post('/developer/tokens/')
+      .set('Cookie', cookie)
+      .set('X-CSRF-Token', csrf)
+      .send({ label: 'ci' })
+      .expect(201);
     expect(minted.body.token).toMatch(/^dat_[A-Za-z0-9_-]{54}$/);
-    await t.http().post('/e/v1/developer/workspaces/').set('Authorization', `Bearer ${minted.body.token}`).send({ name: 'via bearer' }).expect(201);
+    await t
+      .http()
+      .post('/e/v1/developer/workspaces/')
+      .set('Authorization', `Bearer ${minted.body.token}`)
+      .send({ name: 'via bearer' })
+      .expect(201);
   });
 
   it('stores only the SHA-256 of access tokens and lists them without the secret', async () => {
@@ -64,7 +90,9 @@ describe('developer accounts, sessions and tokens', () => {
     const list = await t.http().get('/developer/tokens/').set(dev.auth).expect(200);
     expect(list.body.results).toHaveLength(1);
     expect(JSON.stringify(list.body)).not.toContain(dev.token);
-    const stored = (await t.dataSource.query(`SELECT token_hash FROM developer_tokens WHERE developer_id = $1`, [dev.id])) as { token_hash: string }[];
+    const stored = (await t.dataSource.query(`SELECT token_hash FROM developer_tokens WHERE developer_id = $1`, [dev.id])) as {
+      token_hash: string;
+    }[];
     expect(stored[0].token_hash).toMatch(/^[0-9a-f]{64}$/);
   });
 
@@ -76,7 +104,9 @@ describe('developer accounts, sessions and tokens', () => {
     await t.http().delete(`/developer/tokens/${minted.body.id}/`).set(dev.auth).expect(204);
     const after = await t.http().get('/developer/me/').set(auth).expect(401);
     expect(after.body.error).toBe('unauthorized');
-    const events = (await t.dataSource.query(`SELECT event_type FROM audit_events WHERE target_id = $1 ORDER BY created_at`, [minted.body.id])) as { event_type: string }[];
+    const events = (await t.dataSource.query(`SELECT event_type FROM audit_events WHERE target_id = $1 ORDER BY created_at`, [
+      minted.body.id,
+    ])) as { event_type: string }[];
     expect(events.map((e) => e.event_type)).toEqual(['dev_token_create', 'dev_token_revoke']);
   });
 
@@ -87,7 +117,9 @@ describe('developer accounts, sessions and tokens', () => {
     for (let i = 0; i < 3; i++) await t.http().get('/developer/me/').set(auth).expect(200);
     // What another instance's revoke commits: the row change and its notification, in one transaction.
     await t.dataSource.transaction(async (m) => {
-      const [[row]] = await m.query(`UPDATE developer_tokens SET revoked_at = now() WHERE developer_id = $1 RETURNING token_hash`, [dev.id]);
+      const [[row]] = await m.query(`UPDATE developer_tokens SET revoked_at = now() WHERE developer_id = $1 RETURNING token_hash`, [
+        dev.id,
+      ]);
       await m.query(`SELECT pg_notify('credential_revoked', $1)`, [row.token_hash]);
     });
     await new Promise((r) => setTimeout(r, 20));
@@ -96,7 +128,12 @@ describe('developer accounts, sessions and tokens', () => {
 
   it('refuses a token past its expiry although it was cached', async () => {
     const dev = await aDeveloper(t);
-    const minted = await t.http().post('/developer/tokens/').set(dev.auth).send({ label: 'brief', expires_at: new Date(Date.now() + 1500).toISOString() }).expect(201);
+    const minted = await t
+      .http()
+      .post('/developer/tokens/')
+      .set(dev.auth)
+      .send({ label: 'brief', expires_at: new Date(Date.now() + 1500).toISOString() })
+      .expect(201);
     const auth = { Authorization: `Bearer ${minted.body.token}` };
     await t.http().get('/developer/me/').set(auth).expect(200);
     await new Promise((r) => setTimeout(r, 1600));
@@ -109,7 +146,12 @@ describe('developer accounts, sessions and tokens', () => {
     const mine = await t.http().get('/developer/tokens/').set(dev.auth).expect(200);
     await t.http().delete(`/developer/tokens/${mine.body.results[0].id}/`).set(other.auth).expect(404);
     await t.http().delete(`/developer/tokens/not-a-uuid/`).set(other.auth).expect(404);
-    const past = await t.http().post('/developer/tokens/').set(dev.auth).send({ label: 'x', expires_at: '2001-01-01T00:00:00Z' }).expect(400);
+    const past = await t
+      .http()
+      .post('/developer/tokens/')
+      .set(dev.auth)
+      .send({ label: 'x', expires_at: '2001-01-01T00:00:00Z' })
+      .expect(400);
     expect(past.body.details).toHaveProperty('expires_at');
   });
 
@@ -130,7 +172,11 @@ describe('developer signup switched off', () => {
   it('answers 403 when DEVELOPER_SIGNUP_ENABLED is false', async () => {
     const t = await createTestApp({ DEVELOPER_SIGNUP_ENABLED: 'False' });
     try {
-      const res = await t.http().post('/developer/auth/signup/').send({ email: uniqueEmail(), password: 'password-123', name: 'A' }).expect(403);
+      const res = await t
+        .http()
+        .post('/developer/auth/signup/')
+        .send({ email: uniqueEmail(), password: 'password-123', name: 'A' })
+        .expect(403);
       expect(res.body.error).toBe('forbidden');
     } finally {
       await t.close();

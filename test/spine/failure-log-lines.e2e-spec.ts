@@ -11,7 +11,10 @@ import { aDeveloper, TestDeveloper } from '../support/factories';
  */
 describe('failure log lines name their request', () => {
   // In the run's log directory when there is one, so the global teardown scans it for leaked secrets too.
-  const logFile = join(process.env.TEST_LOG_DIR ?? mkdtempSync(join(tmpdir(), 'idsvc-failure-log-')), `failure-log-lines-${process.pid}.log`);
+  const logFile = join(
+    process.env.TEST_LOG_DIR ?? mkdtempSync(join(tmpdir(), 'idsvc-failure-log-')),
+    `failure-log-lines-${process.pid}.log`,
+  );
   let t: TestApp;
   let dev: TestDeveloper;
   beforeAll(async () => {
@@ -21,17 +24,31 @@ describe('failure log lines name their request', () => {
   afterAll(() => t.close());
 
   it('a failed audit write names the request id the client sent, which the access line carries too', async () => {
-    await t.dataSource.query(`ALTER TABLE audit_events ADD CONSTRAINT test_reject_for_log CHECK (event_type <> 'workspace_create') NOT VALID`);
+    await t.dataSource.query(
+      `ALTER TABLE audit_events ADD CONSTRAINT test_reject_for_log CHECK (event_type <> 'workspace_create') NOT VALID`,
+    );
     try {
-      await t.http().post('/e/v1/developer/workspaces/').set(dev.auth).set('X-Request-Id', 'req-failure-log-1').send({ name: 'unaudited' }).expect(201);
+      await t
+        .http()
+        .post('/e/v1/developer/workspaces/')
+        .set(dev.auth)
+        .set('X-Request-Id', 'req-failure-log-1')
+        .send({ name: 'unaudited' })
+        .expect(201);
     } finally {
       await t.dataSource.query(`ALTER TABLE audit_events DROP CONSTRAINT test_reject_for_log`);
     }
     const lines = await linesMentioning('req-failure-log-1', 2);
     expect(lines).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ level: 50, msg: expect.stringMatching(/^audit write failed for workspace_create \(workspace [0-9a-f-]{36}, request req-failure-log-1\)/) }),
-        expect.objectContaining({ req: { id: 'req-failure-log-1', method: 'POST', path: '/e/v1/developer/workspaces/' }, msg: 'request completed' }),
+        expect.objectContaining({
+          level: 50,
+          msg: expect.stringMatching(/^audit write failed for workspace_create \(workspace [0-9a-f-]{36}, request req-failure-log-1\)/),
+        }),
+        expect.objectContaining({
+          req: { id: 'req-failure-log-1', method: 'POST', path: '/e/v1/developer/workspaces/' },
+          msg: 'request completed',
+        }),
       ]),
     );
   });
@@ -40,7 +57,11 @@ describe('failure log lines name their request', () => {
   async function linesMentioning(text: string, count: number): Promise<Record<string, unknown>[]> {
     const deadline = Date.now() + 5000;
     for (;;) {
-      const lines = existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').filter((line) => line.includes(text)) : [];
+      const lines = existsSync(logFile)
+        ? readFileSync(logFile, 'utf8')
+            .split('\n')
+            .filter((line) => line.includes(text))
+        : [];
       if (lines.length >= count || Date.now() > deadline) return lines.map((line) => JSON.parse(line) as Record<string, unknown>);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

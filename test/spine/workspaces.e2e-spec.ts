@@ -13,9 +13,26 @@ describe('workspaces, membership and OAuth clients', () => {
   afterAll(() => t.close());
 
   it('creates, reads, renames and lists workspaces with counts', async () => {
-    const created = await t.http().post('/e/v1/developer/workspaces/').set(owner.auth).send({ name: 'Acme', description: 'prod' }).expect(201);
-    expect(created.body).toEqual({ id: expect.any(String), name: 'Acme', description: 'prod', database_count: 0, member_count: 1, created_at: expect.any(String) });
-    const renamed = await t.http().patch(`/e/v1/developer/workspaces/${created.body.id}/`).set(owner.auth).send({ name: 'Acme Inc' }).expect(200);
+    const created = await t
+      .http()
+      .post('/e/v1/developer/workspaces/')
+      .set(owner.auth)
+      .send({ name: 'Acme', description: 'prod' })
+      .expect(201);
+    expect(created.body).toEqual({
+      id: expect.any(String),
+      name: 'Acme',
+      description: 'prod',
+      database_count: 0,
+      member_count: 1,
+      created_at: expect.any(String),
+    });
+    const renamed = await t
+      .http()
+      .patch(`/e/v1/developer/workspaces/${created.body.id}/`)
+      .set(owner.auth)
+      .send({ name: 'Acme Inc' })
+      .expect(200);
     expect(renamed.body).toMatchObject({ name: 'Acme Inc', description: 'prod' });
     const list = await t.http().get('/e/v1/developer/workspaces/').set(owner.auth).expect(200);
     expect(Array.isArray(list.body)).toBe(true);
@@ -55,9 +72,19 @@ describe('workspaces, membership and OAuth clients', () => {
   it('lets the owner add a member who then sees the workspace; members cannot manage membership', async () => {
     const ws = await aWorkspace(t, owner);
     const member = await aDeveloper(t);
-    const added = await t.http().post(`/e/v1/developer/workspaces/${ws.id}/members/`).set(owner.auth).send({ email: member.email.toUpperCase(), role: 'member' }).expect(201);
+    const added = await t
+      .http()
+      .post(`/e/v1/developer/workspaces/${ws.id}/members/`)
+      .set(owner.auth)
+      .send({ email: member.email.toUpperCase(), role: 'member' })
+      .expect(201);
     expect(added.body).toMatchObject({ developer_id: member.id, role: 'member' });
-    await t.http().post(`/e/v1/developer/workspaces/${ws.id}/members/`).set(owner.auth).send({ email: member.email, role: 'member' }).expect(409);
+    await t
+      .http()
+      .post(`/e/v1/developer/workspaces/${ws.id}/members/`)
+      .set(owner.auth)
+      .send({ email: member.email, role: 'member' })
+      .expect(409);
     await t.http().get(`/e/v1/developer/workspaces/${ws.id}/`).set(member.auth).expect(200);
     const forbidden = await t.http().delete(`/e/v1/developer/workspaces/${ws.id}/members/${owner.id}/`).set(member.auth).expect(403);
     expect(forbidden.body.error).toBe('forbidden');
@@ -70,7 +97,12 @@ describe('workspaces, membership and OAuth clients', () => {
 
   it('refuses to add an unknown developer and to remove the last owner', async () => {
     const ws = await aWorkspace(t, owner);
-    const unknown = await t.http().post(`/e/v1/developer/workspaces/${ws.id}/members/`).set(owner.auth).send({ email: 'nobody@example.test', role: 'member' }).expect(400);
+    const unknown = await t
+      .http()
+      .post(`/e/v1/developer/workspaces/${ws.id}/members/`)
+      .set(owner.auth)
+      .send({ email: 'nobody@example.test', role: 'member' })
+      .expect(400);
     expect(unknown.body.details).toHaveProperty('email');
     const last = await t.http().delete(`/e/v1/developer/workspaces/${ws.id}/members/${owner.id}/`).set(owner.auth).expect(409);
     expect(last.body.error).toBe('conflict');
@@ -80,7 +112,9 @@ describe('workspaces, membership and OAuth clients', () => {
     const ws = await aWorkspace(t, owner);
     await t.http().delete(`/e/v1/developer/workspaces/${ws.id}/`).set(owner.auth).expect(204);
     await t.http().get(`/e/v1/developer/workspaces/${ws.id}/`).set(owner.auth).expect(404);
-    const rows = (await t.dataSource.query(`SELECT event_type FROM audit_events WHERE workspace_id = $1 ORDER BY created_at`, [ws.id])) as { event_type: string }[];
+    const rows = (await t.dataSource.query(`SELECT event_type FROM audit_events WHERE workspace_id = $1 ORDER BY created_at`, [ws.id])) as {
+      event_type: string;
+    }[];
     expect(rows.map((r) => r.event_type)).toEqual(['workspace_create', 'workspace_delete']);
   });
 
@@ -90,7 +124,9 @@ describe('workspaces, membership and OAuth clients', () => {
     expect(client.client_secret).toMatch(/^cs_/);
     const read = await t.http().get(`/developer/oauth/clients/${client.id}/`).set(owner.auth).expect(200);
     expect(read.body).not.toHaveProperty('client_secret');
-    const stored = (await t.dataSource.query(`SELECT client_secret_hash FROM oauth_clients WHERE id = $1`, [client.id])) as { client_secret_hash: string }[];
+    const stored = (await t.dataSource.query(`SELECT client_secret_hash FROM oauth_clients WHERE id = $1`, [client.id])) as {
+      client_secret_hash: string;
+    }[];
     expect(stored[0].client_secret_hash).not.toContain(client.client_secret);
     const rotated = await t.http().post(`/developer/oauth/clients/${client.id}/secret/`).set(owner.auth).expect(200);
     expect(rotated.body.client_secret).not.toBe(client.client_secret);
@@ -107,7 +143,14 @@ describe('workspaces, membership and OAuth clients', () => {
     const list = await t.http().get(`/developer/oauth/clients/?workspace_id=${ws.id}`).set(owner.auth).expect(200);
     expect(list.body.results.map((c: { id: string }) => c.id)).toEqual([client.id]);
     await t.http().delete(`/developer/oauth/clients/${client.id}/`).set(owner.auth).expect(204);
-    const events = (await t.dataSource.query(`SELECT event_type FROM audit_events WHERE target_id = $1 ORDER BY created_at`, [client.id])) as { event_type: string }[];
-    expect(events.map((e) => e.event_type)).toEqual(['oauth_client_create', 'oauth_client_secret_reset', 'oauth_client_update', 'oauth_client_delete']);
+    const events = (await t.dataSource.query(`SELECT event_type FROM audit_events WHERE target_id = $1 ORDER BY created_at`, [
+      client.id,
+    ])) as { event_type: string }[];
+    expect(events.map((e) => e.event_type)).toEqual([
+      'oauth_client_create',
+      'oauth_client_secret_reset',
+      'oauth_client_update',
+      'oauth_client_delete',
+    ]);
   });
 });

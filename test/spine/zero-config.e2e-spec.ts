@@ -22,21 +22,34 @@ describe('zero-config start (embedded database, mail to files)', () => {
     await http().get('/health/ready').expect(200);
     const { auth, workspaceId, clientId } = await setUpTenantAt(app.baseUrl);
 
-    await http().post('/e/v1/auth/register/').send({ client_id: clientId, email: 'ada@example.test', password: 'ada-password-1' }).expect(201);
+    await http()
+      .post('/e/v1/auth/register/')
+      .send({ client_id: clientId, email: 'ada@example.test', password: 'ada-password-1' })
+      .expect(201);
     let eml = '';
     const deadline = Date.now() + 60000;
     while (!eml && Date.now() < deadline) {
       const mailDir = join(dataDir, 'mail');
-      const files = (existsSync(mailDir) ? readdirSync(mailDir, { withFileTypes: true }) : []).filter((f) => f.isFile() && /registration_confirmation-.*\.eml$/.test(f.name));
+      const files = (existsSync(mailDir) ? readdirSync(mailDir, { withFileTypes: true }) : []).filter(
+        (f) => f.isFile() && /registration_confirmation-.*\.eml$/.test(f.name),
+      );
       if (files.length) eml = readFileSync(join(dataDir, 'mail', files[0].name), 'utf8');
       else await new Promise((r) => setTimeout(r, 100));
     }
     const code = /\b(\d{6})\b/.exec(eml.replace(/=\r?\n/g, ''))?.[1];
     expect(code).toMatch(/^\d{6}$/);
     await http().post('/e/v1/email/verify/').send({ email: 'ada@example.test', code }).expect(200);
-    const session = await http().post('/e/v1/auth/login/').send({ client_id: clientId, email: 'ada@example.test', password: 'ada-password-1' }).expect(200);
-    await http().get('/user/security/sessions/').set({ Authorization: `Bearer ${session.body.access_token}` }).expect(200);
+    const session = await http()
+      .post('/e/v1/auth/login/')
+      .send({ client_id: clientId, email: 'ada@example.test', password: 'ada-password-1' })
+      .expect(200);
+    await http()
+      .get('/user/security/sessions/')
+      .set({ Authorization: `Bearer ${session.body.access_token}` })
+      .expect(200);
     const audit = await http().get('/developer/audit/').query({ workspace_id: workspaceId }).set(auth).expect(200);
-    expect(audit.body.results.map((e: { event_type: string }) => e.event_type)).toEqual(expect.arrayContaining(['register', 'email_verify_send', 'email_verify_confirm', 'login_success']));
+    expect(audit.body.results.map((e: { event_type: string }) => e.event_type)).toEqual(
+      expect.arrayContaining(['register', 'email_verify_send', 'email_verify_confirm', 'login_success']),
+    );
   }, 120000);
 });

@@ -21,9 +21,19 @@ const ROOT = join(__dirname, '..', '..');
  */
 export async function spawnApp(env: Record<string, string> = {}, opts: { waitForLive?: boolean } = {}): Promise<AppProcess> {
   const port = await freePort();
-  const fullEnv: Record<string, string> = { ...(process.env as Record<string, string>), ...baseTestEnv(port), LOG_LEVEL: 'info', ...env, TS_NODE_TRANSPILE_ONLY: 'true' };
+  const fullEnv: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    ...baseTestEnv(port),
+    LOG_LEVEL: 'info',
+    ...env,
+    TS_NODE_TRANSPILE_ONLY: 'true',
+  };
   for (const [key, value] of Object.entries(fullEnv)) if (value === '') delete fullEnv[key];
-  const child = spawn(process.execPath, ['-r', 'ts-node/register', join(ROOT, 'src/main.ts')], { cwd: ROOT, env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['-r', 'ts-node/register', join(ROOT, 'src/main.ts')], {
+    cwd: ROOT,
+    env: fullEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const logs: string[] = [];
   const collect = (chunk: Buffer) => logs.push(...chunk.toString().split('\n').filter(Boolean));
   child.stdout!.on('data', collect);

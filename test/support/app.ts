@@ -49,7 +49,9 @@ export function baseTestEnv(port: number): Record<string, string> {
     DATA_DIR: mkdtempSync(join(tmpdir(), 'idsvc-test-')),
     // Logs go to files that the global teardown scans for leaked secrets (TEST_LOG_LEVEL=… prints them instead).
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? (process.env.TEST_LOG_DIR ? 'info' : 'silent'),
-    ...(process.env.TEST_LOG_DIR && !process.env.TEST_LOG_LEVEL ? { LOG_FILE: join(process.env.TEST_LOG_DIR, `worker-${process.env.JEST_WORKER_ID ?? '1'}-${process.pid}.log`) } : {}),
+    ...(process.env.TEST_LOG_DIR && !process.env.TEST_LOG_LEVEL
+      ? { LOG_FILE: join(process.env.TEST_LOG_DIR, `worker-${process.env.JEST_WORKER_ID ?? '1'}-${process.pid}.log`) }
+      : {}),
     JOBS_POLL_INTERVAL_MS: '50',
     RATE_LIMIT_AUTH_PER_MINUTE: '100000',
     RATE_LIMIT_ACCOUNT_PER_MINUTE: '100000',

@@ -29,12 +29,20 @@ export const uniqueEmail = (label = 'user') => `${label}-${randomUUID().slice(0,
 export async function aDeveloper(t: TestApp, overrides: { email?: string; password?: string; name?: string } = {}): Promise<TestDeveloper> {
   const email = overrides.email ?? uniqueEmail('dev');
   const password = overrides.password ?? `pw-${randomUUID()}`;
-  const signup = await t.http().post('/developer/auth/signup/').send({ email, password, name: overrides.name ?? 'Dev Eloper' });
+  const signup = await t
+    .http()
+    .post('/developer/auth/signup/')
+    .send({ email, password, name: overrides.name ?? 'Dev Eloper' });
   if (signup.status !== 201) throw new Error(`signup failed: ${signup.status} ${JSON.stringify(signup.body)}`);
   const login = await t.http().post('/developer/auth/login/').send({ email, password });
   const cookies = ([] as string[]).concat(login.headers['set-cookie'] ?? []);
   const csrf = login.body.csrf_token as string;
-  const minted = await t.http().post('/developer/tokens/').set('Cookie', cookies.map((c) => c.split(';')[0]).join('; ')).set('X-CSRF-Token', csrf).send({ label: 'tests' });
+  const minted = await t
+    .http()
+    .post('/developer/tokens/')
+    .set('Cookie', cookies.map((c) => c.split(';')[0]).join('; '))
+    .set('X-CSRF-Token', csrf)
+    .send({ label: 'tests' });
   if (minted.status !== 201) throw new Error(`token mint failed: ${minted.status} ${JSON.stringify(minted.body)}`);
   const token = minted.body.token as string;
   return { id: signup.body.id as string, email, password, token, auth: { Authorization: `Bearer ${token}` } };
@@ -47,7 +55,11 @@ export async function aWorkspace(t: TestApp, dev: TestDeveloper, name = `ws-${ra
 }
 
 export async function anOAuthClient(t: TestApp, dev: TestDeveloper, ws: TestWorkspace, name = 'Test App'): Promise<TestOAuthClient> {
-  const res = await t.http().post('/developer/oauth/clients/').set(dev.auth).send({ workspace_id: ws.id, name, redirect_uris: ['https://app.example.test/callback'] });
+  const res = await t
+    .http()
+    .post('/developer/oauth/clients/')
+    .set(dev.auth)
+    .send({ workspace_id: ws.id, name, redirect_uris: ['https://app.example.test/callback'] });
   if (res.status !== 201) throw new Error(`client create failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body as TestOAuthClient;
 }

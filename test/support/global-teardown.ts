@@ -33,6 +33,8 @@ export default function globalTeardown(): void {
   const dir = process.env.TEST_LOG_DIR;
   if (!dir) return;
   const { lines, findings } = scanLogs(dir);
-  process.stdout.write(`\nlog scan: ${lines} log lines from the e2e run checked for ${SECRET_PATTERNS.length} secret formats: ${findings.length} found\n`);
+  process.stdout.write(
+    `\nlog scan: ${lines} log lines from the e2e run checked for ${SECRET_PATTERNS.length} secret formats: ${findings.length} found\n`,
+  );
   if (findings.length) throw new Error(`secrets found in logs:\n${findings.slice(0, 20).join('\n')}`);
 }

@@ -77,7 +77,9 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
   const redis: PrivateRedis = {
     url: `redis://127.0.0.1:${port}`,
     start: async () => {
-      child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+      child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+        stdio: 'ignore',
+      });
       for (let i = 0; i < 50; i++) {
         try {
           execFileSync('redis-cli', ['-p', String(port), 'ping'], { stdio: 'pipe' });

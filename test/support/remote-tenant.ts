@@ -16,8 +16,16 @@ export async function setUpTenantAt(baseUrl: string, password = `pw-${randomUUID
   const email = `dev-${randomUUID().slice(0, 8)}@example.test`;
   await http().post('/developer/auth/signup/').send({ email, password, name: 'Dev' }).expect(201);
   const login = await http().post('/developer/auth/login/').send({ email, password }).expect(200);
-  const cookie = ([] as string[]).concat(login.headers['set-cookie']).map((c) => c.split(';')[0]).join('; ');
-  const minted = await http().post('/developer/tokens/').set('Cookie', cookie).set('X-CSRF-Token', login.body.csrf_token).send({ label: 'tests' }).expect(201);
+  const cookie = ([] as string[])
+    .concat(login.headers['set-cookie'])
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  const minted = await http()
+    .post('/developer/tokens/')
+    .set('Cookie', cookie)
+    .set('X-CSRF-Token', login.body.csrf_token)
+    .send({ label: 'tests' })
+    .expect(201);
   const auth = { Authorization: `Bearer ${minted.body.token}` };
   const ws = await http().post('/e/v1/developer/workspaces/').set(auth).send({ name: 'remote' }).expect(201);
   const client = await http().post('/developer/oauth/clients/').set(auth).send({ workspace_id: ws.body.id, name: 'App' }).expect(201);

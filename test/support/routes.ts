@@ -11,7 +11,11 @@ export interface RouteInfo {
   params: string[];
 }
 
-const join = (...parts: string[]) => `/${parts.flatMap((p) => p.split('/')).filter(Boolean).join('/')}`;
+const join = (...parts: string[]) =>
+  `/${parts
+    .flatMap((p) => p.split('/'))
+    .filter(Boolean)
+    .join('/')}`;
 
 /** Every route the application serves, read from Nest's own metadata (so new endpoints are listed automatically). */
 export function listRoutes(app: INestApplication): RouteInfo[] {

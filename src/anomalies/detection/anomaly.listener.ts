@@ -66,7 +66,9 @@ export class AnomalyListener implements OnApplicationShutdown {
       await this.detection.process(event);
     } catch (err) {
       anomalyRunFailures.inc({ stage: 'process' });
-      this.logger.error(`anomaly check of session ${event.session.id} (request ${event.request.requestId}) failed: ${(err as Error)?.message ?? err}`);
+      this.logger.error(
+        `anomaly check of session ${event.session.id} (request ${event.request.requestId}) failed: ${(err as Error)?.message ?? err}`,
+      );
     } finally {
       stop();
     }

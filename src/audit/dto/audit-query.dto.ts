@@ -11,9 +11,21 @@ export class AuditQueryDto {
   @ApiPropertyOptional({ enum: ACTOR_TYPES }) @IsOptional() @IsIn(ACTOR_TYPES) actor_type?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(255) target_id?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(100) ip_address?: string;
-  @ApiPropertyOptional({ description: 'Lower bound on created_at (ISO 8601, inclusive)' }) @IsOptional() @IsISO8601({ strict: true }) from?: string;
-  @ApiPropertyOptional({ description: 'Upper bound on created_at (ISO 8601, inclusive)' }) @IsOptional() @IsISO8601({ strict: true }) to?: string;
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 50 }) @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(100) limit?: number;
+  @ApiPropertyOptional({ description: 'Lower bound on created_at (ISO 8601, inclusive)' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  from?: string;
+  @ApiPropertyOptional({ description: 'Upper bound on created_at (ISO 8601, inclusive)' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  to?: string;
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 50 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
   @ApiPropertyOptional({ description: 'next_cursor of the previous page' }) @IsOptional() @IsISO8601({ strict: true }) cursor?: string;
 }
 

@@ -9,7 +9,10 @@ export class SecretBox {
   private readonly currentKid: string;
 
   constructor(keyring: string) {
-    const entries = keyring.split(',').map((s) => s.trim()).filter(Boolean);
+    const entries = keyring
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     for (const entry of entries) {
       const sep = entry.indexOf(':');
       if (sep <= 0) throw new Error('SECRETS_ENCRYPTION_KEY entries must look like kid:base64key');

@@ -154,7 +154,17 @@ export class Spine1763700000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const table of ['jobs', 'audit_events', 'end_users', 'oauth_clients', 'workspace_members', 'workspaces', 'developer_tokens', 'developer_sessions', 'developers']) {
+    for (const table of [
+      'jobs',
+      'audit_events',
+      'end_users',
+      'oauth_clients',
+      'workspace_members',
+      'workspaces',
+      'developer_tokens',
+      'developer_sessions',
+      'developers',
+    ]) {
       await q.query(`DROP TABLE IF EXISTS ${table} CASCADE`);
     }
     await q.query(`DROP FUNCTION IF EXISTS audit_events_assign_created_at, audit_events_reject_change`);

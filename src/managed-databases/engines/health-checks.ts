@@ -6,10 +6,7 @@ export function elapsedMs(start: bigint): number {
 }
 
 /** Runs one health check, timing it and turning a throw into `ok: false`. */
-export async function timedCheck(
-  name: string,
-  fn: () => Promise<void>,
-): Promise<HealthCheck> {
+export async function timedCheck(name: string, fn: () => Promise<void>): Promise<HealthCheck> {
   const start = process.hrtime.bigint();
   try {
     await fn();

@@ -4,12 +4,22 @@ import { ArrayMaxSize, IsArray, IsOptional, IsString, IsUrl, IsUUID, Length } fr
 export class CreateOAuthClientDto {
   @ApiProperty({ format: 'uuid' }) @IsUUID() workspace_id: string;
   @ApiProperty() @IsString() @Length(1, 200) name: string;
-  @ApiPropertyOptional({ type: [String] }) @IsOptional() @IsArray() @ArrayMaxSize(50) @IsUrl({ require_tld: false, protocols: ['http', 'https'] }, { each: true }) redirect_uris?: string[];
+  @ApiPropertyOptional({ type: [String] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(50)
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'] }, { each: true })
+  redirect_uris?: string[];
 }
 
 export class UpdateOAuthClientDto {
   @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 200) name?: string;
-  @ApiPropertyOptional({ type: [String] }) @IsOptional() @IsArray() @ArrayMaxSize(50) @IsUrl({ require_tld: false, protocols: ['http', 'https'] }, { each: true }) redirect_uris?: string[];
+  @ApiPropertyOptional({ type: [String] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(50)
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'] }, { each: true })
+  redirect_uris?: string[];
 }
 
 export class WorkspaceQueryDto {

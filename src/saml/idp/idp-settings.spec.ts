@@ -32,7 +32,9 @@ describe('IdP settings', () => {
 
   it('accepts PEM written on one line with literal \\n (as .env files hold it)', () => {
     const oneLine = (pem: string) => pem.trim().replace(/\n/g, '\\n');
-    expect(resolveIdpState({ ...base, SAML_IDP_CERT_PEM: oneLine(pair.certPem), SAML_IDP_KEY_PEM: oneLine(pair.keyPem) }).configured).toBe(true);
+    expect(resolveIdpState({ ...base, SAML_IDP_CERT_PEM: oneLine(pair.certPem), SAML_IDP_KEY_PEM: oneLine(pair.keyPem) }).configured).toBe(
+      true,
+    );
   });
 
   it('refuses to boot when the key does not match the certificate', () => {

@@ -112,7 +112,9 @@ function parsePrivateKey(pem: string): KeyObject {
 function assertStrongRsa(key: KeyObject, name: string): void {
   const bits = key.asymmetricKeyDetails?.modulusLength ?? 0;
   if (key.asymmetricKeyType !== 'rsa' || bits < MIN_RSA_BITS) {
-    throw new IdpConfigError(`${name} must hold an RSA key of at least ${MIN_RSA_BITS} bits (found ${key.asymmetricKeyType ?? 'unknown'} ${bits || ''})`.trim());
+    throw new IdpConfigError(
+      `${name} must hold an RSA key of at least ${MIN_RSA_BITS} bits (found ${key.asymmetricKeyType ?? 'unknown'} ${bits || ''})`.trim(),
+    );
   }
 }
 

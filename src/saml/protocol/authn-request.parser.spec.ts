@@ -33,8 +33,12 @@ describe('AuthnRequest (HTTP-Redirect binding)', () => {
   it('reads what node-saml sends: ID, Issuer, ACS URL, Destination, NameIDPolicy, flags', async () => {
     const { certPem } = generateDevKeyPair('parser-test');
     const sp = new SAML({
-      callbackUrl: 'https://sp.example.com/acs', entryPoint: 'https://idp.example.com/saml/sso/', issuer: 'https://sp.example.com',
-      idpCert: certPem, forceAuthn: true, passive: true,
+      callbackUrl: 'https://sp.example.com/acs',
+      entryPoint: 'https://idp.example.com/saml/sso/',
+      issuer: 'https://sp.example.com',
+      idpCert: certPem,
+      forceAuthn: true,
+      passive: true,
     });
     const url = new URL(await sp.getAuthorizeUrlAsync('relay', undefined, {}));
     const info = readRedirectAuthnRequest(url.searchParams.get('SAMLRequest'));
@@ -55,7 +59,9 @@ describe('AuthnRequest (HTTP-Redirect binding)', () => {
   });
 
   it('refuses a DOCTYPE with entities without expanding them (billion laughs, external file)', () => {
-    const laughs = `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">]>` + request({ body: '<saml:Issuer>&lol2;</saml:Issuer>' });
+    const laughs =
+      `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">]>` +
+      request({ body: '<saml:Issuer>&lol2;</saml:Issuer>' });
     const xxe = `<!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/passwd">]>` + request({ body: '<saml:Issuer>&x;</saml:Issuer>' });
     for (const xml of [laughs, xxe]) {
       const err = refusal(() => readRedirectAuthnRequest(encode(xml)));
@@ -104,8 +110,16 @@ describe('AuthnRequest (HTTP-Redirect binding)', () => {
   });
 
   it.each([
-    ['a duplicated Issuer', request({ body: '<saml:Issuer>https://sp.example.com</saml:Issuer><saml:Issuer>https://evil.example</saml:Issuer>' }), /duplicated or out of order/],
-    ['an Issuer after NameIDPolicy', request({ body: '<samlp:NameIDPolicy/><saml:Issuer>https://sp.example.com</saml:Issuer>' }), /out of order/],
+    [
+      'a duplicated Issuer',
+      request({ body: '<saml:Issuer>https://sp.example.com</saml:Issuer><saml:Issuer>https://evil.example</saml:Issuer>' }),
+      /duplicated or out of order/,
+    ],
+    [
+      'an Issuer after NameIDPolicy',
+      request({ body: '<samlp:NameIDPolicy/><saml:Issuer>https://sp.example.com</saml:Issuer>' }),
+      /out of order/,
+    ],
     ['an unknown child element', request({ body: '<saml:Issuer>x</saml:Issuer><saml:Assertion/>' }), /Unexpected element/],
     ['a comment inside Issuer', request({ body: '<saml:Issuer>https://sp.example.com<!---->.evil</saml:Issuer>' }), /only text/],
     ['an element inside Issuer', request({ body: '<saml:Issuer><b>x</b></saml:Issuer>' }), /only text/],
@@ -134,7 +148,15 @@ describe('structural validation agrees with the SAML schema', () => {
   afterAll(() => jest.restoreAllMocks());
 
   const pieces = {
-    attrs: fc.subarray([' ForceAuthn="true"', ' IsPassive="false"', ' ProviderName="App"', ' AssertionConsumerServiceIndex="1"', ' Consent="urn:x"', ' Bogus="1"', ' IsPassive="maybe"']),
+    attrs: fc.subarray([
+      ' ForceAuthn="true"',
+      ' IsPassive="false"',
+      ' ProviderName="App"',
+      ' AssertionConsumerServiceIndex="1"',
+      ' Consent="urn:x"',
+      ' Bogus="1"',
+      ' IsPassive="maybe"',
+    ]),
     children: fc.array(
       fc.constantFrom(
         '<saml:Issuer>https://sp.example.com</saml:Issuer>',
@@ -160,7 +182,10 @@ describe('structural validation agrees with the SAML schema', () => {
           if (!(err instanceof SamlError)) throw err;
           ours = false;
         }
-        const schema = await xsdValidate(xml).then(() => true, () => false);
+        const schema = await xsdValidate(xml).then(
+          () => true,
+          () => false,
+        );
         // We may be stricter than the schema (Issuer is required by the SSO profile), never looser.
         if (ours) expect(schema).toBe(true);
       }),

@@ -30,7 +30,8 @@ export const DEFAULT_REQUEST_LIMITS: RequestLimits = { maxEncodedChars: 12 * 102
 
 /** HTTP-Redirect binding (saml-bindings §3.4.4.1): base64, then raw DEFLATE. Returns the XML text. */
 export function decodeRedirectRequest(samlRequest: unknown, limits: RequestLimits = DEFAULT_REQUEST_LIMITS): string {
-  if (typeof samlRequest !== 'string' || samlRequest.length === 0) throw badRequest('SAMLRequest is missing (send it once, as a query parameter)');
+  if (typeof samlRequest !== 'string' || samlRequest.length === 0)
+    throw badRequest('SAMLRequest is missing (send it once, as a query parameter)');
   if (samlRequest.length > limits.maxEncodedChars) throw badRequest(`SAMLRequest is larger than ${limits.maxEncodedChars} characters`);
   // A "+" left unencoded by the SP arrives as a space after query decoding.
   const b64 = samlRequest.replace(/ /g, '+');
@@ -56,9 +57,11 @@ export function decodeRedirectRequest(samlRequest: unknown, limits: RequestLimit
  * Returned re-encoded for the Redirect binding, so one code path handles both.
  */
 export function postToRedirectEncoding(samlRequest: unknown, limits: RequestLimits = DEFAULT_REQUEST_LIMITS): string {
-  if (typeof samlRequest !== 'string' || samlRequest.length === 0) throw badRequest('SAMLRequest is missing (send it once, as a form field)');
+  if (typeof samlRequest !== 'string' || samlRequest.length === 0)
+    throw badRequest('SAMLRequest is missing (send it once, as a form field)');
   const b64 = samlRequest.replace(/\s+/g, '');
-  if (b64.length > Math.ceil((limits.maxInflatedBytes * 4) / 3) + 4) throw badRequest(`SAMLRequest is larger than ${limits.maxInflatedBytes} bytes`);
+  if (b64.length > Math.ceil((limits.maxInflatedBytes * 4) / 3) + 4)
+    throw badRequest(`SAMLRequest is larger than ${limits.maxInflatedBytes} bytes`);
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(b64)) throw badRequest('SAMLRequest is not base64');
   return deflateRawSync(Buffer.from(b64, 'base64')).toString('base64');
 }
@@ -72,16 +75,30 @@ export function readRedirectAuthnRequest(samlRequest: unknown, limits?: RequestL
  * plus AuthnRequestType). The schema has no anyAttribute, so anything else is invalid.
  */
 const ROOT_ATTRIBUTES = new Set([
-  'ID', 'Version', 'IssueInstant', 'Destination', 'Consent',
-  'ForceAuthn', 'IsPassive', 'ProtocolBinding', 'AssertionConsumerServiceIndex',
-  'AssertionConsumerServiceURL', 'AttributeConsumingServiceIndex', 'ProviderName',
+  'ID',
+  'Version',
+  'IssueInstant',
+  'Destination',
+  'Consent',
+  'ForceAuthn',
+  'IsPassive',
+  'ProtocolBinding',
+  'AssertionConsumerServiceIndex',
+  'AssertionConsumerServiceURL',
+  'AttributeConsumingServiceIndex',
+  'ProviderName',
 ]);
 
 /** The schema's child sequence, in order; each may occur at most once. */
 const CHILD_SEQUENCE: ReadonlyArray<readonly [string, string]> = [
-  [NS.assertion, 'Issuer'], [NS.dsig, 'Signature'], [NS.protocol, 'Extensions'],
-  [NS.assertion, 'Subject'], [NS.protocol, 'NameIDPolicy'], [NS.assertion, 'Conditions'],
-  [NS.protocol, 'RequestedAuthnContext'], [NS.protocol, 'Scoping'],
+  [NS.assertion, 'Issuer'],
+  [NS.dsig, 'Signature'],
+  [NS.protocol, 'Extensions'],
+  [NS.assertion, 'Subject'],
+  [NS.protocol, 'NameIDPolicy'],
+  [NS.assertion, 'Conditions'],
+  [NS.protocol, 'RequestedAuthnContext'],
+  [NS.protocol, 'Scoping'],
 ];
 
 const NCNAME = /^[A-Za-z_][A-Za-z0-9._-]*$/;

@@ -30,7 +30,10 @@ describe('IdP metadata', () => {
   });
 
   it('lists SSO endpoints for HTTP-Redirect and HTTP-POST and the NameID formats', () => {
-    const sso = Array.from(doc.getElementsByTagNameNS(md, 'SingleSignOnService')).map((e) => [e.getAttribute('Binding'), e.getAttribute('Location')]);
+    const sso = Array.from(doc.getElementsByTagNameNS(md, 'SingleSignOnService')).map((e) => [
+      e.getAttribute('Binding'),
+      e.getAttribute('Location'),
+    ]);
     expect(sso).toEqual([
       ['urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect', 'https://idp.example.test/saml/sso/'],
       ['urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST', 'https://idp.example.test/saml/sso/'],

@@ -11,16 +11,18 @@ import { BINDING, SUPPORTED_NAME_ID_FORMATS } from './saml-urns';
  */
 export function buildIdpMetadata(settings: IdpSettings): string {
   const signingCert = settings.nextCertBase64 ? [settings.certBase64, settings.nextCertBase64] : [settings.certBase64];
-  return quietly(() => IdPMetadata({
-    entityID: settings.entityId,
-    signingCert,
-    wantAuthnRequestsSigned: false,
-    nameIDFormat: [...SUPPORTED_NAME_ID_FORMATS],
-    singleSignOnService: [
-      { Binding: BINDING.redirect, Location: settings.ssoUrl },
-      { Binding: BINDING.post, Location: settings.ssoUrl },
-    ],
-  } as unknown as Parameters<typeof IdPMetadata>[0]).getMetadata());
+  return quietly(() =>
+    IdPMetadata({
+      entityID: settings.entityId,
+      signingCert,
+      wantAuthnRequestsSigned: false,
+      nameIDFormat: [...SUPPORTED_NAME_ID_FORMATS],
+      singleSignOnService: [
+        { Binding: BINDING.redirect, Location: settings.ssoUrl },
+        { Binding: BINDING.post, Location: settings.ssoUrl },
+      ],
+    } as unknown as Parameters<typeof IdPMetadata>[0]).getMetadata(),
+  );
 }
 
 /** samlify warns on console that there is no SingleLogoutService; SLO is out of scope by design (spec). */

@@ -117,7 +117,10 @@ describe('login Response', () => {
 
   it('keeps surrounding spaces, CR, LF and tabs in values', async () => {
     const sp = spWith();
-    const built = buildLoginResponse(idp, input(sp, { nameId: ' padded@example.com ', attributes: [{ name: 'claim', value: '  two\r\nlines\t ' }] }));
+    const built = buildLoginResponse(
+      idp,
+      input(sp, { nameId: ' padded@example.com ', attributes: [{ name: 'claim', value: '  two\r\nlines\t ' }] }),
+    );
     const { profile } = await sp.saml.validatePostResponseAsync({ SAMLResponse: b64(built.xml) });
     expect([profile?.nameID, profile?.claim]).toEqual([' padded@example.com ', '  two\r\nlines\t ']);
   });

@@ -70,7 +70,13 @@ export function buildLoginResponse(idp: IdpIdentity, input: LoginResponseInput):
     `</saml:Assertion>`;
   if (input.signAssertion) assertion = stripXmlDeclaration(signRootElement(assertion, idp));
 
-  const response = responseEnvelope(idp, { responseId, issueInstant, acsUrl: input.acsUrl, inResponseTo: input.inResponseTo }, STATUS.success, undefined, assertion);
+  const response = responseEnvelope(
+    idp,
+    { responseId, issueInstant, acsUrl: input.acsUrl, inResponseTo: input.inResponseTo },
+    STATUS.success,
+    undefined,
+    assertion,
+  );
   const xml = input.signAssertion ? response : signRootElement(response, idp);
   return { xml, responseId, assertionId };
 }
@@ -87,7 +93,14 @@ export function buildStatusResponse(
   const responseId = newSamlId();
   const issueInstant = (input.now ?? new Date()).toISOString();
   const topLevel = input.status === STATUS.success ? input.status : STATUS.responder;
-  const xml = responseEnvelope(idp, { responseId, issueInstant, acsUrl: input.acsUrl, inResponseTo: input.inResponseTo }, topLevel, input.status === topLevel ? undefined : input.status, '', input.message);
+  const xml = responseEnvelope(
+    idp,
+    { responseId, issueInstant, acsUrl: input.acsUrl, inResponseTo: input.inResponseTo },
+    topLevel,
+    input.status === topLevel ? undefined : input.status,
+    '',
+    input.message,
+  );
   return { xml: signRootElement(xml, idp), responseId };
 }
 

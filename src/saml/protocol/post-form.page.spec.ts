@@ -1,7 +1,11 @@
 import { renderAutoPostPage } from './post-form.page';
 
 describe('auto-submit POST page', () => {
-  const page = renderAutoPostPage({ action: 'https://sp.example.com/acs?a=1&b="2"', samlResponse: 'PHNhbWw+', relayState: '"><script>alert(1)</script>' });
+  const page = renderAutoPostPage({
+    action: 'https://sp.example.com/acs?a=1&b="2"',
+    samlResponse: 'PHNhbWw+',
+    relayState: '"><script>alert(1)</script>',
+  });
 
   it('escapes every field', () => {
     expect(page.html).toContain('action="https://sp.example.com/acs?a=1&amp;b=&quot;2&quot;"');

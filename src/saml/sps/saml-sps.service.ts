@@ -92,7 +92,9 @@ export class SamlSpsService {
   private async load(manager: EntityManager, p: DeveloperPrincipal, id: string, forUpdate = false): Promise<SamlSpRow> {
     if (!isUuid(id)) throw notFound('SAML service provider');
     const [row] = (await manager.query(
-      `SELECT ${SP_COLUMNS.split(', ').map((c) => `s.${c}`).join(', ')} FROM saml_service_providers s
+      `SELECT ${SP_COLUMNS.split(', ')
+        .map((c) => `s.${c}`)
+        .join(', ')} FROM saml_service_providers s
          JOIN workspace_members m ON m.workspace_id = s.workspace_id AND m.developer_id = $2
         WHERE s.id = $1 ${forUpdate ? 'FOR UPDATE OF s' : ''}`,
       [id, p.developerId],
@@ -101,7 +103,14 @@ export class SamlSpsService {
     return row;
   }
 
-  private record(manager: EntityManager, eventType: AuditEventType, p: DeveloperPrincipal, row: SamlSpRow, request: RequestMeta, metadata?: Record<string, unknown>) {
+  private record(
+    manager: EntityManager,
+    eventType: AuditEventType,
+    p: DeveloperPrincipal,
+    row: SamlSpRow,
+    request: RequestMeta,
+    metadata?: Record<string, unknown>,
+  ) {
     return this.audit.record(manager, {
       eventType,
       workspaceId: row.workspace_id,
@@ -147,7 +156,18 @@ function resolveFields(dto: CreateSamlSpDto | UpdateSamlSpDto, current: SamlSpRo
 }
 
 function fieldValues(f: Fields): unknown[] {
-  return [f.name, f.sp_entity_id, f.acs_url, f.name_id_format, f.name_id_attribute, f.sign_assertions, JSON.stringify(f.attribute_mapping), f.sp_cert_pem, f.default_relay_state, f.is_active];
+  return [
+    f.name,
+    f.sp_entity_id,
+    f.acs_url,
+    f.name_id_format,
+    f.name_id_attribute,
+    f.sign_assertions,
+    JSON.stringify(f.attribute_mapping),
+    f.sp_cert_pem,
+    f.default_relay_state,
+    f.is_active,
+  ];
 }
 
 /** The unique index is the arbiter (two concurrent creates): its violation becomes 409. */

@@ -46,8 +46,7 @@ function postAcs(raw: unknown): string | undefined {
   const list = (Array.isArray(raw) ? raw : raw ? [raw] : []) as AcsEntry[];
   const post = list.filter((e) => e.binding === BINDING.post && typeof e.location === 'string');
   const chosen =
-    post.find((e) => e.isDefault === 'true') ??
-    [...post].sort((a, b) => Number(a.index ?? Infinity) - Number(b.index ?? Infinity))[0];
+    post.find((e) => e.isDefault === 'true') ?? [...post].sort((a, b) => Number(a.index ?? Infinity) - Number(b.index ?? Infinity))[0];
   return chosen?.location?.trim() || undefined;
 }
 

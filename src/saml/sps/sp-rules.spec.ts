@@ -17,7 +17,14 @@ describe('SP registration rules', () => {
     expect(checkAcsUrl('https://sp.example.com/acs')).toBe('https://sp.example.com/acs');
     expect(checkAcsUrl('http://localhost:3000/acs')).toBe('http://localhost:3000/acs');
     expect(checkAcsUrl('http://127.0.0.1:3000/acs')).toBe('http://127.0.0.1:3000/acs');
-    for (const bad of ['http://sp.example.com/acs', '/acs', 'javascript:alert(1)', 'https://u:p@sp.example.com/acs', 'https://sp.example.com/acs#x', 'ftp://sp.example.com/']) {
+    for (const bad of [
+      'http://sp.example.com/acs',
+      '/acs',
+      'javascript:alert(1)',
+      'https://u:p@sp.example.com/acs',
+      'https://sp.example.com/acs#x',
+      'ftp://sp.example.com/',
+    ]) {
       expect(refused(() => checkAcsUrl(bad))).toBe(true);
     }
   });
@@ -55,12 +62,26 @@ describe('SP metadata import', () => {
   const post = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST';
 
   it('prefers the isDefault HTTP-POST endpoint, else the lowest index', () => {
-    expect(importSpMetadata(md(`<AssertionConsumerService Binding="${post}" Location="https://sp.example.com/b" index="2"/><AssertionConsumerService Binding="${post}" Location="https://sp.example.com/a" index="1"/>`)).acs_url).toBe('https://sp.example.com/a');
-    expect(importSpMetadata(md(`<AssertionConsumerService Binding="${post}" Location="https://sp.example.com/a" index="1"/><AssertionConsumerService Binding="${post}" Location="https://sp.example.com/d" index="5" isDefault="true"/>`)).acs_url).toBe('https://sp.example.com/d');
+    expect(
+      importSpMetadata(
+        md(
+          `<AssertionConsumerService Binding="${post}" Location="https://sp.example.com/b" index="2"/><AssertionConsumerService Binding="${post}" Location="https://sp.example.com/a" index="1"/>`,
+        ),
+      ).acs_url,
+    ).toBe('https://sp.example.com/a');
+    expect(
+      importSpMetadata(
+        md(
+          `<AssertionConsumerService Binding="${post}" Location="https://sp.example.com/a" index="1"/><AssertionConsumerService Binding="${post}" Location="https://sp.example.com/d" index="5" isDefault="true"/>`,
+        ),
+      ).acs_url,
+    ).toBe('https://sp.example.com/d');
   });
 
   it('ignores non-POST endpoints and refuses documents that are not SP metadata', () => {
-    const art = md('<AssertionConsumerService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Artifact" Location="https://sp.example.com/art" index="0"/>');
+    const art = md(
+      '<AssertionConsumerService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Artifact" Location="https://sp.example.com/art" index="0"/>',
+    );
     expect(importSpMetadata(art)).toMatchObject({ sp_entity_id: 'https://sp.example.com/', acs_url: undefined });
     expect(refused(() => importSpMetadata('<!DOCTYPE x [<!ENTITY e "x">]><EntityDescriptor/>'))).toBe(true);
   });

@@ -34,7 +34,8 @@ export function checkRelayState(value: string | null | undefined): string | null
   } catch {
     throw invalid('default_relay_state', 'default_relay_state must be an absolute URL');
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalid('default_relay_state', 'default_relay_state must be an http(s) URL');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw invalid('default_relay_state', 'default_relay_state must be an http(s) URL');
   return value;
 }
 
@@ -45,7 +46,10 @@ export function checkAttributeMapping(mapping: Record<string, unknown>): Record<
   for (const [claim, path] of entries) {
     if (claim.trim() === '' || claim.length > 256) throw invalid('attribute_mapping', 'claim names must be 1 to 256 characters');
     if (!isUserFieldPath(path)) {
-      throw invalid('attribute_mapping', `"${claim}" maps to ${JSON.stringify(path)}; allowed: email, first_name, last_name, display_name, id`);
+      throw invalid(
+        'attribute_mapping',
+        `"${claim}" maps to ${JSON.stringify(path)}; allowed: email, first_name, last_name, display_name, id`,
+      );
     }
   }
   return Object.fromEntries(entries) as Record<string, string>;

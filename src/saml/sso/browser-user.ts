@@ -24,7 +24,8 @@ export interface UserProfileRow {
 }
 
 export const PROFILE_JOIN = `LEFT JOIN end_users u ON u.workspace_id = s.workspace_id AND u.id = $2 AND u.is_active`;
-export const PROFILE_COLUMNS = 'u.email AS user_email, u.first_name AS user_first_name, u.last_name AS user_last_name, u.email_verified AS user_email_verified';
+export const PROFILE_COLUMNS =
+  'u.email AS user_email, u.first_name AS user_first_name, u.last_name AS user_last_name, u.email_verified AS user_email_verified';
 
 /**
  * The seam to the end-users module: its browser session (cookie esid) says who is

@@ -64,7 +64,10 @@ export class SamlSsoController {
     }
     if (outcome.ticket === 'clear') res.clearCookie(TICKET_COOKIE, this.cookieOptions());
     if (outcome.kind === 'page') {
-      res.status(outcome.status).type('html').send(renderErrorPage(outcome.status, outcome.title, outcome.message, res.getHeader('X-Request-Id') as string | undefined));
+      res
+        .status(outcome.status)
+        .type('html')
+        .send(renderErrorPage(outcome.status, outcome.title, outcome.message, res.getHeader('X-Request-Id') as string | undefined));
       return;
     }
     // The page's own CSP (nonce, no form-action) replaces Helmet's app-wide one.

@@ -55,7 +55,10 @@ export class SamlSsoService {
     // The session first, so the SP and the user's profile come back in one query.
     const session = await this.users.session(req);
     const sp = await this.requests.findSpByEntityId(request.issuer, session?.userId ?? null);
-    if (!sp) throw await this.refuse(null, meta, 'unknown_sp', `No service provider is registered with the entity id ${request.issuer}`, 400, { issuer: request.issuer });
+    if (!sp)
+      throw await this.refuse(null, meta, 'unknown_sp', `No service provider is registered with the entity id ${request.issuer}`, 400, {
+        issuer: request.issuer,
+      });
     const flow: Flow = { settings, sp, request, relayState: null, meta };
     flow.relayState = await this.relayState(flow, query.RelayState);
     await this.checkRequest(flow);
@@ -64,7 +67,12 @@ export class SamlSsoService {
     if (user && !request.forceAuthn) return this.issue(flow, user, 'clear');
     if (request.isPassive) return this.noPassive(flow);
     const ticket = await this.requests.stash(sp, request, flow.relayState);
-    return { kind: 'login', ticket, signOut: request.forceAuthn && user !== null, location: this.users.loginLocation(settings.loginUrl, sp.workspace_id, FINISH_PATH) };
+    return {
+      kind: 'login',
+      ticket,
+      signOut: request.forceAuthn && user !== null,
+      location: this.users.loginLocation(settings.loginUrl, sp.workspace_id, FINISH_PATH),
+    };
   }
 
   /** Resumes a parked request after the hosted login page signed the user in. */
@@ -72,7 +80,13 @@ export class SamlSsoService {
     const settings = this.idp.settings();
     const pending = ticket ? await this.requests.find(ticket) : null;
     if (!pending) {
-      return { kind: 'page', status: 400, title: 'Sign-in request expired', message: 'This sign-in request has expired or was already used. Go back to the application and start again.', ticket: 'clear' };
+      return {
+        kind: 'page',
+        status: 400,
+        title: 'Sign-in request expired',
+        message: 'This sign-in request has expired or was already used. Go back to the application and start again.',
+        ticket: 'clear',
+      };
     }
     const session = await this.users.session(req);
     const sp = await this.requests.findSp(pending.workspaceId, pending.serviceProviderId, session?.userId ?? null);
@@ -84,11 +98,22 @@ export class SamlSsoService {
     if (!user || !this.satisfies(user, pending)) {
       // Not signed in, signed in to another workspace, or (ForceAuthn) with a password typed before the request.
       const signOut = user !== null;
-      return { kind: 'login', ticket: 'keep', signOut, location: this.users.loginLocation(settings.loginUrl, sp.workspace_id, FINISH_PATH) };
+      return {
+        kind: 'login',
+        ticket: 'keep',
+        signOut,
+        location: this.users.loginLocation(settings.loginUrl, sp.workspace_id, FINISH_PATH),
+      };
     }
     // Single use: two tabs finishing the same ticket get one assertion between them.
     if (!(await this.requests.consume(pending.id))) {
-      return { kind: 'page', status: 400, title: 'Sign-in request expired', message: 'This sign-in request was already used. Go back to the application and start again.', ticket: 'clear' };
+      return {
+        kind: 'page',
+        status: 400,
+        title: 'Sign-in request expired',
+        message: 'This sign-in request was already used. Go back to the application and start again.',
+        ticket: 'clear',
+      };
     }
     return this.issue(flow, user, 'clear');
   }
@@ -103,20 +128,40 @@ export class SamlSsoService {
     const facts = { issuer: request.issuer, request_id: request.id };
     if (!sp.is_active) throw await this.refuse(sp, meta, 'sp_inactive', `The service provider ${sp.name} is disabled`, 400, facts);
     if (request.acsUrl !== undefined && request.acsUrl !== sp.acs_url) {
-      throw await this.refuse(sp, meta, 'acs_mismatch', 'The AssertionConsumerServiceURL of the request does not match the registered one', 400, { ...facts, requested_acs_url: request.acsUrl, registered_acs_url: sp.acs_url });
+      throw await this.refuse(
+        sp,
+        meta,
+        'acs_mismatch',
+        'The AssertionConsumerServiceURL of the request does not match the registered one',
+        400,
+        { ...facts, requested_acs_url: request.acsUrl, registered_acs_url: sp.acs_url },
+      );
     }
     if (request.protocolBinding !== undefined && request.protocolBinding !== BINDING.post) {
-      throw await this.refuse(sp, meta, 'unsupported_binding', 'Only the HTTP-POST binding is supported for the Response', 400, { ...facts, protocol_binding: request.protocolBinding });
+      throw await this.refuse(sp, meta, 'unsupported_binding', 'Only the HTTP-POST binding is supported for the Response', 400, {
+        ...facts,
+        protocol_binding: request.protocolBinding,
+      });
     }
     if (request.destination !== undefined && !sameUrl(request.destination, settings.ssoUrl)) {
-      throw await this.refuse(sp, meta, 'destination_mismatch', 'The Destination of the request is not this identity provider', 400, { ...facts, destination: request.destination });
+      throw await this.refuse(sp, meta, 'destination_mismatch', 'The Destination of the request is not this identity provider', 400, {
+        ...facts,
+        destination: request.destination,
+      });
     }
   }
 
   private async relayState(flow: Flow, raw: unknown): Promise<string | null> {
     if (raw === undefined || raw === '') return flow.sp.default_relay_state;
     if (typeof raw !== 'string' || raw.length > MAX_RELAY_STATE) {
-      throw await this.refuse(flow.sp, flow.meta, 'bad_relay_state', `RelayState must be sent once and be at most ${MAX_RELAY_STATE} characters`, 400, { issuer: flow.request.issuer });
+      throw await this.refuse(
+        flow.sp,
+        flow.meta,
+        'bad_relay_state',
+        `RelayState must be sent once and be at most ${MAX_RELAY_STATE} characters`,
+        400,
+        { issuer: flow.request.issuer },
+      );
     }
     return raw;
   }
@@ -125,12 +170,34 @@ export class SamlSsoService {
     const { sp, request, settings, meta } = flow;
     const actor = { type: 'end_user' as const, id: user.userId, email: user.email };
     if (!user.emailVerified && sp.name_id_format === NAME_ID_FORMAT.email) {
-      await this.recordFailure(sp, meta, 'email_unverified', 'The user email is not verified; not asserted as an email NameID', { request_id: request.id }, actor);
-      return { kind: 'page', status: 403, title: 'Verify your email first', message: `Your email address ${user.email} is not verified yet. Open the verification email we sent you (or request a new code), then sign in to ${sp.name} again.`, ticket };
+      await this.recordFailure(
+        sp,
+        meta,
+        'email_unverified',
+        'The user email is not verified; not asserted as an email NameID',
+        { request_id: request.id },
+        actor,
+      );
+      return {
+        kind: 'page',
+        status: 403,
+        title: 'Verify your email first',
+        message: `Your email address ${user.email} is not verified yet. Open the verification email we sent you (or request a new code), then sign in to ${sp.name} again.`,
+        ticket,
+      };
     }
     const facts = toAssertable(user);
     const nameId = userField(facts, sp.name_id_attribute as UserFieldPath);
-    if (!nameId) throw await this.refuse(sp, meta, 'empty_name_id', `The user has no ${sp.name_id_attribute} to use as the NameID`, 400, { request_id: request.id }, actor);
+    if (!nameId)
+      throw await this.refuse(
+        sp,
+        meta,
+        'empty_name_id',
+        `The user has no ${sp.name_id_attribute} to use as the NameID`,
+        400,
+        { request_id: request.id },
+        actor,
+      );
     let built;
     try {
       built = buildLoginResponse(settings, {
@@ -150,18 +217,40 @@ export class SamlSsoService {
       throw await this.refuse(sp, meta, 'build_error', 'The SAML Response could not be built', 500, { request_id: request.id }, actor);
     }
     await this.audit.recordDetached({
-      eventType: 'saml_sso_success', workspaceId: sp.workspace_id, actor, request: meta,
+      eventType: 'saml_sso_success',
+      workspaceId: sp.workspace_id,
+      actor,
+      request: meta,
       target: { type: 'SamlServiceProvider', id: sp.id },
-      metadata: { assertion_id: built.assertionId, response_id: built.responseId, sp_entity_id: sp.sp_entity_id, request_id: request.id, session_id: user.sessionId },
+      metadata: {
+        assertion_id: built.assertionId,
+        response_id: built.responseId,
+        sp_entity_id: sp.sp_entity_id,
+        request_id: request.id,
+        session_id: user.sessionId,
+      },
     });
-    const page = renderAutoPostPage({ action: sp.acs_url, samlResponse: Buffer.from(built.xml).toString('base64'), relayState: flow.relayState ?? undefined });
+    const page = renderAutoPostPage({
+      action: sp.acs_url,
+      samlResponse: Buffer.from(built.xml).toString('base64'),
+      relayState: flow.relayState ?? undefined,
+    });
     return { kind: 'post', page, ticket };
   }
 
   /** IsPassive with nobody signed in: a signed NoPassive status instead of the login page (saml-core §3.4.1). */
   private noPassive(flow: Flow): SsoOutcome {
-    const built = buildStatusResponse(flow.settings, { inResponseTo: flow.request.id, acsUrl: flow.sp.acs_url, status: STATUS.noPassive, message: 'The user is not signed in' });
-    const page = renderAutoPostPage({ action: flow.sp.acs_url, samlResponse: Buffer.from(built.xml).toString('base64'), relayState: flow.relayState ?? undefined });
+    const built = buildStatusResponse(flow.settings, {
+      inResponseTo: flow.request.id,
+      acsUrl: flow.sp.acs_url,
+      status: STATUS.noPassive,
+      message: 'The user is not signed in',
+    });
+    const page = renderAutoPostPage({
+      action: flow.sp.acs_url,
+      samlResponse: Buffer.from(built.xml).toString('base64'),
+      relayState: flow.relayState ?? undefined,
+    });
     return { kind: 'post', page, ticket: 'keep' };
   }
 
@@ -169,23 +258,40 @@ export class SamlSsoService {
     try {
       return fn();
     } catch (err) {
-      if (err instanceof SamlError) throw await this.refuse(sp, meta, 'malformed_request', err.message, err.status, {}, undefined, err.code);
+      if (err instanceof SamlError)
+        throw await this.refuse(sp, meta, 'malformed_request', err.message, err.status, {}, undefined, err.code);
       throw err;
     }
   }
 
   /** Records saml_sso_failure and returns the error to throw (rendered as an HTML page). */
   private async refuse(
-    sp: SamlSpRow | null, meta: RequestMeta, reason: string, message: string, status: number,
-    metadata: Record<string, unknown> = {}, actor?: { type: 'end_user'; id: string; email: string }, code = `saml_${reason}`,
+    sp: SamlSpRow | null,
+    meta: RequestMeta,
+    reason: string,
+    message: string,
+    status: number,
+    metadata: Record<string, unknown> = {},
+    actor?: { type: 'end_user'; id: string; email: string },
+    code = `saml_${reason}`,
   ): Promise<DomainError> {
     await this.recordFailure(sp, meta, reason, message, metadata, actor);
     return new DomainError(code, message, { status });
   }
 
-  private recordFailure(sp: SamlSpRow | null, meta: RequestMeta, reason: string, message: string, metadata: Record<string, unknown>, actor?: { type: 'end_user'; id: string; email: string }) {
+  private recordFailure(
+    sp: SamlSpRow | null,
+    meta: RequestMeta,
+    reason: string,
+    message: string,
+    metadata: Record<string, unknown>,
+    actor?: { type: 'end_user'; id: string; email: string },
+  ) {
     return this.audit.recordDetached({
-      eventType: 'saml_sso_failure', workspaceId: sp?.workspace_id ?? null, request: meta, message,
+      eventType: 'saml_sso_failure',
+      workspaceId: sp?.workspace_id ?? null,
+      request: meta,
+      message,
       actor: actor ?? { type: 'anonymous', id: null },
       target: sp ? { type: 'SamlServiceProvider', id: sp.id } : undefined,
       metadata: { reason, ...(sp ? { sp_entity_id: sp.sp_entity_id } : {}), ...metadata },

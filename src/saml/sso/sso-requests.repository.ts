@@ -8,7 +8,9 @@ import { SamlSpRow, SP_COLUMNS } from '../sps/saml-sp.row';
 import { PROFILE_COLUMNS, PROFILE_JOIN, UserProfileRow } from './browser-user';
 
 export type SpWithProfile = SamlSpRow & UserProfileRow;
-const SP_SELECT = SP_COLUMNS.split(', ').map((c) => `s.${c}`).join(', ');
+const SP_SELECT = SP_COLUMNS.split(', ')
+  .map((c) => `s.${c}`)
+  .join(', ');
 /** Matches no user: keeps one statement shape (and plan) whether or not someone is signed in. */
 const NO_USER = '00000000-0000-0000-0000-000000000000';
 
@@ -58,7 +60,8 @@ export class SsoRequestsRepository {
       [sp.workspace_id, sp.id, sha256Hex(ticket), JSON.stringify(request), relayState, PENDING_TTL_SECONDS],
     );
     // Opportunistic sweep keeps the table small without a scheduler.
-    if (Math.random() < 0.01) await this.dataSource.query(`DELETE FROM saml_pending_requests WHERE expires_at < now()`).catch(() => undefined);
+    if (Math.random() < 0.01)
+      await this.dataSource.query(`DELETE FROM saml_pending_requests WHERE expires_at < now()`).catch(() => undefined);
     return ticket;
   }
 
@@ -67,15 +70,34 @@ export class SsoRequestsRepository {
       `SELECT id, workspace_id, service_provider_id, request, relay_state, created_at FROM saml_pending_requests
         WHERE ticket_hash = $1 AND expires_at > now()`,
       [sha256Hex(ticket)],
-    )) as { id: string; workspace_id: string; service_provider_id: string; request: AuthnRequestInfo; relay_state: string | null; created_at: Date }[];
+    )) as {
+      id: string;
+      workspace_id: string;
+      service_provider_id: string;
+      request: AuthnRequestInfo;
+      relay_state: string | null;
+      created_at: Date;
+    }[];
     const r = rows[0];
-    return r ? { id: r.id, workspaceId: r.workspace_id, serviceProviderId: r.service_provider_id, request: r.request, relayState: r.relay_state, createdAt: new Date(r.created_at) } : null;
+    return r
+      ? {
+          id: r.id,
+          workspaceId: r.workspace_id,
+          serviceProviderId: r.service_provider_id,
+          request: r.request,
+          relayState: r.relay_state,
+          createdAt: new Date(r.created_at),
+        }
+      : null;
   }
 
   /** Single use: the first finish consumes it; a replayed ticket finds nothing. */
   async consume(id: string): Promise<boolean> {
     // TypeORM's postgres driver answers DELETE ... RETURNING with [rows, affectedCount].
-    const [, affected] = (await this.dataSource.query(`DELETE FROM saml_pending_requests WHERE id = $1 RETURNING id`, [id])) as [unknown[], number];
+    const [, affected] = (await this.dataSource.query(`DELETE FROM saml_pending_requests WHERE id = $1 RETURNING id`, [id])) as [
+      unknown[],
+      number,
+    ];
     return affected > 0;
   }
 }

@@ -44,7 +44,8 @@ export class ScimUsersRepository {
     // What IdPs send (no filter, or one comparison such as userName eq) has a few fixed SQL texts: prepare those.
     const run = <T>(sql: string, values: unknown[]) =>
       isSingleCondition(filter) ? preparedQuery<T>(this.dataSource, sql, values) : (this.dataSource.query(sql, values) as Promise<T[]>);
-    const count = async () => (await run<{ total: number }>(`SELECT count(*)::int AS total FROM end_users u WHERE ${where}`, params))[0].total;
+    const count = async () =>
+      (await run<{ total: number }>(`SELECT count(*)::int AS total FROM end_users u WHERE ${where}`, params))[0].total;
     if (limit === 0) return { total: await count(), rows: [] };
     const n = params.length;
     const rows = await run<UserRow>(

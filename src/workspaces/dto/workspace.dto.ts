@@ -13,6 +13,9 @@ export class UpdateWorkspaceDto {
 }
 
 export class AddMemberDto {
-  @ApiProperty() @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value)) @IsEmail() email: string;
+  @ApiProperty()
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value))
+  @IsEmail()
+  email: string;
   @ApiProperty({ enum: ['owner', 'member'] }) @IsIn(['owner', 'member']) role: 'owner' | 'member';
 }

@@ -17,7 +17,13 @@ export async function signInAt(browser: Agent, loginLocation: string, user: Test
   const res = await browser
     .post(url.pathname)
     .type('form')
-    .send({ csrf_token: csrf, workspace_id: url.searchParams.get('workspace_id'), next: url.searchParams.get('next'), email: user.email, password: user.password });
+    .send({
+      csrf_token: csrf,
+      workspace_id: url.searchParams.get('workspace_id'),
+      next: url.searchParams.get('next'),
+      email: user.email,
+      password: user.password,
+    });
   if (res.status !== 303) throw new Error(`sign-in failed: ${res.status} ${res.text.slice(0, 300)}`);
   return res.headers.location as string;
 }

@@ -21,13 +21,26 @@ export async function aRegisteredSp(
 ): Promise<RegisteredSp> {
   const entityId = `https://sp-${randomUUID().slice(0, 8)}.example.test/metadata`;
   const acsUrl = (body.acs_url as string | undefined) ?? `${acsBase}/saml/acs/${randomUUID().slice(0, 6)}`;
-  const res = await t.http().post('/developer/saml/sps/').set(dev.auth).send({
-    workspace_id: ws.id, name: 'Test SP', sp_entity_id: entityId, acs_url: acsUrl,
-    attribute_mapping: { email: 'email', firstName: 'first_name', lastName: 'last_name', displayName: 'display_name', uid: 'id' },
-    ...body,
-  });
+  const res = await t
+    .http()
+    .post('/developer/saml/sps/')
+    .set(dev.auth)
+    .send({
+      workspace_id: ws.id,
+      name: 'Test SP',
+      sp_entity_id: entityId,
+      acs_url: acsUrl,
+      attribute_mapping: { email: 'email', firstName: 'first_name', lastName: 'last_name', displayName: 'display_name', uid: 'id' },
+      ...body,
+    });
   if (res.status !== 201) throw new Error(`SP create failed: ${res.status} ${JSON.stringify(res.body)}`);
-  const sp = nodeSamlSp({ entityId, acsUrl, idpSsoUrl: IDP_SSO_URL, idpCert: testIdpKeyPair().certPem, signedAssertion: res.body.sign_assertions });
+  const sp = nodeSamlSp({
+    entityId,
+    acsUrl,
+    idpSsoUrl: IDP_SSO_URL,
+    idpCert: testIdpKeyPair().certPem,
+    signedAssertion: res.body.sign_assertions,
+  });
   return { ...sp, id: res.body.id as string };
 }
 
@@ -35,11 +48,22 @@ export async function aRegisteredSp(
  * The SP's redirect URL, aimed at the test app: the IdP's public SSO URL
  * (in Destination) differs from the loopback address it listens on, as behind a proxy.
  */
-export async function authorizePath(sp: TestSp, relayState = '', options: { forceAuthn?: boolean; passive?: boolean } = {}): Promise<{ path: string; requestId: string }> {
+export async function authorizePath(
+  sp: TestSp,
+  relayState = '',
+  options: { forceAuthn?: boolean; passive?: boolean } = {},
+): Promise<{ path: string; requestId: string }> {
   // Same SP (same request-id cache), with the flags for this one request.
-  const saml = options.forceAuthn || options.passive
-    ? nodeSamlSp({ entityId: sp.entityId, acsUrl: sp.acsUrl, idpSsoUrl: IDP_SSO_URL, idpCert: testIdpKeyPair().certPem, extra: { forceAuthn: options.forceAuthn, passive: options.passive, cacheProvider: sp.cache } })
-    : sp;
+  const saml =
+    options.forceAuthn || options.passive
+      ? nodeSamlSp({
+          entityId: sp.entityId,
+          acsUrl: sp.acsUrl,
+          idpSsoUrl: IDP_SSO_URL,
+          idpCert: testIdpKeyPair().certPem,
+          extra: { forceAuthn: options.forceAuthn, passive: options.passive, cacheProvider: sp.cache },
+        })
+      : sp;
   const url = new URL(await saml.saml.getAuthorizeUrlAsync(relayState, undefined, {}));
   const requestId = [...sp.cache.ids.keys()].pop() ?? '';
   return { path: `${url.pathname}${url.search}`, requestId };
@@ -57,7 +81,13 @@ export function craftedRequest(issuer: string, extra: { acsUrl?: string; body?: 
 
 /** Fields of the auto-submit form (HTML-unescaped). */
 export function formFields(html: string): { action: string; SAMLResponse: string; RelayState?: string } {
-  const unescape = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  const unescape = (s: string) =>
+    s
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&');
   const action = /<form[^>]*action="([^"]*)"/.exec(html)?.[1];
   const response = /name="SAMLResponse" value="([^"]*)"/.exec(html)?.[1];
   const relay = /name="RelayState" value="([^"]*)"/.exec(html)?.[1];

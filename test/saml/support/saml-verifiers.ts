@@ -85,7 +85,16 @@ export async function xmlsecVerify(xml: string, certPem: string, node: 'Assertio
     writeFileSync(join(dir, 'msg.xml'), xml);
     writeFileSync(join(dir, 'cert.pem'), certPem);
     const ns = node === 'Assertion' ? 'urn:oasis:names:tc:SAML:2.0:assertion' : 'urn:oasis:names:tc:SAML:2.0:protocol';
-    const args = ['--verify', '--pubkey-cert-pem', join(dir, 'cert.pem'), '--id-attr:ID', `${ns}:${node}`, '--node-xpath', `//*[local-name()='${node}']/*[local-name()='Signature']`, join(dir, 'msg.xml')];
+    const args = [
+      '--verify',
+      '--pubkey-cert-pem',
+      join(dir, 'cert.pem'),
+      '--id-attr:ID',
+      `${ns}:${node}`,
+      '--node-xpath',
+      `//*[local-name()='${node}']/*[local-name()='Signature']`,
+      join(dir, 'msg.xml'),
+    ];
     try {
       const { stdout, stderr } = await run('xmlsec1', args);
       return { ok: true, output: stdout + stderr };

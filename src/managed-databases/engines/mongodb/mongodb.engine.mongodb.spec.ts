@@ -63,7 +63,11 @@ if (!ADMIN_URL) {
       await engine.provision(t);
       const docs = await asTenant(engine.connectionDetails(t).connection_string, async (c) => {
         await c.db().collection('notes').insertOne({ body: 'hello' });
-        return c.db().collection('notes').find({}, { projection: { _id: 0 } }).toArray();
+        return c
+          .db()
+          .collection('notes')
+          .find({}, { projection: { _id: 0 } })
+          .toArray();
       });
       expect(docs).toEqual([{ body: 'hello' }]);
     });
@@ -83,7 +87,10 @@ if (!ADMIN_URL) {
       const artifact = await engine.backup(t, join(dir, `${t.dbName}.ndjson`));
       expect(artifact.sha256).toMatch(/^[0-9a-f]{64}$/);
       await asTenant(cs, async (c) => {
-        await c.db().collection('items').updateMany({}, { $set: { name: 'changed' } });
+        await c
+          .db()
+          .collection('items')
+          .updateMany({}, { $set: { name: 'changed' } });
         await c.db().collection('extra').insertOne({ x: 1 });
       });
       await engine.restore(t, artifact.path);
@@ -98,7 +105,10 @@ if (!ADMIN_URL) {
     it('reports dbStats figures and health, unhealthy once the user is dropped', async () => {
       const t = await tenant('metrics');
       await asTenant(engine.connectionDetails(t).connection_string, (c) =>
-        c.db().collection('big').insertMany(Array.from({ length: 500 }, (_, i) => ({ i, pad: 'x'.repeat(500) }))),
+        c
+          .db()
+          .collection('big')
+          .insertMany(Array.from({ length: 500 }, (_, i) => ({ i, pad: 'x'.repeat(500) }))),
       );
       const m = await engine.metrics(t);
       expect(m.objects).toBe(500);

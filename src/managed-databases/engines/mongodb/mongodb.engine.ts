@@ -73,7 +73,13 @@ export class MongodbEngine implements DatabaseEngine {
     return writeAtomically(file, async (tmp) => {
       const out = new MongoDumpWriter(tmp);
       try {
-        await out.write({ type: 'header', format: 'managed-mongodb', version: 1, database: db.dbName, created_at: new Date().toISOString() });
+        await out.write({
+          type: 'header',
+          format: 'managed-mongodb',
+          version: 1,
+          database: db.dbName,
+          created_at: new Date().toISOString(),
+        });
         const collections = await tenantDb.listCollections({ type: 'collection' }).toArray();
         for (const c of collections.filter((c) => !c.name.startsWith('system.'))) {
           const coll = tenantDb.collection(c.name);
@@ -108,9 +114,9 @@ export class MongodbEngine implements DatabaseEngine {
         });
         await tenantDb.createCollection(line.name, line.options);
         if (line.indexes.length) {
-          await tenantDb.collection(line.name).createIndexes(
-            line.indexes.map(({ v: _v, ns: _ns, ...spec }) => spec as { key: Document; name: string }),
-          );
+          await tenantDb
+            .collection(line.name)
+            .createIndexes(line.indexes.map(({ v: _v, ns: _ns, ...spec }) => spec as { key: Document; name: string }));
         }
       } else if (line.type === 'doc') {
         batch.push(line.doc);
@@ -126,10 +132,7 @@ export class MongodbEngine implements DatabaseEngine {
   async metrics(db: TenantRef): Promise<EngineMetrics> {
     const client = await this.admin();
     const stats = await client.db(db.dbName).command(mongoCommands.dbStats());
-    const [count] = await client
-      .db('admin')
-      .aggregate(mongoCommands.connectionsPipeline(db.username, db.dbName))
-      .toArray();
+    const [count] = await client.db('admin').aggregate(mongoCommands.connectionsPipeline(db.username, db.dbName)).toArray();
     const n = (v: unknown) => Number(v ?? 0);
     return {
       storage_bytes: n(stats.storageSize) + n(stats.indexSize),

@@ -37,14 +37,12 @@ export const sql = {
   alterRole: (username: string, password: string, maxConnections: number) =>
     `ALTER ROLE ${ident(username)} ${roleBody(password, maxConnections)}`,
   // template0: a clean database, untouched by whatever the operator put in template1.
-  createDatabase: (dbName: string, owner: string) =>
-    `CREATE DATABASE ${ident(dbName)} OWNER ${ident(owner)} TEMPLATE template0`,
+  createDatabase: (dbName: string, owner: string) => `CREATE DATABASE ${ident(dbName)} OWNER ${ident(owner)} TEMPLATE template0`,
   alterOwner: (dbName: string, owner: string) => `ALTER DATABASE ${ident(dbName)} OWNER TO ${ident(owner)}`,
   /** Only the owner (and superusers) may connect: tenants cannot open each other's databases. */
   revokePublic: (dbName: string) => `REVOKE ALL ON DATABASE ${ident(dbName)} FROM PUBLIC`,
   disableLogin: (username: string) => `ALTER ROLE ${ident(username)} NOLOGIN`,
-  terminate:
-    'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE (datname = $1 OR usename = $2) AND pid <> pg_backend_pid()',
+  terminate: 'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE (datname = $1 OR usename = $2) AND pid <> pg_backend_pid()',
   dropDatabase: (dbName: string) => `DROP DATABASE IF EXISTS ${ident(dbName)} WITH (FORCE)`,
   /** Privileges the role may hold in the admin database would otherwise block DROP ROLE. */
   dropOwned: (username: string) => `DROP OWNED BY ${ident(username)}`,

@@ -62,8 +62,9 @@ describe('PostgresEngine against a real server', () => {
     await engine.provision(t);
     const n = await withClient(engine.connectionDetails(t).connection_string, async (c) => (await c.query('SELECT 1 AS n')).rows[0].n);
     expect(n).toBe(1);
-    const limit = await withClient(ADMIN_URL, async (c) =>
-      (await c.query('SELECT rolconnlimit FROM pg_roles WHERE rolname = $1', [t.username])).rows[0].rolconnlimit,
+    const limit = await withClient(
+      ADMIN_URL,
+      async (c) => (await c.query('SELECT rolconnlimit FROM pg_roles WHERE rolname = $1', [t.username])).rows[0].rolconnlimit,
     );
     expect(limit).toBe(5);
   });

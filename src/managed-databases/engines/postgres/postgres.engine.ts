@@ -91,7 +91,15 @@ export class PostgresEngine implements DatabaseEngine {
     await this.assertDatabase(db.dbName);
     await this.checkTools();
     return writeAtomically(file, async (tmp) => {
-      await this.tool('pg_dump', ['-Fc', '--no-password', `--role=${assertSafeName(db.username)}`, '-f', tmp, '-d', this.urlFor(db.dbName)]);
+      await this.tool('pg_dump', [
+        '-Fc',
+        '--no-password',
+        `--role=${assertSafeName(db.username)}`,
+        '-f',
+        tmp,
+        '-d',
+        this.urlFor(db.dbName),
+      ]);
     });
   }
 

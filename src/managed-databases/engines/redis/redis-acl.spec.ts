@@ -20,7 +20,21 @@ describe('redis tenant ACL rules', () => {
 
   it('denies keyspace-wide and server-wide commands after granting the data commands', () => {
     const lastGrant = Math.max(args.indexOf('+@read'), args.indexOf('+@write'));
-    for (const cmd of ['keys', 'scan', 'randomkey', 'dbsize', 'flushall', 'flushdb', 'swapdb', 'move', 'copy', 'select', 'migrate', 'sort', 'pubsub']) {
+    for (const cmd of [
+      'keys',
+      'scan',
+      'randomkey',
+      'dbsize',
+      'flushall',
+      'flushdb',
+      'swapdb',
+      'move',
+      'copy',
+      'select',
+      'migrate',
+      'sort',
+      'pubsub',
+    ]) {
       expect(args.indexOf(`-${cmd}`)).toBeGreaterThan(lastGrant);
     }
     for (const cat of ['-@dangerous', '-@admin', '-@scripting']) expect(args.indexOf(cat)).toBeGreaterThan(lastGrant);

@@ -28,7 +28,11 @@ describe('RedisEngine against a real server', () => {
     return t;
   };
   const connect = (t: TenantDatabase, as: TenantDatabase = t) => {
-    const c = new Redis(engine.connectionDetails(as).connection_string, { enableReadyCheck: false, maxRetriesPerRequest: 0, lazyConnect: true });
+    const c = new Redis(engine.connectionDetails(as).connection_string, {
+      enableReadyCheck: false,
+      maxRetriesPerRequest: 0,
+      lazyConnect: true,
+    });
     c.on('error', () => undefined);
     clients.push(c);
     return c;
@@ -38,7 +42,9 @@ describe('RedisEngine against a real server', () => {
     dir = await mkdtemp(join(tmpdir(), 'mdb-redis-'));
   });
   afterAll(async () => {
-    await Promise.all(clients.map((c) => (c.status === 'ready' ? c.quit().catch(() => undefined) : c.status === 'end' ? undefined : c.disconnect())));
+    await Promise.all(
+      clients.map((c) => (c.status === 'ready' ? c.quit().catch(() => undefined) : c.status === 'end' ? undefined : c.disconnect())),
+    );
     for (const t of tenants) await engine.deprovision(t).catch(() => undefined);
     await engine.close();
     admin.disconnect();
@@ -66,7 +72,15 @@ describe('RedisEngine against a real server', () => {
     await expect(c.get(`${b.dbName}:secret`)).rejects.toThrow(/NOPERM/);
     await expect(c.publish(`${b.dbName}:events`, 'x')).rejects.toThrow(/NOPERM/);
     // A's password does not open B's user either.
-    const crossed = new Redis({ host: '127.0.0.1', port: 6379, username: b.username, password: a.password, lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
+    const crossed = new Redis({
+      host: '127.0.0.1',
+      port: 6379,
+      username: b.username,
+      password: a.password,
+      lazyConnect: true,
+      retryStrategy: () => null,
+      maxRetriesPerRequest: 0,
+    });
     crossed.on('error', () => undefined);
     clients.push(crossed);
     await expect(crossed.connect()).rejects.toThrow();
@@ -78,12 +92,36 @@ describe('RedisEngine against a real server', () => {
     await c.connect();
     const p = `${t.dbName}:`;
     const denied: Array<[string, ...string[]]> = [
-      ['KEYS', '*'], ['SCAN', '0'], ['RANDOMKEY'], ['DBSIZE'], ['FLUSHALL'], ['FLUSHDB'], ['SWAPDB', '0', '1'],
-      ['SELECT', '1'], ['MOVE', `${p}k`, '1'], ['COPY', `${p}k`, `${p}k2`, 'DB', '1'], ['MIGRATE', 'h', '1', `${p}k`, '0', '1'],
-      ['SORT', `${p}list`, 'BY', 'other:*'], ['EVAL', 'return 1', '0'], ['FUNCTION', 'LIST'], ['SCRIPT', 'FLUSH'],
-      ['CONFIG', 'GET', '*'], ['DEBUG', 'SLEEP', '0'], ['MONITOR'], ['CLIENT', 'LIST'], ['CLIENT', 'KILL', 'ID', '1'],
-      ['INFO'], ['SLOWLOG', 'GET'], ['MEMORY', 'STATS'], ['PUBSUB', 'CHANNELS'], ['ACL', 'LIST'], ['OBJECT', 'HELP'],
-      ['RESTORE', `${p}r`, '0', 'x'], ['SHUTDOWN'], ['LATENCY', 'LATEST'], ['WAIT', '0', '0'],
+      ['KEYS', '*'],
+      ['SCAN', '0'],
+      ['RANDOMKEY'],
+      ['DBSIZE'],
+      ['FLUSHALL'],
+      ['FLUSHDB'],
+      ['SWAPDB', '0', '1'],
+      ['SELECT', '1'],
+      ['MOVE', `${p}k`, '1'],
+      ['COPY', `${p}k`, `${p}k2`, 'DB', '1'],
+      ['MIGRATE', 'h', '1', `${p}k`, '0', '1'],
+      ['SORT', `${p}list`, 'BY', 'other:*'],
+      ['EVAL', 'return 1', '0'],
+      ['FUNCTION', 'LIST'],
+      ['SCRIPT', 'FLUSH'],
+      ['CONFIG', 'GET', '*'],
+      ['DEBUG', 'SLEEP', '0'],
+      ['MONITOR'],
+      ['CLIENT', 'LIST'],
+      ['CLIENT', 'KILL', 'ID', '1'],
+      ['INFO'],
+      ['SLOWLOG', 'GET'],
+      ['MEMORY', 'STATS'],
+      ['PUBSUB', 'CHANNELS'],
+      ['ACL', 'LIST'],
+      ['OBJECT', 'HELP'],
+      ['RESTORE', `${p}r`, '0', 'x'],
+      ['SHUTDOWN'],
+      ['LATENCY', 'LATEST'],
+      ['WAIT', '0', '0'],
     ];
     // RESET and AUTH cannot be denied; RESET falls back to the default user, which is why
     // production servers must disable it or give it a password (docs/managed-databases.md).

@@ -142,7 +142,14 @@ export class RedisEngine implements DatabaseEngine {
       };
       return await runChecks([
         // AUTH is pipelined behind the connect, so only the first reply proves the login.
-        ['connect', async () => void (await tenant.connect().then(() => tenant.ping()).catch(surfaced))],
+        [
+          'connect',
+          async () =>
+            void (await tenant
+              .connect()
+              .then(() => tenant.ping())
+              .catch(surfaced)),
+        ],
         ['ping', async () => void (await tenant.ping().catch(surfaced))],
       ]);
     } finally {
