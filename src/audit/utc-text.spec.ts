@@ -1,4 +1,4 @@
-import { utcTextToIsoMicros } from './audit-query.service';
+import { utcTextToIsoMicros } from './audit.repository';
 
 describe('utcTextToIsoMicros', () => {
   it.each([

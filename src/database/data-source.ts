@@ -1,4 +1,5 @@
 import { DataSourceOptions } from 'typeorm';
+import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 
 export interface DatabaseTarget {
@@ -17,6 +18,7 @@ export function dataSourceOptions(target: DatabaseTarget): DataSourceOptions {
     uuidExtension: 'pgcrypto',
     synchronize: false,
     migrationsRun: false,
+    entities: ENTITIES,
     migrations: MIGRATIONS,
     migrationsTableName: 'schema_migrations',
     // A 0.3-style findOneBy({ id: undefined }) returns the table's first row; make it throw.

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { Pool } from 'pg';
-import type { DataSource } from 'typeorm';
+import type { Pool, PoolClient } from 'pg';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { QueryRow } from './rows';
 
 /**
  * At most this many distinct statements are ever prepared: each one lives in every pooled
@@ -20,28 +21,45 @@ function statementName(sql: string): string | undefined {
 }
 
 /**
- * A query on the hot path, outside any transaction, as a named prepared statement on the
- * pool: PostgreSQL parses it once per connection instead of on every call (measured with
+ * A query on the hot path as a named prepared statement, on the pool or on a transaction's
+ * connection: PostgreSQL parses it once per connection instead of on every call (measured with
  * pgbench on the audit page query: ~40 % more queries per second of database CPU), and the
- * call skips TypeORM's per-query QueryRunner. Rows come back parsed as TypeORM would return
- * them; errors are node-postgres's own (codes on the error), which the exception filter maps.
+ * call skips TypeORM's per-query QueryRunner. Rows come back as node-postgres parses them, for
+ * the repository's mapping function to type; errors are node-postgres's own (codes on the error), which the exception filter maps.
  * Only for statements whose SQL text comes from code; parameters carry every value.
  */
-export async function preparedQuery<Row>(dataSource: DataSource, sql: string, params: unknown[]): Promise<Row[]> {
-  const pool = (dataSource.driver as unknown as { master: Pool }).master;
+/** @param Row only while callers are moved to mapping functions (src/database/rows.ts); then it goes. */
+export async function preparedQuery<Row extends object = QueryRow>(
+  on: DataSource | EntityManager,
+  sql: string,
+  params: unknown[],
+): Promise<Row[]> {
+  const pool = await queryable(on);
   const name = statementName(sql);
-  if (!name) return (await pool.query<Row & object>({ text: sql, values: params })).rows;
+  if (!name) return (await pool.query<Row>({ text: sql, values: params })).rows;
   try {
-    return (await pool.query<Row & object>({ name, text: sql, values: params })).rows;
+    return (await pool.query<Row>({ name, text: sql, values: params })).rows;
   } catch (err) {
     // A migration changed a column this statement returns: every connection holding it prepared
     // refuses it now. Prepare it afresh under a new name; the stale one lies unused until its
     // connection closes.
+    // (Inside a transaction the failure has aborted it: the retry fails too, and that one request with it.)
     if (!isStalePreparedStatement(err)) throw err;
     const fresh = `${name.split('_v')[0]}_v${Date.now().toString(36)}`;
     names.set(sql, fresh);
-    return (await pool.query<Row & object>({ name: fresh, text: sql, values: params })).rows;
+    return (await pool.query<Row>({ name: fresh, text: sql, values: params })).rows;
   }
+}
+
+/**
+ * The pool for a DataSource; for a transaction's EntityManager, the connection it holds, so the
+ * statement runs inside that transaction (each connection keeps its own prepared statements).
+ */
+async function queryable(on: DataSource | EntityManager): Promise<Pool | PoolClient> {
+  if (on instanceof DataSource) return (on.driver as unknown as { master: Pool }).master;
+  const runner = on.queryRunner;
+  if (!runner) return (on.connection.driver as unknown as { master: Pool }).master;
+  return (await runner.connect()) as PoolClient;
 }
 
 function isStalePreparedStatement(err: unknown): boolean {

@@ -1,13 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
-import { AuditService } from '../audit/audit.service';
+import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock';
 import { PasswordHasher } from '../common/crypto/password-hasher';
 import { DomainError } from '../common/errors';
 import type { RequestMeta } from '../common/request-context';
 import { reduceUserAgent } from '../common/user-agent';
+import { UnitOfWork } from '../database/unit-of-work';
 import { DomainEventBus } from '../events/domain-event-bus';
 import type { EndUserSessionRecord } from '../events/domain-events';
 import { EndUserRow, EndUsersRepository, SignInScope } from './end-users.repository';
@@ -33,11 +32,10 @@ export interface SessionOptions {
 @Injectable()
 export class SignInService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly uow: UnitOfWork,
     private readonly users: EndUsersRepository,
     private readonly sessions: SessionsRepository,
     private readonly hasher: PasswordHasher,
-    private readonly audit: AuditService,
     private readonly events: DomainEventBus,
     private readonly clock: Clock,
   ) {}
@@ -84,7 +82,7 @@ export class SignInService {
   ): Promise<{ session: EndUserSessionRecord; result: T | undefined }> {
     const ua = request.userAgent ? request.userAgent.slice(0, 1000) : null;
     const families = reduceUserAgent(ua);
-    const { session, result } = await this.dataSource.transaction(async (manager) => {
+    return this.uow.run(async (manager, events) => {
       const created = await this.sessions.insert(manager, {
         id: options.id ?? randomUUID(),
         workspaceId: user.workspace_id,
@@ -101,8 +99,7 @@ export class SignInService {
         refresh: options.refresh,
       });
       const value = extra ? await extra(manager, created, now) : undefined;
-      await this.audit.record(manager, {
-        eventType: 'login_success',
+      events.emit('login_success', {
         workspaceId: user.workspace_id,
         actor: { type: 'end_user', id: user.id, email: user.email },
         target: { type: 'EndUserSession', id: created.id },
@@ -114,15 +111,11 @@ export class SignInService {
           browser_family: families.browserFamily,
           os_family: families.osFamily,
         },
+        session: created,
+        user: { id: user.id, email: user.email, firstName: user.first_name, lastName: user.last_name, oauthClientId: user.oauth_client_id },
       });
       return { session: created, result: value };
     });
-    this.events.emit('login_success', {
-      session,
-      user: { id: user.id, email: user.email, firstName: user.first_name, lastName: user.last_name, oauthClientId: user.oauth_client_id },
-      request,
-    });
-    return { session, result };
   }
 
   private async recordFailure(
@@ -133,8 +126,7 @@ export class SignInService {
     request: RequestMeta,
   ): Promise<void> {
     // Spec E: a login attempt for a non-existent email is an anonymous event with a null actor id.
-    await this.audit.recordDetached({
-      eventType: 'login_failure',
+    await this.events.publish('login_failure', {
       workspaceId: scope.workspaceId,
       actor: user ? { type: 'end_user', id: user.id, email: user.email } : { type: 'anonymous', id: null, email: email.toLowerCase() },
       target: user ? { type: 'EndUser', id: user.id } : undefined,

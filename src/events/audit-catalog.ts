@@ -29,7 +29,7 @@ export const AUDIT_EVENTS = {
   oauth_token_revoke: { severity: 'warn', status: 'planned', description: 'Token revoked' },
   oauth_consent_grant: { severity: 'info', status: 'planned', description: 'Consent granted to a client' },
   workspace_create: { severity: 'info', status: 'emitted', description: 'Workspace created' },
-  workspace_update: { severity: 'info', status: 'planned', description: 'Settings changed' },
+  workspace_update: { severity: 'info', status: 'emitted', description: 'Settings changed' },
   workspace_delete: { severity: 'warn', status: 'emitted', description: 'Workspace deleted' },
   workspace_member_add: { severity: 'warn', status: 'emitted', description: 'Developer added as member' },
   workspace_member_remove: { severity: 'warn', status: 'emitted', description: 'Member removed' },

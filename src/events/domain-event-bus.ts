@@ -1,19 +1,50 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { DomainEventName, DomainEvents } from './domain-events';
+import type { EntityManager } from 'typeorm';
+import { DomainEvent, DomainEventName, DomainEvents, TRANSACTION_PHASE, TransactionPhaseEvent } from './domain-events';
 
-/** Emits typed domain events; a listener failure is logged and never reaches the caller. */
+/**
+ * Fans domain events out to their listeners in two phases: the transaction phase (on the
+ * unit of work's transaction, before commit; the audit writer) and after commit (anomaly
+ * detection, mail). A listener failure is logged and never reaches the caller.
+ */
 @Injectable()
 export class DomainEventBus {
   private readonly logger = new Logger(DomainEventBus.name);
 
   constructor(private readonly emitter: EventEmitter2) {}
 
-  emit<K extends DomainEventName>(name: K, payload: DomainEvents[K]): void {
-    try {
-      this.emitter.emit(name, payload);
-    } catch (err) {
-      this.logger.error(`listener of ${name} failed: ${(err as Error).message}`);
+  /**
+   * For an event that changes nothing, outside any unit of work (a refused sign-in, a refused
+   * SSO): the transaction-phase listeners run without a transaction (the audit writer writes
+   * on its own, with retries) and are awaited; the after-commit listeners follow.
+   */
+  async publish<K extends DomainEventName>(name: K, payload: DomainEvents[K]): Promise<void> {
+    const event = { name, payload } as DomainEvent;
+    await this.runTransactionPhase([event], null);
+    this.runAfterCommit([event]);
+  }
+
+  /** Runs the transaction-phase listeners of each event, in order, on `tx` (null: no transaction). */
+  async runTransactionPhase(events: readonly DomainEvent[], tx: EntityManager | null): Promise<void> {
+    for (const event of events) {
+      const phaseEvent: TransactionPhaseEvent = { ...event, tx };
+      try {
+        await this.emitter.emitAsync(TRANSACTION_PHASE, phaseEvent);
+      } catch (err) {
+        this.logger.error(`transaction-phase listener of ${event.name} failed: ${(err as Error).message}`);
+      }
+    }
+  }
+
+  /** Hands each event to its after-commit listeners (they run asynchronously and catch their own errors). */
+  runAfterCommit(events: readonly DomainEvent[]): void {
+    for (const event of events) {
+      try {
+        this.emitter.emit(event.name, event.payload);
+      } catch (err) {
+        this.logger.error(`listener of ${event.name} failed: ${(err as Error).message}`);
+      }
     }
   }
 }

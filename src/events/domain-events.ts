@@ -1,9 +1,35 @@
 /**
- * Typed map of domain events other modules react to after a unit of work has
- * committed. Add an entry per event; listeners use
- * @OnEvent(name, { async: true, suppressErrors: true }) and catch their own errors.
+ * The typed map of domain events. A service emits them inside its unit of work
+ * (src/database/unit-of-work.ts); listeners of the transaction phase (the audit writer)
+ * run on the same transaction before it commits, and the others (anomaly detection, mail)
+ * only once it has committed. Every event the audit catalog marks "emitted" is named here,
+ * with the facts its audit row records; the compile-time check at the bottom keeps the two
+ * lists equal.
  */
 import type { RequestMeta } from '../common/request-context';
+import type { ActorType, AUDIT_EVENTS, AuditEventType, AuditSeverity } from './audit-catalog';
+
+/** Who did it, as the audit row names them. */
+export interface AuditActor {
+  type: ActorType;
+  id: string | null;
+  email?: string | null;
+}
+
+/** What every domain event carries: the facts of its audit row. */
+export interface AuditFacts {
+  workspaceId: string | null;
+  actor: AuditActor;
+  target?: { type: string; id: string };
+  oauthClientId?: string | null;
+  request?: RequestMeta;
+  message?: string;
+  metadata?: Record<string, unknown>;
+  /** Overrides the catalog severity (anomaly_detected follows the anomaly). */
+  severity?: AuditSeverity;
+  /** Only for seeding and tests; the database assigns the time otherwise. */
+  createdAt?: Date;
+}
 
 /** One sign-in of an end user, as stored in end_user_sessions (read by the anomaly detectors). */
 export interface EndUserSessionRecord {
@@ -26,12 +52,72 @@ export interface EndUserSessionRecord {
 }
 
 export interface DomainEvents {
-  /** After the session row of a successful end-user sign-in has committed. */
-  login_success: {
+  /** A successful end-user sign-in; after commit the anomaly detectors read its session. */
+  login_success: AuditFacts & {
+    request: RequestMeta;
     session: EndUserSessionRecord;
     user: { id: string; email: string; firstName: string; lastName: string; oauthClientId: string | null };
-    request: RequestMeta;
   };
+  login_failure: AuditFacts;
+  logout: AuditFacts;
+  register: AuditFacts;
+  email_verify_send: AuditFacts;
+  email_verify_confirm: AuditFacts;
+  password_reset_request: AuditFacts;
+  password_reset_confirm: AuditFacts;
+  password_update: AuditFacts;
+  oauth_client_create: AuditFacts;
+  oauth_client_update: AuditFacts;
+  oauth_client_delete: AuditFacts;
+  oauth_client_secret_reset: AuditFacts;
+  workspace_create: AuditFacts;
+  workspace_update: AuditFacts;
+  workspace_delete: AuditFacts;
+  workspace_member_add: AuditFacts;
+  workspace_member_remove: AuditFacts;
+  api_token_create: AuditFacts;
+  api_token_revoke: AuditFacts;
+  scim_token_create: AuditFacts;
+  scim_token_revoke: AuditFacts;
+  scim_user_create: AuditFacts;
+  scim_user_update: AuditFacts;
+  scim_user_delete: AuditFacts;
+  scim_group_create: AuditFacts;
+  scim_group_update: AuditFacts;
+  scim_group_delete: AuditFacts;
+  saml_sp_create: AuditFacts;
+  saml_sp_update: AuditFacts;
+  saml_sp_delete: AuditFacts;
+  saml_sso_success: AuditFacts;
+  saml_sso_failure: AuditFacts;
+  anomaly_detected: AuditFacts;
+  anomaly_notified: AuditFacts;
+  managed_database_create: AuditFacts;
+  managed_database_delete: AuditFacts;
+  managed_database_provision_fail: AuditFacts;
+  managed_database_backup_create: AuditFacts;
+  managed_database_restore: AuditFacts;
+  managed_database_credentials_read: AuditFacts;
 }
 
 export type DomainEventName = keyof DomainEvents;
+
+/** One emitted event: its name and payload, typed together. */
+export type DomainEvent = { [K in DomainEventName]: { name: K; payload: DomainEvents[K] } }[DomainEventName];
+
+/**
+ * The channel of the transaction phase. Its listeners get a {@link TransactionPhaseEvent} and
+ * run, in emission order, on the unit of work's transaction just before it commits (`tx` is
+ * null for an event published outside any transaction, such as a refused sign-in). After-commit
+ * listeners subscribe to the event's own name.
+ */
+export const TRANSACTION_PHASE = 'domain-event.transaction-phase';
+
+export type TransactionPhaseEvent = DomainEvent & { tx: import('typeorm').EntityManager | null };
+
+// Compile-time check: the map names exactly the catalog's emitted events.
+type EmittedInCatalog = { [K in AuditEventType]: (typeof AUDIT_EVENTS)[K]['status'] extends 'emitted' ? K : never }[AuditEventType];
+type Missing = Exclude<EmittedInCatalog, DomainEventName>;
+type NotInCatalog = Exclude<DomainEventName, EmittedInCatalog>;
+export const EVENT_MAP_MATCHES_CATALOG: [Missing, NotInCatalog] extends [never, never] ? true : { missing: Missing; extra: NotInCatalog } =
+  true;

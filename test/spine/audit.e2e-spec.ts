@@ -1,4 +1,4 @@
-import { auditPageQuery } from '../../src/audit/audit-query.service';
+import { auditPageQuery } from '../../src/audit/audit.repository';
 import { AuditService } from '../../src/audit/audit.service';
 import { createTestApp, TestApp } from '../support/app';
 import { aDeveloper, aWorkspace, TestDeveloper } from '../support/factories';

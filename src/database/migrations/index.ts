@@ -5,6 +5,7 @@ import { ManagedDatabases1763700300000 } from './1763700300000-ManagedDatabases'
 import { Saml1763700400000 } from './1763700400000-Saml';
 import { Anomalies1763700500000 } from './1763700500000-Anomalies';
 import { AuditLatestLookup1763700600000 } from './1763700600000-AuditLatestLookup';
+import { AuditAppend1763700700000 } from './1763700700000-AuditAppend';
 
 /** Every migration, in order. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   Saml1763700400000,
   Anomalies1763700500000,
   AuditLatestLookup1763700600000,
+  AuditAppend1763700700000,
 ];

@@ -42,7 +42,7 @@ export class ScimUsersRepository {
     const params: unknown[] = [workspaceId];
     const where = filter ? `${USER_SCOPE} AND ${filterToSql(filter, USER_ATTRS, params)}` : USER_SCOPE;
     // What IdPs send (no filter, or one comparison such as userName eq) has a few fixed SQL texts: prepare those.
-    const run = <T>(sql: string, values: unknown[]) =>
+    const run = <T extends object>(sql: string, values: unknown[]) =>
       isSingleCondition(filter) ? preparedQuery<T>(this.dataSource, sql, values) : (this.dataSource.query(sql, values) as Promise<T[]>);
     const count = async () =>
       (await run<{ total: number }>(`SELECT count(*)::int AS total FROM end_users u WHERE ${where}`, params))[0].total;

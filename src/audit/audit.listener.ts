@@ -1,0 +1,81 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { OnEvent } from '@nestjs/event-emitter';
+import { Counter, register } from 'prom-client';
+import { isUuid } from '../common/ids';
+import { AUDIT_EVENTS } from '../events/audit-catalog';
+import { AuditFacts, TRANSACTION_PHASE, TransactionPhaseEvent } from '../events/domain-events';
+import { AuditRepository, AuditRowValues } from './audit.repository';
+import { sanitizeMetadata, sanitizeText } from './sanitize';
+
+const failures =
+  (register.getSingleMetric('audit_write_failures_total') as Counter | undefined) ??
+  new Counter({ name: 'audit_write_failures_total', help: 'Audit rows that could not be written', labelNames: ['mode'] });
+
+/** Attempts for an event written outside a transaction (a refused sign-in): the database may be briefly away. */
+const DETACHED_ATTEMPTS = 3;
+
+/**
+ * The audit writer: every domain event becomes its catalog's audit row. Inside a unit of work
+ * it writes on the same transaction before commit, so the change and its record commit
+ * together; the write cannot fail that transaction (audit_append rolls a failed insert back to
+ * its own savepoint), and a failure is logged with the request id and counted, never thrown.
+ * An event published outside a transaction (one that changes nothing) is written on its own,
+ * with retries.
+ */
+@Injectable()
+export class AuditListener {
+  private readonly logger = new Logger('Audit');
+
+  constructor(private readonly repository: AuditRepository) {}
+
+  @OnEvent(TRANSACTION_PHASE)
+  async write(event: TransactionPhaseEvent): Promise<void> {
+    const row = toRow(event.name, event.payload);
+    if (event.tx) return this.report('transactional', event, await this.attempt(() => this.repository.append(event.tx, row)));
+    let error: string | null = null;
+    for (let attempt = 1; attempt <= DETACHED_ATTEMPTS; attempt++) {
+      error = await this.attempt(() => this.repository.append(null, row));
+      if (error === null) return;
+      if (attempt < DETACHED_ATTEMPTS) await new Promise((resolve) => setTimeout(resolve, 50 * 4 ** attempt));
+    }
+    this.report('detached', event, error);
+  }
+
+  private async attempt(append: () => Promise<string | null>): Promise<string | null> {
+    try {
+      return await append();
+    } catch (err) {
+      return (err as Error).message;
+    }
+  }
+
+  private report(mode: string, event: TransactionPhaseEvent, error: string | null): void {
+    if (error === null) return;
+    failures.inc({ mode });
+    const { workspaceId, request } = event.payload;
+    const requestPart = request?.requestId ? `, request ${request.requestId}` : '';
+    this.logger.error(`audit write failed for ${event.name} (workspace ${workspaceId ?? '-'}${requestPart}): ${error}`);
+  }
+}
+
+/** The row of an event: sanitised and cut to size so that its content alone can never make the insert fail. */
+export function toRow(eventType: keyof typeof AUDIT_EVENTS, facts: AuditFacts): AuditRowValues {
+  const catalog = AUDIT_EVENTS[eventType];
+  return {
+    workspaceId: facts.workspaceId && isUuid(facts.workspaceId) ? facts.workspaceId : null,
+    eventType,
+    severity: facts.severity ?? catalog.severity,
+    actorType: facts.actor.type,
+    actorId: sanitizeText(facts.actor.id, 255),
+    actorEmail: sanitizeText(facts.actor.email, 320),
+    targetType: sanitizeText(facts.target?.type, 100),
+    targetId: sanitizeText(facts.target?.id, 255),
+    oauthClientId: sanitizeText(facts.oauthClientId, 255),
+    ipAddress: sanitizeText(facts.request?.ip, 100),
+    userAgent: sanitizeText(facts.request?.userAgent, 1000),
+    requestId: sanitizeText(facts.request?.requestId, 128),
+    message: sanitizeText(facts.message ?? catalog.description, 255) ?? '',
+    metadata: sanitizeMetadata(facts.metadata),
+    createdAt: facts.createdAt ?? null,
+  };
+}

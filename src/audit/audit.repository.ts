@@ -1,0 +1,185 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { preparedQuery } from '../database/prepared-query';
+import { json, QueryRow, text, textOrNull } from '../database/rows';
+import type { Tx } from '../database/unit-of-work';
+import { AuditExportQueryDto, AuditQueryDto } from './dto/audit-query.dto';
+
+/** The values of one audit row, sanitised, in audit_append's parameter order. */
+export interface AuditRowValues {
+  workspaceId: string | null;
+  eventType: string;
+  severity: string;
+  actorType: string;
+  actorId: string | null;
+  actorEmail: string | null;
+  targetType: string | null;
+  targetId: string | null;
+  oauthClientId: string | null;
+  ipAddress: string | null;
+  userAgent: string | null;
+  requestId: string | null;
+  message: string;
+  /** JSON text. */
+  metadata: string;
+  createdAt: Date | null;
+}
+
+/** An audit event as the list API and the export show it. */
+export interface AuditEventView {
+  id: string;
+  workspace_id: string | null;
+  event_type: string;
+  severity: string;
+  actor_type: string;
+  actor_id: string | null;
+  actor_email: string | null;
+  target_type: string | null;
+  target_id: string | null;
+  oauth_client_id: string | null;
+  ip_address: string | null;
+  user_agent: string | null;
+  request_id: string | null;
+  message: string;
+  metadata: Record<string, unknown>;
+  /** RFC 3339 with microseconds: the lossless cursor. */
+  created_at: string;
+}
+
+// audit_append (migration AuditAppend) never raises: it returns the insert's error text, or null.
+const APPEND = `SELECT audit_append($1::uuid, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::jsonb, $15::timestamptz) AS error`;
+
+/**
+ * created_at comes back as PostgreSQL's text of the UTC instant, with microseconds:
+ * node-postgres would turn a timestamptz into a millisecond Date and a cursor built
+ * from it would drop rows. (A ::text cast, reshaped in JavaScript, costs the database
+ * less than to_char with a format.) ORDER BY must name audit_events.created_at: a bare
+ * created_at resolves to this text output column, which no index serves (a sort of
+ * the whole workspace: 625 ms instead of 0.1 ms at 1M events; see BENCHMARKS.md).
+ */
+const SELECT = `SELECT id, workspace_id, event_type, severity, actor_type, actor_id, actor_email, target_type, target_id,
+  oauth_client_id, ip_address, user_agent, request_id, message, metadata,
+  (created_at AT TIME ZONE 'UTC')::text AS created_at
+  FROM audit_events`;
+
+const EQUALITY_FILTERS = ['event_type', 'severity', 'actor_id', 'actor_type', 'target_id', 'ip_address'] as const;
+const EXPORT_BATCH = 1000;
+
+/**
+ * The page query: newest first, keyset on the unique (workspace_id, created_at) index.
+ * Membership is part of the query (one round trip on the hot path); the caller tells an empty
+ * page apart from "not a member" (404) with a second look.
+ */
+export function auditPageQuery(developerId: string, query: AuditQueryDto): { sql: string; params: unknown[] } {
+  const where = ['workspace_id = $1', 'EXISTS (SELECT 1 FROM workspace_members m WHERE m.workspace_id = $1 AND m.developer_id = $2)'];
+  const params: unknown[] = [query.workspace_id, developerId];
+  const add = (clause: string, value: unknown) => {
+    params.push(value);
+    where.push(clause.replace('?', `$${params.length}`));
+  };
+  for (const field of EQUALITY_FILTERS) if (query[field] !== undefined) add(`${field} = ?`, query[field]);
+  if (query.from) add('created_at >= ?::timestamptz', query.from);
+  if (query.to) add('created_at <= ?::timestamptz', query.to);
+  if (query.cursor) add('created_at < ?::timestamptz', query.cursor);
+  params.push((query.limit ?? 50) + 1);
+  // ORDER BY the table's column: the select list's text alias has the same name and no index.
+  return { sql: `${SELECT} WHERE ${where.join(' AND ')} ORDER BY audit_events.created_at DESC LIMIT $${params.length}`, params };
+}
+
+/**
+ * audit_events: appended by the audit listener only, read newest first by a keyset on the
+ * unique (workspace_id, created_at). SQL text here: the append is one call of a function that
+ * cannot fail its caller's transaction, and the page is a prepared statement on its index.
+ */
+@Injectable()
+export class AuditRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Appends on the caller's transaction (tx) or on its own (null); answers the insert's error, or null. */
+  async append(tx: Tx | null, row: AuditRowValues): Promise<string | null> {
+    const [result] = await preparedQuery(tx ?? this.dataSource, APPEND, toParams(row));
+    return textOrNull(result, 'error');
+  }
+
+  /** One page (limit + 1 rows, to tell whether there is more), empty too when the developer is not a member. */
+  async page(developerId: string, query: AuditQueryDto): Promise<AuditEventView[]> {
+    const { sql, params } = auditPageQuery(developerId, query);
+    return (await preparedQuery(this.dataSource, sql, params)).map(toView);
+  }
+
+  /** Oldest first, in batches, for the NDJSON export. */
+  async *exportRange(query: AuditExportQueryDto): AsyncGenerator<AuditEventView> {
+    let after: string | null = null;
+    for (;;) {
+      const rows: AuditEventView[] = (
+        await preparedQuery(
+          this.dataSource,
+          `${SELECT} WHERE workspace_id = $1
+             AND ($2::timestamptz IS NULL OR created_at >= $2::timestamptz)
+             AND ($3::timestamptz IS NULL OR created_at <= $3::timestamptz)
+             AND ($4::timestamptz IS NULL OR created_at > $4::timestamptz)
+           ORDER BY audit_events.created_at ASC LIMIT ${EXPORT_BATCH}`,
+          [query.workspace_id, query.from ?? null, query.to ?? null, after],
+        )
+      ).map(toView);
+      yield* rows;
+      if (rows.length < EXPORT_BATCH) return;
+      after = rows[rows.length - 1].created_at;
+    }
+  }
+}
+
+function toParams(row: AuditRowValues): unknown[] {
+  return [
+    row.workspaceId,
+    row.eventType,
+    row.severity,
+    row.actorType,
+    row.actorId,
+    row.actorEmail,
+    row.targetType,
+    row.targetId,
+    row.oauthClientId,
+    row.ipAddress,
+    row.userAgent,
+    row.requestId,
+    row.message,
+    row.metadata,
+    row.createdAt,
+  ];
+}
+
+function toView(row: QueryRow): AuditEventView {
+  return {
+    id: text(row, 'id'),
+    workspace_id: textOrNull(row, 'workspace_id'),
+    event_type: text(row, 'event_type'),
+    severity: text(row, 'severity'),
+    actor_type: text(row, 'actor_type'),
+    actor_id: textOrNull(row, 'actor_id'),
+    actor_email: textOrNull(row, 'actor_email'),
+    target_type: textOrNull(row, 'target_type'),
+    target_id: textOrNull(row, 'target_id'),
+    oauth_client_id: textOrNull(row, 'oauth_client_id'),
+    ip_address: textOrNull(row, 'ip_address'),
+    user_agent: textOrNull(row, 'user_agent'),
+    request_id: textOrNull(row, 'request_id'),
+    message: text(row, 'message'),
+    metadata: json(row, 'metadata'),
+    created_at: utcTextToIsoMicros(text(row, 'created_at')),
+  };
+}
+
+/**
+ * PostgreSQL's ISO text of a UTC timestamp ('2026-11-22 00:26:46.1234', trailing zeros of
+ * the fraction trimmed, no fraction at all on a whole second) as RFC 3339 with exactly six
+ * fractional digits: '2026-11-22T00:26:46.123400Z'.
+ */
+export function utcTextToIsoMicros(value: string): string {
+  const space = value.indexOf(' ');
+  const dot = value.indexOf('.', space);
+  const whole = dot < 0 ? value.slice(space + 1) : value.slice(space + 1, dot);
+  const fraction = dot < 0 ? '' : value.slice(dot + 1);
+  return `${value.slice(0, space)}T${whole}.${fraction.padEnd(6, '0')}Z`;
+}

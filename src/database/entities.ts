@@ -1,0 +1,11 @@
+import { AuditEvent } from '../audit/entities/audit-event.entity';
+import { SecurityAnomaly } from '../anomalies/entities/security-anomaly.entity';
+import { DeveloperSession } from '../developers/entities/developer-session.entity';
+import { DeveloperToken } from '../developers/entities/developer-token.entity';
+import { Developer } from '../developers/entities/developer.entity';
+
+/**
+ * Every entity, one per table. The migrations own the schema (synchronize stays off); the
+ * schema test (test/spine/schema.e2e-spec.ts) proves these describe it exactly.
+ */
+export const ENTITIES = [AuditEvent, SecurityAnomaly, Developer, DeveloperSession, DeveloperToken];
