@@ -1,0 +1,36 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+
+const ROOT = resolve(__dirname, '../..');
+
+function markdownFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return markdownFiles(path);
+    return name.endsWith('.md') ? [path] : [];
+  });
+}
+
+/** Inline links and images: [text](target) and ![alt](target), without their optional "title". */
+function relativeTargets(markdown: string): string[] {
+  const targets = [...markdown.matchAll(/!?\[[^\]]*\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)].map((m) => m[1]);
+  return targets.filter((t) => !/^[a-z][a-z0-9+.-]*:/i.test(t) && !t.startsWith('#'));
+}
+
+/** The repository stands alone: every relative link in its docs names a file that is in it. */
+describe('documentation links', () => {
+  const files = [join(ROOT, 'README.md'), join(ROOT, 'BENCHMARKS.md'), ...markdownFiles(join(ROOT, 'docs'))];
+
+  it.each(files.map((f) => [relative(ROOT, f), f]))('%s links only to files in the repository', (_name, file) => {
+    const broken = relativeTargets(readFileSync(file, 'utf8'))
+      .map((target) => ({ target, path: resolve(dirname(file), decodeURI(target.split('#')[0])) }))
+      .filter(({ path }) => !path.startsWith(ROOT + '/') || !existsSync(path))
+      .map(({ target }) => target);
+    expect(broken).toEqual([]);
+  });
+
+  it('no doc refers to a file outside the repository', () => {
+    const outside = files.filter((f) => /\.\.\/shared|CONTRACT\.md|shared\/ARCHITECTURE/.test(readFileSync(f, 'utf8')));
+    expect(outside.map((f) => relative(ROOT, f))).toEqual([]);
+  });
+});
