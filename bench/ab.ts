@@ -6,14 +6,27 @@
  *
  *   git worktree add /tmp/before <commit> && (cd /tmp/before && npm ci && npx nest build)
  *   npm run build
- *   npx ts-node --transpile-only bench/ab.ts --a=/tmp/before --b=. [--scenario=get|filter|create] [--rounds=10] [--duration=3]
+ *   npx ts-node --transpile-only bench/ab.ts --a=/tmp/before --b=. [--scenario=NAME] [--rounds=10] [--duration=3]
+ *
+ * Scenarios: get (SCIM GET /Users/{id}), filter (userName eq), create (POST /Users), group-patch
+ * (PATCH /Groups/{id} adding one member; each build has its own group), audit-first and
+ * audit-deep (the audit list at 1,000,000 events), sso (GET /saml/sso/ for a signed-in browser)
+ * and sign-in (POST /e/v1/auth/login/, argon2-bound).
  *
  * Each directory must hold a built service (dist/main.js) whose migrations match: both boot
  * on the same fresh database. Prints each round and the median ratios B/A of server CPU per
  * request and of requests per second.
  */
 import { resolve } from 'node:path';
+import type { Pool } from 'pg';
+import request from 'supertest';
+import { aTenant, anEndUser } from '../test/end-users/support';
+import type { TestApp } from '../test/support/app';
+import { SmtpReceiver, startSmtpReceiver } from '../test/support/smtp-receiver';
+import { aRegisteredSp, authorizePath } from '../test/saml/support/saml-sso.helpers';
+import { samlEnv } from '../test/saml/support/saml-env';
 import { ApiClient } from './lib/api-client';
+import { AUDIT_EVENTS, AUDIT_SEED_COLUMNS, AUDIT_SEED_SELECT, deepPageCursors } from './lib/audit-seed';
 import { measure } from './lib/load';
 import { pool, recreateDatabase } from './lib/postgres';
 import { createDeveloper, createWorkspace, startService } from './lib/service';
@@ -22,24 +35,34 @@ import { newUserBody } from './scenarios/scim';
 
 const USERS = 20_000;
 
+const SCENARIOS = ['get', 'filter', 'create', 'group-patch', 'audit-first', 'audit-deep', 'sso', 'sign-in'] as const;
+type ScenarioName = (typeof SCENARIOS)[number];
+
+/** The requests each build is loaded with (the same list unless a scenario needs each its own rows). */
+interface Loads {
+  a: BenchRequest[];
+  b: BenchRequest[];
+}
+
 interface Options {
   a: string;
   b: string;
-  scenario: 'get' | 'filter' | 'create';
+  scenario: ScenarioName;
   rounds: number;
   durationSec: number;
 }
 
 function parseOptions(argv: string[]): Options {
   const arg = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
-  const scenario = arg('scenario') ?? 'get';
-  if (!['get', 'filter', 'create'].includes(scenario)) throw new Error(`--scenario must be get, filter or create, not ${scenario}`);
+  const scenario = SCENARIOS.find((name) => name === (arg('scenario') ?? 'get'));
+  if (!scenario) throw new Error(`--scenario must be one of ${SCENARIOS.join(', ')}`);
   const b = arg('b');
-  if (!b) throw new Error('usage: bench/ab.ts --a=<build dir> --b=<build dir> [--scenario=get|filter|create] [--rounds=10] [--duration=3]');
+  if (!b)
+    throw new Error(`usage: bench/ab.ts --a=<build dir> --b=<build dir> [--scenario=${SCENARIOS.join('|')}] [--rounds=10] [--duration=3]`);
   return {
     a: resolve(arg('a') ?? '.'),
     b: resolve(b),
-    scenario: scenario as Options['scenario'],
+    scenario,
     rounds: Number(arg('rounds') ?? 10),
     durationSec: Number(arg('duration') ?? 3),
   };
@@ -48,20 +71,23 @@ function parseOptions(argv: string[]): Options {
 async function main(): Promise<void> {
   const opts = parseOptions(process.argv.slice(2));
   const url = await recreateDatabase('identity_bench_ab');
-  const a = await startService(opts.a, url, {}, false);
-  const b = await startService(opts.b, url, {}, false);
+  const smtp = await startSmtpReceiver();
+  // SAML configured and the per-IP sign-in limits lifted, in both builds alike: every scenario runs on the same services.
+  const env = { ...samlEnv(), SMTP_URL: smtp.url, RATE_LIMIT_AUTH_PER_MINUTE: '100000000', RATE_LIMIT_ACCOUNT_PER_MINUTE: '100000000' };
+  const a = await startService(opts.a, url, env, false);
+  const b = await startService(opts.b, url, env, false);
   const db = pool(url);
   try {
-    const requests = await seed(new ApiClient(a.baseUrl), db, opts.scenario);
+    const loads = await seed(a.baseUrl, db, opts.scenario, smtp);
     const load = { durationSec: opts.durationSec, warmupSec: 0, connections: 10 };
     await Promise.all([
-      measure(a.server, a.baseUrl, requests, { ...load, warmupSec: 4 }),
-      measure(b.server, b.baseUrl, requests, { ...load, warmupSec: 4 }),
+      measure(a.server, a.baseUrl, loads.a, { ...load, warmupSec: 4 }),
+      measure(b.server, b.baseUrl, loads.b, { ...load, warmupSec: 4 }),
     ]);
     const cpu: number[] = [];
     const rps: number[] = [];
     for (let round = 1; round <= opts.rounds; round++) {
-      const [ma, mb] = await Promise.all([measure(a.server, a.baseUrl, requests, load), measure(b.server, b.baseUrl, requests, load)]);
+      const [ma, mb] = await Promise.all([measure(a.server, a.baseUrl, loads.a, load), measure(b.server, b.baseUrl, loads.b, load)]);
       cpu.push(mb.cpuMsPerRequest / ma.cpuMsPerRequest);
       rps.push(mb.requestsPerSec / ma.requestsPerSec);
       console.log(
@@ -74,11 +100,38 @@ async function main(): Promise<void> {
   } finally {
     await db.end();
     await Promise.all([a.server.stop(), b.server.stop()]);
+    await smtp.stop();
   }
 }
 
-/** A SCIM token and USERS users in a fresh workspace, then the requests of the chosen scenario. */
-async function seed(api: ApiClient, db: import('pg').Pool, scenario: Options['scenario']): Promise<BenchRequest[]> {
+/** The data a scenario needs, created through build A's API (both builds share the database), and its requests. */
+async function seed(baseUrl: string, db: Pool, scenario: ScenarioName, smtp: SmtpReceiver): Promise<Loads> {
+  const same = (requests: BenchRequest[]): Loads => ({ a: requests, b: requests });
+  // The test factories only need an HTTP client aimed at the service.
+  const t = { http: () => request(baseUrl), baseUrl } as unknown as TestApp;
+  switch (scenario) {
+    case 'get':
+    case 'filter':
+    case 'create':
+      return same(await scimRequests(new ApiClient(baseUrl), db, scenario));
+    case 'group-patch':
+      return groupPatchRequests(new ApiClient(baseUrl), db);
+    case 'audit-first':
+    case 'audit-deep':
+      return same(await auditRequests(new ApiClient(baseUrl), db, scenario));
+    case 'sso':
+      return same(await ssoRequests(t, smtp));
+    case 'sign-in': {
+      const tenant = await aTenant(t);
+      const user = await anEndUser(t, tenant.client, { smtp });
+      const body = JSON.stringify({ client_id: user.clientId, email: user.email, password: user.password });
+      return same([{ method: 'POST', path: '/e/v1/auth/login/', headers: { 'content-type': 'application/json' }, body }]);
+    }
+  }
+}
+
+/** A SCIM token and USERS users in a fresh workspace. */
+async function scimWorkspace(api: ApiClient, db: Pool): Promise<{ headers: Record<string, string>; userIds: string[]; emails: string[] }> {
   const dev = await createDeveloper(api);
   const ws = await createWorkspace(api, dev, 'ab');
   const minted = await api.post<{ token: string }>('/developer/scim/tokens/', {
@@ -93,15 +146,81 @@ async function seed(api: ApiClient, db: import('pg').Pool, scenario: Options['sc
   );
   await db.query('VACUUM (ANALYZE) end_users');
   const { rows } = await db.query<{ id: string; email: string }>(
-    `SELECT id, email FROM end_users WHERE workspace_id = $1 ORDER BY random() LIMIT 100`,
+    `SELECT id, email FROM end_users WHERE workspace_id = $1 ORDER BY random()`,
     [ws.id],
   );
   const headers = { authorization: `Bearer ${minted.body.token}`, 'content-type': 'application/scim+json' };
-  if (scenario === 'get') return rows.map((r) => ({ path: `/scim/v2/Users/${r.id}`, headers }));
+  return { headers, userIds: rows.map((r) => r.id), emails: rows.map((r) => r.email) };
+}
+
+async function scimRequests(api: ApiClient, db: Pool, scenario: 'get' | 'filter' | 'create'): Promise<BenchRequest[]> {
+  const { headers, userIds, emails } = await scimWorkspace(api, db);
+  if (scenario === 'get') return userIds.slice(0, 100).map((id) => ({ path: `/scim/v2/Users/${id}`, headers }));
   if (scenario === 'filter') {
-    return rows.map((r) => ({ path: `/scim/v2/Users?filter=${encodeURIComponent(`userName eq "${r.email.toUpperCase()}"`)}`, headers }));
+    return emails
+      .slice(0, 100)
+      .map((email) => ({ path: `/scim/v2/Users?filter=${encodeURIComponent(`userName eq "${email.toUpperCase()}"`)}`, headers }));
   }
   return [{ method: 'POST', path: '/scim/v2/Users', headers, newBody: newUserBody }];
+}
+
+/** One group per build (they would otherwise queue on each other's row lock), each PATCH adding one user not yet a member. */
+async function groupPatchRequests(api: ApiClient, db: Pool): Promise<Loads> {
+  const { headers, userIds } = await scimWorkspace(api, db);
+  const half = Math.floor(userIds.length / 2);
+  const forBuild = async (name: string, pool: string[]): Promise<BenchRequest[]> => {
+    const group = await api.post<{ id: string }>('/scim/v2/Groups', {
+      headers,
+      body: { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: name },
+    });
+    let next = 0;
+    const newBody = () =>
+      JSON.stringify({
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+        Operations: [{ op: 'add', path: 'members', value: [{ value: pool[next++ % pool.length] }] }],
+      });
+    return [{ method: 'PATCH', path: `/scim/v2/Groups/${group.body.id}?excludedAttributes=members`, headers, newBody }];
+  };
+  return { a: await forBuild('ab group A', userIds.slice(0, half)), b: await forBuild('ab group B', userIds.slice(half)) };
+}
+
+/** A workspace holding 1,000,000 audit events (seeded as bench/scenarios/audit-list.ts does), and its first or deep pages. */
+async function auditRequests(api: ApiClient, db: Pool, scenario: 'audit-first' | 'audit-deep'): Promise<BenchRequest[]> {
+  const dev = await createDeveloper(api);
+  const ws = await createWorkspace(api, dev, 'ab audit');
+  const newestMs = Math.floor(Date.now() / 1000) * 1000 - 1000;
+  const client = await db.connect();
+  try {
+    await client.query('SET session_replication_role = replica');
+    await client.query(`INSERT INTO audit_events ${AUDIT_SEED_COLUMNS} ${AUDIT_SEED_SELECT}`, [ws.id, newestMs, AUDIT_EVENTS]);
+  } finally {
+    await client.query('RESET session_replication_role');
+    client.release();
+  }
+  await db.query('VACUUM (ANALYZE) audit_events');
+  const path = `/developer/audit/?workspace_id=${ws.id}`;
+  if (scenario === 'audit-first') return [{ path, headers: dev.authHeaders }];
+  return deepPageCursors(newestMs).map((cursor) => ({ path: `${path}&cursor=${encodeURIComponent(cursor)}`, headers: dev.authHeaders }));
+}
+
+/** A registered SP and one browser signed in through the hosted login page, sending the SP's AuthnRequest again and again. */
+async function ssoRequests(t: TestApp, smtp: SmtpReceiver): Promise<BenchRequest[]> {
+  const tenant = await aTenant(t);
+  const sp = await aRegisteredSp(t, tenant.dev, tenant.ws);
+  const { path } = await authorizePath(sp, '/dashboard');
+  const user = await anEndUser(t, tenant.client, { smtp, firstName: 'Ada' });
+  const agent = request.agent(t.baseUrl);
+  const start = await agent.get(path).expect(302);
+  const form = await agent.get(start.headers.location as string).expect(200);
+  const csrf = /name="csrf_token" value="([^"]+)"/.exec(form.text)?.[1] ?? '';
+  const login = await agent
+    .post('/auth/login/')
+    .type('form')
+    .send({ csrf_token: csrf, workspace_id: tenant.ws.id, next: '/saml/sso/finish/', email: user.email, password: user.password })
+    .expect(303);
+  const cookie = ([] as string[]).concat(login.headers['set-cookie'] ?? []).find((c) => c.startsWith('esid='));
+  if (!cookie) throw new Error('the hosted login set no esid cookie');
+  return [{ path, headers: { cookie: cookie.split(';')[0] } }];
 }
 
 function median(values: number[]): number {
