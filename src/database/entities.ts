@@ -3,9 +3,21 @@ import { SecurityAnomaly } from '../anomalies/entities/security-anomaly.entity';
 import { DeveloperSession } from '../developers/entities/developer-session.entity';
 import { DeveloperToken } from '../developers/entities/developer-token.entity';
 import { Developer } from '../developers/entities/developer.entity';
+import { ManagedDatabaseBackup } from '../managed-databases/entities/managed-database-backup.entity';
+import { ManagedDatabaseRestore } from '../managed-databases/entities/managed-database-restore.entity';
+import { ManagedDatabase } from '../managed-databases/entities/managed-database.entity';
 
 /**
  * Every entity, one per table. The migrations own the schema (synchronize stays off); the
  * schema test (test/spine/schema.e2e-spec.ts) proves these describe it exactly.
  */
-export const ENTITIES = [AuditEvent, SecurityAnomaly, Developer, DeveloperSession, DeveloperToken];
+export const ENTITIES = [
+  AuditEvent,
+  SecurityAnomaly,
+  Developer,
+  DeveloperSession,
+  DeveloperToken,
+  ManagedDatabase,
+  ManagedDatabaseBackup,
+  ManagedDatabaseRestore,
+];

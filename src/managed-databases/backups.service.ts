@@ -1,11 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { AuditService } from '../audit/audit.service';
 import type { DeveloperPrincipal } from '../common/auth/principal';
 import { DomainError, notFound } from '../common/errors';
 import { isUuid } from '../common/ids';
 import type { RequestMeta } from '../common/request-context';
+import { UnitOfWork } from '../database/unit-of-work';
 import { JobsService } from '../jobs/jobs.service';
 import { DatabasesService } from './databases.service';
 import type { CreateBackupDto } from './dto/database.dto';
@@ -19,26 +17,19 @@ const actorOf = (p: DeveloperPrincipal) => ({ type: 'developer' as const, id: p.
 @Injectable()
 export class BackupsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly uow: UnitOfWork,
     private readonly repo: ManagedDatabasesRepository,
     private readonly databases: DatabasesService,
-    private readonly audit: AuditService,
     private readonly jobs: JobsService,
   ) {}
 
   async create(p: DeveloperPrincipal, databaseId: string, dto: CreateBackupDto, request: RequestMeta) {
     const db = await this.databases.findAvailable(p.developerId, databaseId);
-    const backup = await this.dataSource.transaction(async (manager) => {
-      const row = await this.repo.insertBackup(manager, db, dto.name);
-      await this.jobs.enqueue(
-        manager,
-        QUEUES.backup,
-        { backupId: row.id, workspaceId: db.workspace_id },
-        { maxAttempts: QUEUES.backupAttempts },
-      );
-      await this.audit.record(manager, {
-        eventType: 'managed_database_backup_create',
-        workspaceId: db.workspace_id,
+    const backup = await this.uow.run(async (tx, events) => {
+      const row = await this.repo.insertBackup(tx, db.workspaceId, db.id, dto.name);
+      await this.jobs.enqueue(tx, QUEUES.backup, { backupId: row.id, workspaceId: db.workspaceId }, { maxAttempts: QUEUES.backupAttempts });
+      events.emit('managed_database_backup_create', {
+        workspaceId: db.workspaceId,
         actor: actorOf(p),
         target: { type: 'ManagedDatabaseBackup', id: row.id },
         request,
@@ -52,7 +43,7 @@ export class BackupsService {
 
   async list(developerId: string, databaseId: string) {
     const db = await this.databases.find(developerId, databaseId);
-    return { results: (await this.repo.listBackups(db.workspace_id, db.id)).map(backupView) };
+    return { results: (await this.repo.listBackups(db.workspaceId, db.id)).map(backupView) };
   }
 
   async get(developerId: string, id: string) {
@@ -72,18 +63,17 @@ export class BackupsService {
         details: { status: backup.status },
       });
     }
-    const db = await this.databases.findAvailable(p.developerId, backup.database_id);
-    const restore = await this.dataSource.transaction(async (manager) => {
-      const row = await this.repo.insertRestore(manager, backup);
+    const db = await this.databases.findAvailable(p.developerId, backup.databaseId);
+    const restore = await this.uow.run(async (tx, events) => {
+      const row = await this.repo.insertRestore(tx, backup.workspaceId, backup);
       await this.jobs.enqueue(
-        manager,
+        tx,
         QUEUES.restore,
-        { restoreId: row.id, workspaceId: db.workspace_id },
+        { restoreId: row.id, workspaceId: db.workspaceId },
         { maxAttempts: QUEUES.backupAttempts },
       );
-      await this.audit.record(manager, {
-        eventType: 'managed_database_restore',
-        workspaceId: db.workspace_id,
+      events.emit('managed_database_restore', {
+        workspaceId: db.workspaceId,
         actor: actorOf(p),
         target: { type: 'ManagedDatabase', id: db.id },
         request,

@@ -1,20 +1,20 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, QueryFailedError } from 'typeorm';
-import { AuditService } from '../audit/audit.service';
 import type { DeveloperPrincipal } from '../common/auth/principal';
 import { DomainError, notFound } from '../common/errors';
 import { isUuid } from '../common/ids';
 import type { RequestMeta } from '../common/request-context';
 import { APP_CONFIG, type AppConfig } from '../config/config';
+import { UnitOfWork } from '../database/unit-of-work';
+import { DomainEventBus } from '../events/domain-event-bus';
 import { JobsService } from '../jobs/jobs.service';
 import { WorkspacesService } from '../workspaces/workspaces.service';
 import type { CreateDatabaseDto } from './dto/database.dto';
 import { EngineRegistry } from './engine-registry';
 import { generateDbName, generatePassword, usernameFor } from './engines/credentials';
 import { EngineObjectMissingError, type EngineName, type HealthReport } from './engines/database-engine';
+import type { ManagedDatabase } from './entities/managed-database.entity';
 import { QUEUES } from './managed-db.queues';
-import { type DatabaseRow, ManagedDatabasesRepository } from './managed-databases.repository';
+import { isLockNotAvailable, ManagedDatabasesRepository } from './managed-databases.repository';
 import { databaseView } from './managed-databases.views';
 import { TenantSecrets } from './tenant-secrets';
 
@@ -25,7 +25,6 @@ const DEFAULTS: Record<EngineName, { maxStorageMb: number; maxConnections: numbe
 };
 
 const actorOf = (p: DeveloperPrincipal) => ({ type: 'developer' as const, id: p.developerId, email: p.email });
-const LOCK_NOT_AVAILABLE = '55P03';
 
 /** Databases: create, read, delete, and the reads that reach the engine (connection, metrics, health, keys). */
 @Injectable()
@@ -33,13 +32,13 @@ export class DatabasesService {
   private readonly healthInFlight = new Map<string, Promise<HealthReport & { checkedAt: string }>>();
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly uow: UnitOfWork,
+    private readonly bus: DomainEventBus,
     private readonly repo: ManagedDatabasesRepository,
     private readonly engines: EngineRegistry,
     private readonly secrets: TenantSecrets,
     private readonly workspaces: WorkspacesService,
-    private readonly audit: AuditService,
     private readonly jobs: JobsService,
   ) {}
 
@@ -57,28 +56,21 @@ export class DatabasesService {
     }
     const dbName = generateDbName(dto.display_name);
     const address = this.engines.publicAddress(dto.engine);
-    const row = await this.dataSource.transaction(async (manager) => {
-      const inserted = await this.repo.insertDatabase(manager, {
-        workspace_id: workspaceId,
-        display_name: dto.display_name,
-        db_name: dbName,
+    const row = await this.uow.run(async (tx, events) => {
+      const inserted = await this.repo.insertDatabase(tx, workspaceId, {
+        displayName: dto.display_name,
+        dbName,
         engine: dto.engine,
         username: usernameFor(dbName),
         // The password exists before the engine user does, so a resumed job sets the same one.
-        password_encrypted: this.secrets.encrypt(generatePassword()),
+        passwordEncrypted: this.secrets.encrypt(generatePassword()),
         host: address.host,
         port: address.port,
-        max_storage_mb: dto.max_storage_mb ?? DEFAULTS[dto.engine].maxStorageMb,
-        max_connections: dto.max_connections ?? DEFAULTS[dto.engine].maxConnections,
+        maxStorageMb: dto.max_storage_mb ?? DEFAULTS[dto.engine].maxStorageMb,
+        maxConnections: dto.max_connections ?? DEFAULTS[dto.engine].maxConnections,
       });
-      await this.jobs.enqueue(
-        manager,
-        QUEUES.provision,
-        { databaseId: inserted.id, workspaceId },
-        { maxAttempts: QUEUES.provisionAttempts },
-      );
-      await this.audit.record(manager, {
-        eventType: 'managed_database_create',
+      await this.jobs.enqueue(tx, QUEUES.provision, { databaseId: inserted.id, workspaceId }, { maxAttempts: QUEUES.provisionAttempts });
+      events.emit('managed_database_create', {
         workspaceId,
         actor: actorOf(p),
         target: { type: 'ManagedDatabase', id: inserted.id },
@@ -99,28 +91,26 @@ export class DatabasesService {
   async remove(p: DeveloperPrincipal, id: string, request: RequestMeta) {
     if (!isUuid(id)) throw notFound('database');
     try {
-      const row = await this.dataSource.transaction(async (manager) => {
+      const row = await this.uow.run(async (tx, events) => {
         // A running backup or restore holds the row; do not leave the request hanging behind it.
-        await manager.query(`SET LOCAL lock_timeout = '5s'`);
-        const db = await this.repo.findDatabaseForDeveloper(p.developerId, id, manager, 'FOR UPDATE OF d');
+        const db = await this.repo.lockDatabaseForDeveloper(tx, p.developerId, id);
         if (!db) throw notFound('database');
         if (db.status === 'deleting') return db;
-        await this.repo.setDatabaseStatus(manager, db.workspace_id, db.id, 'deleting', db.error);
-        await this.jobs.enqueue(manager, QUEUES.deprovision, { databaseId: db.id, workspaceId: db.workspace_id });
-        await this.audit.record(manager, {
-          eventType: 'managed_database_delete',
-          workspaceId: db.workspace_id,
+        await this.repo.setDatabaseStatus(tx, db.workspaceId, db.id, 'deleting', db.error);
+        await this.jobs.enqueue(tx, QUEUES.deprovision, { databaseId: db.id, workspaceId: db.workspaceId });
+        events.emit('managed_database_delete', {
+          workspaceId: db.workspaceId,
           actor: actorOf(p),
           target: { type: 'ManagedDatabase', id: db.id },
           request,
-          metadata: { engine: db.engine, db_name: db.db_name },
+          metadata: { engine: db.engine, db_name: db.dbName },
         });
         return { ...db, status: 'deleting' as const };
       });
       this.jobs.kick();
       return databaseView(row);
     } catch (err) {
-      if (err instanceof QueryFailedError && (err.driverError as { code?: string }).code === LOCK_NOT_AVAILABLE) {
+      if (isLockNotAvailable(err)) {
         throw new DomainError('conflict', 'A backup or restore of this database is running; retry when it has finished', {
           retryAfterSeconds: 5,
         });
@@ -132,9 +122,8 @@ export class DatabasesService {
   async connection(p: DeveloperPrincipal, id: string, request: RequestMeta) {
     const db = await this.findAvailable(p.developerId, id);
     const details = this.engines.get(db.engine).connectionDetails(this.secrets.tenant(db));
-    await this.audit.recordDetached({
-      eventType: 'managed_database_credentials_read',
-      workspaceId: db.workspace_id,
+    await this.bus.publish('managed_database_credentials_read', {
+      workspaceId: db.workspaceId,
       actor: actorOf(p),
       target: { type: 'ManagedDatabase', id: db.id },
       request,
@@ -155,8 +144,8 @@ export class DatabasesService {
       engine: db.engine,
       collected_at: new Date().toISOString(),
       ...figures,
-      max_storage_bytes: db.max_storage_mb * 1024 * 1024,
-      max_connections: db.max_connections,
+      max_storage_bytes: db.maxStorageMb * 1024 * 1024,
+      max_connections: db.maxConnections,
     };
   }
 
@@ -182,7 +171,7 @@ export class DatabasesService {
    * connection limit: concurrent health requests for one database share a check
    * instead of opening one connection each.
    */
-  private singleFlight(db: DatabaseRow): Promise<HealthReport & { checkedAt: string }> {
+  private singleFlight(db: ManagedDatabase): Promise<HealthReport & { checkedAt: string }> {
     let pending = this.healthInFlight.get(db.id);
     if (!pending) {
       const checkedAt = new Date().toISOString();
@@ -210,14 +199,14 @@ export class DatabasesService {
     return this.engines.redis().listKeys(this.secrets.tenant(db), cursor, count);
   }
 
-  async find(developerId: string, id: string): Promise<DatabaseRow> {
+  async find(developerId: string, id: string): Promise<ManagedDatabase> {
     if (!isUuid(id)) throw notFound('database');
     const db = await this.repo.findDatabaseForDeveloper(developerId, id);
     if (!db) throw notFound('database');
     return db;
   }
 
-  async findAvailable(developerId: string, id: string): Promise<DatabaseRow> {
+  async findAvailable(developerId: string, id: string): Promise<ManagedDatabase> {
     const db = await this.find(developerId, id);
     if (db.status !== 'available') {
       throw new DomainError('not_ready', `The database is ${db.status}, not available`, { details: { status: db.status } });

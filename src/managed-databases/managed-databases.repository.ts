@@ -1,226 +1,211 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
-import type { EngineName } from './engines/database-engine';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, QueryFailedError, Repository, type SelectQueryBuilder } from 'typeorm';
+import type { Tx } from '../database/unit-of-work';
+import { type JobStatus, ManagedDatabaseBackup } from './entities/managed-database-backup.entity';
+import { ManagedDatabaseRestore } from './entities/managed-database-restore.entity';
+import { type DatabaseStatus, ManagedDatabase } from './entities/managed-database.entity';
 
-export type DatabaseStatus = 'creating' | 'available' | 'failed' | 'deleting';
-export type JobStatus = 'pending' | 'running' | 'completed' | 'failed';
+export type { DatabaseStatus } from './entities/managed-database.entity';
+export type { JobStatus } from './entities/managed-database-backup.entity';
 
-export interface DatabaseRow {
-  id: string;
-  workspace_id: string;
-  display_name: string;
-  db_name: string;
-  engine: EngineName;
-  username: string;
-  password_encrypted: string;
-  host: string;
-  port: number;
-  status: DatabaseStatus;
-  error: string | null;
-  max_storage_mb: number;
-  max_connections: number;
-  created_at: Date;
+/** What the API decides about a new database; the row's id, status and times come from the database. */
+export type NewDatabase = Pick<
+  ManagedDatabase,
+  'displayName' | 'dbName' | 'engine' | 'username' | 'passwordEncrypted' | 'host' | 'port' | 'maxStorageMb' | 'maxConnections'
+>;
+
+/** What a backup job records when it has written the file. */
+export interface BackupArtifact {
+  filePath: string;
+  sizeBytes: number;
+  checksumSha256: string;
 }
 
-export interface BackupRow {
-  id: string;
-  workspace_id: string;
-  database_id: string;
-  name: string;
-  status: JobStatus;
-  file_path: string | null;
-  size_bytes: string | null;
-  checksum_sha256: string | null;
-  error: string | null;
-  created_at: Date;
-  started_at: Date | null;
-  completed_at: Date | null;
-}
+const LOCK_NOT_AVAILABLE = '55P03';
+const UNFINISHED: JobStatus[] = ['pending', 'running'];
 
-export interface RestoreRow {
-  id: string;
-  workspace_id: string;
-  database_id: string;
-  backup_id: string;
-  status: JobStatus;
-  error: string | null;
-  created_at: Date;
-  started_at: Date | null;
-  completed_at: Date | null;
+/** The statement waited longer than the transaction's lock_timeout for a row lock. */
+export function isLockNotAvailable(err: unknown): boolean {
+  return err instanceof QueryFailedError && (err.driverError as { code?: string }).code === LOCK_NOT_AVAILABLE;
 }
-
-export type NewDatabase = Omit<DatabaseRow, 'id' | 'status' | 'error' | 'created_at'>;
 
 /**
- * SQL for databases, backups and restores. Reads by id take the workspace ids
- * the caller may see, so a row of another tenant is simply not found.
+ * Databases, backups and restores. Reads by id from the developer API take the developer, so a
+ * row of a workspace they are not a member of is simply not found; everything else takes the
+ * workspace first. Writes of a unit of work take its transaction.
  */
 @Injectable()
 export class ManagedDatabasesRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectRepository(ManagedDatabase) private readonly databases: Repository<ManagedDatabase>,
+    @InjectRepository(ManagedDatabaseBackup) private readonly backups: Repository<ManagedDatabaseBackup>,
+    @InjectRepository(ManagedDatabaseRestore) private readonly restores: Repository<ManagedDatabaseRestore>,
+  ) {}
 
-  private m(manager?: EntityManager): EntityManager {
-    return manager ?? this.dataSource.manager;
+  // --- databases
+
+  /** Inserts the row (status `creating`) and returns it as stored. */
+  async insertDatabase(tx: Tx, workspaceId: string, values: NewDatabase): Promise<ManagedDatabase> {
+    const repo = tx.getRepository(ManagedDatabase);
+    const row = repo.create({ ...values, workspaceId, error: null });
+    await repo.insert(row); // RETURNING fills id, status and the times in
+    return row;
   }
 
-  async insertDatabase(manager: EntityManager, db: NewDatabase): Promise<DatabaseRow> {
-    const rows = (await manager.query(
-      `INSERT INTO managed_databases
-         (workspace_id, display_name, db_name, engine, username, password_encrypted, host, port, max_storage_mb, max_connections)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING *`,
-      [
-        db.workspace_id,
-        db.display_name,
-        db.db_name,
-        db.engine,
-        db.username,
-        db.password_encrypted,
-        db.host,
-        db.port,
-        db.max_storage_mb,
-        db.max_connections,
-      ],
-    )) as DatabaseRow[];
-    return rows[0];
-  }
-
-  listDatabases(workspaceId: string): Promise<DatabaseRow[]> {
-    return this.dataSource.query(`SELECT * FROM managed_databases WHERE workspace_id = $1 ORDER BY created_at, id`, [
-      workspaceId,
-    ]) as Promise<DatabaseRow[]>;
+  listDatabases(workspaceId: string): Promise<ManagedDatabase[]> {
+    return this.databases.find({ where: { workspaceId }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
   /** A database visible to the developer: they are a member of its workspace. */
-  async findDatabaseForDeveloper(developerId: string, id: string, manager?: EntityManager, lock = ''): Promise<DatabaseRow | undefined> {
-    const rows = (await this.m(manager).query(
-      `SELECT d.* FROM managed_databases d
-         JOIN workspace_members m ON m.workspace_id = d.workspace_id AND m.developer_id = $1
-        WHERE d.id = $2 ${lock}`,
-      [developerId, id],
-    )) as DatabaseRow[];
-    return rows[0];
+  async findDatabaseForDeveloper(developerId: string, id: string): Promise<ManagedDatabase | null> {
+    return visibleTo(this.databases.createQueryBuilder('r'), developerId, id).getOne();
   }
 
-  async lockDatabase(manager: EntityManager, workspaceId: string, id: string, mode: 'UPDATE' | 'SHARE'): Promise<DatabaseRow | undefined> {
-    const rows = (await manager.query(`SELECT * FROM managed_databases WHERE workspace_id = $1 AND id = $2 FOR ${mode}`, [
+  /**
+   * The developer's database, locked for update. From here on the transaction waits at most 5 s
+   * for a lock, then the statement fails with lock_not_available ({@link isLockNotAvailable}): a
+   * running backup or restore holds the row for as long as it runs.
+   */
+  async lockDatabaseForDeveloper(tx: Tx, developerId: string, id: string): Promise<ManagedDatabase | null> {
+    await tx.query(`SET LOCAL lock_timeout = '5s'`);
+    return visibleTo(tx.getRepository(ManagedDatabase).createQueryBuilder('r'), developerId, id)
+      .setLock('pessimistic_write', undefined, ['r'])
+      .getOne();
+  }
+
+  lockDatabase(tx: Tx, workspaceId: string, id: string, mode: 'UPDATE' | 'SHARE'): Promise<ManagedDatabase | null> {
+    return tx.getRepository(ManagedDatabase).findOne({
+      where: { workspaceId, id },
+      lock: { mode: mode === 'UPDATE' ? 'pessimistic_write' : 'pessimistic_read' },
+    });
+  }
+
+  async setDatabaseStatus(tx: Tx, workspaceId: string, id: string, status: DatabaseStatus, error: string | null = null): Promise<void> {
+    await tx.getRepository(ManagedDatabase).update({ workspaceId, id }, { status, error, updatedAt: () => 'now()' });
+  }
+
+  async deleteDatabase(tx: Tx, workspaceId: string, id: string): Promise<void> {
+    await tx.getRepository(ManagedDatabase).delete({ workspaceId, id });
+  }
+
+  // --- backups
+
+  async insertBackup(tx: Tx, workspaceId: string, databaseId: string, name: string): Promise<ManagedDatabaseBackup> {
+    const repo = tx.getRepository(ManagedDatabaseBackup);
+    const row = repo.create({
       workspaceId,
-      id,
-    ])) as DatabaseRow[];
-    return rows[0];
+      databaseId,
+      name,
+      filePath: null,
+      sizeBytes: null,
+      checksumSha256: null,
+      error: null,
+      startedAt: null,
+      completedAt: null,
+    });
+    await repo.insert(row);
+    return row;
   }
 
-  async setDatabaseStatus(
-    manager: EntityManager,
-    workspaceId: string,
-    id: string,
-    status: DatabaseStatus,
-    error: string | null = null,
-  ): Promise<void> {
-    await manager.query(`UPDATE managed_databases SET status = $3, error = $4, updated_at = now() WHERE workspace_id = $1 AND id = $2`, [
+  listBackups(workspaceId: string, databaseId: string): Promise<ManagedDatabaseBackup[]> {
+    return this.backups.find({ where: { workspaceId, databaseId }, order: { createdAt: 'DESC', id: 'ASC' } });
+  }
+
+  findBackupForDeveloper(developerId: string, id: string): Promise<ManagedDatabaseBackup | null> {
+    return visibleTo(this.backups.createQueryBuilder('r'), developerId, id).getOne();
+  }
+
+  lockBackup(tx: Tx, workspaceId: string, id: string): Promise<ManagedDatabaseBackup | null> {
+    return tx.getRepository(ManagedDatabaseBackup).findOne({ where: { workspaceId, id }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  /** The file of a backup, or null when it has none (or is gone). */
+  async backupFilePath(tx: Tx, workspaceId: string, id: string): Promise<string | null> {
+    const backup = await tx
+      .getRepository(ManagedDatabaseBackup)
+      .findOne({ select: { id: true, filePath: true }, where: { workspaceId, id } });
+    return backup?.filePath ?? null;
+  }
+
+  /** Visible progress, committed on its own: a pending (or interrupted) backup turns running. */
+  async markBackupRunning(workspaceId: string, id: string): Promise<void> {
+    await this.backups.update(
+      { workspaceId, id, status: In(UNFINISHED) },
+      { status: 'running', startedAt: () => 'COALESCE(started_at, now())' },
+    );
+  }
+
+  async completeBackup(tx: Tx, workspaceId: string, id: string, artifact: BackupArtifact): Promise<void> {
+    await tx.getRepository(ManagedDatabaseBackup).update(
+      { workspaceId, id },
+      {
+        status: 'completed',
+        filePath: artifact.filePath,
+        sizeBytes: String(artifact.sizeBytes),
+        checksumSha256: artifact.checksumSha256,
+        completedAt: new Date(),
+        error: null,
+      },
+    );
+  }
+
+  /** The last attempt failed: committed on its own, outside the work's rolled-back transaction. */
+  async failBackup(workspaceId: string, id: string, error: string): Promise<void> {
+    await this.backups.update({ workspaceId, id }, { status: 'failed', error, completedAt: new Date() });
+  }
+
+  // --- restores
+
+  async insertRestore(tx: Tx, workspaceId: string, backup: ManagedDatabaseBackup): Promise<ManagedDatabaseRestore> {
+    const repo = tx.getRepository(ManagedDatabaseRestore);
+    const row = repo.create({
       workspaceId,
-      id,
-      status,
-      error,
-    ]);
+      databaseId: backup.databaseId,
+      backupId: backup.id,
+      error: null,
+      startedAt: null,
+      completedAt: null,
+    });
+    await repo.insert(row);
+    return row;
   }
 
-  async deleteDatabase(manager: EntityManager, workspaceId: string, id: string): Promise<void> {
-    await manager.query(`DELETE FROM managed_databases WHERE workspace_id = $1 AND id = $2`, [workspaceId, id]);
+  findRestoreForDeveloper(developerId: string, id: string): Promise<ManagedDatabaseRestore | null> {
+    return visibleTo(this.restores.createQueryBuilder('r'), developerId, id).getOne();
   }
 
-  async insertBackup(manager: EntityManager, db: DatabaseRow, name: string): Promise<BackupRow> {
-    const rows = (await manager.query(
-      `INSERT INTO managed_database_backups (workspace_id, database_id, name) VALUES ($1, $2, $3) RETURNING *`,
-      [db.workspace_id, db.id, name],
-    )) as BackupRow[];
-    return rows[0];
+  lockRestore(tx: Tx, workspaceId: string, id: string): Promise<ManagedDatabaseRestore | null> {
+    return tx.getRepository(ManagedDatabaseRestore).findOne({ where: { workspaceId, id }, lock: { mode: 'pessimistic_write' } });
   }
 
-  listBackups(workspaceId: string, databaseId: string): Promise<BackupRow[]> {
-    return this.dataSource.query(
-      `SELECT * FROM managed_database_backups WHERE workspace_id = $1 AND database_id = $2 ORDER BY created_at DESC, id`,
-      [workspaceId, databaseId],
-    ) as Promise<BackupRow[]>;
+  /** Visible progress, committed on its own: a pending (or interrupted) restore turns running. */
+  async markRestoreRunning(workspaceId: string, id: string): Promise<void> {
+    await this.restores.update(
+      { workspaceId, id, status: In(UNFINISHED) },
+      { status: 'running', startedAt: () => 'COALESCE(started_at, now())' },
+    );
   }
 
-  async findBackupForDeveloper(developerId: string, id: string): Promise<BackupRow | undefined> {
-    const rows = (await this.dataSource.query(
-      `SELECT b.* FROM managed_database_backups b
-         JOIN workspace_members m ON m.workspace_id = b.workspace_id AND m.developer_id = $1
-        WHERE b.id = $2`,
-      [developerId, id],
-    )) as BackupRow[];
-    return rows[0];
+  async completeRestore(tx: Tx, workspaceId: string, id: string): Promise<void> {
+    await tx
+      .getRepository(ManagedDatabaseRestore)
+      .update({ workspaceId, id }, { status: 'completed', completedAt: new Date(), error: null });
   }
 
-  async lockBackup(manager: EntityManager, workspaceId: string, id: string): Promise<BackupRow | undefined> {
-    const rows = (await manager.query(`SELECT * FROM managed_database_backups WHERE workspace_id = $1 AND id = $2 FOR UPDATE`, [
-      workspaceId,
-      id,
-    ])) as BackupRow[];
-    return rows[0];
+  /** The last attempt failed: committed on its own, outside the work's rolled-back transaction. */
+  async failRestore(workspaceId: string, id: string, error: string): Promise<void> {
+    await this.restores.update({ workspaceId, id }, { status: 'failed', error, completedAt: new Date() });
   }
+}
 
-  async updateBackup(
-    manager: EntityManager,
-    workspaceId: string,
-    id: string,
-    fields: Partial<Omit<BackupRow, 'id' | 'workspace_id'>>,
-  ): Promise<void> {
-    await this.update(manager, 'managed_database_backups', workspaceId, id, fields);
-  }
-
-  async insertRestore(manager: EntityManager, backup: BackupRow): Promise<RestoreRow> {
-    const rows = (await manager.query(
-      `INSERT INTO managed_database_restores (workspace_id, database_id, backup_id) VALUES ($1, $2, $3) RETURNING *`,
-      [backup.workspace_id, backup.database_id, backup.id],
-    )) as RestoreRow[];
-    return rows[0];
-  }
-
-  async findRestoreForDeveloper(developerId: string, id: string): Promise<RestoreRow | undefined> {
-    const rows = (await this.dataSource.query(
-      `SELECT r.* FROM managed_database_restores r
-         JOIN workspace_members m ON m.workspace_id = r.workspace_id AND m.developer_id = $1
-        WHERE r.id = $2`,
-      [developerId, id],
-    )) as RestoreRow[];
-    return rows[0];
-  }
-
-  async lockRestore(manager: EntityManager, workspaceId: string, id: string): Promise<RestoreRow | undefined> {
-    const rows = (await manager.query(`SELECT * FROM managed_database_restores WHERE workspace_id = $1 AND id = $2 FOR UPDATE`, [
-      workspaceId,
-      id,
-    ])) as RestoreRow[];
-    return rows[0];
-  }
-
-  async updateRestore(
-    manager: EntityManager,
-    workspaceId: string,
-    id: string,
-    fields: Partial<Omit<RestoreRow, 'id' | 'workspace_id'>>,
-  ): Promise<void> {
-    await this.update(manager, 'managed_database_restores', workspaceId, id, fields);
-  }
-
-  private async update(
-    manager: EntityManager,
-    table: string,
-    workspaceId: string,
-    id: string,
-    fields: Record<string, unknown>,
-  ): Promise<void> {
-    const keys = Object.keys(fields);
-    if (keys.length === 0) return;
-    // Column names come from our own code (typed keys), never from input.
-    const sets = keys.map((k, i) => `${k} = $${i + 3}`).join(', ');
-    await manager.query(`UPDATE ${table} SET ${sets} WHERE workspace_id = $1 AND id = $2`, [
-      workspaceId,
-      id,
-      ...keys.map((k) => fields[k]),
-    ]);
-  }
+/** Row `id` of alias `r`, only if the developer is a member of its workspace. */
+function visibleTo<T extends { id: string; workspaceId: string }>(
+  qb: SelectQueryBuilder<T>,
+  developerId: string,
+  id: string,
+): SelectQueryBuilder<T> {
+  return qb
+    .innerJoin('workspace_members', 'm', 'm.workspace_id = r.workspace_id AND m.developer_id = :developerId', { developerId })
+    .where('r.id = :id', { id });
 }

@@ -1,49 +1,51 @@
-import type { BackupRow, DatabaseRow, RestoreRow } from './managed-databases.repository';
+import type { ManagedDatabaseBackup } from './entities/managed-database-backup.entity';
+import type { ManagedDatabaseRestore } from './entities/managed-database-restore.entity';
+import type { ManagedDatabase } from './entities/managed-database.entity';
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
 /** The spec's Database resource, plus `error` (set when status is failed) and `workspace_id`. */
-export function databaseView(r: DatabaseRow) {
+export function databaseView(r: ManagedDatabase) {
   return {
     id: r.id,
-    workspace_id: r.workspace_id,
-    display_name: r.display_name,
-    db_name: r.db_name,
+    workspace_id: r.workspaceId,
+    display_name: r.displayName,
+    db_name: r.dbName,
     engine: r.engine,
     host: r.host,
     port: r.port,
     status: r.status,
     error: r.error,
-    max_storage_mb: r.max_storage_mb,
-    max_connections: r.max_connections,
-    created_at: iso(r.created_at),
+    max_storage_mb: r.maxStorageMb,
+    max_connections: r.maxConnections,
+    created_at: iso(r.createdAt),
   };
 }
 
-export function backupView(r: BackupRow) {
+export function backupView(r: ManagedDatabaseBackup) {
   return {
     id: r.id,
-    database_id: r.database_id,
+    database_id: r.databaseId,
     name: r.name,
     status: r.status,
-    size_bytes: r.size_bytes === null ? null : Number(r.size_bytes),
-    checksum_sha256: r.checksum_sha256,
-    created_at: iso(r.created_at),
-    started_at: iso(r.started_at),
-    completed_at: iso(r.completed_at),
+    size_bytes: r.sizeBytes === null ? null : Number(r.sizeBytes),
+    checksum_sha256: r.checksumSha256,
+    created_at: iso(r.createdAt),
+    started_at: iso(r.startedAt),
+    completed_at: iso(r.completedAt),
     error: r.error,
   };
 }
 
-export function restoreView(r: RestoreRow) {
+export function restoreView(r: ManagedDatabaseRestore) {
   return {
     id: r.id,
-    database_id: r.database_id,
-    backup_id: r.backup_id,
+    database_id: r.databaseId,
+    backup_id: r.backupId,
     status: r.status,
-    created_at: iso(r.created_at),
-    started_at: iso(r.started_at),
-    completed_at: iso(r.completed_at),
+    created_at: iso(r.createdAt),
+    started_at: iso(r.startedAt),
+    completed_at: iso(r.completedAt),
     error: r.error,
   };
 }

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { SecretBox } from '../common/crypto/secret-box';
 import { APP_CONFIG, type AppConfig } from '../config/config';
 import type { TenantDatabase } from './engines/database-engine';
-import type { DatabaseRow } from './managed-databases.repository';
+import type { ManagedDatabase } from './entities/managed-database.entity';
 
 /** Engine passwords at rest: AES-256-GCM under SECRETS_ENCRYPTION_KEY (keyring, key id in each value). */
 @Injectable()
@@ -18,13 +18,13 @@ export class TenantSecrets {
   }
 
   /** What an engine needs to act for this database, password decrypted. */
-  tenant(row: DatabaseRow): TenantDatabase {
+  tenant(row: ManagedDatabase): TenantDatabase {
     return {
-      dbName: row.db_name,
+      dbName: row.dbName,
       username: row.username,
-      password: this.box.decrypt(row.password_encrypted),
-      maxConnections: row.max_connections,
-      maxStorageMb: row.max_storage_mb,
+      password: this.box.decrypt(row.passwordEncrypted),
+      maxConnections: row.maxConnections,
+      maxStorageMb: row.maxStorageMb,
     };
   }
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { JobsService } from '../../src/jobs/jobs.service';
 import { sql } from '../../src/managed-databases/engines/postgres/postgres-sql';
-import type { DatabaseRow } from '../../src/managed-databases/managed-databases.repository';
+import { ManagedDatabase } from '../../src/managed-databases/entities/managed-database.entity';
 import { TenantSecrets } from '../../src/managed-databases/tenant-secrets';
 import { createTestApp, type TestApp } from '../support/app';
 import { aDeveloper, aWorkspace } from '../support/factories';
@@ -49,7 +49,7 @@ describe('interrupted provisioning', () => {
         WHERE queue = 'managed-db.provision' AND payload->>'databaseId' = $1 RETURNING id`,
       [created.id],
     );
-    const [row] = (await a.dataSource.query(`SELECT * FROM managed_databases WHERE id = $1`, [created.id])) as DatabaseRow[];
+    const row = await a.dataSource.getRepository(ManagedDatabase).findOneByOrFail({ id: created.id });
     const tenant = a.get<TenantSecrets>(TenantSecrets).tenant(row);
     await admin((c) => c.query(sql.createRole(tenant.username, tenant.password, 3)));
 
