@@ -3,9 +3,23 @@ import { SecurityAnomaly } from '../anomalies/entities/security-anomaly.entity';
 import { DeveloperSession } from '../developers/entities/developer-session.entity';
 import { DeveloperToken } from '../developers/entities/developer-token.entity';
 import { Developer } from '../developers/entities/developer.entity';
+import { Job } from '../jobs/entities/job.entity';
+import { OAuthClient } from '../oauth-clients/entities/oauth-client.entity';
+import { WorkspaceMember } from '../workspaces/entities/workspace-member.entity';
+import { Workspace } from '../workspaces/entities/workspace.entity';
 
 /**
  * Every entity, one per table. The migrations own the schema (synchronize stays off); the
  * schema test (test/spine/schema.e2e-spec.ts) proves these describe it exactly.
  */
-export const ENTITIES = [AuditEvent, SecurityAnomaly, Developer, DeveloperSession, DeveloperToken];
+export const ENTITIES = [
+  AuditEvent,
+  SecurityAnomaly,
+  Developer,
+  DeveloperSession,
+  DeveloperToken,
+  Workspace,
+  WorkspaceMember,
+  OAuthClient,
+  Job,
+];
