@@ -56,7 +56,7 @@ export class DeveloperTokensRepository {
     return tokens.save(tokens.create(values));
   }
 
-  /** The developer's unrevoked tokens, oldest first (expired ones included, as before). */
+  /** The developer's unrevoked tokens, oldest first (expired ones included). */
   listUnrevoked(developerId: string): Promise<DeveloperToken[]> {
     return this.tokens.find({ where: { developerId, revokedAt: IsNull() }, order: { createdAt: 'ASC' } });
   }
