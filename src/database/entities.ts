@@ -6,6 +6,10 @@ import { Developer } from '../developers/entities/developer.entity';
 import { ManagedDatabaseBackup } from '../managed-databases/entities/managed-database-backup.entity';
 import { ManagedDatabaseRestore } from '../managed-databases/entities/managed-database-restore.entity';
 import { ManagedDatabase } from '../managed-databases/entities/managed-database.entity';
+import { Job } from '../jobs/entities/job.entity';
+import { OAuthClient } from '../oauth-clients/entities/oauth-client.entity';
+import { WorkspaceMember } from '../workspaces/entities/workspace-member.entity';
+import { Workspace } from '../workspaces/entities/workspace.entity';
 
 /**
  * Every entity, one per table. The migrations own the schema (synchronize stays off); the
@@ -20,4 +24,8 @@ export const ENTITIES = [
   ManagedDatabase,
   ManagedDatabaseBackup,
   ManagedDatabaseRestore,
+  Workspace,
+  WorkspaceMember,
+  OAuthClient,
+  Job,
 ];

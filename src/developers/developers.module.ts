@@ -5,6 +5,9 @@ import { DEVELOPER_SESSION_AUTHENTICATOR } from '../common/auth/principal';
 import { DeveloperAuthController } from './developer-auth.controller';
 import { DeveloperBearerStrategy } from './developer-bearer.strategy';
 import { DeveloperTokensController } from './developer-tokens.controller';
+import { DeveloperSessionsRepository } from './developer-sessions.repository';
+import { DeveloperTokensRepository } from './developer-tokens.repository';
+import { DevelopersRepository } from './developers.repository';
 import { DevelopersService } from './developers.service';
 import { Developer } from './entities/developer.entity';
 import { DeveloperSession } from './entities/developer-session.entity';
@@ -13,7 +16,14 @@ import { DeveloperToken } from './entities/developer-token.entity';
 @Module({
   imports: [PassportModule, TypeOrmModule.forFeature([Developer, DeveloperSession, DeveloperToken])],
   controllers: [DeveloperAuthController, DeveloperTokensController],
-  providers: [DevelopersService, DeveloperBearerStrategy, { provide: DEVELOPER_SESSION_AUTHENTICATOR, useExisting: DevelopersService }],
-  exports: [DevelopersService],
+  providers: [
+    DevelopersService,
+    DevelopersRepository,
+    DeveloperSessionsRepository,
+    DeveloperTokensRepository,
+    DeveloperBearerStrategy,
+    { provide: DEVELOPER_SESSION_AUTHENTICATOR, useExisting: DevelopersService },
+  ],
+  exports: [DevelopersService, DevelopersRepository],
 })
 export class DevelopersModule {}

@@ -1,22 +1,21 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
-import { DataSource, IsNull, Repository } from 'typeorm';
-import { AuditService } from '../audit/audit.service';
-import { CredentialCache, notifyCredentialRevoked } from '../common/auth/credential-cache';
+import { CredentialCache } from '../common/auth/credential-cache';
+import { notifyCredentialRevoked } from '../common/auth/credential-revocations.repository';
 import { DeveloperPrincipal, DeveloperSessionAuthenticator } from '../common/auth/principal';
 import { PasswordHasher } from '../common/crypto/password-hasher';
 import { generateToken, safeEqual, sha256Hex } from '../common/crypto/tokens';
+import { isUniqueViolation } from '../common/db-errors';
 import { DomainError, notFound } from '../common/errors';
 import { isUuid } from '../common/ids';
 import { RequestMeta } from '../common/request-context';
 import { APP_CONFIG, AppConfig } from '../config/config';
-import { preparedQuery } from '../database/prepared-query';
+import { UnitOfWork } from '../database/unit-of-work';
+import { DeveloperSessionsRepository } from './developer-sessions.repository';
+import { DeveloperTokensRepository } from './developer-tokens.repository';
+import { DevelopersRepository } from './developers.repository';
 import { CreateDeveloperTokenDto, LoginDto, SignupDto } from './dto/developer-auth.dto';
 import { Developer } from './entities/developer.entity';
-import { DeveloperSession } from './entities/developer-session.entity';
-import { DeveloperToken } from './entities/developer-token.entity';
-import { isUniqueViolation } from '../common/db-errors';
 
 export interface DeveloperView {
   id: string;
@@ -36,12 +35,11 @@ export const toDeveloperView = (d: Developer): DeveloperView => ({
 @Injectable()
 export class DevelopersService implements DeveloperSessionAuthenticator {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    @InjectRepository(Developer) private readonly developers: Repository<Developer>,
-    @InjectRepository(DeveloperSession) private readonly sessions: Repository<DeveloperSession>,
-    @InjectRepository(DeveloperToken) private readonly tokens: Repository<DeveloperToken>,
+    private readonly uow: UnitOfWork,
+    private readonly developers: DevelopersRepository,
+    private readonly sessions: DeveloperSessionsRepository,
+    private readonly tokens: DeveloperTokensRepository,
     private readonly hasher: PasswordHasher,
-    private readonly audit: AuditService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly tokenCache: CredentialCache,
   ) {}
@@ -50,8 +48,7 @@ export class DevelopersService implements DeveloperSessionAuthenticator {
     if (!this.config.DEVELOPER_SIGNUP_ENABLED) throw new DomainError('forbidden', 'Developer signup is disabled on this deployment');
     const passwordHash = await this.hasher.hash(dto.password);
     try {
-      const developer = await this.developers.save(this.developers.create({ email: dto.email, name: dto.name, passwordHash }));
-      return toDeveloperView(developer);
+      return toDeveloperView(await this.developers.insert({ email: dto.email, name: dto.name, passwordHash }));
     } catch (err) {
       if (isUniqueViolation(err)) throw new DomainError('email_taken', 'A developer with this email already exists');
       throw err;
@@ -59,11 +56,7 @@ export class DevelopersService implements DeveloperSessionAuthenticator {
   }
 
   async login(dto: LoginDto): Promise<{ developer: DeveloperView; sessionToken: string; csrfToken: string; expiresAt: Date }> {
-    const developer = await this.developers
-      .createQueryBuilder('d')
-      .addSelect('d.passwordHash')
-      .where('lower(d.email) = :email', { email: dto.email })
-      .getOne();
+    const developer = await this.developers.findWithPasswordByEmail(dto.email);
     const ok = developer
       ? await this.hasher.verify(developer.passwordHash, dto.password)
       : await this.hasher.verifyAgainstDummy(dto.password);
@@ -76,26 +69,22 @@ export class DevelopersService implements DeveloperSessionAuthenticator {
   }
 
   async logout(sessionToken: string | undefined): Promise<void> {
-    if (sessionToken) await this.sessions.delete({ tokenHash: sha256Hex(sessionToken) });
+    if (sessionToken) await this.sessions.deleteByHash(sha256Hex(sessionToken));
   }
 
   async me(developerId: string): Promise<DeveloperView> {
-    const developer = await this.developers.findOneBy({ id: developerId });
+    const developer = await this.developers.findById(developerId);
     if (!developer) throw notFound('developer');
     return toDeveloperView(developer);
   }
 
   async authenticateSession(sessionToken: string, csrfHeader: string | undefined, unsafeMethod: boolean): Promise<DeveloperPrincipal> {
-    const row = (await this.dataSource.query(
-      `SELECT s.csrf_token, d.id, d.email FROM developer_sessions s JOIN developers d ON d.id = s.developer_id
-        WHERE s.token_hash = $1 AND s.expires_at > now()`,
-      [sha256Hex(sessionToken)],
-    )) as { csrf_token: string; id: string; email: string }[];
-    if (!row[0]) throw new DomainError('unauthorized', 'Session expired or invalid; sign in again');
-    if (unsafeMethod && !(csrfHeader && safeEqual(csrfHeader, row[0].csrf_token))) {
+    const session = await this.sessions.findLive(sha256Hex(sessionToken));
+    if (!session) throw new DomainError('unauthorized', 'Session expired or invalid; sign in again');
+    if (unsafeMethod && !(csrfHeader && safeEqual(csrfHeader, session.csrfToken))) {
       throw new DomainError('csrf_failed', 'Missing or wrong X-CSRF-Token header');
     }
-    return { kind: 'developer', developerId: row[0].id, email: row[0].email, via: 'session' };
+    return { kind: 'developer', developerId: session.developerId, email: session.email, via: 'session' };
   }
 
   /** One indexed read by hash, or a hit in the credential cache, which every revocation empties on every instance. */
@@ -103,16 +92,11 @@ export class DevelopersService implements DeveloperSessionAuthenticator {
     if (!token.startsWith('dat_') || token.length > 200) return null;
     const hash = sha256Hex(token);
     const principal = await this.tokenCache.resolve<DeveloperPrincipal>('developer', hash, async () => {
-      const [row] = await preparedQuery<{ token_id: string; expires_at: Date | null; id: string; email: string }>(
-        this.dataSource,
-        `SELECT t.id AS token_id, t.expires_at, d.id, d.email FROM developer_tokens t JOIN developers d ON d.id = t.developer_id
-          WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > now())`,
-        [hash],
-      );
+      const row = await this.tokens.findUsable(hash);
       return (
         row && {
-          principal: { kind: 'developer', developerId: row.id, email: row.email, via: 'token', tokenId: row.token_id },
-          expiresAt: row.expires_at,
+          principal: { kind: 'developer', developerId: row.developerId, email: row.email, via: 'token', tokenId: row.tokenId },
+          expiresAt: row.expiresAt,
         }
       );
     });
@@ -126,13 +110,14 @@ export class DevelopersService implements DeveloperSessionAuthenticator {
         details: { expires_at: ['must be in the future'] },
       });
     const token = generateToken('dat_');
-    return this.dataSource.transaction(async (manager) => {
-      const saved = await manager.save(
-        DeveloperToken,
-        manager.create(DeveloperToken, { developerId: principal.developerId, label: dto.label, tokenHash: sha256Hex(token), expiresAt }),
-      );
-      await this.audit.record(manager, {
-        eventType: 'dev_token_create',
+    return this.uow.run(async (tx, events) => {
+      const saved = await this.tokens.insert(tx, {
+        developerId: principal.developerId,
+        label: dto.label,
+        tokenHash: sha256Hex(token),
+        expiresAt,
+      });
+      events.emit('api_token_create', {
         workspaceId: null,
         request,
         actor: { type: 'developer', id: principal.developerId, email: principal.email },
@@ -150,7 +135,7 @@ export class DevelopersService implements DeveloperSessionAuthenticator {
   }
 
   async listTokens(developerId: string) {
-    const rows = await this.tokens.find({ where: { developerId, revokedAt: IsNull() }, order: { createdAt: 'ASC' } });
+    const rows = await this.tokens.listUnrevoked(developerId);
     return rows.map((t) => ({
       id: t.id,
       label: t.label,
@@ -161,22 +146,18 @@ export class DevelopersService implements DeveloperSessionAuthenticator {
 
   async revokeToken(principal: DeveloperPrincipal, tokenId: string, request: RequestMeta): Promise<void> {
     if (!isUuid(tokenId)) throw notFound('token');
-    const hash = await this.dataSource.transaction(async (manager) => {
-      const [rows] = (await manager.query(
-        `UPDATE developer_tokens SET revoked_at = now() WHERE id = $1 AND developer_id = $2 AND revoked_at IS NULL RETURNING token_hash`,
-        [tokenId, principal.developerId],
-      )) as [{ token_hash: string }[], number];
-      if (!rows[0]) throw notFound('token');
+    const hash = await this.uow.run(async (tx, events) => {
+      const revoked = await this.tokens.revoke(tx, principal.developerId, tokenId);
+      if (!revoked) throw notFound('token');
       // Delivered at commit to every instance's credential cache.
-      await notifyCredentialRevoked(manager, rows[0].token_hash);
-      await this.audit.record(manager, {
-        eventType: 'dev_token_revoke',
+      await notifyCredentialRevoked(tx, revoked);
+      events.emit('api_token_revoke', {
         workspaceId: null,
         request,
         actor: { type: 'developer', id: principal.developerId, email: principal.email },
         target: { type: 'DeveloperToken', id: tokenId },
       });
-      return rows[0].token_hash;
+      return revoked;
     });
     // This instance evicts synchronously, after commit, before answering.
     this.tokenCache.evict(hash);

@@ -1,6 +1,9 @@
 import { Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { Job } from './entities/job.entity';
+import { JobsRepository } from './jobs.repository';
 import { JobsService } from './jobs.service';
 
 @Global()
-@Module({ providers: [JobsService], exports: [JobsService] })
+@Module({ imports: [TypeOrmModule.forFeature([Job])], providers: [JobsService, JobsRepository], exports: [JobsService] })
 export class JobsModule {}

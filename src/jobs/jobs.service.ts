@@ -1,24 +1,16 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Counter, register } from 'prom-client';
-import { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/config';
+import { ClaimedJob, JobsRepository } from './jobs.repository';
 
 export interface JobContext {
   jobId: string;
   attempt: number;
 }
 export type JobHandler = (payload: Record<string, unknown>, ctx: JobContext) => Promise<void>;
-
-interface ClaimedJob {
-  id: string;
-  queue: string;
-  payload: Record<string, unknown>;
-  attempts: number;
-  max_attempts: number;
-}
 
 const jobRuns =
   (register.getSingleMetric('jobs_runs_total') as Counter | undefined) ??
@@ -40,7 +32,7 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
   private stopping = false;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly jobs: JobsRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -48,17 +40,14 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     this.handlers.set(queue, handler);
   }
 
-  async enqueue(
+  /** Enqueues on the caller's transaction (`manager`), so the job exists exactly when the change does. */
+  enqueue(
     manager: EntityManager,
     queue: string,
     payload: Record<string, unknown>,
     opts: { runAt?: Date; maxAttempts?: number } = {},
   ): Promise<string> {
-    const rows = (await manager.query(
-      `INSERT INTO jobs (queue, payload, run_at, max_attempts) VALUES ($1, $2, COALESCE($3, now()), $4) RETURNING id`,
-      [queue, JSON.stringify(payload), opts.runAt ?? null, opts.maxAttempts ?? 10],
-    )) as { id: string }[];
-    return rows[0].id;
+    return this.jobs.enqueue(manager, { queue, payload, runAt: opts.runAt, maxAttempts: opts.maxAttempts ?? 10 });
   }
 
   /** Ask the worker to look for due jobs now instead of at the next tick. */
@@ -102,43 +91,21 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
   private async claim(): Promise<ClaimedJob | undefined> {
     const queues = [...this.handlers.keys()];
     if (queues.length === 0) return undefined;
-    const result = (await this.dataSource.query(
-      `UPDATE jobs SET status = 'running', attempts = attempts + 1,
-              locked_until = now() + ($3 || ' milliseconds')::interval, locked_by = $2
-        WHERE id = (
-          SELECT id FROM jobs
-           WHERE queue = ANY($1)
-             AND ((status = 'pending' AND run_at <= now()) OR (status = 'running' AND locked_until < now()))
-           ORDER BY run_at
-           LIMIT 1
-           FOR UPDATE SKIP LOCKED)
-        RETURNING id, queue, payload, attempts, max_attempts`,
-      [queues, this.workerId, String(this.config.JOBS_LEASE_MS)],
-    )) as [ClaimedJob[], number] | ClaimedJob[];
-    const rows = (Array.isArray(result[0]) ? result[0] : result) as ClaimedJob[];
-    return rows[0];
+    return this.jobs.claim(queues, this.workerId, this.config.JOBS_LEASE_MS);
   }
 
   private async execute(job: ClaimedJob): Promise<void> {
     const handler = this.handlers.get(job.queue)!;
     try {
       await handler(job.payload, { jobId: job.id, attempt: job.attempts });
-      await this.dataSource.query(
-        `UPDATE jobs SET status = 'completed', completed_at = now(), locked_until = NULL, last_error = NULL WHERE id = $1 AND locked_by = $2`,
-        [job.id, this.workerId],
-      );
+      await this.jobs.complete(job.id, this.workerId);
       jobRuns.inc({ queue: job.queue, outcome: 'completed' });
     } catch (err) {
       const message = (err as Error).message?.slice(0, 1000) ?? String(err);
-      const final = job.attempts >= job.max_attempts;
+      const final = job.attempts >= job.maxAttempts;
       // Exponential backoff: 2 s, 4 s, 8 s … capped at 5 minutes.
       const delayMs = Math.min(2000 * 2 ** (job.attempts - 1), 300000);
-      await this.dataSource.query(
-        `UPDATE jobs SET status = $3, last_error = $4, locked_until = NULL,
-                run_at = now() + ($5 || ' milliseconds')::interval
-          WHERE id = $1 AND locked_by = $2`,
-        [job.id, this.workerId, final ? 'failed' : 'pending', message, String(delayMs)],
-      );
+      await this.jobs.release(job.id, this.workerId, { final, error: message, delayMs });
       jobRuns.inc({ queue: job.queue, outcome: final ? 'failed' : 'retry' });
       this.logger.warn(`job ${job.queue}/${job.id} attempt ${job.attempts} failed${final ? ' (giving up)' : ''}: ${message}`);
     }

@@ -96,7 +96,7 @@ describe('developer accounts, sessions and tokens', () => {
     expect(stored[0].token_hash).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  it('refuses a revoked token on the very next call and audits dev_token_create/revoke', async () => {
+  it('refuses a revoked token on the very next call and audits api_token_create/revoke', async () => {
     const dev = await aDeveloper(t);
     const minted = await t.http().post('/developer/tokens/').set(dev.auth).send({ label: 'short-lived' }).expect(201);
     const auth = { Authorization: `Bearer ${minted.body.token}` };
@@ -107,7 +107,7 @@ describe('developer accounts, sessions and tokens', () => {
     const events = (await t.dataSource.query(`SELECT event_type FROM audit_events WHERE target_id = $1 ORDER BY created_at`, [
       minted.body.id,
     ])) as { event_type: string }[];
-    expect(events.map((e) => e.event_type)).toEqual(['dev_token_create', 'dev_token_revoke']);
+    expect(events.map((e) => e.event_type)).toEqual(['api_token_create', 'api_token_revoke']);
   });
 
   it('refuses a token revoked by another instance on the next call to this one', async () => {

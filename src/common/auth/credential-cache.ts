@@ -1,12 +1,9 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { Client } from 'pg';
-import type { EntityManager } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../config/config';
+import { EVERY_CREDENTIAL, REVOKED_CHANNEL } from './credential-revocations.repository';
 import type { Principal } from './principal';
 
-const REVOKED_CHANNEL = 'credential_revoked';
-/** Payload that revokes every cached credential (hashes are hex, so it never names a token). */
-const EVERY_CREDENTIAL = '*';
 const TTL_MS = 5_000;
 const MAX_ENTRIES = 10_000;
 
@@ -16,21 +13,9 @@ interface Entry {
   until: number;
 }
 
-/**
- * In the revoking transaction: tells every instance's CredentialCache to drop the
- * credential when the transaction commits (NOTIFY is delivered at commit, not before).
- */
-export async function notifyCredentialRevoked(manager: EntityManager, tokenHash: string): Promise<void> {
-  await manager.query(`SELECT pg_notify($1, $2)`, [REVOKED_CHANNEL, tokenHash]);
-}
-
-/**
- * The same for every credential at once, for a change that revokes tokens the caller cannot
- * name (deleting a workspace cascades to its SCIM tokens). Rare, so a full flush is cheap.
- */
-export async function notifyAllCredentialsRevoked(manager: EntityManager): Promise<void> {
-  await manager.query(`SELECT pg_notify($1, $2)`, [REVOKED_CHANNEL, EVERY_CREDENTIAL]);
-}
+// The NOTIFY side lives with the channel, in credential-revocations.repository.ts; re-exported for
+// the services that revoke inside their unit of work.
+export { notifyAllCredentialsRevoked, notifyCredentialRevoked } from './credential-revocations.repository';
 
 /**
  * Short-lived cache of authenticated bearer tokens (SCIM and developer tokens, by
@@ -139,6 +124,7 @@ export class CredentialCache implements OnApplicationBootstrap, OnModuleDestroy 
     this.listener = client;
     try {
       await client.connect();
+      // Session plumbing on this dedicated connection, not table data: no repository read.
       await client.query(`LISTEN ${REVOKED_CHANNEL}`);
       if (this.listener !== client || this.stopped) return;
       this.generation++;

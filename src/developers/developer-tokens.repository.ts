@@ -1,0 +1,69 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, IsNull, Repository } from 'typeorm';
+import { preparedQuery } from '../database/prepared-query';
+import { dateOrNull, QueryRow, text } from '../database/rows';
+import type { Tx } from '../database/unit-of-work';
+import { DeveloperToken } from './entities/developer-token.entity';
+
+export interface NewDeveloperToken {
+  developerId: string;
+  label: string;
+  tokenHash: string;
+  expiresAt: Date | null;
+}
+
+/** A usable token with the developer it stands for. */
+export interface TokenPrincipalRow {
+  tokenId: string;
+  expiresAt: Date | null;
+  developerId: string;
+  email: string;
+}
+
+// The hot read of every dat_ bearer call that misses the credential cache (decisions 0009, 0010):
+// one prepared statement on the token_hash key.
+const USABLE_TOKEN = `SELECT t.id AS token_id, t.expires_at, d.id, d.email FROM developer_tokens t JOIN developers d ON d.id = t.developer_id
+  WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > now())`;
+
+// One statement: the conditional revoke and the hash the credential caches must drop.
+const REVOKE = `UPDATE developer_tokens SET revoked_at = now()
+  WHERE id = $1 AND developer_id = $2 AND revoked_at IS NULL RETURNING token_hash`;
+
+const toTokenPrincipal = (row: QueryRow): TokenPrincipalRow => ({
+  tokenId: text(row, 'token_id'),
+  expiresAt: dateOrNull(row, 'expires_at'),
+  developerId: text(row, 'id'),
+  email: text(row, 'email'),
+});
+
+/** developer_tokens: dat_ access tokens, stored as their SHA-256 only. */
+@Injectable()
+export class DeveloperTokensRepository {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectRepository(DeveloperToken) private readonly tokens: Repository<DeveloperToken>,
+  ) {}
+
+  /** The unrevoked, unexpired token of this hash, with its developer; undefined when there is none. */
+  async findUsable(tokenHash: string): Promise<TokenPrincipalRow | undefined> {
+    const [row] = await preparedQuery(this.dataSource, USABLE_TOKEN, [tokenHash]);
+    return row && toTokenPrincipal(row);
+  }
+
+  insert(tx: Tx, values: NewDeveloperToken): Promise<DeveloperToken> {
+    const tokens = tx.getRepository(DeveloperToken);
+    return tokens.save(tokens.create(values));
+  }
+
+  /** The developer's unrevoked tokens, oldest first (expired ones included). */
+  listUnrevoked(developerId: string): Promise<DeveloperToken[]> {
+    return this.tokens.find({ where: { developerId, revokedAt: IsNull() }, order: { createdAt: 'ASC' } });
+  }
+
+  /** Revokes the developer's token; its hash, or null when it is not theirs or already revoked. */
+  async revoke(tx: Tx, developerId: string, tokenId: string): Promise<string | null> {
+    const [row] = await preparedQuery(tx, REVOKE, [tokenId, developerId]);
+    return row ? text(row, 'token_hash') : null;
+  }
+}

@@ -1,0 +1,67 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { Tx } from '../database/unit-of-work';
+import { WorkspaceMember } from '../workspaces/entities/workspace-member.entity';
+import { OAuthClient } from './entities/oauth-client.entity';
+
+export interface NewOAuthClient {
+  clientId: string;
+  clientSecretHash: string;
+  name: string;
+  redirectUris: string[];
+}
+
+/** A field left undefined or null keeps its value (a JSON null passes the DTO's @IsOptional). */
+export interface OAuthClientChange {
+  name?: string | null;
+  redirectUris?: string[] | null;
+}
+
+/** oauth_clients: the applications of a workspace. The secret's hash is never read back. */
+@Injectable()
+export class OAuthClientsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async insert(tx: Tx, workspaceId: string, values: NewOAuthClient): Promise<OAuthClient> {
+    const clients = tx.getRepository(OAuthClient);
+    return clients.save(clients.create({ workspaceId, ...values }));
+  }
+
+  /** The workspace's clients, oldest first. */
+  listForWorkspace(workspaceId: string): Promise<OAuthClient[]> {
+    return this.dataSource.getRepository(OAuthClient).find({ where: { workspaceId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  /**
+   * The client, if the developer is a member of its workspace (on `tx`, or on the pool: null).
+   * The caller knows only the client's id: its tenancy is the developer's membership, checked
+   * in the same query; the methods that change it then take the workspace it belongs to.
+   */
+  findVisibleTo(tx: Tx | null, developerId: string, id: string): Promise<OAuthClient | null> {
+    return (tx ?? this.dataSource.manager)
+      .createQueryBuilder(OAuthClient, 'c')
+      .innerJoin(WorkspaceMember, 'm', 'm.workspaceId = c.workspaceId AND m.developerId = :developerId', { developerId })
+      .where('c.id = :id', { id })
+      .getOne();
+  }
+
+  async update(tx: Tx, workspaceId: string, id: string, change: OAuthClientChange): Promise<void> {
+    await tx.getRepository(OAuthClient).update(
+      { workspaceId, id },
+      {
+        ...(change.name != null && { name: change.name }),
+        ...(change.redirectUris != null && { redirectUris: change.redirectUris }),
+        updatedAt: () => 'now()',
+      },
+    );
+  }
+
+  async replaceSecret(tx: Tx, workspaceId: string, id: string, clientSecretHash: string): Promise<void> {
+    await tx.getRepository(OAuthClient).update({ workspaceId, id }, { clientSecretHash, updatedAt: () => 'now()' });
+  }
+
+  async delete(tx: Tx, workspaceId: string, id: string): Promise<void> {
+    await tx.getRepository(OAuthClient).delete({ workspaceId, id });
+  }
+}
