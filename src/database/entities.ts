@@ -3,9 +3,29 @@ import { SecurityAnomaly } from '../anomalies/entities/security-anomaly.entity';
 import { DeveloperSession } from '../developers/entities/developer-session.entity';
 import { DeveloperToken } from '../developers/entities/developer-token.entity';
 import { Developer } from '../developers/entities/developer.entity';
+import { EndUserCode } from '../email-verification/entities/end-user-code.entity';
+import { EndUserRefreshToken } from '../end-users/entities/end-user-refresh-token.entity';
+import { EndUserSession } from '../end-users/entities/end-user-session.entity';
+import { EndUser } from '../end-users/entities/end-user.entity';
+import { TokenDenylistEntry } from '../end-users/entities/token-denylist-entry.entity';
+import { EmailTemplate } from '../mail/entities/email-template.entity';
+import { MailOutboxMessage } from '../mail/entities/mail-outbox-message.entity';
 
 /**
  * Every entity, one per table. The migrations own the schema (synchronize stays off); the
  * schema test (test/spine/schema.e2e-spec.ts) proves these describe it exactly.
  */
-export const ENTITIES = [AuditEvent, SecurityAnomaly, Developer, DeveloperSession, DeveloperToken];
+export const ENTITIES = [
+  AuditEvent,
+  SecurityAnomaly,
+  Developer,
+  DeveloperSession,
+  DeveloperToken,
+  EndUser,
+  EndUserSession,
+  EndUserRefreshToken,
+  EndUserCode,
+  TokenDenylistEntry,
+  EmailTemplate,
+  MailOutboxMessage,
+];
