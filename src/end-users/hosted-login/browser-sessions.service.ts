@@ -39,11 +39,11 @@ export class BrowserSessionsService {
     if (!row) return null;
     return {
       sessionId: row.id,
-      userId: row.user_id,
-      workspaceId: row.workspace_id,
-      oauthClientId: row.oauth_client_id,
+      userId: row.userId,
+      workspaceId: row.workspaceId,
+      oauthClientId: row.oauthClientId,
       email: row.email,
-      authenticatedAt: new Date(row.created_at),
+      authenticatedAt: row.createdAt,
     };
   }
 
