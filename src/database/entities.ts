@@ -3,6 +3,10 @@ import { SecurityAnomaly } from '../anomalies/entities/security-anomaly.entity';
 import { DeveloperSession } from '../developers/entities/developer-session.entity';
 import { DeveloperToken } from '../developers/entities/developer-token.entity';
 import { Developer } from '../developers/entities/developer.entity';
+import { Job } from '../jobs/entities/job.entity';
+import { OAuthClient } from '../oauth-clients/entities/oauth-client.entity';
+import { WorkspaceMember } from '../workspaces/entities/workspace-member.entity';
+import { Workspace } from '../workspaces/entities/workspace.entity';
 import { EndUserCode } from '../email-verification/entities/end-user-code.entity';
 import { EndUserRefreshToken } from '../end-users/entities/end-user-refresh-token.entity';
 import { EndUserSession } from '../end-users/entities/end-user-session.entity';
@@ -21,6 +25,10 @@ export const ENTITIES = [
   Developer,
   DeveloperSession,
   DeveloperToken,
+  Workspace,
+  WorkspaceMember,
+  OAuthClient,
+  Job,
   EndUser,
   EndUserSession,
   EndUserRefreshToken,

@@ -1,9 +1,15 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Developer } from './developer.entity';
 
+/** A dashboard sign-in: the cookie's SHA-256 and the CSRF token that unsafe methods must echo. */
 @Entity('developer_sessions')
+@Unique('developer_sessions_token_hash_key', ['tokenHash'])
 export class DeveloperSession {
   @PrimaryGeneratedColumn('uuid') id: string;
   @Column('uuid', { name: 'developer_id' }) developerId: string;
+  @ManyToOne(() => Developer, { onDelete: 'CASCADE', nullable: false })
+  @JoinColumn({ name: 'developer_id', foreignKeyConstraintName: 'developer_sessions_developer_id_fkey' })
+  developer?: Developer;
   @Column('text', { name: 'token_hash' }) tokenHash: string;
   @Column('text', { name: 'csrf_token' }) csrfToken: string;
   @Column('timestamptz', { name: 'expires_at' }) expiresAt: Date;

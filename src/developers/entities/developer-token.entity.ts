@@ -1,9 +1,16 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Developer } from './developer.entity';
 
+/** A developer access token (dat_…), stored as its SHA-256 only. */
 @Entity('developer_tokens')
+@Unique('developer_tokens_token_hash_key', ['tokenHash'])
+@Index('developer_tokens_developer_idx', ['developerId', 'createdAt'])
 export class DeveloperToken {
   @PrimaryGeneratedColumn('uuid') id: string;
   @Column('uuid', { name: 'developer_id' }) developerId: string;
+  @ManyToOne(() => Developer, { onDelete: 'CASCADE', nullable: false })
+  @JoinColumn({ name: 'developer_id', foreignKeyConstraintName: 'developer_tokens_developer_id_fkey' })
+  developer?: Developer;
   @Column('text') label: string;
   @Column('text', { name: 'token_hash', select: false }) tokenHash: string;
   @Column('timestamptz', { name: 'expires_at', nullable: true }) expiresAt: Date | null;
