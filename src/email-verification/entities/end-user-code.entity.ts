@@ -1,4 +1,5 @@
 import { Check, Column, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Workspace } from '../../workspaces/entities/workspace.entity';
 import { EndUser } from '../../end-users/entities/end-user.entity';
 import type { CodePurpose } from '../one-time-code';
 
@@ -9,8 +10,11 @@ import type { CodePurpose } from '../one-time-code';
 export class EndUserCode {
   @PrimaryGeneratedColumn('uuid') id: string;
   @Column('uuid', { name: 'workspace_id' }) workspaceId: string;
+  @ManyToOne(() => Workspace, { onDelete: 'CASCADE', nullable: false })
+  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'end_user_codes_workspace_id_fkey' })
+  workspace?: Workspace;
   @Column('uuid', { name: 'user_id' }) userId: string;
-  @ManyToOne(() => EndUser, { onDelete: 'CASCADE' })
+  @ManyToOne(() => EndUser, { onDelete: 'CASCADE', nullable: false })
   @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'end_user_codes_user_id_fkey' })
   user?: EndUser;
   @Column('text') purpose: CodePurpose;

@@ -1,4 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Workspace } from '../../workspaces/entities/workspace.entity';
 import { EndUserSession } from './end-user-session.entity';
 
 /** A refresh token of an API session, stored hashed; it works once (decision 0301). */
@@ -8,8 +9,11 @@ import { EndUserSession } from './end-user-session.entity';
 export class EndUserRefreshToken {
   @PrimaryGeneratedColumn('uuid') id: string;
   @Column('uuid', { name: 'workspace_id' }) workspaceId: string;
+  @ManyToOne(() => Workspace, { onDelete: 'CASCADE', nullable: false })
+  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'end_user_refresh_tokens_workspace_id_fkey' })
+  workspace?: Workspace;
   @Column('uuid', { name: 'session_id' }) sessionId: string;
-  @ManyToOne(() => EndUserSession, { onDelete: 'CASCADE' })
+  @ManyToOne(() => EndUserSession, { onDelete: 'CASCADE', nullable: false })
   @JoinColumn({ name: 'session_id', foreignKeyConstraintName: 'end_user_refresh_tokens_session_id_fkey' })
   session?: EndUserSession;
   @Column('text', { name: 'token_hash' }) tokenHash: string;

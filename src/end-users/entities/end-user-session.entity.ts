@@ -1,4 +1,6 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { OAuthClient } from '../../oauth-clients/entities/oauth-client.entity';
+import { Workspace } from '../../workspaces/entities/workspace.entity';
 import { EndUser } from './end-user.entity';
 
 /** One sign-in (decision 0300): kind 'api' (token pair) or 'browser' (hosted login cookie esid, stored hashed). */
@@ -10,11 +12,17 @@ import { EndUser } from './end-user.entity';
 export class EndUserSession {
   @PrimaryGeneratedColumn('uuid') id: string;
   @Column('uuid', { name: 'workspace_id' }) workspaceId: string;
+  @ManyToOne(() => Workspace, { onDelete: 'CASCADE', nullable: false })
+  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'end_user_sessions_workspace_id_fkey' })
+  workspace?: Workspace;
   @Column('uuid', { name: 'user_id' }) userId: string;
-  @ManyToOne(() => EndUser, { onDelete: 'CASCADE' })
+  @ManyToOne(() => EndUser, { onDelete: 'CASCADE', nullable: false })
   @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'end_user_sessions_user_id_fkey' })
   user?: EndUser;
   @Column('uuid', { name: 'oauth_client_id', nullable: true }) oauthClientId: string | null;
+  @ManyToOne(() => OAuthClient, { onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'oauth_client_id', foreignKeyConstraintName: 'end_user_sessions_oauth_client_id_fkey' })
+  oauthClient?: OAuthClient | null;
   @Column('text') kind: 'api' | 'browser';
   @Column('text', { name: 'ip_address', nullable: true }) ipAddress: string | null;
   @Column('text', { name: 'user_agent', nullable: true }) userAgent: string | null;
