@@ -29,7 +29,6 @@ export interface SignInScope {
 }
 
 export interface NewEndUser {
-  workspaceId: string;
   oauthClientId: string;
   email: string;
   firstName: string;
@@ -145,8 +144,9 @@ export class EndUsersRepository {
     return { client: toClient(rows[0], 'c_'), users: rows.filter((r) => r.u_id !== null).map((r) => toEndUser(r, 'u_')) };
   }
 
-  async candidates(scope: SignInScope, email: string): Promise<EndUserRecord[]> {
-    const rows = await preparedQuery(this.dataSource, CANDIDATES, [scope.workspaceId, email.toLowerCase(), scope.oauthClientId ?? null]);
+  /** The accounts a sign-in in this scope may match: one client's (oauthClientId given) or the whole workspace's. */
+  async candidates(workspaceId: string, email: string, oauthClientId?: string): Promise<EndUserRecord[]> {
+    const rows = await preparedQuery(this.dataSource, CANDIDATES, [workspaceId, email.toLowerCase(), oauthClientId ?? null]);
     return rows.map((r) => toEndUser(r));
   }
 
@@ -179,9 +179,9 @@ export class EndUsersRepository {
   }
 
   /** A new account of an OAuth client; email_taken when the client already has one with this email. */
-  async insert(tx: Tx, user: NewEndUser): Promise<EndUserRecord> {
+  async insert(tx: Tx, workspaceId: string, user: NewEndUser): Promise<EndUserRecord> {
     const entity = tx.getRepository(EndUser).create({
-      workspaceId: user.workspaceId,
+      workspaceId,
       oauthClientId: user.oauthClientId,
       email: user.email.toLowerCase(),
       firstName: user.firstName,

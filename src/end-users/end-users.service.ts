@@ -49,8 +49,7 @@ export class EndUsersService {
     const passwordHash = await this.hasher.hash(dto.password);
     const now = this.clock.now();
     const user = await this.uow.run(async (tx, events) => {
-      const created = await this.users.insert(tx, {
-        workspaceId: client.workspaceId,
+      const created = await this.users.insert(tx, client.workspaceId, {
         oauthClientId: client.id,
         email: dto.email,
         firstName: dto.first_name ?? '',

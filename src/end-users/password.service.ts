@@ -121,7 +121,7 @@ export class PasswordService {
   private async account(target: { client_id?: string; workspace_id?: string }, email: string): Promise<EndUserRecord | null> {
     if (target.client_id) {
       const client = await this.users.clientByPublicId(target.client_id);
-      const [user] = await this.users.candidates({ workspaceId: client.workspaceId, oauthClientId: client.id }, email);
+      const [user] = await this.users.candidates(client.workspaceId, email, client.id);
       return user ?? null;
     }
     if (!target.workspace_id)

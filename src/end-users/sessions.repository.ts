@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, IsNull, MoreThan, Repository } from 'typeorm';
 import { preparedQuery } from '../database/prepared-query';
-import { bool, date, dateOrNull, numOrNull, QueryRow, text, textOrNull } from '../database/rows';
+import { bool, date, dateOrNull, numOrNull, QueryRow, RowShapeError, text, textOrNull } from '../database/rows';
 import type { Tx } from '../database/unit-of-work';
 import type { EndUserSessionRecord } from '../events/domain-events';
 import { EndUserRefreshToken } from './entities/end-user-refresh-token.entity';
@@ -18,7 +18,6 @@ export interface NewRefreshToken {
 
 export interface NewSession {
   id: string;
-  workspaceId: string;
   userId: string;
   oauthClientId: string | null;
   kind: 'api' | 'browser';
@@ -64,7 +63,7 @@ const SESSION_COLUMNS = `id, workspace_id, user_id, oauth_client_id, kind, ip_ad
 
 function sessionKind(row: QueryRow): 'api' | 'browser' {
   const kind = text(row, 'kind');
-  if (kind !== 'api' && kind !== 'browser') throw new Error(`column kind: unexpected session kind ${kind}`);
+  if (kind !== 'api' && kind !== 'browser') throw new RowShapeError('kind', "'api' or 'browser'", kind);
   return kind;
 }
 
@@ -214,11 +213,11 @@ export class SessionsRepository {
   ) {}
 
   /** One statement for the session row and, for API sign-ins, its first refresh token. */
-  async insert(tx: Tx, s: NewSession): Promise<EndUserSessionRecord> {
+  async insert(tx: Tx, workspaceId: string, s: NewSession): Promise<EndUserSessionRecord> {
     const r = s.refresh;
     const [row] = await preparedQuery(tx, INSERT_SESSION, [
       s.id,
-      s.workspaceId,
+      workspaceId,
       s.userId,
       s.oauthClientId,
       s.kind,

@@ -47,7 +47,9 @@ export class SignInService {
     request: RequestMeta,
     found?: EndUserRecord[],
   ): Promise<EndUserRecord> {
-    const candidates = (found ?? (await this.users.candidates(scope, email))).filter((u) => u.passwordHash);
+    const candidates = (found ?? (await this.users.candidates(scope.workspaceId, email, scope.oauthClientId))).filter(
+      (u) => u.passwordHash,
+    );
     if (!candidates.length) {
       await this.hasher.verifyAgainstDummy(password);
       await this.recordFailure(scope, null, email, 'unknown_email', request);
@@ -82,9 +84,8 @@ export class SignInService {
     const ua = request.userAgent ? request.userAgent.slice(0, 1000) : null;
     const families = reduceUserAgent(ua);
     return this.uow.run(async (tx, events) => {
-      const created = await this.sessions.insert(tx, {
+      const created = await this.sessions.insert(tx, user.workspaceId, {
         id: options.id ?? randomUUID(),
-        workspaceId: user.workspaceId,
         userId: user.id,
         oauthClientId: user.oauthClientId,
         kind: options.kind,

@@ -5,7 +5,6 @@ import type { Tx } from '../database/unit-of-work';
 import { MailOutboxMessage, MailStatus } from './entities/mail-outbox-message.entity';
 
 export interface NewOutboxMessage {
-  workspaceId: string;
   template: string;
   toAddress: string;
   fromName: string;
@@ -19,15 +18,16 @@ export type OutboxDelivery = Pick<MailOutboxMessage, 'id' | 'template' | 'toAddr
 
 /**
  * mail_outbox. Messages are written in the transaction of the change that caused them and
- * delivered by the jobs worker, which knows a message by its id alone (the job payload).
+ * delivered by the jobs worker, which knows a message by its id alone (the job payload carries
+ * only outboxId, jobs already queued included): the delivery methods take the id, not a workspace.
  */
 @Injectable()
 export class MailOutboxRepository {
   constructor(@InjectRepository(MailOutboxMessage) private readonly messages: Repository<MailOutboxMessage>) {}
 
   /** Answers the new message's id. */
-  async insert(tx: Tx, message: NewOutboxMessage): Promise<string> {
-    const entity = tx.getRepository(MailOutboxMessage).create(message);
+  async insert(tx: Tx, workspaceId: string, message: NewOutboxMessage): Promise<string> {
+    const entity = tx.getRepository(MailOutboxMessage).create({ workspaceId, ...message });
     await tx.getRepository(MailOutboxMessage).insert(entity);
     return entity.id;
   }

@@ -35,8 +35,7 @@ export class MailService {
     const template = await this.templates.effective(tx, mail.workspaceId, mail.template);
     const rendered = renderMessage(template, mail.values);
     const fromName = renderMessage({ subject: template.from_name, body: '' }, mail.values).subject;
-    const outboxId = await this.outbox.insert(tx, {
-      workspaceId: mail.workspaceId,
+    const outboxId = await this.outbox.insert(tx, mail.workspaceId, {
       template: mail.template,
       toAddress: mail.to,
       fromName,
