@@ -10,6 +10,13 @@ import { Job } from '../jobs/entities/job.entity';
 import { OAuthClient } from '../oauth-clients/entities/oauth-client.entity';
 import { WorkspaceMember } from '../workspaces/entities/workspace-member.entity';
 import { Workspace } from '../workspaces/entities/workspace.entity';
+import { EndUserCode } from '../email-verification/entities/end-user-code.entity';
+import { EndUserRefreshToken } from '../end-users/entities/end-user-refresh-token.entity';
+import { EndUserSession } from '../end-users/entities/end-user-session.entity';
+import { EndUser } from '../end-users/entities/end-user.entity';
+import { TokenDenylistEntry } from '../end-users/entities/token-denylist-entry.entity';
+import { EmailTemplate } from '../mail/entities/email-template.entity';
+import { MailOutboxMessage } from '../mail/entities/mail-outbox-message.entity';
 
 /**
  * Every entity, one per table. The migrations own the schema (synchronize stays off); the
@@ -28,4 +35,11 @@ export const ENTITIES = [
   WorkspaceMember,
   OAuthClient,
   Job,
+  EndUser,
+  EndUserSession,
+  EndUserRefreshToken,
+  EndUserCode,
+  TokenDenylistEntry,
+  EmailTemplate,
+  MailOutboxMessage,
 ];

@@ -1,27 +1,19 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { hkdfSync } from 'node:crypto';
-import { EntityManager } from 'typeorm';
+import { In } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/config';
+import type { Tx } from '../database/unit-of-work';
+import { EndUserCode } from './entities/end-user-code.entity';
 import { codeMatches, CodePurpose, generateCode, hashCode } from './one-time-code';
-
-export interface CodeRow {
-  id: string;
-  workspace_id: string;
-  user_id: string;
-  purpose: CodePurpose;
-  code_hash: string;
-  attempts: number;
-  sent_at: Date;
-  expires_at: Date;
-}
 
 export const CODE_TTL_MS = 60 * 60 * 1000;
 export const MAX_CODE_ATTEMPTS = 5;
 export const RESEND_COOLDOWN_MS = 60 * 1000;
 
 /**
- * One live one-time code per account and purpose, stored as an HMAC under a key derived from
- * AUTH_JWT_SECRET (a dump of the table alone does not reveal codes).
+ * end_user_codes: one live one-time code per account and purpose, stored as an HMAC under a key
+ * derived from AUTH_JWT_SECRET (a dump of the table alone does not reveal codes). Every method
+ * runs in the caller's unit of work.
  */
 @Injectable()
 export class CodesRepository {
@@ -32,36 +24,50 @@ export class CodesRepository {
   }
 
   /** Issue a fresh code, replacing any previous one (attempts reset). Returns the plaintext to mail. */
-  async issue(manager: EntityManager, workspaceId: string, userId: string, purpose: CodePurpose, now: Date): Promise<string> {
+  async issue(tx: Tx, workspaceId: string, userId: string, purpose: CodePurpose, now: Date): Promise<string> {
     const code = generateCode();
-    await manager.query(
-      `INSERT INTO end_user_codes (workspace_id, user_id, purpose, code_hash, attempts, sent_at, expires_at)
-       VALUES ($1, $2, $3, $4, 0, $5, $6)
-       ON CONFLICT (user_id, purpose)
-       DO UPDATE SET code_hash = EXCLUDED.code_hash, attempts = 0, sent_at = EXCLUDED.sent_at, expires_at = EXCLUDED.expires_at`,
-      [workspaceId, userId, purpose, hashCode(this.key, purpose, userId, code), now, new Date(now.getTime() + CODE_TTL_MS)],
-    );
+    await tx
+      .getRepository(EndUserCode)
+      .createQueryBuilder()
+      .insert()
+      .values({
+        workspaceId,
+        userId,
+        purpose,
+        codeHash: hashCode(this.key, purpose, userId, code),
+        attempts: 0,
+        sentAt: now,
+        expiresAt: new Date(now.getTime() + CODE_TTL_MS),
+      })
+      // ON CONFLICT (user_id, purpose) DO UPDATE: the new code replaces the old one.
+      .orUpdate(['code_hash', 'attempts', 'sent_at', 'expires_at'], ['user_id', 'purpose'])
+      .updateEntity(false)
+      .execute();
     return code;
   }
 
-  async lockCodes(manager: EntityManager, purpose: CodePurpose, userIds: string[]): Promise<CodeRow[]> {
+  /**
+   * The codes of these accounts for a purpose, row-locked, oldest first. The accounts may lie in
+   * several workspaces: the public verify endpoints know an email, not a workspace.
+   */
+  async lockCodes(tx: Tx, purpose: CodePurpose, userIds: string[]): Promise<EndUserCode[]> {
     if (!userIds.length) return [];
-    return (await manager.query(
-      `SELECT id, workspace_id, user_id, purpose, code_hash, attempts, sent_at, expires_at FROM end_user_codes
-        WHERE purpose = $1 AND user_id = ANY($2::uuid[]) ORDER BY sent_at FOR UPDATE`,
-      [purpose, userIds],
-    )) as CodeRow[];
+    return tx.getRepository(EndUserCode).find({
+      where: { purpose, userId: In(userIds) },
+      order: { sentAt: 'ASC' },
+      lock: { mode: 'pessimistic_write' },
+    });
   }
 
-  matches(row: CodeRow, submitted: string): boolean {
-    return codeMatches(this.key, row.purpose, row.user_id, submitted, row.code_hash);
+  matches(row: EndUserCode, submitted: string): boolean {
+    return codeMatches(this.key, row.purpose, row.userId, submitted, row.codeHash);
   }
 
-  async countFailure(manager: EntityManager, ids: string[]): Promise<void> {
-    if (ids.length) await manager.query(`UPDATE end_user_codes SET attempts = attempts + 1 WHERE id = ANY($1::uuid[])`, [ids]);
+  async countFailure(tx: Tx, ids: string[]): Promise<void> {
+    if (ids.length) await tx.getRepository(EndUserCode).increment({ id: In(ids) }, 'attempts', 1);
   }
 
-  async remove(manager: EntityManager, userId: string, purpose: CodePurpose): Promise<void> {
-    await manager.query(`DELETE FROM end_user_codes WHERE user_id = $1 AND purpose = $2`, [userId, purpose]);
+  async remove(tx: Tx, workspaceId: string, userId: string, purpose: CodePurpose): Promise<void> {
+    await tx.getRepository(EndUserCode).delete({ workspaceId, userId, purpose });
   }
 }

@@ -1,14 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
-import { AuditService } from '../audit/audit.service';
 import { Clock } from '../common/clock';
 import { DomainError } from '../common/errors';
 import type { RequestMeta } from '../common/request-context';
-import { EndUserRow, EndUsersRepository } from '../end-users/end-users.repository';
+import { type EmittedEvents, type Tx, UnitOfWork } from '../database/unit-of-work';
+import { EndUserRecord, EndUsersRepository } from '../end-users/end-users.repository';
 import { MailService } from '../mail/mail.service';
 import { CodeMailer } from './code-mailer';
-import { CodeRow, CodesRepository, MAX_CODE_ATTEMPTS, RESEND_COOLDOWN_MS } from './codes.repository';
+import { CodesRepository, MAX_CODE_ATTEMPTS, RESEND_COOLDOWN_MS } from './codes.repository';
+import { EndUserCode } from './entities/end-user-code.entity';
 import { isWellFormedCode } from './one-time-code';
 
 export interface VerificationResult {
@@ -17,7 +16,7 @@ export interface VerificationResult {
 }
 
 const PURPOSE = 'email_verification';
-const expired = (row: CodeRow, now: Date) => new Date(row.expires_at).getTime() <= now.getTime();
+const expired = (row: EndUserCode, now: Date) => row.expiresAt.getTime() <= now.getTime();
 
 /**
  * Email verification (spec area C): a 6-digit code mailed at registration, confirmed through the
@@ -26,21 +25,20 @@ const expired = (row: CodeRow, now: Date) => new Date(row.expires_at).getTime() 
 @Injectable()
 export class EmailVerificationService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly uow: UnitOfWork,
     private readonly users: EndUsersRepository,
     private readonly codes: CodesRepository,
     private readonly mail: MailService,
-    private readonly audit: AuditService,
     private readonly clock: Clock,
     private readonly codeMailer: CodeMailer,
   ) {}
 
-  /** Issue a code and queue its mail in the caller's transaction; call mail.kick() after commit. */
-  async issue(manager: EntityManager, user: EndUserRow, request: RequestMeta | undefined, now: Date): Promise<void> {
-    await this.codeMailer.send(manager, user, {
+  /** Issue a code and queue its mail in the caller's unit of work; call mail.kick() after commit. */
+  async issue(tx: Tx, events: EmittedEvents, user: EndUserRecord, request: RequestMeta | undefined, now: Date): Promise<void> {
+    await this.codeMailer.send(tx, events, user, {
       purpose: PURPOSE,
       template: 'registration_confirmation',
-      eventType: 'email_verify_send',
+      event: 'email_verify_send',
       request,
       now,
     });
@@ -49,9 +47,9 @@ export class EmailVerificationService {
   async verify(email: string, code: string, request: RequestMeta): Promise<VerificationResult> {
     const pending = await this.unverifiedAccounts(email);
     const now = this.clock.now();
-    const outcome = await this.dataSource.transaction(async (manager) => {
+    const outcome = await this.uow.run(async (tx, events) => {
       const rows = await this.codes.lockCodes(
-        manager,
+        tx,
         PURPOSE,
         pending.map((u) => u.id),
       );
@@ -69,13 +67,13 @@ export class EmailVerificationService {
         const live = usable.filter((r) => !expired(r, now));
         if (!live.length) return new DomainError('code_expired', 'This code has expired. Request a new one.');
         await this.codes.countFailure(
-          manager,
+          tx,
           live.map((r) => r.id),
         );
         return new DomainError('invalid_code', 'The code is not correct');
       }
-      const user = pending.find((u) => u.id === match.user_id)!;
-      await this.confirm(manager, user, request, now);
+      const user = pending.find((u) => u.id === match.userId)!;
+      await this.confirm(tx, events, user, request, now);
       return null;
     });
     if (outcome) throw outcome;
@@ -85,19 +83,19 @@ export class EmailVerificationService {
   async resend(email: string, request: RequestMeta): Promise<VerificationResult> {
     const pending = await this.unverifiedAccounts(email);
     const now = this.clock.now();
-    await this.dataSource.transaction(async (manager) => {
+    await this.uow.run(async (tx, events) => {
       const rows = await this.codes.lockCodes(
-        manager,
+        tx,
         PURPOSE,
         pending.map((u) => u.id),
       );
-      const waitMs = Math.max(0, ...rows.map((r) => new Date(r.sent_at).getTime() + RESEND_COOLDOWN_MS - now.getTime()));
+      const waitMs = Math.max(0, ...rows.map((r) => r.sentAt.getTime() + RESEND_COOLDOWN_MS - now.getTime()));
       if (waitMs > 0) {
         throw new DomainError('rate_limited', 'A code was sent less than a minute ago; wait before asking again', {
           retryAfterSeconds: Math.ceil(waitMs / 1000),
         });
       }
-      for (const user of pending) await this.issue(manager, user, request, now);
+      for (const user of pending) await this.issue(tx, events, user, request, now);
     });
     this.mail.kick();
     return { success: true, message: 'A new verification code has been sent' };
@@ -107,29 +105,31 @@ export class EmailVerificationService {
    * Mark an account verified without a code (e.g. SCIM-provisioned users, spec A rule 1) and void any
    * pending code. Pass the caller's transaction to make it part of a larger change.
    */
-  async markVerified(workspaceId: string, userId: string, manager: EntityManager = this.dataSource.manager): Promise<void> {
-    await this.users.markVerified(manager, workspaceId, userId, this.clock.now());
-    await this.codes.remove(manager, userId, PURPOSE);
+  async markVerified(workspaceId: string, userId: string, tx?: Tx): Promise<void> {
+    const mark = async (on: Tx) => {
+      await this.users.markVerified(on, workspaceId, userId, this.clock.now());
+      await this.codes.remove(on, workspaceId, userId, PURPOSE);
+    };
+    await (tx ? mark(tx) : this.uow.run(mark));
   }
 
-  private async confirm(manager: EntityManager, user: EndUserRow, request: RequestMeta, now: Date): Promise<void> {
-    await this.users.markVerified(manager, user.workspace_id, user.id, now);
-    await this.codes.remove(manager, user.id, PURPOSE);
-    await this.audit.record(manager, {
-      eventType: 'email_verify_confirm',
-      workspaceId: user.workspace_id,
+  private async confirm(tx: Tx, events: EmittedEvents, user: EndUserRecord, request: RequestMeta, now: Date): Promise<void> {
+    await this.users.markVerified(tx, user.workspaceId, user.id, now);
+    await this.codes.remove(tx, user.workspaceId, user.id, PURPOSE);
+    events.emit('email_verify_confirm', {
+      workspaceId: user.workspaceId,
       actor: { type: 'end_user', id: user.id, email: user.email },
       target: { type: 'EndUser', id: user.id },
-      oauthClientId: user.oauth_client_id,
+      oauthClientId: user.oauthClientId,
       request,
     });
   }
 
   /** Accounts with this email still to verify; user_not_found / already_verified otherwise. */
-  private async unverifiedAccounts(email: string): Promise<EndUserRow[]> {
-    const accounts = await this.users.allByEmail(this.dataSource.manager, email);
+  private async unverifiedAccounts(email: string): Promise<EndUserRecord[]> {
+    const accounts = await this.users.allByEmail(email);
     if (!accounts.length) throw new DomainError('user_not_found', 'No account is registered with this email', { status: 404 });
-    const pending = accounts.filter((u) => !u.email_verified && u.is_active);
+    const pending = accounts.filter((u) => !u.emailVerified && u.isActive);
     if (!pending.length) throw new DomainError('already_verified', 'This email address is already verified', { status: 409 });
     return pending;
   }

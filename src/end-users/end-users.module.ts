@@ -1,17 +1,23 @@
-import { CodeMailer } from '../email-verification/code-mailer';
 import { Inject, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { PassportModule } from '@nestjs/passport';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import type { NextFunction, Request, Response } from 'express';
 import { ClockModule } from '../common/clock.module';
 import { APP_CONFIG, type AppConfig } from '../config/config';
+import { CodeMailer } from '../email-verification/code-mailer';
 import { CodesRepository } from '../email-verification/codes.repository';
 import { EmailVerificationController } from '../email-verification/email-verification.controller';
 import { EmailVerificationService } from '../email-verification/email-verification.service';
+import { EndUserCode } from '../email-verification/entities/end-user-code.entity';
 import { MailModule } from '../mail/mail.module';
 import { AuthController } from './auth.controller';
 import { EndUserStrategy } from './end-user.strategy';
 import { EndUsersRepository } from './end-users.repository';
 import { EndUsersService } from './end-users.service';
+import { EndUserRefreshToken } from './entities/end-user-refresh-token.entity';
+import { EndUserSession } from './entities/end-user-session.entity';
+import { EndUser } from './entities/end-user.entity';
+import { TokenDenylistEntry } from './entities/token-denylist-entry.entity';
 import { BrowserSessionsService } from './hosted-login/browser-sessions.service';
 import { HostedLoginController } from './hosted-login/hosted-login.controller';
 import { hostedBasePath, HostedLoginService } from './hosted-login/hosted-login.service';
@@ -23,6 +29,7 @@ import { SessionsRepository } from './sessions.repository';
 import { SessionsService } from './sessions.service';
 import { SignInService } from './sign-in.service';
 import { AccessTokenCodec } from './tokens/access-token.codec';
+import { TokenDenylistRepository } from './tokens/token-denylist.repository';
 import { TokenDenylistService } from './tokens/token-denylist.service';
 
 const DEFAULT_LOGIN_PATH = '/auth/login/';
@@ -32,7 +39,12 @@ const DEFAULT_LOGIN_PATH = '/auth/login/';
  * password reset. Email verification lives in its own folder but shares this module's repositories.
  */
 @Module({
-  imports: [PassportModule, ClockModule, MailModule],
+  imports: [
+    PassportModule,
+    ClockModule,
+    MailModule,
+    TypeOrmModule.forFeature([EndUser, EndUserSession, EndUserRefreshToken, TokenDenylistEntry, EndUserCode]),
+  ],
   controllers: [AuthController, SessionsController, EmailVerificationController, HostedLoginController],
   providers: [
     EndUsersRepository,
@@ -46,6 +58,7 @@ const DEFAULT_LOGIN_PATH = '/auth/login/';
     CodeMailer,
     BrowserSessionsService,
     HostedLoginService,
+    TokenDenylistRepository,
     TokenDenylistService,
     AuthRateLimiter,
     RateLimitGuard,

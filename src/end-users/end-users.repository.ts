@@ -1,27 +1,24 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, FindOptionsSelect, Repository } from 'typeorm';
+import { isUniqueViolation } from '../common/db-errors';
 import { DomainError } from '../common/errors';
 import { isUuid } from '../common/ids';
-import { isUniqueViolation } from '../common/db-errors';
+import { preparedQuery } from '../database/prepared-query';
+import { bool, date, QueryRow, text, textOrNull } from '../database/rows';
+import type { Tx } from '../database/unit-of-work';
+import { EndUser } from './entities/end-user.entity';
 
-export interface EndUserRow {
-  id: string;
-  workspace_id: string;
-  oauth_client_id: string | null;
-  email: string;
-  first_name: string;
-  last_name: string;
-  is_active: boolean;
-  email_verified: boolean;
-  password_hash: string | null;
-  created_at: Date;
-}
+/** What the end-user flows read of an account. */
+export type EndUserRecord = Pick<
+  EndUser,
+  'id' | 'workspaceId' | 'oauthClientId' | 'email' | 'firstName' | 'lastName' | 'isActive' | 'emailVerified' | 'passwordHash' | 'createdAt'
+>;
 
 export interface OAuthClientRef {
   id: string;
-  workspace_id: string;
-  client_id: string;
+  workspaceId: string;
+  clientId: string;
   name: string;
 }
 
@@ -31,151 +28,187 @@ export interface SignInScope {
   oauthClientId?: string;
 }
 
-const USER_COLUMNS = `id, workspace_id, oauth_client_id, email, first_name, last_name, is_active, email_verified, password_hash, created_at`;
+export interface NewEndUser {
+  oauthClientId: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  passwordHash: string;
+  now: Date;
+}
+
 /** Bound on accounts checked per sign-in (same email under several clients of one workspace). */
 const MAX_CANDIDATES = 5;
 
-export interface EndUserView {
-  id: string;
-  email: string;
-  email_verified: boolean;
-  first_name: string;
-  last_name: string;
-  created_at: string;
+const USER_COLUMNS = `id, workspace_id, oauth_client_id, email, first_name, last_name, is_active, email_verified, password_hash, created_at`;
+/** The record's columns, for TypeORM reads. */
+const RECORD_SELECT = {
+  id: true,
+  workspaceId: true,
+  oauthClientId: true,
+  email: true,
+  firstName: true,
+  lastName: true,
+  isActive: true,
+  emailVerified: true,
+  passwordHash: true,
+  createdAt: true,
+} as const satisfies FindOptionsSelect<EndUser>;
+const RECORD_PATHS = Object.keys(RECORD_SELECT).map((p) => `u.${p}`);
+
+/** An end_users row selected with USER_COLUMNS (optionally under a prefix). */
+function toEndUser(row: QueryRow, prefix = ''): EndUserRecord {
+  return {
+    id: text(row, `${prefix}id`),
+    workspaceId: text(row, `${prefix}workspace_id`),
+    oauthClientId: textOrNull(row, `${prefix}oauth_client_id`),
+    email: text(row, `${prefix}email`),
+    firstName: text(row, `${prefix}first_name`),
+    lastName: text(row, `${prefix}last_name`),
+    isActive: bool(row, `${prefix}is_active`),
+    emailVerified: bool(row, `${prefix}email_verified`),
+    passwordHash: textOrNull(row, `${prefix}password_hash`),
+    createdAt: date(row, `${prefix}created_at`),
+  };
 }
 
-export const toEndUserView = (u: EndUserRow): EndUserView => ({
-  id: u.id,
-  email: u.email,
-  email_verified: u.email_verified,
-  first_name: u.first_name,
-  last_name: u.last_name,
-  created_at: new Date(u.created_at).toISOString(),
-});
+function toClient(row: QueryRow, prefix = ''): OAuthClientRef {
+  return {
+    id: text(row, `${prefix}id`),
+    workspaceId: text(row, `${prefix}workspace_id`),
+    clientId: text(row, `${prefix}client_id`),
+    name: text(row, `${prefix}name`),
+  };
+}
 
-/** SQL for end users and the OAuth clients they belong to. Every user query is scoped by workspace. */
+const unknownClient = () => new DomainError('invalid_client', 'Unknown client_id');
+
+// The API sign-in hot path: the client and its users with this email, one prepared round trip.
+const CLIENT_AND_CANDIDATES = `SELECT c.id AS c_id, c.workspace_id AS c_workspace_id, c.client_id AS c_client_id, c.name AS c_name,
+    u.id AS u_id, u.workspace_id AS u_workspace_id, u.oauth_client_id AS u_oauth_client_id, u.email AS u_email,
+    u.first_name AS u_first_name, u.last_name AS u_last_name, u.is_active AS u_is_active, u.email_verified AS u_email_verified,
+    u.password_hash AS u_password_hash, u.created_at AS u_created_at
+  FROM oauth_clients c
+  LEFT JOIN LATERAL (
+    SELECT ${USER_COLUMNS} FROM end_users
+     WHERE workspace_id = c.workspace_id AND oauth_client_id = c.id AND lower(email) = $2
+     ORDER BY created_at, id LIMIT ${MAX_CANDIDATES}) u ON true
+  WHERE c.client_id = $1`;
+
+// The hosted sign-in: one client's users ($3 set) or the whole workspace's (SAML), on end_users_workspace_email_idx.
+const CANDIDATES = `SELECT ${USER_COLUMNS} FROM end_users
+  WHERE workspace_id = $1 AND lower(email) = $2 AND ($3::uuid IS NULL OR oauth_client_id = $3)
+  ORDER BY created_at, id LIMIT ${MAX_CANDIDATES}`;
+
+/**
+ * end_users, and the OAuth clients and workspaces their flows name. Every user query is scoped by
+ * workspace, except the public verify endpoints' lookup by email alone (allByEmail).
+ */
 @Injectable()
 export class EndUsersRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectRepository(EndUser) private readonly users: Repository<EndUser>,
+  ) {}
 
   /** The OAuth client named by its public client_id (unknown -> 400 invalid_client). */
   async clientByPublicId(clientId: string): Promise<OAuthClientRef> {
-    const rows = (await this.dataSource.query(`SELECT id, workspace_id, client_id, name FROM oauth_clients WHERE client_id = $1`, [
+    const [row] = await preparedQuery(this.dataSource, `SELECT id, workspace_id, client_id, name FROM oauth_clients WHERE client_id = $1`, [
       clientId,
-    ])) as OAuthClientRef[];
-    if (!rows[0]) throw new DomainError('invalid_client', 'Unknown client_id');
-    return rows[0];
+    ]);
+    if (!row) throw unknownClient();
+    return toClient(row);
   }
 
-  /** Pass the caller's transaction manager: the embedded database has a single connection. */
-  async clientName(workspaceId: string, oauthClientId: string | null, manager: EntityManager = this.dataSource.manager): Promise<string> {
-    const rows = (await manager.query(
+  /** The workspace's name, or null when there is no such workspace. */
+  async workspaceName(workspaceId: string): Promise<string | null> {
+    const [row] = await preparedQuery(this.dataSource, `SELECT name FROM workspaces WHERE id = $1`, [workspaceId]);
+    return row ? text(row, 'name') : null;
+  }
+
+  /** The name mails sign with: the OAuth client's, else the workspace's. On the caller's transaction. */
+  async clientName(tx: Tx, workspaceId: string, oauthClientId: string | null): Promise<string> {
+    const [row] = await preparedQuery(
+      tx,
       `SELECT COALESCE((SELECT name FROM oauth_clients WHERE id = $2 AND workspace_id = $1), w.name) AS name
          FROM workspaces w WHERE w.id = $1`,
       [workspaceId, oauthClientId],
-    )) as { name: string }[];
-    return rows[0]?.name ?? '';
+    );
+    return row ? text(row, 'name') : '';
   }
 
   /** The client and its users with this email in one round trip (the API sign-in hot path). */
-  async clientAndCandidates(clientId: string, email: string): Promise<{ client: OAuthClientRef; users: EndUserRow[] }> {
-    const rows = (await this.dataSource.query(
-      `SELECT c.id AS c_id, c.workspace_id AS c_workspace_id, c.client_id AS c_client_id, c.name AS c_name, u.*
-         FROM oauth_clients c
-         LEFT JOIN LATERAL (
-           SELECT ${USER_COLUMNS} FROM end_users
-            WHERE workspace_id = c.workspace_id AND oauth_client_id = c.id AND lower(email) = $2
-            ORDER BY created_at, id LIMIT ${MAX_CANDIDATES}) u ON true
-        WHERE c.client_id = $1`,
-      [clientId, email.toLowerCase()],
-    )) as (EndUserRow & { c_id: string; c_workspace_id: string; c_client_id: string; c_name: string })[];
-    if (!rows[0]) throw new DomainError('invalid_client', 'Unknown client_id');
-    const { c_id, c_workspace_id, c_client_id, c_name } = rows[0];
-    const users = rows
-      .filter((r) => r.id)
-      .map(({ c_id: _a, c_workspace_id: _b, c_client_id: _c, c_name: _d, ...user }) => user as EndUserRow);
-    return { client: { id: c_id, workspace_id: c_workspace_id, client_id: c_client_id, name: c_name }, users };
+  async clientAndCandidates(clientId: string, email: string): Promise<{ client: OAuthClientRef; users: EndUserRecord[] }> {
+    const rows = await preparedQuery(this.dataSource, CLIENT_AND_CANDIDATES, [clientId, email.toLowerCase()]);
+    if (!rows[0]) throw unknownClient();
+    return { client: toClient(rows[0], 'c_'), users: rows.filter((r) => r.u_id !== null).map((r) => toEndUser(r, 'u_')) };
   }
 
-  async candidates(scope: SignInScope, email: string): Promise<EndUserRow[]> {
-    const params: unknown[] = [scope.workspaceId, email.toLowerCase(), MAX_CANDIDATES];
-    let clientFilter = '';
-    if (scope.oauthClientId) {
-      params.push(scope.oauthClientId);
-      clientFilter = 'AND oauth_client_id = $4';
-    }
-    return (await this.dataSource.query(
-      `SELECT ${USER_COLUMNS} FROM end_users
-        WHERE workspace_id = $1 AND lower(email) = $2 ${clientFilter}
-        ORDER BY created_at, id LIMIT $3`,
-      params,
-    )) as EndUserRow[];
+  /** The accounts a sign-in in this scope may match: one client's (oauthClientId given) or the whole workspace's. */
+  async candidates(workspaceId: string, email: string, oauthClientId?: string): Promise<EndUserRecord[]> {
+    const rows = await preparedQuery(this.dataSource, CANDIDATES, [workspaceId, email.toLowerCase(), oauthClientId ?? null]);
+    return rows.map((r) => toEndUser(r));
   }
 
   /** The workspace's account without an OAuth client (SCIM-provisioned), if any. */
-  async directoryAccount(workspaceId: string, email: string): Promise<EndUserRow | null> {
+  async directoryAccount(workspaceId: string, email: string): Promise<EndUserRecord | null> {
     if (!isUuid(workspaceId)) return null;
-    const rows = (await this.dataSource.query(
-      `SELECT ${USER_COLUMNS} FROM end_users WHERE workspace_id = $1 AND oauth_client_id IS NULL AND lower(email) = $2`,
-      [workspaceId, email.toLowerCase()],
-    )) as EndUserRow[];
-    return rows[0] ?? null;
+    return this.users
+      .createQueryBuilder('u')
+      .select(RECORD_PATHS)
+      .where('u.workspaceId = :workspaceId AND u.oauthClientId IS NULL AND lower(u.email) = :email', {
+        workspaceId,
+        email: email.toLowerCase(),
+      })
+      .getOne();
   }
 
-  async byId(workspaceId: string, userId: string, manager: EntityManager = this.dataSource.manager): Promise<EndUserRow | null> {
-    const rows = (await manager.query(`SELECT ${USER_COLUMNS} FROM end_users WHERE workspace_id = $1 AND id = $2`, [
-      workspaceId,
-      userId,
-    ])) as EndUserRow[];
-    return rows[0] ?? null;
+  async byId(workspaceId: string, userId: string): Promise<EndUserRecord | null> {
+    return this.users.findOne({ select: RECORD_SELECT, where: { workspaceId, id: userId } });
   }
 
   /** Every account with this email across workspaces: the public verify endpoints carry only an email. */
-  async allByEmail(manager: EntityManager, email: string, lock = false): Promise<EndUserRow[]> {
-    return (await manager.query(
-      `SELECT ${USER_COLUMNS} FROM end_users WHERE lower(email) = $1 ORDER BY created_at, id ${lock ? 'FOR UPDATE' : ''}`,
-      [email.toLowerCase()],
-    )) as EndUserRow[];
+  async allByEmail(email: string): Promise<EndUserRecord[]> {
+    return this.users
+      .createQueryBuilder('u')
+      .select(RECORD_PATHS)
+      .where('lower(u.email) = :email', { email: email.toLowerCase() })
+      .orderBy('u.createdAt')
+      .addOrderBy('u.id')
+      .getMany();
   }
 
-  async insert(
-    manager: EntityManager,
-    user: {
-      workspaceId: string;
-      oauthClientId: string;
-      email: string;
-      firstName: string;
-      lastName: string;
-      passwordHash: string;
-      now: Date;
-    },
-  ): Promise<EndUserRow> {
+  /** A new account of an OAuth client; email_taken when the client already has one with this email. */
+  async insert(tx: Tx, workspaceId: string, user: NewEndUser): Promise<EndUserRecord> {
+    const entity = tx.getRepository(EndUser).create({
+      workspaceId,
+      oauthClientId: user.oauthClientId,
+      email: user.email.toLowerCase(),
+      firstName: user.firstName,
+      lastName: user.lastName,
+      passwordHash: user.passwordHash,
+      isActive: true,
+      emailVerified: false,
+      createdAt: user.now,
+      updatedAt: user.now,
+    });
     try {
-      const rows = (await manager.query(
-        `INSERT INTO end_users (workspace_id, oauth_client_id, email, first_name, last_name, password_hash, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING ${USER_COLUMNS}`,
-        [user.workspaceId, user.oauthClientId, user.email.toLowerCase(), user.firstName, user.lastName, user.passwordHash, user.now],
-      )) as EndUserRow[];
-      return rows[0];
+      // insert (unlike save) is one INSERT ... RETURNING id; the generated id lands on the entity.
+      await tx.getRepository(EndUser).insert(entity);
     } catch (err) {
       if (isUniqueViolation(err)) {
         throw new DomainError('email_taken', 'An account with this email already exists for this application');
       }
       throw err;
     }
+    return entity;
   }
 
-  async setPassword(manager: EntityManager, workspaceId: string, userId: string, passwordHash: string, now: Date): Promise<void> {
-    await manager.query(
-      `UPDATE end_users SET password_hash = $3, password_changed_at = $4, updated_at = $4 WHERE workspace_id = $1 AND id = $2`,
-      [workspaceId, userId, passwordHash, now],
-    );
+  async setPassword(tx: Tx, workspaceId: string, userId: string, passwordHash: string, now: Date): Promise<void> {
+    await tx.getRepository(EndUser).update({ workspaceId, id: userId }, { passwordHash, passwordChangedAt: now, updatedAt: now });
   }
 
-  async markVerified(manager: EntityManager, workspaceId: string, userId: string, now: Date): Promise<void> {
-    await manager.query(
-      `UPDATE end_users SET email_verified = true, updated_at = $3 WHERE workspace_id = $1 AND id = $2 AND NOT email_verified`,
-      [workspaceId, userId, now],
-    );
+  async markVerified(tx: Tx, workspaceId: string, userId: string, now: Date): Promise<void> {
+    await tx.getRepository(EndUser).update({ workspaceId, id: userId, emailVerified: false }, { emailVerified: true, updatedAt: now });
   }
 }

@@ -1,30 +1,45 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { AuditService } from '../audit/audit.service';
 import { Clock } from '../common/clock';
 import { PasswordHasher } from '../common/crypto/password-hasher';
 import type { RequestMeta } from '../common/request-context';
+import { UnitOfWork } from '../database/unit-of-work';
 import { EmailVerificationService } from '../email-verification/email-verification.service';
 import { MailService } from '../mail/mail.service';
 import { LoginDto, RegisterDto } from './dto/auth.dto';
-import { EndUsersRepository, EndUserView, toEndUserView } from './end-users.repository';
+import { EndUserRecord, EndUsersRepository } from './end-users.repository';
 import { SessionsService, TokenPair } from './sessions.service';
 import { SignInService } from './sign-in.service';
+
+export interface EndUserView {
+  id: string;
+  email: string;
+  email_verified: boolean;
+  first_name: string;
+  last_name: string;
+  created_at: string;
+}
+
+export const toEndUserView = (u: EndUserRecord): EndUserView => ({
+  id: u.id,
+  email: u.email,
+  email_verified: u.emailVerified,
+  first_name: u.firstName,
+  last_name: u.lastName,
+  created_at: u.createdAt.toISOString(),
+});
 
 /** Registration and API sign-in of end users (CONTRACT "End users"). */
 @Injectable()
 export class EndUsersService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly uow: UnitOfWork,
     private readonly users: EndUsersRepository,
     private readonly signIn: SignInService,
     private readonly sessions: SessionsService,
     private readonly verification: EmailVerificationService,
     private readonly hasher: PasswordHasher,
     private readonly mail: MailService,
-    private readonly audit: AuditService,
     private readonly clock: Clock,
   ) {}
 
@@ -33,9 +48,8 @@ export class EndUsersService {
     const client = await this.users.clientByPublicId(dto.client_id);
     const passwordHash = await this.hasher.hash(dto.password);
     const now = this.clock.now();
-    const user = await this.dataSource.transaction(async (manager) => {
-      const created = await this.users.insert(manager, {
-        workspaceId: client.workspace_id,
+    const user = await this.uow.run(async (tx, events) => {
+      const created = await this.users.insert(tx, client.workspaceId, {
         oauthClientId: client.id,
         email: dto.email,
         firstName: dto.first_name ?? '',
@@ -43,15 +57,14 @@ export class EndUsersService {
         passwordHash,
         now,
       });
-      await this.audit.record(manager, {
-        eventType: 'register',
-        workspaceId: created.workspace_id,
+      events.emit('register', {
+        workspaceId: created.workspaceId,
         actor: { type: 'end_user', id: created.id, email: created.email },
         target: { type: 'EndUser', id: created.id },
         oauthClientId: client.id,
         request,
       });
-      await this.verification.issue(manager, created, request, now);
+      await this.verification.issue(tx, events, created, request, now);
       return created;
     });
     this.mail.kick();
@@ -64,10 +77,10 @@ export class EndUsersService {
    */
   async login(dto: LoginDto, request: RequestMeta): Promise<TokenPair> {
     const { client, users } = await this.users.clientAndCandidates(dto.client_id, dto.email);
-    const scope = { workspaceId: client.workspace_id, oauthClientId: client.id };
+    const scope = { workspaceId: client.workspaceId, oauthClientId: client.id };
     const user = await this.signIn.checkPassword(scope, dto.email, dto.password, request, users);
     const now = this.clock.now();
-    const session = { id: randomUUID(), workspaceId: user.workspace_id, userId: user.id, oauthClientId: user.oauth_client_id };
+    const session = { id: randomUUID(), workspaceId: user.workspaceId, userId: user.id, oauthClientId: user.oauthClientId };
     const { pair, refresh } = await this.sessions.mintTokens(session, now);
     await this.signIn.startSession(
       user,

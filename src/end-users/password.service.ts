@@ -1,18 +1,16 @@
-import { CodeMailer } from '../email-verification/code-mailer';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { AuditService } from '../audit/audit.service';
 import type { EndUserPrincipal } from '../common/auth/principal';
 import { Clock } from '../common/clock';
 import { PasswordHasher } from '../common/crypto/password-hasher';
 import { DomainError } from '../common/errors';
 import type { RequestMeta } from '../common/request-context';
+import { UnitOfWork } from '../database/unit-of-work';
+import { CodeMailer } from '../email-verification/code-mailer';
 import { CodesRepository, MAX_CODE_ATTEMPTS, RESEND_COOLDOWN_MS } from '../email-verification/codes.repository';
 import { isWellFormedCode } from '../email-verification/one-time-code';
 import { MailService } from '../mail/mail.service';
 import { PasswordChangeDto, PasswordResetConfirmDto, PasswordResetRequestDto } from './dto/auth.dto';
-import { EndUserRow, EndUsersRepository } from './end-users.repository';
+import { EndUserRecord, EndUsersRepository } from './end-users.repository';
 import { SessionsService } from './sessions.service';
 
 const PURPOSE = 'password_reset';
@@ -22,13 +20,12 @@ const invalidCode = () => new DomainError('invalid_code', 'The code is not corre
 @Injectable()
 export class PasswordService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly uow: UnitOfWork,
     private readonly users: EndUsersRepository,
     private readonly codes: CodesRepository,
     private readonly sessions: SessionsService,
     private readonly hasher: PasswordHasher,
     private readonly mail: MailService,
-    private readonly audit: AuditService,
     private readonly clock: Clock,
     private readonly codeMailer: CodeMailer,
   ) {}
@@ -36,16 +33,16 @@ export class PasswordService {
   /** Always { success: true }: the answer never tells whether the account exists. */
   async requestReset(dto: PasswordResetRequestDto, request: RequestMeta): Promise<{ success: true }> {
     const user = await this.account(dto, dto.email);
-    if (!user || !user.is_active) return { success: true };
+    if (!user || !user.isActive) return { success: true };
     const now = this.clock.now();
-    const queued = await this.dataSource.transaction(async (manager) => {
-      const [existing] = await this.codes.lockCodes(manager, PURPOSE, [user.id]);
+    const queued = await this.uow.run(async (tx, events) => {
+      const [existing] = await this.codes.lockCodes(tx, PURPOSE, [user.id]);
       // Quietly skip within the cooldown: a loop on this endpoint must not mail-bomb the user.
-      if (existing && new Date(existing.sent_at).getTime() + RESEND_COOLDOWN_MS > now.getTime()) return false;
-      await this.codeMailer.send(manager, user, {
+      if (existing && existing.sentAt.getTime() + RESEND_COOLDOWN_MS > now.getTime()) return false;
+      await this.codeMailer.send(tx, events, user, {
         purpose: PURPOSE,
         template: 'password_reset',
-        eventType: 'password_reset_request',
+        event: 'password_reset_request',
         request,
         now,
       });
@@ -57,31 +54,29 @@ export class PasswordService {
 
   async confirmReset(dto: PasswordResetConfirmDto, request: RequestMeta): Promise<{ success: true }> {
     const user = await this.account(dto, dto.email);
-    if (!user || !user.is_active) throw invalidCode();
+    if (!user || !user.isActive) throw invalidCode();
     const now = this.clock.now();
     // Hash before taking row locks: argon2 is the slow part.
     const passwordHash = isWellFormedCode(dto.code) ? await this.hasher.hash(dto.new_password) : null;
-    const outcome = await this.dataSource.transaction(async (manager) => {
-      const [row] = await this.codes.lockCodes(manager, PURPOSE, [user.id]);
+    const outcome = await this.uow.run(async (tx, events) => {
+      const [row] = await this.codes.lockCodes(tx, PURPOSE, [user.id]);
       if (!row) return invalidCode();
       if (row.attempts >= MAX_CODE_ATTEMPTS) return new DomainError('too_many_attempts', 'Too many wrong codes: request a new one');
-      if (new Date(row.expires_at).getTime() <= now.getTime())
-        return new DomainError('code_expired', 'This code has expired. Request a new one.');
+      if (row.expiresAt.getTime() <= now.getTime()) return new DomainError('code_expired', 'This code has expired. Request a new one.');
       if (!passwordHash || !this.codes.matches(row, dto.code)) {
-        await this.codes.countFailure(manager, [row.id]);
+        await this.codes.countFailure(tx, [row.id]);
         return invalidCode();
       }
-      await this.users.setPassword(manager, user.workspace_id, user.id, passwordHash, now);
-      await this.codes.remove(manager, user.id, PURPOSE);
+      await this.users.setPassword(tx, user.workspaceId, user.id, passwordHash, now);
+      await this.codes.remove(tx, user.workspaceId, user.id, PURPOSE);
       // The code reached the mailbox, which proves the address as well as a verification code would.
-      await this.users.markVerified(manager, user.workspace_id, user.id, now);
-      const denied = await this.sessions.revokeIn(manager, user.workspace_id, { userId: user.id }, 'password_reset', now);
-      await this.audit.record(manager, {
-        eventType: 'password_reset_confirm',
-        workspaceId: user.workspace_id,
+      await this.users.markVerified(tx, user.workspaceId, user.id, now);
+      const denied = await this.sessions.revokeIn(tx, user.workspaceId, { userId: user.id }, 'password_reset', now);
+      events.emit('password_reset_confirm', {
+        workspaceId: user.workspaceId,
         actor: { type: 'end_user', id: user.id, email: user.email },
         target: { type: 'EndUser', id: user.id },
-        oauthClientId: user.oauth_client_id,
+        oauthClientId: user.oauthClientId,
         request,
       });
       return denied;
@@ -94,27 +89,26 @@ export class PasswordService {
   /** Change while signed in: needs the current password; other sessions are signed out. */
   async change(principal: EndUserPrincipal, dto: PasswordChangeDto, request: RequestMeta): Promise<{ success: true }> {
     const user = await this.users.byId(principal.workspaceId, principal.userId);
-    const ok = user?.password_hash
-      ? await this.hasher.verify(user.password_hash, dto.current_password)
+    const ok = user?.passwordHash
+      ? await this.hasher.verify(user.passwordHash, dto.current_password)
       : await this.hasher.verifyAgainstDummy(dto.current_password);
     if (!user || !ok) throw new DomainError('invalid_password', 'The current password is not correct');
     const passwordHash = await this.hasher.hash(dto.new_password);
     const now = this.clock.now();
-    const denied = await this.dataSource.transaction(async (manager) => {
-      await this.users.setPassword(manager, user.workspace_id, user.id, passwordHash, now);
+    const denied = await this.uow.run(async (tx, events) => {
+      await this.users.setPassword(tx, user.workspaceId, user.id, passwordHash, now);
       const tokens = await this.sessions.revokeIn(
-        manager,
-        user.workspace_id,
+        tx,
+        user.workspaceId,
         { userId: user.id, exceptSessionId: principal.sessionId },
         'password_change',
         now,
       );
-      await this.audit.record(manager, {
-        eventType: 'password_update',
-        workspaceId: user.workspace_id,
+      events.emit('password_update', {
+        workspaceId: user.workspaceId,
         actor: { type: 'end_user', id: user.id, email: user.email },
         target: { type: 'EndUser', id: user.id },
-        oauthClientId: user.oauth_client_id,
+        oauthClientId: user.oauthClientId,
         request,
       });
       return tokens;
@@ -124,10 +118,10 @@ export class PasswordService {
   }
 
   /** The account a reset targets: one client's account, or the workspace's directory (SCIM) account. */
-  private async account(target: { client_id?: string; workspace_id?: string }, email: string): Promise<EndUserRow | null> {
+  private async account(target: { client_id?: string; workspace_id?: string }, email: string): Promise<EndUserRecord | null> {
     if (target.client_id) {
       const client = await this.users.clientByPublicId(target.client_id);
-      const [user] = await this.users.candidates({ workspaceId: client.workspace_id, oauthClientId: client.id }, email);
+      const [user] = await this.users.candidates(client.workspaceId, email, client.id);
       return user ?? null;
     }
     if (!target.workspace_id)

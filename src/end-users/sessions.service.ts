@@ -1,7 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
-import { AuditService } from '../audit/audit.service';
 import type { EndUserPrincipal } from '../common/auth/principal';
 import { Clock } from '../common/clock';
 import { generateToken, sha256Hex } from '../common/crypto/tokens';
@@ -9,8 +6,9 @@ import { DomainError, notFound } from '../common/errors';
 import { isUuid } from '../common/ids';
 import type { RequestMeta } from '../common/request-context';
 import { APP_CONFIG, type AppConfig } from '../config/config';
+import { type Tx, UnitOfWork } from '../database/unit-of-work';
 import type { EndUserSessionRecord } from '../events/domain-events';
-import { NewRefreshToken, SessionsRepository } from './sessions.repository';
+import { NewRefreshToken, SessionFilter, SessionsRepository } from './sessions.repository';
 import { AccessTokenCodec } from './tokens/access-token.codec';
 import { DeniedToken, TokenDenylistService } from './tokens/token-denylist.service';
 
@@ -44,11 +42,10 @@ const invalidRefresh = () => new DomainError('invalid_token', 'Refresh token is 
 @Injectable()
 export class SessionsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly uow: UnitOfWork,
     private readonly sessions: SessionsRepository,
     private readonly codec: AccessTokenCodec,
     private readonly denylist: TokenDenylistService,
-    private readonly audit: AuditService,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -78,9 +75,9 @@ export class SessionsService {
   }
 
   /** Access + refresh token for an existing session, written in the caller's transaction. */
-  async issueTokens(manager: EntityManager, session: SessionRef, now: Date): Promise<TokenPair> {
+  async issueTokens(tx: Tx, session: SessionRef, now: Date): Promise<TokenPair> {
     const { pair, refresh } = await this.mintTokens(session, now);
-    await this.sessions.insertRefreshToken(manager, { workspaceId: session.workspaceId, sessionId: session.id, ...refresh, now });
+    await this.sessions.insertRefreshToken(tx, session.workspaceId, session.id, refresh, now);
     return pair;
   }
 
@@ -95,33 +92,32 @@ export class SessionsService {
   async refresh(refreshToken: string, request: RequestMeta): Promise<TokenPair> {
     if (typeof refreshToken !== 'string' || !refreshToken.startsWith('rt_')) throw invalidRefresh();
     const now = this.clock.now();
-    const outcome = await this.dataSource.transaction(async (manager) => {
-      const row = await this.sessions.lockRefreshToken(manager, sha256Hex(refreshToken));
+    const outcome = await this.uow.run(async (tx, events) => {
+      const row = await this.sessions.lockRefreshToken(tx, sha256Hex(refreshToken));
       if (!row) return { error: invalidRefresh() };
-      if (row.used_at) {
-        if (!row.session_revoked_at) {
-          const denied = await this.revokeIn(manager, row.workspace_id, { sessionId: row.session_id }, 'refresh_token_reuse', now);
-          await this.audit.record(manager, {
-            eventType: 'logout',
-            workspaceId: row.workspace_id,
+      if (row.usedAt) {
+        if (!row.sessionRevokedAt) {
+          const denied = await this.revokeIn(tx, row.workspaceId, { sessionId: row.sessionId }, 'refresh_token_reuse', now);
+          events.emit('logout', {
+            workspaceId: row.workspaceId,
             actor: { type: 'system', id: null },
-            target: { type: 'EndUserSession', id: row.session_id },
-            oauthClientId: row.oauth_client_id,
+            target: { type: 'EndUserSession', id: row.sessionId },
+            oauthClientId: row.oauthClientId,
             request,
             message: 'Session revoked: a spent refresh token was presented again',
-            metadata: { reason: 'refresh_token_reuse', user_id: row.user_id },
+            metadata: { reason: 'refresh_token_reuse', user_id: row.userId },
           });
           return { error: invalidRefresh(), denied };
         }
         return { error: invalidRefresh() };
       }
-      const live = !row.session_revoked_at && row.user_active && new Date(row.session_expires_at) > now && new Date(row.expires_at) > now;
+      const live = !row.sessionRevokedAt && row.userActive && row.sessionExpiresAt > now && row.expiresAt > now;
       if (!live) return { error: invalidRefresh() };
-      await this.sessions.markRefreshUsed(manager, row.workspace_id, row.id, now);
-      await this.sessions.extend(manager, row.workspace_id, row.session_id, now, this.refreshExpiry(now));
+      await this.sessions.markRefreshUsed(tx, row.workspaceId, row.id, now);
+      await this.sessions.extend(tx, row.workspaceId, row.sessionId, now, this.refreshExpiry(now));
       const pair = await this.issueTokens(
-        manager,
-        { id: row.session_id, workspaceId: row.workspace_id, userId: row.user_id, oauthClientId: row.oauth_client_id },
+        tx,
+        { id: row.sessionId, workspaceId: row.workspaceId, userId: row.userId, oauthClientId: row.oauthClientId },
         now,
       );
       return { pair };
@@ -139,11 +135,10 @@ export class SessionsService {
   async revokeSession(principal: EndUserPrincipal, sessionId: string, request: RequestMeta, reason = 'revoked_by_user'): Promise<void> {
     if (!isUuid(sessionId)) throw notFound('session');
     const now = this.clock.now();
-    const denied = await this.dataSource.transaction(async (manager) => {
-      if (!(await this.sessions.sessionOfUser(manager, principal.workspaceId, principal.userId, sessionId))) throw notFound('session');
-      const tokens = await this.revokeIn(manager, principal.workspaceId, { sessionId }, reason, now);
-      await this.audit.record(manager, {
-        eventType: 'logout',
+    const denied = await this.uow.run(async (tx, events) => {
+      if (!(await this.sessions.sessionOfUser(tx, principal.workspaceId, principal.userId, sessionId))) throw notFound('session');
+      const tokens = await this.revokeIn(tx, principal.workspaceId, { sessionId }, reason, now);
+      events.emit('logout', {
         workspaceId: principal.workspaceId,
         actor: { type: 'end_user', id: principal.userId },
         target: { type: 'EndUserSession', id: sessionId },
@@ -157,15 +152,9 @@ export class SessionsService {
   }
 
   /** Revoke in the caller's transaction and put the token ids on the denylist; mirror after commit. */
-  async revokeIn(
-    manager: EntityManager,
-    workspaceId: string,
-    filter: { sessionId?: string; userId?: string; exceptSessionId?: string },
-    reason: string,
-    now: Date,
-  ): Promise<DeniedToken[]> {
-    const { tokens } = await this.sessions.revoke(manager, workspaceId, filter, reason, now);
-    await this.denylist.deny(manager, workspaceId, tokens);
+  async revokeIn(tx: Tx, workspaceId: string, filter: SessionFilter, reason: string, now: Date): Promise<DeniedToken[]> {
+    const { tokens } = await this.sessions.revoke(tx, workspaceId, filter, reason, now);
+    await this.denylist.deny(tx, workspaceId, tokens);
     return tokens;
   }
 
@@ -196,7 +185,7 @@ export class SessionsService {
     const claims = await this.codec.verify(token, now);
     if (!claims || !isUuid(claims.workspaceId) || !isUuid(claims.sessionId) || !isUuid(claims.userId)) return null;
     if ((await this.denylist.deniedInCache(claims.jti)) === true) return null;
-    if (!(await this.sessions.isLive(claims, now))) return null;
+    if (!(await this.sessions.isLive(claims.workspaceId, claims, now))) return null;
     return {
       kind: 'end-user',
       userId: claims.userId,

@@ -1,15 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock';
 import { PasswordHasher } from '../common/crypto/password-hasher';
 import { DomainError } from '../common/errors';
 import type { RequestMeta } from '../common/request-context';
 import { reduceUserAgent } from '../common/user-agent';
-import { UnitOfWork } from '../database/unit-of-work';
+import { type Tx, UnitOfWork } from '../database/unit-of-work';
 import { DomainEventBus } from '../events/domain-event-bus';
 import type { EndUserSessionRecord } from '../events/domain-events';
-import { EndUserRow, EndUsersRepository, SignInScope } from './end-users.repository';
+import { EndUserRecord, EndUsersRepository, SignInScope } from './end-users.repository';
 import { NewRefreshToken, SessionsRepository } from './sessions.repository';
 
 export const INVALID_CREDENTIALS_MESSAGE = 'Email or password is incorrect';
@@ -46,22 +45,24 @@ export class SignInService {
     email: string,
     password: string,
     request: RequestMeta,
-    found?: EndUserRow[],
-  ): Promise<EndUserRow> {
-    const candidates = (found ?? (await this.users.candidates(scope, email))).filter((u) => u.password_hash);
+    found?: EndUserRecord[],
+  ): Promise<EndUserRecord> {
+    const candidates = (found ?? (await this.users.candidates(scope.workspaceId, email, scope.oauthClientId))).filter(
+      (u) => u.passwordHash,
+    );
     if (!candidates.length) {
       await this.hasher.verifyAgainstDummy(password);
       await this.recordFailure(scope, null, email, 'unknown_email', request);
       throw invalidCredentials();
     }
-    let match: EndUserRow | undefined;
+    let match: EndUserRecord | undefined;
     for (const user of candidates) {
-      if (await this.hasher.verify(user.password_hash!, password)) {
+      if (await this.hasher.verify(user.passwordHash!, password)) {
         match = user;
         break;
       }
     }
-    if (!match || !match.is_active) {
+    if (!match || !match.isActive) {
       const target = match ?? candidates[0];
       await this.recordFailure(scope, target, email, match ? 'inactive' : 'wrong_password', request);
       throw invalidCredentials();
@@ -74,20 +75,19 @@ export class SignInService {
    * audit login_success, commit, then emit the domain event carrying the committed session.
    */
   async startSession<T>(
-    user: EndUserRow,
+    user: EndUserRecord,
     options: SessionOptions,
     request: RequestMeta,
-    extra?: (manager: EntityManager, session: EndUserSessionRecord, now: Date) => Promise<T>,
+    extra?: (tx: Tx, session: EndUserSessionRecord, now: Date) => Promise<T>,
     now: Date = this.clock.now(),
   ): Promise<{ session: EndUserSessionRecord; result: T | undefined }> {
     const ua = request.userAgent ? request.userAgent.slice(0, 1000) : null;
     const families = reduceUserAgent(ua);
-    return this.uow.run(async (manager, events) => {
-      const created = await this.sessions.insert(manager, {
+    return this.uow.run(async (tx, events) => {
+      const created = await this.sessions.insert(tx, user.workspaceId, {
         id: options.id ?? randomUUID(),
-        workspaceId: user.workspace_id,
         userId: user.id,
-        oauthClientId: user.oauth_client_id,
+        oauthClientId: user.oauthClientId,
         kind: options.kind,
         ipAddress: request.ip || null,
         userAgent: ua,
@@ -98,12 +98,12 @@ export class SignInService {
         expiresAt: options.expiresAt,
         refresh: options.refresh,
       });
-      const value = extra ? await extra(manager, created, now) : undefined;
+      const value = extra ? await extra(tx, created, now) : undefined;
       events.emit('login_success', {
-        workspaceId: user.workspace_id,
+        workspaceId: user.workspaceId,
         actor: { type: 'end_user', id: user.id, email: user.email },
         target: { type: 'EndUserSession', id: created.id },
-        oauthClientId: user.oauth_client_id,
+        oauthClientId: user.oauthClientId,
         request,
         metadata: {
           session_id: created.id,
@@ -112,7 +112,7 @@ export class SignInService {
           os_family: families.osFamily,
         },
         session: created,
-        user: { id: user.id, email: user.email, firstName: user.first_name, lastName: user.last_name, oauthClientId: user.oauth_client_id },
+        user: { id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName, oauthClientId: user.oauthClientId },
       });
       return { session: created, result: value };
     });
@@ -120,7 +120,7 @@ export class SignInService {
 
   private async recordFailure(
     scope: SignInScope,
-    user: EndUserRow | null,
+    user: EndUserRecord | null,
     email: string,
     reason: string,
     request: RequestMeta,
@@ -130,7 +130,7 @@ export class SignInService {
       workspaceId: scope.workspaceId,
       actor: user ? { type: 'end_user', id: user.id, email: user.email } : { type: 'anonymous', id: null, email: email.toLowerCase() },
       target: user ? { type: 'EndUser', id: user.id } : undefined,
-      oauthClientId: user?.oauth_client_id ?? scope.oauthClientId ?? null,
+      oauthClientId: user?.oauthClientId ?? scope.oauthClientId ?? null,
       request,
       metadata: { reason },
     });

@@ -1,9 +1,14 @@
 import { Module } from '@nestjs/common';
 import { MailerModule } from '@nestjs-modules/mailer';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { EmailTemplatesController } from './email-templates.controller';
+import { EmailTemplatesRepository } from './email-templates.repository';
 import { EmailTemplatesService } from './email-templates.service';
+import { EmailTemplate } from './entities/email-template.entity';
+import { MailOutboxMessage } from './entities/mail-outbox-message.entity';
 import { MailDeliveryWorker } from './mail-delivery.worker';
+import { MailOutboxRepository } from './mail-outbox.repository';
 import { MailService } from './mail.service';
 
 /** SMTP when SMTP_URL is set; otherwise nodemailer builds the raw message and we keep it as a .eml file. */
@@ -14,6 +19,7 @@ function transportFor(config: AppConfig) {
 
 @Module({
   imports: [
+    TypeOrmModule.forFeature([EmailTemplate, MailOutboxMessage]),
     // No `template` option: templates are ours (src/mail/templates), so no template engine is loaded.
     MailerModule.forRootAsync({
       inject: [APP_CONFIG],
@@ -21,7 +27,7 @@ function transportFor(config: AppConfig) {
     }),
   ],
   controllers: [EmailTemplatesController],
-  providers: [MailService, EmailTemplatesService, MailDeliveryWorker],
+  providers: [MailService, EmailTemplatesService, EmailTemplatesRepository, MailOutboxRepository, MailDeliveryWorker],
   exports: [MailService],
 })
 export class MailModule {}

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import type { Tx } from '../database/unit-of-work';
 import { JobsService } from '../jobs/jobs.service';
 import { EmailTemplatesService } from './email-templates.service';
+import { MailOutboxRepository } from './mail-outbox.repository';
 import { TemplateName } from './templates/template-catalog';
 import { renderMessage, TemplateValues } from './templates/template-renderer';
 
@@ -25,20 +26,24 @@ export interface OutgoingMail {
 export class MailService {
   constructor(
     private readonly templates: EmailTemplatesService,
+    private readonly outbox: MailOutboxRepository,
     private readonly jobs: JobsService,
   ) {}
 
-  async enqueue(manager: EntityManager, mail: OutgoingMail): Promise<string> {
-    const template = await this.templates.effective(manager, mail.workspaceId, mail.template);
+  /** On the caller's transaction: the rendered message and its delivery job. */
+  async enqueue(tx: Tx, mail: OutgoingMail): Promise<string> {
+    const template = await this.templates.effective(tx, mail.workspaceId, mail.template);
     const rendered = renderMessage(template, mail.values);
     const fromName = renderMessage({ subject: template.from_name, body: '' }, mail.values).subject;
-    const rows = (await manager.query(
-      `INSERT INTO mail_outbox (workspace_id, template, to_address, from_name, subject, html, text)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
-      [mail.workspaceId, mail.template, mail.to, fromName, rendered.subject, rendered.html, rendered.text],
-    )) as { id: string }[];
-    const outboxId = rows[0].id;
-    await this.jobs.enqueue(manager, MAIL_QUEUE, { outboxId }, { maxAttempts: MAIL_MAX_ATTEMPTS });
+    const outboxId = await this.outbox.insert(tx, mail.workspaceId, {
+      template: mail.template,
+      toAddress: mail.to,
+      fromName,
+      subject: rendered.subject,
+      html: rendered.html,
+      text: rendered.text,
+    });
+    await this.jobs.enqueue(tx, MAIL_QUEUE, { outboxId }, { maxAttempts: MAIL_MAX_ATTEMPTS });
     return outboxId;
   }
 

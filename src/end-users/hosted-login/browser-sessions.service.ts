@@ -5,10 +5,9 @@ import { Clock } from '../../common/clock';
 import { sha256Hex } from '../../common/crypto/tokens';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { SessionsRepository } from '../sessions.repository';
+import { BROWSER_SESSION_TTL_MS, clearSessionCookie, sessionCookie, setSessionCookie } from './browser-session-cookie';
 
-export const SESSION_COOKIE = 'esid';
-/** Hosted-login browser sessions last 12 hours; SSO then asks for the password again. */
-export const BROWSER_SESSION_TTL_MS = 12 * 60 * 60 * 1000;
+export { BROWSER_SESSION_TTL_MS, SESSION_COOKIE } from './browser-session-cookie';
 
 export interface BrowserSession {
   sessionId: string;
@@ -20,8 +19,9 @@ export interface BrowserSession {
 }
 
 /**
- * The end user's browser session from the hosted login page (cookie esid). The SAML module calls
- * current(req) to learn who is signed in; the cookie holds a random token, the database its hash.
+ * The end user's browser session from the hosted login page (cookie esid). The cookie holds a
+ * random token, the database its hash. Controllers read the cookie (browser-session-cookie.ts)
+ * and ask sessionFor(token); the SAML module calls current(req) to learn who is signed in.
  */
 @Injectable()
 export class BrowserSessionsService {
@@ -31,19 +31,18 @@ export class BrowserSessionsService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** Who is signed in in this browser, or null (no cookie, unknown, expired, revoked, inactive user). */
-  async current(req: Request): Promise<BrowserSession | null> {
-    const token = (req.cookies as Record<string, unknown> | undefined)?.[SESSION_COOKIE];
+  /** Who holds this cookie token, or null (none, unknown, expired, revoked, inactive user). */
+  async sessionFor(token: unknown): Promise<BrowserSession | null> {
     if (typeof token !== 'string' || token.length < 20 || token.length > 200) return null;
     const row = await this.sessions.browserSession(sha256Hex(token), this.clock.now());
     if (!row) return null;
     return {
       sessionId: row.id,
-      userId: row.user_id,
-      workspaceId: row.workspace_id,
-      oauthClientId: row.oauth_client_id,
+      userId: row.userId,
+      workspaceId: row.workspaceId,
+      oauthClientId: row.oauthClientId,
       email: row.email,
-      authenticatedAt: new Date(row.created_at),
+      authenticatedAt: row.createdAt,
     };
   }
 
@@ -52,17 +51,18 @@ export class BrowserSessionsService {
     return { token, hash: sha256Hex(token), expiresAt: new Date(this.clock.now().getTime() + BROWSER_SESSION_TTL_MS) };
   }
 
-  setCookie(res: Response, token: string): void {
-    res.cookie(SESSION_COOKIE, token, {
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: this.config.COOKIE_SECURE,
-      path: '/',
-      maxAge: BROWSER_SESSION_TTL_MS,
-    });
+  /** @deprecated HTTP adapter kept for the SAML controllers: read the cookie there and call sessionFor. */
+  current(req: Request): Promise<BrowserSession | null> {
+    return this.sessionFor(sessionCookie(req));
   }
 
+  /** @deprecated HTTP adapter kept for the SAML controllers: use setSessionCookie. */
+  setCookie(res: Response, token: string): void {
+    setSessionCookie(res, token, this.config.COOKIE_SECURE);
+  }
+
+  /** @deprecated HTTP adapter kept for the SAML controllers: use clearSessionCookie. */
   clearCookie(res: Response): void {
-    res.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', secure: this.config.COOKIE_SECURE, path: '/' });
+    clearSessionCookie(res, this.config.COOKIE_SECURE);
   }
 }

@@ -5,7 +5,8 @@ import { Auth } from '../../common/auth/auth.decorator';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { RateLimit, RateLimitGuard } from '../rate-limit/rate-limit.guard';
-import { BrowserSessionsService } from './browser-sessions.service';
+import { clearSessionCookie, sessionCookie, setSessionCookie } from './browser-session-cookie';
+import { BrowserSession, BrowserSessionsService } from './browser-sessions.service';
 import { HostedInput, HostedLoginService, HostedResult, hostedInput } from './hosted-login.service';
 import { CSRF_COOKIE, LoginCsrf } from './login-csrf';
 
@@ -31,7 +32,7 @@ export class HostedLoginController {
   @Get()
   async show(@Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
     const token = this.csrfToken(req, res);
-    this.send(res, await this.hosted.show(hostedInput(query), token, await this.browser.current(req)));
+    this.send(res, await this.hosted.show(hostedInput(query), token, await this.signedIn(req)));
   }
 
   @Post()
@@ -42,7 +43,7 @@ export class HostedLoginController {
     @Res() res: Response,
     @ReqMeta() meta: RequestMeta,
   ): Promise<void> {
-    return this.form(req, res, body, async (input, token) => this.hosted.submit(input, token, meta, await this.browser.current(req)));
+    return this.form(req, res, body, async (input, token) => this.hosted.submit(input, token, meta, await this.signedIn(req)));
   }
 
   @Post('verify')
@@ -101,7 +102,12 @@ export class HostedLoginController {
     @Res() res: Response,
     @ReqMeta() meta: RequestMeta,
   ): Promise<void> {
-    return this.form(req, res, body, async () => this.hosted.signOut(await this.browser.current(req), meta));
+    return this.form(req, res, body, async () => this.hosted.signOut(await this.signedIn(req), meta));
+  }
+
+  /** The browser session this request's esid cookie names, if live. */
+  private signedIn(req: Request): Promise<BrowserSession | null> {
+    return this.browser.sessionFor(sessionCookie(req));
   }
 
   /** A form POST: the "expired form" page unless its CSRF token matches, else the page `action` produces. */
@@ -139,8 +145,8 @@ export class HostedLoginController {
   private send(res: Response, result: HostedResult): void {
     res.setHeader('Cache-Control', 'no-store');
     if (result.kind === 'redirect') {
-      if (result.sessionToken) this.browser.setCookie(res, result.sessionToken);
-      if (result.clearSession) this.browser.clearCookie(res);
+      if (result.sessionToken) setSessionCookie(res, result.sessionToken, this.config.COOKIE_SECURE);
+      if (result.clearSession) clearSessionCookie(res, this.config.COOKIE_SECURE);
       res.redirect(303, result.location);
       return;
     }

@@ -1,6 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { DomainError } from '../../common/errors';
 import { isUuid } from '../../common/ids';
 import type { RequestMeta } from '../../common/request-context';
@@ -47,7 +45,6 @@ export class HostedLoginService {
   readonly basePath: string;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly users: EndUsersRepository,
     private readonly signIn: SignInService,
     private readonly sessions: SessionsService,
@@ -83,16 +80,16 @@ export class HostedLoginService {
       return page(401, this.loginForm({ ...input, email }, csrfToken, resolved.brand, INVALID_CREDENTIALS_MESSAGE));
     }
     // Nothing is asserted to a service provider for an address nobody has proven to own.
-    if (!user.email_verified) return page(403, this.verifyPage({ ...input, email }, csrfToken, resolved.brand));
+    if (!user.emailVerified) return page(403, this.verifyPage({ ...input, email }, csrfToken, resolved.brand));
     const cookie = this.browser.newToken();
     // A new sign-in in this browser replaces the previous browser session (its cookie is overwritten).
     await this.signIn.startSession(
       user,
       { kind: 'browser', expiresAt: cookie.expiresAt, browserTokenHash: cookie.hash },
       request,
-      (manager, _s, now) =>
+      (tx, _s, now) =>
         previous
-          ? this.sessions.revokeIn(manager, previous.workspaceId, { sessionId: previous.sessionId }, 'replaced', now)
+          ? this.sessions.revokeIn(tx, previous.workspaceId, { sessionId: previous.sessionId }, 'replaced', now)
           : Promise.resolve([]),
     );
     return { kind: 'redirect', location: input.next, sessionToken: cookie.token };
@@ -275,14 +272,14 @@ export class HostedLoginService {
     if (context.clientId) {
       try {
         const client = await this.users.clientByPublicId(context.clientId);
-        return { scope: { workspaceId: client.workspace_id, oauthClientId: client.id }, brand: client.name };
+        return { scope: { workspaceId: client.workspaceId, oauthClientId: client.id }, brand: client.name };
       } catch {
         return null;
       }
     }
     if (context.workspaceId && isUuid(context.workspaceId)) {
-      const rows = (await this.dataSource.query(`SELECT name FROM workspaces WHERE id = $1`, [context.workspaceId])) as { name: string }[];
-      if (rows[0]) return { scope: { workspaceId: context.workspaceId }, brand: rows[0].name };
+      const name = await this.users.workspaceName(context.workspaceId);
+      if (name !== null) return { scope: { workspaceId: context.workspaceId }, brand: name };
     }
     return null;
   }

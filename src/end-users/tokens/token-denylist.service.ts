@@ -1,13 +1,10 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { REDIS_CLIENT, type RedisClient } from '../../common/redis.provider';
+import type { Tx } from '../../database/unit-of-work';
+import { DeniedToken, TokenDenylistRepository } from './token-denylist.repository';
 
-export interface DeniedToken {
-  jti: string;
-  expiresAt: Date;
-}
+export type { DeniedToken } from './token-denylist.repository';
 
 const KEY = (jti: string) => `deny:${jti}`;
 
@@ -22,18 +19,18 @@ export class TokenDenylistService implements OnApplicationBootstrap, OnApplicati
   private pruneTimer?: NodeJS.Timeout;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly entries: TokenDenylistRepository,
     private readonly clock: Clock,
     @Optional() @Inject(REDIS_CLIENT) private readonly redis?: RedisClient,
   ) {}
 
-  async deny(manager: EntityManager, workspaceId: string, tokens: DeniedToken[]): Promise<void> {
-    const live = tokens.filter((t) => t.expiresAt.getTime() > this.clock.now().getTime());
-    if (!live.length) return;
-    await manager.query(
-      `INSERT INTO token_denylist (jti, workspace_id, expires_at)
-       SELECT unnest($1::text[]), $2, unnest($3::timestamptz[]) ON CONFLICT (jti) DO NOTHING`,
-      [live.map((t) => t.jti), workspaceId, live.map((t) => t.expiresAt)],
+  /** In the revoking transaction: the token ids that have not expired yet. */
+  async deny(tx: Tx, workspaceId: string, tokens: DeniedToken[]): Promise<void> {
+    const now = this.clock.now().getTime();
+    await this.entries.deny(
+      tx,
+      workspaceId,
+      tokens.filter((t) => t.expiresAt.getTime() > now),
     );
   }
 
@@ -56,7 +53,7 @@ export class TokenDenylistService implements OnApplicationBootstrap, OnApplicati
   /**
    * The Redis fast path: true when the cache knows the id is denied, null when there is no cache or
    * it is down. A miss is not final (the mirror may have failed): the caller's session query also
-   * checks token_denylist in Postgres (SESSION_LIVE_SQL), in the same round trip.
+   * checks token_denylist in Postgres (SessionsRepository.isLive), in the same round trip.
    */
   async deniedInCache(jti: string): Promise<boolean | null> {
     if (!this.redis) return null;
@@ -70,11 +67,7 @@ export class TokenDenylistService implements OnApplicationBootstrap, OnApplicati
   /** Postgres check alone (used where no session query runs anyway). */
   async isDenied(jti: string): Promise<boolean> {
     if ((await this.deniedInCache(jti)) === true) return true;
-    const rows = (await this.dataSource.query(`SELECT 1 FROM token_denylist WHERE jti = $1 AND expires_at > $2`, [
-      jti,
-      this.clock.now(),
-    ])) as unknown[];
-    return rows.length > 0;
+    return this.entries.isDenied(jti, this.clock.now());
   }
 
   /** Hourly, drop entries whose tokens have expired on their own (every instance may; it is idempotent). */
@@ -94,10 +87,6 @@ export class TokenDenylistService implements OnApplicationBootstrap, OnApplicati
 
   /** Drop entries whose tokens have expired on their own. */
   async prune(): Promise<number> {
-    const result = (await this.dataSource.query(`DELETE FROM token_denylist WHERE expires_at < $1`, [this.clock.now()])) as [
-      unknown,
-      number,
-    ];
-    return result[1] ?? 0;
+    return this.entries.prune(this.clock.now());
   }
 }

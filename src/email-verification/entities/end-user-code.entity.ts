@@ -1,0 +1,25 @@
+import { Check, Column, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Workspace } from '../../workspaces/entities/workspace.entity';
+import { EndUser } from '../../end-users/entities/end-user.entity';
+import type { CodePurpose } from '../one-time-code';
+
+/** The live one-time code of an account for one purpose, as an HMAC (decision 0302); a resend replaces it. */
+@Entity('end_user_codes')
+@Unique('end_user_codes_user_id_purpose_key', ['userId', 'purpose'])
+@Check('end_user_codes_purpose_check', `purpose IN ('email_verification', 'password_reset')`)
+export class EndUserCode {
+  @PrimaryGeneratedColumn('uuid') id: string;
+  @Column('uuid', { name: 'workspace_id' }) workspaceId: string;
+  @ManyToOne(() => Workspace, { onDelete: 'CASCADE', nullable: false })
+  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'end_user_codes_workspace_id_fkey' })
+  workspace?: Workspace;
+  @Column('uuid', { name: 'user_id' }) userId: string;
+  @ManyToOne(() => EndUser, { onDelete: 'CASCADE', nullable: false })
+  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'end_user_codes_user_id_fkey' })
+  user?: EndUser;
+  @Column('text') purpose: CodePurpose;
+  @Column('text', { name: 'code_hash' }) codeHash: string;
+  @Column('int', { default: 0 }) attempts: number;
+  @Column('timestamptz', { name: 'sent_at' }) sentAt: Date;
+  @Column('timestamptz', { name: 'expires_at' }) expiresAt: Date;
+}

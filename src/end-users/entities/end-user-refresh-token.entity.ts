@@ -1,0 +1,26 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Workspace } from '../../workspaces/entities/workspace.entity';
+import { EndUserSession } from './end-user-session.entity';
+
+/** A refresh token of an API session, stored hashed; it works once (decision 0301). */
+@Entity('end_user_refresh_tokens')
+@Unique('end_user_refresh_tokens_token_hash_key', ['tokenHash'])
+@Index('end_user_refresh_tokens_session_idx', ['sessionId'])
+export class EndUserRefreshToken {
+  @PrimaryGeneratedColumn('uuid') id: string;
+  @Column('uuid', { name: 'workspace_id' }) workspaceId: string;
+  @ManyToOne(() => Workspace, { onDelete: 'CASCADE', nullable: false })
+  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'end_user_refresh_tokens_workspace_id_fkey' })
+  workspace?: Workspace;
+  @Column('uuid', { name: 'session_id' }) sessionId: string;
+  @ManyToOne(() => EndUserSession, { onDelete: 'CASCADE', nullable: false })
+  @JoinColumn({ name: 'session_id', foreignKeyConstraintName: 'end_user_refresh_tokens_session_id_fkey' })
+  session?: EndUserSession;
+  @Column('text', { name: 'token_hash' }) tokenHash: string;
+  /** The id of the access token issued with it, denylisted with it when the session is revoked. */
+  @Column('uuid', { name: 'access_jti' }) accessJti: string;
+  @Column('timestamptz', { name: 'access_expires_at' }) accessExpiresAt: Date;
+  @Column('timestamptz', { name: 'expires_at' }) expiresAt: Date;
+  @Column('timestamptz', { name: 'used_at', nullable: true }) usedAt: Date | null;
+  @Column('timestamptz', { name: 'created_at' }) createdAt: Date;
+}

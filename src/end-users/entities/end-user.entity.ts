@@ -1,0 +1,35 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { OAuthClient } from '../../oauth-clients/entities/oauth-client.entity';
+import { Workspace } from '../../workspaces/entities/workspace.entity';
+
+/**
+ * An end user: an account of one OAuth client, or (no client) a workspace's directory account
+ * provisioned over SCIM (decision 0100). Unique per workspace on (client, lower(email)).
+ */
+@Entity('end_users')
+// (workspace_id, COALESCE(oauth_client_id, nil uuid), lower(email)), unique: expressions TypeORM cannot declare.
+@Index('end_users_identity_key', { synchronize: false })
+// (workspace_id, lower(email)) and (lower(email)): expression indexes; the migration owns them.
+@Index('end_users_workspace_email_idx', { synchronize: false })
+@Index('end_users_email_idx', { synchronize: false })
+@Index('end_users_workspace_created_idx', ['workspaceId', 'createdAt', 'id'])
+export class EndUser {
+  @PrimaryGeneratedColumn('uuid') id: string;
+  @Column('uuid', { name: 'workspace_id' }) workspaceId: string;
+  @ManyToOne(() => Workspace, { onDelete: 'CASCADE', nullable: false })
+  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'end_users_workspace_id_fkey' })
+  workspace?: Workspace;
+  @Column('uuid', { name: 'oauth_client_id', nullable: true }) oauthClientId: string | null;
+  @ManyToOne(() => OAuthClient, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'oauth_client_id', foreignKeyConstraintName: 'end_users_oauth_client_id_fkey' })
+  oauthClient?: OAuthClient | null;
+  @Column('text') email: string;
+  @Column('text', { name: 'first_name', default: '' }) firstName: string;
+  @Column('text', { name: 'last_name', default: '' }) lastName: string;
+  @Column('boolean', { name: 'is_active', default: true }) isActive: boolean;
+  @Column('boolean', { name: 'email_verified', default: false }) emailVerified: boolean;
+  @Column('text', { name: 'password_hash', nullable: true }) passwordHash: string | null;
+  @Column('timestamptz', { name: 'created_at', default: () => 'now()' }) createdAt: Date;
+  @Column('timestamptz', { name: 'updated_at', default: () => 'now()' }) updatedAt: Date;
+  @Column('timestamptz', { name: 'password_changed_at', nullable: true }) passwordChangedAt: Date | null;
+}

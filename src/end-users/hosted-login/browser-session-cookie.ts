@@ -1,0 +1,18 @@
+import type { Request, Response } from 'express';
+
+export const SESSION_COOKIE = 'esid';
+/** Hosted-login browser sessions last 12 hours; SSO then asks for the password again. */
+export const BROWSER_SESSION_TTL_MS = 12 * 60 * 60 * 1000;
+
+/** The HTTP side of the browser session (cookie esid): for controllers; services take the token. */
+export function sessionCookie(req: Request): unknown {
+  return (req.cookies as Record<string, unknown> | undefined)?.[SESSION_COOKIE];
+}
+
+export function setSessionCookie(res: Response, token: string, secure: boolean): void {
+  res.cookie(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'lax', secure, path: '/', maxAge: BROWSER_SESSION_TTL_MS });
+}
+
+export function clearSessionCookie(res: Response, secure: boolean): void {
+  res.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', secure, path: '/' });
+}

@@ -1,0 +1,40 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { LessThan, MoreThan, Repository } from 'typeorm';
+import { preparedQuery } from '../../database/prepared-query';
+import type { Tx } from '../../database/unit-of-work';
+import { TokenDenylistEntry } from '../entities/token-denylist-entry.entity';
+
+export interface DeniedToken {
+  jti: string;
+  expiresAt: Date;
+}
+
+// Set-based, idempotent: a token id already denied keeps its row.
+const DENY = `INSERT INTO token_denylist (jti, workspace_id, expires_at)
+  SELECT unnest($2::text[]), $1, unnest($3::timestamptz[]) ON CONFLICT (jti) DO NOTHING`;
+
+/**
+ * token_denylist, the Postgres record of refused token ids. (The per-request check reads it inside
+ * the session query, SessionsRepository.isLive, so that stays one round trip.)
+ */
+@Injectable()
+export class TokenDenylistRepository {
+  constructor(@InjectRepository(TokenDenylistEntry) private readonly entries: Repository<TokenDenylistEntry>) {}
+
+  /** In the revoking transaction. */
+  async deny(tx: Tx, workspaceId: string, tokens: DeniedToken[]): Promise<void> {
+    if (!tokens.length) return;
+    await preparedQuery(tx, DENY, [workspaceId, tokens.map((t) => t.jti), tokens.map((t) => t.expiresAt)]);
+  }
+
+  async isDenied(jti: string, now: Date): Promise<boolean> {
+    return this.entries.existsBy({ jti, expiresAt: MoreThan(now) });
+  }
+
+  /** Drops entries whose tokens have expired on their own; answers how many. */
+  async prune(now: Date): Promise<number> {
+    const result = await this.entries.delete({ expiresAt: LessThan(now) });
+    return result.affected ?? 0;
+  }
+}

@@ -1,0 +1,19 @@
+import { Column, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Workspace } from '../../workspaces/entities/workspace.entity';
+
+/** A workspace's own copy of a mail template; without one, the catalog default applies. */
+@Entity('email_templates')
+@Unique('email_templates_workspace_id_name_key', ['workspaceId', 'name'])
+export class EmailTemplate {
+  @PrimaryGeneratedColumn('uuid') id: string;
+  @Column('uuid', { name: 'workspace_id' }) workspaceId: string;
+  @ManyToOne(() => Workspace, { onDelete: 'CASCADE', nullable: false })
+  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'email_templates_workspace_id_fkey' })
+  workspace?: Workspace;
+  @Column('text') name: string;
+  @Column('text') subject: string;
+  @Column('text', { name: 'from_name' }) fromName: string;
+  @Column('text') body: string;
+  @Column('timestamptz', { name: 'created_at', default: () => 'now()' }) createdAt: Date;
+  @Column('timestamptz', { name: 'updated_at', default: () => 'now()' }) updatedAt: Date;
+}

@@ -1,0 +1,33 @@
+import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Workspace } from '../../workspaces/entities/workspace.entity';
+
+export type MailStatus = 'pending' | 'sent' | 'failed';
+
+/**
+ * A rendered message, written in the transaction of the change that caused it (decision 0303);
+ * the bodies are cleared once it is delivered.
+ */
+@Entity('mail_outbox')
+// (workspace_id, created_at DESC): a descending key TypeORM cannot declare; the migration owns it.
+@Index('mail_outbox_workspace_idx', { synchronize: false })
+@Check('mail_outbox_status_check', `status IN ('pending', 'sent', 'failed')`)
+export class MailOutboxMessage {
+  @PrimaryGeneratedColumn('uuid') id: string;
+  @Column('uuid', { name: 'workspace_id' }) workspaceId: string;
+  @ManyToOne(() => Workspace, { onDelete: 'CASCADE', nullable: false })
+  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'mail_outbox_workspace_id_fkey' })
+  workspace?: Workspace;
+  @Column('text') template: string;
+  @Column('text', { name: 'to_address' }) toAddress: string;
+  @Column('text', { name: 'from_name' }) fromName: string;
+  @Column('text') subject: string;
+  @Column('text', { nullable: true }) html: string | null;
+  @Column('text', { nullable: true }) text: string | null;
+  @Column('text', { default: 'pending' }) status: MailStatus;
+  @Column('int', { default: 0 }) attempts: number;
+  @Column('text', { name: 'last_error', nullable: true }) lastError: string | null;
+  @Column('text', { name: 'message_id', nullable: true }) messageId: string | null;
+  @Column('text', { name: 'file_name', nullable: true }) fileName: string | null;
+  @Column('timestamptz', { name: 'created_at', default: () => 'now()' }) createdAt: Date;
+  @Column('timestamptz', { name: 'sent_at', nullable: true }) sentAt: Date | null;
+}
