@@ -1,4 +1,4 @@
-import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 
 /**
  * A service provider registered in a workspace (spec B). The entity id is unique across the
@@ -10,6 +10,10 @@ import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 export class SamlServiceProvider {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Column('uuid', { name: 'workspace_id' }) workspaceId!: string;
+  // Named by table: the workspaces entity belongs to the workspaces module.
+  @ManyToOne('workspaces', { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'saml_service_providers_workspace_id_fkey' })
+  workspace?: object;
   @Column('text') name!: string;
   @Column('text', { name: 'sp_entity_id' }) spEntityId!: string;
   @Column('text', { name: 'acs_url' }) acsUrl!: string;

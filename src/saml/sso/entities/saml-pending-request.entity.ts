@@ -8,6 +8,10 @@ import { SamlServiceProvider } from '../../sps/entities/saml-service-provider.en
 export class SamlPendingRequest {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Column('uuid', { name: 'workspace_id' }) workspaceId!: string;
+  // Named by table: the workspaces entity belongs to the workspaces module.
+  @ManyToOne('workspaces', { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'saml_pending_requests_workspace_id_fkey' })
+  workspace?: object;
   @Column('uuid', { name: 'service_provider_id' }) serviceProviderId!: string;
   @ManyToOne(() => SamlServiceProvider, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'service_provider_id', foreignKeyConstraintName: 'saml_pending_requests_service_provider_id_fkey' })
