@@ -8,18 +8,21 @@ import { AnomalyDetectionService } from './detection/anomaly-detection.service';
 import { AnomalyListener } from './detection/anomaly.listener';
 import { DetectorRegistry } from './detection/detector-registry';
 import { SessionHistoryRepository } from './detection/session-history.repository';
+import { GeoCacheEntry } from './entities/geo-cache-entry.entity';
 import { SecurityAnomaly } from './entities/security-anomaly.entity';
+import { GeoCacheRepository } from './geo/geo-cache.repository';
 import { geolocatorProvider } from './geo/geo.provider';
 
 /** Area D: sign-in anomaly detection, geolocation, alert emails and the end user's anomaly API. */
 @Module({
-  imports: [TypeOrmModule.forFeature([SecurityAnomaly]), MailModule],
+  imports: [TypeOrmModule.forFeature([SecurityAnomaly, GeoCacheEntry]), MailModule],
   controllers: [AnomaliesController],
   providers: [
     AnomaliesRepository,
     AnomaliesService,
     SessionHistoryRepository,
     DetectorRegistry,
+    GeoCacheRepository,
     geolocatorProvider,
     AnomalyDetectionService,
     AnomalyListener,

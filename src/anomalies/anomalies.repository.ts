@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
-import { AnomalyFinding } from './detectors/detector.types';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, Repository } from 'typeorm';
+import { preparedQuery } from '../database/prepared-query';
+import { date, dateOrNull, json, QueryRow, RowShapeError, text, textOrNull } from '../database/rows';
+import type { Tx } from '../database/unit-of-work';
+import { ANOMALY_KINDS, AnomalyFinding, AnomalyKind, AnomalySeverity } from './detectors/detector.types';
 import { SecurityAnomaly } from './entities/security-anomaly.entity';
 
 export interface NewAnomaly extends AnomalyFinding {
@@ -15,13 +18,50 @@ export interface NewAnomaly extends AnomalyFinding {
   userAgent: string | null;
 }
 
+const SEVERITIES: readonly AnomalySeverity[] = ['info', 'warn', 'critical'];
+
+/** A security_anomalies row as SQL text returns it (RETURNING *). */
+function anomalyFromRow(row: QueryRow): SecurityAnomaly {
+  return {
+    id: text(row, 'id'),
+    workspaceId: text(row, 'workspace_id'),
+    userId: text(row, 'user_id'),
+    oauthClientId: textOrNull(row, 'oauth_client_id'),
+    sessionId: text(row, 'session_id'),
+    kind: oneOf(row, 'kind', ANOMALY_KINDS),
+    severity: oneOf(row, 'severity', SEVERITIES),
+    ipAddress: textOrNull(row, 'ip_address'),
+    country: textOrNull(row, 'country'),
+    city: textOrNull(row, 'city'),
+    userAgent: textOrNull(row, 'user_agent'),
+    message: text(row, 'message'),
+    metadata: json(row, 'metadata'),
+    notifiedAt: dateOrNull(row, 'notified_at'),
+    acknowledgedAt: dateOrNull(row, 'acknowledged_at'),
+    createdAt: date(row, 'created_at'),
+  };
+}
+
+function oneOf<T extends AnomalyKind | AnomalySeverity>(row: QueryRow, column: string, allowed: readonly T[]): T {
+  const value = text(row, column);
+  const found = allowed.find((a) => a === value);
+  if (found === undefined) throw new RowShapeError(column, allowed.join('|'), value);
+  return found;
+}
+
+const INSERT_UNLESS_RECORDED = `INSERT INTO security_anomalies
+    (workspace_id, user_id, oauth_client_id, session_id, kind, severity, ip_address, country, city, user_agent, message, metadata)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb)
+  ON CONFLICT (session_id, kind) DO NOTHING
+  RETURNING *`;
+
 /** Anomaly rows. Every read is scoped by workspace and user: a caller only ever sees their own. */
 @Injectable()
 export class AnomaliesRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(@InjectRepository(SecurityAnomaly) private readonly anomalies: Repository<SecurityAnomaly>) {}
 
   listForUser(workspaceId: string, userId: string, limit: number): Promise<SecurityAnomaly[]> {
-    return this.dataSource.getRepository(SecurityAnomaly).find({
+    return this.anomalies.find({
       where: { workspaceId, userId },
       order: { createdAt: 'DESC', id: 'DESC' },
       take: limit,
@@ -30,59 +70,50 @@ export class AnomaliesRepository {
 
   /** Sets acknowledged_at once; later calls keep the first time. Null when not the user's. */
   async acknowledge(workspaceId: string, userId: string, id: string): Promise<SecurityAnomaly | null> {
-    const [rows] = (await this.dataSource.query(
-      `UPDATE security_anomalies SET acknowledged_at = COALESCE(acknowledged_at, clock_timestamp())
-        WHERE id = $1 AND workspace_id = $2 AND user_id = $3
-        RETURNING id`,
-      [id, workspaceId, userId],
-    )) as [{ id: string }[], number];
-    if (!rows.length) return null;
-    return this.dataSource.getRepository(SecurityAnomaly).findOneBy({ id: rows[0].id, workspaceId, userId });
+    const result = await this.anomalies
+      .createQueryBuilder()
+      .update()
+      .set({ acknowledgedAt: () => 'COALESCE(acknowledged_at, clock_timestamp())' })
+      .where('id = :id AND workspace_id = :workspaceId AND user_id = :userId', { id, workspaceId, userId })
+      .returning('*')
+      .execute();
+    const [row] = returnedRows(result.raw);
+    return row ? anomalyFromRow(row) : null;
   }
 
   /**
    * Inserts the findings of one sign-in; a finding already recorded for the session (a redelivered
    * event) is skipped. Returns the rows actually inserted.
    */
-  async insertMany(manager: EntityManager, anomalies: NewAnomaly[]): Promise<SecurityAnomaly[]> {
+  async insertMany(tx: Tx, anomalies: NewAnomaly[]): Promise<SecurityAnomaly[]> {
     const inserted: SecurityAnomaly[] = [];
     for (const a of anomalies) {
-      const rows = (await manager.query(
-        `INSERT INTO security_anomalies
-           (workspace_id, user_id, oauth_client_id, session_id, kind, severity, ip_address, country, city,
-            user_agent, message, metadata)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb)
-         ON CONFLICT (session_id, kind) DO NOTHING
-         RETURNING id`,
-        [
-          a.workspaceId,
-          a.userId,
-          a.oauthClientId,
-          a.sessionId,
-          a.kind,
-          a.severity,
-          a.ipAddress,
-          a.country,
-          a.city,
-          a.userAgent?.slice(0, 1000) ?? null,
-          a.message,
-          JSON.stringify(a.metadata),
-        ],
-      )) as { id: string }[];
-      if (rows.length) {
-        const row = await manager.getRepository(SecurityAnomaly).findOneByOrFail({ id: rows[0].id });
-        inserted.push(row);
-      }
+      const [row] = await preparedQuery(tx, INSERT_UNLESS_RECORDED, [
+        a.workspaceId,
+        a.userId,
+        a.oauthClientId,
+        a.sessionId,
+        a.kind,
+        a.severity,
+        a.ipAddress,
+        a.country,
+        a.city,
+        a.userAgent?.slice(0, 1000) ?? null,
+        a.message,
+        JSON.stringify(a.metadata),
+      ]);
+      if (row) inserted.push(anomalyFromRow(row));
     }
     return inserted;
   }
 
-  async markNotified(manager: EntityManager, workspaceId: string, ids: string[]): Promise<Date> {
-    const [row] = (await manager.query(
-      `UPDATE security_anomalies SET notified_at = clock_timestamp()
-        WHERE workspace_id = $1 AND id = ANY($2::uuid[]) RETURNING notified_at`,
-      [workspaceId, ids],
-    )) as [{ notified_at: Date }[], number];
-    return row[0]?.notified_at ?? new Date();
+  async markNotified(tx: Tx, workspaceId: string, ids: string[]): Promise<void> {
+    await tx.getRepository(SecurityAnomaly).update({ workspaceId, id: In(ids) }, { notifiedAt: () => 'clock_timestamp()' });
   }
+}
+
+/** The rows of an UPDATE ... RETURNING, as node-postgres parsed them. */
+function returnedRows(raw: unknown): QueryRow[] {
+  if (!Array.isArray(raw)) return [];
+  return raw.filter((row): row is QueryRow => typeof row === 'object' && row !== null);
 }

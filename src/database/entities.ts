@@ -1,4 +1,5 @@
 import { AuditEvent } from '../audit/entities/audit-event.entity';
+import { GeoCacheEntry } from '../anomalies/entities/geo-cache-entry.entity';
 import { SecurityAnomaly } from '../anomalies/entities/security-anomaly.entity';
 import { DeveloperSession } from '../developers/entities/developer-session.entity';
 import { DeveloperToken } from '../developers/entities/developer-token.entity';
@@ -17,6 +18,8 @@ import { EndUser } from '../end-users/entities/end-user.entity';
 import { TokenDenylistEntry } from '../end-users/entities/token-denylist-entry.entity';
 import { EmailTemplate } from '../mail/entities/email-template.entity';
 import { MailOutboxMessage } from '../mail/entities/mail-outbox-message.entity';
+import { SamlServiceProvider } from '../saml/sps/entities/saml-service-provider.entity';
+import { SamlPendingRequest } from '../saml/sso/entities/saml-pending-request.entity';
 
 /**
  * Every entity, one per table. The migrations own the schema (synchronize stays off); the
@@ -42,4 +45,7 @@ export const ENTITIES = [
   TokenDenylistEntry,
   EmailTemplate,
   MailOutboxMessage,
+  SamlServiceProvider,
+  SamlPendingRequest,
+  GeoCacheEntry,
 ];

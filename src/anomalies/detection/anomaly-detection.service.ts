@@ -1,8 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { AuditService } from '../../audit/audit.service';
 import { APP_CONFIG, AppConfig } from '../../config/config';
+import { UnitOfWork } from '../../database/unit-of-work';
 import { AuditSeverity } from '../../events/audit-catalog';
 import type { DomainEvents } from '../../events/domain-events';
 import { MailService } from '../../mail/mail.service';
@@ -34,11 +32,10 @@ export class AnomalyDetectionService {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(GEOLOCATOR) private readonly geolocator: Geolocator | null,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly uow: UnitOfWork,
     private readonly history: SessionHistoryRepository,
     private readonly anomalies: AnomaliesRepository,
     private readonly registry: DetectorRegistry,
-    private readonly audit: AuditService,
     private readonly mail: MailService,
   ) {}
 
@@ -96,9 +93,9 @@ export class AnomalyDetectionService {
   /** Anomaly rows and their anomaly_detected audit events commit together. */
   private record(event: LoginSuccess, current: SessionFacts, findings: AnomalyFinding[]): Promise<SecurityAnomaly[]> {
     const { session, user } = event;
-    return this.dataSource.transaction(async (manager) => {
+    return this.uow.run(async (tx, events) => {
       const rows = await this.anomalies.insertMany(
-        manager,
+        tx,
         findings.map((f) => ({
           ...f,
           workspaceId: session.workspaceId,
@@ -113,8 +110,7 @@ export class AnomalyDetectionService {
       );
       for (const row of rows) {
         anomaliesDetected.inc({ kind: row.kind });
-        await this.audit.record(manager, {
-          eventType: 'anomaly_detected',
+        events.emit('anomaly_detected', {
           severity: AUDIT_SEVERITY[row.severity],
           workspaceId: session.workspaceId,
           actor: { type: 'end_user', id: user.id, email: user.email },
@@ -138,8 +134,8 @@ export class AnomalyDetectionService {
     const { session, user } = event;
     const ordered = orderForAlert(rows);
     const clientName = await this.history.oauthClientName(session.workspaceId, session.oauthClientId);
-    await this.dataSource.transaction(async (manager) => {
-      await this.mail.enqueue(manager, {
+    await this.uow.run(async (tx, events) => {
+      await this.mail.enqueue(tx, {
         workspaceId: session.workspaceId,
         template: 'new_device_alert',
         to: user.email,
@@ -156,12 +152,11 @@ export class AnomalyDetectionService {
         }),
       });
       await this.anomalies.markNotified(
-        manager,
+        tx,
         session.workspaceId,
         ordered.map((r) => r.id),
       );
-      await this.audit.record(manager, {
-        eventType: 'anomaly_notified',
+      events.emit('anomaly_notified', {
         workspaceId: session.workspaceId,
         actor: { type: 'end_user', id: user.id, email: user.email },
         target: { type: 'EndUserSession', id: session.id },

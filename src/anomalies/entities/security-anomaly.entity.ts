@@ -1,13 +1,27 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import type { AnomalyKind, AnomalySeverity } from '../detectors/detector.types';
 
 /** One finding of a detector about one session (spec D, "Security anomaly"). */
 @Entity('security_anomalies')
+// A redelivered login_success must not record the same finding twice.
+@Index('security_anomalies_session_kind_key', ['sessionId', 'kind'], { unique: true })
+// (workspace_id, user_id, created_at DESC, id DESC): descending keys TypeORM cannot declare; the migration owns it.
+@Index('security_anomalies_user_created_idx', { synchronize: false })
+@Check('security_anomalies_kind_check', `kind IN ('new_device', 'new_ip', 'new_country', 'impossible_travel')`)
+@Check('security_anomalies_severity_check', `severity IN ('info', 'warn', 'critical')`)
 export class SecurityAnomaly {
   @PrimaryGeneratedColumn('uuid') id: string;
   @Column('uuid', { name: 'workspace_id' }) workspaceId: string;
+  // Named by table: the workspaces and end_users entities belong to their own modules.
+  @ManyToOne('workspaces', { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'security_anomalies_workspace_id_fkey' })
+  workspace?: object;
   @Column('uuid', { name: 'user_id' }) userId: string;
+  @ManyToOne('end_users', { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'security_anomalies_user_id_fkey' })
+  user?: object;
   @Column('uuid', { name: 'oauth_client_id', nullable: true }) oauthClientId: string | null;
+  // No foreign key: anomalies are kept indefinitely, even if session rows are pruned.
   @Column('uuid', { name: 'session_id' }) sessionId: string;
   @Column('text') kind: AnomalyKind;
   @Column('text') severity: AnomalySeverity;
@@ -16,10 +30,10 @@ export class SecurityAnomaly {
   @Column('text', { nullable: true }) city: string | null;
   @Column('text', { name: 'user_agent', nullable: true }) userAgent: string | null;
   @Column('text') message: string;
-  @Column('jsonb') metadata: Record<string, unknown>;
+  @Column('jsonb', { default: {} }) metadata: Record<string, unknown>;
   @Column('timestamptz', { name: 'notified_at', nullable: true }) notifiedAt: Date | null;
   @Column('timestamptz', { name: 'acknowledged_at', nullable: true }) acknowledgedAt: Date | null;
-  @Column('timestamptz', { name: 'created_at' }) createdAt: Date;
+  @Column('timestamptz', { name: 'created_at', default: () => 'clock_timestamp()' }) createdAt: Date;
 }
 
 /** The API shape of an anomaly record (spec D fields, snake_case, ISO 8601 UTC). */

@@ -1,9 +1,10 @@
 import Redis from 'ioredis';
-import { Pool } from 'pg';
+import { DataSource } from 'typeorm';
 import { GEO_CACHE_DDL } from '../../database/migrations/1763700500000-Anomalies';
+import { GeoCacheEntry } from '../entities/geo-cache-entry.entity';
+import { GeoCacheRepository } from './geo-cache.repository';
 import { GeoCache } from './geo.types';
 import { MemoryGeoCache } from './memory-geo.cache';
-import { PostgresGeoCache } from './postgres-geo.cache';
 import { RedisGeoCache } from './redis-geo.cache';
 
 /* The two production caches are checked against the real Redis and Postgres of the dev machine. */
@@ -71,34 +72,47 @@ describe('RedisGeoCache', () => {
   });
 });
 
-describe('PostgresGeoCache', () => {
+describe('GeoCacheRepository (Postgres)', () => {
   const schema = `geo_cache_test_${process.pid}_${Date.now()}`;
-  const pool = new Pool({ connectionString: PG_URL, max: 2, options: `-c search_path=${schema}` });
-  const db = { query: async (sql: string, params?: unknown[]) => (await pool.query(sql, params)).rows as unknown[] };
+  /** A data source whose connections see only `searchPath` (the table of another schema is not found). */
+  const connect = (searchPath: string) =>
+    new DataSource({
+      type: 'postgres',
+      url: PG_URL,
+      entities: [GeoCacheEntry],
+      extra: { max: 2, options: `-c search_path=${searchPath}` },
+    }).initialize();
+  let dataSource: DataSource;
 
   beforeAll(async () => {
-    await pool.query(`CREATE SCHEMA ${schema}`);
-    // The migration's own DDL, so the SQL the app runs is the SQL tested here.
-    for (const ddl of GEO_CACHE_DDL) await pool.query(ddl);
+    dataSource = await connect(schema);
+    await dataSource.query(`CREATE SCHEMA ${schema}`);
+    // The migration's own DDL, so the schema the app runs against is the one tested here.
+    for (const ddl of GEO_CACHE_DDL) await dataSource.query(ddl);
   });
   afterAll(async () => {
-    await pool.query(`DROP SCHEMA ${schema} CASCADE`);
-    await pool.end();
+    await dataSource.query(`DROP SCHEMA ${schema} CASCADE`);
+    await dataSource.destroy();
   });
 
-  behavesLikeAGeoCache('Postgres', () => new PostgresGeoCache(db));
+  behavesLikeAGeoCache('Postgres', () => new GeoCacheRepository(dataSource.getRepository(GeoCacheEntry)));
 
   it('overwrites an entry and extends its expiry', async () => {
-    const cache = new PostgresGeoCache(db);
+    const cache = new GeoCacheRepository(dataSource.getRepository(GeoCacheEntry));
     await cache.set('198.51.100.3', { ...TOKYO, city: 'Osaka' }, 60);
     await cache.set('198.51.100.3', TOKYO, 3600);
     expect(await cache.get('198.51.100.3')).toEqual(TOKYO);
   });
 
   it('treats a database error as a miss instead of failing', async () => {
-    const broken = new PostgresGeoCache({ query: () => Promise.reject(new Error('connection refused')) });
-    await expect(broken.set('198.51.100.4', TOKYO, 60)).resolves.toBeUndefined();
-    await expect(broken.get('198.51.100.4')).resolves.toBeUndefined();
+    const elsewhere = await connect(`${schema}_absent`);
+    try {
+      const broken = new GeoCacheRepository(elsewhere.getRepository(GeoCacheEntry));
+      await expect(broken.set('198.51.100.4', TOKYO, 60)).resolves.toBeUndefined();
+      await expect(broken.get('198.51.100.4')).resolves.toBeUndefined();
+    } finally {
+      await elsewhere.destroy();
+    }
   });
 });
 

@@ -5,7 +5,7 @@ import { Inject } from '@nestjs/common';
 import { Auth } from '../../common/auth/auth.decorator';
 import { renderErrorPage } from '../../common/html/error-page';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
-import { BrowserSessionsService } from '../../end-users/hosted-login/browser-sessions.service';
+import { BrowserSessionsService, SESSION_COOKIE } from '../../end-users/hosted-login/browser-sessions.service';
 import { APP_CONFIG, AppConfig } from '../../config/config';
 import { postToRedirectEncoding } from '../protocol/authn-request.parser';
 import { PENDING_TTL_SECONDS } from './sso-requests.repository';
@@ -31,8 +31,9 @@ export class SamlSsoController {
   @ApiOperation({ summary: 'Start SSO (HTTP-Redirect binding): SAMLRequest (deflate + base64), optional RelayState' })
   @ApiProduces('text/html')
   async start(@Req() req: Request, @Res() res: Response, @ReqMeta() meta: RequestMeta): Promise<void> {
-    const query = req.query as { SAMLRequest?: unknown; RelayState?: unknown };
-    this.send(res, await this.sso.start(req, query, meta));
+    // SigAlg and Signature are ignored (spec): only these two parameters are read.
+    const { SAMLRequest: samlRequest, RelayState: relayState } = req.query;
+    this.send(res, await this.sso.start({ samlRequest, relayState, sessionToken: sessionToken(req) }, meta));
   }
 
   /** HTTP-POST binding, as the metadata advertises: re-sent as a Redirect-binding GET so one path handles both. */
@@ -50,8 +51,7 @@ export class SamlSsoController {
   @ApiOperation({ summary: 'Resume SSO after the hosted login (the parked request is found by cookie)' })
   @ApiProduces('text/html')
   async finish(@Req() req: Request, @Res() res: Response, @ReqMeta() meta: RequestMeta): Promise<void> {
-    const ticket = (req.cookies as Record<string, string> | undefined)?.[TICKET_COOKIE];
-    this.send(res, await this.sso.finish(req, ticket, meta));
+    this.send(res, await this.sso.finish(cookie(req, TICKET_COOKIE), sessionToken(req), meta));
   }
 
   private send(res: Response, outcome: SsoOutcome): void {
@@ -80,3 +80,11 @@ export class SamlSsoController {
     return { httpOnly: true, sameSite: 'lax', secure: this.config.COOKIE_SECURE, path: '/saml/', ...(maxAge ? { maxAge } : {}) };
   }
 }
+
+function cookie(req: Request, name: string): string | undefined {
+  const value: unknown = (req.cookies as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** The hosted-login session token (cookie esid): who is signed in in this browser. */
+const sessionToken = (req: Request) => cookie(req, SESSION_COOKIE);

@@ -1,8 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { Request } from 'express';
-import { AuditService } from '../../audit/audit.service';
 import { DomainError } from '../../common/errors';
 import { RequestMeta } from '../../common/request-context';
+import { DomainEventBus } from '../../events/domain-event-bus';
 import { IdpRuntime } from '../idp/idp-runtime';
 import { IdpSettings } from '../idp/idp-settings';
 import { AuthnRequestInfo, readRedirectAuthnRequest } from '../protocol/authn-request.parser';
@@ -11,7 +10,7 @@ import { renderAutoPostPage, RenderedPage } from '../protocol/post-form.page';
 import { SamlError } from '../protocol/saml.errors';
 import { BINDING, NAME_ID_FORMAT, STATUS } from '../protocol/saml-urns';
 import { mapAttributes, userField, UserFieldPath } from '../protocol/user-claims';
-import { SamlSpRow } from '../sps/saml-sp.row';
+import { SamlServiceProvider } from '../sps/entities/saml-service-provider.entity';
 import { BrowserUser, BrowserUsers } from './browser-user';
 import { PendingRequest, SsoRequestsRepository } from './sso-requests.repository';
 
@@ -25,9 +24,18 @@ export type SsoOutcome =
   | { kind: 'login'; location: string; ticket: string | 'keep'; signOut: boolean }
   | { kind: 'page'; status: number; title: string; message: string; ticket: 'clear' | 'keep' };
 
+/** What the controller read from an SSO request: its parameters and the hosted-login cookie's token. */
+export interface SsoStart {
+  /** The SAMLRequest parameter (HTTP-Redirect encoding), as received. */
+  samlRequest: unknown;
+  /** The RelayState parameter, as received (a repeated parameter arrives as an array and is refused). */
+  relayState: unknown;
+  sessionToken: string | undefined;
+}
+
 interface Flow {
   settings: IdpSettings;
-  sp: SamlSpRow;
+  sp: SamlServiceProvider;
   request: AuthnRequestInfo;
   relayState: string | null;
   meta: RequestMeta;
@@ -46,24 +54,25 @@ export class SamlSsoService {
     private readonly idp: IdpRuntime,
     private readonly requests: SsoRequestsRepository,
     private readonly users: BrowserUsers,
-    private readonly audit: AuditService,
+    private readonly bus: DomainEventBus,
   ) {}
 
-  async start(req: Request, query: { SAMLRequest?: unknown; RelayState?: unknown }, meta: RequestMeta): Promise<SsoOutcome> {
+  async start(input: SsoStart, meta: RequestMeta): Promise<SsoOutcome> {
     const settings = this.idp.settings();
-    const request = await this.refuseOnError(null, meta, () => readRedirectAuthnRequest(query.SAMLRequest));
+    const request = await this.refuseOnError(null, meta, () => readRedirectAuthnRequest(input.samlRequest));
     // The session first, so the SP and the user's profile come back in one query.
-    const session = await this.users.session(req);
-    const sp = await this.requests.findSpByEntityId(request.issuer, session?.userId ?? null);
-    if (!sp)
+    const session = await this.users.session(input.sessionToken);
+    const found = await this.requests.findSpByEntityId(request.issuer, session?.userId ?? null);
+    if (!found)
       throw await this.refuse(null, meta, 'unknown_sp', `No service provider is registered with the entity id ${request.issuer}`, 400, {
         issuer: request.issuer,
       });
+    const { sp, profile } = found;
     const flow: Flow = { settings, sp, request, relayState: null, meta };
-    flow.relayState = await this.relayState(flow, query.RelayState);
+    flow.relayState = await this.relayState(flow, input.relayState);
     await this.checkRequest(flow);
 
-    const user = this.users.asMember(session, sp.workspace_id, sp);
+    const user = this.users.asMember(session, sp.workspaceId, profile);
     if (user && !request.forceAuthn) return this.issue(flow, user, 'clear');
     if (request.isPassive) return this.noPassive(flow);
     const ticket = await this.requests.stash(sp, request, flow.relayState);
@@ -71,12 +80,12 @@ export class SamlSsoService {
       kind: 'login',
       ticket,
       signOut: request.forceAuthn && user !== null,
-      location: this.users.loginLocation(settings.loginUrl, sp.workspace_id, FINISH_PATH),
+      location: this.users.loginLocation(settings.loginUrl, sp.workspaceId, FINISH_PATH),
     };
   }
 
   /** Resumes a parked request after the hosted login page signed the user in. */
-  async finish(req: Request, ticket: string | undefined, meta: RequestMeta): Promise<SsoOutcome> {
+  async finish(ticket: string | undefined, sessionToken: string | undefined, meta: RequestMeta): Promise<SsoOutcome> {
     const settings = this.idp.settings();
     const pending = ticket ? await this.requests.find(ticket) : null;
     if (!pending) {
@@ -88,13 +97,14 @@ export class SamlSsoService {
         ticket: 'clear',
       };
     }
-    const session = await this.users.session(req);
-    const sp = await this.requests.findSp(pending.workspaceId, pending.serviceProviderId, session?.userId ?? null);
-    if (!sp) throw await this.refuse(null, meta, 'unknown_sp', 'The service provider of this request no longer exists', 400);
+    const session = await this.users.session(sessionToken);
+    const found = await this.requests.findSp(pending.workspaceId, pending.serviceProviderId, session?.userId ?? null);
+    if (!found) throw await this.refuse(null, meta, 'unknown_sp', 'The service provider of this request no longer exists', 400);
+    const { sp, profile } = found;
     const flow: Flow = { settings, sp, request: pending.request, relayState: pending.relayState, meta };
-    if (!sp.is_active) throw await this.refuse(sp, meta, 'sp_inactive', `The service provider ${sp.name} is disabled`, 400);
+    if (!sp.isActive) throw await this.refuse(sp, meta, 'sp_inactive', `The service provider ${sp.name} is disabled`, 400);
 
-    const user = this.users.asMember(session, sp.workspace_id, sp);
+    const user = this.users.asMember(session, sp.workspaceId, profile);
     if (!user || !this.satisfies(user, pending)) {
       // Not signed in, signed in to another workspace, or (ForceAuthn) with a password typed before the request.
       const signOut = user !== null;
@@ -102,7 +112,7 @@ export class SamlSsoService {
         kind: 'login',
         ticket: 'keep',
         signOut,
-        location: this.users.loginLocation(settings.loginUrl, sp.workspace_id, FINISH_PATH),
+        location: this.users.loginLocation(settings.loginUrl, sp.workspaceId, FINISH_PATH),
       };
     }
     // Single use: two tabs finishing the same ticket get one assertion between them.
@@ -126,15 +136,15 @@ export class SamlSsoService {
   private async checkRequest(flow: Flow): Promise<void> {
     const { sp, request, meta, settings } = flow;
     const facts = { issuer: request.issuer, request_id: request.id };
-    if (!sp.is_active) throw await this.refuse(sp, meta, 'sp_inactive', `The service provider ${sp.name} is disabled`, 400, facts);
-    if (request.acsUrl !== undefined && request.acsUrl !== sp.acs_url) {
+    if (!sp.isActive) throw await this.refuse(sp, meta, 'sp_inactive', `The service provider ${sp.name} is disabled`, 400, facts);
+    if (request.acsUrl !== undefined && request.acsUrl !== sp.acsUrl) {
       throw await this.refuse(
         sp,
         meta,
         'acs_mismatch',
         'The AssertionConsumerServiceURL of the request does not match the registered one',
         400,
-        { ...facts, requested_acs_url: request.acsUrl, registered_acs_url: sp.acs_url },
+        { ...facts, requested_acs_url: request.acsUrl, registered_acs_url: sp.acsUrl },
       );
     }
     if (request.protocolBinding !== undefined && request.protocolBinding !== BINDING.post) {
@@ -152,7 +162,7 @@ export class SamlSsoService {
   }
 
   private async relayState(flow: Flow, raw: unknown): Promise<string | null> {
-    if (raw === undefined || raw === '') return flow.sp.default_relay_state;
+    if (raw === undefined || raw === '') return flow.sp.defaultRelayState;
     if (typeof raw !== 'string' || raw.length > MAX_RELAY_STATE) {
       throw await this.refuse(
         flow.sp,
@@ -169,7 +179,7 @@ export class SamlSsoService {
   private async issue(flow: Flow, user: BrowserUser, ticket: 'clear' | 'keep'): Promise<SsoOutcome> {
     const { sp, request, settings, meta } = flow;
     const actor = { type: 'end_user' as const, id: user.userId, email: user.email };
-    if (!user.emailVerified && sp.name_id_format === NAME_ID_FORMAT.email) {
+    if (!user.emailVerified && sp.nameIdFormat === NAME_ID_FORMAT.email) {
       await this.recordFailure(
         sp,
         meta,
@@ -187,13 +197,13 @@ export class SamlSsoService {
       };
     }
     const facts = toAssertable(user);
-    const nameId = userField(facts, sp.name_id_attribute as UserFieldPath);
+    const nameId = userField(facts, sp.nameIdAttribute as UserFieldPath);
     if (!nameId)
       throw await this.refuse(
         sp,
         meta,
         'empty_name_id',
-        `The user has no ${sp.name_id_attribute} to use as the NameID`,
+        `The user has no ${sp.nameIdAttribute} to use as the NameID`,
         400,
         { request_id: request.id },
         actor,
@@ -202,36 +212,35 @@ export class SamlSsoService {
     try {
       built = buildLoginResponse(settings, {
         inResponseTo: request.id,
-        acsUrl: sp.acs_url,
-        audience: sp.sp_entity_id,
+        acsUrl: sp.acsUrl,
+        audience: sp.spEntityId,
         nameId,
-        nameIdFormat: sp.name_id_format,
+        nameIdFormat: sp.nameIdFormat,
         sessionIndex: user.sessionId,
         authnInstant: user.authenticatedAt,
         // An unverified address is never asserted, in the NameID or as a claim (one user could claim another's at the SP).
-        attributes: mapAttributes(facts, user.emailVerified ? sp.attribute_mapping : withoutEmail(sp.attribute_mapping)),
-        signAssertion: sp.sign_assertions,
+        attributes: mapAttributes(facts, user.emailVerified ? sp.attributeMapping : withoutEmail(sp.attributeMapping)),
+        signAssertion: sp.signAssertions,
       });
     } catch (err) {
       this.logger.error(`building the SAML Response failed (request ${meta.requestId}): ${(err as Error).message}`);
       throw await this.refuse(sp, meta, 'build_error', 'The SAML Response could not be built', 500, { request_id: request.id }, actor);
     }
-    await this.audit.recordDetached({
-      eventType: 'saml_sso_success',
-      workspaceId: sp.workspace_id,
+    await this.bus.publish('saml_sso_success', {
+      workspaceId: sp.workspaceId,
       actor,
       request: meta,
       target: { type: 'SamlServiceProvider', id: sp.id },
       metadata: {
         assertion_id: built.assertionId,
         response_id: built.responseId,
-        sp_entity_id: sp.sp_entity_id,
+        sp_entity_id: sp.spEntityId,
         request_id: request.id,
         session_id: user.sessionId,
       },
     });
     const page = renderAutoPostPage({
-      action: sp.acs_url,
+      action: sp.acsUrl,
       samlResponse: Buffer.from(built.xml).toString('base64'),
       relayState: flow.relayState ?? undefined,
     });
@@ -242,19 +251,19 @@ export class SamlSsoService {
   private noPassive(flow: Flow): SsoOutcome {
     const built = buildStatusResponse(flow.settings, {
       inResponseTo: flow.request.id,
-      acsUrl: flow.sp.acs_url,
+      acsUrl: flow.sp.acsUrl,
       status: STATUS.noPassive,
       message: 'The user is not signed in',
     });
     const page = renderAutoPostPage({
-      action: flow.sp.acs_url,
+      action: flow.sp.acsUrl,
       samlResponse: Buffer.from(built.xml).toString('base64'),
       relayState: flow.relayState ?? undefined,
     });
     return { kind: 'post', page, ticket: 'keep' };
   }
 
-  private async refuseOnError<T>(sp: SamlSpRow | null, meta: RequestMeta, fn: () => T): Promise<T> {
+  private async refuseOnError<T>(sp: SamlServiceProvider | null, meta: RequestMeta, fn: () => T): Promise<T> {
     try {
       return fn();
     } catch (err) {
@@ -266,7 +275,7 @@ export class SamlSsoService {
 
   /** Records saml_sso_failure and returns the error to throw (rendered as an HTML page). */
   private async refuse(
-    sp: SamlSpRow | null,
+    sp: SamlServiceProvider | null,
     meta: RequestMeta,
     reason: string,
     message: string,
@@ -280,21 +289,20 @@ export class SamlSsoService {
   }
 
   private recordFailure(
-    sp: SamlSpRow | null,
+    sp: SamlServiceProvider | null,
     meta: RequestMeta,
     reason: string,
     message: string,
     metadata: Record<string, unknown>,
     actor?: { type: 'end_user'; id: string; email: string },
   ) {
-    return this.audit.recordDetached({
-      eventType: 'saml_sso_failure',
-      workspaceId: sp?.workspace_id ?? null,
+    return this.bus.publish('saml_sso_failure', {
+      workspaceId: sp?.workspaceId ?? null,
       request: meta,
       message,
       actor: actor ?? { type: 'anonymous', id: null },
       target: sp ? { type: 'SamlServiceProvider', id: sp.id } : undefined,
-      metadata: { reason, ...(sp ? { sp_entity_id: sp.sp_entity_id } : {}), ...metadata },
+      metadata: { reason, ...(sp ? { sp_entity_id: sp.spEntityId } : {}), ...metadata },
     });
   }
 }

@@ -1,18 +1,54 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import { DataSource, Raw, Repository } from 'typeorm';
 import { sha256Hex } from '../../common/crypto/tokens';
+import { preparedQuery } from '../../database/prepared-query';
+import { bool, QueryRow, RowShapeError, textOrNull } from '../../database/rows';
 import { AuthnRequestInfo } from '../protocol/authn-request.parser';
-import { SamlSpRow, SP_COLUMNS } from '../sps/saml-sp.row';
-import { PROFILE_COLUMNS, PROFILE_JOIN, UserProfileRow } from './browser-user';
+import { SamlServiceProvider } from '../sps/entities/saml-service-provider.entity';
+import { SP_SELECT, spFromRow } from '../sps/saml-sps.repository';
+import { SamlPendingRequest } from './entities/saml-pending-request.entity';
 
-export type SpWithProfile = SamlSpRow & UserProfileRow;
-const SP_SELECT = SP_COLUMNS.split(', ')
-  .map((c) => `s.${c}`)
-  .join(', ');
+/** What an assertion may say about the signed-in user, read with the SP in one round trip. */
+export interface UserProfile {
+  email: string;
+  firstName: string | null;
+  lastName: string | null;
+  emailVerified: boolean;
+}
+
+/** An SP, with the signed-in user's profile when that user is an active member of the SP's workspace. */
+export interface SpWithProfile {
+  sp: SamlServiceProvider;
+  profile: UserProfile | null;
+}
+
+/** The user's profile, joined on the SP's workspace: a user of another workspace simply has none there. */
+const PROFILE_JOIN = `LEFT JOIN end_users u ON u.workspace_id = s.workspace_id AND u.id = $2 AND u.is_active`;
+const PROFILE_SELECT =
+  'u.email AS user_email, u.first_name AS user_first_name, u.last_name AS user_last_name, u.email_verified AS user_email_verified';
+const SP_BY_ENTITY_ID = `SELECT ${SP_SELECT}, ${PROFILE_SELECT} FROM saml_service_providers s ${PROFILE_JOIN} WHERE s.sp_entity_id = $1`;
+const SP_BY_ID = `SELECT ${SP_SELECT}, ${PROFILE_SELECT} FROM saml_service_providers s ${PROFILE_JOIN} WHERE s.workspace_id = $3 AND s.id = $1`;
+
 /** Matches no user: keeps one statement shape (and plan) whether or not someone is signed in. */
 const NO_USER = '00000000-0000-0000-0000-000000000000';
+
+function spWithProfile(row: QueryRow): SpWithProfile {
+  const email = textOrNull(row, 'user_email');
+  return {
+    sp: spFromRow(row),
+    profile:
+      email === null
+        ? null
+        : {
+            email,
+            firstName: textOrNull(row, 'user_first_name'),
+            lastName: textOrNull(row, 'user_last_name'),
+            emailVerified: bool(row, 'user_email_verified'),
+          },
+  };
+}
 
 /** An AuthnRequest parked while the browser signs in; the ticket lives in a cookie. */
 export interface PendingRequest {
@@ -27,77 +63,112 @@ export interface PendingRequest {
 /** Long enough to type a password (and read a verification email), short enough to be useless when stolen. */
 export const PENDING_TTL_SECONDS = 15 * 60;
 
+/**
+ * The reads and writes of SP-initiated SSO: the SP (with the signed-in user's profile) as
+ * prepared statements, one round trip each, and the requests parked during sign-in.
+ */
 @Injectable()
 export class SsoRequestsRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectRepository(SamlPendingRequest) private readonly pending: Repository<SamlPendingRequest>,
+  ) {}
 
   /**
    * Issuer lookup: an exact match on sp_entity_id (spec), across all workspaces,
    * with the signed-in user's profile when that user belongs to the SP's workspace.
    */
   async findSpByEntityId(entityId: string, userId: string | null): Promise<SpWithProfile | null> {
-    const rows = (await this.dataSource.query(
-      `SELECT ${SP_SELECT}, ${PROFILE_COLUMNS} FROM saml_service_providers s ${PROFILE_JOIN} WHERE s.sp_entity_id = $1`,
-      [entityId, userId ?? NO_USER],
-    )) as SpWithProfile[];
-    return rows[0] ?? null;
+    const [row] = await preparedQuery(this.dataSource, SP_BY_ENTITY_ID, [entityId, userId ?? NO_USER]);
+    return row ? spWithProfile(row) : null;
   }
 
   async findSp(workspaceId: string, id: string, userId: string | null): Promise<SpWithProfile | null> {
-    const rows = (await this.dataSource.query(
-      `SELECT ${SP_SELECT}, ${PROFILE_COLUMNS} FROM saml_service_providers s ${PROFILE_JOIN} WHERE s.workspace_id = $3 AND s.id = $1`,
-      [id, userId ?? NO_USER, workspaceId],
-    )) as SpWithProfile[];
-    return rows[0] ?? null;
+    const [row] = await preparedQuery(this.dataSource, SP_BY_ID, [id, userId ?? NO_USER, workspaceId]);
+    return row ? spWithProfile(row) : null;
   }
 
   /** Stores the request and returns the ticket (only its hash is kept). */
-  async stash(sp: SamlSpRow, request: AuthnRequestInfo, relayState: string | null): Promise<string> {
+  async stash(sp: SamlServiceProvider, request: AuthnRequestInfo, relayState: string | null): Promise<string> {
     const ticket = randomBytes(32).toString('base64url');
-    await this.dataSource.query(
-      `INSERT INTO saml_pending_requests (workspace_id, service_provider_id, ticket_hash, request, relay_state, expires_at)
-       VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $6))`,
-      [sp.workspace_id, sp.id, sha256Hex(ticket), JSON.stringify(request), relayState, PENDING_TTL_SECONDS],
-    );
+    await this.pending.insert({
+      workspaceId: sp.workspaceId,
+      serviceProviderId: sp.id,
+      ticketHash: sha256Hex(ticket),
+      request: { ...request },
+      relayState,
+      expiresAt: () => `now() + make_interval(secs => ${PENDING_TTL_SECONDS})`,
+    });
     // Opportunistic sweep keeps the table small without a scheduler.
-    if (Math.random() < 0.01)
-      await this.dataSource.query(`DELETE FROM saml_pending_requests WHERE expires_at < now()`).catch(() => undefined);
+    if (Math.random() < 0.01) await this.pending.delete({ expiresAt: Raw((column) => `${column} < now()`) }).catch(() => undefined);
     return ticket;
   }
 
   async find(ticket: string): Promise<PendingRequest | null> {
-    const rows = (await this.dataSource.query(
-      `SELECT id, workspace_id, service_provider_id, request, relay_state, created_at FROM saml_pending_requests
-        WHERE ticket_hash = $1 AND expires_at > now()`,
-      [sha256Hex(ticket)],
-    )) as {
-      id: string;
-      workspace_id: string;
-      service_provider_id: string;
-      request: AuthnRequestInfo;
-      relay_state: string | null;
-      created_at: Date;
-    }[];
-    const r = rows[0];
-    return r
+    const row = await this.pending.findOneBy({ ticketHash: sha256Hex(ticket), expiresAt: Raw((column) => `${column} > now()`) });
+    return row
       ? {
-          id: r.id,
-          workspaceId: r.workspace_id,
-          serviceProviderId: r.service_provider_id,
-          request: r.request,
-          relayState: r.relay_state,
-          createdAt: new Date(r.created_at),
+          id: row.id,
+          workspaceId: row.workspaceId,
+          serviceProviderId: row.serviceProviderId,
+          request: storedAuthnRequest(row.request),
+          relayState: row.relayState,
+          createdAt: row.createdAt,
         }
       : null;
   }
 
   /** Single use: the first finish consumes it; a replayed ticket finds nothing. */
   async consume(id: string): Promise<boolean> {
-    // TypeORM's postgres driver answers DELETE ... RETURNING with [rows, affectedCount].
-    const [, affected] = (await this.dataSource.query(`DELETE FROM saml_pending_requests WHERE id = $1 RETURNING id`, [id])) as [
-      unknown[],
-      number,
-    ];
-    return affected > 0;
+    const { affected } = await this.pending.delete({ id });
+    return (affected ?? 0) > 0;
   }
+}
+
+/** The parked AuthnRequest, as stash() stored it (saml_pending_requests.request). */
+function storedAuthnRequest(stored: Record<string, unknown>): AuthnRequestInfo {
+  const policy = stored.nameIdPolicy;
+  if (policy !== undefined && (typeof policy !== 'object' || policy === null))
+    throw new RowShapeError('request.nameIdPolicy', 'object', policy);
+  return {
+    id: member(stored, 'id', 'string'),
+    issuer: member(stored, 'issuer', 'string'),
+    issueInstant: member(stored, 'issueInstant', 'string'),
+    destination: optionalMember(stored, 'destination', 'string'),
+    acsUrl: optionalMember(stored, 'acsUrl', 'string'),
+    acsIndex: optionalMember(stored, 'acsIndex', 'number'),
+    protocolBinding: optionalMember(stored, 'protocolBinding', 'string'),
+    forceAuthn: member(stored, 'forceAuthn', 'boolean'),
+    isPassive: member(stored, 'isPassive', 'boolean'),
+    nameIdPolicy: policy
+      ? {
+          format: optionalMember(policy, 'format', 'string'),
+          allowCreate: optionalMember(policy, 'allowCreate', 'boolean'),
+          spNameQualifier: optionalMember(policy, 'spNameQualifier', 'string'),
+        }
+      : undefined,
+  };
+}
+
+interface JsonTypes {
+  string: string;
+  number: number;
+  boolean: boolean;
+}
+
+function member<K extends keyof JsonTypes>(object: object, key: string, type: K): JsonTypes[K] {
+  const value = optionalMember(object, key, type);
+  if (value === undefined) throw new RowShapeError(`request.${key}`, type, null);
+  return value;
+}
+
+function optionalMember<K extends keyof JsonTypes>(object: object, key: string, type: K): JsonTypes[K] | undefined {
+  const value: unknown = (object as Record<string, unknown>)[key];
+  if (value === undefined || value === null) return undefined;
+  if (!isOfType(value, type)) throw new RowShapeError(`request.${key}`, type, value);
+  return value;
+}
+
+function isOfType<K extends keyof JsonTypes>(value: unknown, type: K): value is JsonTypes[K] {
+  return typeof value === type;
 }

@@ -1,0 +1,24 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { SamlServiceProvider } from '../../sps/entities/saml-service-provider.entity';
+
+/** An AuthnRequest parked while the browser signs in; only the hash of its ticket (a cookie) is kept. */
+@Entity('saml_pending_requests')
+@Unique('saml_pending_requests_ticket_hash_key', ['ticketHash'])
+@Index('saml_pending_requests_expiry_idx', ['expiresAt'])
+export class SamlPendingRequest {
+  @PrimaryGeneratedColumn('uuid') id!: string;
+  @Column('uuid', { name: 'workspace_id' }) workspaceId!: string;
+  // Named by table: the workspaces entity belongs to the workspaces module.
+  @ManyToOne('workspaces', { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'saml_pending_requests_workspace_id_fkey' })
+  workspace?: object;
+  @Column('uuid', { name: 'service_provider_id' }) serviceProviderId!: string;
+  @ManyToOne(() => SamlServiceProvider, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'service_provider_id', foreignKeyConstraintName: 'saml_pending_requests_service_provider_id_fkey' })
+  serviceProvider?: SamlServiceProvider;
+  @Column('text', { name: 'ticket_hash' }) ticketHash!: string;
+  @Column('jsonb') request!: Record<string, unknown>;
+  @Column('text', { name: 'relay_state', nullable: true }) relayState!: string | null;
+  @Column('timestamptz', { name: 'expires_at' }) expiresAt!: Date;
+  @Column('timestamptz', { name: 'created_at', default: () => 'now()' }) createdAt!: Date;
+}
