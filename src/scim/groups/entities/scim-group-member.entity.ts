@@ -14,5 +14,5 @@ export class ScimGroupMember {
   @Column('uuid', { name: 'workspace_id' }) workspaceId!: string;
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt!: Date;
   /** Join order: members list in the order they were added (a timestamp can tie within one INSERT). bigint: text in JS. */
-  @Column('bigint', { generated: 'identity', generatedIdentity: 'ALWAYS' }) seq!: string;
+  @Column({ type: 'bigint', generated: 'identity', generatedIdentity: 'ALWAYS' }) seq!: string;
 }
