@@ -16,8 +16,7 @@ import { Client } from 'pg';
 import { USER_ATTRS } from '../src/scim/filter/attributes';
 import { parseFilter } from '../src/scim/filter/parser';
 import { filterToSql } from '../src/scim/filter/to-sql';
-import { USER_COLUMNS } from '../src/scim/users/user.mapper';
-import { USER_SCOPE } from '../src/scim/users/scim-users.repository';
+import { USER_COLUMNS, USER_SCOPE } from '../src/scim/users/scim-users.repository';
 import { buildBaselines } from './lib/baselines';
 import { acquireLock, BenchRequest, freePort, Measurement, probe, run, Side, startServer, summarize, window } from './scim/harness';
 

@@ -2,8 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { USER_ATTRS } from '../../src/scim/filter/attributes';
 import { parseFilter } from '../../src/scim/filter/parser';
 import { filterToSql } from '../../src/scim/filter/to-sql';
-import { USER_COLUMNS } from '../../src/scim/users/user.mapper';
-import { USER_SCOPE } from '../../src/scim/users/scim-users.repository';
+import { USER_COLUMNS, USER_SCOPE } from '../../src/scim/users/scim-users.repository';
 import type { BenchContext, BenchRequest, Scenario } from '../lib/types';
 
 const USERS = 100_000;

@@ -20,6 +20,9 @@ import { EmailTemplate } from '../mail/entities/email-template.entity';
 import { MailOutboxMessage } from '../mail/entities/mail-outbox-message.entity';
 import { SamlServiceProvider } from '../saml/sps/entities/saml-service-provider.entity';
 import { SamlPendingRequest } from '../saml/sso/entities/saml-pending-request.entity';
+import { ScimToken } from '../scim/tokens/entities/scim-token.entity';
+import { ScimGroup } from '../scim/groups/entities/scim-group.entity';
+import { ScimGroupMember } from '../scim/groups/entities/scim-group-member.entity';
 
 /**
  * Every entity, one per table. The migrations own the schema (synchronize stays off); the
@@ -49,3 +52,4 @@ export const ENTITIES = [
   SamlPendingRequest,
   GeoCacheEntry,
 ];
+export const ENTITIES = [AuditEvent, SecurityAnomaly, Developer, DeveloperSession, DeveloperToken, ScimToken, ScimGroup, ScimGroupMember];

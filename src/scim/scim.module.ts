@@ -1,10 +1,15 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { ScimDiscoveryController } from './discovery/scim-discovery.controller';
+import { ScimGroupMember } from './groups/entities/scim-group-member.entity';
+import { ScimGroup } from './groups/entities/scim-group.entity';
 import { ScimGroupsController } from './groups/scim-groups.controller';
 import { ScimGroupsRepository } from './groups/scim-groups.repository';
 import { ScimGroupsService } from './groups/scim-groups.service';
+import { ScimToken } from './tokens/entities/scim-token.entity';
 import { ScimBearerStrategy } from './tokens/scim-bearer.strategy';
 import { ScimTokensController } from './tokens/scim-tokens.controller';
+import { ScimTokensRepository } from './tokens/scim-tokens.repository';
 import { ScimTokensService } from './tokens/scim-tokens.service';
 import { ScimUsersController } from './users/scim-users.controller';
 import { ScimUsersRepository } from './users/scim-users.repository';
@@ -12,8 +17,17 @@ import { ScimUsersService } from './users/scim-users.service';
 
 /** SCIM 2.0 server (spec area A): tokens, Users, Groups, discovery. */
 @Module({
+  imports: [TypeOrmModule.forFeature([ScimToken, ScimGroup, ScimGroupMember])],
   controllers: [ScimTokensController, ScimUsersController, ScimGroupsController, ScimDiscoveryController],
-  providers: [ScimTokensService, ScimBearerStrategy, ScimUsersRepository, ScimUsersService, ScimGroupsRepository, ScimGroupsService],
+  providers: [
+    ScimTokensRepository,
+    ScimTokensService,
+    ScimBearerStrategy,
+    ScimUsersRepository,
+    ScimUsersService,
+    ScimGroupsRepository,
+    ScimGroupsService,
+  ],
   exports: [ScimTokensService],
 })
 export class ScimModule {}

@@ -1,20 +1,6 @@
 import { GROUP_SCHEMA } from '../scim.constants';
 import { formatName, userLocation } from '../users/user.mapper';
-
-export interface GroupRow {
-  id: string;
-  display_name: string;
-  created_at: Date;
-  updated_at: Date;
-}
-
-export interface MemberRow {
-  group_id: string;
-  user_id: string;
-  email: string;
-  first_name: string;
-  last_name: string;
-}
+import type { GroupRow, MemberRow } from './scim-groups.repository';
 
 export function groupLocation(baseUrl: string, id: string): string {
   return `${baseUrl}/scim/v2/Groups/${id}`;
@@ -25,21 +11,21 @@ export function toScimGroup(row: GroupRow, members: MemberRow[] | undefined, bas
   return {
     schemas: [GROUP_SCHEMA],
     id: row.id,
-    displayName: row.display_name,
+    displayName: row.displayName,
     ...(members
       ? {
           members: members.map((m) => ({
-            value: m.user_id,
-            display: formatName(m.first_name, m.last_name) ?? m.email,
+            value: m.userId,
+            display: formatName(m.firstName, m.lastName) ?? m.email,
             type: 'User',
-            $ref: userLocation(baseUrl, m.user_id),
+            $ref: userLocation(baseUrl, m.userId),
           })),
         }
       : {}),
     meta: {
       resourceType: 'Group',
-      created: row.created_at.toISOString(),
-      lastModified: row.updated_at.toISOString(),
+      created: row.createdAt.toISOString(),
+      lastModified: row.updatedAt.toISOString(),
       location: groupLocation(baseUrl, row.id),
     },
   };

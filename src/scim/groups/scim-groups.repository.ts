@@ -1,26 +1,49 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, Repository } from 'typeorm';
+import { preparedQuery } from '../../database/prepared-query';
+import { date, num, QueryRow, text } from '../../database/rows';
+import type { Tx } from '../../database/unit-of-work';
 import { FilterNode } from '../filter/ast';
 import { GROUP_ATTRS } from '../filter/attributes';
 import { filterToSql, valueFilterToSql } from '../filter/to-sql';
 import { MemberStep } from '../patch/apply-group';
-import { GroupRow, MemberRow } from './group.mapper';
+import { ScimGroup } from './entities/scim-group.entity';
+
+/** A group as the SCIM module shows it. */
+export type GroupRow = Pick<ScimGroup, 'id' | 'displayName' | 'createdAt' | 'updatedAt'>;
+
+/** A member of a group with the user attributes its `display` is made of. */
+export interface MemberRow {
+  groupId: string;
+  userId: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+}
 
 const COLUMNS = 'g.id, g.display_name, g.created_at, g.updated_at';
 const NIL = `'00000000-0000-0000-0000-000000000000'::uuid`;
 
-/** scim_groups and scim_group_members. Every method takes the workspace id first. */
+/**
+ * scim_groups and scim_group_members. Reads by id through TypeORM; SQL text for the filter
+ * compiled to SQL, ON CONFLICT, the set-based membership changes and the writes that answer
+ * their row (RETURNING). Every method takes the workspace id first (after the transaction).
+ */
 @Injectable()
 export class ScimGroupsRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectRepository(ScimGroup) private readonly groups: Repository<ScimGroup>,
+  ) {}
 
-  async find(workspaceId: string, id: string, manager: EntityManager = this.dataSource.manager): Promise<GroupRow | undefined> {
-    const rows = (await manager.query(`SELECT ${COLUMNS} FROM scim_groups g WHERE g.workspace_id = $1 AND g.id = $2`, [
-      workspaceId,
-      id,
-    ])) as GroupRow[];
-    return rows[0];
+  async find(workspaceId: string, id: string): Promise<GroupRow | null> {
+    return this.groups.findOneBy({ workspaceId, id });
+  }
+
+  /** The group, row-locked until the transaction ends: changes to one group run one after another. */
+  async lock(tx: Tx, workspaceId: string, id: string): Promise<GroupRow | null> {
+    return tx.getRepository(ScimGroup).findOne({ where: { workspaceId, id }, lock: { mode: 'pessimistic_write' } });
   }
 
   async list(
@@ -31,90 +54,111 @@ export class ScimGroupsRepository {
   ): Promise<{ total: number; rows: GroupRow[] }> {
     const params: unknown[] = [workspaceId];
     const where = filter ? `g.workspace_id = $1 AND ${filterToSql(filter, GROUP_ATTRS, params)}` : 'g.workspace_id = $1';
-    const count = async () =>
-      ((await this.dataSource.query(`SELECT count(*)::int AS total FROM scim_groups g WHERE ${where}`, params)) as { total: number }[])[0]
-        .total;
+    const count = async () => {
+      const [row] = await this.dataSource.query<QueryRow[]>(`SELECT count(*)::int AS total FROM scim_groups g WHERE ${where}`, params);
+      return num(row, 'total');
+    };
     if (limit === 0) return { total: await count(), rows: [] };
-    const rows = (await this.dataSource.query(
-      `SELECT ${COLUMNS} FROM scim_groups g WHERE ${where} ORDER BY g.created_at, g.id LIMIT ${limit} OFFSET ${offset}`,
-      params,
-    )) as GroupRow[];
+    const rows = (
+      await this.dataSource.query<QueryRow[]>(
+        `SELECT ${COLUMNS} FROM scim_groups g WHERE ${where} ORDER BY g.created_at, g.id LIMIT ${limit} OFFSET ${offset}`,
+        params,
+      )
+    ).map(toGroupRow);
     // A short page that starts at or after the first row tells the total without counting (the usual filter lookup).
     const total = rows.length > 0 && rows.length < limit ? offset + rows.length : offset === 0 && rows.length === 0 ? 0 : await count();
     return { total, rows };
   }
 
-  /** Members of the given groups, in the order they joined. */
-  async members(workspaceId: string, groupIds: string[], manager: EntityManager = this.dataSource.manager): Promise<MemberRow[]> {
+  /** Members of the given groups, in the order they joined; on the transaction when given one. */
+  async members(workspaceId: string, groupIds: string[], tx: Tx = this.dataSource.manager): Promise<MemberRow[]> {
     if (groupIds.length === 0) return [];
-    return (await manager.query(
+    const rows = await tx.query<QueryRow[]>(
       `SELECT gm.group_id, gm.user_id, u.email, u.first_name, u.last_name
          FROM scim_group_members gm JOIN end_users u ON u.id = gm.user_id
         WHERE gm.workspace_id = $1 AND gm.group_id = ANY($2::uuid[])
         ORDER BY gm.seq`,
       [workspaceId, groupIds],
-    )) as MemberRow[];
+    );
+    return rows.map(toMemberRow);
   }
 
   /** undefined when the displayName is taken (case-insensitively) in the workspace. */
-  async insert(manager: EntityManager, workspaceId: string, displayName: string): Promise<GroupRow | undefined> {
-    const rows = (await manager.query(
+  async insert(tx: Tx, workspaceId: string, displayName: string): Promise<GroupRow | undefined> {
+    const rows = await preparedQuery(
+      tx,
       `INSERT INTO scim_groups AS g (workspace_id, display_name) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING ${COLUMNS}`,
       [workspaceId, displayName],
-    )) as GroupRow[];
-    return rows[0];
+    );
+    return rows.map(toGroupRow)[0];
   }
 
-  /** Locks the group row for the rest of the transaction, so PATCHes on one group run one after another. */
-  async touch(manager: EntityManager, workspaceId: string, id: string, displayName?: string): Promise<GroupRow | undefined> {
-    const [rows] = (await manager.query(
+  /**
+   * Bumps updated_at and, when given, sets the displayName; throws PostgreSQL's unique_violation
+   * when that name is taken. undefined when the group is gone.
+   */
+  async touch(tx: Tx, workspaceId: string, id: string, displayName?: string): Promise<GroupRow | undefined> {
+    const rows = await preparedQuery(
+      tx,
       `UPDATE scim_groups g SET updated_at = now(), display_name = COALESCE($3, g.display_name)
         WHERE g.workspace_id = $1 AND g.id = $2 RETURNING ${COLUMNS}`,
       [workspaceId, id, displayName ?? null],
-    )) as [GroupRow[], number];
-    return rows[0];
+    );
+    return rows.map(toGroupRow)[0];
   }
 
-  async delete(manager: EntityManager, workspaceId: string, id: string): Promise<GroupRow | undefined> {
-    const [rows] = (await manager.query(`DELETE FROM scim_groups g WHERE g.workspace_id = $1 AND g.id = $2 RETURNING ${COLUMNS}`, [
+  async delete(tx: Tx, workspaceId: string, id: string): Promise<GroupRow | undefined> {
+    const rows = await preparedQuery(tx, `DELETE FROM scim_groups g WHERE g.workspace_id = $1 AND g.id = $2 RETURNING ${COLUMNS}`, [
       workspaceId,
       id,
-    ])) as [GroupRow[], number];
-    return rows[0];
+    ]);
+    return rows.map(toGroupRow)[0];
   }
 
   /**
    * One membership step as set-based SQL. Only SCIM users of the same workspace can
    * become members; other ids are silently skipped (spec). Returns rows added/removed.
    */
-  async applyStep(
-    manager: EntityManager,
-    workspaceId: string,
-    groupId: string,
-    step: MemberStep,
-  ): Promise<{ added: number; removed: number }> {
+  async applyStep(tx: Tx, workspaceId: string, groupId: string, step: MemberStep): Promise<{ added: number; removed: number }> {
     switch (step.kind) {
       case 'add':
-        return { added: await this.add(manager, workspaceId, groupId, step.userIds), removed: 0 };
+        return { added: await this.add(tx, workspaceId, groupId, step.userIds), removed: 0 };
       case 'remove':
-        return { added: 0, removed: await this.remove(manager, workspaceId, groupId, '(gm.user_id = ANY($3::uuid[]))', [step.userIds]) };
+        return { added: 0, removed: await this.remove(tx, workspaceId, groupId, '(gm.user_id = ANY($3::uuid[]))', [step.userIds]) };
       case 'removeAll':
-        return { added: 0, removed: await this.remove(manager, workspaceId, groupId, 'TRUE', []) };
+        return { added: 0, removed: await this.remove(tx, workspaceId, groupId, 'TRUE', []) };
       case 'removeWhere': {
         const params: unknown[] = [workspaceId, groupId];
         const cond = valueFilterToSql({ attr: 'members' }, step.filter, GROUP_ATTRS, params);
-        return { added: 0, removed: await this.remove(manager, workspaceId, groupId, cond, params.slice(2)) };
+        return { added: 0, removed: await this.remove(tx, workspaceId, groupId, cond, params.slice(2)) };
       }
       case 'replace': {
-        const removed = await this.remove(manager, workspaceId, groupId, 'NOT (gm.user_id = ANY($3::uuid[]))', [step.userIds]);
-        return { added: await this.add(manager, workspaceId, groupId, step.userIds), removed };
+        const removed = await this.remove(tx, workspaceId, groupId, 'NOT (gm.user_id = ANY($3::uuid[]))', [step.userIds]);
+        return { added: await this.add(tx, workspaceId, groupId, step.userIds), removed };
       }
     }
   }
 
-  private async add(manager: EntityManager, workspaceId: string, groupId: string, userIds: string[]): Promise<number> {
+  /** Removes every group membership of the user (DELETE /Users/{id}); returns the groups it left. */
+  async removeUserFromAll(tx: Tx, workspaceId: string, userId: string): Promise<string[]> {
+    const rows = await preparedQuery(tx, `DELETE FROM scim_group_members WHERE workspace_id = $1 AND user_id = $2 RETURNING group_id`, [
+      workspaceId,
+      userId,
+    ]);
+    const groupIds = rows.map((r) => text(r, 'group_id'));
+    if (groupIds.length) {
+      await preparedQuery(tx, `UPDATE scim_groups SET updated_at = now() WHERE workspace_id = $1 AND id = ANY($2::uuid[])`, [
+        workspaceId,
+        groupIds,
+      ]);
+    }
+    return groupIds;
+  }
+
+  private async add(tx: Tx, workspaceId: string, groupId: string, userIds: string[]): Promise<number> {
     if (userIds.length === 0) return 0;
-    const rows = (await manager.query(
+    const rows = await preparedQuery(
+      tx,
       // In request order (seq is assigned per row as inserted), so members list in the order they were sent.
       `INSERT INTO scim_group_members (group_id, user_id, workspace_id)
        SELECT $2, u.id, $1 FROM unnest($3::uuid[]) WITH ORDINALITY AS m(id, n) JOIN end_users u ON u.id = m.id
@@ -122,15 +166,35 @@ export class ScimGroupsRepository {
         ORDER BY m.n
        ON CONFLICT DO NOTHING RETURNING user_id`,
       [workspaceId, groupId, userIds],
-    )) as unknown[];
+    );
     return rows.length;
   }
 
-  private async remove(manager: EntityManager, workspaceId: string, groupId: string, cond: string, extra: unknown[]): Promise<number> {
-    const [, count] = (await manager.query(
+  /** `cond` may come from a client's value filter: run unprepared (TypeORM answers a DELETE with [rows, count]). */
+  private async remove(tx: Tx, workspaceId: string, groupId: string, cond: string, extra: unknown[]): Promise<number> {
+    const [, count] = await tx.query<[unknown[], number]>(
       `DELETE FROM scim_group_members gm WHERE gm.workspace_id = $1 AND gm.group_id = $2 AND ${cond}`,
       [workspaceId, groupId, ...extra],
-    )) as [unknown, number];
+    );
     return count;
   }
+}
+
+function toGroupRow(row: QueryRow): GroupRow {
+  return {
+    id: text(row, 'id'),
+    displayName: text(row, 'display_name'),
+    createdAt: date(row, 'created_at'),
+    updatedAt: date(row, 'updated_at'),
+  };
+}
+
+function toMemberRow(row: QueryRow): MemberRow {
+  return {
+    groupId: text(row, 'group_id'),
+    userId: text(row, 'user_id'),
+    email: text(row, 'email'),
+    firstName: text(row, 'first_name'),
+    lastName: text(row, 'last_name'),
+  };
 }

@@ -1,33 +1,30 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
-import { AuditService } from '../../audit/audit.service';
 import type { ScimPrincipal } from '../../common/auth/principal';
+import { isUniqueViolation } from '../../common/db-errors';
 import { isUuid } from '../../common/ids';
 import { RequestMeta } from '../../common/request-context';
 import { APP_CONFIG, AppConfig } from '../../config/config';
+import { Tx, UnitOfWork } from '../../database/unit-of-work';
 import { applyGroupPatch, GroupChange, memberIds, MemberStep, toDisplayName } from '../patch/apply-group';
 import { getCI, isObject, normalizeGroupPatch } from '../patch/normalize';
 import { ListQuery, listResponse } from '../protocol/list-query';
 import { excludes, project, Projection } from '../protocol/projection';
-import { isUniqueViolation } from '../../common/db-errors';
-import { scimAuditEntry } from '../scim-audit';
+import { scimAuditFacts } from '../scim-audit';
 import { ScimError } from '../scim.errors';
-import { GroupRow, MemberRow, toScimGroup } from './group.mapper';
-import { ScimGroupsRepository } from './scim-groups.repository';
+import { toScimGroup } from './group.mapper';
+import { GroupRow, MemberRow, ScimGroupsRepository } from './scim-groups.repository';
 
 type Json = Record<string, unknown>;
 
-/** SCIM Groups: membership changes are row inserts/deletes inside one transaction with the audit row. */
+/** SCIM Groups: membership changes are row inserts/deletes inside one unit of work with the audit row. */
 @Injectable()
 export class ScimGroupsService {
   private readonly baseUrl: string;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly uow: UnitOfWork,
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly groups: ScimGroupsRepository,
-    private readonly audit: AuditService,
   ) {
     this.baseUrl = config.PUBLIC_BASE_URL;
   }
@@ -51,20 +48,17 @@ export class ScimGroupsService {
     assertId(id);
     const row = await this.groups.find(workspaceId, id);
     if (!row) throw notFound(id);
-    return this.presentWithMembers(this.dataSource.manager, workspaceId, row, projection);
+    return this.presentWithMembers(undefined, workspaceId, row, projection);
   }
 
   async create(actor: ScimPrincipal, body: unknown, request: RequestMeta): Promise<Json> {
     const { displayName, members } = readGroupInput(body);
-    return this.dataSource.transaction(async (manager) => {
-      const row = await this.groups.insert(manager, actor.workspaceId, displayName);
+    return this.uow.run(async (tx, events) => {
+      const row = await this.groups.insert(tx, actor.workspaceId, displayName);
       if (!row) throw taken(displayName);
-      const { added } = await this.groups.applyStep(manager, actor.workspaceId, row.id, { kind: 'add', userIds: members ?? [] });
-      await this.audit.record(
-        manager,
-        scimAuditEntry('scim_group_create', actor, target(row), request, { displayName, members_added: added }),
-      );
-      return this.presentWithMembers(manager, actor.workspaceId, row, {});
+      const { added } = await this.groups.applyStep(tx, actor.workspaceId, row.id, { kind: 'add', userIds: members ?? [] });
+      events.emit('scim_group_create', scimAuditFacts(actor, target(row), request, { displayName, members_added: added }));
+      return this.presentWithMembers(tx, actor.workspaceId, row, {});
     });
   }
 
@@ -83,43 +77,48 @@ export class ScimGroupsService {
 
   async delete(actor: ScimPrincipal, id: string, request: RequestMeta): Promise<void> {
     assertId(id);
-    await this.dataSource.transaction(async (manager) => {
-      const row = await this.groups.delete(manager, actor.workspaceId, id);
+    await this.uow.run(async (tx, events) => {
+      const row = await this.groups.delete(tx, actor.workspaceId, id);
       if (!row) throw notFound(id);
-      await this.audit.record(manager, scimAuditEntry('scim_group_delete', actor, target(row), request, { displayName: row.display_name }));
+      events.emit('scim_group_delete', scimAuditFacts(actor, target(row), request, { displayName: row.displayName }));
     });
   }
 
+  /**
+   * The group is locked first, so `before` is the state this change starts from: a concurrent
+   * change of the same group waits for this one to commit, and the audit row's previous
+   * displayName is never one that another change already replaced.
+   */
   private async change(actor: ScimPrincipal, id: string, change: GroupChange, request: RequestMeta, projection: Projection): Promise<Json> {
-    return this.dataSource.transaction(async (manager) => {
-      const before = await this.groups.find(actor.workspaceId, id, manager);
+    return this.uow.run(async (tx, events) => {
+      const before = await this.groups.lock(tx, actor.workspaceId, id);
       if (!before) throw notFound(id);
-      const row = await this.rename(manager, actor.workspaceId, id, change.displayName);
+      const row = await this.rename(tx, actor.workspaceId, id, change.displayName);
       let added = 0;
       let removed = 0;
       for (const step of change.members) {
-        const r = await this.groups.applyStep(manager, actor.workspaceId, id, step);
+        const r = await this.groups.applyStep(tx, actor.workspaceId, id, step);
         added += r.added;
         removed += r.removed;
       }
-      const renamed = row.display_name !== before.display_name;
+      const renamed = row.displayName !== before.displayName;
       if (renamed || added || removed) {
         const metadata = {
-          displayName: row.display_name,
-          ...(renamed ? { previous_displayName: before.display_name } : {}),
+          displayName: row.displayName,
+          ...(renamed ? { previous_displayName: before.displayName } : {}),
           members_added: added,
           members_removed: removed,
         };
-        await this.audit.record(manager, scimAuditEntry('scim_group_update', actor, target(row), request, metadata));
+        events.emit('scim_group_update', scimAuditFacts(actor, target(row), request, metadata));
       }
-      return this.presentWithMembers(manager, actor.workspaceId, row, projection);
+      return this.presentWithMembers(tx, actor.workspaceId, row, projection);
     });
   }
 
-  /** Also takes the row lock that serialises concurrent changes to one group. */
-  private async rename(manager: EntityManager, workspaceId: string, id: string, displayName?: string): Promise<GroupRow> {
+  /** Bumps updated_at and sets the new displayName, if any (409 when another group of the workspace has it). */
+  private async rename(tx: Tx, workspaceId: string, id: string, displayName?: string): Promise<GroupRow> {
     try {
-      const row = await this.groups.touch(manager, workspaceId, id, displayName);
+      const row = await this.groups.touch(tx, workspaceId, id, displayName);
       if (!row) throw notFound(id);
       return row;
     } catch (err) {
@@ -128,8 +127,8 @@ export class ScimGroupsService {
     }
   }
 
-  private async presentWithMembers(manager: EntityManager, workspaceId: string, row: GroupRow, projection: Projection): Promise<Json> {
-    const members = excludes(projection, 'members') ? undefined : await this.groups.members(workspaceId, [row.id], manager);
+  private async presentWithMembers(tx: Tx | undefined, workspaceId: string, row: GroupRow, projection: Projection): Promise<Json> {
+    const members = excludes(projection, 'members') ? undefined : await this.groups.members(workspaceId, [row.id], tx);
     return this.present(row, members, projection);
   }
 
@@ -137,7 +136,7 @@ export class ScimGroupsService {
     return project(
       toScimGroup(
         row,
-        members?.filter((m) => m.group_id === row.id),
+        members?.filter((m) => m.groupId === row.id),
         this.baseUrl,
       ),
       projection,

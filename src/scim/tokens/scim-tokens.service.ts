@@ -1,46 +1,35 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
-import { AuditService } from '../../audit/audit.service';
-import { CredentialCache, notifyCredentialRevoked } from '../../common/auth/credential-cache';
+import { CredentialCache } from '../../common/auth/credential-cache';
 import type { DeveloperPrincipal, ScimPrincipal } from '../../common/auth/principal';
 import { generateToken, sha256Hex } from '../../common/crypto/tokens';
 import { DomainError, notFound } from '../../common/errors';
 import { isUuid } from '../../common/ids';
 import { RequestMeta } from '../../common/request-context';
-import { preparedQuery } from '../../database/prepared-query';
+import { UnitOfWork } from '../../database/unit-of-work';
+import type { AuditFacts } from '../../events/domain-events';
 import { WorkspacesService } from '../../workspaces/workspaces.service';
+import { ScimToken } from './entities/scim-token.entity';
 import { CreateScimTokenDto } from './scim-token.dto';
+import { ScimTokensRepository } from './scim-tokens.repository';
 
-interface TokenRow {
-  id: string;
-  workspace_id: string;
-  label: string;
-  expires_at: Date | null;
-  is_active: boolean;
-  revoked_at: Date | null;
-  created_at: Date;
-}
-
-const COLUMNS = 'id, workspace_id, label, expires_at, is_active, revoked_at, created_at';
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
-const toView = (r: TokenRow) => ({
-  id: r.id,
-  workspace_id: r.workspace_id,
-  label: r.label,
-  expires_at: iso(r.expires_at),
-  is_active: r.is_active,
-  revoked_at: iso(r.revoked_at),
-  created_at: iso(r.created_at),
+const toView = (t: ScimToken) => ({
+  id: t.id,
+  workspace_id: t.workspaceId,
+  label: t.label,
+  expires_at: iso(t.expiresAt),
+  is_active: t.isActive,
+  revoked_at: iso(t.revokedAt),
+  created_at: iso(t.createdAt),
 });
 
 /** SCIM bearer tokens: `scim_` + 40 random bytes, shown once, SHA-256 at rest, one workspace each. */
 @Injectable()
 export class ScimTokensService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly uow: UnitOfWork,
+    private readonly tokens: ScimTokensRepository,
     private readonly workspaces: WorkspacesService,
-    private readonly audit: AuditService,
     private readonly cache: CredentialCache,
   ) {}
 
@@ -50,45 +39,38 @@ export class ScimTokensService {
         details: { expires_at: ['must be in the future'] },
       });
     }
-    return this.dataSource.transaction(async (manager) => {
-      await this.workspaces.assertMember(p.developerId, dto.workspace_id, manager);
+    return this.uow.run(async (tx, events) => {
+      await this.workspaces.assertMember(p.developerId, dto.workspace_id, tx);
       const token = generateToken('scim_');
-      const [row] = (await manager.query(
-        `INSERT INTO scim_tokens (workspace_id, label, token_hash, expires_at, created_by)
-         VALUES ($1, $2, $3, $4, $5) RETURNING ${COLUMNS}`,
-        [dto.workspace_id, dto.label, sha256Hex(token), dto.expires_at ?? null, p.developerId],
-      )) as TokenRow[];
-      await this.record(manager, 'scim_token_create', p, row, request);
+      const row = await this.tokens.insert(tx, dto.workspace_id, {
+        label: dto.label,
+        tokenHash: sha256Hex(token),
+        expiresAt: dto.expires_at ? new Date(dto.expires_at) : null,
+        createdBy: p.developerId,
+      });
+      events.emit('scim_token_create', auditFacts(p, row, request));
       return { ...toView(row), token };
     });
   }
 
   async list(p: DeveloperPrincipal, workspaceId: string) {
     await this.workspaces.assertMember(p.developerId, workspaceId);
-    const rows = (await this.dataSource.query(`SELECT ${COLUMNS} FROM scim_tokens WHERE workspace_id = $1 ORDER BY created_at, id`, [
-      workspaceId,
-    ])) as TokenRow[];
-    return rows.map(toView);
+    return (await this.tokens.list(workspaceId)).map(toView);
   }
 
   /** Idempotent: revoking a revoked token returns its original revoked_at and records nothing new. */
   async revoke(p: DeveloperPrincipal, id: string, request: RequestMeta) {
     if (!isUuid(id)) throw notFound('SCIM token');
-    const { view, hash } = await this.dataSource.transaction(async (manager) => {
-      const [row] = (await manager.query(`SELECT ${COLUMNS}, token_hash FROM scim_tokens WHERE id = $1 FOR UPDATE`, [id])) as (TokenRow & {
-        token_hash: string;
-      })[];
+    const { view, hash } = await this.uow.run(async (tx, events) => {
+      const row = await this.tokens.lockById(tx, id);
       if (!row) throw notFound('SCIM token');
-      await this.workspaces.assertMember(p.developerId, row.workspace_id, manager);
-      if (!row.is_active) return { view: { id: row.id, is_active: false, revoked_at: iso(row.revoked_at) }, hash: row.token_hash };
-      const [[updated]] = (await manager.query(
-        `UPDATE scim_tokens SET is_active = false, revoked_at = now() WHERE id = $1 RETURNING ${COLUMNS}`,
-        [id],
-      )) as [TokenRow[], number];
+      await this.workspaces.assertMember(p.developerId, row.workspaceId, tx);
+      if (!row.isActive) return { view: { id: row.id, is_active: false, revoked_at: iso(row.revokedAt) }, hash: row.tokenHash };
+      const revokedAt = await this.tokens.markRevoked(tx, row.workspaceId, id);
       // Delivered at commit to every instance's token cache.
-      await notifyCredentialRevoked(manager, row.token_hash);
-      await this.record(manager, 'scim_token_revoke', p, updated, request);
-      return { view: { id: updated.id, is_active: false, revoked_at: iso(updated.revoked_at) }, hash: row.token_hash };
+      await this.tokens.notifyRevoked(tx, row.tokenHash);
+      events.emit('scim_token_revoke', auditFacts(p, row, request));
+      return { view: { id: row.id, is_active: false, revoked_at: iso(revokedAt) }, hash: row.tokenHash };
     });
     // This instance evicts synchronously, after commit, before answering.
     this.cache.evict(hash);
@@ -103,30 +85,18 @@ export class ScimTokensService {
     if (!token.startsWith('scim_') || token.length > 200) return undefined;
     const hash = sha256Hex(token);
     return this.cache.resolve<ScimPrincipal>('scim', hash, async () => {
-      const [row] = await preparedQuery<{ id: string; workspace_id: string; expires_at: Date | null }>(
-        this.dataSource,
-        `SELECT id, workspace_id, expires_at FROM scim_tokens
-          WHERE token_hash = $1 AND is_active AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
-        [hash],
-      );
-      return row && { principal: { kind: 'scim', tokenId: row.id, workspaceId: row.workspace_id }, expiresAt: row.expires_at };
+      const grant = await this.tokens.findLiveByHash(hash);
+      return grant && { principal: { kind: 'scim', tokenId: grant.id, workspaceId: grant.workspaceId }, expiresAt: grant.expiresAt };
     });
   }
+}
 
-  private record(
-    manager: EntityManager,
-    eventType: 'scim_token_create' | 'scim_token_revoke',
-    p: DeveloperPrincipal,
-    row: TokenRow,
-    request: RequestMeta,
-  ) {
-    return this.audit.record(manager, {
-      eventType,
-      workspaceId: row.workspace_id,
-      actor: { type: 'developer', id: p.developerId, email: p.email },
-      target: { type: 'ScimToken', id: row.id },
-      request,
-      metadata: { label: row.label, expires_at: iso(row.expires_at) },
-    });
-  }
+function auditFacts(p: DeveloperPrincipal, token: ScimToken, request: RequestMeta): AuditFacts {
+  return {
+    workspaceId: token.workspaceId,
+    actor: { type: 'developer', id: p.developerId, email: p.email },
+    target: { type: 'ScimToken', id: token.id },
+    request,
+    metadata: { label: token.label, expires_at: iso(token.expiresAt) },
+  };
 }

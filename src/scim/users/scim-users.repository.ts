@@ -1,13 +1,26 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
-import { AuditEntry, auditRowSelect } from '../../audit/audit.service';
+import { DataSource } from 'typeorm';
 import { preparedQuery } from '../../database/prepared-query';
+import { bool, date, num, QueryRow, text } from '../../database/rows';
+import type { Tx } from '../../database/unit-of-work';
 import { FilterNode } from '../filter/ast';
 import { USER_ATTRS } from '../filter/attributes';
 import { filterToSql } from '../filter/to-sql';
 import { UserState } from '../patch/apply-user';
-import { USER_COLUMNS, UserRow } from './user.mapper';
+
+/** An end_users row as the SCIM module reads it. */
+export interface UserRow {
+  id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  is_active: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export const USER_COLUMNS = 'u.id, u.email, u.first_name, u.last_name, u.is_active, u.created_at, u.updated_at';
 
 const NIL = `'00000000-0000-0000-0000-000000000000'::uuid`;
 /**
@@ -18,18 +31,31 @@ export const USER_SCOPE = `u.workspace_id = $1 AND COALESCE(u.oauth_client_id, $
 
 /** Built once: the hot read by id looks its prepared name up by this text on every call. */
 const FIND_BY_ID = `SELECT ${USER_COLUMNS} FROM end_users u WHERE ${USER_SCOPE} AND u.id = $2`;
+const LOCK_BY_ID = `${FIND_BY_ID} FOR UPDATE`;
+/** ON CONFLICT DO NOTHING: no row back when (workspace, no client, lower(email)) is taken. */
+const INSERT = `INSERT INTO end_users AS u (id, workspace_id, oauth_client_id, email, first_name, last_name, is_active, email_verified)
+         VALUES ($1, $2, NULL, $3, $4, $5, $6, true)
+         ON CONFLICT DO NOTHING
+         RETURNING ${USER_COLUMNS}`;
+const UPDATE = `UPDATE end_users u SET email = $3, first_name = $4, last_name = $5, is_active = $6, updated_at = now()
+        WHERE ${USER_SCOPE} AND u.id = $2 RETURNING ${USER_COLUMNS}`;
 
-/** end_users as SCIM sees them. Every method takes the workspace id first. */
+/**
+ * end_users as SCIM sees them (the table's entity belongs to end-users): SQL text, as prepared
+ * statements on the hot reads and in the unit of work. Every method takes the workspace id first.
+ */
 @Injectable()
 export class ScimUsersRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** Inside a transaction (locked for the write that follows) when given its manager; else a prepared read. */
-  async find(workspaceId: string, id: string, tx?: EntityManager): Promise<UserRow | undefined> {
-    const rows = tx
-      ? ((await tx.query(`${FIND_BY_ID} FOR UPDATE`, [workspaceId, id])) as UserRow[])
-      : await preparedQuery<UserRow>(this.dataSource, FIND_BY_ID, [workspaceId, id]);
-    return rows[0];
+  /** The hot read by id: a prepared statement. */
+  async find(workspaceId: string, id: string): Promise<UserRow | undefined> {
+    return (await preparedQuery(this.dataSource, FIND_BY_ID, [workspaceId, id])).map(toUserRow)[0];
+  }
+
+  /** The user, row-locked for the write that follows in the same transaction. */
+  async lock(tx: Tx, workspaceId: string, id: string): Promise<UserRow | undefined> {
+    return (await preparedQuery(tx, LOCK_BY_ID, [workspaceId, id])).map(toUserRow)[0];
   }
 
   /** One page in creation order (then id, for a stable order), plus the total the filter matches. */
@@ -42,65 +68,33 @@ export class ScimUsersRepository {
     const params: unknown[] = [workspaceId];
     const where = filter ? `${USER_SCOPE} AND ${filterToSql(filter, USER_ATTRS, params)}` : USER_SCOPE;
     // What IdPs send (no filter, or one comparison such as userName eq) has a few fixed SQL texts: prepare those.
-    const run = <T extends object>(sql: string, values: unknown[]) =>
-      isSingleCondition(filter) ? preparedQuery<T>(this.dataSource, sql, values) : (this.dataSource.query(sql, values) as Promise<T[]>);
-    const count = async () =>
-      (await run<{ total: number }>(`SELECT count(*)::int AS total FROM end_users u WHERE ${where}`, params))[0].total;
+    const run = (sql: string, values: unknown[]) =>
+      isSingleCondition(filter) ? preparedQuery(this.dataSource, sql, values) : this.dataSource.query<QueryRow[]>(sql, values);
+    const count = async () => num((await run(`SELECT count(*)::int AS total FROM end_users u WHERE ${where}`, params))[0], 'total');
     if (limit === 0) return { total: await count(), rows: [] };
     const n = params.length;
-    const rows = await run<UserRow>(
-      `SELECT ${USER_COLUMNS} FROM end_users u WHERE ${where} ORDER BY u.created_at, u.id LIMIT $${n + 1} OFFSET $${n + 2}`,
-      [...params, limit, offset],
-    );
+    const rows = (
+      await run(`SELECT ${USER_COLUMNS} FROM end_users u WHERE ${where} ORDER BY u.created_at, u.id LIMIT $${n + 1} OFFSET $${n + 2}`, [
+        ...params,
+        limit,
+        offset,
+      ])
+    ).map(toUserRow);
     // A short page that starts at or after the first row tells the total without counting (the usual filter lookup).
     const total = rows.length > 0 && rows.length < limit ? offset + rows.length : offset === 0 && rows.length === 0 ? 0 : await count();
     return { total, rows };
   }
 
-  /**
-   * Inserts the user and its audit row in one statement (one round trip, one implicit
-   * transaction); undefined, and no audit row, when (workspace, no client, lower(email))
-   * is taken.
-   */
-  async insertAudited(workspaceId: string, id: string, user: UserState, audit: AuditEntry): Promise<UserRow | undefined> {
-    const row = auditRowSelect(audit, 7);
-    const rows = await preparedQuery<UserRow>(
-      this.dataSource,
-      `WITH u AS (
-         INSERT INTO end_users AS u (id, workspace_id, oauth_client_id, email, first_name, last_name, is_active, email_verified)
-         VALUES ($1, $2, NULL, $3, $4, $5, $6, true)
-         ON CONFLICT DO NOTHING
-         RETURNING ${USER_COLUMNS}),
-       a AS (INSERT INTO audit_events ${row.columns} SELECT ${row.select} FROM u)
-       SELECT * FROM u`,
-      [id, workspaceId, user.email, user.firstName ?? '', user.lastName ?? '', user.isActive, ...row.params],
-    );
-    return rows[0];
+  /** undefined when (workspace, no client, lower(email)) is taken. */
+  async insert(tx: Tx, workspaceId: string, id: string, user: UserState): Promise<UserRow | undefined> {
+    const rows = await preparedQuery(tx, INSERT, [id, workspaceId, user.email, user.firstName ?? '', user.lastName ?? '', user.isActive]);
+    return rows.map(toUserRow)[0];
   }
 
-  async update(manager: EntityManager, workspaceId: string, id: string, user: UserState): Promise<UserRow> {
-    const [rows] = (await manager.query(
-      `UPDATE end_users u SET email = $3, first_name = $4, last_name = $5, is_active = $6, updated_at = now()
-        WHERE ${USER_SCOPE} AND u.id = $2 RETURNING ${USER_COLUMNS}`,
-      [workspaceId, id, user.email, user.firstName ?? '', user.lastName ?? '', user.isActive],
-    )) as [UserRow[], number];
-    return rows[0];
-  }
-
-  /** Removes every group membership of the user; returns the groups it left. */
-  async removeMemberships(manager: EntityManager, workspaceId: string, userId: string): Promise<string[]> {
-    const [rows] = (await manager.query(`DELETE FROM scim_group_members WHERE workspace_id = $1 AND user_id = $2 RETURNING group_id`, [
-      workspaceId,
-      userId,
-    ])) as [{ group_id: string }[], number];
-    const groupIds = rows.map((r) => r.group_id);
-    if (groupIds.length) {
-      await manager.query(`UPDATE scim_groups SET updated_at = now() WHERE workspace_id = $1 AND id = ANY($2::uuid[])`, [
-        workspaceId,
-        groupIds,
-      ]);
-    }
-    return groupIds;
+  /** Throws PostgreSQL's unique_violation when the email is taken by another user of the workspace. */
+  async update(tx: Tx, workspaceId: string, id: string, user: UserState): Promise<UserRow> {
+    const rows = await preparedQuery(tx, UPDATE, [workspaceId, id, user.email, user.firstName ?? '', user.lastName ?? '', user.isActive]);
+    return toUserRow(rows[0]);
   }
 }
 
@@ -109,6 +103,14 @@ function isSingleCondition(filter: FilterNode | undefined): boolean {
   return !filter || filter.type === 'compare' || filter.type === 'present';
 }
 
-export function toState(row: UserRow): UserState {
-  return { email: row.email, firstName: row.first_name || null, lastName: row.last_name || null, isActive: row.is_active };
+function toUserRow(row: QueryRow): UserRow {
+  return {
+    id: text(row, 'id'),
+    email: text(row, 'email'),
+    first_name: text(row, 'first_name'),
+    last_name: text(row, 'last_name'),
+    is_active: bool(row, 'is_active'),
+    created_at: date(row, 'created_at'),
+    updated_at: date(row, 'updated_at'),
+  };
 }

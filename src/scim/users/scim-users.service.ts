@@ -1,36 +1,34 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
-import { AuditService } from '../../audit/audit.service';
 import type { ScimPrincipal } from '../../common/auth/principal';
+import { isUniqueViolation } from '../../common/db-errors';
 import { isUuid } from '../../common/ids';
 import { RequestMeta } from '../../common/request-context';
 import { APP_CONFIG, AppConfig } from '../../config/config';
+import { Tx, UnitOfWork } from '../../database/unit-of-work';
+import { ScimGroupsRepository } from '../groups/scim-groups.repository';
 import { applyUserPatch, UserState } from '../patch/apply-user';
 import { normalizeUserPatch } from '../patch/normalize';
 import { ListQuery, listResponse } from '../protocol/list-query';
 import { project, Projection } from '../protocol/projection';
-import { isTimestampCollision } from '../../audit/audit.service';
-import { isUniqueViolation } from '../../common/db-errors';
-import { scimAuditEntry } from '../scim-audit';
+import { scimAuditFacts } from '../scim-audit';
 import { ScimError } from '../scim.errors';
-import { ScimUsersRepository, toState } from './scim-users.repository';
+import { ScimUsersRepository, UserRow } from './scim-users.repository';
 import { readUserInput } from './user-input';
-import { toScimUser, UserRow } from './user.mapper';
+import { toScimUser, toState } from './user.mapper';
 
 type Json = Record<string, unknown>;
 
-/** SCIM Users (spec area A): rules and transactions; every write commits with its audit row. */
+/** SCIM Users (spec area A): rules and units of work; every write commits with its audit row. */
 @Injectable()
 export class ScimUsersService {
   private readonly baseUrl: string;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly uow: UnitOfWork,
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly users: ScimUsersRepository,
-    private readonly audit: AuditService,
+    private readonly groups: ScimGroupsRepository,
   ) {
     this.baseUrl = config.PUBLIC_BASE_URL;
   }
@@ -48,26 +46,21 @@ export class ScimUsersService {
     return this.present(await this.load(workspaceId, id), projection);
   }
 
-  /** The user row and its audit row are one statement: they commit together (spec: SCIM writes are audited). */
+  /** A taken userName (workspace, case-insensitive) is a 409 and writes nothing. */
   async create(actor: ScimPrincipal, body: unknown, request: RequestMeta): Promise<Json> {
     const input = readUserInput(body);
     const state: UserState = { email: input.email, firstName: input.firstName, lastName: input.lastName, isActive: input.isActive ?? true };
     const id = randomUUID();
-    const audit = scimAuditEntry('scim_user_create', actor, { type: 'EndUser', id }, request, {
-      userName: state.email,
-      active: state.isActive,
+    const row = await this.uow.run(async (tx, events) => {
+      const created = await this.users.insert(tx, actor.workspaceId, id, state);
+      if (!created) throw taken(state.email);
+      events.emit(
+        'scim_user_create',
+        scimAuditFacts(actor, { type: 'EndUser', id }, request, { userName: state.email, active: state.isActive }),
+      );
+      return created;
     });
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const row = await this.users.insertAudited(actor.workspaceId, id, state, audit);
-        if (!row) throw taken(state.email);
-        return toScimUser(row, this.baseUrl);
-      } catch (err) {
-        // Two audit rows of one workspace can race for the same created_at (its unique, bumped
-        // timestamp); the statement rolled back whole, so running it again is safe.
-        if (attempt >= 5 || !isTimestampCollision(err)) throw err;
-      }
-    }
+    return toScimUser(row, this.baseUrl);
   }
 
   /** PUT: the body replaces the stored attributes; an absent `active` keeps the current value. */
@@ -91,15 +84,12 @@ export class ScimUsersService {
   /** DELETE is soft (spec): the user is deactivated, stays readable, and leaves every group. */
   async deactivate(actor: ScimPrincipal, id: string, request: RequestMeta): Promise<void> {
     assertId(id);
-    await this.dataSource.transaction(async (manager) => {
-      const current = await this.users.find(actor.workspaceId, id, manager);
+    await this.uow.run(async (tx, events) => {
+      const current = await this.users.lock(tx, actor.workspaceId, id);
       if (!current) throw notFound(id);
-      await this.users.update(manager, actor.workspaceId, id, { ...toState(current), isActive: false });
-      const groups = await this.users.removeMemberships(manager, actor.workspaceId, id);
-      await this.audit.record(
-        manager,
-        scimAuditEntry('scim_user_delete', actor, target(current), request, { userName: current.email, groups_left: groups }),
-      );
+      await this.users.update(tx, actor.workspaceId, id, { ...toState(current), isActive: false });
+      const groups = await this.groups.removeUserFromAll(tx, actor.workspaceId, id);
+      events.emit('scim_user_delete', scimAuditFacts(actor, target(current), request, { userName: current.email, groups_left: groups }));
     });
   }
 
@@ -110,26 +100,23 @@ export class ScimUsersService {
     projection: Projection,
     change: (s: UserState) => UserState,
   ): Promise<Json> {
-    const row = await this.dataSource.transaction(async (manager) => {
-      const current = await this.users.find(actor.workspaceId, id, manager);
+    const row = await this.uow.run(async (tx, events) => {
+      const current = await this.users.lock(tx, actor.workspaceId, id);
       if (!current) throw notFound(id);
       const before = toState(current);
       const after = change(before);
       const changed = changedFields(before, after);
       if (changed.length === 0) return current;
-      const updated = await this.update(manager, actor.workspaceId, id, after);
-      await this.audit.record(
-        manager,
-        scimAuditEntry('scim_user_update', actor, target(updated), request, { changed, active: updated.is_active }),
-      );
+      const updated = await this.update(tx, actor.workspaceId, id, after);
+      events.emit('scim_user_update', scimAuditFacts(actor, target(updated), request, { changed, active: updated.is_active }));
       return updated;
     });
     return this.present(row, projection);
   }
 
-  private async update(manager: EntityManager, workspaceId: string, id: string, state: UserState): Promise<UserRow> {
+  private async update(tx: Tx, workspaceId: string, id: string, state: UserState): Promise<UserRow> {
     try {
-      return await this.users.update(manager, workspaceId, id, state);
+      return await this.users.update(tx, workspaceId, id, state);
     } catch (err) {
       if (isUniqueViolation(err)) throw taken(state.email);
       throw err;

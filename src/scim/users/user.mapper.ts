@@ -1,17 +1,6 @@
+import type { UserState } from '../patch/apply-user';
 import { USER_SCHEMA } from '../scim.constants';
-
-/** An end_users row as the SCIM module reads it. */
-export interface UserRow {
-  id: string;
-  email: string;
-  first_name: string;
-  last_name: string;
-  is_active: boolean;
-  created_at: Date;
-  updated_at: Date;
-}
-
-export const USER_COLUMNS = 'u.id, u.email, u.first_name, u.last_name, u.is_active, u.created_at, u.updated_at';
+import type { UserRow } from './scim-users.repository';
 
 /** name.formatted: given and family joined by a space (spec); mirrors USER_FORMATTED_SQL. */
 export function formatName(first: string | null, last: string | null): string | undefined {
@@ -50,4 +39,9 @@ export function toScimUser(row: UserRow, baseUrl: string): Record<string, unknow
       location: userLocation(baseUrl, row.id),
     },
   };
+}
+
+/** The attributes a SCIM write changes, as the patch logic sees them ('' names read as absent). */
+export function toState(row: UserRow): UserState {
+  return { email: row.email, firstName: row.first_name || null, lastName: row.last_name || null, isActive: row.is_active };
 }

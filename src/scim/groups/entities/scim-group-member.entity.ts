@@ -1,0 +1,18 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { ScimGroup } from './scim-group.entity';
+
+/** One SCIM user (an end_users row without OAuth client) in one group of the same workspace. */
+@Entity('scim_group_members')
+// DELETE /Users/{id} removes every membership of the user.
+@Index('scim_group_members_user_idx', ['userId'])
+export class ScimGroupMember {
+  @PrimaryColumn('uuid', { name: 'group_id' }) groupId!: string;
+  @ManyToOne(() => ScimGroup, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'group_id', foreignKeyConstraintName: 'scim_group_members_group_id_fkey' })
+  group?: ScimGroup;
+  @PrimaryColumn('uuid', { name: 'user_id' }) userId!: string;
+  @Column('uuid', { name: 'workspace_id' }) workspaceId!: string;
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt!: Date;
+  /** Join order: members list in the order they were added (a timestamp can tie within one INSERT). bigint: text in JS. */
+  @Column({ type: 'bigint', generated: 'identity', generatedIdentity: 'ALWAYS' }) seq!: string;
+}

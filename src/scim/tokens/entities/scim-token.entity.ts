@@ -1,0 +1,24 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Developer } from '../../../developers/entities/developer.entity';
+
+/**
+ * A SCIM bearer token (spec A): `scim_` + 40 random bytes, shown once, only its SHA-256 stored.
+ * One workspace each; revoked tokens stay (is_active false, revoked_at set) for the audit trail.
+ */
+@Entity('scim_tokens')
+@Unique('scim_tokens_token_hash_key', ['tokenHash'])
+@Index('scim_tokens_workspace_idx', ['workspaceId', 'createdAt'])
+export class ScimToken {
+  @PrimaryGeneratedColumn('uuid') id!: string;
+  @Column('uuid', { name: 'workspace_id' }) workspaceId!: string;
+  @Column('text') label!: string;
+  @Column('text', { name: 'token_hash' }) tokenHash!: string;
+  @Column('timestamptz', { name: 'expires_at', nullable: true }) expiresAt!: Date | null;
+  @Column('boolean', { name: 'is_active', default: true }) isActive!: boolean;
+  @Column('timestamptz', { name: 'revoked_at', nullable: true }) revokedAt!: Date | null;
+  @Column('uuid', { name: 'created_by', nullable: true }) createdBy!: string | null;
+  @ManyToOne(() => Developer, { onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'created_by', foreignKeyConstraintName: 'scim_tokens_created_by_fkey' })
+  creator?: Developer | null;
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt!: Date;
+}

@@ -1,0 +1,81 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, Repository } from 'typeorm';
+import { preparedQuery } from '../../database/prepared-query';
+import { date, dateOrNull, QueryRow, text } from '../../database/rows';
+import type { Tx } from '../../database/unit-of-work';
+import { ScimToken } from './entities/scim-token.entity';
+
+export interface NewScimToken {
+  label: string;
+  tokenHash: string;
+  expiresAt: Date | null;
+  /** The developer who minted it. */
+  createdBy: string;
+}
+
+/** What a bearer token resolves to. */
+export interface ScimTokenGrant {
+  id: string;
+  workspaceId: string;
+  expiresAt: Date | null;
+}
+
+/** Every request of an identity provider starts here (on a cache miss): a prepared statement on the token_hash unique index. */
+const AUTHENTICATE = `SELECT id, workspace_id, expires_at FROM scim_tokens
+          WHERE token_hash = $1 AND is_active AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`;
+
+/** The channel every instance's CredentialCache LISTENs on (src/common/auth/credential-cache.ts); the payload is the token hash. */
+const CREDENTIAL_REVOKED_CHANNEL = 'credential_revoked';
+
+/** scim_tokens. Methods take the workspace id first, except the two that find a token's workspace from the token itself. */
+@Injectable()
+export class ScimTokensRepository {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectRepository(ScimToken) private readonly tokens: Repository<ScimToken>,
+  ) {}
+
+  async insert(tx: Tx, workspaceId: string, token: NewScimToken): Promise<ScimToken> {
+    const repository = tx.getRepository(ScimToken);
+    return repository.save(repository.create({ workspaceId, ...token, revokedAt: null }));
+  }
+
+  /** Oldest first. */
+  async list(workspaceId: string): Promise<ScimToken[]> {
+    return this.tokens.find({ where: { workspaceId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  /**
+   * The token row, locked for the revocation that follows. By id alone: the token names its
+   * workspace, whose membership the caller then checks.
+   */
+  async lockById(tx: Tx, id: string): Promise<ScimToken | null> {
+    return tx.getRepository(ScimToken).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  /** Deactivates the token; answers its revoked_at (the transaction's time, which only the database knows: RETURNING). */
+  async markRevoked(tx: Tx, workspaceId: string, id: string): Promise<Date> {
+    const [row] = await preparedQuery(
+      tx,
+      `UPDATE scim_tokens SET is_active = false, revoked_at = now() WHERE workspace_id = $1 AND id = $2 RETURNING revoked_at`,
+      [workspaceId, id],
+    );
+    return date(row, 'revoked_at');
+  }
+
+  /** Tells every instance's token cache to drop the token; delivered when the transaction commits (NOTIFY waits for it). */
+  async notifyRevoked(tx: Tx, tokenHash: string): Promise<void> {
+    await preparedQuery(tx, `SELECT pg_notify($1, $2)`, [CREDENTIAL_REVOKED_CHANNEL, tokenHash]);
+  }
+
+  /** The live token with this SHA-256, if any (active, not revoked, not expired). */
+  async findLiveByHash(tokenHash: string): Promise<ScimTokenGrant | undefined> {
+    const [row] = await preparedQuery(this.dataSource, AUTHENTICATE, [tokenHash]);
+    return row && toGrant(row);
+  }
+}
+
+function toGrant(row: QueryRow): ScimTokenGrant {
+  return { id: text(row, 'id'), workspaceId: text(row, 'workspace_id'), expiresAt: dateOrNull(row, 'expires_at') };
+}
