@@ -1,55 +1,57 @@
-import { AuditEvent } from '../audit/entities/audit-event.entity';
 import { GeoCacheEntry } from '../anomalies/entities/geo-cache-entry.entity';
 import { SecurityAnomaly } from '../anomalies/entities/security-anomaly.entity';
+import { AuditEvent } from '../audit/entities/audit-event.entity';
 import { DeveloperSession } from '../developers/entities/developer-session.entity';
 import { DeveloperToken } from '../developers/entities/developer-token.entity';
 import { Developer } from '../developers/entities/developer.entity';
-import { ManagedDatabaseBackup } from '../managed-databases/entities/managed-database-backup.entity';
-import { ManagedDatabaseRestore } from '../managed-databases/entities/managed-database-restore.entity';
-import { ManagedDatabase } from '../managed-databases/entities/managed-database.entity';
-import { Job } from '../jobs/entities/job.entity';
-import { OAuthClient } from '../oauth-clients/entities/oauth-client.entity';
-import { WorkspaceMember } from '../workspaces/entities/workspace-member.entity';
-import { Workspace } from '../workspaces/entities/workspace.entity';
 import { EndUserCode } from '../email-verification/entities/end-user-code.entity';
 import { EndUserRefreshToken } from '../end-users/entities/end-user-refresh-token.entity';
 import { EndUserSession } from '../end-users/entities/end-user-session.entity';
 import { EndUser } from '../end-users/entities/end-user.entity';
 import { TokenDenylistEntry } from '../end-users/entities/token-denylist-entry.entity';
+import { Job } from '../jobs/entities/job.entity';
 import { EmailTemplate } from '../mail/entities/email-template.entity';
 import { MailOutboxMessage } from '../mail/entities/mail-outbox-message.entity';
+import { ManagedDatabaseBackup } from '../managed-databases/entities/managed-database-backup.entity';
+import { ManagedDatabaseRestore } from '../managed-databases/entities/managed-database-restore.entity';
+import { ManagedDatabase } from '../managed-databases/entities/managed-database.entity';
+import { OAuthClient } from '../oauth-clients/entities/oauth-client.entity';
 import { SamlServiceProvider } from '../saml/sps/entities/saml-service-provider.entity';
 import { SamlPendingRequest } from '../saml/sso/entities/saml-pending-request.entity';
-import { ScimToken } from '../scim/tokens/entities/scim-token.entity';
-import { ScimGroup } from '../scim/groups/entities/scim-group.entity';
 import { ScimGroupMember } from '../scim/groups/entities/scim-group-member.entity';
+import { ScimGroup } from '../scim/groups/entities/scim-group.entity';
+import { ScimToken } from '../scim/tokens/entities/scim-token.entity';
+import { WorkspaceMember } from '../workspaces/entities/workspace-member.entity';
+import { Workspace } from '../workspaces/entities/workspace.entity';
 
 /**
  * Every entity, one per table. The migrations own the schema (synchronize stays off); the
  * schema test (test/spine/schema.e2e-spec.ts) proves these describe it exactly.
  */
 export const ENTITIES = [
-  AuditEvent,
+  GeoCacheEntry,
   SecurityAnomaly,
-  Developer,
+  AuditEvent,
   DeveloperSession,
   DeveloperToken,
-  ManagedDatabase,
-  ManagedDatabaseBackup,
-  ManagedDatabaseRestore,
-  Workspace,
-  WorkspaceMember,
-  OAuthClient,
-  Job,
-  EndUser,
-  EndUserSession,
-  EndUserRefreshToken,
+  Developer,
   EndUserCode,
+  EndUserRefreshToken,
+  EndUserSession,
+  EndUser,
   TokenDenylistEntry,
+  Job,
   EmailTemplate,
   MailOutboxMessage,
+  ManagedDatabaseBackup,
+  ManagedDatabaseRestore,
+  ManagedDatabase,
+  OAuthClient,
   SamlServiceProvider,
   SamlPendingRequest,
-  GeoCacheEntry,
+  ScimGroupMember,
+  ScimGroup,
+  ScimToken,
+  WorkspaceMember,
+  Workspace,
 ];
-export const ENTITIES = [AuditEvent, SecurityAnomaly, Developer, DeveloperSession, DeveloperToken, ScimToken, ScimGroup, ScimGroupMember];

@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Workspace } from '../../../workspaces/entities/workspace.entity';
 import { Developer } from '../../../developers/entities/developer.entity';
 
 /**
@@ -11,6 +12,9 @@ import { Developer } from '../../../developers/entities/developer.entity';
 export class ScimToken {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Column('uuid', { name: 'workspace_id' }) workspaceId!: string;
+  @ManyToOne(() => Workspace, { onDelete: 'CASCADE', nullable: false })
+  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'scim_tokens_workspace_id_fkey' })
+  workspace?: Workspace;
   @Column('text') label!: string;
   @Column('text', { name: 'token_hash' }) tokenHash!: string;
   @Column('timestamptz', { name: 'expires_at', nullable: true }) expiresAt!: Date | null;
