@@ -14,7 +14,7 @@ export interface AlertableAnomaly {
 
 /**
  * Whether one sign-in's findings warrant an email. One email per sign-in lists every kind that
- * fired (CONTRACT.md); with ANOMALY_EMAIL_ON_NEW_DEVICE=False a new_device finding alone does not
+ * fired (a product rule, decision 0406); with ANOMALY_EMAIL_ON_NEW_DEVICE=False a new_device finding alone does not
  * mail, but is listed when another kind mails anyway (decision 0406).
  */
 export function shouldEmail(anomalies: readonly AlertableAnomaly[], emailOnNewDevice: boolean): boolean {

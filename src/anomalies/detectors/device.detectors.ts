@@ -3,7 +3,7 @@ import { Detector, DetectorInput, SessionFacts } from './detector.types';
 
 /*
  * new_device and new_ip share one question: is the (browser family, OS family, IP) triple new for
- * this user? CONTRACT.md settles the split: if the family pair was seen before from another IP the
+ * this user? The product rule settles the split: if the family pair was seen before from another IP the
  * login is new_ip, otherwise new_device, so at most one of the two fires per login. They stay two
  * detectors so that one failing never hides the other's kind (each is isolated by the runner).
  */
@@ -45,7 +45,7 @@ export const newIpDetector: Detector = {
     if (classifyTriple(input) !== 'new_ip') return null;
     const { current, prior } = input;
     const device = describeDevice(current);
-    // Under CONTRACT.md's rule the address may be known from another device; say which case it is.
+    // Under that rule the address may be known from another device; say which case it is.
     const ipKnown = prior.some((p) => p.ipAddress === current.ipAddress);
     return {
       kind: 'new_ip',

@@ -48,7 +48,7 @@ export const impossibleTravelDetector: Detector = {
     const from = priorWithCoordinates(current, prior);
     if (!from || !isValidLatLon(from)) return null;
     const distanceKm = haversineKm(from, current);
-    // Nearby pairs are geolocation noise (city-level lookups can be 50+ km off): CONTRACT.md.
+    // Nearby pairs are geolocation noise (city-level lookups can be 50+ km off): a product rule (decision 0402).
     if (distanceKm < settings.impossibleTravelMinKm) return null;
     const deltaHours = (current.createdAt.getTime() - from.createdAt.getTime()) / HOUR_MS;
     const speedKmh = distanceKm / Math.max(deltaHours, MIN_DELTA_HOURS);

@@ -11,7 +11,7 @@ export type LookupOutcome = { ok: true; info: GeoInfo } | { ok: false; reason: s
 
 /**
  * An ipinfo-style provider: GET {apiUrl}/{ip}?token={token} answering JSON with `country`,
- * `city` and `loc` ("lat,lon") — CONTRACT.md. Never throws: timeouts, HTTP errors and garbage
+ * `city` and `loc` ("lat,lon") (the provider's documented fields). Never throws: timeouts, HTTP errors and garbage
  * bodies come back as { ok: false } so the caller can carry on without geo data.
  */
 export class IpinfoClient {

@@ -34,7 +34,7 @@ export function operandFor(def: AttrDef, op: CompareOp, value: FilterValue): Ope
 function booleanOperand(def: AttrDef, op: CompareOp, value: string | number | boolean): boolean {
   if (op !== 'eq' && op !== 'ne') throw bad(`operator ${op} is not supported for boolean attribute ${def.name}`);
   if (typeof value === 'boolean') return value;
-  // Some clients quote booleans ("True"); accept them as CONTRACT.md allows.
+  // Some clients quote booleans ("True"); accept them (decision 0103).
   if (typeof value === 'string' && /^(true|false)$/i.test(value)) return value.toLowerCase() === 'true';
   throw bad(`${def.name} is boolean and compares with true or false, not ${JSON.stringify(value)}`);
 }

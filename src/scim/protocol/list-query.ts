@@ -17,7 +17,7 @@ export interface ListQuery {
 
 /**
  * Reads the list query parameters (names are case-insensitive): count defaults to
- * 100 and is clamped to 0..200; startIndex below 1 is 1 (CONTRACT.md).
+ * 100 and is clamped to 0..200; startIndex below 1 is 1 (RFC 7644 §3.4.2.4).
  */
 export function readListQuery(query: Record<string, unknown>): ListQuery {
   const get = (name: string) => single(Object.entries(query).find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1]);
