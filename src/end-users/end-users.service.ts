@@ -29,7 +29,7 @@ export const toEndUserView = (u: EndUserRecord): EndUserView => ({
   created_at: u.createdAt.toISOString(),
 });
 
-/** Registration and API sign-in of end users (CONTRACT "End users"). */
+/** Registration and API sign-in of end users (docs/end-users.md). */
 @Injectable()
 export class EndUsersService {
   constructor(

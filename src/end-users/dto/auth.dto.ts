@@ -5,7 +5,7 @@ import { IsEmail, IsOptional, IsString, IsUUID, Length, MaxLength, ValidateIf } 
 const normalizeEmail = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value);
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
-/** Same bounds as developer passwords (CONTRACT): 8 to 256 characters. */
+/** Same bounds as developer passwords: 8 to 256 characters. */
 const Password = () => Length(8, 256);
 
 export class RegisterDto {
