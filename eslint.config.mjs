@@ -1,4 +1,5 @@
-// Type-aware lint: floating promises and promises passed where a callback is expected are errors.
+// Type-aware lint: floating promises and promises passed where a callback is expected are errors;
+// eqeqeq, curly and exhaustive switches keep the habits of decision 0015.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -14,6 +15,9 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'error',
       'no-control-regex': 'off',
+      eqeqeq: ['error', 'always', { null: 'ignore' }],
+      curly: ['error', 'multi-line', 'consistent'],
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
     },
   },
 );

@@ -5,6 +5,7 @@ import { dataSourceOptions } from './src/database/data-source';
 
 /** TypeORM CLI entry (npm run migration:run): needs DATABASE_URL. */
 const config = loadConfig();
-if (!config.DATABASE_URL)
+if (!config.DATABASE_URL) {
   throw new Error('DATABASE_URL is required for the migration CLI (the app migrates the embedded database itself at boot)');
+}
 export default new DataSource(dataSourceOptions({ url: config.DATABASE_URL, embedded: false, poolSize: 2, statementTimeoutMs: 0 }));

@@ -57,8 +57,9 @@ function parseOptions(argv: string[]): Options {
   const scenario = SCENARIOS.find((name) => name === (arg('scenario') ?? 'get'));
   if (!scenario) throw new Error(`--scenario must be one of ${SCENARIOS.join(', ')}`);
   const b = arg('b');
-  if (!b)
+  if (!b) {
     throw new Error(`usage: bench/ab.ts --a=<build dir> --b=<build dir> [--scenario=${SCENARIOS.join('|')}] [--rounds=10] [--duration=3]`);
+  }
   return {
     a: resolve(arg('a') ?? '.'),
     b: resolve(b),

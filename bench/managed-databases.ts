@@ -129,8 +129,9 @@ async function main(): Promise<void> {
       provisioning[engine] = stats(times);
       const id = created[created.length - 1];
       reads[engine] = [];
-      for (const sub of ['connection', 'metrics', 'health'])
+      for (const sub of ['connection', 'metrics', 'health']) {
         reads[engine].push(await load(`/e/v1/developer/databases/${id}/${sub}/`, auth));
+      }
     }
     const results = {
       measured_at: new Date().toISOString(),

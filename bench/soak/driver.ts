@@ -114,7 +114,9 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       if (kind.ok(res.status, body)) {
         record(window, kind.name, ms);
         record(all, kind.name, ms);
-      } else fail(kind, req, { status: res.status, body: body.slice(0, 800) });
+      } else {
+        fail(kind, req, { status: res.status, body: body.slice(0, 800) });
+      }
     } catch (err) {
       fail(kind, req, { error: (err as Error).message });
     } finally {
@@ -200,8 +202,9 @@ function summarize(o: SoakOptions, samples: SoakSample[], all: Window, sent: num
   const failures: string[] = [];
   if (all.errors > 0) failures.push(`${all.errors} error(s) out of ${sent} requests`);
   if (growth > o.maxRssGrowthMb) failures.push(`RSS grew ${growth} MB after warm-up (bound ${o.maxRssGrowthMb} MB)`);
-  if (afterWarmup.length < 2)
+  if (afterWarmup.length < 2) {
     failures.push(`too short to judge memory: ${afterWarmup.length} sample(s) after the ${o.warmupSec} s warm-up`);
+  }
   return {
     options: {
       rate: o.rate,

@@ -130,8 +130,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
     const bodyParser = exception as { type?: string; status?: number; expose?: boolean };
     if (typeof bodyParser?.type === 'string' && typeof bodyParser.status === 'number' && bodyParser.status < 500) {
-      if (bodyParser.type === 'entity.too.large')
+      if (bodyParser.type === 'entity.too.large') {
         return { status: 413, code: 'payload_too_large', message: 'Request body is too large', scimType: 'tooLarge' };
+      }
       return { status: 400, code: 'invalid_body', message: 'Request body is not valid JSON', scimType: 'invalidSyntax' };
     }
     if (isDatabaseUnavailable(exception)) {

@@ -105,10 +105,11 @@ export class DevelopersService implements DeveloperSessionAuthenticator {
 
   async createToken(principal: DeveloperPrincipal, dto: CreateDeveloperTokenDto, request: RequestMeta) {
     const expiresAt = dto.expires_at ? new Date(dto.expires_at) : null;
-    if (expiresAt && expiresAt.getTime() <= Date.now())
+    if (expiresAt && expiresAt.getTime() <= Date.now()) {
       throw new DomainError('validation_failed', 'expires_at must be in the future', {
         details: { expires_at: ['must be in the future'] },
       });
+    }
     const token = generateToken('dat_');
     return this.uow.run(async (tx, events) => {
       const saved = await this.tokens.insert(tx, {

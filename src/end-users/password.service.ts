@@ -124,10 +124,11 @@ export class PasswordService {
       const [user] = await this.users.candidates(client.workspaceId, email, client.id);
       return user ?? null;
     }
-    if (!target.workspace_id)
+    if (!target.workspace_id) {
       throw new DomainError('validation_failed', 'Give client_id or workspace_id', {
         details: { client_id: ['client_id or workspace_id is required'] },
       });
+    }
     return this.users.directoryAccount(target.workspace_id, email);
   }
 }

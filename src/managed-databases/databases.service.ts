@@ -194,8 +194,9 @@ export class DatabasesService {
         details: { engine: db.engine },
       });
     }
-    if (!/^\d{1,20}$/.test(cursor))
+    if (!/^\d{1,20}$/.test(cursor)) {
       throw new DomainError('validation_failed', 'cursor must be a number', { details: { cursor: ['must be a number'] } });
+    }
     return this.engines.redis().listKeys(this.secrets.tenant(db), cursor, count);
   }
 

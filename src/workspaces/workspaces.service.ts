@@ -134,10 +134,11 @@ export class WorkspacesService {
     return this.uow.run(async (tx, events) => {
       await this.assertOwner(principal.developerId, workspaceId, tx);
       const developer = await this.developers.findByEmail(tx, dto.email);
-      if (!developer)
+      if (!developer) {
         throw new DomainError('validation_failed', 'No developer has this email; they must sign up first', {
           details: { email: ['no developer with this email'] },
         });
+      }
       const createdAt = await this.members.add(tx, workspaceId, developer.id, dto.role);
       if (!createdAt) throw new DomainError('conflict', 'This developer is already a member');
       events.emit('workspace_member_add', {

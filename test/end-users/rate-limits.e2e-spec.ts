@@ -63,8 +63,9 @@ describe('abuse limits on sign-in endpoints', () => {
   ])('limits %s per account', async (_name, path, body) => {
     const { client } = await aTenant(t);
     const statuses: number[] = [];
-    for (let i = 0; i < 4; i++)
+    for (let i = 0; i < 4; i++) {
       statuses.push((await t.http().post(path).set('X-Forwarded-For', `10.1.0.${i}`).send(body(client.client_id))).status);
+    }
     expect(statuses.slice(0, 3)).not.toContain(429);
     expect(statuses[3]).toBe(429);
   });

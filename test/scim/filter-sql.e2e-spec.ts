@@ -123,8 +123,9 @@ describe('filter SQL against the in-memory evaluator on a seeded workspace', () 
         [ws, ['Ann team', 'BOB', 'é group', '50% club', 'a_b', 'x y'][g], new Date(T0 + g * 300_000).toISOString()],
       );
       const members = ids.filter((_: string, i: number) => (i + g) % (g + 2) === 0);
-      for (const m of members)
+      for (const m of members) {
         await t.dataSource.query(`INSERT INTO scim_group_members (group_id, user_id, workspace_id) VALUES ($1, $2, $3)`, [id, m, ws]);
+      }
     }
     users = (await s.get('/Users?count=200').expect(200)).body.Resources;
     groups = (await s.get('/Groups?count=200').expect(200)).body.Resources;

@@ -102,8 +102,9 @@ export class HostedLoginService {
       await this.verification.verify(input.email ?? '', input.code ?? '', request);
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
-      if (err.code === 'already_verified')
+      if (err.code === 'already_verified') {
         return page(200, this.loginForm(input, csrfToken, resolved.brand, null, 'Your email is already verified. Sign in to continue.'));
+      }
       return page(err.status, this.verifyPage(input, csrfToken, resolved.brand, err.message));
     }
     return page(200, this.loginForm(input, csrfToken, resolved.brand, null, 'Email verified. Sign in to continue.'));

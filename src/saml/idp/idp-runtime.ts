@@ -19,8 +19,9 @@ export class IdpRuntime {
     if (this.state.configured) {
       this.metadata = buildIdpMetadata(this.state.settings);
       const days = Math.floor((this.state.settings.certNotAfter.getTime() - Date.now()) / 86_400_000);
-      if (days < 30)
+      if (days < 30) {
         new Logger('SAML').warn(`the IdP signing certificate expires in ${days} days; publish SAML_IDP_NEXT_CERT_PEM and rotate`);
+      }
     } else {
       new Logger('SAML').log(this.state.message);
     }
@@ -28,8 +29,9 @@ export class IdpRuntime {
 
   /** The settings, or 503 not_configured with the names of the missing variables. */
   settings(): IdpSettings {
-    if (!this.state.configured)
+    if (!this.state.configured) {
       throw new DomainError('not_configured', this.state.message, { details: { missing: [...this.state.missing] } });
+    }
     return this.state.settings;
   }
 

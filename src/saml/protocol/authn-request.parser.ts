@@ -30,8 +30,9 @@ export const DEFAULT_REQUEST_LIMITS: RequestLimits = { maxEncodedChars: 12 * 102
 
 /** HTTP-Redirect binding (saml-bindings §3.4.4.1): base64, then raw DEFLATE. Returns the XML text. */
 export function decodeRedirectRequest(samlRequest: unknown, limits: RequestLimits = DEFAULT_REQUEST_LIMITS): string {
-  if (typeof samlRequest !== 'string' || samlRequest.length === 0)
+  if (typeof samlRequest !== 'string' || samlRequest.length === 0) {
     throw badRequest('SAMLRequest is missing (send it once, as a query parameter)');
+  }
   if (samlRequest.length > limits.maxEncodedChars) throw badRequest(`SAMLRequest is larger than ${limits.maxEncodedChars} characters`);
   // A "+" left unencoded by the SP arrives as a space after query decoding.
   const b64 = samlRequest.replace(/ /g, '+');
@@ -57,11 +58,13 @@ export function decodeRedirectRequest(samlRequest: unknown, limits: RequestLimit
  * Returned re-encoded for the Redirect binding, so one code path handles both.
  */
 export function postToRedirectEncoding(samlRequest: unknown, limits: RequestLimits = DEFAULT_REQUEST_LIMITS): string {
-  if (typeof samlRequest !== 'string' || samlRequest.length === 0)
+  if (typeof samlRequest !== 'string' || samlRequest.length === 0) {
     throw badRequest('SAMLRequest is missing (send it once, as a form field)');
+  }
   const b64 = samlRequest.replace(/\s+/g, '');
-  if (b64.length > Math.ceil((limits.maxInflatedBytes * 4) / 3) + 4)
+  if (b64.length > Math.ceil((limits.maxInflatedBytes * 4) / 3) + 4) {
     throw badRequest(`SAMLRequest is larger than ${limits.maxInflatedBytes} bytes`);
+  }
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(b64)) throw badRequest('SAMLRequest is not base64');
   return deflateRawSync(Buffer.from(b64, 'base64')).toString('base64');
 }

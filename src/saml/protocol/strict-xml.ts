@@ -31,8 +31,9 @@ export function parseUntrustedXml(xml: string): Element {
   if (roots.length !== 1 || !doc.documentElement) throw badRequest('The SAML request must have exactly one root element');
   for (let n = doc.firstChild; n; n = n.nextSibling) {
     // xmldom exposes the XML declaration itself as a processing instruction named "xml".
-    if (n.nodeType === n.PROCESSING_INSTRUCTION_NODE && n.nodeName !== 'xml')
+    if (n.nodeType === n.PROCESSING_INSTRUCTION_NODE && n.nodeName !== 'xml') {
       throw badRequest('Processing instructions are not allowed in a SAML request');
+    }
   }
   return doc.documentElement;
 }

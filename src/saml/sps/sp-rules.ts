@@ -34,8 +34,9 @@ export function checkRelayState(value: string | null | undefined): string | null
   } catch {
     throw invalid('default_relay_state', 'default_relay_state must be an absolute URL');
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw invalid('default_relay_state', 'default_relay_state must be an http(s) URL');
+  }
   return value;
 }
 

@@ -63,10 +63,11 @@ export class SamlSsoService {
     // The session first, so the SP and the user's profile come back in one query.
     const session = await this.users.session(input.sessionToken);
     const found = await this.requests.findSpByEntityId(request.issuer, session?.userId ?? null);
-    if (!found)
+    if (!found) {
       throw await this.refuse(null, meta, 'unknown_sp', `No service provider is registered with the entity id ${request.issuer}`, 400, {
         issuer: request.issuer,
       });
+    }
     const { sp, profile } = found;
     const flow: Flow = { settings, sp, request, relayState: null, meta };
     flow.relayState = await this.relayState(flow, input.relayState);
@@ -198,7 +199,7 @@ export class SamlSsoService {
     }
     const facts = toAssertable(user);
     const nameId = userField(facts, sp.nameIdAttribute as UserFieldPath);
-    if (!nameId)
+    if (!nameId) {
       throw await this.refuse(
         sp,
         meta,
@@ -208,6 +209,7 @@ export class SamlSsoService {
         { request_id: request.id },
         actor,
       );
+    }
     let built;
     try {
       built = buildLoginResponse(settings, {
@@ -267,8 +269,9 @@ export class SamlSsoService {
     try {
       return fn();
     } catch (err) {
-      if (err instanceof SamlError)
+      if (err instanceof SamlError) {
         throw await this.refuse(sp, meta, 'malformed_request', err.message, err.status, {}, undefined, err.code);
+      }
       throw err;
     }
   }

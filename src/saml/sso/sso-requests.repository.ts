@@ -128,8 +128,9 @@ export class SsoRequestsRepository {
 /** The parked AuthnRequest, as stash() stored it (saml_pending_requests.request). */
 function storedAuthnRequest(stored: Record<string, unknown>): AuthnRequestInfo {
   const policy = stored.nameIdPolicy;
-  if (policy !== undefined && (typeof policy !== 'object' || policy === null))
+  if (policy !== undefined && (typeof policy !== 'object' || policy === null)) {
     throw new RowShapeError('request.nameIdPolicy', 'object', policy);
+  }
   return {
     id: member(stored, 'id', 'string'),
     issuer: member(stored, 'issuer', 'string'),

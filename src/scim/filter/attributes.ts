@@ -102,8 +102,9 @@ export function resolveAttr(attrs: ResourceAttrs, path: AttrPath, parent?: AttrP
   }
   const key = (parent ? `${parent.attr}.${path.attr}` : path.sub !== undefined ? `${path.attr}.${path.sub}` : path.attr).toLowerCase();
   const def = attrs.byName.get(key);
-  if (!def)
+  if (!def) {
     throw new ScimError('invalidFilter', `unknown attribute '${shown}' for ${attrs.resource}; filterable: ${filterableNames(attrs)}`);
+  }
   return def;
 }
 

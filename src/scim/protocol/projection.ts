@@ -30,8 +30,9 @@ export function project(resource: Record<string, unknown>, p: Projection): Recor
     if (ALWAYS.has(k)) {
       out[key] = value;
     } else if (p.include) {
-      if (p.include.includes(k)) out[key] = value;
-      else {
+      if (p.include.includes(k)) {
+        out[key] = value;
+      } else {
         const subs = p.include.filter((n) => n.startsWith(`${k}.`)).map((n) => n.slice(k.length + 1));
         if (subs.length) out[key] = pick(value, subs, true);
       }
