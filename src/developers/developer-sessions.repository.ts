@@ -21,7 +21,7 @@ export interface SessionPrincipalRow {
 
 // Read on every cookie-authenticated dashboard call: a prepared statement on the token_hash key.
 const LIVE_SESSION = `SELECT s.csrf_token, d.id, d.email FROM developer_sessions s JOIN developers d ON d.id = s.developer_id
-  WHERE s.token_hash = $1 AND s.expires_at > now()`;
+  WHERE s.token_hash = $1 AND s.expires_at > $2`;
 
 const toSessionPrincipal = (row: QueryRow): SessionPrincipalRow => ({
   csrfToken: text(row, 'csrf_token'),
@@ -46,8 +46,8 @@ export class DeveloperSessionsRepository {
   }
 
   /** The unexpired session of this cookie hash, with its developer; undefined when there is none. */
-  async findLive(tokenHash: string): Promise<SessionPrincipalRow | undefined> {
-    const [row] = await preparedQuery(this.dataSource, LIVE_SESSION, [tokenHash]);
+  async findLive(tokenHash: string, now: Date): Promise<SessionPrincipalRow | undefined> {
+    const [row] = await preparedQuery(this.dataSource, LIVE_SESSION, [tokenHash, now]);
     return row && toSessionPrincipal(row);
   }
 }

@@ -24,7 +24,7 @@ export interface TokenPrincipalRow {
 // The hot read of every dat_ bearer call that misses the credential cache (decisions 0009, 0010):
 // one prepared statement on the token_hash key.
 const USABLE_TOKEN = `SELECT t.id AS token_id, t.expires_at, d.id, d.email FROM developer_tokens t JOIN developers d ON d.id = t.developer_id
-  WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > now())`;
+  WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > $2)`;
 
 // One statement: the conditional revoke and the hash the credential caches must drop.
 const REVOKE = `UPDATE developer_tokens SET revoked_at = now()
@@ -45,9 +45,9 @@ export class DeveloperTokensRepository {
     @InjectRepository(DeveloperToken) private readonly tokens: Repository<DeveloperToken>,
   ) {}
 
-  /** The unrevoked, unexpired token of this hash, with its developer; undefined when there is none. */
-  async findUsable(tokenHash: string): Promise<TokenPrincipalRow | undefined> {
-    const [row] = await preparedQuery(this.dataSource, USABLE_TOKEN, [tokenHash]);
+  /** The token of this hash, unrevoked and unexpired at `now`, with its developer; undefined when there is none. */
+  async findUsable(tokenHash: string, now: Date): Promise<TokenPrincipalRow | undefined> {
+    const [row] = await preparedQuery(this.dataSource, USABLE_TOKEN, [tokenHash, now]);
     return row && toTokenPrincipal(row);
   }
 

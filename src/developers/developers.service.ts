@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { CredentialCache } from '../common/auth/credential-cache';
 import { notifyCredentialRevoked } from '../common/auth/credential-revocations.repository';
 import { DeveloperPrincipal, DeveloperSessionAuthenticator } from '../common/auth/principal';
+import { Clock } from '../common/clock';
 import { PasswordHasher } from '../common/crypto/password-hasher';
 import { generateToken, safeEqual, sha256Hex } from '../common/crypto/tokens';
 import { isUniqueViolation } from '../common/db-errors';
@@ -42,6 +43,7 @@ export class DevelopersService implements DeveloperSessionAuthenticator {
     private readonly hasher: PasswordHasher,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly tokenCache: CredentialCache,
+    private readonly clock: Clock,
   ) {}
 
   async signup(dto: SignupDto): Promise<DeveloperView> {
@@ -63,7 +65,7 @@ export class DevelopersService implements DeveloperSessionAuthenticator {
     if (!developer || !ok) throw new DomainError('invalid_credentials', 'Email or password is incorrect');
     const sessionToken = randomBytes(32).toString('base64url');
     const csrfToken = randomBytes(24).toString('base64url');
-    const expiresAt = new Date(Date.now() + this.config.DEVELOPER_SESSION_TTL_SECONDS * 1000);
+    const expiresAt = new Date(this.clock.now().getTime() + this.config.DEVELOPER_SESSION_TTL_SECONDS * 1000);
     await this.sessions.insert({ developerId: developer.id, tokenHash: sha256Hex(sessionToken), csrfToken, expiresAt });
     return { developer: toDeveloperView(developer), sessionToken, csrfToken, expiresAt };
   }
@@ -79,7 +81,7 @@ export class DevelopersService implements DeveloperSessionAuthenticator {
   }
 
   async authenticateSession(sessionToken: string, csrfHeader: string | undefined, unsafeMethod: boolean): Promise<DeveloperPrincipal> {
-    const session = await this.sessions.findLive(sha256Hex(sessionToken));
+    const session = await this.sessions.findLive(sha256Hex(sessionToken), this.clock.now());
     if (!session) throw new DomainError('unauthorized', 'Session expired or invalid; sign in again');
     if (unsafeMethod && !(csrfHeader && safeEqual(csrfHeader, session.csrfToken))) {
       throw new DomainError('csrf_failed', 'Missing or wrong X-CSRF-Token header');
@@ -92,7 +94,7 @@ export class DevelopersService implements DeveloperSessionAuthenticator {
     if (!token.startsWith('dat_') || token.length > 200) return null;
     const hash = sha256Hex(token);
     const principal = await this.tokenCache.resolve<DeveloperPrincipal>('developer', hash, async () => {
-      const row = await this.tokens.findUsable(hash);
+      const row = await this.tokens.findUsable(hash, this.clock.now());
       return (
         row && {
           principal: { kind: 'developer', developerId: row.developerId, email: row.email, via: 'token', tokenId: row.tokenId },
@@ -105,7 +107,7 @@ export class DevelopersService implements DeveloperSessionAuthenticator {
 
   async createToken(principal: DeveloperPrincipal, dto: CreateDeveloperTokenDto, request: RequestMeta) {
     const expiresAt = dto.expires_at ? new Date(dto.expires_at) : null;
-    if (expiresAt && expiresAt.getTime() <= Date.now()) {
+    if (expiresAt && expiresAt.getTime() <= this.clock.now().getTime()) {
       throw new DomainError('validation_failed', 'expires_at must be in the future', {
         details: { expires_at: ['must be in the future'] },
       });

@@ -1,5 +1,6 @@
 import { createTestApp, TestApp } from '../support/app';
 import { GeoStub } from '../support/geo-stub';
+import { mailQueueSettled } from '../support/mail-jobs';
 import { SmtpReceiver, startSmtpReceiver } from '../support/smtp-receiver';
 import { anEndUser, anomaliesOf, checksSettled, freshIp, PLACES, signIn, signInAndSettle, UA } from './sign-ins';
 
@@ -36,7 +37,7 @@ describe('alert settings', () => {
       await signInAndSettle(t, user, { ua: UA.chromeMac(), ip });
       const s = await signInAndSettle(t, user, { ua: UA.firefoxWindows, ip });
       expect(await anomaliesOf(t, s)).toEqual([expect.objectContaining({ kind: 'new_device', notified_at: null })]);
-      await new Promise((r) => setTimeout(r, 300)); // give a wrongly queued mail time to arrive
+      await mailQueueSettled(); // a wrongly queued mail would have been sent by now
       expect(smtp.messagesTo(user.email)).toHaveLength(1); // the registration confirmation only
     });
 

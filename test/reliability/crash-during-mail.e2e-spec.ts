@@ -3,6 +3,7 @@ import { SMTPServer } from 'smtp-server';
 import request from 'supertest';
 import { createTestApp, TestApp } from '../support/app';
 import { AppProcess, spawnApp } from '../support/app-process';
+import { mailQueueSettled } from '../support/mail-jobs';
 import { setUpTenantAt } from '../support/remote-tenant';
 import { startSmtpReceiver, SmtpReceiver } from '../support/smtp-receiver';
 
@@ -51,7 +52,7 @@ describe('process killed while sending mail', () => {
     survivor = await createTestApp({ ...shared, SMTP_URL: smtp.url });
     const mail = await smtp.waitFor(userEmail, { timeoutMs: 30000 });
     expect(mail.text).toMatch(/\d{6}/);
-    await new Promise((r) => setTimeout(r, 2500));
+    await mailQueueSettled();
     expect(smtp.messagesTo(userEmail)).toHaveLength(1);
     const audit = (await survivor.dataSource.query(
       `SELECT event_type FROM audit_events WHERE workspace_id = $1 AND event_type IN ('register', 'email_verify_send')`,

@@ -1,6 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { AppProcess, spawnApp } from '../support/app-process';
+import { eventually } from '../support/eventually';
+import { mailQueueSettled } from '../support/mail-jobs';
 import { setUpTenantAt } from '../support/remote-tenant';
 import { startSmtpReceiver, SmtpReceiver } from '../support/smtp-receiver';
 
@@ -47,7 +49,8 @@ describe('two instances side by side', () => {
 
   // Tokens are cached per instance for up to 5 s; a revocation reaches the other instance as a
   // PostgreSQL notification, which arrives within a millisecond or two on one host (decision 0105).
-  const notificationDelay = () => new Promise((r) => setTimeout(r, 20));
+  // Refused within one second therefore means evicted by the notification, not by the TTL.
+  const refusedSoon = <T>(call: () => Promise<T>) => eventually(call, { timeoutMs: 1000, intervalMs: 10 });
 
   it('refuses on B a SCIM token revoked through A, on the next call', async () => {
     const { auth, workspaceId } = await setUpTenantAt(a.baseUrl);
@@ -55,8 +58,7 @@ describe('two instances side by side', () => {
     const scim = { Authorization: `Bearer ${minted.body.token}` };
     for (let i = 0; i < 3; i++) await http(b).get('/scim/v2/Users').set(scim).expect(200);
     await http(a).delete(`/developer/scim/tokens/${minted.body.id}/`).set(auth).expect(200);
-    await notificationDelay();
-    const refused = await http(b).get('/scim/v2/Users').set(scim).expect(401);
+    const refused = await refusedSoon(() => http(b).get('/scim/v2/Users').set(scim).expect(401));
     expect(refused.body.schemas).toEqual(['urn:ietf:params:scim:api:messages:2.0:Error']);
   }, 60000);
 
@@ -67,8 +69,7 @@ describe('two instances side by side', () => {
     for (let i = 0; i < 3; i++) for (const app of [a, b]) await http(app).get('/scim/v2/Users').set(scim).expect(200);
     await http(a).delete(`/e/v1/developer/workspaces/${workspaceId}/`).set(auth).expect(204);
     await http(a).get('/scim/v2/Users').set(scim).expect(401);
-    await notificationDelay();
-    await http(b).get('/scim/v2/Users').set(scim).expect(401);
+    await refusedSoon(() => http(b).get('/scim/v2/Users').set(scim).expect(401));
   }, 60000);
 
   it('refuses on B a developer token revoked through A, on the next call', async () => {
@@ -77,8 +78,7 @@ describe('two instances side by side', () => {
     const bearer = { Authorization: `Bearer ${minted.body.token}` };
     for (let i = 0; i < 3; i++) await http(b).get('/developer/me/').set(bearer).expect(200);
     await http(a).delete(`/developer/tokens/${minted.body.id}/`).set(auth).expect(204);
-    await notificationDelay();
-    await http(b).get('/developer/me/').set(bearer).expect(401);
+    await refusedSoon(() => http(b).get('/developer/me/').set(bearer).expect(401));
     await http(a).get('/developer/me/').set(bearer).expect(401);
   }, 60000);
 
@@ -100,7 +100,7 @@ describe('two instances side by side', () => {
     const email = `once-${randomUUID().slice(0, 8)}@example.test`;
     await http(a).post('/e/v1/auth/register/').send({ client_id: clientId, email, password: 'password-123' }).expect(201);
     await smtp.waitFor(email, { timeoutMs: 20000 });
-    await new Promise((r) => setTimeout(r, 1500));
+    await mailQueueSettled();
     expect(smtp.messagesTo(email)).toHaveLength(1);
   }, 60000);
 });

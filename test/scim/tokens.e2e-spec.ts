@@ -1,4 +1,6 @@
+import { Clock } from '../../src/common/clock';
 import { createTestApp, TestApp } from '../support/app';
+import { eventually } from '../support/eventually';
 import { aDeveloper, aWorkspace } from '../support/factories';
 import { aScimToken, aScimUser, aUserName, ERROR_SCHEMA, scimClient, userBody } from './scim-support';
 
@@ -67,8 +69,7 @@ describe('SCIM tokens', () => {
       ]);
       await m.query(`SELECT pg_notify('credential_revoked', $1)`, [row.token_hash]);
     });
-    await new Promise((r) => setTimeout(r, 20));
-    await scimClient(t, token).get('/ServiceProviderConfig').expect(401);
+    await eventually(() => scimClient(t, token).get('/ServiceProviderConfig').expect(401), { timeoutMs: 1000, intervalMs: 10 });
   });
 
   it('refuses an expired, unknown or missing token with 401', async () => {
@@ -78,11 +79,17 @@ describe('SCIM tokens', () => {
       .http()
       .post('/developer/scim/tokens/')
       .set(dev.auth)
-      .send({ workspace_id: ws.id, label: 'short', expires_at: new Date(Date.now() + 1500).toISOString() })
+      .send({ workspace_id: ws.id, label: 'short', expires_at: new Date(Date.now() + 3_000).toISOString() })
       .expect(201);
     await scimClient(t, res.body.token).get('/ServiceProviderConfig').expect(200);
-    await new Promise((r) => setTimeout(r, 1600));
-    await scimClient(t, res.body.token).get('/ServiceProviderConfig').expect(401);
+    const clock = t.get<Clock>(Clock);
+    // Within the token cache's 5 s lifetime: the cached entry must lapse at the token's expiry.
+    clock.advance(3_500);
+    try {
+      await scimClient(t, res.body.token).get('/ServiceProviderConfig').expect(401);
+    } finally {
+      clock.reset();
+    }
     await scimClient(t, `scim_${'x'.repeat(54)}`)
       .get('/Users')
       .expect(401);

@@ -1,4 +1,6 @@
+import { Clock } from '../../src/common/clock';
 import { createTestApp, TestApp } from '../support/app';
+import { eventually } from '../support/eventually';
 import { aDeveloper, uniqueEmail } from '../support/factories';
 
 const cookieHeader = (setCookie: string[] | string | undefined) =>
@@ -122,8 +124,7 @@ describe('developer accounts, sessions and tokens', () => {
       ]);
       await m.query(`SELECT pg_notify('credential_revoked', $1)`, [row.token_hash]);
     });
-    await new Promise((r) => setTimeout(r, 20));
-    await t.http().get('/developer/me/').set(auth).expect(401);
+    await eventually(() => t.http().get('/developer/me/').set(auth).expect(401), { timeoutMs: 1000, intervalMs: 10 });
   });
 
   it('refuses a token past its expiry although it was cached', async () => {
@@ -132,12 +133,18 @@ describe('developer accounts, sessions and tokens', () => {
       .http()
       .post('/developer/tokens/')
       .set(dev.auth)
-      .send({ label: 'brief', expires_at: new Date(Date.now() + 1500).toISOString() })
+      .send({ label: 'brief', expires_at: new Date(Date.now() + 3_000).toISOString() })
       .expect(201);
     const auth = { Authorization: `Bearer ${minted.body.token}` };
     await t.http().get('/developer/me/').set(auth).expect(200);
-    await new Promise((r) => setTimeout(r, 1600));
-    await t.http().get('/developer/me/').set(auth).expect(401);
+    const clock = t.get<Clock>(Clock);
+    // Within the cache's 5 s lifetime: the cached entry must lapse at the token's expiry.
+    clock.advance(3_500);
+    try {
+      await t.http().get('/developer/me/').set(auth).expect(401);
+    } finally {
+      clock.reset();
+    }
   });
 
   it('refuses an expired token and a token id of someone else with 404', async () => {

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import { Client } from 'pg';
 import { APP_CONFIG, AppConfig } from '../../config/config';
 import { EVERY_CREDENTIAL, REVOKED_CHANNEL } from './credential-revocations.repository';
+import { Clock } from '../clock';
 import type { Principal } from './principal';
 
 const TTL_MS = 5_000;
@@ -37,7 +38,10 @@ export class CredentialCache implements OnApplicationBootstrap, OnModuleDestroy 
   /** Bumped on every eviction: a lookup that started before one must not store its result. */
   private generation = 0;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly clock: Clock,
+  ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     // Embedded PGlite serves one connection: no dedicated listener there.
@@ -72,7 +76,7 @@ export class CredentialCache implements OnApplicationBootstrap, OnModuleDestroy 
     if (!this.live) return undefined;
     const e = this.entries.get(hash);
     if (!e) return undefined;
-    const now = Date.now();
+    const now = this.clock.now().getTime();
     if (now >= e.until || (e.expiresAt !== null && now >= e.expiresAt)) {
       this.entries.delete(hash);
       return undefined;
@@ -83,7 +87,7 @@ export class CredentialCache implements OnApplicationBootstrap, OnModuleDestroy 
   private set(hash: string, principal: Principal, expiresAt: Date | null, generation: number): void {
     if (!this.live || generation !== this.generation) return;
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
-    this.entries.set(hash, { principal, expiresAt: expiresAt ? expiresAt.getTime() : null, until: Date.now() + TTL_MS });
+    this.entries.set(hash, { principal, expiresAt: expiresAt ? expiresAt.getTime() : null, until: this.clock.now().getTime() + TTL_MS });
   }
 
   evict(hash: string): void {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
+import { REVOKED_CHANNEL } from '../../common/auth/credential-revocations.repository';
 import { preparedQuery } from '../../database/prepared-query';
 import { date, dateOrNull, QueryRow, text } from '../../database/rows';
 import type { Tx } from '../../database/unit-of-work';
@@ -23,10 +24,7 @@ export interface ScimTokenGrant {
 
 /** Every request of an identity provider starts here (on a cache miss): a prepared statement on the token_hash unique index. */
 const AUTHENTICATE = `SELECT id, workspace_id, expires_at FROM scim_tokens
-          WHERE token_hash = $1 AND is_active AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`;
-
-/** The channel every instance's CredentialCache LISTENs on (src/common/auth/credential-cache.ts); the payload is the token hash. */
-const CREDENTIAL_REVOKED_CHANNEL = 'credential_revoked';
+          WHERE token_hash = $1 AND is_active AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $2)`;
 
 /** scim_tokens. Methods take the workspace id first, except the two that find a token's workspace from the token itself. */
 @Injectable()
@@ -66,12 +64,12 @@ export class ScimTokensRepository {
 
   /** Tells every instance's token cache to drop the token; delivered when the transaction commits (NOTIFY waits for it). */
   async notifyRevoked(tx: Tx, tokenHash: string): Promise<void> {
-    await preparedQuery(tx, `SELECT pg_notify($1, $2)`, [CREDENTIAL_REVOKED_CHANNEL, tokenHash]);
+    await preparedQuery(tx, `SELECT pg_notify($1, $2)`, [REVOKED_CHANNEL, tokenHash]);
   }
 
   /** The live token with this SHA-256, if any (active, not revoked, not expired). */
-  async findLiveByHash(tokenHash: string): Promise<ScimTokenGrant | undefined> {
-    const [row] = await preparedQuery(this.dataSource, AUTHENTICATE, [tokenHash]);
+  async findLiveByHash(tokenHash: string, now: Date): Promise<ScimTokenGrant | undefined> {
+    const [row] = await preparedQuery(this.dataSource, AUTHENTICATE, [tokenHash, now]);
     return row && toGrant(row);
   }
 }

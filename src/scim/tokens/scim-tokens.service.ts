@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CredentialCache } from '../../common/auth/credential-cache';
+import { Clock } from '../../common/clock';
 import type { DeveloperPrincipal, ScimPrincipal } from '../../common/auth/principal';
 import { generateToken, sha256Hex } from '../../common/crypto/tokens';
 import { DomainError, notFound } from '../../common/errors';
@@ -31,10 +32,11 @@ export class ScimTokensService {
     private readonly tokens: ScimTokensRepository,
     private readonly workspaces: WorkspacesService,
     private readonly cache: CredentialCache,
+    private readonly clock: Clock,
   ) {}
 
   async mint(p: DeveloperPrincipal, dto: CreateScimTokenDto, request: RequestMeta) {
-    if (dto.expires_at && Date.parse(dto.expires_at) <= Date.now()) {
+    if (dto.expires_at && Date.parse(dto.expires_at) <= this.clock.now().getTime()) {
       throw new DomainError('validation_failed', 'expires_at must be in the future', {
         details: { expires_at: ['must be in the future'] },
       });
@@ -85,7 +87,7 @@ export class ScimTokensService {
     if (!token.startsWith('scim_') || token.length > 200) return undefined;
     const hash = sha256Hex(token);
     return this.cache.resolve<ScimPrincipal>('scim', hash, async () => {
-      const grant = await this.tokens.findLiveByHash(hash);
+      const grant = await this.tokens.findLiveByHash(hash, this.clock.now());
       return grant && { principal: { kind: 'scim', tokenId: grant.id, workspaceId: grant.workspaceId }, expiresAt: grant.expiresAt };
     });
   }
