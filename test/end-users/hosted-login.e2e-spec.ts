@@ -38,9 +38,7 @@ describe('hosted login page', () => {
     const cookie = ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((c) => c.startsWith('esid='))!;
     expect(cookie).toMatch(/HttpOnly/);
     expect(cookie).toMatch(/SameSite=Lax/);
-    const current = await t
-      .get<BrowserSessionsService>(BrowserSessionsService)
-      .current({ cookies: { esid: cookie.split(';')[0].slice(5) } } as never);
+    const current = await t.get<BrowserSessionsService>(BrowserSessionsService).sessionFor(cookie.split(';')[0].slice(5));
     expect(current).toEqual(expect.objectContaining({ userId: user.id, workspaceId: ws.id, authenticatedAt: expect.any(Date) }));
   });
 

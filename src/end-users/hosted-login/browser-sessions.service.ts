@@ -1,11 +1,9 @@
-import { Inject, Injectable } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { Clock } from '../../common/clock';
 import { sha256Hex } from '../../common/crypto/tokens';
-import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { SessionsRepository } from '../sessions.repository';
-import { BROWSER_SESSION_TTL_MS, clearSessionCookie, sessionCookie, setSessionCookie } from './browser-session-cookie';
+import { BROWSER_SESSION_TTL_MS } from './browser-session-cookie';
 
 export { BROWSER_SESSION_TTL_MS, SESSION_COOKIE } from './browser-session-cookie';
 
@@ -21,14 +19,13 @@ export interface BrowserSession {
 /**
  * The end user's browser session from the hosted login page (cookie esid). The cookie holds a
  * random token, the database its hash. Controllers read the cookie (browser-session-cookie.ts)
- * and ask sessionFor(token); the SAML module calls current(req) to learn who is signed in.
+ * and ask sessionFor(token), as the SAML module does to learn who is signed in.
  */
 @Injectable()
 export class BrowserSessionsService {
   constructor(
     private readonly sessions: SessionsRepository,
     private readonly clock: Clock,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** Who holds this cookie token, or null (none, unknown, expired, revoked, inactive user). */
@@ -49,20 +46,5 @@ export class BrowserSessionsService {
   newToken(): { token: string; hash: string; expiresAt: Date } {
     const token = randomBytes(32).toString('base64url');
     return { token, hash: sha256Hex(token), expiresAt: new Date(this.clock.now().getTime() + BROWSER_SESSION_TTL_MS) };
-  }
-
-  /** @deprecated HTTP adapter kept for the SAML controllers: read the cookie there and call sessionFor. */
-  current(req: Request): Promise<BrowserSession | null> {
-    return this.sessionFor(sessionCookie(req));
-  }
-
-  /** @deprecated HTTP adapter kept for the SAML controllers: use setSessionCookie. */
-  setCookie(res: Response, token: string): void {
-    setSessionCookie(res, token, this.config.COOKIE_SECURE);
-  }
-
-  /** @deprecated HTTP adapter kept for the SAML controllers: use clearSessionCookie. */
-  clearCookie(res: Response): void {
-    clearSessionCookie(res, this.config.COOKIE_SECURE);
   }
 }

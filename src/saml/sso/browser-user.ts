@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Request } from 'express';
-import { BrowserSession, BrowserSessionsService, SESSION_COOKIE } from '../../end-users/hosted-login/browser-sessions.service';
+import { BrowserSession, BrowserSessionsService } from '../../end-users/hosted-login/browser-sessions.service';
 import type { UserProfile } from './sso-requests.repository';
 
 /** The end user signed in to this browser (hosted login session), with what an assertion may say. */
@@ -27,10 +26,7 @@ export class BrowserUsers {
 
   /** The session of the hosted-login cookie's token (the controller reads the cookie), or null. */
   session(token: string | undefined): Promise<BrowserSession | null> {
-    if (token === undefined) return Promise.resolve(null);
-    // BrowserSessionsService reads the token from a request's cookies; the token is all it reads.
-    const carrier: Pick<Request, 'cookies'> = { cookies: { [SESSION_COOKIE]: token } };
-    return this.sessions.current(carrier as Request);
+    return this.sessions.sessionFor(token);
   }
 
   /** The signed-in user as a member of the SP's workspace, or null. */

@@ -5,7 +5,7 @@ import { Inject } from '@nestjs/common';
 import { Auth } from '../../common/auth/auth.decorator';
 import { renderErrorPage } from '../../common/html/error-page';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
-import { BrowserSessionsService, SESSION_COOKIE } from '../../end-users/hosted-login/browser-sessions.service';
+import { clearSessionCookie, SESSION_COOKIE } from '../../end-users/hosted-login/browser-session-cookie';
 import { APP_CONFIG, AppConfig } from '../../config/config';
 import { postToRedirectEncoding } from '../protocol/authn-request.parser';
 import { PENDING_TTL_SECONDS } from './sso-requests.repository';
@@ -23,7 +23,6 @@ const TICKET_COOKIE = 'saml_sso';
 export class SamlSsoController {
   constructor(
     private readonly sso: SamlSsoService,
-    private readonly browser: BrowserSessionsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -57,7 +56,7 @@ export class SamlSsoController {
   private send(res: Response, outcome: SsoOutcome): void {
     res.setHeader('Cache-Control', 'no-store');
     if (outcome.kind === 'login') {
-      if (outcome.signOut) this.browser.clearCookie(res);
+      if (outcome.signOut) clearSessionCookie(res, this.config.COOKIE_SECURE);
       if (outcome.ticket !== 'keep') res.cookie(TICKET_COOKIE, outcome.ticket, this.cookieOptions(PENDING_TTL_SECONDS * 1000));
       res.redirect(302, outcome.location);
       return;
