@@ -48,7 +48,8 @@ export interface AuditEventView {
 }
 
 // audit_append (migration AuditAppend) never raises: it returns the insert's error text, or null.
-const APPEND = `SELECT audit_append($1::uuid, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::jsonb, $15::timestamptz) AS error`;
+const APPEND_EXPRESSION = `audit_append($1::uuid, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::jsonb, $15::timestamptz)`;
+const APPEND = `SELECT ${APPEND_EXPRESSION} AS error`;
 
 /**
  * created_at comes back as PostgreSQL's text of the UTC instant, with microseconds:
@@ -100,6 +101,11 @@ export class AuditRepository {
   async append(tx: Tx | null, row: AuditRowValues): Promise<string | null> {
     const [result] = await preparedQuery(tx ?? this.dataSource, APPEND, toParams(row));
     return textOrNull(result, 'error');
+  }
+
+  /** The append as an expression for a one-statement unit of work (its value: the error, or null). */
+  appendExpression(row: AuditRowValues): { expression: string; params: unknown[] } {
+    return { expression: APPEND_EXPRESSION, params: toParams(row) };
   }
 
   /** One page (limit + 1 rows, to tell whether there is more), empty too when the developer is not a member. */

@@ -3,7 +3,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { preparedQuery } from '../../database/prepared-query';
 import { bool, date, num, QueryRow, text } from '../../database/rows';
+import { settleRiders, withRiders } from '../../database/statement-riders';
 import type { Tx } from '../../database/unit-of-work';
+import type { StatementRider } from '../../events/domain-events';
 import { FilterNode } from '../filter/ast';
 import { USER_ATTRS } from '../filter/attributes';
 import { filterToSql } from '../filter/to-sql';
@@ -85,9 +87,21 @@ export class ScimUsersRepository {
     return { total, rows };
   }
 
-  /** undefined when (workspace, no client, lower(email)) is taken. */
-  async insert(tx: Tx, workspaceId: string, id: string, user: UserState): Promise<UserRow | undefined> {
-    const rows = await preparedQuery(tx, INSERT, [id, workspaceId, user.email, user.firstName ?? '', user.lastName ?? '', user.isActive]);
+  /**
+   * undefined when (workspace, no client, lower(email)) is taken. One statement carrying the unit
+   * of work's riders (its audit row), on the pool, or plainly on a transaction (`on`).
+   */
+  async insert(
+    on: Tx | null,
+    workspaceId: string,
+    id: string,
+    user: UserState,
+    riders: readonly StatementRider[],
+  ): Promise<UserRow | undefined> {
+    const values = [id, workspaceId, user.email, user.firstName ?? '', user.lastName ?? '', user.isActive];
+    const { sql, params } = withRiders(INSERT, values, riders);
+    const rows = await preparedQuery(on ?? this.dataSource, sql, params);
+    settleRiders(rows, riders);
     return rows.map(toUserRow)[0];
   }
 
