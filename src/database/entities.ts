@@ -18,6 +18,7 @@ import { ManagedDatabase } from '../managed-databases/entities/managed-database.
 import { OAuthClient } from '../oauth-clients/entities/oauth-client.entity';
 import { SamlServiceProvider } from '../saml/sps/entities/saml-service-provider.entity';
 import { SamlPendingRequest } from '../saml/sso/entities/saml-pending-request.entity';
+import { ScimGroupChange } from '../scim/groups/entities/scim-group-change.entity';
 import { ScimGroupMember } from '../scim/groups/entities/scim-group-member.entity';
 import { ScimGroup } from '../scim/groups/entities/scim-group.entity';
 import { ScimToken } from '../scim/tokens/entities/scim-token.entity';
@@ -49,6 +50,7 @@ export const ENTITIES = [
   OAuthClient,
   SamlServiceProvider,
   SamlPendingRequest,
+  ScimGroupChange,
   ScimGroupMember,
   ScimGroup,
   ScimToken,
