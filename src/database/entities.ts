@@ -22,6 +22,7 @@ import { ScimGroupChange } from '../scim/groups/entities/scim-group-change.entit
 import { ScimGroupMember } from '../scim/groups/entities/scim-group-member.entity';
 import { ScimGroup } from '../scim/groups/entities/scim-group.entity';
 import { ScimToken } from '../scim/tokens/entities/scim-token.entity';
+import { ScimUserCount } from '../scim/users/entities/scim-user-count.entity';
 import { WorkspaceMember } from '../workspaces/entities/workspace-member.entity';
 import { Workspace } from '../workspaces/entities/workspace.entity';
 
@@ -54,6 +55,7 @@ export const ENTITIES = [
   ScimGroupMember,
   ScimGroup,
   ScimToken,
+  ScimUserCount,
   WorkspaceMember,
   Workspace,
 ];
