@@ -114,18 +114,14 @@ export class ScimWithoutWaits1795522988294 implements MigrationInterface {
         ws_key := hashtext(NEW.workspace_id::text);
         stamp := clock_timestamp();
         LOOP
-          SELECT created_at INTO latest FROM audit_events
-           WHERE workspace_id = NEW.workspace_id ORDER BY workspace_id, created_at DESC LIMIT 1;
-          IF latest IS NOT NULL AND latest >= stamp THEN
-            stamp := latest + interval '1 microsecond';
-          END IF;
-          -- Held until commit; a writer in flight holds it for each microsecond it stamped, so a
-          -- taken one is skipped instead of waited for.
+          -- Held until commit: a writer in flight holds each microsecond it stamped, so a taken one
+          -- is skipped rather than waited for.
           IF pg_try_advisory_xact_lock(ws_key, (((extract(epoch FROM stamp) * 1000000)::bigint % 4294967296) - 2147483648)::integer) THEN
-            -- A writer that held it and committed before we took it is visible to this new statement.
+            -- A new statement: a writer that held this microsecond and committed is visible here.
             SELECT created_at INTO latest FROM audit_events
              WHERE workspace_id = NEW.workspace_id ORDER BY workspace_id, created_at DESC LIMIT 1;
             EXIT WHEN latest IS NULL OR latest < stamp;
+            stamp := latest + interval '1 microsecond';
           ELSE
             stamp := stamp + interval '1 microsecond';
           END IF;
