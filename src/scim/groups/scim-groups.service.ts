@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ScimPrincipal } from '../../common/auth/principal';
-import { isUniqueViolation } from '../../common/db-errors';
+import { isForeignKeyViolation, isUniqueViolation } from '../../common/db-errors';
 import { isUuid } from '../../common/ids';
 import { RequestMeta } from '../../common/request-context';
 import { APP_CONFIG, AppConfig } from '../../config/config';
@@ -85,27 +85,24 @@ export class ScimGroupsService {
   }
 
   /**
-   * The group is locked first, so `before` is the state this change starts from: a concurrent
-   * change of the same group waits for this one to commit, and the audit row's previous
-   * displayName is never one that another change already replaced.
+   * Nothing is locked for the whole change: member steps are row inserts (ON CONFLICT DO NOTHING)
+   * and deletes, so concurrent PATCHes of one group never lose or duplicate a member and wait on
+   * each other only for the same member row; meta.lastModified is this backend's row of
+   * scim_group_changes (never held by another transaction in flight). A rename locks the group's
+   * row until commit, so renames follow each other and each audit row's previous_displayName is
+   * the name the previous one left; a membership change's audit row says what it added and
+   * removed, not a name it did not hold (decision 0121).
    */
   private async change(actor: ScimPrincipal, id: string, change: GroupChange, request: RequestMeta, projection: Projection): Promise<Json> {
     return this.uow.run(async (tx, events) => {
-      const before = await this.groups.lock(tx, actor.workspaceId, id);
-      if (!before) throw notFound(id);
-      const row = await this.rename(tx, actor.workspaceId, id, change.displayName);
-      let added = 0;
-      let removed = 0;
-      for (const step of change.members) {
-        const r = await this.groups.applyStep(tx, actor.workspaceId, id, step);
-        added += r.added;
-        removed += r.removed;
-      }
-      const renamed = row.displayName !== before.displayName;
+      if (!(await this.groups.find(actor.workspaceId, id, tx))) throw notFound(id);
+      const renamed = change.displayName === undefined ? undefined : await this.rename(tx, actor.workspaceId, id, change.displayName);
+      const { added, removed } = await this.applySteps(tx, actor.workspaceId, id, change.members);
+      const row = await this.groups.find(actor.workspaceId, id, tx);
+      if (!row) throw notFound(id);
       if (renamed || added || removed) {
         const metadata = {
-          displayName: row.displayName,
-          ...(renamed ? { previous_displayName: before.displayName } : {}),
+          ...(renamed ? { displayName: change.displayName, previous_displayName: renamed.previous } : {}),
           members_added: added,
           members_removed: removed,
         };
@@ -115,14 +112,35 @@ export class ScimGroupsService {
     });
   }
 
-  /** Bumps updated_at and sets the new displayName, if any (409 when another group of the workspace has it). */
-  private async rename(tx: Tx, workspaceId: string, id: string, displayName?: string): Promise<GroupRow> {
+  /** Runs the member steps in order and records the change; 404 when the group was deleted meanwhile (its foreign key). */
+  private async applySteps(tx: Tx, workspaceId: string, id: string, steps: MemberStep[]): Promise<{ added: number; removed: number }> {
+    let added = 0;
+    let removed = 0;
     try {
-      const row = await this.groups.touch(tx, workspaceId, id, displayName);
-      if (!row) throw notFound(id);
-      return row;
+      for (const step of steps) {
+        const r = await this.groups.applyStep(tx, workspaceId, id, step);
+        added += r.added;
+        removed += r.removed;
+      }
+      if (added || removed) await this.groups.recordMembershipChange(tx, [id]);
     } catch (err) {
-      if (isUniqueViolation(err)) throw taken(displayName ?? '');
+      if (
+        isForeignKeyViolation(err, 'scim_group_members_group_id_fkey') ||
+        isForeignKeyViolation(err, 'scim_group_changes_group_id_fkey')
+      ) {
+        throw notFound(id);
+      }
+      throw err;
+    }
+    return { added, removed };
+  }
+
+  /** The name it replaced, or undefined when the group already had it (409 when another group of the workspace has it). */
+  private async rename(tx: Tx, workspaceId: string, id: string, displayName: string): Promise<{ previous: string } | undefined> {
+    try {
+      return await this.groups.rename(tx, workspaceId, id, displayName);
+    } catch (err) {
+      if (isUniqueViolation(err)) throw taken(displayName);
       throw err;
     }
   }

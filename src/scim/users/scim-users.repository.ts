@@ -72,15 +72,22 @@ export class ScimUsersRepository {
     // What IdPs send (no filter, or one comparison such as userName eq) has a few fixed SQL texts: prepare those.
     const run = (sql: string, values: unknown[]) =>
       isSingleCondition(filter) ? preparedQuery(this.dataSource, sql, values) : this.dataSource.query<QueryRow[]>(sql, values);
-    const count = async () => num((await run(`SELECT count(*)::int AS total FROM end_users u WHERE ${where}`, params))[0], 'total');
+    // Unfiltered: the workspace's counter rows (scim_user_counts, kept by triggers), exact and a few rows to read.
+    const countSql = filter
+      ? `SELECT count(*)::int AS total FROM end_users u WHERE ${where}`
+      : `SELECT COALESCE(sum(c.users), 0)::int AS total FROM scim_user_counts c WHERE c.workspace_id = $1`;
+    const count = async () => num((await run(countSql, params))[0], 'total');
     if (limit === 0) return { total: await count(), rows: [] };
     const n = params.length;
+    // The skip reads only index entries: without a filter, an index-only scan of end_users_scim_page_idx
+    // (the workspace's SCIM users in page order); the page's rows are then fetched by id.
     const rows = (
-      await run(`SELECT ${USER_COLUMNS} FROM end_users u WHERE ${where} ORDER BY u.created_at, u.id LIMIT $${n + 1} OFFSET $${n + 2}`, [
-        ...params,
-        limit,
-        offset,
-      ])
+      await run(
+        `SELECT ${USER_COLUMNS} FROM end_users u
+           JOIN (SELECT u.id FROM end_users u WHERE ${where} ORDER BY u.created_at, u.id LIMIT $${n + 1} OFFSET $${n + 2}) page ON page.id = u.id
+          ORDER BY u.created_at, u.id`,
+        [...params, limit, offset],
+      )
     ).map(toUserRow);
     // A short page that starts at or after the first row tells the total without counting (the usual filter lookup).
     const total = rows.length > 0 && rows.length < limit ? offset + rows.length : offset === 0 && rows.length === 0 ? 0 : await count();
