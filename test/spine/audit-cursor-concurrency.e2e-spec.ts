@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
-import { AuditService } from '../../src/audit/audit.service';
+import type { EntityManager } from 'typeorm';
+import { DomainEventBus } from '../../src/events/domain-event-bus';
 import { createTestApp, TestApp } from '../support/app';
 import { aDeveloper, aWorkspace, TestDeveloper } from '../support/factories';
 
@@ -17,11 +18,11 @@ interface Event {
 describe('audit cursor under concurrent writers', () => {
   let t: TestApp;
   let dev: TestDeveloper;
-  let audit: AuditService;
+  let bus: DomainEventBus;
   beforeAll(async () => {
     t = await createTestApp();
     dev = await aDeveloper(t);
-    audit = t.get(AuditService);
+    bus = t.get(DomainEventBus);
   });
   afterAll(() => t.close());
 
@@ -49,8 +50,12 @@ describe('audit cursor under concurrent writers', () => {
     return { events, newest: events[0]?.created_at ?? since };
   }
 
-  const record = (manager: Parameters<AuditService['record']>[0], workspaceId: string, writer: number, i: number) =>
-    audit.record(manager, { eventType: 'scim_user_update', workspaceId, actor: { type: 'system', id: null }, metadata: { writer, i } });
+  /** What a service's unit of work does before commit: the audit listener writes the event on `manager`'s transaction. */
+  const record = (manager: EntityManager, workspaceId: string, writer: number, i: number) =>
+    bus.runTransactionPhase(
+      [{ name: 'scim_user_update', payload: { workspaceId, actor: { type: 'system', id: null }, metadata: { writer, i } } }],
+      manager,
+    );
 
   it('does not pass an event stamped before one that committed first', async () => {
     const ws = await aWorkspace(t, dev);
