@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { preparedQuery } from '../../database/prepared-query';
-import { date, num, QueryRow, text } from '../../database/rows';
+import { date, num, QueryRow, text, textOrNull } from '../../database/rows';
 import type { Tx } from '../../database/unit-of-work';
 import { FilterNode } from '../filter/ast';
 import { GROUP_ATTRS } from '../filter/attributes';
@@ -11,7 +11,7 @@ import { MemberStep } from '../patch/apply-group';
 import { ScimGroup } from './entities/scim-group.entity';
 
 /** A group as the SCIM module shows it. */
-export type GroupRow = Pick<ScimGroup, 'id' | 'displayName' | 'createdAt' | 'updatedAt'>;
+export type GroupRow = Pick<ScimGroup, 'id' | 'displayName' | 'externalId' | 'createdAt' | 'updatedAt'>;
 
 /** A member of a group with the user attributes its `display` is made of. */
 export interface MemberRow {
@@ -22,7 +22,7 @@ export interface MemberRow {
   lastName: string;
 }
 
-const COLUMNS = 'g.id, g.display_name, g.created_at, g.updated_at';
+const COLUMNS = 'g.id, g.display_name, g.external_id, g.created_at, g.updated_at';
 const NIL = `'00000000-0000-0000-0000-000000000000'::uuid`;
 
 /**
@@ -84,25 +84,27 @@ export class ScimGroupsRepository {
   }
 
   /** undefined when the displayName is taken (case-insensitively) in the workspace. */
-  async insert(tx: Tx, workspaceId: string, displayName: string): Promise<GroupRow | undefined> {
+  async insert(tx: Tx, workspaceId: string, displayName: string, externalId: string | null = null): Promise<GroupRow | undefined> {
     const rows = await preparedQuery(
       tx,
-      `INSERT INTO scim_groups AS g (workspace_id, display_name) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING ${COLUMNS}`,
-      [workspaceId, displayName],
+      `INSERT INTO scim_groups AS g (workspace_id, display_name, external_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING ${COLUMNS}`,
+      [workspaceId, displayName, externalId],
     );
     return rows.map(toGroupRow)[0];
   }
 
   /**
-   * Bumps updated_at and, when given, sets the displayName; throws PostgreSQL's unique_violation
-   * when that name is taken. undefined when the group is gone.
+   * Bumps updated_at and, when given, sets the displayName and the externalId (null clears it,
+   * undefined keeps it); throws PostgreSQL's unique_violation when that name is taken.
+   * undefined when the group is gone.
    */
-  async touch(tx: Tx, workspaceId: string, id: string, displayName?: string): Promise<GroupRow | undefined> {
+  async touch(tx: Tx, workspaceId: string, id: string, displayName?: string, externalId?: string | null): Promise<GroupRow | undefined> {
     const rows = await preparedQuery(
       tx,
-      `UPDATE scim_groups g SET updated_at = now(), display_name = COALESCE($3, g.display_name)
+      `UPDATE scim_groups g SET updated_at = now(), display_name = COALESCE($3, g.display_name),
+              external_id = CASE WHEN $4::boolean THEN $5::text ELSE g.external_id END
         WHERE g.workspace_id = $1 AND g.id = $2 RETURNING ${COLUMNS}`,
-      [workspaceId, id, displayName ?? null],
+      [workspaceId, id, displayName ?? null, externalId !== undefined, externalId ?? null],
     );
     return rows.map(toGroupRow)[0];
   }
@@ -184,6 +186,7 @@ function toGroupRow(row: QueryRow): GroupRow {
   return {
     id: text(row, 'id'),
     displayName: text(row, 'display_name'),
+    externalId: textOrNull(row, 'external_id'),
     createdAt: date(row, 'created_at'),
     updatedAt: date(row, 'updated_at'),
   };

@@ -5,7 +5,7 @@ import { isUuid } from '../../common/ids';
 import { RequestMeta } from '../../common/request-context';
 import { APP_CONFIG, AppConfig } from '../../config/config';
 import { Tx, UnitOfWork } from '../../database/unit-of-work';
-import { applyGroupPatch, GroupChange, memberIds, MemberStep, toDisplayName } from '../patch/apply-group';
+import { applyGroupPatch, GroupChange, memberIds, MemberStep, toDisplayName, toExternalId } from '../patch/apply-group';
 import { getCI, isObject, normalizeGroupPatch } from '../patch/normalize';
 import { ListQuery, listResponse } from '../protocol/list-query';
 import { excludes, project, Projection } from '../protocol/projection';
@@ -52,9 +52,9 @@ export class ScimGroupsService {
   }
 
   async create(actor: ScimPrincipal, body: unknown, request: RequestMeta): Promise<Json> {
-    const { displayName, members } = readGroupInput(body);
+    const { displayName, externalId, members } = readGroupInput(body);
     return this.uow.run(async (tx, events) => {
-      const row = await this.groups.insert(tx, actor.workspaceId, displayName);
+      const row = await this.groups.insert(tx, actor.workspaceId, displayName, externalId ?? null);
       if (!row) throw taken(displayName);
       const { added } = await this.groups.applyStep(tx, actor.workspaceId, row.id, { kind: 'add', userIds: members ?? [] });
       events.emit('scim_group_create', scimAuditFacts(actor, target(row), request, { displayName, members_added: added }));
@@ -65,9 +65,9 @@ export class ScimGroupsService {
   /** PUT replaces the name, and the membership when `members` is given (absent keeps it: see docs/decisions). */
   async replace(actor: ScimPrincipal, id: string, body: unknown, request: RequestMeta, projection: Projection = {}): Promise<Json> {
     assertId(id);
-    const { displayName, members } = readGroupInput(body);
+    const { displayName, externalId, members } = readGroupInput(body);
     const steps: MemberStep[] = members ? [{ kind: 'replace', userIds: members }] : [];
-    return this.change(actor, id, { displayName, members: steps }, request, projection);
+    return this.change(actor, id, { displayName, externalId, members: steps }, request, projection);
   }
 
   async patch(actor: ScimPrincipal, id: string, body: unknown, request: RequestMeta, projection: Projection = {}): Promise<Json> {
@@ -93,7 +93,7 @@ export class ScimGroupsService {
     return this.uow.run(async (tx, events) => {
       const before = await this.groups.lock(tx, actor.workspaceId, id);
       if (!before) throw notFound(id);
-      const row = await this.rename(tx, actor.workspaceId, id, change.displayName);
+      const row = await this.rename(tx, actor.workspaceId, id, change.displayName, change.externalId);
       let added = 0;
       let removed = 0;
       for (const step of change.members) {
@@ -102,10 +102,12 @@ export class ScimGroupsService {
         removed += r.removed;
       }
       const renamed = row.displayName !== before.displayName;
-      if (renamed || added || removed) {
+      const relinked = row.externalId !== before.externalId;
+      if (renamed || relinked || added || removed) {
         const metadata = {
           displayName: row.displayName,
           ...(renamed ? { previous_displayName: before.displayName } : {}),
+          ...(relinked ? { externalId: row.externalId } : {}),
           members_added: added,
           members_removed: removed,
         };
@@ -116,9 +118,9 @@ export class ScimGroupsService {
   }
 
   /** Bumps updated_at and sets the new displayName, if any (409 when another group of the workspace has it). */
-  private async rename(tx: Tx, workspaceId: string, id: string, displayName?: string): Promise<GroupRow> {
+  private async rename(tx: Tx, workspaceId: string, id: string, displayName?: string, externalId?: string | null): Promise<GroupRow> {
     try {
-      const row = await this.groups.touch(tx, workspaceId, id, displayName);
+      const row = await this.groups.touch(tx, workspaceId, id, displayName, externalId);
       if (!row) throw notFound(id);
       return row;
     } catch (err) {
@@ -144,13 +146,17 @@ export class ScimGroupsService {
   }
 }
 
-/** POST/PUT body: displayName required; members optional ([{value}]). */
-function readGroupInput(body: unknown): { displayName: string; members?: string[] } {
+/**
+ * POST/PUT body: displayName required; externalId and members optional ([{value}]). An absent
+ * externalId or members keeps what is stored on PUT (decisions 0102, 0109); null clears externalId.
+ */
+function readGroupInput(body: unknown): { displayName: string; externalId?: string | null; members?: string[] } {
   if (!isObject(body)) throw new ScimError('invalidSyntax', 'the body must be a SCIM Group JSON object');
   const members = getCI(body, 'members');
   if (members !== undefined && members !== null && !Array.isArray(members)) throw new ScimError('invalidValue', 'members must be an array');
   return {
     displayName: toDisplayName(getCI(body, 'displayName')),
+    ...(getCI(body, 'externalId') !== undefined ? { externalId: toExternalId(getCI(body, 'externalId')) } : {}),
     ...(members !== undefined && members !== null ? { members: memberIds(members) } : {}),
   };
 }

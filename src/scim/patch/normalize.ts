@@ -27,7 +27,7 @@ const USER_TARGET: PatchTarget<UserPatchAttr> = {
 
 const GROUP_TARGET: PatchTarget<GroupPatchAttr> = {
   schemaUrn: GROUP_SCHEMA,
-  attrs: { displayname: 'displayName', members: 'members' },
+  attrs: { displayname: 'displayName', externalid: 'externalId', members: 'members' },
   complex: {},
 };
 
