@@ -6,6 +6,7 @@ import type { ScimPrincipal } from '../../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import { readListQuery } from '../protocol/list-query';
 import { readProjectionQuery } from '../protocol/projection';
+import { readSearchRequest } from '../protocol/search-request';
 import { methodNotAllowed, ScimJson } from '../protocol/scim-response';
 import { ScimGroupsService } from './scim-groups.service';
 
@@ -34,6 +35,14 @@ export class ScimGroupsController {
     const group = await this.groups.create(p, body, meta);
     res.location((group.meta as { location: string }).location);
     return group;
+  }
+
+  /** POST /Groups/.search (RFC 7644 §3.4.3): the list, with its parameters in the body. Before ':id' routes. */
+  @ScimJson()
+  @Post('.search')
+  @HttpCode(200)
+  search(@CurrentPrincipal() p: ScimPrincipal, @Body() body: unknown) {
+    return this.groups.list(p.workspaceId, readSearchRequest(body));
   }
 
   @ScimJson()

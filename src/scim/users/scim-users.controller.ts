@@ -6,6 +6,7 @@ import type { ScimPrincipal } from '../../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import { readListQuery } from '../protocol/list-query';
 import { readProjectionQuery } from '../protocol/projection';
+import { readSearchRequest } from '../protocol/search-request';
 import { methodNotAllowed, ScimJson } from '../protocol/scim-response';
 import { ScimUsersService } from './scim-users.service';
 
@@ -34,6 +35,14 @@ export class ScimUsersController {
     const user = await this.users.create(p, body, meta);
     res.location((user.meta as { location: string }).location);
     return user;
+  }
+
+  /** POST /Users/.search (RFC 7644 §3.4.3): the list, with its parameters in the body. Before ':id' routes. */
+  @ScimJson()
+  @Post('.search')
+  @HttpCode(200)
+  search(@CurrentPrincipal() p: ScimPrincipal, @Body() body: unknown) {
+    return this.users.list(p.workspaceId, readSearchRequest(body));
   }
 
   @ScimJson()
