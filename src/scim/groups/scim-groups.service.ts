@@ -10,7 +10,7 @@ import { getCI, isObject, normalizeGroupPatch } from '../patch/normalize';
 import { ListQuery, listResponse } from '../protocol/list-query';
 import { excludes, project, Projection } from '../protocol/projection';
 import { scimAuditFacts } from '../scim-audit';
-import { ScimError } from '../scim.errors';
+import { rethrowWorkspaceGone, ScimError } from '../scim.errors';
 import { toScimGroup } from './group.mapper';
 import { GroupRow, MemberRow, ScimGroupsRepository } from './scim-groups.repository';
 
@@ -51,7 +51,12 @@ export class ScimGroupsService {
     return this.presentWithMembers(undefined, workspaceId, row, projection);
   }
 
+  /** A create that loses a race with its workspace's deletion is a 401, like a revoked token (never a 500). */
   async create(actor: ScimPrincipal, body: unknown, request: RequestMeta): Promise<Json> {
+    return this.insertGroup(actor, body, request).catch(rethrowWorkspaceGone);
+  }
+
+  private async insertGroup(actor: ScimPrincipal, body: unknown, request: RequestMeta): Promise<Json> {
     const { displayName, externalId, members } = readGroupInput(body);
     return this.uow.run(async (tx, events) => {
       const row = await this.groups.insert(tx, actor.workspaceId, displayName, externalId ?? null);
