@@ -7,7 +7,7 @@ import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import { readListQuery } from '../protocol/list-query';
 import { readProjectionQuery } from '../protocol/projection';
 import { readSearchRequest } from '../protocol/search-request';
-import { methodNotAllowed, ScimJson } from '../protocol/scim-response';
+import { ScimJson } from '../protocol/scim-response';
 import { ScimGroupsService } from './scim-groups.service';
 
 type QueryParams = Record<string, unknown>;
@@ -80,30 +80,5 @@ export class ScimGroupsController {
   @HttpCode(204)
   remove(@CurrentPrincipal() p: ScimPrincipal, @Param('id') id: string, @ReqMeta() meta: RequestMeta) {
     return this.groups.delete(p, id, meta);
-  }
-
-  // Writes on the collection (RFC 7644 §3.2): 405 in the SCIM error format rather than a bare 404.
-  @ScimJson()
-  @Put()
-  putCollection() {
-    throw methodNotAllowed('PUT', '/Groups');
-  }
-
-  @ScimJson()
-  @Patch()
-  patchCollection() {
-    throw methodNotAllowed('PATCH', '/Groups');
-  }
-
-  @ScimJson()
-  @Delete()
-  deleteCollection() {
-    throw methodNotAllowed('DELETE', '/Groups');
-  }
-
-  @ScimJson()
-  @Post(':id')
-  resourcePost() {
-    throw methodNotAllowed('POST', '/Groups/{id}');
   }
 }
