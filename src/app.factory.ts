@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
+import { answerUnparsableRequests } from './common/client-error';
 import { SharedPrototypeExpressAdapter } from './common/express-adapter';
 import { httpPipeline } from './common/http-pipeline';
 import { rootLogger } from './common/logging';
@@ -25,6 +26,7 @@ export async function createApp(): Promise<INestApplication> {
   // No ETags: SCIM must not send them (spec: etag not supported), and no API relies on them.
   app.set('etag', false);
   app.use(httpPipeline(config, rootLogger(config)));
+  answerUnparsableRequests(app.getHttpServer());
   app.enableVersioning({ type: VersioningType.URI, defaultVersion: undefined });
   app.enableShutdownHooks();
   setupOpenApi(app);

@@ -6,7 +6,8 @@ import type { ScimPrincipal } from '../../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import { readListQuery } from '../protocol/list-query';
 import { readProjectionQuery } from '../protocol/projection';
-import { methodNotAllowed, ScimJson } from '../protocol/scim-response';
+import { readSearchRequest } from '../protocol/search-request';
+import { ScimJson } from '../protocol/scim-response';
 import { ScimGroupsService } from './scim-groups.service';
 
 type QueryParams = Record<string, unknown>;
@@ -34,6 +35,14 @@ export class ScimGroupsController {
     const group = await this.groups.create(p, body, meta);
     res.location((group.meta as { location: string }).location);
     return group;
+  }
+
+  /** POST /Groups/.search (RFC 7644 §3.4.3): the list, with its parameters in the body. Before ':id' routes. */
+  @ScimJson()
+  @Post('.search')
+  @HttpCode(200)
+  search(@CurrentPrincipal() p: ScimPrincipal, @Body() body: unknown) {
+    return this.groups.list(p.workspaceId, readSearchRequest(body));
   }
 
   @ScimJson()
@@ -71,30 +80,5 @@ export class ScimGroupsController {
   @HttpCode(204)
   remove(@CurrentPrincipal() p: ScimPrincipal, @Param('id') id: string, @ReqMeta() meta: RequestMeta) {
     return this.groups.delete(p, id, meta);
-  }
-
-  // Writes on the collection (RFC 7644 §3.2): 405 in the SCIM error format rather than a bare 404.
-  @ScimJson()
-  @Put()
-  putCollection() {
-    throw methodNotAllowed('PUT', '/Groups');
-  }
-
-  @ScimJson()
-  @Patch()
-  patchCollection() {
-    throw methodNotAllowed('PATCH', '/Groups');
-  }
-
-  @ScimJson()
-  @Delete()
-  deleteCollection() {
-    throw methodNotAllowed('DELETE', '/Groups');
-  }
-
-  @ScimJson()
-  @Post(':id')
-  resourcePost() {
-    throw methodNotAllowed('POST', '/Groups/{id}');
   }
 }

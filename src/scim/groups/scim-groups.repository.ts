@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { preparedQuery } from '../../database/prepared-query';
-import { date, num, QueryRow, text } from '../../database/rows';
+import { date, num, QueryRow, text, textOrNull } from '../../database/rows';
 import type { Tx } from '../../database/unit-of-work';
 import { FilterNode } from '../filter/ast';
 import { GROUP_ATTRS } from '../filter/attributes';
@@ -11,7 +11,13 @@ import { MemberStep } from '../patch/apply-group';
 import { ScimGroup } from './entities/scim-group.entity';
 
 /** A group as the SCIM module shows it. */
-export type GroupRow = Pick<ScimGroup, 'id' | 'displayName' | 'createdAt' | 'updatedAt'>;
+export type GroupRow = Pick<ScimGroup, 'id' | 'displayName' | 'externalId' | 'createdAt' | 'updatedAt'>;
+
+/** What a rename replaced. */
+export interface Renamed {
+  previousDisplayName: string;
+  previousExternalId: string | null;
+}
 
 /** A member of a group with the user attributes its `display` is made of. */
 export interface MemberRow {
@@ -22,9 +28,9 @@ export interface MemberRow {
   lastName: string;
 }
 
-const COLUMNS = 'g.id, g.display_name, g.created_at, g.updated_at';
+const COLUMNS = 'g.id, g.display_name, g.external_id, g.created_at, g.updated_at';
 /** As COLUMNS, with updated_at the group's meta.lastModified: the latest of its own and its membership changes'. */
-const READ_COLUMNS = `g.id, g.display_name, g.created_at,
+const READ_COLUMNS = `g.id, g.display_name, g.external_id, g.created_at,
   GREATEST(g.updated_at, (SELECT max(c.changed_at) FROM scim_group_changes c WHERE c.group_id = g.id)) AS updated_at`;
 const NIL = `'00000000-0000-0000-0000-000000000000'::uuid`;
 
@@ -48,24 +54,37 @@ export class ScimGroupsRepository {
   }
 
   /**
-   * Renames the group when its name differs, and answers the name it replaced; undefined when
-   * the group is gone or already has that name (then nothing is locked). The row stays locked
-   * until commit, so renames of one group follow each other and each sees the name the previous
-   * one left; membership changes do not wait for it (their foreign key takes a KEY SHARE lock,
-   * which a non-key UPDATE does not conflict with). Throws PostgreSQL's unique_violation when
-   * another group of the workspace has the name.
+   * Sets the displayName and/or the externalId (undefined keeps it, a null externalId clears it)
+   * when they differ, and answers what they were; undefined when the group is gone or already has
+   * them (then nothing is locked). The row stays locked until commit, so renames of one group
+   * follow each other and each sees the name the previous one left; membership changes do not
+   * wait for it (their foreign key takes a KEY SHARE lock, which a non-key UPDATE does not conflict
+   * with). Throws PostgreSQL's unique_violation when another group of the workspace has the name.
    */
-  async rename(tx: Tx, workspaceId: string, id: string, displayName: string): Promise<{ previous: string } | undefined> {
+  async rename(
+    tx: Tx,
+    workspaceId: string,
+    id: string,
+    change: { displayName?: string; externalId?: string | null },
+  ): Promise<Renamed | undefined> {
+    const setName = change.displayName !== undefined;
+    const setExternalId = change.externalId !== undefined;
+    if (!setName && !setExternalId) return undefined;
     const rows = await preparedQuery(
       tx,
-      `UPDATE scim_groups g SET display_name = $3, updated_at = now()
-         FROM (SELECT id, display_name FROM scim_groups
-                WHERE workspace_id = $1 AND id = $2 AND display_name IS DISTINCT FROM $3 FOR NO KEY UPDATE) old
+      `UPDATE scim_groups g SET display_name = CASE WHEN $3::boolean THEN $4::text ELSE g.display_name END,
+              external_id = CASE WHEN $5::boolean THEN $6::text ELSE g.external_id END, updated_at = now()
+         FROM (SELECT id, display_name, external_id FROM scim_groups
+                WHERE workspace_id = $1 AND id = $2
+                  AND (($3::boolean AND display_name IS DISTINCT FROM $4::text) OR ($5::boolean AND external_id IS DISTINCT FROM $6::text))
+                FOR NO KEY UPDATE) old
         WHERE g.id = old.id
-        RETURNING old.display_name AS previous`,
-      [workspaceId, id, displayName],
+        RETURNING old.display_name AS previous_display_name, old.external_id AS previous_external_id`,
+      [workspaceId, id, setName, change.displayName ?? null, setExternalId, change.externalId ?? null],
     );
-    return rows.length ? { previous: text(rows[0], 'previous') } : undefined;
+    return rows.length
+      ? { previousDisplayName: text(rows[0], 'previous_display_name'), previousExternalId: textOrNull(rows[0], 'previous_external_id') }
+      : undefined;
   }
 
   /**
@@ -125,11 +144,11 @@ export class ScimGroupsRepository {
   }
 
   /** undefined when the displayName is taken (case-insensitively) in the workspace. */
-  async insert(tx: Tx, workspaceId: string, displayName: string): Promise<GroupRow | undefined> {
+  async insert(tx: Tx, workspaceId: string, displayName: string, externalId: string | null = null): Promise<GroupRow | undefined> {
     const rows = await preparedQuery(
       tx,
-      `INSERT INTO scim_groups AS g (workspace_id, display_name) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING ${COLUMNS}`,
-      [workspaceId, displayName],
+      `INSERT INTO scim_groups AS g (workspace_id, display_name, external_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING ${COLUMNS}`,
+      [workspaceId, displayName, externalId],
     );
     return rows.map(toGroupRow)[0];
   }
@@ -206,6 +225,7 @@ function toGroupRow(row: QueryRow): GroupRow {
   return {
     id: text(row, 'id'),
     displayName: text(row, 'display_name'),
+    externalId: textOrNull(row, 'external_id'),
     createdAt: date(row, 'created_at'),
     updatedAt: date(row, 'updated_at'),
   };

@@ -6,7 +6,8 @@ import type { ScimPrincipal } from '../../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import { readListQuery } from '../protocol/list-query';
 import { readProjectionQuery } from '../protocol/projection';
-import { methodNotAllowed, ScimJson } from '../protocol/scim-response';
+import { readSearchRequest } from '../protocol/search-request';
+import { ScimJson } from '../protocol/scim-response';
 import { ScimUsersService } from './scim-users.service';
 
 type QueryParams = Record<string, unknown>;
@@ -34,6 +35,14 @@ export class ScimUsersController {
     const user = await this.users.create(p, body, meta);
     res.location((user.meta as { location: string }).location);
     return user;
+  }
+
+  /** POST /Users/.search (RFC 7644 §3.4.3): the list, with its parameters in the body. Before ':id' routes. */
+  @ScimJson()
+  @Post('.search')
+  @HttpCode(200)
+  search(@CurrentPrincipal() p: ScimPrincipal, @Body() body: unknown) {
+    return this.users.list(p.workspaceId, readSearchRequest(body));
   }
 
   @ScimJson()
@@ -71,30 +80,5 @@ export class ScimUsersController {
   @HttpCode(204)
   deactivate(@CurrentPrincipal() p: ScimPrincipal, @Param('id') id: string, @ReqMeta() meta: RequestMeta) {
     return this.users.deactivate(p, id, meta);
-  }
-
-  // Writes on the collection (RFC 7644 §3.2): 405 in the SCIM error format rather than a bare 404.
-  @ScimJson()
-  @Put()
-  putCollection() {
-    throw methodNotAllowed('PUT', '/Users');
-  }
-
-  @ScimJson()
-  @Patch()
-  patchCollection() {
-    throw methodNotAllowed('PATCH', '/Users');
-  }
-
-  @ScimJson()
-  @Delete()
-  deleteCollection() {
-    throw methodNotAllowed('DELETE', '/Users');
-  }
-
-  @ScimJson()
-  @Post(':id')
-  resourcePost() {
-    throw methodNotAllowed('POST', '/Users/{id}');
   }
 }

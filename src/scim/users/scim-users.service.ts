@@ -12,7 +12,7 @@ import { normalizeUserPatch } from '../patch/normalize';
 import { ListQuery, listResponse } from '../protocol/list-query';
 import { project, Projection } from '../protocol/projection';
 import { scimAuditFacts } from '../scim-audit';
-import { ScimError } from '../scim.errors';
+import { rethrowWorkspaceGone, ScimError } from '../scim.errors';
 import { ScimUsersRepository, UserRow } from './scim-users.repository';
 import { readUserInput } from './user-input';
 import { toScimUser, toState } from './user.mapper';
@@ -52,15 +52,17 @@ export class ScimUsersService {
     const state: UserState = { email: input.email, firstName: input.firstName, lastName: input.lastName, isActive: input.isActive ?? true };
     const id = randomUUID();
     // The hottest write an IdP sends: one statement carrying its audit row (decision 0016).
-    const row = await this.uow.runAsOneStatement(
-      (events) =>
-        events.emit(
-          'scim_user_create',
-          scimAuditFacts(actor, { type: 'EndUser', id }, request, { userName: state.email, active: state.isActive }),
-        ),
-      (on, riders) => this.users.insert(on, actor.workspaceId, id, state, riders),
-      (created) => created !== undefined,
-    );
+    const row = await this.uow
+      .runAsOneStatement(
+        (events) =>
+          events.emit(
+            'scim_user_create',
+            scimAuditFacts(actor, { type: 'EndUser', id }, request, { userName: state.email, active: state.isActive }),
+          ),
+        (on, riders) => this.users.insert(on, actor.workspaceId, id, state, riders),
+        (created) => created !== undefined,
+      )
+      .catch(rethrowWorkspaceGone);
     if (!row) throw taken(state.email);
     return toScimUser(row, this.baseUrl);
   }
