@@ -1,4 +1,5 @@
 import { createTestApp, TestApp } from '../support/app';
+import { eventually } from '../support/eventually';
 import { aScimTenant, aUserName, ERROR_SCHEMA, GROUP_SCHEMA, userBody } from './scim-support';
 
 /**
@@ -13,16 +14,18 @@ describe('SCIM create racing the deletion of its workspace', () => {
   beforeAll(async () => (t = await createTestApp()));
   afterAll(() => t.close());
 
+  /** Until the create's INSERT (alone, or inside the statement that also writes its audit row) waits on the held row. */
   async function waitForBlockedInsert(table: string): Promise<void> {
-    for (let i = 0; i < 200; i++) {
-      const rows = (await t.dataSource.query(
-        `SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE $1 AND datname = current_database()`,
-        [`INSERT INTO ${table}%`],
-      )) as unknown[];
-      if (rows.length > 0) return;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    throw new Error(`no INSERT INTO ${table} waited on the workspace row`);
+    await eventually(
+      async () => {
+        const rows = (await t.dataSource.query(
+          `SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE $1 AND datname = current_database()`,
+          [`%INSERT INTO ${table}%`],
+        )) as unknown[];
+        if (rows.length === 0) throw new Error(`no INSERT INTO ${table} waited on the workspace row`);
+      },
+      { timeoutMs: 5_000 },
+    );
   }
 
   it.each([
