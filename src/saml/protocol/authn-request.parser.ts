@@ -174,6 +174,10 @@ function readSubject(el: Element): RequestedSubject | undefined {
   if (identifiers.length > 1 || (identifiers.length === 1 && children[0] !== identifiers[0])) {
     throw badRequest('Subject must hold at most one identifier, before any SubjectConfirmation');
   }
+  if (children.length === 0) throw badRequest('Subject must hold an identifier or a SubjectConfirmation');
+  for (const c of children) {
+    if (c.localName === 'SubjectConfirmation' && !c.hasAttribute('Method')) throw badRequest('SubjectConfirmation has no Method');
+  }
   const id = identifiers[0];
   // Only SubjectConfirmation: names nobody, constrains nothing.
   if (!id) return undefined;
