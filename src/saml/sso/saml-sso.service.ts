@@ -49,8 +49,11 @@ interface Flow {
 
 /**
  * SP-initiated SSO (spec B): checks the AuthnRequest against the registration,
- * parks it while the browser signs in, and answers with a signed Response. Every
- * refusal is audited as saml_sso_failure; every assertion as saml_sso_success.
+ * parks it while the browser signs in, and answers with a signed Response: an
+ * assertion, or a status (NoPassive, NoAuthnContext, UnknownPrincipal) when the
+ * request's constraints cannot be met. A refusal once the SP is known is audited as
+ * saml_sso_failure in its workspace (before that: counted and logged, decision 0206);
+ * every assertion as saml_sso_success.
  */
 @Injectable()
 export class SamlSsoService {
