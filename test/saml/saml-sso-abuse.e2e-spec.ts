@@ -60,14 +60,19 @@ describe('SAML SSO under anonymous load', () => {
     await t.http().get(craftedRequest(sp.entityId)).set('X-Forwarded-For', freshIp()).expect(302);
   });
 
-  it('stores at most 256 characters of any caller-supplied value in an audit row, marked truncated', async () => {
+  it('stores at most 256 characters of any caller-supplied value (metadata, User-Agent) in an audit row, marked truncated', async () => {
     const sp = await aRegisteredSp(t, tenant.dev, tenant.ws);
     const longAcs = `https://attacker.example.test/${'a'.repeat(1900)}`;
     const res = await t
       .http()
       .get(craftedRequest(sp.entityId, { acsUrl: longAcs }))
       .set('X-Forwarded-For', freshIp())
+      .set('User-Agent', `probe/${'u'.repeat(900)}`)
       .expect(400);
+    const [{ user_agent: userAgent }] = (await t.dataSource.query(`SELECT user_agent FROM audit_events WHERE request_id = $1`, [
+      res.headers['x-request-id'],
+    ])) as { user_agent: string }[];
+    expect(userAgent.length).toBeLessThanOrEqual(257);
     const failures = await auditEvents(t, tenant.dev, tenant.ws, 'saml_sso_failure');
     const row = failures.find((e) => e.target_id === sp.id);
     expect(row?.metadata).toMatchObject({ reason: 'acs_mismatch', registered_acs_url: sp.acsUrl, truncated: ['requested_acs_url'] });

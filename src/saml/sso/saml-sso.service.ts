@@ -375,7 +375,8 @@ export class SamlSsoService {
     }
     await this.bus.publish('saml_sso_failure', {
       workspaceId: sp.workspaceId,
-      request: meta,
+      // The User-Agent is the caller's text too: the same cap as the metadata.
+      request: { ...meta, userAgent: capText(meta.userAgent) },
       message,
       actor: actor ?? { type: 'anonymous', id: null },
       target: { type: 'SamlServiceProvider', id: sp.id },
