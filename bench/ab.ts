@@ -77,7 +77,13 @@ async function main(): Promise<void> {
   const url = await recreateDatabase('identity_bench_ab');
   const smtp = await startSmtpReceiver();
   // SAML configured and the per-IP sign-in limits lifted, in both builds alike: every scenario runs on the same services.
-  const env = { ...samlEnv(), SMTP_URL: smtp.url, RATE_LIMIT_AUTH_PER_MINUTE: '100000000', RATE_LIMIT_ACCOUNT_PER_MINUTE: '100000000' };
+  const env = {
+    ...samlEnv(),
+    SMTP_URL: smtp.url,
+    RATE_LIMIT_AUTH_PER_MINUTE: '100000000',
+    RATE_LIMIT_ACCOUNT_PER_MINUTE: '100000000',
+    RATE_LIMIT_SAML_SSO_PER_MINUTE: '100000000',
+  };
   const a = await startService(opts.a, url, env, opts.cpuProf);
   const b = await startService(opts.b, url, env, opts.cpuProf);
   const db = pool(url);

@@ -1,4 +1,4 @@
-import { Controller, Get, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { CookieOptions, Request, Response } from 'express';
 import { Inject } from '@nestjs/common';
@@ -7,6 +7,7 @@ import { renderErrorPage } from '../../common/html/error-page';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import { clearSessionCookie, SESSION_COOKIE } from '../../end-users/hosted-login/browser-session-cookie';
 import { APP_CONFIG, AppConfig } from '../../config/config';
+import { RateLimit, RateLimitGuard } from '../../end-users/rate-limit/rate-limit.guard';
 import { postToRedirectEncoding } from '../protocol/authn-request.parser';
 import { PENDING_TTL_SECONDS } from './sso-requests.repository';
 import { SamlSsoService, SsoOutcome } from './saml-sso.service';
@@ -20,6 +21,7 @@ const TICKET_COOKIE = 'saml_sso';
 @ApiTags('saml')
 @Controller('saml/sso')
 @Auth('public')
+@UseGuards(RateLimitGuard)
 export class SamlSsoController {
   constructor(
     private readonly sso: SamlSsoService,
@@ -27,6 +29,7 @@ export class SamlSsoController {
   ) {}
 
   @Get()
+  @RateLimit('saml_sso')
   @ApiOperation({ summary: 'Start SSO (HTTP-Redirect binding): SAMLRequest (deflate + base64), optional RelayState' })
   @ApiProduces('text/html')
   async start(@Req() req: Request, @Res() res: Response, @ReqMeta() meta: RequestMeta): Promise<void> {
@@ -37,6 +40,7 @@ export class SamlSsoController {
 
   /** HTTP-POST binding, as the metadata advertises: re-sent as a Redirect-binding GET so one path handles both. */
   @Post()
+  @RateLimit('saml_sso')
   @ApiOperation({ summary: 'Start SSO (HTTP-POST binding): form fields SAMLRequest (base64), optional RelayState' })
   startPost(@Req() req: Request, @Res() res: Response): void {
     const body = (req.body ?? {}) as { SAMLRequest?: unknown; RelayState?: unknown };
@@ -47,6 +51,7 @@ export class SamlSsoController {
   }
 
   @Get('finish')
+  @RateLimit('saml_sso')
   @ApiOperation({ summary: 'Resume SSO after the hosted login (the parked request is found by cookie)' })
   @ApiProduces('text/html')
   async finish(@Req() req: Request, @Res() res: Response, @ReqMeta() meta: RequestMeta): Promise<void> {
