@@ -11,6 +11,8 @@ export interface PgBouncer {
   /** `url` with its host and port replaced by the pooler's. */
   urlFor(directUrl: string): string;
   port: number;
+  /** The pgbouncer process's own pid (its pidfile), e.g. to read its CPU time from /proc. */
+  pid(): number;
   /** The pooler's log so far (connections, errors), for failure messages. */
   log(): string;
   stop(): Promise<void>;
@@ -86,6 +88,7 @@ export async function startPgBouncer(upstream: { host: string; port: number; use
     port,
     log,
     stop,
+    pid: () => Number(readFileSync(join(dir, 'pgbouncer.pid'), 'utf8').trim()),
     urlFor: (directUrl: string) => {
       const url = new URL(directUrl);
       url.hostname = '127.0.0.1';
