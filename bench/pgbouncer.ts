@@ -2,7 +2,8 @@
  * The first step past one machine, measured: SCIM reads, lookups, creates and sign-ins through
  * PgBouncer in transaction mode (DATABASE_POOLER=transaction) with one and with two service
  * instances, beside one instance connected directly, all in one run and in alternating windows
- * (direct, pooled ×1, pooled ×2, then again) so the shared machine's drift hits all three alike.
+ * (direct, pooled ×1, pooled ×2, then again in a rotated order) so the shared machine's drift hits
+ * all three alike.
  *
  *   npx ts-node --transpile-only bench/pgbouncer.ts [--rounds=3] [--duration=5] [--warmup=2] [--connections=10] [--users=20000] [--no-build]
  *
@@ -145,7 +146,8 @@ async function main(): Promise<void> {
       const windows: Record<Setup, Window[]> = { direct: [], pooled1: [], pooled2: [] };
       const poolerCpu: Record<Setup, number> = { direct: 0, pooled1: 0, pooled2: 0 };
       for (let r = 0; r < OPTS.rounds; r++) {
-        for (const s of SETUPS) {
+        // The order rotates each round, so no setup always follows the same one.
+        for (const s of [...SETUPS.slice(r % SETUPS.length), ...SETUPS.slice(0, r % SETUPS.length)]) {
           const w = await measureSetup(sides(s.name), OPTS.durationSec, bouncer);
           windows[s.name].push(w.window);
           if (s.name !== 'direct') poolerCpu[s.name] += w.poolerCpuSec;
@@ -357,7 +359,7 @@ function writeBenchmarksSection(r: {
     '## PgBouncer (transaction mode) and two instances',
     '',
     `Run ${r.ranAt} on ${r.machine.cpus} cores (${r.machine.model ?? 'unknown CPU'}), load average at the end ${r.machine.loadAverage.join(' / ')}; the machine is shared with other sessions, so absolute figures are noisy and the ratios to the direct run, measured in alternating windows of the same run, are what to read.`,
-    `One fresh database with ${String(r.options.users)} SCIM users; service built with \`nest build\`, \`NODE_ENV=production\`, \`LOG_LEVEL=info\`, \`DATABASE_POOL_SIZE=${String(r.options.poolSize)}\` per instance; ${String(r.options.pgbouncer)} (Debian) in transaction mode with ${String(r.options.poolSize)} server connections (as many PostgreSQL backends as the direct instance holds); pooled instances run \`DATABASE_POOLER=transaction\` (statements unnamed) with \`DATABASE_DIRECT_URL\` (credential cache on). autocannon, ${String(r.options.connections)} connections in all (split evenly between two instances), ${String(r.options.rounds)} rounds of ${String(r.options.durationSec)} s per setup, the three setups alternating. CPU ms/req is the service instances' (summed over both for two), from /proc; the pooler's own CPU per request is the next column.`,
+    `One fresh database with ${String(r.options.users)} SCIM users; service built with \`nest build\`, \`NODE_ENV=production\`, \`LOG_LEVEL=info\`, \`DATABASE_POOL_SIZE=${String(r.options.poolSize)}\` per instance; ${String(r.options.pgbouncer)} (Debian) in transaction mode with ${String(r.options.poolSize)} server connections (as many PostgreSQL backends as the direct instance holds); pooled instances run \`DATABASE_POOLER=transaction\` (statements unnamed) with \`DATABASE_DIRECT_URL\` (credential cache on). autocannon, ${String(r.options.connections)} connections in all (split evenly between two instances), ${String(r.options.rounds)} rounds of ${String(r.options.durationSec)} s per setup, the three setups alternating in an order that rotates every round. CPU ms/req is the service instances' (summed over both for two), from /proc; the pooler's own CPU per request is the next column.`,
     'Command: `npx ts-node --transpile-only bench/pgbouncer.ts` (results in `bench/results/pgbouncer.json`).',
     '',
     '| Scenario | setup | req/s | vs direct | p50 ms | p99 ms | CPU ms/req | of which pooler | non-2xx |',

@@ -53,7 +53,7 @@ async function migrate(dataSource: DataSource, config: AppConfig): Promise<void>
 async function reportPooler(dataSource: DataSource, config: AppConfig): Promise<void> {
   const logger = new Logger('Database');
   logger.log('DATABASE_POOLER=transaction: statements run unnamed (no server-side prepared statements)');
-  if (!config.DATABASE_DIRECT_URL) {
+  if (!sessionDatabaseUrl(config)) {
     logger.warn(
       'DATABASE_POOLER=transaction without DATABASE_DIRECT_URL: migrations run in one transaction under a ' +
         'transaction-level advisory lock, and the credential cache is off (every SCIM and developer token call reads its table)',

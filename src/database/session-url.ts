@@ -7,7 +7,8 @@ import type { AppConfig } from '../config/config';
  * another way or turned off (docs/scaling.md). Undefined also for the embedded database.
  */
 export function sessionDatabaseUrl(config: AppConfig): string | undefined {
-  if (config.DATABASE_DIRECT_URL) return config.DATABASE_DIRECT_URL;
-  if (config.DATABASE_POOLER === 'transaction') return undefined;
-  return config.DATABASE_URL;
+  const pooled = config.DATABASE_POOLER === 'transaction' ? config.DATABASE_URL : undefined;
+  // A "direct" URL equal to the pooler's is no direct connection.
+  if (config.DATABASE_DIRECT_URL && config.DATABASE_DIRECT_URL !== pooled) return config.DATABASE_DIRECT_URL;
+  return pooled === undefined ? config.DATABASE_URL : undefined;
 }
