@@ -2,10 +2,10 @@
  * The first step past one machine, measured: SCIM reads, lookups, creates and sign-ins through
  * PgBouncer in transaction mode (DATABASE_POOLER=transaction) with one and with two service
  * instances, beside one instance connected directly, all in one run and in alternating windows
- * (direct, pooled ×1, pooled ×2, then again in a rotated order) so the shared machine's drift hits
- * all three alike.
+ * (direct, direct with unnamed statements, pooled ×1, pooled ×2, then again in a rotated order)
+ * so the shared machine's drift hits all four alike.
  *
- *   npx ts-node --transpile-only bench/pgbouncer.ts [--rounds=3] [--duration=5] [--warmup=2] [--connections=10] [--users=20000] [--no-build]
+ *   npx ts-node --transpile-only bench/pgbouncer.ts [--rounds=3] [--duration=5] [--warmup=2] [--connections=10] [--users=20000] [--only=scim-user-get,sign-in] [--no-build]
  *
  * Needs the local PostgreSQL and Redis and Debian's pgbouncer (/usr/sbin/pgbouncer, or PGBOUNCER_BIN).
  * Every instance gets DATABASE_POOL_SIZE=10; the pooler keeps 10 server connections for the
@@ -39,11 +39,13 @@ const SIGN_IN_USERS = 20;
 const POOL_SIZE = 10;
 const log = (m: string) => console.log(`[bench:pgbouncer] ${m}`);
 
-type Setup = 'direct' | 'pooled1' | 'pooled2';
-const SETUPS: { name: Setup; title: string }[] = [
-  { name: 'direct', title: 'one instance, direct' },
-  { name: 'pooled1', title: 'one instance, PgBouncer' },
-  { name: 'pooled2', title: 'two instances, one PgBouncer' },
+type Setup = 'direct' | 'unnamed' | 'pooled1' | 'pooled2';
+const SETUPS: { name: Setup; title: string; pooled: boolean }[] = [
+  { name: 'direct', title: 'one instance, direct', pooled: false },
+  // Separates the two costs of the pooled setups: unnamed statements, and the pooler's hop.
+  { name: 'unnamed', title: 'one instance, direct, statements unnamed', pooled: false },
+  { name: 'pooled1', title: 'one instance, PgBouncer', pooled: true },
+  { name: 'pooled2', title: 'two instances, one PgBouncer', pooled: true },
 ];
 
 interface Instance {
@@ -87,13 +89,23 @@ async function main(): Promise<void> {
     // The direct instance migrates the fresh database; the pooled ones find nothing to do.
     const d = await startInstance('direct', { DATABASE_URL: direct });
     instances.push(d);
+    // DATABASE_POOLER=transaction on a direct connection: only the statements change (unnamed).
+    // Its direct URL must differ from DATABASE_URL, which would otherwise count as the pooler's (cache off).
+    const session = new URL(direct);
+    session.searchParams.set('application_name', 'session');
+    const u = await startInstance('unnamed', {
+      DATABASE_URL: direct,
+      DATABASE_POOLER: 'transaction',
+      DATABASE_DIRECT_URL: session.toString(),
+    });
+    instances.push(u);
     const [p1, p2] = await Promise.all(
       ['pooled-1', 'pooled-2'].map((name) =>
         startInstance(name, { DATABASE_URL: pooled, DATABASE_POOLER: 'transaction', DATABASE_DIRECT_URL: direct }),
       ),
     );
     instances.push(p1, p2);
-    const servers: Record<Setup, Instance[]> = { direct: [d], pooled1: [p1], pooled2: [p1, p2] };
+    const servers: Record<Setup, Instance[]> = { direct: [d], unnamed: [u], pooled1: [p1], pooled2: [p1, p2] };
 
     const { token, clientId } = await provision(d.baseUrl);
     const db = new Client({ connectionString: direct });
@@ -135,22 +147,26 @@ async function main(): Promise<void> {
       },
     ];
 
+    const only = process.argv
+      .find((a) => a.startsWith('--only='))
+      ?.slice('--only='.length)
+      .split(',');
     const results: Record<string, unknown>[] = [];
-    for (const sc of scenarios) {
+    for (const sc of scenarios.filter((x) => !only || only.includes(x.name))) {
       const sides = (setup: Setup): Side[] =>
         servers[setup].map((s) => ({ baseUrl: s.baseUrl, requests: sc.requests, cpuSeconds: s.cpuSeconds }));
       for (const s of SETUPS) {
         for (const side of sides(s.name)) await probe(side);
         await measureSetup(sides(s.name), OPTS.warmupSec, bouncer);
       }
-      const windows: Record<Setup, Window[]> = { direct: [], pooled1: [], pooled2: [] };
-      const poolerCpu: Record<Setup, number> = { direct: 0, pooled1: 0, pooled2: 0 };
+      const windows: Record<Setup, Window[]> = { direct: [], unnamed: [], pooled1: [], pooled2: [] };
+      const poolerCpu: Record<Setup, number> = { direct: 0, unnamed: 0, pooled1: 0, pooled2: 0 };
       for (let r = 0; r < OPTS.rounds; r++) {
         // The order rotates each round, so no setup always follows the same one.
         for (const s of [...SETUPS.slice(r % SETUPS.length), ...SETUPS.slice(0, r % SETUPS.length)]) {
           const w = await measureSetup(sides(s.name), OPTS.durationSec, bouncer);
           windows[s.name].push(w.window);
-          if (s.name !== 'direct') poolerCpu[s.name] += w.poolerCpuSec;
+          if (s.pooled) poolerCpu[s.name] += w.poolerCpuSec;
         }
       }
       const m = Object.fromEntries(SETUPS.map((s) => [s.name, summarize(windows[s.name])])) as Record<Setup, Measurement>;
@@ -158,7 +174,7 @@ async function main(): Promise<void> {
         SETUPS.map((s) => [s.name, Math.round(((poolerCpu[s.name] * 1000) / Math.max(1, m[s.name].totalRequests)) * 1000) / 1000]),
       ) as Record<Setup, number>;
       for (const s of SETUPS) {
-        log(`${sc.name} ${s.name}: ${fmt(m[s.name])}${s.name === 'direct' ? '' : `, pooler ${poolerMsPerRequest[s.name]} ms CPU/req`}`);
+        log(`${sc.name} ${s.name}: ${fmt(m[s.name])}${!s.pooled ? '' : `, pooler ${poolerMsPerRequest[s.name]} ms CPU/req`}`);
       }
       results.push({ name: sc.name, title: sc.title, measurements: m, poolerCpuMsPerRequest: poolerMsPerRequest });
     }
@@ -350,7 +366,7 @@ function writeBenchmarksSection(r: {
     return SETUPS.map((setup) => {
       const x = m[setup.name];
       const vs = setup.name === 'direct' ? '100%' : `**${Math.round((x.requestsPerSec / m.direct.requestsPerSec) * 100)}%**`;
-      const poolerCpu = setup.name === 'direct' ? '-' : String(pooler[setup.name]);
+      const poolerCpu = setup.pooled ? String(pooler[setup.name]) : '-';
       return `| ${s.title as string} | ${setup.title} | ${x.requestsPerSec} | ${vs} | ${x.p50Ms} | ${x.p99Ms} | ${x.cpuMsPerRequest} | ${poolerCpu} | ${x.non2xx} |`;
     });
   });
@@ -359,10 +375,10 @@ function writeBenchmarksSection(r: {
     '## PgBouncer (transaction mode) and two instances',
     '',
     `Run ${r.ranAt} on ${r.machine.cpus} cores (${r.machine.model ?? 'unknown CPU'}), load average at the end ${r.machine.loadAverage.join(' / ')}; the machine is shared with other sessions, so absolute figures are noisy and the ratios to the direct run, measured in alternating windows of the same run, are what to read.`,
-    `One fresh database with ${String(r.options.users)} SCIM users; service built with \`nest build\`, \`NODE_ENV=production\`, \`LOG_LEVEL=info\`, \`DATABASE_POOL_SIZE=${String(r.options.poolSize)}\` per instance; ${String(r.options.pgbouncer)} (Debian) in transaction mode with ${String(r.options.poolSize)} server connections (as many PostgreSQL backends as the direct instance holds); pooled instances run \`DATABASE_POOLER=transaction\` (statements unnamed) with \`DATABASE_DIRECT_URL\` (credential cache on). autocannon, ${String(r.options.connections)} connections in all (split evenly between two instances), ${String(r.options.rounds)} rounds of ${String(r.options.durationSec)} s per setup, the three setups alternating in an order that rotates every round. CPU ms/req is the service instances' (summed over both for two), from /proc; the pooler's own CPU per request is the next column.`,
+    `One fresh database with ${String(r.options.users)} SCIM users; service built with \`nest build\`, \`NODE_ENV=production\`, \`LOG_LEVEL=info\`, \`DATABASE_POOL_SIZE=${String(r.options.poolSize)}\` per instance; ${String(r.options.pgbouncer)} (Debian) in transaction mode with ${String(r.options.poolSize)} server connections (as many PostgreSQL backends as the direct instance holds); pooled instances run \`DATABASE_POOLER=transaction\` (statements unnamed) with \`DATABASE_DIRECT_URL\` (credential cache on). autocannon, ${String(r.options.connections)} connections in all (split evenly between two instances), ${String(r.options.rounds)} rounds of ${String(r.options.durationSec)} s per setup, the four setups alternating in an order that rotates every round; "statements unnamed" is a direct instance with \`DATABASE_POOLER=transaction\` (no pooler), which separates what unnamed statements cost from what the pooler's hop costs. CPU ms/req is the service instances' (summed over both for two), from /proc; the pooler's own CPU per request is the next column.`,
     'Command: `npx ts-node --transpile-only bench/pgbouncer.ts` (results in `bench/results/pgbouncer.json`).',
     '',
-    '| Scenario | setup | req/s | vs direct | p50 ms | p99 ms | CPU ms/req | of which pooler | non-2xx |',
+    '| Scenario | setup | req/s | vs direct | p50 ms | p99 ms | service CPU ms/req | pooler CPU ms/req | non-2xx |',
     '|---|---|---|---|---|---|---|---|---|',
     ...rows,
     END,
