@@ -1,5 +1,5 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chmodSync, chownSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +25,8 @@ export interface PgBouncer {
  * PgBouncer refuses to run as root: as root it runs as `postgres`, like the private clusters.
  */
 export async function startPgBouncer(upstream: { host: string; port: number; user: string }, poolSize = 20): Promise<PgBouncer> {
+  if (!existsSync(PGBOUNCER_BIN))
+    throw new Error(`no pgbouncer at ${PGBOUNCER_BIN}: apt-get install pgbouncer (.ci/run does) or set PGBOUNCER_BIN`);
   const dir = mkdtempSync(join(tmpdir(), 'idsvc-pgbouncer-'));
   const port = await freePort();
   const ini = join(dir, 'pgbouncer.ini');
