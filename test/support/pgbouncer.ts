@@ -25,8 +25,9 @@ export interface PgBouncer {
  * PgBouncer refuses to run as root: as root it runs as `postgres`, like the private clusters.
  */
 export async function startPgBouncer(upstream: { host: string; port: number; user: string }, poolSize = 20): Promise<PgBouncer> {
-  if (!existsSync(PGBOUNCER_BIN))
+  if (!existsSync(PGBOUNCER_BIN)) {
     throw new Error(`no pgbouncer at ${PGBOUNCER_BIN}: apt-get install pgbouncer (.ci/run does) or set PGBOUNCER_BIN`);
+  }
   const dir = mkdtempSync(join(tmpdir(), 'idsvc-pgbouncer-'));
   const port = await freePort();
   const ini = join(dir, 'pgbouncer.ini');
