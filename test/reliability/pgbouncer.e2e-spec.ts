@@ -52,7 +52,13 @@ describe('two instances behind PgBouncer in transaction mode', () => {
       LOG_FILE: '',
       LOG_LEVEL: 'info',
     };
-    [a, b] = await Promise.all([spawnApp({ ...shared, DATABASE_DIRECT_URL: direct }), spawnApp(shared)]);
+    // Both start together (the migrations race); one that started is stopped by afterAll even if the other failed.
+    const [startedA, startedB] = await Promise.allSettled([spawnApp({ ...shared, DATABASE_DIRECT_URL: direct }), spawnApp(shared)]);
+    if (startedA.status === 'fulfilled') a = startedA.value;
+    if (startedB.status === 'fulfilled') b = startedB.value;
+    for (const started of [startedA, startedB]) {
+      if (started.status === 'rejected') throw started.reason;
+    }
   }, 180000);
 
   afterAll(async () => {
