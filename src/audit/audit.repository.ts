@@ -88,9 +88,10 @@ const STABLE_WAIT_MS = 200;
 
 /**
  * The page query: newest first, keyset on the unique (workspace_id, created_at) index, only rows
- * before `stableBefore` (see STABLE_BEFORE) when given. Membership is part of the query (one round
- * trip on the hot path); the caller tells an empty page apart from "not a member" (404) with a
- * second look.
+ * before `stableBefore` (see STABLE_BEFORE) when given, each row also saying whether the bound
+ * holds back any row of the workspace (`held_back`, one index probe per statement). Membership is
+ * part of the query (one round trip on the hot path); the caller tells an empty page apart from
+ * "not a member" (404) with a second look.
  */
 export function auditPageQuery(developerId: string, query: AuditQueryDto, stableBefore?: string): { sql: string; params: unknown[] } {
   const where = ['workspace_id = $1', 'EXISTS (SELECT 1 FROM workspace_members m WHERE m.workspace_id = $1 AND m.developer_id = $2)'];
@@ -103,10 +104,16 @@ export function auditPageQuery(developerId: string, query: AuditQueryDto, stable
   if (query.from) add('created_at >= ?::timestamptz', query.from);
   if (query.to) add('created_at <= ?::timestamptz', query.to);
   if (query.cursor) add('created_at < ?::timestamptz', query.cursor);
-  if (stableBefore) add('created_at < ?::timestamptz', stableBefore);
+  let heldBack = 'false';
+  if (stableBefore) {
+    add('created_at < ?::timestamptz', stableBefore);
+    const bound = `$${params.length}::timestamptz`;
+    heldBack = `EXISTS (SELECT 1 FROM audit_events h WHERE h.workspace_id = $1 AND h.created_at >= ${bound})`;
+  }
   params.push((query.limit ?? 50) + 1);
   // ORDER BY the table's column: the select list's text alias has the same name and no index.
-  return { sql: `${SELECT} WHERE ${where.join(' AND ')} ORDER BY audit_events.created_at DESC LIMIT $${params.length}`, params };
+  const select = SELECT.replace(' FROM audit_events', `, ${heldBack} AS held_back FROM audit_events`);
+  return { sql: `${select} WHERE ${where.join(' AND ')} ORDER BY audit_events.created_at DESC LIMIT $${params.length}`, params };
 }
 
 /**
@@ -121,6 +128,13 @@ export function auditPageQuery(developerId: string, query: AuditQueryDto, stable
  */
 @Injectable()
 export class AuditRepository {
+  /**
+   * The latest bound this instance took. Any bound taken before a page's statement is as safe for
+   * it as a fresh one (an older one only holds back more), so a page first tries this one and
+   * takes a fresh bound only when it holds back a row of the workspace or the page is empty.
+   */
+  private lastBound: string | null = null;
+
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** Appends on the caller's transaction (tx) or on its own (null); answers the insert's error, or null. */
@@ -136,8 +150,16 @@ export class AuditRepository {
 
   /** One page (limit + 1 rows, to tell whether there is more), empty too when the developer is not a member. */
   async page(developerId: string, query: AuditQueryDto): Promise<AuditEventView[]> {
-    const { sql, params } = auditPageQuery(developerId, query, await this.stableBefore(query.workspace_id));
-    return (await preparedQuery(this.dataSource, sql, params)).map(toView);
+    if (this.lastBound !== null) {
+      const rows = await this.pageBefore(developerId, query, this.lastBound);
+      if (rows.length > 0 && !bool(rows[0], 'held_back')) return rows.map(toView);
+    }
+    return (await this.pageBefore(developerId, query, await this.stableBefore(query.workspace_id))).map(toView);
+  }
+
+  private pageBefore(developerId: string, query: AuditQueryDto, stableBefore: string): Promise<QueryRow[]> {
+    const { sql, params } = auditPageQuery(developerId, query, stableBefore);
+    return preparedQuery(this.dataSource, sql, params);
   }
 
   /**
@@ -150,7 +172,8 @@ export class AuditRepository {
     const deadline = Date.now() + STABLE_WAIT_MS;
     for (let pause = 2; ; pause = Math.min(pause * 2, 25)) {
       const [row] = await preparedQuery(this.dataSource, STABLE_BEFORE, [workspaceId]);
-      if (!bool(row, 'holds_back') || Date.now() >= deadline) return text(row, 'stable_before');
+      this.lastBound = text(row, 'stable_before');
+      if (!bool(row, 'holds_back') || Date.now() >= deadline) return this.lastBound;
       await new Promise((resolve) => setTimeout(resolve, pause));
     }
   }
