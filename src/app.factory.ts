@@ -5,6 +5,7 @@ import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { SharedPrototypeExpressAdapter } from './common/express-adapter';
 import { httpPipeline } from './common/http-pipeline';
+import { dashboardCors } from './common/cors';
 import { rootLogger } from './common/logging';
 import { APP_CONFIG, AppConfig } from './config/config';
 import { setupOpenApi } from './openapi';
@@ -25,6 +26,9 @@ export async function createApp(): Promise<INestApplication> {
   // No ETags: SCIM must not send them (spec: etag not supported), and no API relies on them.
   app.set('etag', false);
   app.use(httpPipeline(config, rootLogger(config)));
+  // A dashboard on another origin (CORS_ORIGINS): developer API only, with credentials, preflights answered here.
+  const cors = dashboardCors(config.CORS_ORIGINS);
+  if (cors) app.enableCors(cors);
   app.enableVersioning({ type: VersioningType.URI, defaultVersion: undefined });
   app.enableShutdownHooks();
   setupOpenApi(app);

@@ -26,7 +26,7 @@ export class DeveloperAuthController {
   @HttpCode(200)
   async login(@Body() dto: LoginDto, @Res({ passthrough: true }) res: Response) {
     const session = await this.developers.login(dto);
-    const base: CookieOptions = { sameSite: 'lax', secure: this.config.COOKIE_SECURE, path: '/', expires: session.expiresAt };
+    const base: CookieOptions = { ...this.cookieScope(), sameSite: 'lax', secure: this.config.COOKIE_SECURE, expires: session.expiresAt };
     res.cookie('sid', session.sessionToken, { ...base, httpOnly: true });
     res.cookie('csrftoken', session.csrfToken, { ...base, httpOnly: false });
     return { developer: session.developer, csrf_token: session.csrfToken };
@@ -37,8 +37,13 @@ export class DeveloperAuthController {
   @HttpCode(204)
   async logout(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<void> {
     await this.developers.logout(req.cookies?.sid as string | undefined);
-    res.clearCookie('sid', { path: '/' });
-    res.clearCookie('csrftoken', { path: '/' });
+    res.clearCookie('sid', this.cookieScope());
+    res.clearCookie('csrftoken', this.cookieScope());
+  }
+
+  /** COOKIE_DOMAIN lets a dashboard on a sibling host (app.example.com) read the CSRF cookie. */
+  private cookieScope(): CookieOptions {
+    return { path: '/', ...(this.config.COOKIE_DOMAIN ? { domain: this.config.COOKIE_DOMAIN } : {}) };
   }
 
   @Get('me')
