@@ -56,6 +56,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .build();
   const document = SwaggerModule.createDocument(app, config);
   document.components = { ...document.components, schemas: { ...document.components?.schemas, ...SCHEMAS } };
+  // Nest labels every bearer scheme "JWT"; ours are opaque strings a client must not parse.
+  for (const scheme of Object.values(document.components.securitySchemes ?? {})) if ('bearerFormat' in scheme) delete scheme.bearerFormat;
   for (const [path, item] of Object.entries(document.paths)) {
     for (const method of METHODS) {
       const op = item[method];
