@@ -2,6 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { OperationObject, ResponseObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { SCHEMAS } from './api-docs/schemas';
+import { applyValidationRules } from './api-docs/validation-rules';
 
 const DESCRIPTION = `SCIM 2.0 server, SAML 2.0 identity provider, email verification, sign-in anomaly detection, audit log and managed databases.
 
@@ -55,6 +56,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     )
     .build();
   const document = SwaggerModule.createDocument(app, config);
+  applyValidationRules(document.components?.schemas ?? {});
   document.components = { ...document.components, schemas: { ...document.components?.schemas, ...SCHEMAS } };
   // Nest labels every bearer scheme "JWT"; ours are opaque strings a client must not parse.
   for (const scheme of Object.values(document.components.securitySchemes ?? {})) if ('bearerFormat' in scheme) delete scheme.bearerFormat;

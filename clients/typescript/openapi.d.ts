@@ -1261,6 +1261,7 @@ export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
     SignupDto: {
+      /** Format: email */
       email: string;
       password: string;
       name: string;
@@ -1283,6 +1284,7 @@ export interface components {
       description?: string;
     };
     AddMemberDto: {
+      /** Format: email */
       email: string;
       /** @enum {string} */
       role: 'owner' | 'member';
@@ -1306,7 +1308,10 @@ export interface components {
     };
     RegisterDto: {
       client_id: string;
-      /** @example ada@example.com */
+      /**
+       * Format: email
+       * @example ada@example.com
+       */
       email: string;
       password: string;
       first_name?: string;
@@ -1341,12 +1346,14 @@ export interface components {
       client_id?: string;
       /** Format: uuid */
       workspace_id?: string;
+      /** Format: email */
       email: string;
     };
     PasswordResetConfirmDto: {
       client_id?: string;
       /** Format: uuid */
       workspace_id?: string;
+      /** Format: email */
       email: string;
       /** @example 042917 */
       code: string;
@@ -1357,7 +1364,10 @@ export interface components {
       new_password: string;
     };
     VerifyEmailDto: {
-      /** @example ada@example.com */
+      /**
+       * Format: email
+       * @example ada@example.com
+       */
       email: string;
       /**
        * @description 6 digits
@@ -1370,7 +1380,10 @@ export interface components {
       message: string;
     };
     ResendVerificationDto: {
-      /** @example ada@example.com */
+      /**
+       * Format: email
+       * @example ada@example.com
+       */
       email: string;
     };
     SaveEmailTemplateDto: {
