@@ -1,6 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { OperationObject, ResponseObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { SCHEMA_EXAMPLES } from './api-docs/examples';
 import { SCHEMAS } from './api-docs/schemas';
 import { applyValidationRules } from './api-docs/validation-rules';
 
@@ -57,6 +58,10 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .build();
   const document = SwaggerModule.createDocument(app, config);
   applyValidationRules(document.components?.schemas ?? {});
+  for (const [name, example] of Object.entries(SCHEMA_EXAMPLES)) {
+    const schema = document.components?.schemas?.[name];
+    if (schema && !('$ref' in schema)) schema.example = example;
+  }
   document.components = { ...document.components, schemas: { ...document.components?.schemas, ...SCHEMAS } };
   // Nest labels every bearer scheme "JWT"; ours are opaque strings a client must not parse.
   for (const scheme of Object.values(document.components.securitySchemes ?? {})) if ('bearerFormat' in scheme) delete scheme.bearerFormat;

@@ -943,7 +943,7 @@ export interface paths {
     put?: never;
     /**
      * Create a managed database
-     * @description Starts provisioning on the chosen engine and answers at once with status provisioning; poll GET /e/v1/developer/databases/{id}/ until available. 422 when the engine is not offered by this instance.
+     * @description Starts provisioning on the chosen engine and answers at once with status creating; poll GET /e/v1/developer/databases/{id}/ until available. 422 when the engine is not offered by this instance.
      */
     post: operations['DatabasesController_create'];
     delete?: never;
@@ -1260,45 +1260,105 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    /**
+     * @example {
+     *       "email": "grace@example.com",
+     *       "password": "correct horse battery",
+     *       "name": "Grace Hopper"
+     *     }
+     */
     SignupDto: {
       /** Format: email */
       email: string;
       password: string;
       name: string;
     };
+    /**
+     * @example {
+     *       "email": "grace@example.com",
+     *       "password": "correct horse battery"
+     *     }
+     */
     DeveloperLoginDto: {
       email: string;
       password: string;
     };
+    /**
+     * @example {
+     *       "label": "CI pipeline",
+     *       "expires_at": "2027-01-01T00:00:00Z"
+     *     }
+     */
     CreateDeveloperTokenDto: {
       label: string;
       /** Format: date-time */
       expires_at?: string;
     };
+    /**
+     * @example {
+     *       "name": "Acme production",
+     *       "description": "Directory sync for Acme"
+     *     }
+     */
     CreateWorkspaceDto: {
       name: string;
       description?: string;
     };
+    /**
+     * @example {
+     *       "description": "Acme staff directory"
+     *     }
+     */
     UpdateWorkspaceDto: {
       name?: string;
       description?: string;
     };
+    /**
+     * @example {
+     *       "email": "ada@example.com",
+     *       "role": "member"
+     *     }
+     */
     AddMemberDto: {
       /** Format: email */
       email: string;
       /** @enum {string} */
       role: 'owner' | 'member';
     };
+    /**
+     * @example {
+     *       "workspace_id": "0b6f2d4e-5a7c-4c1e-9f3a-2d8e6b1c7a90",
+     *       "name": "Acme web app",
+     *       "redirect_uris": [
+     *         "https://app.example.com/callback"
+     *       ]
+     *     }
+     */
     CreateOAuthClientDto: {
       /** Format: uuid */
       workspace_id: string;
       name: string;
       redirect_uris?: string[];
     };
+    /**
+     * @example {
+     *       "name": "Acme web app",
+     *       "redirect_uris": [
+     *         "https://app.example.com/callback",
+     *         "http://localhost:5173/callback"
+     *       ]
+     *     }
+     */
     UpdateOAuthClientDto: {
       name?: string;
       redirect_uris?: string[];
     };
+    /**
+     * @example {
+     *       "workspace_id": "0b6f2d4e-5a7c-4c1e-9f3a-2d8e6b1c7a90",
+     *       "label": "Okta"
+     *     }
+     */
     CreateScimTokenDto: {
       /** Format: uuid */
       workspace_id: string;
@@ -1306,6 +1366,15 @@ export interface components {
       /** Format: date-time */
       expires_at?: string;
     };
+    /**
+     * @example {
+     *       "client_id": "cli_5f2b9c0e7a4d1e3f6a8b0c2d",
+     *       "email": "ada@example.com",
+     *       "password": "analytical engine",
+     *       "first_name": "Ada",
+     *       "last_name": "Lovelace"
+     *     }
+     */
     RegisterDto: {
       client_id: string;
       /**
@@ -1317,6 +1386,16 @@ export interface components {
       first_name?: string;
       last_name?: string;
     };
+    /**
+     * @example {
+     *       "id": "8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13",
+     *       "email": "ada@example.com",
+     *       "email_verified": false,
+     *       "first_name": "Ada",
+     *       "last_name": "Lovelace",
+     *       "created_at": "2026-11-24T12:00:00.000Z"
+     *     }
+     */
     EndUserResponse: {
       id: string;
       email: string;
@@ -1325,23 +1404,55 @@ export interface components {
       last_name: string;
       created_at: string;
     };
+    /**
+     * @example {
+     *       "client_id": "cli_5f2b9c0e7a4d1e3f6a8b0c2d",
+     *       "email": "ada@example.com",
+     *       "password": "analytical engine"
+     *     }
+     */
     LoginDto: {
       client_id: string;
       email: string;
       password: string;
     };
+    /**
+     * @example {
+     *       "access_token": "kR4pZ2xW9mT7vL1cQ8nB5hY3jF6gD0sAe2Uo7Ii",
+     *       "refresh_token": "rt_q8Zt1mXv3Lp7Rk2Wn5Bc9Hd4Fs6Gj0Ya",
+     *       "token_type": "Bearer",
+     *       "expires_in": 900,
+     *       "session_id": "2d4f6a8c-0e1b-4c3d-9e5f-7a9b1c3d5e7f"
+     *     }
+     */
     TokenResponse: {
+      /** @description Opaque bearer token for the end-user routes: send it as it is, never parse it */
       access_token: string;
+      /** @description Opaque, single use: trade it at POST /e/v1/auth/token/refresh/ for a new pair */
       refresh_token: string;
       /** @example Bearer */
       token_type: string;
-      /** @example 900 */
+      /**
+       * @description Seconds until the access token expires
+       * @example 900
+       */
       expires_in: number;
       session_id: string;
     };
+    /**
+     * @example {
+     *       "refresh_token": "rt_q8Zt1mXv3Lp7Rk2Wn5Bc9Hd4Fs6Gj0Ya"
+     *     }
+     */
     RefreshDto: {
       refresh_token: string;
     };
+    /**
+     * @example {
+     *       "client_id": "cli_5f2b9c0e7a4d1e3f6a8b0c2d",
+     *       "email": "ada@example.com"
+     *     }
+     */
     PasswordResetRequestDto: {
       client_id?: string;
       /** Format: uuid */
@@ -1349,6 +1460,14 @@ export interface components {
       /** Format: email */
       email: string;
     };
+    /**
+     * @example {
+     *       "client_id": "cli_5f2b9c0e7a4d1e3f6a8b0c2d",
+     *       "email": "ada@example.com",
+     *       "code": "042917",
+     *       "new_password": "difference engine"
+     *     }
+     */
     PasswordResetConfirmDto: {
       client_id?: string;
       /** Format: uuid */
@@ -1359,10 +1478,22 @@ export interface components {
       code: string;
       new_password: string;
     };
+    /**
+     * @example {
+     *       "current_password": "analytical engine",
+     *       "new_password": "difference engine"
+     *     }
+     */
     PasswordChangeDto: {
       current_password: string;
       new_password: string;
     };
+    /**
+     * @example {
+     *       "email": "ada@example.com",
+     *       "code": "042917"
+     *     }
+     */
     VerifyEmailDto: {
       /**
        * Format: email
@@ -1375,10 +1506,21 @@ export interface components {
        */
       code: string;
     };
+    /**
+     * @example {
+     *       "success": true,
+     *       "message": "Email verified"
+     *     }
+     */
     VerificationResponse: {
       success: boolean;
       message: string;
     };
+    /**
+     * @example {
+     *       "email": "ada@example.com"
+     *     }
+     */
     ResendVerificationDto: {
       /**
        * Format: email
@@ -1386,6 +1528,14 @@ export interface components {
        */
       email: string;
     };
+    /**
+     * @example {
+     *       "workspace_id": "0b6f2d4e-5a7c-4c1e-9f3a-2d8e6b1c7a90",
+     *       "subject": "{{code}} is your verification code",
+     *       "from_name": "Acme",
+     *       "body": "<p>Hello {{first_name}},</p><p>Your code is <b>{{code}}</b>.</p>"
+     *     }
+     */
     SaveEmailTemplateDto: {
       /** Format: uuid */
       workspace_id: string;
@@ -1396,6 +1546,26 @@ export interface components {
       /** @description HTML or plain text with {{placeholders}} */
       body: string;
     };
+    /**
+     * @example {
+     *       "id": "5e7a9c1b-3d5f-4a7c-9e1b-3d5f7a9c1b3d",
+     *       "kind": "new_device",
+     *       "severity": "warn",
+     *       "ip_address": "203.0.113.7",
+     *       "country": "FR",
+     *       "city": "Paris",
+     *       "user_agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0",
+     *       "message": "Sign-in from a new device: Chrome on Linux",
+     *       "metadata": {
+     *         "browser_family": "Chrome",
+     *         "os_family": "Linux"
+     *       },
+     *       "session_id": "2d4f6a8c-0e1b-4c3d-9e5f-7a9b1c3d5e7f",
+     *       "notified_at": "2026-11-24T12:00:00.000Z",
+     *       "acknowledged_at": null,
+     *       "created_at": "2026-11-24T12:00:00.000Z"
+     *     }
+     */
     AnomalyResponse: {
       /** Format: uuid */
       id: string;
@@ -1429,6 +1599,22 @@ export interface components {
     AnomalyListResponse: {
       results: components['schemas']['AnomalyResponse'][];
     };
+    /**
+     * @example {
+     *       "id": "6c1d9e2a-3b4f-4a5c-8d7e-9f0a1b2c3d4e",
+     *       "workspace_id": "0b6f2d4e-5a7c-4c1e-9f3a-2d8e6b1c7a90",
+     *       "display_name": "Orders",
+     *       "db_name": "orders_k3x9q2m7a1",
+     *       "engine": "postgres",
+     *       "host": "db.example.com",
+     *       "port": 6432,
+     *       "status": "available",
+     *       "error": null,
+     *       "max_storage_mb": 1024,
+     *       "max_connections": 20,
+     *       "created_at": "2026-11-24T12:00:00.000Z"
+     *     }
+     */
     DatabaseResponse: {
       /** Format: uuid */
       id: string;
@@ -1453,6 +1639,14 @@ export interface components {
     DatabaseListResponse: {
       results: components['schemas']['DatabaseResponse'][];
     };
+    /**
+     * @example {
+     *       "display_name": "Orders",
+     *       "engine": "postgres",
+     *       "max_connections": 20,
+     *       "max_storage_mb": 1024
+     *     }
+     */
     CreateDatabaseDto: {
       /** @example Orders */
       display_name: string;
@@ -1463,6 +1657,17 @@ export interface components {
       /** @description Defaults to 1024 (Redis: 256) */
       max_storage_mb?: number;
     };
+    /**
+     * @example {
+     *       "host": "db.example.com",
+     *       "port": 6432,
+     *       "database": "orders_k3x9q2m7a1",
+     *       "username": "u_orders_k3x9q2m7a1",
+     *       "password": "p9Lk2Xw7Qr4Tz1Vb",
+     *       "connection_string": "postgresql://u_orders_k3x9q2m7a1:p9Lk2Xw7Qr4Tz1Vb@db.example.com:6432/orders_k3x9q2m7a1?sslmode=require",
+     *       "ssl_mode": "require"
+     *     }
+     */
     ConnectionDetailsResponse: {
       host: string;
       port: number;
@@ -1477,6 +1682,17 @@ export interface components {
       /** @description Redis only: every key and channel must start with it */
       key_prefix?: string;
     };
+    /**
+     * @example {
+     *       "database_id": "6c1d9e2a-3b4f-4a5c-8d7e-9f0a1b2c3d4e",
+     *       "engine": "postgres",
+     *       "collected_at": "2026-11-24T12:00:00.000Z",
+     *       "storage_bytes": 8388608,
+     *       "max_storage_bytes": 1073741824,
+     *       "connections": 3,
+     *       "max_connections": 20
+     *     }
+     */
     MetricsResponse: {
       /** Format: uuid */
       database_id: string;
@@ -1498,6 +1714,21 @@ export interface components {
       latency_ms: number;
       error?: string;
     };
+    /**
+     * @example {
+     *       "database_id": "6c1d9e2a-3b4f-4a5c-8d7e-9f0a1b2c3d4e",
+     *       "status": "healthy",
+     *       "checked_at": "2026-11-24T12:00:00.000Z",
+     *       "latency_ms": 4,
+     *       "checks": [
+     *         {
+     *           "name": "connect",
+     *           "ok": true,
+     *           "latency_ms": 4
+     *         }
+     *       ]
+     *     }
+     */
     HealthResponse: {
       /** Format: uuid */
       database_id: string;
@@ -1508,15 +1739,43 @@ export interface components {
       latency_ms: number;
       checks: components['schemas']['HealthCheckResponse'][];
     };
+    /**
+     * @example {
+     *       "keys": [
+     *         "cart:42",
+     *         "session:9f1c"
+     *       ],
+     *       "next_cursor": "17"
+     *     }
+     */
     KeysPageResponse: {
       keys: string[];
       /** @description Pass back as cursor; null at the end */
       next_cursor: string | null;
     };
+    /**
+     * @example {
+     *       "name": "before-migration"
+     *     }
+     */
     CreateBackupDto: {
       /** @example before-migration */
       name: string;
     };
+    /**
+     * @example {
+     *       "id": "9e8d7c6b-5a4f-4e3d-8c2b-1a0f9e8d7c6b",
+     *       "database_id": "6c1d9e2a-3b4f-4a5c-8d7e-9f0a1b2c3d4e",
+     *       "name": "before-migration",
+     *       "status": "completed",
+     *       "size_bytes": 524288,
+     *       "checksum_sha256": "b94d27b9934d3e08a52e52d7da7dabfac484efe37a5380ee9088f7ace2efcde9",
+     *       "created_at": "2026-11-24T12:00:00.000Z",
+     *       "started_at": "2026-11-24T12:00:00.000Z",
+     *       "completed_at": "2026-11-24T12:00:00.000Z",
+     *       "error": null
+     *     }
+     */
     BackupResponse: {
       /** Format: uuid */
       id: string;
@@ -1538,6 +1797,18 @@ export interface components {
     BackupListResponse: {
       results: components['schemas']['BackupResponse'][];
     };
+    /**
+     * @example {
+     *       "id": "1f2e3d4c-5b6a-4978-8695-a4b3c2d1e0f9",
+     *       "database_id": "6c1d9e2a-3b4f-4a5c-8d7e-9f0a1b2c3d4e",
+     *       "backup_id": "9e8d7c6b-5a4f-4e3d-8c2b-1a0f9e8d7c6b",
+     *       "status": "pending",
+     *       "created_at": "2026-11-24T12:00:00.000Z",
+     *       "started_at": null,
+     *       "completed_at": null,
+     *       "error": null
+     *     }
+     */
     RestoreResponse: {
       /** Format: uuid */
       id: string;
@@ -1555,6 +1826,14 @@ export interface components {
       completed_at: string | null;
       error: string | null;
     };
+    /**
+     * @example {
+     *       "workspace_id": "0b6f2d4e-5a7c-4c1e-9f3a-2d8e6b1c7a90",
+     *       "name": "Acme wiki",
+     *       "sp_entity_id": "https://wiki.example.com/saml/metadata",
+     *       "acs_url": "https://wiki.example.com/saml/acs"
+     *     }
+     */
     CreateSamlSpDto: {
       /** @description Human label; defaults to sp_entity_id */
       name?: string;
@@ -1600,6 +1879,11 @@ export interface components {
       /** Format: uuid */
       workspace_id: string;
     };
+    /**
+     * @example {
+     *       "is_active": false
+     *     }
+     */
     UpdateSamlSpDto: {
       /** @description Human label; defaults to sp_entity_id */
       name?: string;
@@ -2113,6 +2397,36 @@ export interface components {
        */
       status: 'ok';
     };
+    /**
+     * @example {
+     *       "schemas": [
+     *         "urn:ietf:params:scim:schemas:core:2.0:User"
+     *       ],
+     *       "id": "8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13",
+     *       "externalId": "8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13",
+     *       "userName": "ada@example.com",
+     *       "name": {
+     *         "givenName": "Ada",
+     *         "familyName": "Lovelace",
+     *         "formatted": "Ada Lovelace"
+     *       },
+     *       "displayName": "Ada Lovelace",
+     *       "emails": [
+     *         {
+     *           "value": "ada@example.com",
+     *           "type": "work",
+     *           "primary": true
+     *         }
+     *       ],
+     *       "active": true,
+     *       "meta": {
+     *         "resourceType": "User",
+     *         "created": "2026-11-24T12:00:00.000Z",
+     *         "lastModified": "2026-11-24T12:00:00.000Z",
+     *         "location": "https://id.example.com/scim/v2/Users/8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13"
+     *       }
+     *     }
+     */
     ScimUser: {
       /**
        * @example [
@@ -2349,7 +2663,49 @@ export interface components {
       itemsPerPage: number;
       Resources: components['schemas']['ScimGroup'][];
     };
-    /** @description ListResponse of ResourceType or Schema documents (RFC 7644 §4). */
+    /**
+     * @description ListResponse of ResourceType or Schema documents (RFC 7644 §4).
+     * @example {
+     *       "schemas": [
+     *         "urn:ietf:params:scim:api:messages:2.0:ListResponse"
+     *       ],
+     *       "totalResults": 2,
+     *       "startIndex": 1,
+     *       "itemsPerPage": 2,
+     *       "Resources": [
+     *         {
+     *           "schemas": [
+     *             "urn:ietf:params:scim:schemas:core:2.0:ResourceType"
+     *           ],
+     *           "id": "User",
+     *           "name": "User",
+     *           "endpoint": "/Users",
+     *           "description": "User Account",
+     *           "schema": "urn:ietf:params:scim:schemas:core:2.0:User",
+     *           "schemaExtensions": [],
+     *           "meta": {
+     *             "resourceType": "ResourceType",
+     *             "location": "https://id.example.com/scim/v2/ResourceTypes/User"
+     *           }
+     *         },
+     *         {
+     *           "schemas": [
+     *             "urn:ietf:params:scim:schemas:core:2.0:ResourceType"
+     *           ],
+     *           "id": "Group",
+     *           "name": "Group",
+     *           "endpoint": "/Groups",
+     *           "description": "Group",
+     *           "schema": "urn:ietf:params:scim:schemas:core:2.0:Group",
+     *           "schemaExtensions": [],
+     *           "meta": {
+     *             "resourceType": "ResourceType",
+     *             "location": "https://id.example.com/scim/v2/ResourceTypes/Group"
+     *           }
+     *         }
+     *       ]
+     *     }
+     */
     ScimDiscoveryList: {
       /**
        * @example [
@@ -2367,7 +2723,49 @@ export interface components {
         [key: string]: unknown;
       }[];
     };
-    /** @description A ServiceProviderConfig, ResourceType or Schema document (RFC 7643 §5–7). */
+    /**
+     * @description A ServiceProviderConfig, ResourceType or Schema document (RFC 7643 §5–7).
+     * @example {
+     *       "schemas": [
+     *         "urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig"
+     *       ],
+     *       "documentationUri": "https://id.example.com/docs",
+     *       "patch": {
+     *         "supported": true
+     *       },
+     *       "bulk": {
+     *         "supported": false,
+     *         "maxOperations": 0,
+     *         "maxPayloadSize": 0
+     *       },
+     *       "filter": {
+     *         "supported": true,
+     *         "maxResults": 200
+     *       },
+     *       "changePassword": {
+     *         "supported": false
+     *       },
+     *       "sort": {
+     *         "supported": false
+     *       },
+     *       "etag": {
+     *         "supported": false
+     *       },
+     *       "authenticationSchemes": [
+     *         {
+     *           "type": "oauthbearertoken",
+     *           "name": "OAuth Bearer Token",
+     *           "description": "Authorization: Bearer scim_… token minted for one workspace",
+     *           "specUri": "https://www.rfc-editor.org/info/rfc6750",
+     *           "primary": true
+     *         }
+     *       ],
+     *       "meta": {
+     *         "resourceType": "ServiceProviderConfig",
+     *         "location": "https://id.example.com/scim/v2/ServiceProviderConfig"
+     *       }
+     *     }
+     */
     ScimDiscoveryDocument: {
       /**
        * @example [
@@ -3905,6 +4303,7 @@ export interface operations {
     /** @description The user */
     requestBody: {
       content: {
+        'application/scim+json': components['schemas']['ScimUserInput'];
         'application/json': components['schemas']['ScimUserInput'];
       };
     };
@@ -4020,6 +4419,7 @@ export interface operations {
     /** @description The user */
     requestBody: {
       content: {
+        'application/scim+json': components['schemas']['ScimUserInput'];
         'application/json': components['schemas']['ScimUserInput'];
       };
     };
@@ -4135,6 +4535,7 @@ export interface operations {
     /** @description PatchOp */
     requestBody: {
       content: {
+        'application/scim+json': components['schemas']['ScimPatchRequest'];
         'application/json': components['schemas']['ScimPatchRequest'];
       };
     };
@@ -4254,6 +4655,7 @@ export interface operations {
     /** @description The group */
     requestBody: {
       content: {
+        'application/scim+json': components['schemas']['ScimGroupInput'];
         'application/json': components['schemas']['ScimGroupInput'];
       };
     };
@@ -4369,6 +4771,7 @@ export interface operations {
     /** @description The group */
     requestBody: {
       content: {
+        'application/scim+json': components['schemas']['ScimGroupInput'];
         'application/json': components['schemas']['ScimGroupInput'];
       };
     };
@@ -4484,6 +4887,7 @@ export interface operations {
     /** @description PatchOp */
     requestBody: {
       content: {
+        'application/scim+json': components['schemas']['ScimPatchRequest'];
         'application/json': components['schemas']['ScimPatchRequest'];
       };
     };

@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiProduces, ApiQuery, ApiResponse } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiOperation, ApiProduces, ApiQuery, ApiResponse } from '@nestjs/swagger';
 import type { ExampleObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { ref, type SchemaName } from './schemas';
 
@@ -123,12 +123,7 @@ export const RETRY_AFTER = {
 
 /** A SCIM request body (application/scim+json; application/json is accepted too). */
 export function ScimBody(name: SchemaName, description: string, examples: Record<string, ExampleObject>) {
-  return ApiBody({
-    description,
-    required: true,
-    schema: ref(name),
-    examples,
-  });
+  return applyDecorators(ApiConsumes(SCIM_TYPE, JSON_TYPE), ApiBody({ description, required: true, schema: ref(name), examples }));
 }
 
 /** The RFC 7644 §3.4.2 list parameters and §3.4.2.5 projection of SCIM collections. */

@@ -1,4 +1,5 @@
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { listOf, resourceType, serviceProviderConfig } from '../scim/discovery/discovery.documents';
 
 /**
  * Named response (and SCIM request) bodies of the OpenAPI description, registered under
@@ -12,6 +13,24 @@ const nullableTime = { ...time, nullable: true } as const;
 const str = (example: string, extra: SchemaObject = {}): SchemaObject => ({ type: 'string', example, ...extra });
 
 const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
+/** Discovery examples are the real documents, for an example base URL. */
+const EXAMPLE_BASE = 'https://id.example.com';
+const USER_EXAMPLE = {
+  schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+  id: '8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13',
+  externalId: '8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13',
+  userName: 'ada@example.com',
+  name: { givenName: 'Ada', familyName: 'Lovelace', formatted: 'Ada Lovelace' },
+  displayName: 'Ada Lovelace',
+  emails: [{ value: 'ada@example.com', type: 'work', primary: true }],
+  active: true,
+  meta: {
+    resourceType: 'User',
+    created: '2026-11-24T12:00:00.000Z',
+    lastModified: '2026-11-24T12:00:00.000Z',
+    location: 'https://id.example.com/scim/v2/Users/8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13',
+  },
+};
 const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 
 const scimMeta = (resourceType: string): SchemaObject => ({
@@ -316,6 +335,7 @@ export const SCHEMAS = {
   Liveness: { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['ok'], example: 'ok' } } },
   ScimUser: {
     type: 'object',
+    example: USER_EXAMPLE,
     required: ['schemas', 'id', 'userName', 'active', 'meta'],
     properties: {
       ...scimUserProperties,
@@ -416,6 +436,7 @@ export const SCHEMAS = {
   ScimDiscoveryList: {
     type: 'object',
     description: 'ListResponse of ResourceType or Schema documents (RFC 7644 §4).',
+    example: listOf([resourceType(EXAMPLE_BASE, 'User'), resourceType(EXAMPLE_BASE, 'Group')]),
     required: ['schemas', 'totalResults', 'Resources'],
     properties: {
       schemas: { type: 'array', items: { type: 'string' }, example: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'] },
@@ -428,6 +449,7 @@ export const SCHEMAS = {
   ScimDiscoveryDocument: {
     type: 'object',
     description: 'A ServiceProviderConfig, ResourceType or Schema document (RFC 7643 §5–7).',
+    example: serviceProviderConfig(EXAMPLE_BASE),
     required: ['schemas'],
     additionalProperties: true,
     properties: {

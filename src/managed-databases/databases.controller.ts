@@ -32,7 +32,7 @@ export class DatabasesController {
   @ApiCreatedResponse({ type: DatabaseResponse })
   @Doc(
     'Create a managed database',
-    'Starts provisioning on the chosen engine and answers at once with status provisioning; poll GET /e/v1/developer/databases/{id}/ until available. 422 when the engine is not offered by this instance.',
+    'Starts provisioning on the chosen engine and answers at once with status creating; poll GET /e/v1/developer/databases/{id}/ until available. 422 when the engine is not offered by this instance.',
   )
   @Errors(
     [404, 'not_found', 'No such workspace, or the caller is not a member of it'],

@@ -4,14 +4,28 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createTestApp, TestApp } from '../support/app';
 
+interface Schema {
+  $ref?: string;
+  example?: unknown;
+  enum?: unknown[];
+  allOf?: Schema[];
+  items?: Schema;
+  properties?: Record<string, Schema>;
+}
+interface Media {
+  schema?: Schema;
+  example?: unknown;
+  examples?: Record<string, unknown>;
+}
 interface Operation {
   summary?: string;
   description?: string;
-  responses: Record<string, { content?: Record<string, { schema?: unknown }> }>;
+  requestBody?: { content: Record<string, Media> };
+  responses: Record<string, { content?: Record<string, Media> }>;
 }
 interface Document {
   paths: Record<string, Record<string, Operation>>;
-  components: { securitySchemes: Record<string, { bearerFormat?: string; description?: string }> };
+  components: { schemas: Record<string, Schema>; securitySchemes: Record<string, { bearerFormat?: string; description?: string }> };
 }
 
 const root = join(__dirname, '../..');
@@ -53,6 +67,33 @@ describe('OpenAPI description', () => {
         if (!/^2\d\d$/.test(status) || status === '204') continue;
         const media = Object.values(response.content ?? {});
         if (media.length === 0 || media.some((m) => m.schema === undefined)) missing.push(`${method} ${path}: ${status} schema`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('shows an example of every request body and every JSON success body', () => {
+    const resolve = (schema: Schema): Schema => (schema.$ref ? committed.components.schemas[schema.$ref.split('/').pop()!] : schema);
+    // An example of the whole body, or one on every plain property (nested schemas are checked where they are named).
+    const exemplified = (schema: Schema | undefined): boolean => {
+      if (!schema) return false;
+      const s = resolve(schema);
+      if (s.example !== undefined) return true;
+      if (s.allOf) return s.allOf.every(exemplified);
+      if (s.items) return exemplified(s.items);
+      const plain = Object.values(s.properties ?? {}).filter((p) => !p.$ref && !p.allOf && !p.items?.$ref && !p.properties);
+      return s.properties !== undefined && plain.every((p) => p.example !== undefined || p.enum !== undefined);
+    };
+    const shown = (media: Media) => media.example !== undefined || media.examples !== undefined || exemplified(media.schema);
+    const missing: string[] = [];
+    for (const { path, method, op } of operations) {
+      for (const [type, media] of Object.entries(op.requestBody?.content ?? {})) {
+        if (type.includes('json') && !shown(media)) missing.push(`${method} ${path}: request ${type}`);
+      }
+      for (const [status, response] of Object.entries(op.responses)) {
+        for (const [type, media] of Object.entries(response.content ?? {})) {
+          if (status.startsWith('2') && type.includes('json') && !shown(media)) missing.push(`${method} ${path}: ${status} ${type}`);
+        }
       }
     }
     expect(missing).toEqual([]);
