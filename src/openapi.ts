@@ -3,7 +3,7 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { OperationObject, ResponseObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { SCHEMA_EXAMPLES } from './api-docs/examples';
 import { SCHEMAS } from './api-docs/schemas';
-import { applyValidationRules } from './api-docs/validation-rules';
+import { applyValidationRules, applyValidationRulesToQueries } from './api-docs/validation-rules';
 
 const DESCRIPTION = `SCIM 2.0 server, SAML 2.0 identity provider, email verification, sign-in anomaly detection, audit log and managed databases.
 
@@ -58,6 +58,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .build();
   const document = SwaggerModule.createDocument(app, config);
   applyValidationRules(document.components?.schemas ?? {});
+  applyValidationRulesToQueries(Object.values(document.paths).flatMap((item) => METHODS.flatMap((m) => (item[m] ? [item[m]] : []))));
   for (const [name, example] of Object.entries(SCHEMA_EXAMPLES)) {
     const schema = document.components?.schemas?.[name];
     if (schema && !('$ref' in schema)) schema.example = example;

@@ -6240,7 +6240,12 @@ export interface operations {
   };
   DatabasesController_keys: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description next_cursor of the previous page; omit for the first page */
+        cursor?: string;
+        /** @description Keys per page (a hint to SCAN) */
+        count?: number;
+      };
       header?: never;
       path: {
         id: string;

@@ -15,10 +15,8 @@ const RULES: Record<string, Rule> = {
     s.maxLength = num(max) ?? s.maxLength;
   },
   isEmail: (s) => (s.format ??= 'email'),
-  isUUID: (s) => (s.format ??= 'uuid'),
+  isUuid: (s) => (s.format ??= 'uuid'),
   isUrl: (s) => (s.format ??= 'uri'),
-  isDateString: (s) => (s.format ??= 'date-time'),
-  isISO8601: (s) => (s.format ??= 'date-time'),
   isIn: (s, [values]) => {
     if (Array.isArray(values) && !s.enum) s.enum = [...(values as unknown[])];
   },
@@ -54,6 +52,32 @@ export function applyValidationRules(schemas: Record<string, SchemaObject | Refe
           ? (property.items as SchemaObject)
           : property;
       apply(subject, rule.constraints ?? []);
+    }
+  }
+}
+
+interface QueryParameter {
+  name: string;
+  in: string;
+  schema?: SchemaObject | ReferenceObject;
+}
+
+/**
+ * The same for query parameters, which @nestjs/swagger spreads out of a query DTO: the DTO is the
+ * validated class whose properties are exactly the operation's query parameters.
+ */
+export function applyValidationRulesToQueries(operations: Array<{ parameters?: unknown[] }>): void {
+  const byClass = getMetadataStorage()['validationMetadatas'] as Map<{ name: string }, ValidationMetadata[]>;
+  const classes = [...byClass.values()].map((metadata) => ({ metadata, names: new Set(metadata.map((m) => m.propertyName)) }));
+  for (const op of operations) {
+    const query = (op.parameters ?? []).filter((p): p is QueryParameter => (p as QueryParameter).in === 'query');
+    if (query.length === 0) continue;
+    const dto = classes.find((c) => c.names.size === query.length && query.every((p) => c.names.has(p.name)));
+    if (!dto) continue;
+    for (const rule of dto.metadata) {
+      const schema = query.find((p) => p.name === rule.propertyName)?.schema;
+      const apply = rule.name ? RULES[rule.name] : undefined;
+      if (schema && apply && !('$ref' in schema)) apply(schema, rule.constraints ?? []);
     }
   }
 }
