@@ -2589,7 +2589,7 @@ export interface components {
         location?: string;
       };
     };
-    /** @description displayName is unique in the workspace (409 `uniqueness`). Members must be users of the same workspace. */
+    /** @description displayName is unique in the workspace (409 `uniqueness`). Members are ids of users of the same workspace; other ids are not added. */
     ScimGroupInput: {
       /**
        * @example [
@@ -4549,7 +4549,7 @@ export interface operations {
           'application/scim+json': components['schemas']['ScimUser'];
         };
       };
-      /** @description `invalidValue`: userName missing, an email not valid, or a value of the wrong type; `invalidPath`: The path cannot be read or names an unknown attribute; `noTarget`: The path filter matches nothing; `mutability`: The operation changes a read-only attribute (id, meta); `invalidSyntax`: The body is not a JSON object */
+      /** @description `invalidValue`: userName missing, an email not valid, or a value of the wrong type; `invalidPath`: The path cannot be read or names an unknown attribute; `invalidSyntax`: No Operations array, or an op other than add, replace or remove; `noTarget`: A remove without a path; `mutability`: The operation removes a required attribute (userName, displayName) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4671,7 +4671,7 @@ export interface operations {
           'application/scim+json': components['schemas']['ScimGroup'];
         };
       };
-      /** @description `invalidValue`: displayName missing, or a member is not a user of the workspace; `invalidSyntax`: The body is not a JSON object */
+      /** @description `invalidValue`: displayName missing or empty, or members not an array; `invalidSyntax`: The body is not a JSON object */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4785,7 +4785,7 @@ export interface operations {
           'application/scim+json': components['schemas']['ScimGroup'];
         };
       };
-      /** @description `invalidValue`: displayName missing, or a member is not a user of the workspace; `invalidSyntax`: The body is not a JSON object */
+      /** @description `invalidValue`: displayName missing or empty, or members not an array; `invalidSyntax`: The body is not a JSON object */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4901,7 +4901,7 @@ export interface operations {
           'application/scim+json': components['schemas']['ScimGroup'];
         };
       };
-      /** @description `invalidValue`: displayName missing, or a member is not a user of the workspace; `invalidPath`: The path cannot be read or names an unknown attribute; `noTarget`: The path filter matches nothing; `mutability`: The operation changes a read-only attribute (id, meta); `invalidSyntax`: The body is not a JSON object */
+      /** @description `invalidValue`: displayName missing or empty, or members not an array; `invalidPath`: The path cannot be read or names an unknown attribute; `invalidSyntax`: No Operations array, or an op other than add, replace or remove; `noTarget`: A remove without a path; `mutability`: The operation removes a required attribute (userName, displayName) */
       400: {
         headers: {
           [name: string]: unknown;

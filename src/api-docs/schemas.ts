@@ -379,7 +379,8 @@ export const SCHEMAS = {
   },
   ScimGroupInput: {
     type: 'object',
-    description: 'displayName is unique in the workspace (409 `uniqueness`). Members must be users of the same workspace.',
+    description:
+      'displayName is unique in the workspace (409 `uniqueness`). Members are ids of users of the same workspace; other ids are not added.',
     required: ['displayName'],
     properties: {
       schemas: { type: 'array', items: { type: 'string' }, example: [GROUP_SCHEMA] },

@@ -43,7 +43,7 @@ export class ScimGroupsController {
     headers: { Location: { description: 'meta.location of the new group', schema: { type: 'string' } } },
   })
   @ScimErrors(
-    [400, 'invalidValue', 'displayName missing, or a member is not a user of the workspace'],
+    [400, 'invalidValue', 'displayName missing or empty, or members not an array'],
     [409, 'uniqueness', 'displayName is already taken in the workspace'],
   )
   @ScimJson()
@@ -83,7 +83,7 @@ export class ScimGroupsController {
   })
   @ScimReturns(200, 'ScimGroup', 'The replaced group')
   @ScimErrors(
-    [400, 'invalidValue', 'displayName missing, or a member is not a user of the workspace'],
+    [400, 'invalidValue', 'displayName missing or empty, or members not an array'],
     [404, '', "No group with this id in the token's workspace"],
     [409, 'uniqueness', 'displayName is already taken in the workspace'],
   )
@@ -119,10 +119,11 @@ export class ScimGroupsController {
   })
   @ScimReturns(200, 'ScimGroup', 'The patched group')
   @ScimErrors(
-    [400, 'invalidValue', 'displayName missing, or a member is not a user of the workspace'],
+    [400, 'invalidValue', 'displayName missing or empty, or members not an array'],
     [400, 'invalidPath', 'The path cannot be read or names an unknown attribute'],
-    [400, 'noTarget', 'The path filter matches nothing'],
-    [400, 'mutability', 'The operation changes a read-only attribute (id, meta)'],
+    [400, 'invalidSyntax', 'No Operations array, or an op other than add, replace or remove'],
+    [400, 'noTarget', 'A remove without a path'],
+    [400, 'mutability', 'The operation removes a required attribute (userName, displayName)'],
     [404, '', "No group with this id in the token's workspace"],
     [409, 'uniqueness', 'displayName is already taken in the workspace'],
   )

@@ -122,8 +122,9 @@ export class ScimUsersController {
   @ScimErrors(
     [400, 'invalidValue', 'userName missing, an email not valid, or a value of the wrong type'],
     [400, 'invalidPath', 'The path cannot be read or names an unknown attribute'],
-    [400, 'noTarget', 'The path filter matches nothing'],
-    [400, 'mutability', 'The operation changes a read-only attribute (id, meta)'],
+    [400, 'invalidSyntax', 'No Operations array, or an op other than add, replace or remove'],
+    [400, 'noTarget', 'A remove without a path'],
+    [400, 'mutability', 'The operation removes a required attribute (userName, displayName)'],
     [404, '', "No user with this id in the token's workspace"],
     [409, 'uniqueness', 'userName (email) is already taken in the workspace'],
   )
