@@ -69,7 +69,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   for (const [path, item] of Object.entries(document.paths)) {
     for (const method of METHODS) {
       const op = item[method];
-      if (op) addSharedErrors(op, kindOf(op), WRITES.has(method), path.startsWith('/scim/v2'));
+      if (op) addSharedErrors(op, kindOf(op), WRITES.has(method), path.startsWith('/scim/v2'), document.components?.schemas ?? {});
     }
   }
   document.paths = Object.fromEntries(Object.entries(document.paths).map(([path, item]) => [asServed(path), item]));
@@ -91,8 +91,9 @@ function kindOf(op: OperationObject): Kind {
 }
 
 /** The answers every route of a kind shares, so each route documents only its own. */
-function addSharedErrors(op: OperationObject, kind: Kind, write: boolean, scim: boolean): void {
-  const hasJsonBody = op.requestBody !== undefined;
+function addSharedErrors(op: OperationObject, kind: Kind, write: boolean, scim: boolean, schemas: Record<string, unknown>): void {
+  const body = op.requestBody && 'content' in op.requestBody ? op.requestBody.content : {};
+  const hasJsonBody = Object.keys(body).some((type) => type.includes('json'));
   if (scim) {
     addScimError(op, 401, '', 'The bearer SCIM token is missing, unknown, expired or revoked');
     if (hasJsonBody) {
@@ -105,15 +106,27 @@ function addSharedErrors(op: OperationObject, kind: Kind, write: boolean, scim: 
   if (kind === 'developer' && write) addError(op, 403, 'csrf_failed', 'Cookie-authenticated write without the X-CSRF-Token of the session');
   if (kind === 'end-user') addError(op, 401, 'unauthorized', 'The bearer access token is missing, invalid, expired or revoked');
   if (hasJsonBody) {
-    addError(
+    const field = firstField(body, schemas);
+    addExample(
       op,
       400,
+      'application/json',
+      'Error',
       'validation_failed',
-      'A field is missing, has the wrong type, breaks a rule, or is unknown (details names each field)',
+      { error: 'validation_failed', message: `Invalid request: check ${field}`, details: { [field]: [`${field} must be a string`] } },
+      '`validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems',
     );
     addError(op, 400, 'invalid_body', 'The body is not valid JSON');
     addError(op, 413, 'payload_too_large', 'The body is larger than BODY_LIMIT');
   }
+}
+
+/** The first property of a JSON request body, to show a realistic validation error. */
+function firstField(content: Record<string, { schema?: unknown }>, schemas: Record<string, unknown>): string {
+  const schema = Object.values(content)[0]?.schema as { $ref?: string; properties?: Record<string, unknown> } | undefined;
+  const resolved = (schema?.$ref ? schemas[schema.$ref.split('/').pop() ?? ''] : schema) as
+    { properties?: Record<string, unknown> } | undefined;
+  return Object.keys(resolved?.properties ?? {})[0] ?? 'name';
 }
 
 function addError(op: OperationObject, status: number, code: string, when: string): void {

@@ -3064,7 +3064,7 @@ export interface operations {
           'application/json': components['schemas']['Developer'];
         };
       };
-      /** @description `validation_failed`: A field is missing, has the wrong type, breaks a rule, or is unknown (details names each field); `invalid_body`: The body is not valid JSON */
+      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3126,7 +3126,7 @@ export interface operations {
           'application/json': components['schemas']['DeveloperLogin'];
         };
       };
-      /** @description `validation_failed`: A field is missing, has the wrong type, breaks a rule, or is unknown (details names each field); `invalid_body`: The body is not valid JSON */
+      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3255,7 +3255,7 @@ export interface operations {
           'application/json': components['schemas']['DeveloperTokenCreated'];
         };
       };
-      /** @description `validation_failed`: A field is missing, has the wrong type, breaks a rule, or is unknown (details names each field); `invalid_body`: The body is not valid JSON */
+      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3391,7 +3391,7 @@ export interface operations {
           'application/json': components['schemas']['Workspace'];
         };
       };
-      /** @description `validation_failed`: A field is missing, has the wrong type, breaks a rule, or is unknown (details names each field); `invalid_body`: The body is not valid JSON */
+      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3540,7 +3540,7 @@ export interface operations {
           'application/json': components['schemas']['Workspace'];
         };
       };
-      /** @description `validation_failed`: A field is missing, has the wrong type, breaks a rule, or is unknown (details names each field); `invalid_body`: The body is not valid JSON */
+      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3653,7 +3653,7 @@ export interface operations {
           'application/json': components['schemas']['WorkspaceMember'];
         };
       };
-      /** @description `validation_failed`: A field is missing, has the wrong type, breaks a rule, or is unknown (details names each field); `invalid_body`: The body is not valid JSON */
+      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3830,7 +3830,7 @@ export interface operations {
           'application/json': components['schemas']['OAuthClientWithSecret'];
         };
       };
-      /** @description `validation_failed`: A field is missing, has the wrong type, breaks a rule, or is unknown (details names each field); `invalid_body`: The body is not valid JSON */
+      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3941,7 +3941,7 @@ export interface operations {
           'application/json': components['schemas']['OAuthClient'];
         };
       };
-      /** @description `validation_failed`: A field is missing, has the wrong type, breaks a rule, or is unknown (details names each field); `invalid_body`: The body is not valid JSON */
+      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4148,7 +4148,7 @@ export interface operations {
           'application/json': components['schemas']['ScimTokenCreated'];
         };
       };
-      /** @description `validation_failed`: A field is missing, has the wrong type, breaks a rule, or is unknown (details names each field); `invalid_body`: The body is not valid JSON */
+      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5136,7 +5136,7 @@ export interface operations {
           'application/json': components['schemas']['EndUserResponse'];
         };
       };
-      /** @description `invalid_client`: Unknown client_id; `validation_failed`: A field is missing, has the wrong type, breaks a rule, or is unknown (details names each field); `invalid_body`: The body is not valid JSON */
+      /** @description `invalid_client`: Unknown client_id; `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5197,7 +5197,7 @@ export interface operations {
           'application/json': components['schemas']['TokenResponse'];
         };
       };
-      /** @description `invalid_client`: Unknown client_id; `validation_failed`: A field is missing, has the wrong type, breaks a rule, or is unknown (details names each field); `invalid_body`: The body is not valid JSON */
+      /** @description `invalid_client`: Unknown client_id; `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5258,7 +5258,7 @@ export interface operations {
           'application/json': components['schemas']['TokenResponse'];
         };
       };
-      /** @description `validation_failed`: A field is missing, has the wrong type, breaks a rule, or is unknown (details names each field); `invalid_body`: The body is not valid JSON */
+      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5336,7 +5336,7 @@ export interface operations {
           'application/json': components['schemas']['Success'];
         };
       };
-      /** @description `invalid_client`: Unknown client_id; `validation_failed`: A field is missing, has the wrong type, breaks a rule, or is unknown (details names each field); `invalid_body`: The body is not valid JSON */
+      /** @description `invalid_client`: Unknown client_id; `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5389,7 +5389,7 @@ export interface operations {
           'application/json': components['schemas']['Success'];
         };
       };
-      /** @description `invalid_client`: Unknown client_id; `invalid_code`: The code is not correct, or no code is pending; `code_expired`: The code has expired; ask for a new one; `validation_failed`: A field is missing, has the wrong type, breaks a rule, or is unknown (details names each field); `invalid_body`: The body is not valid JSON */
+      /** @description `invalid_client`: Unknown client_id; `invalid_code`: The code is not correct, or no code is pending; `code_expired`: The code has expired; ask for a new one; `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5442,7 +5442,7 @@ export interface operations {
           'application/json': components['schemas']['Success'];
         };
       };
-      /** @description `invalid_password`: The current password is not correct; `validation_failed`: A field is missing, has the wrong type, breaks a rule, or is unknown (details names each field); `invalid_body`: The body is not valid JSON */
+      /** @description `invalid_password`: The current password is not correct; `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5561,7 +5561,7 @@ export interface operations {
           'application/json': components['schemas']['VerificationResponse'];
         };
       };
-      /** @description `invalid_code`: The code is not correct, not 6 digits, or none is pending; `code_expired`: The code has expired; ask for a new one; `validation_failed`: A field is missing, has the wrong type, breaks a rule, or is unknown (details names each field); `invalid_body`: The body is not valid JSON */
+      /** @description `invalid_code`: The code is not correct, not 6 digits, or none is pending; `code_expired`: The code has expired; ask for a new one; `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5631,7 +5631,7 @@ export interface operations {
           'application/json': components['schemas']['VerificationResponse'];
         };
       };
-      /** @description `validation_failed`: A field is missing, has the wrong type, breaks a rule, or is unknown (details names each field); `invalid_body`: The body is not valid JSON */
+      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5942,7 +5942,7 @@ export interface operations {
           'application/json': components['schemas']['DatabaseResponse'];
         };
       };
-      /** @description `validation_failed`: A field is missing, has the wrong type, breaks a rule, or is unknown (details names each field); `invalid_body`: The body is not valid JSON */
+      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6371,7 +6371,7 @@ export interface operations {
           'application/json': components['schemas']['BackupResponse'];
         };
       };
-      /** @description `validation_failed`: A field is missing, has the wrong type, breaks a rule, or is unknown (details names each field); `invalid_body`: The body is not valid JSON */
+      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6665,7 +6665,7 @@ export interface operations {
           'application/json': components['schemas']['SamlServiceProvider'];
         };
       };
-      /** @description `validation_failed`: A field is missing, has the wrong type, breaks a rule, or is unknown (details names each field); `invalid_body`: The body is not valid JSON */
+      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6785,7 +6785,7 @@ export interface operations {
           'application/json': components['schemas']['SamlServiceProvider'];
         };
       };
-      /** @description `validation_failed`: A field is missing, has the wrong type, breaks a rule, or is unknown (details names each field); `invalid_body`: The body is not valid JSON */
+      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6970,23 +6970,13 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description HTML error page: SAMLRequest is missing or not base64; `validation_failed`: A field is missing, has the wrong type, breaks a rule, or is unknown (details names each field); `invalid_body`: The body is not valid JSON */
+      /** @description HTML error page: SAMLRequest is missing or not base64 */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           'text/html': string;
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
         };
       };
     };
