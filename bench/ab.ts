@@ -6,7 +6,7 @@
  *
  *   git worktree add /tmp/before <commit> && (cd /tmp/before && npm ci && npx nest build)
  *   npm run build
- *   npx ts-node --transpile-only bench/ab.ts --a=/tmp/before --b=. [--scenario=NAME] [--rounds=10] [--duration=3]
+ *   npx ts-node --transpile-only bench/ab.ts --a=/tmp/before --b=. [--scenario=NAME] [--rounds=10] [--duration=3] [--cpu-prof]
  *
  * Scenarios: get (SCIM GET /Users/{id}), filter (userName eq), create (POST /Users), group-patch
  * (PATCH /Groups/{id} adding one member; each build has its own group), audit-first and
@@ -15,7 +15,8 @@
  *
  * Each directory must hold a built service (dist/main.js) whose migrations match: both boot
  * on the same fresh database. Prints each round and the median ratios B/A of server CPU per
- * request and of requests per second.
+ * request and of requests per second. --cpu-prof writes both builds' V8 CPU profiles to
+ * <build>/bench/results/profiles/ (open in Chrome DevTools or speedscope).
  */
 import { resolve } from 'node:path';
 import type { Pool } from 'pg';
@@ -50,6 +51,7 @@ interface Options {
   scenario: ScenarioName;
   rounds: number;
   durationSec: number;
+  cpuProf: boolean;
 }
 
 function parseOptions(argv: string[]): Options {
@@ -66,6 +68,7 @@ function parseOptions(argv: string[]): Options {
     scenario,
     rounds: Number(arg('rounds') ?? 10),
     durationSec: Number(arg('duration') ?? 3),
+    cpuProf: argv.includes('--cpu-prof'),
   };
 }
 
@@ -74,9 +77,15 @@ async function main(): Promise<void> {
   const url = await recreateDatabase('identity_bench_ab');
   const smtp = await startSmtpReceiver();
   // SAML configured and the per-IP sign-in limits lifted, in both builds alike: every scenario runs on the same services.
-  const env = { ...samlEnv(), SMTP_URL: smtp.url, RATE_LIMIT_AUTH_PER_MINUTE: '100000000', RATE_LIMIT_ACCOUNT_PER_MINUTE: '100000000' };
-  const a = await startService(opts.a, url, env, false);
-  const b = await startService(opts.b, url, env, false);
+  const env = {
+    ...samlEnv(),
+    SMTP_URL: smtp.url,
+    RATE_LIMIT_AUTH_PER_MINUTE: '100000000',
+    RATE_LIMIT_ACCOUNT_PER_MINUTE: '100000000',
+    RATE_LIMIT_SAML_SSO_PER_MINUTE: '100000000',
+  };
+  const a = await startService(opts.a, url, env, opts.cpuProf);
+  const b = await startService(opts.b, url, env, opts.cpuProf);
   const db = pool(url);
   try {
     const loads = await seed(a.baseUrl, db, opts.scenario, smtp);

@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { readRedirectAuthnRequest } from '../src/saml/protocol/authn-request.parser';
+import { AUTHN_CLASS } from '../src/saml/protocol/authn-context';
 import { buildLoginResponse } from '../src/saml/protocol/login-response.builder';
 import { renderAutoPostPage } from '../src/saml/protocol/post-form.page';
 import { IdpSettings, resolveIdpState } from '../src/saml/idp/idp-settings';
@@ -68,6 +69,7 @@ function pipelineRate(settings: IdpSettings, samlRequest: string, ms = 4000): nu
       nameId: 'ada@example.test',
       nameIdFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',
       sessionIndex: 'b3a0e7b2-5a4c-4d1e-9b7e-3f6f0c2d1a9e',
+      authnContextClassRef: AUTHN_CLASS.passwordProtectedTransport,
       authnInstant: new Date(),
       signAssertion: true,
       attributes: [
@@ -99,6 +101,7 @@ async function main(): Promise<void> {
   // Production defaults where the test harness lowers them (pool size); request logs off (they would fill the pipe).
   const app = await spawnApp({
     ...samlEnv(),
+    RATE_LIMIT_SAML_SSO_PER_MINUTE: '100000000',
     SMTP_URL: smtp.url,
     DATABASE_URL: databaseUrl(dbName),
     DATABASE_POOL_SIZE: '10',

@@ -47,7 +47,12 @@ async function main(): Promise<number> {
   const service = await startService(
     ROOT,
     databaseUrl,
-    { ...samlIdpEnv(), RATE_LIMIT_AUTH_PER_MINUTE: '1000000', RATE_LIMIT_ACCOUNT_PER_MINUTE: '1000000' },
+    {
+      ...samlIdpEnv(),
+      RATE_LIMIT_AUTH_PER_MINUTE: '1000000',
+      RATE_LIMIT_SAML_SSO_PER_MINUTE: '1000000',
+      RATE_LIMIT_ACCOUNT_PER_MINUTE: '1000000',
+    },
     false,
   );
   const db = pool(databaseUrl);

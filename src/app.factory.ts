@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
+import { answerUnparsableRequests } from './common/client-error';
 import { SharedPrototypeExpressAdapter } from './common/express-adapter';
 import { httpPipeline } from './common/http-pipeline';
 import { dashboardCors } from './common/cors';
@@ -26,6 +27,7 @@ export async function createApp(): Promise<INestApplication> {
   // No ETags: SCIM must not send them (spec: etag not supported), and no API relies on them.
   app.set('etag', false);
   app.use(httpPipeline(config, rootLogger(config)));
+  answerUnparsableRequests(app.getHttpServer());
   // A dashboard on another origin (CORS_ORIGINS): developer API only, with credentials, preflights answered here.
   const cors = dashboardCors(config.CORS_ORIGINS);
   if (cors) app.enableCors(cors);

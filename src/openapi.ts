@@ -11,7 +11,7 @@ const DESCRIPTION = `SCIM 2.0 server, SAML 2.0 identity provider, email verifica
 
 **Errors.** Outside SCIM every error is \`{"error": "<snake_case_code>", "message": "…", "details"?: {…}}\`: branch on \`error\`. SCIM routes answer RFC 7644's error body (\`application/scim+json\`). Besides the statuses listed per operation, any route can answer 503 \`service_unavailable\` (with \`Retry-After\`) while the database is unreachable, and 500 \`internal_error\` with a \`request_id\` to quote.
 
-**Requests.** JSON bodies; unknown fields are rejected with 400 \`validation_failed\` (SCIM accepts and ignores them). Every response carries \`X-Request-Id\`. Paths end with a slash as shown (the same path without it is served too); SCIM paths have none.`;
+**Requests.** JSON bodies; unknown fields are rejected with 400 \`validation_failed\` (SCIM accepts and ignores them). Every response carries \`X-Request-Id\`. A method a path does not support is 405 with an \`Allow\` header. U+0000 and unpaired surrogates in any body, URL, cookie or header are 400 (SCIM: \`invalidValue\`). Paths end with a slash as shown (the same path without it is served too); SCIM paths have none.`;
 
 type Kind = 'developer' | 'scim' | 'end-user' | 'public';
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;

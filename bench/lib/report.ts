@@ -26,6 +26,7 @@ export const BASELINE_TITLES: Record<BaselineName, string> = {
 const AREA_TITLES: Record<string, string> = {
   spine: 'Spine: request pipeline and audit log (area E)',
   scim: 'SCIM (area A)',
+  'scim-scale': 'SCIM at identity-provider scale (issue 14)',
   saml: 'SAML (area B)',
   'end-users': 'End users and email verification (area C)',
   anomalies: 'Anomaly detection (area D)',

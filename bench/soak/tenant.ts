@@ -32,6 +32,7 @@ export function samlIdpEnv(): Record<string, string> {
     SAML_IDP_SSO_URL: 'https://idp.soak.test/saml/sso/',
     SAML_IDP_CERT_PEM: pair.certPem,
     SAML_IDP_KEY_PEM: pair.keyPem,
+    SAML_NAMEID_SECRET: randomBytes(32).toString('base64url'),
   };
 }
 

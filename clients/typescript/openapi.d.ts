@@ -440,6 +440,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/scim/v2/Users/.search': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Search users (POST)
+     * @description RFC 7644 §3.4.3: the same as GET /scim/v2/Users with the parameters in a SearchRequest body (useful when a filter is too long for a URL).
+     */
+    post: operations['ScimUsersController_search'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/scim/v2/Users/{id}': {
     parameters: {
       query?: never;
@@ -490,6 +510,26 @@ export interface paths {
      * @description Creates a group in the token's workspace; Location names it. Unknown attributes are ignored.
      */
     post: operations['ScimGroupsController_create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/scim/v2/Groups/.search': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Search groups (POST)
+     * @description RFC 7644 §3.4.3: the same as GET /scim/v2/Groups with the parameters in a SearchRequest body (useful when a filter is too long for a URL).
+     */
+    post: operations['ScimGroupsController_search'];
     delete?: never;
     options?: never;
     head?: never;
@@ -622,6 +662,26 @@ export interface paths {
     get: operations['ScimDiscoveryController_schema'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/scim/v2/.search': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Search users and groups
+     * @description RFC 7644 §3.4.3 search from the root: users and groups of the token's workspace matching the filter, users first. A type is searched when the filter names only attributes it has (a userName filter finds no groups); a filter neither understands is invalidFilter.
+     */
+    post: operations['ScimSearchController_search'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1848,8 +1908,10 @@ export interface components {
       name_id_format:
         | 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress'
         | 'urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified'
-        | 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent';
+        | 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent'
+        | 'urn:oasis:names:tc:SAML:2.0:nameid-format:transient';
       /**
+       * @description User field of the NameID. emailAddress: email; persistent and transient: id (their default; the value is generated, see docs/saml.md); unspecified: email or id. first_name, last_name and display_name are refused (not unique).
        * @default email
        * @enum {string}
        */
@@ -1898,8 +1960,10 @@ export interface components {
       name_id_format:
         | 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress'
         | 'urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified'
-        | 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent';
+        | 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent'
+        | 'urn:oasis:names:tc:SAML:2.0:nameid-format:transient';
       /**
+       * @description User field of the NameID. emailAddress: email; persistent and transient: id (their default; the value is generated, see docs/saml.md); unspecified: email or id. first_name, last_name and display_name are refused (not unique).
        * @default email
        * @enum {string}
        */
@@ -2633,6 +2697,37 @@ export interface components {
         value?: unknown;
       }[];
     };
+    /** @description RFC 7644 §3.4.3 SearchRequest: the list parameters of GET, in a body. Names are case-insensitive; all optional. */
+    ScimSearchRequest: {
+      /**
+       * @example [
+       *       "urn:ietf:params:scim:api:messages:2.0:SearchRequest"
+       *     ]
+       */
+      schemas?: string[];
+      /** @example userName sw "ada" */
+      filter?: string;
+      /** @example 1 */
+      startIndex?: number;
+      /**
+       * @description Default 100, clamped to 0..200.
+       * @example 10
+       */
+      count?: number;
+      /**
+       * @example [
+       *       "userName",
+       *       "active"
+       *     ]
+       */
+      attributes?: string[];
+      /**
+       * @example [
+       *       "members"
+       *     ]
+       */
+      excludedAttributes?: string[];
+    };
     ScimUserList: {
       /**
        * @example [
@@ -2662,6 +2757,54 @@ export interface components {
       /** @example 1 */
       itemsPerPage: number;
       Resources: components['schemas']['ScimGroup'][];
+    };
+    /** @description ListResponse of a search across Users and Groups: each resource says its kind in meta.resourceType. */
+    ScimResourceList: {
+      /**
+       * @example [
+       *       "urn:ietf:params:scim:api:messages:2.0:ListResponse"
+       *     ]
+       */
+      schemas: string[];
+      /** @example 1 */
+      totalResults: number;
+      /** @example 1 */
+      startIndex: number;
+      /** @example 1 */
+      itemsPerPage: number;
+      /**
+       * @example [
+       *       {
+       *         "schemas": [
+       *           "urn:ietf:params:scim:schemas:core:2.0:User"
+       *         ],
+       *         "id": "8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13",
+       *         "externalId": "8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13",
+       *         "userName": "ada@example.com",
+       *         "name": {
+       *           "givenName": "Ada",
+       *           "familyName": "Lovelace",
+       *           "formatted": "Ada Lovelace"
+       *         },
+       *         "displayName": "Ada Lovelace",
+       *         "emails": [
+       *           {
+       *             "value": "ada@example.com",
+       *             "type": "work",
+       *             "primary": true
+       *           }
+       *         ],
+       *         "active": true,
+       *         "meta": {
+       *           "resourceType": "User",
+       *           "created": "2026-11-24T12:00:00.000Z",
+       *           "lastModified": "2026-11-24T12:00:00.000Z",
+       *           "location": "https://id.example.com/scim/v2/Users/8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13"
+       *         }
+       *       }
+       *     ]
+       */
+      Resources: (components['schemas']['ScimUser'] | components['schemas']['ScimGroup'])[];
     };
     /**
      * @description ListResponse of ResourceType or Schema documents (RFC 7644 §4).
@@ -4357,6 +4500,59 @@ export interface operations {
       };
     };
   };
+  ScimUsersController_search: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description SearchRequest */
+    requestBody: {
+      content: {
+        'application/scim+json': components['schemas']['ScimSearchRequest'];
+        'application/json': components['schemas']['ScimSearchRequest'];
+      };
+    };
+    responses: {
+      /** @description A ListResponse */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimUserList'];
+        };
+      };
+      /** @description `invalidFilter`: The filter cannot be parsed or names an unsupported attribute; `invalidValue`: startIndex/count not integers, or attributes not attribute names; `invalidSyntax`: The body is not a JSON object */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description The bearer SCIM token is missing, unknown, expired or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description `tooLarge`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+    };
+  };
   ScimUsersController_get: {
     parameters: {
       query?: {
@@ -4691,6 +4887,59 @@ export interface operations {
       };
       /** @description `uniqueness`: displayName is already taken in the workspace */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description `tooLarge`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+    };
+  };
+  ScimGroupsController_search: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description SearchRequest */
+    requestBody: {
+      content: {
+        'application/scim+json': components['schemas']['ScimSearchRequest'];
+        'application/json': components['schemas']['ScimSearchRequest'];
+      };
+    };
+    responses: {
+      /** @description A ListResponse */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimGroupList'];
+        };
+      };
+      /** @description `invalidFilter`: The filter cannot be parsed or names an unsupported attribute; `invalidValue`: startIndex/count not integers, or attributes not attribute names; `invalidSyntax`: The body is not a JSON object */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description The bearer SCIM token is missing, unknown, expired or revoked */
+      401: {
         headers: {
           [name: string]: unknown;
         };
@@ -5106,6 +5355,59 @@ export interface operations {
       };
       /** @description No schema with this id */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+    };
+  };
+  ScimSearchController_search: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description SearchRequest */
+    requestBody: {
+      content: {
+        'application/scim+json': components['schemas']['ScimSearchRequest'];
+        'application/json': components['schemas']['ScimSearchRequest'];
+      };
+    };
+    responses: {
+      /** @description A ListResponse of users and groups */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimResourceList'];
+        };
+      };
+      /** @description `invalidFilter`: The filter cannot be parsed or names an unsupported attribute; `invalidValue`: startIndex/count not integers, or attributes not attribute names; `invalidSyntax`: The body is not a JSON object */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description The bearer SCIM token is missing, unknown, expired or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description `tooLarge`: The body is larger than BODY_LIMIT */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -6936,6 +7238,15 @@ export interface operations {
           'text/html': string;
         };
       };
+      /** @description HTML error page: too many SSO requests from this IP; Retry-After says when to retry */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
       /** @description HTML error page: SAML is not configured */
       503: {
         headers: {
@@ -6972,6 +7283,15 @@ export interface operations {
       };
       /** @description HTML error page: SAMLRequest is missing or not base64 */
       400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+      /** @description HTML error page: too many SSO requests from this IP; Retry-After says when to retry */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -7017,6 +7337,15 @@ export interface operations {
       };
       /** @description HTML error page: the SP is inactive or the user may not use it */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+      /** @description HTML error page: too many SSO requests from this IP; Retry-After says when to retry */
+      429: {
         headers: {
           [name: string]: unknown;
         };

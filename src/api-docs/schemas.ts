@@ -412,6 +412,18 @@ export const SCHEMAS = {
       },
     },
   },
+  ScimSearchRequest: {
+    type: 'object',
+    description: 'RFC 7644 §3.4.3 SearchRequest: the list parameters of GET, in a body. Names are case-insensitive; all optional.',
+    properties: {
+      schemas: { type: 'array', items: { type: 'string' }, example: ['urn:ietf:params:scim:api:messages:2.0:SearchRequest'] },
+      filter: str('userName sw "ada"'),
+      startIndex: { type: 'integer', example: 1 },
+      count: { type: 'integer', example: 10, description: 'Default 100, clamped to 0..200.' },
+      attributes: { type: 'array', items: { type: 'string' }, example: ['userName', 'active'] },
+      excludedAttributes: { type: 'array', items: { type: 'string' }, example: ['members'] },
+    },
+  },
   ScimUserList: {
     type: 'object',
     required: ['schemas', 'totalResults', 'startIndex', 'itemsPerPage', 'Resources'],
@@ -432,6 +444,22 @@ export const SCHEMAS = {
       startIndex: { type: 'integer', example: 1 },
       itemsPerPage: { type: 'integer', example: 1 },
       Resources: { type: 'array', items: { $ref: '#/components/schemas/ScimGroup' } },
+    },
+  },
+  ScimResourceList: {
+    type: 'object',
+    description: 'ListResponse of a search across Users and Groups: each resource says its kind in meta.resourceType.',
+    required: ['schemas', 'totalResults', 'startIndex', 'itemsPerPage', 'Resources'],
+    properties: {
+      schemas: { type: 'array', items: { type: 'string' }, example: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'] },
+      totalResults: { type: 'integer', example: 1 },
+      startIndex: { type: 'integer', example: 1 },
+      itemsPerPage: { type: 'integer', example: 1 },
+      Resources: {
+        type: 'array',
+        items: { anyOf: [{ $ref: '#/components/schemas/ScimUser' }, { $ref: '#/components/schemas/ScimGroup' }] },
+        example: [USER_EXAMPLE],
+      },
     },
   },
   ScimDiscoveryList: {

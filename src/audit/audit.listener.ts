@@ -3,7 +3,14 @@ import { OnEvent } from '@nestjs/event-emitter';
 import { Counter, register } from 'prom-client';
 import { isUuid } from '../common/ids';
 import { AUDIT_EVENTS } from '../events/audit-catalog';
-import { AuditFacts, TRANSACTION_PHASE, TransactionPhaseEvent } from '../events/domain-events';
+import {
+  AuditFacts,
+  DomainEvent,
+  StatementRider,
+  TRANSACTION_PHASE,
+  TRANSACTION_PHASE_RIDER,
+  TransactionPhaseEvent,
+} from '../events/domain-events';
 import { AuditRepository, AuditRowValues } from './audit.repository';
 import { sanitizeMetadata, sanitizeText } from './sanitize';
 
@@ -41,6 +48,13 @@ export class AuditListener {
     this.report('detached', event, error);
   }
 
+  /** The same write riding in a one-statement unit of work's statement; its outcome is reported alike. */
+  @OnEvent(TRANSACTION_PHASE_RIDER)
+  ride(event: DomainEvent): StatementRider {
+    const { expression, params } = this.repository.appendExpression(toRow(event.name, event.payload));
+    return { expression, params, settle: (error) => this.report('transactional', event, error) };
+  }
+
   private async attempt(append: () => Promise<string | null>): Promise<string | null> {
     try {
       return await append();
@@ -49,7 +63,7 @@ export class AuditListener {
     }
   }
 
-  private report(mode: string, event: TransactionPhaseEvent, error: string | null): void {
+  private report(mode: string, event: DomainEvent, error: string | null): void {
     if (error === null) return;
     failures.inc({ mode });
     const { workspaceId, request } = event.payload;

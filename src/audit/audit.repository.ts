@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { preparedQuery } from '../database/prepared-query';
-import { json, QueryRow, text, textOrNull } from '../database/rows';
+import { bool, json, QueryRow, text, textOrNull } from '../database/rows';
 import type { Tx } from '../database/unit-of-work';
 import { AuditExportQueryDto, AuditQueryDto } from './dto/audit-query.dto';
 
@@ -48,7 +48,8 @@ export interface AuditEventView {
 }
 
 // audit_append (migration AuditAppend) never raises: it returns the insert's error text, or null.
-const APPEND = `SELECT audit_append($1::uuid, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::jsonb, $15::timestamptz) AS error`;
+const APPEND_EXPRESSION = `audit_append($1::uuid, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::jsonb, $15::timestamptz)`;
+const APPEND = `SELECT ${APPEND_EXPRESSION} AS error`;
 
 /**
  * created_at comes back as PostgreSQL's text of the UTC instant, with microseconds:
@@ -67,11 +68,31 @@ const EQUALITY_FILTERS = ['event_type', 'severity', 'actor_id', 'actor_type', 't
 const EXPORT_BATCH = 1000;
 
 /**
- * The page query: newest first, keyset on the unique (workspace_id, created_at) index.
- * Membership is part of the query (one round trip on the hot path); the caller tells an empty
- * page apart from "not a member" (404) with a second look.
+ * The moment before which a workspace's audit order is final (decision 0120): the earlier of now
+ * and the start of the oldest transaction in flight that holds a transaction id. A server-stamped
+ * row takes its transaction id before it reads the clock (the created_at trigger), so a writer
+ * that could still commit a row is either in this minimum (its row is stamped after its start) or
+ * had no id yet (its row is stamped after now). Rows before it never gain a neighbour, so a cursor
+ * taken from them loses nothing. Sampled before the page's own statement, whose snapshot then
+ * sees every transaction that ended meanwhile. Also answers the workspace's newest visible row,
+ * so the reader can tell whether the bound holds anything back.
  */
-export function auditPageQuery(developerId: string, query: AuditQueryDto): { sql: string; params: unknown[] } {
+const STABLE_BEFORE = `SELECT h.stable_before::text AS stable_before,
+    COALESCE((SELECT e.created_at FROM audit_events e WHERE e.workspace_id = $1 ORDER BY e.workspace_id, e.created_at DESC LIMIT 1)
+      >= h.stable_before, false) AS holds_back
+  FROM (SELECT least(clock_timestamp(), min(a.xact_start)) AS stable_before FROM pg_stat_activity a
+         WHERE a.datname = current_database() AND a.backend_xid IS NOT NULL AND a.pid <> pg_backend_pid()) h`;
+
+/** How long a reader waits, at most, for writers in flight to end before it answers what is final. */
+const STABLE_WAIT_MS = 200;
+
+/**
+ * The page query: newest first, keyset on the unique (workspace_id, created_at) index, only rows
+ * before `stableBefore` (see STABLE_BEFORE) when given. Membership is part of the query (one round
+ * trip on the hot path); the caller tells an empty page apart from "not a member" (404) with a
+ * second look.
+ */
+export function auditPageQuery(developerId: string, query: AuditQueryDto, stableBefore?: string): { sql: string; params: unknown[] } {
   const where = ['workspace_id = $1', 'EXISTS (SELECT 1 FROM workspace_members m WHERE m.workspace_id = $1 AND m.developer_id = $2)'];
   const params: unknown[] = [query.workspace_id, developerId];
   const add = (clause: string, value: unknown) => {
@@ -82,6 +103,7 @@ export function auditPageQuery(developerId: string, query: AuditQueryDto): { sql
   if (query.from) add('created_at >= ?::timestamptz', query.from);
   if (query.to) add('created_at <= ?::timestamptz', query.to);
   if (query.cursor) add('created_at < ?::timestamptz', query.cursor);
+  if (stableBefore) add('created_at < ?::timestamptz', stableBefore);
   params.push((query.limit ?? 50) + 1);
   // ORDER BY the table's column: the select list's text alias has the same name and no index.
   return { sql: `${SELECT} WHERE ${where.join(' AND ')} ORDER BY audit_events.created_at DESC LIMIT $${params.length}`, params };
@@ -91,6 +113,11 @@ export function auditPageQuery(developerId: string, query: AuditQueryDto): { sql
  * audit_events: appended by the audit listener only, read newest first by a keyset on the
  * unique (workspace_id, created_at). SQL text here: the append is one call of a function that
  * cannot fail its caller's transaction, and the page is a prepared statement on its index.
+ *
+ * Order: a workspace's events are totally ordered by created_at, unique per workspace to the
+ * microsecond (the created_at trigger claims each microsecond without waiting on other writers);
+ * a row's place in that order is final once it is before `stableBefore` — what readers return
+ * and what anything that chains the log in order should consume (decision 0120).
  */
 @Injectable()
 export class AuditRepository {
@@ -102,14 +129,35 @@ export class AuditRepository {
     return textOrNull(result, 'error');
   }
 
+  /** The append as an expression for a one-statement unit of work (its value: the error, or null). */
+  appendExpression(row: AuditRowValues): { expression: string; params: unknown[] } {
+    return { expression: APPEND_EXPRESSION, params: toParams(row) };
+  }
+
   /** One page (limit + 1 rows, to tell whether there is more), empty too when the developer is not a member. */
   async page(developerId: string, query: AuditQueryDto): Promise<AuditEventView[]> {
-    const { sql, params } = auditPageQuery(developerId, query);
+    const { sql, params } = auditPageQuery(developerId, query, await this.stableBefore(query.workspace_id));
     return (await preparedQuery(this.dataSource, sql, params)).map(toView);
   }
 
-  /** Oldest first, in batches, for the NDJSON export. */
+  /**
+   * The bound before which the workspace's order is final (STABLE_BEFORE), as PostgreSQL's text of
+   * the instant (microseconds kept). When it holds back the workspace's newest rows, waits a few
+   * milliseconds at a time (up to STABLE_WAIT_MS) for the writers in flight to end, so a client
+   * reads its own write as soon as the writes that began before it have committed.
+   */
+  async stableBefore(workspaceId: string): Promise<string> {
+    const deadline = Date.now() + STABLE_WAIT_MS;
+    for (let pause = 2; ; pause = Math.min(pause * 2, 25)) {
+      const [row] = await preparedQuery(this.dataSource, STABLE_BEFORE, [workspaceId]);
+      if (!bool(row, 'holds_back') || Date.now() >= deadline) return text(row, 'stable_before');
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
+
+  /** Oldest first, in batches, for the NDJSON export: what is final when it starts. */
   async *exportRange(query: AuditExportQueryDto): AsyncGenerator<AuditEventView> {
+    const stableBefore = await this.stableBefore(query.workspace_id);
     let after: string | null = null;
     for (;;) {
       const rows: AuditEventView[] = (
@@ -119,8 +167,9 @@ export class AuditRepository {
              AND ($2::timestamptz IS NULL OR created_at >= $2::timestamptz)
              AND ($3::timestamptz IS NULL OR created_at <= $3::timestamptz)
              AND ($4::timestamptz IS NULL OR created_at > $4::timestamptz)
+             AND created_at < $5::timestamptz
            ORDER BY audit_events.created_at ASC LIMIT ${EXPORT_BATCH}`,
-          [query.workspace_id, query.from ?? null, query.to ?? null, after],
+          [query.workspace_id, query.from ?? null, query.to ?? null, after, stableBefore],
         )
       ).map(toView);
       yield* rows;

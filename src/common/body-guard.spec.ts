@@ -8,9 +8,12 @@ describe('JSON body guard', () => {
     expect(inspectJson(JSON.parse('['.repeat(100000) + ']'.repeat(100000)), 32)).toBe('too_deep');
   });
 
-  it('finds lone surrogates in values and keys', () => {
-    expect(inspectJson(JSON.parse('{"email": "\\ud800"}'), 32)).toBe('invalid_unicode');
-    expect(inspectJson(JSON.parse('{"\\udc00": 1}'), 32)).toBe('invalid_unicode');
+  it('finds lone surrogates and NUL in values and keys', () => {
+    expect(inspectJson(JSON.parse('{"email": "\\ud800"}'), 32)).toBe('unstorable_text');
+    expect(inspectJson(JSON.parse('{"\\udc00": 1}'), 32)).toBe('unstorable_text');
+    expect(inspectJson({ name: 'a\u0000b' }, 32)).toBe('unstorable_text');
+    expect(inspectJson({ 'k\u0000': 1 }, 32)).toBe('unstorable_text');
+    expect(inspectJson({ ok: '\uFFFF\uFFFE\u0001' }, 32)).toBeNull();
     expect(inspectJson({ emoji: '😀' }, 32)).toBeNull();
   });
 

@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import { ThrottlerException } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
+import { allowedMethods } from './allowed-methods';
 import { DomainError } from './errors';
 import { renderErrorPage } from './html/error-page';
 
@@ -11,6 +12,8 @@ interface Problem {
   details?: Record<string, unknown>;
   scimType?: string;
   retryAfterSeconds?: number;
+  /** RFC 9110 §15.5.6: a 405 lists the methods the resource supports. */
+  allow?: string[];
 }
 
 const HTTP_CODES: Record<number, string> = {
@@ -70,6 +73,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       return;
     }
     if (problem.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(problem.retryAfterSeconds));
+    if (problem.allow) res.setHeader('Allow', problem.allow.join(', '));
     const path = req.path ?? req.url ?? '';
     if (path.startsWith('/scim/v2')) {
       res
@@ -120,6 +124,14 @@ export class AllExceptionsFilter implements ExceptionFilter {
       if (status === 400) return { status, code: 'invalid_body', message: 'Request body is not valid JSON', scimType: 'invalidSyntax' };
       if (status === 413) return { status, code: 'payload_too_large', message: 'Request body is too large', scimType: 'tooLarge' };
       const code = HTTP_CODES[status] ?? (status >= 500 ? 'internal_error' : 'bad_request');
+      if (status === 404 && isRouterNotFound(exception)) {
+        // The path exists with other methods: 405 with Allow (RFC 9110 §15.5.6), not a 404 that says it does not exist.
+        const allow = allowedMethods(req);
+        if (allow.length) {
+          const message = `${req.method} is not supported on ${req.path}; allowed: ${allow.join(', ')}`;
+          return { status: 405, code: 'method_not_allowed', message, allow };
+        }
+      }
       const message = status === 404 ? `No route for ${req.method} ${req.path}` : firstMessage(exception);
       // Terminus (readiness) puts its per-check report in `details`: keep it for operators.
       const body = exception.getResponse() as { details?: Record<string, unknown> };
@@ -147,6 +159,11 @@ export class AllExceptionsFilter implements ExceptionFilter {
     this.logger.error(`unhandled error on ${req.method} ${req.path} (request ${req.id})`, (exception as Error)?.stack ?? String(exception));
     return { status: 500, code: 'internal_error', message: 'Internal error' };
   }
+}
+
+/** Nest's answer when no route takes the method and path ("Cannot GET /x"), as opposed to a handler's own 404. */
+function isRouterNotFound(exception: HttpException): boolean {
+  return /^Cannot [A-Z-]+ /.test(firstMessage(exception));
 }
 
 function firstMessage(exception: HttpException): string {

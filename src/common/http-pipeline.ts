@@ -3,7 +3,7 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import helmet from 'helmet';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/config';
-import { jsonBodyGuard } from './body-guard';
+import { jsonBodyGuard, urlAndCookieProblem } from './body-guard';
 import { resolveRequestId } from './request-context';
 
 /** JSON media types we parse: SCIM clients send application/scim+json (RFC 7644 §3.1). */
@@ -37,7 +37,9 @@ export function httpPipeline(config: AppConfig, log: Logger): RequestHandler {
     if (!UNLOGGED.has(req.url)) logWhenDone(log, req, res, requestId);
     if (req.headers.cookie) cookies(req, res, noop);
     else Object.assign(req, { cookies: Object.create(null), signedCookies: Object.create(null) });
-    if (hasBody(req)) parseBody(req, res, next);
+    const refused = urlAndCookieProblem(req);
+    if (refused) next(refused);
+    else if (hasBody(req)) parseBody(req, res, next);
     else next();
   };
 }

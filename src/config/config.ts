@@ -82,6 +82,12 @@ export class EnvSchema {
   @IsOptional() @Transform(emptyToUndefined) @IsString() SAML_IDP_KEY_PEM?: string;
   @IsOptional() @Transform(emptyToUndefined) @IsString() SAML_IDP_NEXT_CERT_PEM?: string;
   @IsString() SAML_IDP_LOGIN_URL = '/auth/login/';
+  /** Key of the pairwise identifiers (persistent NameID, SessionIndex); generated outside production. Never rotate it: SPs key accounts on them. */
+  @IsOptional() @Transform(emptyToUndefined) @IsString() SAML_NAMEID_SECRET?: string;
+  /** SSO requests per client address per minute (/saml/sso*), counted like the sign-in limits. */
+  @Transform(toInt) @IsInt() @Min(1) RATE_LIMIT_SAML_SSO_PER_MINUTE = 120;
+  /** Requests parked for sign-in per client address; the oldest go first. */
+  @Transform(toInt) @IsInt() @Min(1) SAML_PENDING_PER_CLIENT = 20;
 
   // Anomaly detection
   @IsOptional() @Transform(emptyToUndefined) @IsString() GEO_TOKEN?: string;
@@ -121,6 +127,7 @@ export const SECRET_VARIABLES = [
   'SECRETS_ENCRYPTION_KEY',
   'SMTP_URL',
   'SAML_IDP_KEY_PEM',
+  'SAML_NAMEID_SECRET',
   'GEO_TOKEN',
   'MANAGED_POSTGRES_ADMIN_URL',
   'MANAGED_REDIS_ADMIN_URL',

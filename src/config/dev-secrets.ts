@@ -9,21 +9,27 @@ import { AppConfig, ConfigError } from './config';
  * Production must set them explicitly.
  */
 export function withGeneratedSecrets(config: AppConfig): AppConfig {
-  if (config.AUTH_JWT_SECRET && config.SECRETS_ENCRYPTION_KEY) return config;
+  if (config.AUTH_JWT_SECRET && config.SECRETS_ENCRYPTION_KEY && config.SAML_NAMEID_SECRET) return config;
   if (config.NODE_ENV === 'production') {
     const missing = ['AUTH_JWT_SECRET', 'SECRETS_ENCRYPTION_KEY'].filter((k) => !config[k as keyof AppConfig]);
-    throw new ConfigError(`Invalid environment configuration:\n${missing.map((m) => `  ${m}: required in production`).join('\n')}`);
+    if (missing.length > 0) {
+      throw new ConfigError(`Invalid environment configuration:\n${missing.map((m) => `  ${m}: required in production`).join('\n')}`);
+    }
+    // SAML_NAMEID_SECRET stays unset: only SAML needs it, and it answers 503 not_configured naming it.
+    return config;
   }
   const file = join(config.DATA_DIR, 'dev-secrets.json');
-  let stored: { jwt?: string; encryption?: string } = {};
+  let stored: { jwt?: string; encryption?: string; samlNameId?: string } = {};
   if (existsSync(file)) stored = JSON.parse(readFileSync(file, 'utf8')) as typeof stored;
   stored.jwt ??= randomBytes(48).toString('base64url');
   stored.encryption ??= `dev1:${randomBytes(32).toString('base64')}`;
+  stored.samlNameId ??= randomBytes(32).toString('base64url');
   mkdirSync(config.DATA_DIR, { recursive: true });
   writeFileSync(file, JSON.stringify(stored), { mode: 0o600 });
   return Object.freeze({
     ...config,
     AUTH_JWT_SECRET: config.AUTH_JWT_SECRET ?? stored.jwt,
     SECRETS_ENCRYPTION_KEY: config.SECRETS_ENCRYPTION_KEY ?? stored.encryption,
+    SAML_NAMEID_SECRET: config.SAML_NAMEID_SECRET ?? stored.samlNameId,
   });
 }

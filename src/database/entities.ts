@@ -18,9 +18,11 @@ import { ManagedDatabase } from '../managed-databases/entities/managed-database.
 import { OAuthClient } from '../oauth-clients/entities/oauth-client.entity';
 import { SamlServiceProvider } from '../saml/sps/entities/saml-service-provider.entity';
 import { SamlPendingRequest } from '../saml/sso/entities/saml-pending-request.entity';
+import { ScimGroupChange } from '../scim/groups/entities/scim-group-change.entity';
 import { ScimGroupMember } from '../scim/groups/entities/scim-group-member.entity';
 import { ScimGroup } from '../scim/groups/entities/scim-group.entity';
 import { ScimToken } from '../scim/tokens/entities/scim-token.entity';
+import { ScimUserCount } from '../scim/users/entities/scim-user-count.entity';
 import { WorkspaceMember } from '../workspaces/entities/workspace-member.entity';
 import { Workspace } from '../workspaces/entities/workspace.entity';
 
@@ -49,9 +51,11 @@ export const ENTITIES = [
   OAuthClient,
   SamlServiceProvider,
   SamlPendingRequest,
+  ScimGroupChange,
   ScimGroupMember,
   ScimGroup,
   ScimToken,
+  ScimUserCount,
   WorkspaceMember,
   Workspace,
 ];

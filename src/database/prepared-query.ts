@@ -28,17 +28,12 @@ function statementName(sql: string): string | undefined {
  * the repository's mapping function to type; errors are node-postgres's own (codes on the error), which the exception filter maps.
  * Only for statements whose SQL text comes from code; parameters carry every value.
  */
-/** @param Row only while callers are moved to mapping functions (src/database/rows.ts); then it goes. */
-export async function preparedQuery<Row extends object = QueryRow>(
-  on: DataSource | EntityManager,
-  sql: string,
-  params: unknown[],
-): Promise<Row[]> {
+export async function preparedQuery(on: DataSource | EntityManager, sql: string, params: unknown[]): Promise<QueryRow[]> {
   const pool = await queryable(on);
   const name = statementName(sql);
-  if (!name) return (await pool.query<Row>({ text: sql, values: params })).rows;
+  if (!name) return (await pool.query<QueryRow>({ text: sql, values: params })).rows;
   try {
-    return (await pool.query<Row>({ name, text: sql, values: params })).rows;
+    return (await pool.query<QueryRow>({ name, text: sql, values: params })).rows;
   } catch (err) {
     // A migration changed a column this statement returns: every connection holding it prepared
     // refuses it now. Prepare it afresh under a new name; the stale one lies unused until its
@@ -47,7 +42,7 @@ export async function preparedQuery<Row extends object = QueryRow>(
     if (!isStalePreparedStatement(err)) throw err;
     const fresh = `${name.split('_v')[0]}_v${Date.now().toString(36)}`;
     names.set(sql, fresh);
-    return (await pool.query<Row>({ name: fresh, text: sql, values: params })).rows;
+    return (await pool.query<QueryRow>({ name: fresh, text: sql, values: params })).rows;
   }
 }
 

@@ -69,7 +69,7 @@ const DEFAULT_LOGIN_PATH = '/auth/login/';
       useFactory: (config: AppConfig) => new AccessTokenCodec(config.AUTH_JWT_SECRET ?? '', config.ACCESS_TOKEN_TTL_SECONDS),
     },
   ],
-  exports: [BrowserSessionsService, EmailVerificationService, SessionsService, MailModule],
+  exports: [BrowserSessionsService, EmailVerificationService, SessionsService, MailModule, AuthRateLimiter, RateLimitGuard],
 })
 export class EndUsersModule implements NestModule {
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}

@@ -1,7 +1,15 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import type { EntityManager } from 'typeorm';
-import { DomainEvent, DomainEventName, DomainEvents, TRANSACTION_PHASE, TransactionPhaseEvent } from './domain-events';
+import {
+  DomainEvent,
+  DomainEventName,
+  DomainEvents,
+  StatementRider,
+  TRANSACTION_PHASE,
+  TRANSACTION_PHASE_RIDER,
+  TransactionPhaseEvent,
+} from './domain-events';
 
 /**
  * Fans domain events out to their listeners in two phases: the transaction phase (on the
@@ -35,6 +43,20 @@ export class DomainEventBus {
         this.logger.error(`transaction-phase listener of ${event.name} failed: ${(err as Error).message}`);
       }
     }
+  }
+
+  /**
+   * The transaction phase of `events` as riders on one statement, or null when a transaction-phase
+   * listener cannot ride (then the caller runs a transaction instead).
+   */
+  async riders(events: readonly DomainEvent[]): Promise<StatementRider[] | null> {
+    if (this.emitter.listeners(TRANSACTION_PHASE_RIDER).length !== this.emitter.listeners(TRANSACTION_PHASE).length) return null;
+    const riders: StatementRider[] = [];
+    for (const event of events) {
+      const answers: unknown[] = await this.emitter.emitAsync(TRANSACTION_PHASE_RIDER, event);
+      riders.push(...answers.filter((answer): answer is StatementRider => answer != null));
+    }
+    return riders;
   }
 
   /** Hands each event to its after-commit listeners (they run asynchronously and catch their own errors). */

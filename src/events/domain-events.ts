@@ -115,6 +115,23 @@ export const TRANSACTION_PHASE = 'domain-event.transaction-phase';
 
 export type TransactionPhaseEvent = DomainEvent & { tx: import('typeorm').EntityManager | null };
 
+/**
+ * The same phase for a one-statement unit of work (`UnitOfWork.runAsOneStatement`): a listener on
+ * this channel answers its write as a {@link StatementRider} instead of running it, and the rider
+ * is evaluated inside the change's own statement, once per row the change returns. A
+ * transaction-phase listener that does not answer here makes the unit of work fall back to a
+ * transaction.
+ */
+export const TRANSACTION_PHASE_RIDER = 'domain-event.transaction-phase.rider';
+
+/** A transaction-phase write as one SQL expression (placeholders numbered from $1) and its values. */
+export interface StatementRider {
+  expression: string;
+  params: unknown[];
+  /** Told the expression's value (as text) once the statement has run. */
+  settle(value: string | null): void;
+}
+
 // Compile-time check: the map names exactly the catalog's emitted events.
 type EmittedInCatalog = { [K in AuditEventType]: (typeof AUDIT_EVENTS)[K]['status'] extends 'emitted' ? K : never }[AuditEventType];
 type Missing = Exclude<EmittedInCatalog, DomainEventName>;

@@ -1,3 +1,4 @@
+import { foreignKeyViolation } from '../common/db-errors';
 import { DomainError } from '../common/errors';
 
 /** RFC 7644 §3.12 scimType values this server emits. */
@@ -32,4 +33,20 @@ export class ScimError extends DomainError {
   static notFound(resource: 'User' | 'Group', id: string): DomainError {
     return new DomainError('not_found', `${resource} ${id} not found`);
   }
+}
+
+/**
+ * A SCIM write that lost a race with the deletion of its workspace: the insert's foreign key to
+ * workspaces (or to a row the deletion cascaded away) no longer holds. The token went with the
+ * workspace, so the caller hears what it would have heard a moment later: 401, never a 500.
+ */
+export function rethrowWorkspaceGone(err: unknown): never {
+  const fk = foreignKeyViolation(err);
+  if (fk && (fk.constraint === undefined || fk.constraint.endsWith('_workspace_id_fkey'))) {
+    throw new DomainError(
+      'unauthorized',
+      'Invalid, expired or revoked credentials: the SCIM token was revoked (its workspace was deleted)',
+    );
+  }
+  throw err;
 }

@@ -6,6 +6,8 @@ import { ScimGroup } from './groups/entities/scim-group.entity';
 import { ScimGroupsController } from './groups/scim-groups.controller';
 import { ScimGroupsRepository } from './groups/scim-groups.repository';
 import { ScimGroupsService } from './groups/scim-groups.service';
+import { ScimSearchController } from './search/scim-search.controller';
+import { ScimSearchService } from './search/scim-search.service';
 import { ScimToken } from './tokens/entities/scim-token.entity';
 import { ScimBearerStrategy } from './tokens/scim-bearer.strategy';
 import { ScimTokensController } from './tokens/scim-tokens.controller';
@@ -18,7 +20,7 @@ import { ScimUsersService } from './users/scim-users.service';
 /** SCIM 2.0 server (spec area A): tokens, Users, Groups, discovery. */
 @Module({
   imports: [TypeOrmModule.forFeature([ScimToken, ScimGroup, ScimGroupMember])],
-  controllers: [ScimTokensController, ScimUsersController, ScimGroupsController, ScimDiscoveryController],
+  controllers: [ScimTokensController, ScimUsersController, ScimGroupsController, ScimDiscoveryController, ScimSearchController],
   providers: [
     ScimTokensRepository,
     ScimTokensService,
@@ -27,6 +29,7 @@ import { ScimUsersService } from './users/scim-users.service';
     ScimUsersService,
     ScimGroupsRepository,
     ScimGroupsService,
+    ScimSearchService,
   ],
   exports: [ScimTokensService],
 })

@@ -1,5 +1,6 @@
 import { Clock } from '../../src/common/clock';
 import { createTestApp, TestApp } from '../support/app';
+import { eventually } from '../support/eventually';
 import { uniqueEmail } from '../support/factories';
 import { codeIn, startSmtpReceiver, SmtpReceiver } from '../support/smtp-receiver';
 import { aTenant, anEndUser, TestEndUser } from './support';
@@ -166,10 +167,8 @@ describe('mail delivery through an SMTP outage', () => {
   });
 });
 
-async function waitUntil(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
+function waitUntil(check: () => Promise<boolean>): Promise<void> {
+  return eventually(async () => {
+    if (!(await check())) throw new Error('condition not met in time');
+  });
 }

@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { simpleParser } from 'mailparser';
 import { createTestApp, TestApp } from '../support/app';
+import { eventually } from '../support/eventually';
 import { aDeveloper } from '../support/factories';
 import { codeIn, startSmtpReceiver, SmtpReceiver } from '../support/smtp-receiver';
 import { aTenant, anEndUser } from './support';
@@ -25,16 +26,14 @@ describe('mail without SMTP_URL: .eml files', () => {
   });
 });
 
-async function waitForRow(t: TestApp, email: string) {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
+function waitForRow(t: TestApp, email: string) {
+  return eventually(async () => {
     const rows = (await t.dataSource.query(`SELECT file_name FROM mail_outbox WHERE to_address = $1 AND status = 'sent'`, [
       email,
     ])) as unknown[];
-    if (rows.length) return rows;
-    if (Date.now() > deadline) throw new Error('mail not written');
-    await new Promise((r) => setTimeout(r, 50));
-  }
+    if (!rows.length) throw new Error(`no mail to ${email} written yet`);
+    return rows;
+  });
 }
 
 describe('email templates API', () => {

@@ -1,4 +1,5 @@
 import type { TestApp } from '../support/app';
+import { eventually } from '../support/eventually';
 import type { TestDeveloper, TestWorkspace } from '../support/factories';
 
 /** Engines on this machine: the real Postgres and Redis, reached at their real ports. */
@@ -17,14 +18,14 @@ export function managedEnv(extra: Record<string, string> = {}): Record<string, s
 }
 
 export async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 20000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T = await read();
-  while (!done(last)) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(last)}`);
-    await new Promise((r) => setTimeout(r, 50));
-    last = await read();
-  }
-  return last;
+  return eventually(
+    async () => {
+      const last = await read();
+      if (!done(last)) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(last)}`);
+      return last;
+    },
+    { timeoutMs, intervalMs: 50 },
+  );
 }
 
 export interface CreatedDatabase {

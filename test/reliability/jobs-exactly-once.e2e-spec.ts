@@ -1,5 +1,6 @@
 import { JobsService } from '../../src/jobs/jobs.service';
 import { createTestApp, TestApp } from '../support/app';
+import { eventually } from '../support/eventually';
 
 /** Two instances' workers compete for the same queue: every job runs exactly once. */
 describe('durable jobs across instances', () => {
@@ -29,14 +30,16 @@ describe('durable jobs across instances', () => {
     await a.dataSource.transaction(async (manager) => {
       for (let n = 0; n < 300; n++) await a.get<JobsService>(JobsService).enqueue(manager, queue, { n });
     });
-    for (let i = 0; i < 300; i++) {
-      const [{ pending }] = (await a.dataSource.query(
-        `SELECT count(*)::int AS pending FROM jobs WHERE queue = $1 AND status <> 'completed'`,
-        [queue],
-      )) as { pending: number }[];
-      if (pending === 0) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await eventually(
+      async () => {
+        const [{ pending }] = (await a.dataSource.query(
+          `SELECT count(*)::int AS pending FROM jobs WHERE queue = $1 AND status <> 'completed'`,
+          [queue],
+        )) as { pending: number }[];
+        expect(pending).toBe(0);
+      },
+      { timeoutMs: 30_000, intervalMs: 100 },
+    );
     const runs = (await a.dataSource.query(`SELECT n, instance FROM test_job_runs`)) as { n: number; instance: string }[];
     expect(runs).toHaveLength(300);
     expect(new Set(runs.map((r) => r.n)).size).toBe(300);
@@ -48,11 +51,13 @@ describe('durable jobs across instances', () => {
       `INSERT INTO jobs (queue, payload, status, attempts, locked_until, locked_by) VALUES ($1, '{"n": 1000}', 'running', 1, now() - interval '1 second', 'dead-worker') RETURNING id`,
       [queue],
     )) as { id: string }[];
-    for (let i = 0; i < 100; i++) {
-      const [job] = (await a.dataSource.query(`SELECT status FROM jobs WHERE id = $1`, [id])) as { status: string }[];
-      if (job.status === 'completed') break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await eventually(
+      async () => {
+        const [job] = (await a.dataSource.query(`SELECT status FROM jobs WHERE id = $1`, [id])) as { status: string }[];
+        expect(job.status).toBe('completed');
+      },
+      { timeoutMs: 10_000, intervalMs: 100 },
+    );
     const runs = (await a.dataSource.query(`SELECT count(*)::int AS c FROM test_job_runs WHERE job_id = $1`, [id])) as { c: number }[];
     expect(runs[0].c).toBe(1);
   }, 30000);

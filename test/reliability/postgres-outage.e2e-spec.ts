@@ -1,4 +1,5 @@
 import { createTestApp, TestApp } from '../support/app';
+import { eventually } from '../support/eventually';
 import { aDeveloper, TestDeveloper } from '../support/factories';
 import { PrivatePostgres, startPrivatePostgres } from '../support/private-stores';
 
@@ -43,13 +44,10 @@ describe('PostgreSQL outage', () => {
     } finally {
       pg.start();
     }
-    let recovered = false;
-    for (let i = 0; i < 50 && !recovered; i++) {
-      const attempt = await timedGet('/e/v1/developer/workspaces/');
-      recovered = attempt.res.status === 200;
-      if (!recovered) await new Promise((r) => setTimeout(r, 200));
-    }
-    expect(recovered).toBe(true);
+    await eventually(async () => expect((await timedGet('/e/v1/developer/workspaces/')).res.status).toBe(200), {
+      timeoutMs: 10_000,
+      intervalMs: 200,
+    });
     expect((await timedGet('/health/ready', false)).res.status).toBe(200);
   }, 120000);
 });

@@ -1,4 +1,5 @@
 import { createTestApp, TestApp } from '../support/app';
+import { eventually } from '../support/eventually';
 import { aDeveloper } from '../support/factories';
 import { PrivateRedis, startPrivateRedis } from '../support/private-stores';
 
@@ -23,12 +24,12 @@ describe('Redis outage', () => {
     const dev = await aDeveloper(t);
     await t.http().post('/e/v1/developer/workspaces/').set(dev.auth).send({ name: 'no redis' }).expect(201);
     await redis.start();
-    let healed = false;
-    for (let i = 0; i < 50 && !healed; i++) {
-      const res = await t.http().get('/health/ready');
-      healed = res.status === 200 && !res.body.details.redis.degraded;
-      if (!healed) await new Promise((r) => setTimeout(r, 200));
-    }
-    expect(healed).toBe(true);
+    await eventually(
+      async () => {
+        const res = await t.http().get('/health/ready');
+        expect({ status: res.status, degraded: Boolean(res.body.details?.redis?.degraded) }).toEqual({ status: 200, degraded: false });
+      },
+      { timeoutMs: 10_000, intervalMs: 200 },
+    );
   }, 60000);
 });

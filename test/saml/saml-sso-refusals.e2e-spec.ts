@@ -15,18 +15,24 @@ describe('SAML SSO refusals', () => {
   });
   afterAll(() => t.close());
 
-  it('answers 400 with an HTML page for an unknown Issuer', async () => {
+  /** saml_sso_unattributed_failures_total{reason} as /metrics shows it (0 before the first). */
+  async function unattributed(reason: string): Promise<number> {
+    const metrics = await t.http().get('/metrics').expect(200);
+    const line = new RegExp(`^saml_sso_unattributed_failures_total\\{reason="${reason}"\\} (\\d+)$`, 'm').exec(metrics.text);
+    return line ? Number(line[1]) : 0;
+  }
+
+  const auditRowsOf = async (requestId: string) =>
+    (await t.dataSource.query(`SELECT 1 FROM audit_events WHERE request_id = $1`, [requestId])) as unknown[];
+
+  it('answers 400 with an HTML page for an unknown Issuer, counted in /metrics and kept out of the audit table', async () => {
+    const before = await unattributed('unknown_sp');
     const res = await t.http().get(craftedRequest('https://nobody.example.test/metadata')).expect(400);
     expect(res.headers['content-type']).toMatch(/text\/html/);
     expect(res.text).toContain('No service provider is registered with the entity id https://nobody.example.test/metadata');
-    // No workspace to file it under: recorded with workspace_id null, visible to operators.
-    const rows = (await t.dataSource.query(
-      `SELECT workspace_id, actor_type, metadata FROM audit_events WHERE event_type = 'saml_sso_failure' AND metadata->>'issuer' = $1`,
-      ['https://nobody.example.test/metadata'],
-    )) as { workspace_id: string | null; actor_type: string; metadata: { reason: string } }[];
-    expect(rows).toEqual([
-      expect.objectContaining({ workspace_id: null, actor_type: 'anonymous', metadata: expect.objectContaining({ reason: 'unknown_sp' }) }),
-    ]);
+    // No workspace to file it under, and anyone can send it: no row, a counter (and one log line).
+    expect(await auditRowsOf(res.headers['x-request-id'])).toEqual([]);
+    expect(await unattributed('unknown_sp')).toBe(before + 1);
   });
 
   it('refuses an ACS URL that differs from the registered one and records saml_sso_failure', async () => {
@@ -89,10 +95,13 @@ describe('SAML SSO refusals', () => {
       .expect(400);
     expect(res.text).toContain('DTD');
     expect(res.text).not.toMatch(/aaaaaaaaaaaaaaaaaaaa|root:/);
-    const [row] = (await t.dataSource.query(`SELECT metadata FROM audit_events WHERE event_type = 'saml_sso_failure' AND request_id = $1`, [
-      res.headers['x-request-id'],
-    ])) as { metadata: { reason: string } }[];
-    expect(row.metadata.reason).toBe('malformed_request');
+  });
+
+  it('keeps unreadable requests out of the audit table and counts them in /metrics', async () => {
+    const before = await unattributed('malformed_request');
+    const res = await t.http().get('/saml/sso/?SAMLRequest=%25%25').expect(400);
+    expect(await auditRowsOf(res.headers['x-request-id'])).toEqual([]);
+    expect(await unattributed('malformed_request')).toBe(before + 1);
   });
 
   it('refuses a request that inflates past the limit', async () => {

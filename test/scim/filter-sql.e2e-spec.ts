@@ -167,8 +167,8 @@ describe('filter SQL against the in-memory evaluator on a seeded workspace', () 
     const pool = {
       strings: users.flatMap((u) => [
         u.userName as string,
-        (u.name as Record<string, string>).givenName ?? '',
-        (u.name as Record<string, string>).familyName ?? '',
+        (u.name as Record<string, string> | undefined)?.givenName ?? '',
+        (u.name as Record<string, string> | undefined)?.familyName ?? '',
       ]),
       ids: users.map((u) => u.id as string).slice(0, 5),
     };

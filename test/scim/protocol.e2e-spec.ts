@@ -1,4 +1,6 @@
+import { EventEmitter2 } from '@nestjs/event-emitter';
 import { randomUUID } from 'node:crypto';
+import { TRANSACTION_PHASE, TransactionPhaseEvent } from '../../src/events/domain-events';
 import { createTestApp, TestApp } from '../support/app';
 import {
   aScimGroup,
@@ -177,6 +179,46 @@ describe('SCIM protocol details', () => {
       expect(n).toBe(20);
     });
 
+    it('creates the user although its audit row cannot be written, and counts the failure', async () => {
+      const s = await aScimTenant(t);
+      await t.dataSource.query(
+        `ALTER TABLE audit_events ADD CONSTRAINT test_reject_scim_create CHECK (event_type <> 'scim_user_create') NOT VALID`,
+      );
+      try {
+        const res = await s.post('/Users', userBody(aUserName('unaudited'))).expect(201);
+        await s.get(`/Users/${res.body.id}`).expect(200);
+        const metrics = await t.http().get('/metrics').expect(200);
+        expect(metrics.text).toMatch(/audit_write_failures_total\{mode="transactional"\} [1-9]/);
+      } finally {
+        await t.dataSource.query(`ALTER TABLE audit_events DROP CONSTRAINT test_reject_scim_create`);
+      }
+    });
+
+    it('runs a transaction-phase listener that cannot ride the statement inside a transaction with the change', async () => {
+      const s = await aScimTenant(t);
+      const emitter = t.get<EventEmitter2>(EventEmitter2);
+      const seen: { name: string; inTransaction: boolean; userVisible: boolean }[] = [];
+      const listener = async (event: TransactionPhaseEvent) => {
+        const target = event.payload.target?.id ?? null;
+        const [row] = event.tx ? await event.tx.query(`SELECT count(*)::int AS n FROM end_users WHERE id = $1`, [target]) : [{ n: 0 }];
+        seen.push({ name: event.name, inTransaction: event.tx?.queryRunner?.isTransactionActive ?? false, userVisible: row.n === 1 });
+      };
+      // emitAsync (the bus's transaction phase) awaits the promise a listener returns.
+      const asListener = listener as (event: TransactionPhaseEvent) => void;
+      emitter.on(TRANSACTION_PHASE, asListener);
+      try {
+        const res = await s.post('/Users', userBody(aUserName('fallback'))).expect(201);
+        expect(seen).toEqual([{ name: 'scim_user_create', inTransaction: true, userVisible: true }]);
+        const [{ n }] = await t.dataSource.query(
+          `SELECT count(*)::int AS n FROM audit_events WHERE event_type = 'scim_user_create' AND target_id = $1`,
+          [res.body.id],
+        );
+        expect(n).toBe(1);
+      } finally {
+        emitter.off(TRANSACTION_PHASE, asListener);
+      }
+    });
+
     it('keeps active unchanged when a PUT omits it', async () => {
       const s = await aScimTenant(t);
       const u = await aScimUser(s);
@@ -300,6 +342,6 @@ describe('SCIM protocol details', () => {
   it('accepts a user body with userName only', async () => {
     const s = await aScimTenant(t);
     const res = await s.post('/Users', userBody(aUserName(), { name: undefined, emails: undefined })).expect(201);
-    expect(res.body.name).toEqual({});
+    expect(res.body).not.toHaveProperty('name');
   });
 });

@@ -205,7 +205,16 @@ describe('no route lets one workspace reach another workspace’s objects', () =
   it('answers 404 (405 where the method never applies) to tenant B on every route, and A’s objects stay as they were', async () => {
     const kindOf = new Map(listRoutes(t.app).map((r) => [`${r.method} ${r.path}`, r.auth as Kind]));
     const attempts: [string, Kind, string, Attempt][] = [
-      ...Object.entries(CASES).map(([key, make]) => [key, kindOf.get(key)!, key.split(' ')[0], make()] as [string, Kind, string, Attempt]),
+      // POST on a SCIM resource URL has no route (the router answers 405 with Allow), so it is not in the route list.
+      ...Object.entries(CASES).map(
+        ([key, make]) =>
+          [key, kindOf.get(key) ?? (key.startsWith('POST /scim/v2/') ? 'scim' : kindOf.get(key)!), key.split(' ')[0], make()] as [
+            string,
+            Kind,
+            string,
+            Attempt,
+          ],
+      ),
       ...BY_WORKSPACE.map(
         ([kind, method, what, make]) => [`${method} ${what} of A`, kind, method, make()] as [string, Kind, string, Attempt],
       ),

@@ -1,17 +1,24 @@
 import { auditPageQuery } from '../../src/audit/audit.repository';
-import { AuditService } from '../../src/audit/audit.service';
+import { UnitOfWork } from '../../src/database/unit-of-work';
+import { DomainEventBus } from '../../src/events/domain-event-bus';
+import { AuditFacts } from '../../src/events/domain-events';
 import { createTestApp, TestApp } from '../support/app';
 import { aDeveloper, aWorkspace, TestDeveloper } from '../support/factories';
 
 describe('audit log', () => {
   let t: TestApp;
   let dev: TestDeveloper;
-  let writer: AuditService;
+  let uow: UnitOfWork;
+  let bus: DomainEventBus;
   beforeAll(async () => {
     t = await createTestApp();
     dev = await aDeveloper(t);
-    writer = t.get(AuditService);
+    uow = t.get(UnitOfWork);
+    bus = t.get(DomainEventBus);
   });
+  /** What a refused sign-in does: an event that changes nothing, written on its own by the audit listener. */
+  const recordDetached = (name: 'login_failure' | 'login_success' | 'custom_db_sync_fail', facts: AuditFacts) =>
+    bus.runTransactionPhase([{ name, payload: facts } as never], null);
   afterAll(() => t.close());
 
   const list = (query: Record<string, string | number>) => t.http().get('/developer/audit/').query(query).set(dev.auth);
@@ -46,10 +53,9 @@ describe('audit log', () => {
   it('pages through 1,000 events written in the same millisecond exactly once each', async () => {
     const ws = await aWorkspace(t, dev);
     const sameInstant = new Date('2026-01-01T12:00:00.000Z');
-    await t.dataSource.transaction(async (manager) => {
+    await uow.run(async (_tx, events) => {
       for (let i = 0; i < 1000; i++) {
-        await writer.record(manager, {
-          eventType: 'scim_user_create',
+        events.emit('scim_user_create', {
           workspaceId: ws.id,
           actor: { type: 'system', id: null },
           metadata: { i },
@@ -75,10 +81,9 @@ describe('audit log', () => {
     const sameInstant = new Date('2026-02-01T08:00:00.000Z');
     await Promise.all(
       Array.from({ length: 8 }, (_, writer) =>
-        t.dataSource.transaction(async (manager) => {
+        uow.run(async (_tx, events) => {
           for (let i = 0; i < 25; i++) {
-            await t.get<AuditService>(AuditService).record(manager, {
-              eventType: 'scim_user_update',
+            events.emit('scim_user_update', {
               workspaceId: ws.id,
               actor: { type: 'system', id: null },
               metadata: { writer, i },
@@ -127,20 +132,18 @@ describe('audit log', () => {
   it('applies every filter of the spec', async () => {
     const ws = await aWorkspace(t, dev);
     const base = { workspaceId: ws.id, request: { requestId: 'r', ip: '10.0.0.1', userAgent: 'ua' } };
-    await writer.recordDetached({
+    await recordDetached('login_failure', {
       ...base,
-      eventType: 'login_failure',
       actor: { type: 'anonymous', id: null },
       target: { type: 'EndUser', id: 't-1' },
     });
-    await writer.recordDetached({
+    await recordDetached('login_success', {
       ...base,
-      eventType: 'login_success',
       actor: { type: 'end_user', id: 'u-1' },
       target: { type: 'Session', id: 't-2' },
       request: { requestId: 'r', ip: '10.0.0.2', userAgent: 'ua' },
     });
-    await writer.recordDetached({ ...base, eventType: 'custom_db_sync_fail', actor: { type: 'system', id: null } });
+    await recordDetached('custom_db_sync_fail', { ...base, actor: { type: 'system', id: null } });
     const ids = async (q: Record<string, string>) =>
       (await list({ workspace_id: ws.id, ...q }).expect(200)).body.results.map((e: { event_type: string }) => e.event_type);
     expect(await ids({ event_type: 'login_failure' })).toEqual(['login_failure']);
@@ -194,8 +197,7 @@ describe('audit log', () => {
 
   it('sanitizes content so it cannot break the insert (NUL bytes, long messages and user agents)', async () => {
     const ws = await aWorkspace(t, dev);
-    await writer.recordDetached({
-      eventType: 'login_failure',
+    await recordDetached('login_failure', {
       workspaceId: ws.id,
       actor: { type: 'anonymous', id: 'a\u0000b' },
       message: 'm'.repeat(1000),

@@ -2,8 +2,9 @@ import { Check, Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
 /**
  * One audit event (spec E). Append-only: triggers reject UPDATE, DELETE and TRUNCATE, and a
- * BEFORE INSERT trigger assigns created_at, unique per workspace to the microsecond (the
- * lossless cursor, decision 0003). Rows are written by the audit listener only.
+ * BEFORE INSERT trigger assigns created_at, unique per workspace to the microsecond without writers
+ * waiting on each other: the lossless cursor and the order key (decision 0120). Rows are written by
+ * the audit listener only.
  */
 @Entity('audit_events')
 // (workspace_id, created_at DESC), unique: a descending key TypeORM cannot declare; the migration owns it.

@@ -4,6 +4,7 @@ import { AuthGuard as PassportGuard, IAuthGuard } from '@nestjs/passport';
 import type { Request } from 'express';
 import { DomainError } from '../errors';
 import { AUTH_KIND, AuthKind } from './auth.decorator';
+import { unauthorizedDetail } from './credential-hint';
 import { DEVELOPER_SESSION_AUTHENTICATOR, DeveloperSessionAuthenticator, Principal } from './principal';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -40,7 +41,7 @@ export class AuthenticationGuard implements CanActivate {
       );
       return true;
     }
-    await this.passportGuard(STRATEGY[kind]).canActivate(ctx);
+    await this.passportGuard(kind).canActivate(ctx);
     return true;
   }
 
@@ -48,15 +49,20 @@ export class AuthenticationGuard implements CanActivate {
     return this.moduleRef.get<DeveloperSessionAuthenticator>(DEVELOPER_SESSION_AUTHENTICATOR, { strict: false });
   }
 
-  private passportGuard(strategy: string): IAuthGuard {
+  private passportGuard(kind: Exclude<AuthKind, 'public'>): IAuthGuard {
+    const strategy = STRATEGY[kind];
     let guard = this.passportGuards.get(strategy);
     if (!guard) {
       const Guard = PassportGuard(strategy);
       guard = new (class extends Guard {
-        override handleRequest<T>(err: unknown, user: T): T {
+        override handleRequest<T>(err: unknown, user: T, _info: unknown, context: ExecutionContext): T {
           // A strategy errs only when it could not check (e.g. the database is down): that is a 503, not a 401.
           if (err) throw err;
-          if (!user) throw new DomainError('unauthorized', 'Missing, invalid, expired or revoked credentials');
+          if (!user) {
+            // Say which credential the route takes, and when the one sent belongs to another surface (issue 13, item 12).
+            const authorization = context.switchToHttp().getRequest<Request>().headers.authorization;
+            throw new DomainError('unauthorized', unauthorizedDetail(kind, authorization));
+          }
           return user;
         }
       })();

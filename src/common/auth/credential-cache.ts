@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { Client } from 'pg';
 import { APP_CONFIG, AppConfig } from '../../config/config';
-import { EVERY_CREDENTIAL, REVOKED_CHANNEL } from './credential-revocations.repository';
+import { EVERY_CREDENTIAL, listenForRevocations, REVOKED_CHANNEL } from './credential-revocations.repository';
 import { Clock } from '../clock';
 import type { Principal } from './principal';
 
@@ -128,8 +128,7 @@ export class CredentialCache implements OnApplicationBootstrap, OnModuleDestroy 
     this.listener = client;
     try {
       await client.connect();
-      // Session plumbing on this dedicated connection, not table data: no repository read.
-      await client.query(`LISTEN ${REVOKED_CHANNEL}`);
+      await listenForRevocations(client);
       if (this.listener !== client || this.stopped) return;
       this.generation++;
       this.entries.clear();

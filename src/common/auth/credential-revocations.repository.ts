@@ -1,3 +1,4 @@
+import type { Client } from 'pg';
 import { preparedQuery } from '../../database/prepared-query';
 import type { Tx } from '../../database/unit-of-work';
 
@@ -15,6 +16,14 @@ const NOTIFY = `SELECT pg_notify($1, $2)`;
  */
 export async function notifyCredentialRevoked(tx: Tx, tokenHash: string): Promise<void> {
   await preparedQuery(tx, NOTIFY, [REVOKED_CHANNEL, tokenHash]);
+}
+
+/**
+ * Subscribes a dedicated session (a connection of its own, never a pooled one) to the channel;
+ * its 'notification' events then carry the revoked hashes.
+ */
+export async function listenForRevocations(session: Client): Promise<void> {
+  await session.query(`LISTEN ${REVOKED_CHANNEL}`);
 }
 
 /**

@@ -6,6 +6,9 @@ import { Saml1763700400000 } from './1763700400000-Saml';
 import { Anomalies1763700500000 } from './1763700500000-Anomalies';
 import { AuditLatestLookup1763700600000 } from './1763700600000-AuditLatestLookup';
 import { AuditAppend1763700700000 } from './1763700700000-AuditAppend';
+import { ScimGroupExternalId1795522600462 } from './1795522600462-ScimGroupExternalId';
+import { SamlPairwiseAndPendingBound1795522988245 } from './1795522988245-SamlPairwiseAndPendingBound';
+import { ScimWithoutWaits1795522988294 } from './1795522988294-ScimWithoutWaits';
 
 /** Every migration, in order. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -17,4 +20,7 @@ export const MIGRATIONS = [
   Anomalies1763700500000,
   AuditLatestLookup1763700600000,
   AuditAppend1763700700000,
+  ScimGroupExternalId1795522600462,
+  SamlPairwiseAndPendingBound1795522988245,
+  ScimWithoutWaits1795522988294,
 ];

@@ -13,6 +13,8 @@ import { Workspace } from '../../workspaces/entities/workspace.entity';
 @Index('end_users_workspace_email_idx', { synchronize: false })
 @Index('end_users_email_idx', { synchronize: false })
 @Index('end_users_workspace_created_idx', ['workspaceId', 'createdAt', 'id'])
+// (workspace_id, created_at, id) of SCIM users only (a partial index): SCIM pages count and skip on it, index-only.
+@Index('end_users_scim_page_idx', { synchronize: false })
 export class EndUser {
   @PrimaryGeneratedColumn('uuid') id: string;
   @Column('uuid', { name: 'workspace_id' }) workspaceId: string;

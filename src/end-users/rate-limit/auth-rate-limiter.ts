@@ -6,7 +6,7 @@ import { DomainError } from '../../common/errors';
 import { REDIS_CLIENT, type RedisClient } from '../../common/redis.provider';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 
-export type RateLimitedAction = 'login' | 'register' | 'verify' | 'resend' | 'reset';
+export type RateLimitedAction = 'login' | 'register' | 'verify' | 'resend' | 'reset' | 'saml_sso';
 
 const WINDOW_MS = 60_000;
 
@@ -30,8 +30,13 @@ export class AuthRateLimiter implements OnApplicationShutdown {
 
   /** Count one attempt; throws rate_limited (429 with Retry-After) when either limit is exceeded. */
   async hit(action: RateLimitedAction, ip: string, account: string | null): Promise<void> {
-    await this.check(`rl:${action}:ip:${ip}`, this.config.RATE_LIMIT_AUTH_PER_MINUTE, action);
+    await this.check(`rl:${action}:ip:${ip}`, this.ipLimit(action), action);
     if (account) await this.check(`rl:${action}:acct:${sha256Hex(account)}`, this.config.RATE_LIMIT_ACCOUNT_PER_MINUTE, action);
+  }
+
+  /** SAML SSO has its own per-address budget: one sign-in there is two or three requests (start, finish). */
+  private ipLimit(action: RateLimitedAction): number {
+    return action === 'saml_sso' ? this.config.RATE_LIMIT_SAML_SSO_PER_MINUTE : this.config.RATE_LIMIT_AUTH_PER_MINUTE;
   }
 
   private async check(key: string, limit: number, action: string): Promise<void> {

@@ -22,6 +22,7 @@ describe('development signing pair (npm run saml:keygen)', () => {
       SAML_IDP_SSO_URL: 'http://localhost:3000/saml/sso/',
       SAML_IDP_CERT_PEM: pair.certPem,
       SAML_IDP_KEY_PEM: pair.keyPem,
+      SAML_NAMEID_SECRET: 'x'.repeat(32),
     });
     expect(state.configured).toBe(true);
   });

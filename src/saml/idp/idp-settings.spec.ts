@@ -10,6 +10,7 @@ const base: IdpEnv = {
   SAML_IDP_SSO_URL: 'https://idp.example.test/saml/sso/',
   SAML_IDP_CERT_PEM: pair.certPem,
   SAML_IDP_KEY_PEM: pair.keyPem,
+  SAML_NAMEID_SECRET: 'a'.repeat(43),
 };
 
 describe('IdP settings', () => {
@@ -19,6 +20,13 @@ describe('IdP settings', () => {
     if (state.configured) return;
     expect(state.missing).toEqual(['SAML_IDP_SSO_URL', 'SAML_IDP_KEY_PEM']);
     expect(state.message).toMatch(/not configured.*SAML_IDP_SSO_URL, SAML_IDP_KEY_PEM/);
+  });
+
+  it('needs SAML_NAMEID_SECRET (pairwise identifiers), and a long one', () => {
+    const state = resolveIdpState({ ...base, SAML_NAMEID_SECRET: undefined });
+    expect(state.configured).toBe(false);
+    if (!state.configured) expect(state.missing).toEqual(['SAML_NAMEID_SECRET']);
+    expect(() => resolveIdpState({ ...base, SAML_NAMEID_SECRET: 'short' })).toThrow(/at least 32 characters/);
   });
 
   it('parses the pair once and defaults the login URL', () => {

@@ -1,4 +1,4 @@
-import { createPrivateKey, KeyObject, X509Certificate } from 'node:crypto';
+import { createPrivateKey, createSecretKey, KeyObject, X509Certificate } from 'node:crypto';
 import { pemBody } from '../protocol/xml-text';
 
 /** The environment variables this module reads (names as in the spec). */
@@ -9,6 +9,8 @@ export interface IdpEnv {
   SAML_IDP_KEY_PEM?: string;
   SAML_IDP_LOGIN_URL?: string;
   SAML_IDP_NEXT_CERT_PEM?: string;
+  /** HMAC key of the pairwise identifiers (generated outside production, see config). */
+  SAML_NAMEID_SECRET?: string;
 }
 
 /** A ready identity provider: key and certificates parsed once, at boot. */
@@ -24,6 +26,8 @@ export interface IdpSettings {
   /** Published beside the current certificate during a key rollover. */
   readonly nextCertBase64?: string;
   readonly certNotAfter: Date;
+  /** HMAC key of the per-SP identifiers: persistent NameID and SessionIndex (protocol/pairwise.ts). */
+  readonly pairwiseKey: KeyObject;
 }
 
 export type IdpState =
@@ -31,7 +35,8 @@ export type IdpState =
   | { readonly configured: false; readonly missing: readonly string[]; readonly message: string };
 
 export const DEFAULT_LOGIN_URL = '/auth/login/';
-const REQUIRED = ['SAML_IDP_ENTITY_ID', 'SAML_IDP_SSO_URL', 'SAML_IDP_CERT_PEM', 'SAML_IDP_KEY_PEM'] as const;
+const REQUIRED = ['SAML_IDP_ENTITY_ID', 'SAML_IDP_SSO_URL', 'SAML_IDP_CERT_PEM', 'SAML_IDP_KEY_PEM', 'SAML_NAMEID_SECRET'] as const;
+const MIN_SECRET_CHARS = 32;
 const MIN_RSA_BITS = 2048;
 
 /** A present but unusable configuration: the service refuses to boot rather than sign with it. */
@@ -70,6 +75,9 @@ function loadIdpSettings(env: Required<IdpEnv>): IdpSettings {
   if (next && next.fingerprint256 === cert.fingerprint256) {
     throw new IdpConfigError('SAML_IDP_NEXT_CERT_PEM is the same certificate as SAML_IDP_CERT_PEM');
   }
+  if (env.SAML_NAMEID_SECRET.trim().length < MIN_SECRET_CHARS) {
+    throw new IdpConfigError(`SAML_NAMEID_SECRET must be at least ${MIN_SECRET_CHARS} characters of random text`);
+  }
   return Object.freeze({
     entityId: requireText(env.SAML_IDP_ENTITY_ID),
     ssoUrl: requireAbsoluteUrl(env.SAML_IDP_SSO_URL, 'SAML_IDP_SSO_URL'),
@@ -79,6 +87,7 @@ function loadIdpSettings(env: Required<IdpEnv>): IdpSettings {
     certBase64: pemBody(certPem),
     nextCertBase64: next ? pemBody(next.toString()) : undefined,
     certNotAfter: new Date(cert.validTo),
+    pairwiseKey: createSecretKey(Buffer.from(env.SAML_NAMEID_SECRET.trim(), 'utf8')),
   });
 }
 

@@ -1,5 +1,7 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { Element } from '@xmldom/xmldom';
+import { COMPARISONS, Comparison, RequestedAuthnContext } from './authn-context';
+import { RequestedSubject } from './name-id';
 import { badRequest } from './saml.errors';
 import { NS } from './saml-urns';
 import { childElements, parseUntrustedXml, pureText } from './strict-xml';
@@ -16,6 +18,10 @@ export interface AuthnRequestInfo {
   forceAuthn: boolean;
   isPassive: boolean;
   nameIdPolicy?: { format?: string; allowCreate?: boolean; spNameQualifier?: string };
+  /** <Subject>: who the SP expects to be signed in (saml-core §3.4.1.4). */
+  subject?: RequestedSubject;
+  /** <RequestedAuthnContext> (saml-core §3.3.2.2.1). */
+  requestedAuthnContext?: RequestedAuthnContext;
 }
 
 export interface RequestLimits {
@@ -106,7 +112,7 @@ const CHILD_SEQUENCE: ReadonlyArray<readonly [string, string]> = [
 
 const NCNAME = /^[A-Za-z_][A-Za-z0-9._-]*$/;
 const DATE_TIME = /^-?\d{4,}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?$/;
-const MAX = { id: 256, issuer: 1024, url: 2048 };
+const MAX = { id: 256, issuer: 1024, url: 2048, nameId: 1024, contextRefs: 16 };
 
 /**
  * Checks the AuthnRequest against the parts of the SAML schema that matter here
@@ -145,7 +151,76 @@ export function parseAuthnRequest(xml: string): AuthnRequestInfo {
     forceAuthn: optionalBoolean(root, 'ForceAuthn'),
     isPassive: optionalBoolean(root, 'IsPassive'),
     nameIdPolicy: policyEl ? readNameIdPolicy(policyEl) : undefined,
+    subject: children.has('Subject') ? readSubject(children.get('Subject')!) : undefined,
+    requestedAuthnContext: children.has('RequestedAuthnContext')
+      ? readRequestedAuthnContext(children.get('RequestedAuthnContext')!)
+      : undefined,
   };
+}
+
+/**
+ * SubjectType: (BaseID | NameID | EncryptedID)?, SubjectConfirmation*. Only a NameID can be
+ * compared with the signed-in user; a BaseID or EncryptedID yields a Subject naming nobody
+ * we can read, which never matches (so never yields an assertion for someone else).
+ */
+function readSubject(el: Element): RequestedSubject | undefined {
+  const children = childElements(el);
+  const identifiers = children.filter((c) => c.localName !== 'SubjectConfirmation');
+  for (const c of children) {
+    if (c.namespaceURI !== NS.assertion || !['BaseID', 'NameID', 'EncryptedID', 'SubjectConfirmation'].includes(c.localName ?? '')) {
+      throw badRequest(`Unexpected element ${c.tagName} in Subject`);
+    }
+  }
+  if (identifiers.length > 1 || (identifiers.length === 1 && children[0] !== identifiers[0])) {
+    throw badRequest('Subject must hold at most one identifier, before any SubjectConfirmation');
+  }
+  if (children.length === 0) throw badRequest('Subject must hold an identifier or a SubjectConfirmation');
+  for (const c of children) {
+    if (c.localName === 'SubjectConfirmation' && !c.hasAttribute('Method')) throw badRequest('SubjectConfirmation has no Method');
+  }
+  const id = identifiers[0];
+  // Only SubjectConfirmation: names nobody, constrains nothing.
+  if (!id) return undefined;
+  if (id.localName !== 'NameID') return { nameId: undefined };
+  for (let i = 0; i < id.attributes.length; i++) {
+    const a = id.attributes.item(i)!;
+    if (a.name === 'xmlns' || a.prefix === 'xmlns') continue;
+    if (!['Format', 'NameQualifier', 'SPNameQualifier', 'SPProvidedID'].includes(a.name)) {
+      throw badRequest(`Unexpected attribute ${a.name} on NameID`);
+    }
+  }
+  return { nameId: bounded(pureText(id, 'NameID'), MAX.nameId, 'NameID'), format: optionalUrl(id, 'Format') };
+}
+
+/** RequestedAuthnContextType: Comparison?, then AuthnContextClassRef+ or AuthnContextDeclRef+. */
+function readRequestedAuthnContext(el: Element): RequestedAuthnContext {
+  for (let i = 0; i < el.attributes.length; i++) {
+    const a = el.attributes.item(i)!;
+    if (a.name === 'xmlns' || a.prefix === 'xmlns') continue;
+    if (a.name !== 'Comparison') throw badRequest(`Unexpected attribute ${a.name} on RequestedAuthnContext`);
+  }
+  const comparison = (attr(el, 'Comparison')?.trim() ?? 'exact') as Comparison;
+  if (!COMPARISONS.includes(comparison)) throw badRequest('RequestedAuthnContext Comparison must be exact, minimum, better or maximum');
+  const children = childElements(el);
+  if (children.length === 0 || children.length > MAX.contextRefs) {
+    throw badRequest(`RequestedAuthnContext must list 1 to ${MAX.contextRefs} AuthnContextClassRef or AuthnContextDeclRef`);
+  }
+  const kind = children[0].localName;
+  const classRefs: string[] = [];
+  const declRefs: string[] = [];
+  for (const c of children) {
+    if (
+      c.namespaceURI !== NS.assertion ||
+      (c.localName !== 'AuthnContextClassRef' && c.localName !== 'AuthnContextDeclRef') ||
+      c.localName !== kind
+    ) {
+      throw badRequest('RequestedAuthnContext must hold only AuthnContextClassRef or only AuthnContextDeclRef elements');
+    }
+    const value = bounded(pureText(c, c.localName), MAX.url, c.localName);
+    if (value === '' || /\s/.test(value)) throw badRequest(`${c.localName} is not a URI`);
+    (kind === 'AuthnContextClassRef' ? classRefs : declRefs).push(value);
+  }
+  return { comparison, classRefs, declRefs };
 }
 
 function checkRootAttributes(root: Element): void {

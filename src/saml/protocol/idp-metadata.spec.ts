@@ -10,6 +10,7 @@ describe('IdP metadata', () => {
     SAML_IDP_SSO_URL: 'https://idp.example.test/saml/sso/',
     SAML_IDP_CERT_PEM: pair.certPem,
     SAML_IDP_KEY_PEM: pair.keyPem,
+    SAML_NAMEID_SECRET: 'x'.repeat(32),
   });
   if (!state.configured) throw new Error('expected configured');
   const doc = new DOMParser().parseFromString(buildIdpMetadata(state.settings), 'text/xml');

@@ -5,6 +5,7 @@ import { buildIdpMetadata } from './idp-metadata';
 import { IdpSettings, resolveIdpState } from '../idp/idp-settings';
 import { buildLoginResponse, buildStatusResponse, LoginResponseInput } from './login-response.builder';
 import { NAME_ID_FORMAT, STATUS } from './saml-urns';
+import { AUTHN_CLASS } from './authn-context';
 import { certPemFromBase64, certificatesInMetadata, nodeSamlSp, TestSp, xmlsecVerify } from '../../../test/saml/support/saml-verifiers';
 
 const SP = { entityId: 'https://sp.example.com/metadata', acsUrl: 'https://sp.example.com/saml/acs' };
@@ -18,6 +19,7 @@ beforeAll(() => {
     SAML_IDP_SSO_URL: 'https://idp.example.test/saml/sso/',
     SAML_IDP_CERT_PEM: pair.certPem,
     SAML_IDP_KEY_PEM: pair.keyPem,
+    SAML_NAMEID_SECRET: 'x'.repeat(32),
   });
   if (!state.configured) throw new Error('fixture IdP not configured');
   idp = state.settings;
@@ -40,6 +42,7 @@ function input(sp: TestSp, overrides: Partial<LoginResponseInput> = {}): LoginRe
     nameIdFormat: NAME_ID_FORMAT.email,
     sessionIndex: 'sess-1',
     authnInstant: new Date(),
+    authnContextClassRef: AUTHN_CLASS.passwordProtectedTransport,
     attributes: [
       { name: 'email', value: 'ada@example.com' },
       { name: 'firstName', value: 'Ada' },

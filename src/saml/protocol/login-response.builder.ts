@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { AUTHN_CONTEXT_PASSWORD, CM_BEARER, NS, STATUS } from './saml-urns';
+import { CM_BEARER, NS, STATUS } from './saml-urns';
 import { SigningKey, signRootElement } from './xml-signer';
 import { escapeXml as x } from './xml-text';
 
@@ -25,8 +25,11 @@ export interface LoginResponseInput {
   audience: string;
   nameId: string;
   nameIdFormat: string;
+  /** Per SP per session (pairwise.ts), never the session's own id. */
   sessionIndex: string;
   authnInstant: Date;
+  /** How the user actually signed in (authn-context.ts). */
+  authnContextClassRef: string;
   attributes: readonly SamlAttribute[];
   /** true: sign the Assertion; false: sign the Response instead. Never neither. */
   signAssertion: boolean;
@@ -65,7 +68,7 @@ export function buildLoginResponse(idp: IdpIdentity, input: LoginResponseInput):
     `<saml:Subject><saml:NameID Format="${x(input.nameIdFormat)}">${x(input.nameId)}</saml:NameID>` +
     `<saml:SubjectConfirmation Method="${CM_BEARER}"><saml:SubjectConfirmationData InResponseTo="${x(input.inResponseTo)}" NotOnOrAfter="${notOnOrAfter}" Recipient="${x(input.acsUrl)}"/></saml:SubjectConfirmation></saml:Subject>` +
     `<saml:Conditions NotBefore="${notBefore}" NotOnOrAfter="${notOnOrAfter}"><saml:AudienceRestriction><saml:Audience>${x(input.audience)}</saml:Audience></saml:AudienceRestriction></saml:Conditions>` +
-    `<saml:AuthnStatement AuthnInstant="${input.authnInstant.toISOString()}" SessionIndex="${x(input.sessionIndex)}"><saml:AuthnContext><saml:AuthnContextClassRef>${AUTHN_CONTEXT_PASSWORD}</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>` +
+    `<saml:AuthnStatement AuthnInstant="${input.authnInstant.toISOString()}" SessionIndex="${x(input.sessionIndex)}"><saml:AuthnContext><saml:AuthnContextClassRef>${x(input.authnContextClassRef)}</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>` +
     attributeStatement(input.attributes) +
     `</saml:Assertion>`;
   if (input.signAssertion) assertion = stripXmlDeclaration(signRootElement(assertion, idp));
@@ -82,17 +85,17 @@ export function buildLoginResponse(idp: IdpIdentity, input: LoginResponseInput):
 }
 
 /**
- * A Response carrying only a status (e.g. NoPassive for IsPassive with no session,
- * saml-core §3.4.1). It holds no assertion, but it is still signed so the SP can
- * trust that it came from us.
+ * A Response carrying only a status (e.g. Responder/NoPassive for IsPassive with no session,
+ * Requester/NoAuthnContext, saml-core §3.2.2.2). It holds no assertion, but it is still signed
+ * so the SP can trust that it came from us.
  */
 export function buildStatusResponse(
   idp: IdpIdentity,
-  input: { inResponseTo: string; acsUrl: string; status: string; message?: string; now?: Date },
+  input: { inResponseTo: string; acsUrl: string; status: string; topLevel?: string; message?: string; now?: Date },
 ): BuiltResponse {
   const responseId = newSamlId();
   const issueInstant = (input.now ?? new Date()).toISOString();
-  const topLevel = input.status === STATUS.success ? input.status : STATUS.responder;
+  const topLevel = input.status === STATUS.success ? input.status : (input.topLevel ?? STATUS.responder);
   const xml = responseEnvelope(
     idp,
     { responseId, issueInstant, acsUrl: input.acsUrl, inResponseTo: input.inResponseTo },

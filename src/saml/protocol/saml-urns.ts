@@ -16,6 +16,8 @@ export const STATUS = {
   requester: 'urn:oasis:names:tc:SAML:2.0:status:Requester',
   responder: 'urn:oasis:names:tc:SAML:2.0:status:Responder',
   noPassive: 'urn:oasis:names:tc:SAML:2.0:status:NoPassive',
+  noAuthnContext: 'urn:oasis:names:tc:SAML:2.0:status:NoAuthnContext',
+  unknownPrincipal: 'urn:oasis:names:tc:SAML:2.0:status:UnknownPrincipal',
 } as const;
 
 /** The NameID formats this IdP can assert (and publishes in its metadata). */
@@ -23,8 +25,8 @@ export const NAME_ID_FORMAT = {
   email: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',
   unspecified: 'urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified',
   persistent: 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent',
+  transient: 'urn:oasis:names:tc:SAML:2.0:nameid-format:transient',
 } as const;
 export const SUPPORTED_NAME_ID_FORMATS: readonly string[] = Object.values(NAME_ID_FORMAT);
 
-export const AUTHN_CONTEXT_PASSWORD = 'urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport';
 export const CM_BEARER = 'urn:oasis:names:tc:SAML:2.0:cm:bearer';

@@ -15,6 +15,8 @@ import { importSpMetadata, ImportedSpMetadata } from './sp-metadata-import';
 import { checkAcsUrl, checkAttributeMapping, checkCertificate, checkNameId, checkRelayState, invalid } from './sp-rules';
 
 const spNotFound = () => notFound('SAML service provider');
+/** Formats whose value the IdP generates: registered with name_id_attribute "id", which is the default for them. */
+const GENERATED_FORMATS: readonly string[] = [NAME_ID_FORMAT.persistent, NAME_ID_FORMAT.transient];
 
 /** The SP registry. Every call checks the developer's membership of the SP's workspace. */
 @Injectable()
@@ -119,12 +121,14 @@ function resolveFields(dto: CreateSamlSpDto | UpdateSamlSpDto, current: SamlServ
   if (!spEntityId) throw invalid('sp_entity_id', 'sp_entity_id is required (or metadata_xml that names it)');
   const acsUrl = pick('acsUrl', '');
   if (!acsUrl) throw invalid('acs_url', 'acs_url is required (or metadata_xml with an HTTP-POST AssertionConsumerService)');
+  const nameIdFormat = pick('nameIdFormat', NAME_ID_FORMAT.email);
   const fields: SpFields = {
     name: pick('name', spEntityId),
     spEntityId,
     acsUrl: checkAcsUrl(acsUrl),
-    nameIdFormat: pick('nameIdFormat', NAME_ID_FORMAT.email),
-    nameIdAttribute: pick('nameIdAttribute', 'email'),
+    nameIdFormat,
+    nameIdAttribute:
+      dto.name_id_attribute === undefined && GENERATED_FORMATS.includes(nameIdFormat) ? 'id' : pick('nameIdAttribute', 'email'),
     signAssertions: pick('signAssertions', true),
     attributeMapping: checkAttributeMapping(pick('attributeMapping', {})),
     spCertPem: checkCertificate(pick('spCertPem', null)),

@@ -47,6 +47,14 @@ describe('SP registration rules', () => {
   it('requires the email attribute for an emailAddress NameID', () => {
     expect(refused(() => checkNameId('urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress', 'id'))).toBe(true);
     expect(refused(() => checkNameId('urn:oasis:names:tc:SAML:2.0:nameid-format:persistent', 'id'))).toBe(false);
+    for (const field of ['first_name', 'last_name', 'display_name', 'email']) {
+      expect(refused(() => checkNameId('urn:oasis:names:tc:SAML:2.0:nameid-format:persistent', field))).toBe(true);
+    }
+    for (const field of ['first_name', 'last_name', 'display_name']) {
+      expect(refused(() => checkNameId('urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified', field))).toBe(true);
+    }
+    expect(refused(() => checkNameId('urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified', 'email'))).toBe(false);
+    expect(refused(() => checkNameId('urn:oasis:names:tc:SAML:2.0:nameid-format:transient', 'id'))).toBe(false);
   });
 
   it('treats an empty default_relay_state as none and requires an absolute URL otherwise', () => {

@@ -56,10 +56,31 @@ export function checkAttributeMapping(mapping: Record<string, unknown>): Record<
   return Object.fromEntries(entries) as Record<string, string>;
 }
 
-/** An email-address NameID must hold an email address. */
+/** Fields two users may share: an SP keyed on the NameID would merge them (saml-core §8.3). */
+const NON_UNIQUE_FIELDS: readonly string[] = ['first_name', 'last_name', 'display_name'];
+
+/**
+ * What each NameID format may hold (decision 0203): emailAddress the email; persistent and
+ * transient are values we generate, registered with name_id_attribute "id"; unspecified the
+ * email or the id. Names are never a NameID: they are not unique.
+ */
 export function checkNameId(format: string, attribute: string): void {
   if (format === NAME_ID_FORMAT.email && attribute !== 'email') {
     throw invalid('name_id_attribute', 'the emailAddress NameID format needs name_id_attribute "email"');
+  }
+  if ((format === NAME_ID_FORMAT.persistent || format === NAME_ID_FORMAT.transient) && attribute !== 'id') {
+    const kind = format === NAME_ID_FORMAT.persistent ? 'persistent' : 'transient';
+    throw invalid(
+      'name_id_attribute',
+      `the ${kind} NameID format needs name_id_attribute "id": the NameID is an opaque value the IdP derives for each SP` +
+        (kind === 'persistent' ? ', unique per user (a name or an email address is neither unique nor permanent)' : ''),
+    );
+  }
+  if (NON_UNIQUE_FIELDS.includes(attribute)) {
+    throw invalid(
+      'name_id_attribute',
+      `${attribute} is not unique (two users can share it), so it cannot identify a user; use email or id`,
+    );
   }
 }
 

@@ -13,6 +13,8 @@ export interface BrowserUser {
   emailVerified: boolean;
   /** When the password was typed for this session (ForceAuthn compares it). */
   authenticatedAt: Date;
+  /** How the session was opened: the hosted login page has one way, the password. */
+  authnMethod: 'password';
 }
 
 /**
@@ -41,6 +43,7 @@ export class BrowserUsers {
       lastName: profile.lastName || null,
       emailVerified: profile.emailVerified,
       authenticatedAt: session.authenticatedAt,
+      authnMethod: 'password',
     };
   }
 

@@ -1,6 +1,6 @@
-import { Doc, NoBody, ReturnsText } from '../../api-docs/decorators';
-import { Controller, Get, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Doc, NoBody, ReturnsText } from '../../api-docs/decorators';
 import type { CookieOptions, Request, Response } from 'express';
 import { Inject } from '@nestjs/common';
 import { Auth } from '../../common/auth/auth.decorator';
@@ -8,6 +8,7 @@ import { renderErrorPage } from '../../common/html/error-page';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import { clearSessionCookie, SESSION_COOKIE } from '../../end-users/hosted-login/browser-session-cookie';
 import { APP_CONFIG, AppConfig } from '../../config/config';
+import { RateLimit, RateLimitGuard } from '../../end-users/rate-limit/rate-limit.guard';
 import { postToRedirectEncoding } from '../protocol/authn-request.parser';
 import { PENDING_TTL_SECONDS } from './sso-requests.repository';
 import { SamlSsoService, SsoOutcome } from './saml-sso.service';
@@ -21,6 +22,7 @@ const TICKET_COOKIE = 'saml_sso';
 @ApiTags('saml')
 @Controller('saml/sso')
 @Auth('public')
+@UseGuards(RateLimitGuard)
 export class SamlSsoController {
   constructor(
     private readonly sso: SamlSsoService,
@@ -28,6 +30,7 @@ export class SamlSsoController {
   ) {}
 
   @Get()
+  @RateLimit('saml_sso')
   @Doc(
     'Start SSO (HTTP-Redirect binding)',
     'Browser endpoint of SP-initiated sign-in. Query: SAMLRequest (deflate + base64), optional RelayState; SigAlg and Signature are ignored. With an end-user browser session, answers the page that posts the signed SAML Response to the SP; without one, parks the request and redirects to the hosted login.',
@@ -43,6 +46,7 @@ export class SamlSsoController {
   )
   @ReturnsText(403, 'text/html', 'HTML error page: the SP is inactive or the user may not use it')
   @ReturnsText(503, 'text/html', 'HTML error page: SAML is not configured')
+  @ReturnsText(429, 'text/html', 'HTML error page: too many SSO requests from this IP; Retry-After says when to retry')
   async start(@Req() req: Request, @Res() res: Response, @ReqMeta() meta: RequestMeta): Promise<void> {
     // SigAlg and Signature are ignored (spec): only these two parameters are read.
     const { SAMLRequest: samlRequest, RelayState: relayState } = req.query;
@@ -51,6 +55,7 @@ export class SamlSsoController {
 
   /** HTTP-POST binding, as the metadata advertises: re-sent as a Redirect-binding GET so one path handles both. */
   @Post()
+  @RateLimit('saml_sso')
   @Doc(
     'Start SSO (HTTP-POST binding)',
     'Form fields SAMLRequest (base64, not deflated) and optional RelayState, as the metadata advertises. Re-sent as a Redirect-binding GET so one path handles both.',
@@ -61,6 +66,7 @@ export class SamlSsoController {
   })
   @NoBody(303, 'To GET /saml/sso/ with the same request')
   @ReturnsText(400, 'text/html', 'HTML error page: SAMLRequest is missing or not base64')
+  @ReturnsText(429, 'text/html', 'HTML error page: too many SSO requests from this IP; Retry-After says when to retry')
   startPost(@Req() req: Request, @Res() res: Response): void {
     const body = (req.body ?? {}) as { SAMLRequest?: unknown; RelayState?: unknown };
     const params = new URLSearchParams({ SAMLRequest: postToRedirectEncoding(body.SAMLRequest) });
@@ -70,6 +76,7 @@ export class SamlSsoController {
   }
 
   @Get('finish')
+  @RateLimit('saml_sso')
   @Doc(
     'Resume SSO after the hosted login',
     'Where the hosted login sends the browser back: the parked request is found by its cookie (saml_sso) and answered as GET /saml/sso/ would.',
@@ -78,6 +85,7 @@ export class SamlSsoController {
   @NoBody(302, 'Still no signed-in end user: back to the hosted login')
   @ReturnsText(400, 'text/html', 'HTML error page: no parked request (expired or already used)')
   @ReturnsText(403, 'text/html', 'HTML error page: the SP is inactive or the user may not use it')
+  @ReturnsText(429, 'text/html', 'HTML error page: too many SSO requests from this IP; Retry-After says when to retry')
   async finish(@Req() req: Request, @Res() res: Response, @ReqMeta() meta: RequestMeta): Promise<void> {
     this.send(res, await this.sso.finish(cookie(req, TICKET_COOKIE), sessionToken(req), meta));
   }

@@ -1,17 +1,23 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DomainError } from '../../common/errors';
 import { RequestMeta } from '../../common/request-context';
+import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { DomainEventBus } from '../../events/domain-event-bus';
 import { IdpRuntime } from '../idp/idp-runtime';
 import { IdpSettings } from '../idp/idp-settings';
 import { AuthnRequestInfo, readRedirectAuthnRequest } from '../protocol/authn-request.parser';
+import { satisfiesRequested, sessionAuthnClass } from '../protocol/authn-context';
 import { buildLoginResponse, buildStatusResponse } from '../protocol/login-response.builder';
+import { NameIdRule, nameIdValue, subjectMatches } from '../protocol/name-id';
+import { pairwiseId } from '../protocol/pairwise';
 import { renderAutoPostPage, RenderedPage } from '../protocol/post-form.page';
 import { SamlError } from '../protocol/saml.errors';
 import { BINDING, NAME_ID_FORMAT, STATUS } from '../protocol/saml-urns';
-import { mapAttributes, userField, UserFieldPath } from '../protocol/user-claims';
+import { AssertableUser, mapAttributes, UserFieldPath } from '../protocol/user-claims';
 import { SamlServiceProvider } from '../sps/entities/saml-service-provider.entity';
+import { capText, cappedMetadata } from './audit-text';
 import { BrowserUser, BrowserUsers } from './browser-user';
+import { unattributedFailures } from './sso.metrics';
 import { PendingRequest, SsoRequestsRepository } from './sso-requests.repository';
 
 export const FINISH_PATH = '/saml/sso/finish/';
@@ -43,8 +49,11 @@ interface Flow {
 
 /**
  * SP-initiated SSO (spec B): checks the AuthnRequest against the registration,
- * parks it while the browser signs in, and answers with a signed Response. Every
- * refusal is audited as saml_sso_failure; every assertion as saml_sso_success.
+ * parks it while the browser signs in, and answers with a signed Response: an
+ * assertion, or a status (NoPassive, NoAuthnContext, UnknownPrincipal) when the
+ * request's constraints cannot be met. A refusal once the SP is known is audited as
+ * saml_sso_failure in its workspace (before that: counted and logged, decision 0206);
+ * every assertion as saml_sso_success.
  */
 @Injectable()
 export class SamlSsoService {
@@ -55,6 +64,7 @@ export class SamlSsoService {
     private readonly requests: SsoRequestsRepository,
     private readonly users: BrowserUsers,
     private readonly bus: DomainEventBus,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async start(input: SsoStart, meta: RequestMeta): Promise<SsoOutcome> {
@@ -73,10 +83,13 @@ export class SamlSsoService {
     flow.relayState = await this.relayState(flow, input.relayState);
     await this.checkRequest(flow);
 
+    // The only sign-in we offer is a password: a request that excludes it is answered at once.
+    if (!satisfiesRequested(sessionAuthnClass('password'), request.requestedAuthnContext)) return this.noAuthnContext(flow);
+
     const user = this.users.asMember(session, sp.workspaceId, profile);
     if (user && !request.forceAuthn) return this.issue(flow, user, 'clear');
     if (request.isPassive) return this.noPassive(flow);
-    const ticket = await this.requests.stash(sp, request, flow.relayState);
+    const ticket = await this.requests.stash(sp, request, flow.relayState, meta.ip, this.config.SAML_PENDING_PER_CLIENT);
     return {
       kind: 'login',
       ticket,
@@ -180,7 +193,27 @@ export class SamlSsoService {
   private async issue(flow: Flow, user: BrowserUser, ticket: 'clear' | 'keep'): Promise<SsoOutcome> {
     const { sp, request, settings, meta } = flow;
     const actor = { type: 'end_user' as const, id: user.userId, email: user.email };
-    if (!user.emailVerified && sp.nameIdFormat === NAME_ID_FORMAT.email) {
+    const facts = toAssertable(user);
+    const rule: NameIdRule = { spEntityId: sp.spEntityId, format: sp.nameIdFormat, attribute: sp.nameIdAttribute as UserFieldPath };
+    // An SP that names the user it expects never gets an assertion for someone else (saml-core §3.4.1.4).
+    if (request.subject && !subjectMatches(request.subject, rule, facts, settings.pairwiseKey)) {
+      await this.recordFailure(
+        sp,
+        meta,
+        'subject_mismatch',
+        'The Subject of the request is not the signed-in user',
+        { request_id: request.id, requested_name_id: request.subject.nameId ?? null, requested_format: request.subject.format ?? null },
+        actor,
+      );
+      return this.statusPage(
+        flow,
+        STATUS.requester,
+        STATUS.unknownPrincipal,
+        'The signed-in user is not the Subject of the request',
+        ticket,
+      );
+    }
+    if (!user.emailVerified && usesEmailAsNameId(sp)) {
       await this.recordFailure(
         sp,
         meta,
@@ -197,8 +230,7 @@ export class SamlSsoService {
         ticket,
       };
     }
-    const facts = toAssertable(user);
-    const nameId = userField(facts, sp.nameIdAttribute as UserFieldPath);
+    const nameId = nameIdValue(rule, facts, settings.pairwiseKey);
     if (!nameId) {
       throw await this.refuse(
         sp,
@@ -210,6 +242,8 @@ export class SamlSsoService {
         actor,
       );
     }
+    // Per SP per session: two SPs cannot match their sessions of one user by comparing SessionIndex.
+    const sessionIndex = pairwiseId(settings.pairwiseKey, 'session', sp.spEntityId, user.sessionId);
     let built;
     try {
       built = buildLoginResponse(settings, {
@@ -218,8 +252,9 @@ export class SamlSsoService {
         audience: sp.spEntityId,
         nameId,
         nameIdFormat: sp.nameIdFormat,
-        sessionIndex: user.sessionId,
+        sessionIndex,
         authnInstant: user.authenticatedAt,
+        authnContextClassRef: sessionAuthnClass(user.authnMethod),
         // An unverified address is never asserted, in the NameID or as a claim (one user could claim another's at the SP).
         attributes: mapAttributes(facts, user.emailVerified ? sp.attributeMapping : withoutEmail(sp.attributeMapping)),
         signAssertion: sp.signAssertions,
@@ -239,6 +274,7 @@ export class SamlSsoService {
         sp_entity_id: sp.spEntityId,
         request_id: request.id,
         session_id: user.sessionId,
+        session_index: sessionIndex,
       },
     });
     const page = renderAutoPostPage({
@@ -251,18 +287,44 @@ export class SamlSsoService {
 
   /** IsPassive with nobody signed in: a signed NoPassive status instead of the login page (saml-core §3.4.1). */
   private noPassive(flow: Flow): SsoOutcome {
-    const built = buildStatusResponse(flow.settings, {
-      inResponseTo: flow.request.id,
-      acsUrl: flow.sp.acsUrl,
-      status: STATUS.noPassive,
-      message: 'The user is not signed in',
-    });
+    return this.statusPage(flow, STATUS.responder, STATUS.noPassive, 'The user is not signed in', 'keep');
+  }
+
+  /** RequestedAuthnContext we cannot satisfy: Requester/NoAuthnContext to the ACS (saml-core §3.3.2.2.1), audited. */
+  private async noAuthnContext(flow: Flow): Promise<SsoOutcome> {
+    const requested = flow.request.requestedAuthnContext!;
+    await this.recordFailure(
+      flow.sp,
+      flow.meta,
+      'authn_context_unsatisfiable',
+      'The requested authentication context cannot be satisfied',
+      {
+        request_id: flow.request.id,
+        comparison: requested.comparison,
+        requested_classes: [...requested.classRefs, ...requested.declRefs]
+          .slice(0, 4)
+          .map((ref) => capText(ref))
+          .join(' '),
+      },
+    );
+    return this.statusPage(
+      flow,
+      STATUS.requester,
+      STATUS.noAuthnContext,
+      'This identity provider signs users in with a password (PasswordProtectedTransport); the requested authentication context excludes it',
+      'keep',
+    );
+  }
+
+  /** A signed Response carrying only a status, posted to the SP's ACS like an assertion. */
+  private statusPage(flow: Flow, topLevel: string, status: string, message: string, ticket: 'clear' | 'keep'): SsoOutcome {
+    const built = buildStatusResponse(flow.settings, { inResponseTo: flow.request.id, acsUrl: flow.sp.acsUrl, status, topLevel, message });
     const page = renderAutoPostPage({
       action: flow.sp.acsUrl,
       samlResponse: Buffer.from(built.xml).toString('base64'),
       relayState: flow.relayState ?? undefined,
     });
-    return { kind: 'post', page, ticket: 'keep' };
+    return { kind: 'post', page, ticket };
   }
 
   private async refuseOnError<T>(sp: SamlServiceProvider | null, meta: RequestMeta, fn: () => T): Promise<T> {
@@ -291,27 +353,45 @@ export class SamlSsoService {
     return new DomainError(code, message, { status });
   }
 
-  private recordFailure(
+  /**
+   * saml_sso_failure for the SP's workspace, every caller-supplied string capped. A refusal with
+   * no SP (unknown Issuer, unreadable request) belongs to no workspace: counted in /metrics and
+   * logged once instead, so anonymous callers cannot fill the audit table (decision 0206).
+   */
+  private async recordFailure(
     sp: SamlServiceProvider | null,
     meta: RequestMeta,
     reason: string,
     message: string,
     metadata: Record<string, unknown>,
     actor?: { type: 'end_user'; id: string; email: string },
-  ) {
-    return this.bus.publish('saml_sso_failure', {
-      workspaceId: sp?.workspaceId ?? null,
-      request: meta,
+  ): Promise<void> {
+    if (!sp) {
+      unattributedFailures.inc({ reason });
+      this.logger.warn(
+        `SSO refused before any service provider was identified: ${reason} (request ${meta.requestId}, ip ${meta.ip}): ${capText(message)}`,
+      );
+      return;
+    }
+    await this.bus.publish('saml_sso_failure', {
+      workspaceId: sp.workspaceId,
+      // The User-Agent is the caller's text too: the same cap as the metadata.
+      request: { ...meta, userAgent: capText(meta.userAgent) },
       message,
       actor: actor ?? { type: 'anonymous', id: null },
-      target: sp ? { type: 'SamlServiceProvider', id: sp.id } : undefined,
-      metadata: { reason, ...(sp ? { sp_entity_id: sp.spEntityId } : {}), ...metadata },
+      target: { type: 'SamlServiceProvider', id: sp.id },
+      metadata: cappedMetadata({ reason, sp_entity_id: sp.spEntityId, ...metadata }),
     });
   }
 }
 
-function toAssertable(user: BrowserUser) {
+function toAssertable(user: BrowserUser): AssertableUser {
   return { id: user.userId, email: user.email, firstName: user.firstName, lastName: user.lastName, emailVerified: user.emailVerified };
+}
+
+/** The NameID would carry the email address (emailAddress, or unspecified mapped to email). */
+function usesEmailAsNameId(sp: SamlServiceProvider): boolean {
+  return sp.nameIdAttribute === 'email' && sp.nameIdFormat !== NAME_ID_FORMAT.persistent && sp.nameIdFormat !== NAME_ID_FORMAT.transient;
 }
 
 function withoutEmail(mapping: Record<string, string>): Record<string, string> {

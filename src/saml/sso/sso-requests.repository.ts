@@ -6,6 +6,7 @@ import { sha256Hex } from '../../common/crypto/tokens';
 import { preparedQuery } from '../../database/prepared-query';
 import { bool, QueryRow, RowShapeError, textOrNull } from '../../database/rows';
 import { AuthnRequestInfo } from '../protocol/authn-request.parser';
+import { COMPARISONS, Comparison } from '../protocol/authn-context';
 import { SamlServiceProvider } from '../sps/entities/saml-service-provider.entity';
 import { SP_SELECT, spFromRow } from '../sps/saml-sps.repository';
 import { SamlPendingRequest } from './entities/saml-pending-request.entity';
@@ -88,8 +89,17 @@ export class SsoRequestsRepository {
     return row ? spWithProfile(row) : null;
   }
 
-  /** Stores the request and returns the ticket (only its hash is kept). */
-  async stash(sp: SamlServiceProvider, request: AuthnRequestInfo, relayState: string | null): Promise<string> {
+  /**
+   * Stores the request and returns the ticket (only its hash is kept). The client address keeps
+   * its newest `maxPerClient` parked requests; older ones are dropped (their tickets then find nothing).
+   */
+  async stash(
+    sp: SamlServiceProvider,
+    request: AuthnRequestInfo,
+    relayState: string | null,
+    clientIp: string,
+    maxPerClient: number,
+  ): Promise<string> {
     const ticket = randomBytes(32).toString('base64url');
     await this.pending.insert({
       workspaceId: sp.workspaceId,
@@ -97,8 +107,14 @@ export class SsoRequestsRepository {
       ticketHash: sha256Hex(ticket),
       request: { ...request },
       relayState,
+      clientIp,
       expiresAt: () => `now() + make_interval(secs => ${PENDING_TTL_SECONDS})`,
     });
+    await this.dataSource.query(
+      `DELETE FROM saml_pending_requests WHERE id IN (
+         SELECT id FROM saml_pending_requests WHERE client_ip = $1 ORDER BY created_at DESC, id DESC OFFSET $2)`,
+      [clientIp, maxPerClient],
+    );
     // Opportunistic sweep keeps the table small without a scheduler.
     if (Math.random() < 0.01) await this.pending.delete({ expiresAt: Raw((column) => `${column} < now()`) }).catch(() => undefined);
     return ticket;
@@ -127,10 +143,9 @@ export class SsoRequestsRepository {
 
 /** The parked AuthnRequest, as stash() stored it (saml_pending_requests.request). */
 function storedAuthnRequest(stored: Record<string, unknown>): AuthnRequestInfo {
-  const policy = stored.nameIdPolicy;
-  if (policy !== undefined && (typeof policy !== 'object' || policy === null)) {
-    throw new RowShapeError('request.nameIdPolicy', 'object', policy);
-  }
+  const policy = optionalObject(stored, 'nameIdPolicy');
+  const subject = optionalObject(stored, 'subject');
+  const context = optionalObject(stored, 'requestedAuthnContext');
   return {
     id: member(stored, 'id', 'string'),
     issuer: member(stored, 'issuer', 'string'),
@@ -148,7 +163,39 @@ function storedAuthnRequest(stored: Record<string, unknown>): AuthnRequestInfo {
           spNameQualifier: optionalMember(policy, 'spNameQualifier', 'string'),
         }
       : undefined,
+    subject: subject
+      ? { nameId: optionalMember(subject, 'nameId', 'string'), format: optionalMember(subject, 'format', 'string') }
+      : undefined,
+    requestedAuthnContext: context
+      ? {
+          comparison: comparison(member(context, 'comparison', 'string')),
+          classRefs: stringList(context, 'classRefs'),
+          declRefs: stringList(context, 'declRefs'),
+        }
+      : undefined,
   };
+}
+
+function optionalObject(object: Record<string, unknown>, key: string): object | undefined {
+  const value = object[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'object') throw new RowShapeError(`request.${key}`, 'object', value);
+  return value;
+}
+
+function stringList(object: object, key: string): string[] {
+  const value: unknown = (object as Record<string, unknown>)[key];
+  if (!Array.isArray(value)) throw new RowShapeError(`request.${key}`, 'string[]', value);
+  return value.map((item) => {
+    if (typeof item !== 'string') throw new RowShapeError(`request.${key}[]`, 'string', item);
+    return item;
+  });
+}
+
+function comparison(value: string): Comparison {
+  const found = COMPARISONS.find((c) => c === value);
+  if (!found) throw new RowShapeError('request.requestedAuthnContext.comparison', COMPARISONS.join('|'), value);
+  return found;
 }
 
 interface JsonTypes {

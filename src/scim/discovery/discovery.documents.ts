@@ -68,6 +68,10 @@ const USER_ATTRIBUTES = [
 
 const GROUP_ATTRIBUTES = [
   attr('displayName', { required: true, uniqueness: 'server', description: 'Group name; unique per workspace, case-insensitively.' }),
+  attr('externalId', {
+    caseExact: true,
+    description: "The provisioning client's own id for the group, stored as sent (per workspace) and filterable with eq.",
+  }),
   attr('members', {
     type: 'complex',
     multiValued: true,

@@ -1,17 +1,14 @@
-import { Controller, Delete, Get, Inject, Param, Patch, Post, Put } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Post } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiTags } from '@nestjs/swagger';
 import { Doc, ScimErrors, ScimReturns } from '../../api-docs/decorators';
 import { Auth } from '../../common/auth/auth.decorator';
 import { APP_CONFIG, AppConfig } from '../../config/config';
-import { methodNotAllowed, ScimJson } from '../protocol/scim-response';
+import { ScimJson } from '../protocol/scim-response';
 import { ScimError } from '../scim.errors';
 import { DomainError } from '../../common/errors';
 import { listOf, resourceType, schema, serviceProviderConfig } from './discovery.documents';
 
-const DISCOVERY_PATHS = ['ServiceProviderConfig', 'ResourceTypes', 'ResourceTypes/:name', 'Schemas', 'Schemas/:id'];
-const readOnly = (method: string) => methodNotAllowed(method, 'a discovery endpoint (read-only)');
-
-/** RFC 7644 §4 discovery. Read-only: any other method is a 405 in the SCIM error format. */
+/** RFC 7644 §4 discovery. Read-only: any other method is a 405 with Allow (the exception filter, from the router). */
 @ApiTags('scim')
 @Controller('scim/v2')
 @Auth('scim')
@@ -72,31 +69,6 @@ export class ScimDiscoveryController {
     const doc = schema(this.baseUrl, id);
     if (!doc) throw new DomainError('not_found', `Schema ${id} not found`);
     return doc;
-  }
-
-  // Read-only endpoints: every write method is a 405 in the SCIM error format.
-  @ApiExcludeEndpoint()
-  @Post(DISCOVERY_PATHS)
-  post(): never {
-    throw readOnly('POST');
-  }
-
-  @ApiExcludeEndpoint()
-  @Put(DISCOVERY_PATHS)
-  put(): never {
-    throw readOnly('PUT');
-  }
-
-  @ApiExcludeEndpoint()
-  @Patch(DISCOVERY_PATHS)
-  patch(): never {
-    throw readOnly('PATCH');
-  }
-
-  @ApiExcludeEndpoint()
-  @Delete(DISCOVERY_PATHS)
-  remove(): never {
-    throw readOnly('DELETE');
   }
 
   /** Bulk is not supported (spec); say so rather than 404. */

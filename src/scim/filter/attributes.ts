@@ -74,6 +74,8 @@ export const GROUP_ATTRS = build(
   GROUP_SCHEMA,
   [
     { name: 'id', type: 'uuid', caseExact: false, sql: 'g.id' },
+    // The client's value as sent: caseExact (RFC 7643 §3.1), so `eq` is one probe of (workspace_id, external_id).
+    { name: 'externalId', type: 'string', caseExact: true, sql: 'g.external_id', nullable: true },
     { name: 'displayName', type: 'string', caseExact: false, sql: 'g.display_name' },
     {
       name: 'members.value',

@@ -11,6 +11,8 @@ export function toScimGroup(row: GroupRow, members: MemberRow[] | undefined, bas
   return {
     schemas: [GROUP_SCHEMA],
     id: row.id,
+    // The client's own id for the group (RFC 7643 §3.1), returned only when it sent one.
+    ...(row.externalId !== null ? { externalId: row.externalId } : {}),
     displayName: row.displayName,
     ...(members
       ? {

@@ -1,13 +1,14 @@
 import { Doc, NoBody, ScimBody, ScimErrors, ScimListQuery, ScimProjectionQuery, ScimReturns } from '../../api-docs/decorators';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
-import { ApiExcludeEndpoint, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Auth, CurrentPrincipal } from '../../common/auth/auth.decorator';
 import type { ScimPrincipal } from '../../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import { readListQuery } from '../protocol/list-query';
 import { readProjectionQuery } from '../protocol/projection';
-import { methodNotAllowed, ScimJson } from '../protocol/scim-response';
+import { readSearchRequest } from '../protocol/search-request';
+import { ScimJson } from '../protocol/scim-response';
 import { ScimGroupsService } from './scim-groups.service';
 
 type QueryParams = Record<string, unknown>;
@@ -57,6 +58,34 @@ export class ScimGroupsController {
     const group = await this.groups.create(p, body, meta);
     res.location((group.meta as { location: string }).location);
     return group;
+  }
+
+  /** POST /Groups/.search (RFC 7644 §3.4.3): the list, with its parameters in the body. Before ':id' routes. */
+  @Doc(
+    'Search groups (POST)',
+    'RFC 7644 §3.4.3: the same as GET /scim/v2/Groups with the parameters in a SearchRequest body (useful when a filter is too long for a URL).',
+  )
+  @ScimBody('ScimSearchRequest', 'SearchRequest', {
+    page: {
+      summary: 'Filter and page',
+      value: {
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:SearchRequest'],
+        filter: 'displayName eq "Engineering"',
+        startIndex: 1,
+        count: 10,
+      },
+    },
+  })
+  @ScimReturns(200, 'ScimGroupList', 'A ListResponse')
+  @ScimErrors(
+    [400, 'invalidFilter', 'The filter cannot be parsed or names an unsupported attribute'],
+    [400, 'invalidValue', 'startIndex/count not integers, or attributes not attribute names'],
+  )
+  @ScimJson()
+  @Post('.search')
+  @HttpCode(200)
+  search(@CurrentPrincipal() p: ScimPrincipal, @Body() body: unknown) {
+    return this.groups.list(p.workspaceId, readSearchRequest(body));
   }
 
   @Doc('Get a group', "One group of the token's workspace; attributes / excludedAttributes shape the answer.")
@@ -147,34 +176,5 @@ export class ScimGroupsController {
   @HttpCode(204)
   remove(@CurrentPrincipal() p: ScimPrincipal, @Param('id') id: string, @ReqMeta() meta: RequestMeta) {
     return this.groups.delete(p, id, meta);
-  }
-
-  // Writes on the collection (RFC 7644 §3.2): 405 in the SCIM error format rather than a bare 404.
-  @ApiExcludeEndpoint()
-  @ScimJson()
-  @Put()
-  putCollection() {
-    throw methodNotAllowed('PUT', '/Groups');
-  }
-
-  @ApiExcludeEndpoint()
-  @ScimJson()
-  @Patch()
-  patchCollection() {
-    throw methodNotAllowed('PATCH', '/Groups');
-  }
-
-  @ApiExcludeEndpoint()
-  @ScimJson()
-  @Delete()
-  deleteCollection() {
-    throw methodNotAllowed('DELETE', '/Groups');
-  }
-
-  @ApiExcludeEndpoint()
-  @ScimJson()
-  @Post(':id')
-  resourcePost() {
-    throw methodNotAllowed('POST', '/Groups/{id}');
   }
 }

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { preparedQuery } from '../../database/prepared-query';
-import { date, num, QueryRow, text } from '../../database/rows';
+import { date, num, QueryRow, text, textOrNull } from '../../database/rows';
 import type { Tx } from '../../database/unit-of-work';
 import { FilterNode } from '../filter/ast';
 import { GROUP_ATTRS } from '../filter/attributes';
@@ -11,7 +11,13 @@ import { MemberStep } from '../patch/apply-group';
 import { ScimGroup } from './entities/scim-group.entity';
 
 /** A group as the SCIM module shows it. */
-export type GroupRow = Pick<ScimGroup, 'id' | 'displayName' | 'createdAt' | 'updatedAt'>;
+export type GroupRow = Pick<ScimGroup, 'id' | 'displayName' | 'externalId' | 'createdAt' | 'updatedAt'>;
+
+/** What a rename replaced. */
+export interface Renamed {
+  previousDisplayName: string;
+  previousExternalId: string | null;
+}
 
 /** A member of a group with the user attributes its `display` is made of. */
 export interface MemberRow {
@@ -22,7 +28,10 @@ export interface MemberRow {
   lastName: string;
 }
 
-const COLUMNS = 'g.id, g.display_name, g.created_at, g.updated_at';
+const COLUMNS = 'g.id, g.display_name, g.external_id, g.created_at, g.updated_at';
+/** As COLUMNS, with updated_at the group's meta.lastModified: the latest of its own and its membership changes'. */
+const READ_COLUMNS = `g.id, g.display_name, g.external_id, g.created_at,
+  GREATEST(g.updated_at, (SELECT max(c.changed_at) FROM scim_group_changes c WHERE c.group_id = g.id)) AS updated_at`;
 const NIL = `'00000000-0000-0000-0000-000000000000'::uuid`;
 
 /**
@@ -32,18 +41,65 @@ const NIL = `'00000000-0000-0000-0000-000000000000'::uuid`;
  */
 @Injectable()
 export class ScimGroupsRepository {
-  constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    @InjectRepository(ScimGroup) private readonly groups: Repository<ScimGroup>,
-  ) {}
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async find(workspaceId: string, id: string): Promise<GroupRow | null> {
-    return this.groups.findOneBy({ workspaceId, id });
+  /** The group with its meta.lastModified, unlocked; on the transaction when given one. */
+  async find(workspaceId: string, id: string, tx?: Tx): Promise<GroupRow | undefined> {
+    const rows = await preparedQuery(
+      tx ?? this.dataSource,
+      `SELECT ${READ_COLUMNS} FROM scim_groups g WHERE g.workspace_id = $1 AND g.id = $2`,
+      [workspaceId, id],
+    );
+    return rows.map(toGroupRow)[0];
   }
 
-  /** The group, row-locked until the transaction ends: changes to one group run one after another. */
-  async lock(tx: Tx, workspaceId: string, id: string): Promise<GroupRow | null> {
-    return tx.getRepository(ScimGroup).findOne({ where: { workspaceId, id }, lock: { mode: 'pessimistic_write' } });
+  /**
+   * Sets the displayName and/or the externalId (undefined keeps it, a null externalId clears it)
+   * when they differ, and answers what they were; undefined when the group is gone or already has
+   * them (then nothing is locked). The row stays locked until commit, so renames of one group
+   * follow each other and each sees the name the previous one left; membership changes do not
+   * wait for it (their foreign key takes a KEY SHARE lock, which a non-key UPDATE does not conflict
+   * with). Throws PostgreSQL's unique_violation when another group of the workspace has the name.
+   */
+  async rename(
+    tx: Tx,
+    workspaceId: string,
+    id: string,
+    change: { displayName?: string; externalId?: string | null },
+  ): Promise<Renamed | undefined> {
+    const setName = change.displayName !== undefined;
+    const setExternalId = change.externalId !== undefined;
+    if (!setName && !setExternalId) return undefined;
+    const rows = await preparedQuery(
+      tx,
+      `UPDATE scim_groups g SET display_name = CASE WHEN $3::boolean THEN $4::text ELSE g.display_name END,
+              external_id = CASE WHEN $5::boolean THEN $6::text ELSE g.external_id END, updated_at = now()
+         FROM (SELECT id, display_name, external_id FROM scim_groups
+                WHERE workspace_id = $1 AND id = $2
+                  AND (($3::boolean AND display_name IS DISTINCT FROM $4::text) OR ($5::boolean AND external_id IS DISTINCT FROM $6::text))
+                FOR NO KEY UPDATE) old
+        WHERE g.id = old.id
+        RETURNING old.display_name AS previous_display_name, old.external_id AS previous_external_id`,
+      [workspaceId, id, setName, change.displayName ?? null, setExternalId, change.externalId ?? null],
+    );
+    return rows.length
+      ? { previousDisplayName: text(rows[0], 'previous_display_name'), previousExternalId: textOrNull(rows[0], 'previous_external_id') }
+      : undefined;
+  }
+
+  /**
+   * Records that the group's membership changed now (its meta.lastModified): the row of this
+   * database backend, which no other transaction in flight can hold, so it never waits.
+   */
+  async recordMembershipChange(tx: Tx, groupIds: string[]): Promise<void> {
+    if (groupIds.length === 0) return;
+    await preparedQuery(
+      tx,
+      `INSERT INTO scim_group_changes AS c (group_id, backend_pid, changed_at)
+       SELECT id, pg_backend_pid(), now() FROM unnest($1::uuid[]) AS ids(id)
+       ON CONFLICT (group_id, backend_pid) DO UPDATE SET changed_at = GREATEST(c.changed_at, excluded.changed_at)`,
+      [groupIds],
+    );
   }
 
   async list(
@@ -59,9 +115,13 @@ export class ScimGroupsRepository {
       return num(row, 'total');
     };
     if (limit === 0) return { total: await count(), rows: [] };
+    // The skip reads only (workspace_id, created_at, id) index entries (an index-only scan), then
+    // the page's rows are fetched by id: a deep page costs the skip of index entries, not of rows.
     const rows = (
       await this.dataSource.query<QueryRow[]>(
-        `SELECT ${COLUMNS} FROM scim_groups g WHERE ${where} ORDER BY g.created_at, g.id LIMIT ${limit} OFFSET ${offset}`,
+        `SELECT ${READ_COLUMNS} FROM scim_groups g
+           JOIN (SELECT g.id FROM scim_groups g WHERE ${where} ORDER BY g.created_at, g.id LIMIT ${limit} OFFSET ${offset}) page ON page.id = g.id
+          ORDER BY g.created_at, g.id`,
         params,
       )
     ).map(toGroupRow);
@@ -84,25 +144,11 @@ export class ScimGroupsRepository {
   }
 
   /** undefined when the displayName is taken (case-insensitively) in the workspace. */
-  async insert(tx: Tx, workspaceId: string, displayName: string): Promise<GroupRow | undefined> {
+  async insert(tx: Tx, workspaceId: string, displayName: string, externalId: string | null = null): Promise<GroupRow | undefined> {
     const rows = await preparedQuery(
       tx,
-      `INSERT INTO scim_groups AS g (workspace_id, display_name) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING ${COLUMNS}`,
-      [workspaceId, displayName],
-    );
-    return rows.map(toGroupRow)[0];
-  }
-
-  /**
-   * Bumps updated_at and, when given, sets the displayName; throws PostgreSQL's unique_violation
-   * when that name is taken. undefined when the group is gone.
-   */
-  async touch(tx: Tx, workspaceId: string, id: string, displayName?: string): Promise<GroupRow | undefined> {
-    const rows = await preparedQuery(
-      tx,
-      `UPDATE scim_groups g SET updated_at = now(), display_name = COALESCE($3, g.display_name)
-        WHERE g.workspace_id = $1 AND g.id = $2 RETURNING ${COLUMNS}`,
-      [workspaceId, id, displayName ?? null],
+      `INSERT INTO scim_groups AS g (workspace_id, display_name, external_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING ${COLUMNS}`,
+      [workspaceId, displayName, externalId],
     );
     return rows.map(toGroupRow)[0];
   }
@@ -146,12 +192,7 @@ export class ScimGroupsRepository {
       userId,
     ]);
     const groupIds = rows.map((r) => text(r, 'group_id'));
-    if (groupIds.length) {
-      await preparedQuery(tx, `UPDATE scim_groups SET updated_at = now() WHERE workspace_id = $1 AND id = ANY($2::uuid[])`, [
-        workspaceId,
-        groupIds,
-      ]);
-    }
+    await this.recordMembershipChange(tx, groupIds);
     return groupIds;
   }
 
@@ -184,6 +225,7 @@ function toGroupRow(row: QueryRow): GroupRow {
   return {
     id: text(row, 'id'),
     displayName: text(row, 'display_name'),
+    externalId: textOrNull(row, 'external_id'),
     createdAt: date(row, 'created_at'),
     updatedAt: date(row, 'updated_at'),
   };

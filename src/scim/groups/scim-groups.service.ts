@@ -1,18 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ScimPrincipal } from '../../common/auth/principal';
-import { isUniqueViolation } from '../../common/db-errors';
+import { isForeignKeyViolation, isUniqueViolation } from '../../common/db-errors';
 import { isUuid } from '../../common/ids';
 import { RequestMeta } from '../../common/request-context';
 import { APP_CONFIG, AppConfig } from '../../config/config';
 import { Tx, UnitOfWork } from '../../database/unit-of-work';
-import { applyGroupPatch, GroupChange, memberIds, MemberStep, toDisplayName } from '../patch/apply-group';
+import { applyGroupPatch, GroupChange, memberIds, MemberStep, toDisplayName, toExternalId } from '../patch/apply-group';
 import { getCI, isObject, normalizeGroupPatch } from '../patch/normalize';
 import { ListQuery, listResponse } from '../protocol/list-query';
 import { excludes, project, Projection } from '../protocol/projection';
 import { scimAuditFacts } from '../scim-audit';
-import { ScimError } from '../scim.errors';
+import { rethrowWorkspaceGone, ScimError } from '../scim.errors';
 import { toScimGroup } from './group.mapper';
-import { GroupRow, MemberRow, ScimGroupsRepository } from './scim-groups.repository';
+import { GroupRow, MemberRow, Renamed, ScimGroupsRepository } from './scim-groups.repository';
 
 type Json = Record<string, unknown>;
 
@@ -51,10 +51,15 @@ export class ScimGroupsService {
     return this.presentWithMembers(undefined, workspaceId, row, projection);
   }
 
+  /** A create that loses a race with its workspace's deletion is a 401, like a revoked token (never a 500). */
   async create(actor: ScimPrincipal, body: unknown, request: RequestMeta): Promise<Json> {
-    const { displayName, members } = readGroupInput(body);
+    return this.insertGroup(actor, body, request).catch(rethrowWorkspaceGone);
+  }
+
+  private async insertGroup(actor: ScimPrincipal, body: unknown, request: RequestMeta): Promise<Json> {
+    const { displayName, externalId, members } = readGroupInput(body);
     return this.uow.run(async (tx, events) => {
-      const row = await this.groups.insert(tx, actor.workspaceId, displayName);
+      const row = await this.groups.insert(tx, actor.workspaceId, displayName, externalId ?? null);
       if (!row) throw taken(displayName);
       const { added } = await this.groups.applyStep(tx, actor.workspaceId, row.id, { kind: 'add', userIds: members ?? [] });
       events.emit('scim_group_create', scimAuditFacts(actor, target(row), request, { displayName, members_added: added }));
@@ -65,9 +70,9 @@ export class ScimGroupsService {
   /** PUT replaces the name, and the membership when `members` is given (absent keeps it: see docs/decisions). */
   async replace(actor: ScimPrincipal, id: string, body: unknown, request: RequestMeta, projection: Projection = {}): Promise<Json> {
     assertId(id);
-    const { displayName, members } = readGroupInput(body);
+    const { displayName, externalId, members } = readGroupInput(body);
     const steps: MemberStep[] = members ? [{ kind: 'replace', userIds: members }] : [];
-    return this.change(actor, id, { displayName, members: steps }, request, projection);
+    return this.change(actor, id, { displayName, externalId, members: steps }, request, projection);
   }
 
   async patch(actor: ScimPrincipal, id: string, body: unknown, request: RequestMeta, projection: Projection = {}): Promise<Json> {
@@ -85,27 +90,27 @@ export class ScimGroupsService {
   }
 
   /**
-   * The group is locked first, so `before` is the state this change starts from: a concurrent
-   * change of the same group waits for this one to commit, and the audit row's previous
-   * displayName is never one that another change already replaced.
+   * Nothing is locked for the whole change: member steps are row inserts (ON CONFLICT DO NOTHING)
+   * and deletes, so concurrent PATCHes of one group never lose or duplicate a member and wait on
+   * each other only for the same member row; meta.lastModified is this backend's row of
+   * scim_group_changes (never held by another transaction in flight). A rename locks the group's
+   * row until commit, so renames follow each other and each audit row's previous_displayName is
+   * the name the previous one left; a membership change's audit row says what it added and
+   * removed, not a name it did not hold (decision 0121).
    */
   private async change(actor: ScimPrincipal, id: string, change: GroupChange, request: RequestMeta, projection: Projection): Promise<Json> {
     return this.uow.run(async (tx, events) => {
-      const before = await this.groups.lock(tx, actor.workspaceId, id);
-      if (!before) throw notFound(id);
-      const row = await this.rename(tx, actor.workspaceId, id, change.displayName);
-      let added = 0;
-      let removed = 0;
-      for (const step of change.members) {
-        const r = await this.groups.applyStep(tx, actor.workspaceId, id, step);
-        added += r.added;
-        removed += r.removed;
-      }
-      const renamed = row.displayName !== before.displayName;
+      if (!(await this.groups.find(actor.workspaceId, id, tx))) throw notFound(id);
+      const renamed = await this.rename(tx, actor.workspaceId, id, change);
+      const { added, removed } = await this.applySteps(tx, actor.workspaceId, id, change.members);
+      const row = await this.groups.find(actor.workspaceId, id, tx);
+      if (!row) throw notFound(id);
       if (renamed || added || removed) {
         const metadata = {
-          displayName: row.displayName,
-          ...(renamed ? { previous_displayName: before.displayName } : {}),
+          ...(renamed && renamed.previousDisplayName !== row.displayName
+            ? { displayName: row.displayName, previous_displayName: renamed.previousDisplayName }
+            : {}),
+          ...(renamed && renamed.previousExternalId !== row.externalId ? { externalId: row.externalId } : {}),
           members_added: added,
           members_removed: removed,
         };
@@ -115,14 +120,35 @@ export class ScimGroupsService {
     });
   }
 
-  /** Bumps updated_at and sets the new displayName, if any (409 when another group of the workspace has it). */
-  private async rename(tx: Tx, workspaceId: string, id: string, displayName?: string): Promise<GroupRow> {
+  /** Runs the member steps in order and records the change; 404 when the group was deleted meanwhile (its foreign key). */
+  private async applySteps(tx: Tx, workspaceId: string, id: string, steps: MemberStep[]): Promise<{ added: number; removed: number }> {
+    let added = 0;
+    let removed = 0;
     try {
-      const row = await this.groups.touch(tx, workspaceId, id, displayName);
-      if (!row) throw notFound(id);
-      return row;
+      for (const step of steps) {
+        const r = await this.groups.applyStep(tx, workspaceId, id, step);
+        added += r.added;
+        removed += r.removed;
+      }
+      if (added || removed) await this.groups.recordMembershipChange(tx, [id]);
     } catch (err) {
-      if (isUniqueViolation(err)) throw taken(displayName ?? '');
+      if (
+        isForeignKeyViolation(err, 'scim_group_members_group_id_fkey') ||
+        isForeignKeyViolation(err, 'scim_group_changes_group_id_fkey')
+      ) {
+        throw notFound(id);
+      }
+      throw err;
+    }
+    return { added, removed };
+  }
+
+  /** What the rename replaced, or undefined when the group already had it (409 when another group of the workspace has the name). */
+  private async rename(tx: Tx, workspaceId: string, id: string, change: GroupChange): Promise<Renamed | undefined> {
+    try {
+      return await this.groups.rename(tx, workspaceId, id, { displayName: change.displayName, externalId: change.externalId });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw taken(change.displayName ?? '');
       throw err;
     }
   }
@@ -144,13 +170,17 @@ export class ScimGroupsService {
   }
 }
 
-/** POST/PUT body: displayName required; members optional ([{value}]). */
-function readGroupInput(body: unknown): { displayName: string; members?: string[] } {
+/**
+ * POST/PUT body: displayName required; externalId and members optional ([{value}]). An absent
+ * externalId or members keeps what is stored on PUT (decisions 0102, 0109); null clears externalId.
+ */
+function readGroupInput(body: unknown): { displayName: string; externalId?: string | null; members?: string[] } {
   if (!isObject(body)) throw new ScimError('invalidSyntax', 'the body must be a SCIM Group JSON object');
   const members = getCI(body, 'members');
   if (members !== undefined && members !== null && !Array.isArray(members)) throw new ScimError('invalidValue', 'members must be an array');
   return {
     displayName: toDisplayName(getCI(body, 'displayName')),
+    ...(getCI(body, 'externalId') !== undefined ? { externalId: toExternalId(getCI(body, 'externalId')) } : {}),
     ...(members !== undefined && members !== null ? { members: memberIds(members) } : {}),
   };
 }

@@ -17,6 +17,8 @@ export type MemberStep =
 
 export interface GroupChange {
   displayName?: string;
+  /** undefined keeps the stored value; null clears it. */
+  externalId?: string | null;
   members: MemberStep[];
 }
 
@@ -26,6 +28,8 @@ export function applyGroupPatch(ops: CanonicalOp<GroupPatchAttr>[]): GroupChange
     if (op.attr === 'displayName') {
       if (op.op === 'remove') throw new ScimError('mutability', 'displayName is required and cannot be removed');
       change.displayName = toDisplayName(op.value);
+    } else if (op.attr === 'externalId') {
+      change.externalId = op.op === 'remove' ? null : toExternalId(op.value);
     } else {
       const step = memberStep(op);
       if (step) change.members.push(step);
@@ -36,8 +40,13 @@ export function applyGroupPatch(ops: CanonicalOp<GroupPatchAttr>[]): GroupChange
 
 function memberStep(op: CanonicalOp<GroupPatchAttr>): MemberStep | undefined {
   if (op.filter) {
-    // members[value eq "…"]: RFC 7644 §3.5.2.2. add/replace through a filter names no new member.
-    return op.op === 'remove' ? { kind: 'removeWhere', filter: op.filter } : undefined;
+    // members[value eq "…"]: RFC 7644 §3.5.2.2. add/replace through a filter would change a member's
+    // value, which is immutable (RFC 7643 §4.2): refused rather than answered 200 with nothing done.
+    if (op.op === 'remove') return { kind: 'removeWhere', filter: op.filter };
+    throw new ScimError(
+      'invalidPath',
+      `${op.op} with a members value filter cannot change a member; add the new member with path "members"`,
+    );
   }
   if (op.op === 'remove') {
     // Entra's legacy form: path "members" with a value array removes only those members.
@@ -52,6 +61,16 @@ export function memberIds(value: unknown): string[] {
   const ids = items.map((m) => (isObject(m) ? getCI(m, 'value') : m)).filter(isUuid);
   return [...new Set(ids.map((id) => id.toLowerCase()))];
 }
+
+/** The client's externalId: a string kept as sent (caseExact, RFC 7643 §3.1); null or "" clears it. */
+export function toExternalId(value: unknown): string | null {
+  if (value === null || value === '') return null;
+  if (typeof value !== 'string') throw new ScimError('invalidValue', 'externalId must be a string');
+  if (value.length > EXTERNAL_ID_MAX) throw new ScimError('invalidValue', `externalId must be at most ${EXTERNAL_ID_MAX} characters`);
+  return value;
+}
+
+export const EXTERNAL_ID_MAX = 1024;
 
 export function toDisplayName(value: unknown): string {
   if (typeof value !== 'string' || value.trim() === '') throw new ScimError('invalidValue', 'displayName must be a non-empty string');

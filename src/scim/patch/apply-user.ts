@@ -4,7 +4,7 @@ import { evaluateFilter } from '../filter/evaluate';
 import { ScimError } from '../scim.errors';
 import { getCI, isObject } from './normalize';
 import { CanonicalOp, UserPatchAttr } from './patch-op';
-import { primaryEmail, toBoolean, toEmail, toName } from './values';
+import { primaryEmail, toBoolean, toEmail, toName, toStoredEmail } from './values';
 
 /** The stored part of a SCIM user. */
 export interface UserState {
@@ -38,29 +38,44 @@ export function applyUserPatch(current: UserState, ops: CanonicalOp<UserPatchAtt
         next.lastName = op.op === 'remove' ? null : toName(op.value, 'name.familyName');
         break;
       case 'active':
-        // Removing active is meaningless for a stored boolean; keep it.
-        if (op.op !== 'remove') next.isActive = toBoolean(op.value, 'active');
+        // A stored true/false has no "unassigned" state: answering 200 and keeping it would hide that nothing happened.
+        if (op.op === 'remove') throw new ScimError('mutability', 'active cannot be removed; replace it with false to deactivate the user');
+        next.isActive = toBoolean(op.value, 'active');
         break;
       case 'emails.value':
-        if (op.op !== 'remove') primary = toEmail(op.value, 'emails.value');
+        if (op.op === 'remove') throw cannotRemoveEmail();
+        primary = toEmail(op.value, 'emails.value');
         break;
       case 'emails':
         primary = emailsOp(op, primary ?? userName ?? current.email) ?? primary;
         break;
     }
   }
-  next.email = primary ?? userName ?? current.email;
+  if (primary !== undefined) next.email = toStoredEmail(primary, 'emails.value');
+  else if (userName !== undefined) next.email = toStoredEmail(userName, 'userName');
   return next;
 }
 
+const cannotRemoveEmail = () =>
+  new ScimError('mutability', "the user's one email address is its sign-in address and cannot be removed; replace it instead");
+
 /**
- * The one stored address is exposed as {value, type: "work", primary: true}. A value
- * filter that matches it targets it; one that does not (type eq "home") would create
- * an address we do not store, so it is a no-op. The address cannot be removed.
+ * The one stored address is exposed as {value, type: "work", primary: true}. An operation on
+ * it changes that address or is refused (issue 13, item 8): remove is `mutability` (the address
+ * is the sign-in email); a value filter that matches no address is `noTarget` (RFC 7644
+ * §3.5.2.3), since we would otherwise create an address we do not store; an array without an
+ * entry flagged primary names no address to store (`invalidValue`); `type` and `primary` can
+ * only be given the values they have.
  */
 function emailsOp(op: CanonicalOp<UserPatchAttr>, email: string): string | undefined {
-  if (op.op === 'remove') return undefined;
-  if (!op.filter) return primaryEmail(op.value);
+  if (op.op === 'remove') throw cannotRemoveEmail();
+  if (!op.filter) {
+    const primary = primaryEmail(op.value);
+    if (primary === undefined) {
+      throw new ScimError('invalidValue', 'emails must include an entry flagged primary: only the primary address is stored');
+    }
+    return primary;
+  }
   const entry = { value: email, type: 'work', primary: true };
   let hit: boolean;
   try {
@@ -69,10 +84,28 @@ function emailsOp(op: CanonicalOp<UserPatchAttr>, email: string): string | undef
     if (e instanceof ScimError) throw new ScimError('invalidPath', `emails value filter: ${e.message}`);
     throw e;
   }
-  if (!hit) return undefined;
+  if (!hit) {
+    throw new ScimError('noTarget', 'the emails value filter matches no address: the user has one address, of type work and primary');
+  }
   if (op.sub === 'value') return toEmail(op.value, 'emails.value');
-  if (op.sub === undefined && isObject(op.value) && getCI(op.value, 'value') !== undefined) {
-    return toEmail(getCI(op.value, 'value'), 'emails.value');
+  if (op.sub === undefined && isObject(op.value)) {
+    const value = getCI(op.value, 'value');
+    keepsFixed(getCI(op.value, 'type'), 'type', 'work');
+    keepsFixed(getCI(op.value, 'primary'), 'primary', true);
+    return value === undefined ? undefined : toEmail(value, 'emails.value');
+  }
+  if (op.sub === 'type') return keepsFixed(op.value, 'type', 'work');
+  if (op.sub === 'primary') return keepsFixed(op.value, 'primary', true);
+  throw new ScimError('invalidPath', `emails has no sub-attribute ${op.sub ?? '(none)'} that can be set`);
+}
+
+/** emails.type is always work and emails.primary always true: setting them to that is fine, anything else is refused. */
+function keepsFixed(value: unknown, sub: 'type' | 'primary', fixed: string | boolean): undefined {
+  if (value === undefined || value === null) return undefined;
+  const same =
+    typeof fixed === 'boolean' ? toBoolean(value, `emails.${sub}`) === fixed : typeof value === 'string' && value.toLowerCase() === fixed;
+  if (!same) {
+    throw new ScimError('invalidValue', `emails.${sub} is always ${String(fixed)}: the one stored address is the work, primary one`);
   }
   return undefined;
 }

@@ -27,7 +27,7 @@ const USER_TARGET: PatchTarget<UserPatchAttr> = {
 
 const GROUP_TARGET: PatchTarget<GroupPatchAttr> = {
   schemaUrn: GROUP_SCHEMA,
-  attrs: { displayname: 'displayName', members: 'members' },
+  attrs: { displayname: 'displayName', externalid: 'externalId', members: 'members' },
   complex: {},
 };
 
@@ -50,6 +50,8 @@ function normalize<A extends string>(body: unknown, target: PatchTarget<A>): Can
   if (!isObject(body)) throw new ScimError('invalidSyntax', 'PATCH body must be a JSON object with an Operations array');
   const operations = getCI(body, 'Operations');
   if (!Array.isArray(operations)) throw new ScimError('invalidSyntax', 'PATCH body needs an "Operations" array');
+  // RFC 7644 §3.5.2: "at least one" operation; an empty list would answer 200 having done nothing.
+  if (operations.length === 0) throw new ScimError('invalidSyntax', 'PATCH "Operations" must contain at least one operation');
   return operations.flatMap((raw, i) => normalizeOne(raw, i, target));
 }
 

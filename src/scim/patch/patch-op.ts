@@ -2,7 +2,7 @@ import { FilterNode } from '../filter/ast';
 
 /** The attributes PATCH can change; everything else (id, meta, externalId, unstored) is dropped. */
 export type UserPatchAttr = 'userName' | 'name.givenName' | 'name.familyName' | 'emails' | 'emails.value' | 'active';
-export type GroupPatchAttr = 'displayName' | 'members';
+export type GroupPatchAttr = 'displayName' | 'externalId' | 'members';
 
 /** One operation after normalisation: lowercase op, canonical attribute, parsed value filter. */
 export interface CanonicalOp<A extends string = string> {

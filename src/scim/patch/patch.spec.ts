@@ -75,13 +75,30 @@ describe('user PATCH as clients send it', () => {
       { op: 'replace', path: 'externalId', value: 'ext-1' },
       { op: 'add', path: 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:employeeNumber', value: '42' },
       { op: 'add', path: 'phoneNumbers[type eq "work"].value', value: '555' },
-      { op: 'remove', path: 'emails[type eq "work"]' },
     ];
     expect(patchUser(ops)).toEqual(alice);
   });
 
-  it('ignores an email value filter that matches no stored address', () => {
-    expect(patchUser([{ op: 'add', path: 'emails[type eq "home"].value', value: 'home@example.com' }])).toEqual(alice);
+  it('refuses what it would otherwise answer 200 for having done nothing', () => {
+    const refused = (op: Record<string, unknown>, scimType: string) =>
+      expect(() => patchUser([op])).toThrow(expect.objectContaining({ scimType }));
+    refused({ op: 'add', path: 'emails[type eq "home"].value', value: 'home@example.com' }, 'noTarget');
+    refused({ op: 'remove', path: 'emails[type eq "work"]' }, 'mutability');
+    refused({ op: 'remove', path: 'active' }, 'mutability');
+    refused({ op: 'replace', path: 'emails', value: [{ value: 'x@example.com', type: 'home' }] }, 'invalidValue');
+    refused({ op: 'replace', path: 'emails[type eq "work"].type', value: 'home' }, 'invalidValue');
+    expect(() => normalizeUserPatch({ schemas: [PATCH], Operations: [] })).toThrow(expect.objectContaining({ scimType: 'invalidSyntax' }));
+  });
+
+  it('refuses a userName that is not an email address unless a primary email is given', () => {
+    expect(() => patchUser([{ op: 'replace', path: 'userName', value: 'jdoe' }])).toThrow(
+      expect.objectContaining({ scimType: 'invalidValue' }),
+    );
+    const ops = [
+      { op: 'replace', path: 'userName', value: 'jdoe' },
+      { op: 'replace', path: 'emails', value: [{ value: 'j@example.com', primary: true }] },
+    ];
+    expect(patchUser(ops).email).toBe('j@example.com');
   });
 
   it('removes a name part and the whole name', () => {
@@ -122,6 +139,13 @@ describe('group PATCH as clients send it', () => {
   it('renames with a path or with a path-less object that also carries the id', () => {
     expect(patchGroup([{ op: 'Replace', path: 'displayName', value: 'Eng' }])).toEqual({ displayName: 'Eng', members: [] });
     expect(patchGroup([{ op: 'replace', value: { id: U1, displayName: 'Eng 2' } }])).toEqual({ displayName: 'Eng 2', members: [] });
+  });
+  it('sets and clears externalId, and refuses add through a members value filter', () => {
+    expect(patchGroup([{ op: 'add', path: 'externalId', value: 'Ext-1' }])).toEqual({ externalId: 'Ext-1', members: [] });
+    expect(patchGroup([{ op: 'remove', path: 'externalId' }])).toEqual({ externalId: null, members: [] });
+    expect(() => patchGroup([{ op: 'add', path: `members[value eq "${U1}"]`, value: [{ value: U2 }] }])).toThrow(
+      expect.objectContaining({ scimType: 'invalidPath' }),
+    );
   });
 
   it('keeps every step in order: replace, remove all', () => {

@@ -1,3 +1,4 @@
+import { isEmail } from 'class-validator';
 import { ScimError } from '../scim.errors';
 import { getCI, isObject } from './normalize';
 
@@ -34,4 +35,18 @@ export function primaryEmail(emails: unknown): string | undefined {
     if (toBoolean(primary, 'emails.primary')) return toEmail(getCI(e, 'value'), 'emails.value');
   }
   return undefined;
+}
+
+/**
+ * The address stored as the user's sign-in email: userName or the primary email (spec) must be an
+ * email address, or the service would store (and echo as `emails`) a value that is not one.
+ */
+export function toStoredEmail(value: string, attr: string): string {
+  if (value.length > 320 || !isEmail(value)) {
+    throw new ScimError(
+      'invalidValue',
+      `${attr} must be an email address: this service stores userName (or the primary email, when one is sent) as the user's sign-in email`,
+    );
+  }
+  return value;
 }

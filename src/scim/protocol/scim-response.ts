@@ -1,5 +1,4 @@
 import { Header } from '@nestjs/common';
-import { DomainError } from '../../common/errors';
 import { SCIM_CONTENT_TYPE } from '../scim.constants';
 
 /**
@@ -8,7 +7,3 @@ import { SCIM_CONTENT_TYPE } from '../scim.constants';
  * from the exception filter.
  */
 export const ScimJson = () => Header('Content-Type', `${SCIM_CONTENT_TYPE}; charset=utf-8`);
-
-export function methodNotAllowed(method: string, what: string): DomainError {
-  return new DomainError('method_not_allowed', `${method} is not supported on ${what}`, { status: 405 });
-}

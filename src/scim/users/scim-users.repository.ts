@@ -3,7 +3,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { preparedQuery } from '../../database/prepared-query';
 import { bool, date, num, QueryRow, text } from '../../database/rows';
+import { settleRiders, withRiders } from '../../database/statement-riders';
 import type { Tx } from '../../database/unit-of-work';
+import type { StatementRider } from '../../events/domain-events';
 import { FilterNode } from '../filter/ast';
 import { USER_ATTRS } from '../filter/attributes';
 import { filterToSql } from '../filter/to-sql';
@@ -70,24 +72,43 @@ export class ScimUsersRepository {
     // What IdPs send (no filter, or one comparison such as userName eq) has a few fixed SQL texts: prepare those.
     const run = (sql: string, values: unknown[]) =>
       isSingleCondition(filter) ? preparedQuery(this.dataSource, sql, values) : this.dataSource.query<QueryRow[]>(sql, values);
-    const count = async () => num((await run(`SELECT count(*)::int AS total FROM end_users u WHERE ${where}`, params))[0], 'total');
+    // Unfiltered: the workspace's counter rows (scim_user_counts, kept by triggers), exact and a few rows to read.
+    const countSql = filter
+      ? `SELECT count(*)::int AS total FROM end_users u WHERE ${where}`
+      : `SELECT COALESCE(sum(c.users), 0)::int AS total FROM scim_user_counts c WHERE c.workspace_id = $1`;
+    const count = async () => num((await run(countSql, params))[0], 'total');
     if (limit === 0) return { total: await count(), rows: [] };
     const n = params.length;
+    // The skip reads only index entries: without a filter, an index-only scan of end_users_scim_page_idx
+    // (the workspace's SCIM users in page order); the page's rows are then fetched by id.
     const rows = (
-      await run(`SELECT ${USER_COLUMNS} FROM end_users u WHERE ${where} ORDER BY u.created_at, u.id LIMIT $${n + 1} OFFSET $${n + 2}`, [
-        ...params,
-        limit,
-        offset,
-      ])
+      await run(
+        `SELECT ${USER_COLUMNS} FROM end_users u
+           JOIN (SELECT u.id FROM end_users u WHERE ${where} ORDER BY u.created_at, u.id LIMIT $${n + 1} OFFSET $${n + 2}) page ON page.id = u.id
+          ORDER BY u.created_at, u.id`,
+        [...params, limit, offset],
+      )
     ).map(toUserRow);
     // A short page that starts at or after the first row tells the total without counting (the usual filter lookup).
     const total = rows.length > 0 && rows.length < limit ? offset + rows.length : offset === 0 && rows.length === 0 ? 0 : await count();
     return { total, rows };
   }
 
-  /** undefined when (workspace, no client, lower(email)) is taken. */
-  async insert(tx: Tx, workspaceId: string, id: string, user: UserState): Promise<UserRow | undefined> {
-    const rows = await preparedQuery(tx, INSERT, [id, workspaceId, user.email, user.firstName ?? '', user.lastName ?? '', user.isActive]);
+  /**
+   * undefined when (workspace, no client, lower(email)) is taken. One statement carrying the unit
+   * of work's riders (its audit row), on the pool, or plainly on a transaction (`on`).
+   */
+  async insert(
+    on: Tx | null,
+    workspaceId: string,
+    id: string,
+    user: UserState,
+    riders: readonly StatementRider[],
+  ): Promise<UserRow | undefined> {
+    const values = [id, workspaceId, user.email, user.firstName ?? '', user.lastName ?? '', user.isActive];
+    const { sql, params } = withRiders(INSERT, values, riders);
+    const rows = await preparedQuery(on ?? this.dataSource, sql, params);
+    settleRiders(rows, riders);
     return rows.map(toUserRow)[0];
   }
 

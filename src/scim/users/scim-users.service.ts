@@ -12,7 +12,7 @@ import { normalizeUserPatch } from '../patch/normalize';
 import { ListQuery, listResponse } from '../protocol/list-query';
 import { project, Projection } from '../protocol/projection';
 import { scimAuditFacts } from '../scim-audit';
-import { ScimError } from '../scim.errors';
+import { rethrowWorkspaceGone, ScimError } from '../scim.errors';
 import { ScimUsersRepository, UserRow } from './scim-users.repository';
 import { readUserInput } from './user-input';
 import { toScimUser, toState } from './user.mapper';
@@ -51,15 +51,19 @@ export class ScimUsersService {
     const input = readUserInput(body);
     const state: UserState = { email: input.email, firstName: input.firstName, lastName: input.lastName, isActive: input.isActive ?? true };
     const id = randomUUID();
-    const row = await this.uow.run(async (tx, events) => {
-      const created = await this.users.insert(tx, actor.workspaceId, id, state);
-      if (!created) throw taken(state.email);
-      events.emit(
-        'scim_user_create',
-        scimAuditFacts(actor, { type: 'EndUser', id }, request, { userName: state.email, active: state.isActive }),
-      );
-      return created;
-    });
+    // The hottest write an IdP sends: one statement carrying its audit row (decision 0016).
+    const row = await this.uow
+      .runAsOneStatement(
+        (events) =>
+          events.emit(
+            'scim_user_create',
+            scimAuditFacts(actor, { type: 'EndUser', id }, request, { userName: state.email, active: state.isActive }),
+          ),
+        (on, riders) => this.users.insert(on, actor.workspaceId, id, state, riders),
+        (created) => created !== undefined,
+      )
+      .catch(rethrowWorkspaceGone);
+    if (!row) throw taken(state.email);
     return toScimUser(row, this.baseUrl);
   }
 

@@ -1,5 +1,5 @@
 import { getCI, isObject } from '../patch/normalize';
-import { primaryEmail, toBoolean, toEmail, toName } from '../patch/values';
+import { primaryEmail, toBoolean, toEmail, toName, toStoredEmail } from '../patch/values';
 import { ScimError } from '../scim.errors';
 
 /** What POST and PUT store from a SCIM User body. */
@@ -13,14 +13,19 @@ export interface UserInput {
 
 /**
  * Reads a SCIM User body. userName is required; the emails entry flagged primary
- * overrides it as the stored email (spec). Attribute names are case-insensitive;
+ * overrides it as the stored email (spec). Whichever is stored must be an email address
+ * (decision 0112). Attribute names are case-insensitive;
  * password, externalId and every unknown or extension attribute are ignored.
  */
 export function readUserInput(body: unknown): UserInput {
   if (!isObject(body)) throw new ScimError('invalidSyntax', 'the body must be a SCIM User JSON object');
   const userName = getCI(body, 'userName');
   if (userName === undefined || userName === null) throw new ScimError('invalidValue', 'userName is required');
-  const email = primaryEmail(getCI(body, 'emails')) ?? toEmail(userName, 'userName');
+  const primary = primaryEmail(getCI(body, 'emails'));
+  const email =
+    primary !== undefined
+      ? toStoredEmail(primary, 'emails[primary eq true].value')
+      : toStoredEmail(toEmail(userName, 'userName'), 'userName');
   const name = getCI(body, 'name');
   if (name !== undefined && name !== null && !isObject(name)) throw new ScimError('invalidValue', 'name must be an object');
   const input: UserInput = {

@@ -28,7 +28,8 @@ export function toScimUser(row: UserRow, baseUrl: string): Record<string, unknow
     // The spec echoes our id so the identity provider can reconcile; a client value is not stored.
     externalId: row.id,
     userName: row.email,
-    name,
+    // An empty complex attribute is left out (RFC 7643 §2.5), not sent as "name": {}.
+    ...(Object.keys(name).length ? { name } : {}),
     ...(formatted ? { displayName: formatted } : {}),
     emails: [{ value: row.email, type: 'work', primary: true }],
     active: row.is_active,

@@ -27,3 +27,14 @@ export async function signInAt(browser: Agent, loginLocation: string, user: Test
   if (res.status !== 303) throw new Error(`sign-in failed: ${res.status} ${res.text.slice(0, 300)}`);
   return res.headers.location as string;
 }
+
+/**
+ * One SP-initiated sign-in in this browser: the SSO URL, then (when the IdP sends the browser
+ * there) the login page as `user` and the finish step. Returns the last page.
+ */
+export async function ssoAs(browser: Agent, path: string, user: TestEndUser): Promise<request.Response> {
+  const start = await browser.get(path);
+  if (start.status !== 302) return start;
+  const next = await signInAt(browser, start.headers.location as string, user);
+  return browser.get(next);
+}

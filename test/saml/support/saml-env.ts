@@ -15,6 +15,10 @@ export function samlEnv(extra: Record<string, string> = {}): Record<string, stri
     SAML_IDP_SSO_URL: 'https://idp.e2e.test/saml/sso/',
     SAML_IDP_CERT_PEM: pair.certPem,
     SAML_IDP_KEY_PEM: pair.keyPem,
+    // Fixed, so that several instances (and a restarted one) derive the same pairwise identifiers.
+    SAML_NAMEID_SECRET: 'e2e-pairwise-secret-0123456789abcdefghij',
+    // The SSO limit has its own suite (saml-sso-abuse); flows here run many requests from one address.
+    RATE_LIMIT_SAML_SSO_PER_MINUTE: '100000',
     ...extra,
   };
 }

@@ -70,13 +70,26 @@ export async function authorizePath(
 }
 
 /** A hand-made AuthnRequest, for payloads no real SP would send. */
-export function craftedRequest(issuer: string, extra: { acsUrl?: string; body?: string; prefix?: string; attrs?: string } = {}): string {
+export function craftedRequest(
+  issuer: string,
+  extra: { acsUrl?: string; body?: string; prefix?: string; attrs?: string; id?: string } = {},
+): string {
   const xml =
     `${extra.prefix ?? ''}<samlp:AuthnRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ` +
-    `ID="_${randomUUID().replace(/-/g, '')}" Version="2.0" IssueInstant="${new Date().toISOString()}"` +
+    `ID="${extra.id ?? `_${randomUUID().replace(/-/g, '')}`}" Version="2.0" IssueInstant="${new Date().toISOString()}"` +
     `${extra.acsUrl ? ` AssertionConsumerServiceURL="${extra.acsUrl}"` : ''}${extra.attrs ?? ''}>` +
     `${extra.body ?? `<saml:Issuer>${issuer}</saml:Issuer>`}</samlp:AuthnRequest>`;
   return `/saml/sso/?SAMLRequest=${encodeURIComponent(deflateRawSync(Buffer.from(xml)).toString('base64'))}`;
+}
+
+/**
+ * A hand-made request from a registered SP whose id the SP's node-saml cache knows, so node-saml
+ * checks InResponseTo on the answer as it would for a request it sent. `inner` goes after the Issuer.
+ */
+export function spRequest(sp: TestSp, inner = '', attrs = ''): string {
+  const id = `_${randomUUID().replace(/-/g, '')}`;
+  sp.cache.ids.set(id, new Date().toISOString());
+  return craftedRequest(sp.entityId, { id, attrs, body: `<saml:Issuer>${sp.entityId}</saml:Issuer>${inner}` });
 }
 
 /** Fields of the auto-submit form (HTML-unescaped). */

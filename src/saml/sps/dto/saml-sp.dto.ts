@@ -20,7 +20,15 @@ class SamlSpFields {
   @IsOptional()
   @IsIn(SUPPORTED_NAME_ID_FORMATS)
   name_id_format?: string;
-  @ApiPropertyOptional({ enum: USER_FIELD_PATHS, default: 'email' }) @IsOptional() @IsIn(USER_FIELD_PATHS) name_id_attribute?: string;
+  @ApiPropertyOptional({
+    enum: USER_FIELD_PATHS,
+    default: 'email',
+    description:
+      'User field of the NameID. emailAddress: email; persistent and transient: id (their default; the value is generated, see docs/saml.md); unspecified: email or id. first_name, last_name and display_name are refused (not unique).',
+  })
+  @IsOptional()
+  @IsIn(USER_FIELD_PATHS)
+  name_id_attribute?: string;
   @ApiPropertyOptional({ default: true, description: 'false: the Response is signed instead of the Assertion' })
   @IsOptional()
   @IsBoolean()

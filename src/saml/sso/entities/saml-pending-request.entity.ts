@@ -5,6 +5,7 @@ import { SamlServiceProvider } from '../../sps/entities/saml-service-provider.en
 @Entity('saml_pending_requests')
 @Unique('saml_pending_requests_ticket_hash_key', ['ticketHash'])
 @Index('saml_pending_requests_expiry_idx', ['expiresAt'])
+@Index('saml_pending_requests_client_idx', ['clientIp', 'createdAt'])
 export class SamlPendingRequest {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Column('uuid', { name: 'workspace_id' }) workspaceId!: string;
@@ -19,6 +20,8 @@ export class SamlPendingRequest {
   @Column('text', { name: 'ticket_hash' }) ticketHash!: string;
   @Column('jsonb') request!: Record<string, unknown>;
   @Column('text', { name: 'relay_state', nullable: true }) relayState!: string | null;
+  /** The address that parked it: each address keeps at most SAML_PENDING_PER_CLIENT. */
+  @Column('text', { name: 'client_ip', nullable: true }) clientIp!: string | null;
   @Column('timestamptz', { name: 'expires_at' }) expiresAt!: Date;
   @Column('timestamptz', { name: 'created_at', default: () => 'now()' }) createdAt!: Date;
 }

@@ -7,6 +7,8 @@ import { Workspace } from '../../../workspaces/entities/workspace.entity';
 // It makes displayName unique per workspace case-insensitively and serves displayName eq filters.
 @Index('scim_groups_name_key', { synchronize: false })
 @Index('scim_groups_workspace_created_idx', ['workspaceId', 'createdAt', 'id'])
+// externalId eq filters (RFC 7643 §3.1); not unique: the client issues it.
+@Index('scim_groups_external_id_idx', ['workspaceId', 'externalId'])
 export class ScimGroup {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Column('uuid', { name: 'workspace_id' }) workspaceId!: string;
@@ -14,6 +16,8 @@ export class ScimGroup {
   @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'scim_groups_workspace_id_fkey' })
   workspace?: Workspace;
   @Column('text', { name: 'display_name' }) displayName!: string;
+  /** The identity provider's own id for the group, as sent (case-exact); null when none was sent. */
+  @Column('text', { name: 'external_id', nullable: true }) externalId!: string | null;
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt!: Date;
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' }) updatedAt!: Date;
 }

@@ -1,0 +1,77 @@
+/**
+ * Authentication context classes (saml-authn-context-2.0) and the RequestedAuthnContext
+ * comparison of saml-core §3.3.2.2.1. The ordering of classes by strength is the
+ * responder's to define; ours is the table below (decision 0204).
+ */
+const AC = 'urn:oasis:names:tc:SAML:2.0:ac:classes:';
+
+export const AUTHN_CLASS = {
+  passwordProtectedTransport: `${AC}PasswordProtectedTransport`,
+} as const;
+
+/**
+ * Strength rank of the classes we can compare. A class not listed cannot be ranked: it
+ * satisfies only an `exact` request that names it, which we can never meet.
+ */
+const RANK: ReadonlyMap<string, number> = new Map([
+  [`${AC}unspecified`, 0],
+  [`${AC}InternetProtocol`, 1],
+  [`${AC}PreviousSession`, 1],
+  [`${AC}Password`, 2],
+  [`${AC}InternetProtocolPassword`, 2],
+  [`${AC}PasswordProtectedTransport`, 3],
+  [`${AC}SecureRemotePassword`, 3],
+  [`${AC}Kerberos`, 4],
+  [`${AC}TimeSyncToken`, 5],
+  [`${AC}MobileOneFactorContract`, 5],
+  [`${AC}MobileTwoFactorUnregistered`, 6],
+  [`${AC}MobileTwoFactorContract`, 6],
+  [`${AC}SoftwarePKI`, 6],
+  [`${AC}X509`, 6],
+  [`${AC}TLSClient`, 6],
+  [`${AC}Smartcard`, 6],
+  [`${AC}SmartcardPKI`, 7],
+]);
+
+export const COMPARISONS = ['exact', 'minimum', 'better', 'maximum'] as const;
+export type Comparison = (typeof COMPARISONS)[number];
+
+/** <RequestedAuthnContext> as read from an AuthnRequest: class refs or declaration refs, never both. */
+export interface RequestedAuthnContext {
+  comparison: Comparison;
+  classRefs: string[];
+  /** AuthnContextDeclRef values: we issue no declarations, so these are never satisfied. */
+  declRefs: string[];
+}
+
+/**
+ * Whether a sign-in of class `actual` satisfies the request (saml-core §3.3.2.2.1):
+ * exact - one of the listed classes; minimum - at least as strong as one of them;
+ * better - stronger than one of them; maximum - not stronger than one of them.
+ */
+export function satisfiesRequested(actual: string, requested: RequestedAuthnContext | undefined): boolean {
+  if (!requested) return true;
+  if (requested.declRefs.length > 0) return false;
+  const have = RANK.get(actual);
+  return requested.classRefs.some((ref) => {
+    if (requested.comparison === 'exact') return ref === actual;
+    const want = RANK.get(ref);
+    if (have === undefined || want === undefined) return false;
+    switch (requested.comparison) {
+      case 'minimum':
+        return have >= want;
+      case 'better':
+        return have > want;
+      case 'maximum':
+        return have <= want;
+    }
+  });
+}
+
+/** The class of a hosted-login session: the only way to sign in there is a password, over HTTPS in production. */
+export function sessionAuthnClass(method: 'password'): string {
+  switch (method) {
+    case 'password':
+      return AUTHN_CLASS.passwordProtectedTransport;
+  }
+}
