@@ -32,6 +32,10 @@ export class EnvSchema {
   @IsOptional() @Transform(emptyToUndefined) @IsString() DATABASE_URL?: string;
   @Transform(toInt) @IsInt() @Min(1) @Max(200) DATABASE_POOL_SIZE = 10;
   @Transform(toInt) @IsInt() @Min(100) DATABASE_STATEMENT_TIMEOUT_MS = 15000;
+  /** `transaction`: DATABASE_URL is a pooler in transaction mode (PgBouncer ≥ 1.18); nothing relies on session state there. */
+  @IsIn(['none', 'transaction']) DATABASE_POOLER: 'none' | 'transaction' = 'none';
+  /** A direct (unpooled) connection for what needs a session: migrations' advisory lock, the credential cache's LISTEN. */
+  @IsOptional() @Transform(emptyToUndefined) @IsString() DATABASE_DIRECT_URL?: string;
   @IsString() DATA_DIR = './data';
   @IsOptional() @Transform(emptyToUndefined) @IsString() REDIS_URL?: string;
   @IsString() REDIS_KEY_PREFIX = 'idsvc:';
@@ -122,6 +126,7 @@ export const APP_CONFIG = Symbol('APP_CONFIG');
 /** Names of variables that hold secrets: masked wherever config is printed. */
 export const SECRET_VARIABLES = [
   'DATABASE_URL',
+  'DATABASE_DIRECT_URL',
   'REDIS_URL',
   'AUTH_JWT_SECRET',
   'SECRETS_ENCRYPTION_KEY',

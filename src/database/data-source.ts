@@ -7,6 +7,12 @@ export interface DatabaseTarget {
   embedded: boolean;
   poolSize: number;
   statementTimeoutMs: number;
+  /**
+   * `transaction`: `url` is a pooler in transaction mode. PgBouncer refuses startup parameters
+   * other than a handful (application_name, client_encoding…), so the per-connection timeouts are
+   * not sent: they come from the database role or the pooler (docs/scaling.md).
+   */
+  pooler?: 'none' | 'transaction';
 }
 
 /** One description of the database shared by the app, the CLI (ormconfig.ts) and the tests. */
@@ -26,8 +32,9 @@ export function dataSourceOptions(target: DatabaseTarget): DataSourceOptions {
     extra: {
       max: target.embedded ? 1 : target.poolSize,
       connectionTimeoutMillis: 5000,
-      statement_timeout: target.statementTimeoutMs,
-      idle_in_transaction_session_timeout: 60000,
+      ...(target.pooler === 'transaction'
+        ? {}
+        : { statement_timeout: target.statementTimeoutMs, idle_in_transaction_session_timeout: 60000 }),
     },
   } as DataSourceOptions;
 }

@@ -1,11 +1,13 @@
-import { Global, Module, OnApplicationShutdown } from '@nestjs/common';
+import { Global, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { dataSourceOptions } from './data-source';
 import { EmbeddedPostgres, startEmbeddedPostgres } from './embedded-postgres';
-import { runMigrations } from './migrate';
+import { runMigrations, runMigrationsThroughPooler } from './migrate';
+import { unnamedStatementsOn } from './prepared-query';
+import { sessionDatabaseUrl } from './session-url';
 
 let embedded: EmbeddedPostgres | undefined;
 
@@ -23,6 +25,49 @@ class EmbeddedDatabaseShutdown implements OnApplicationShutdown {
   }
 }
 
+/** Carries the config from the options factory to the data source factory (Nest hands over only the options). */
+const CONFIG = Symbol('app config');
+
+const behindPooler = (config: AppConfig) => Boolean(config.DATABASE_URL) && config.DATABASE_POOLER === 'transaction';
+
+/**
+ * Migrations at boot, under an advisory lock: on the app's own connections when they reach
+ * PostgreSQL directly, over DATABASE_DIRECT_URL when that is set apart, and through the
+ * transaction pooler in one transaction when there is no direct connection.
+ */
+async function migrate(dataSource: DataSource, config: AppConfig): Promise<void> {
+  const session = sessionDatabaseUrl(config);
+  if (!config.DATABASE_URL || session === config.DATABASE_URL) return runMigrations(dataSource);
+  if (session === undefined) return runMigrationsThroughPooler(dataSource);
+  const direct = await new DataSource(
+    dataSourceOptions({ url: session, embedded: false, poolSize: 1, statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS }),
+  ).initialize();
+  try {
+    await runMigrations(direct);
+  } finally {
+    await direct.destroy();
+  }
+}
+
+/** Behind a transaction pooler: say at boot what works differently and what is off. */
+async function reportPooler(dataSource: DataSource, config: AppConfig): Promise<void> {
+  const logger = new Logger('Database');
+  logger.log('DATABASE_POOLER=transaction: statements run unnamed (no server-side prepared statements)');
+  if (!sessionDatabaseUrl(config)) {
+    logger.warn(
+      'DATABASE_POOLER=transaction without DATABASE_DIRECT_URL: migrations run in one transaction under a ' +
+        'transaction-level advisory lock, and the credential cache is off (every SCIM and developer token call reads its table)',
+    );
+  }
+  const [row] = await dataSource.query<{ statement_timeout: string }[]>('SHOW statement_timeout');
+  if (row?.statement_timeout === '0') {
+    logger.warn(
+      'no statement timeout on the pooled connections (a pooler refuses it as a startup parameter): ' +
+        "set one on the database role (ALTER ROLE … SET statement_timeout = '15s') or the pooler's query_timeout",
+    );
+  }
+}
+
 /** TypeORM over PostgreSQL (or embedded PGlite); migrations run at boot under an advisory lock. */
 @Global()
 @Module({
@@ -36,13 +81,20 @@ class EmbeddedDatabaseShutdown implements OnApplicationShutdown {
             ...target,
             poolSize: config.DATABASE_POOL_SIZE,
             statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+            pooler: behindPooler(config) ? 'transaction' : 'none',
           }),
           autoLoadEntities: true,
+          [CONFIG]: config,
         };
       },
       dataSourceFactory: async (options) => {
         const dataSource = await new DataSource(options!).initialize();
-        await runMigrations(dataSource);
+        const config = (options as { [CONFIG]?: AppConfig })[CONFIG]!;
+        if (behindPooler(config)) {
+          unnamedStatementsOn(dataSource);
+          await reportPooler(dataSource, config);
+        }
+        await migrate(dataSource, config);
         return dataSource;
       },
     }),

@@ -11,6 +11,19 @@ import type { QueryRow } from './rows';
 const MAX_PREPARED = 256;
 const names = new Map<string, string>();
 
+/**
+ * Data sources whose connections are a transaction-mode pooler's (DATABASE_POOLER=transaction):
+ * consecutive statements may reach different server connections, where a statement prepared
+ * on another one does not exist (PgBouncer before 1.21 does not carry them), so every statement
+ * runs unnamed there.
+ */
+const pooled = new WeakSet<DataSource>();
+
+/** From now on, statements on this data source run unnamed (it sits behind a transaction pooler). */
+export function unnamedStatementsOn(dataSource: DataSource): void {
+  pooled.add(dataSource);
+}
+
 function statementName(sql: string): string | undefined {
   let name = names.get(sql);
   if (name === undefined && names.size < MAX_PREPARED) {
@@ -30,7 +43,7 @@ function statementName(sql: string): string | undefined {
  */
 export async function preparedQuery(on: DataSource | EntityManager, sql: string, params: unknown[]): Promise<QueryRow[]> {
   const pool = await queryable(on);
-  const name = statementName(sql);
+  const name = pooled.has(on instanceof DataSource ? on : on.connection) ? undefined : statementName(sql);
   if (!name) return (await pool.query<QueryRow>({ text: sql, values: params })).rows;
   try {
     return (await pool.query<QueryRow>({ name, text: sql, values: params })).rows;

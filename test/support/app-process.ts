@@ -50,7 +50,13 @@ export async function spawnApp(env: Record<string, string> = {}, opts: { waitFor
       await exited;
     },
   };
-  if (opts.waitForLive !== false) await waitForLive(app);
+  if (opts.waitForLive !== false) {
+    // A process that never became live is stopped here: its caller never gets it to stop.
+    await waitForLive(app).catch(async (err: unknown) => {
+      await app.stop('SIGKILL');
+      throw err;
+    });
+  }
   return app;
 }
 

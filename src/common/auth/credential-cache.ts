@@ -1,8 +1,9 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { Client } from 'pg';
 import { APP_CONFIG, AppConfig } from '../../config/config';
-import { EVERY_CREDENTIAL, listenForRevocations, REVOKED_CHANNEL } from './credential-revocations.repository';
+import { sessionDatabaseUrl } from '../../database/session-url';
 import { Clock } from '../clock';
+import { EVERY_CREDENTIAL, listenForRevocations, REVOKED_CHANNEL } from './credential-revocations.repository';
 import type { Principal } from './principal';
 
 const TTL_MS = 5_000;
@@ -23,8 +24,8 @@ export { notifyAllCredentialsRevoked, notifyCredentialRevoked } from './credenti
  * SHA-256 hash) so a request costs one query, not two. Revocation stays effective on
  * the next call on every instance: the revoking transaction sends NOTIFY
  * credential_revoked (delivered at commit), every instance LISTENs and evicts. While
- * the listener is not connected (embedded database, outage, reconnecting) the cache
- * is off and every call reads the table. Entries also lapse after 5 s and at the
+ * the listener is not connected (embedded database, outage, reconnecting, a transaction
+ * pooler without DATABASE_DIRECT_URL) the cache is off and every call reads the table. Entries also lapse after 5 s and at the
  * token's expiry. Hashes of different token kinds never collide (distinct prefixes).
  */
 @Injectable()
@@ -35,6 +36,8 @@ export class CredentialCache implements OnApplicationBootstrap, OnModuleDestroy 
   private live = false;
   private stopped = false;
   private retryMs = 500;
+  /** The direct connection the listener holds (DATABASE_DIRECT_URL, else DATABASE_URL when not pooled). */
+  private url?: string;
   /** Bumped on every eviction: a lookup that started before one must not store its result. */
   private generation = 0;
 
@@ -44,8 +47,12 @@ export class CredentialCache implements OnApplicationBootstrap, OnModuleDestroy 
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    // Embedded PGlite serves one connection: no dedicated listener there.
-    if (this.config.DATABASE_URL) await this.listen();
+    // Embedded PGlite serves one connection: no dedicated listener there. Behind a transaction
+    // pooler a LISTEN would not outlive its transaction: the listener needs DATABASE_DIRECT_URL.
+    if (!this.config.DATABASE_URL) return;
+    this.url = sessionDatabaseUrl(this.config);
+    if (this.url) await this.listen();
+    else this.logger.warn('credential cache off: no session connection for LISTEN behind the pooler (set DATABASE_DIRECT_URL)');
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -106,7 +113,7 @@ export class CredentialCache implements OnApplicationBootstrap, OnModuleDestroy 
   }
 
   private async listen(): Promise<void> {
-    const client = new Client({ connectionString: this.config.DATABASE_URL, application_name: 'credential-cache' });
+    const client = new Client({ connectionString: this.url, application_name: 'credential-cache' });
     client.on('notification', (msg) => {
       if (msg.channel !== REVOKED_CHANNEL || !msg.payload) return;
       if (msg.payload === EVERY_CREDENTIAL) this.evictAll();
