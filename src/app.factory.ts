@@ -6,6 +6,7 @@ import { AppModule } from './app.module';
 import { answerUnparsableRequests } from './common/client-error';
 import { SharedPrototypeExpressAdapter } from './common/express-adapter';
 import { httpPipeline } from './common/http-pipeline';
+import { dashboardCors } from './common/cors';
 import { rootLogger } from './common/logging';
 import { APP_CONFIG, AppConfig } from './config/config';
 import { setupOpenApi } from './openapi';
@@ -27,6 +28,9 @@ export async function createApp(): Promise<INestApplication> {
   app.set('etag', false);
   app.use(httpPipeline(config, rootLogger(config)));
   answerUnparsableRequests(app.getHttpServer());
+  // A dashboard on another origin (CORS_ORIGINS): developer API only, with credentials, preflights answered here.
+  const cors = dashboardCors(config.CORS_ORIGINS);
+  if (cors) app.enableCors(cors);
   app.enableVersioning({ type: VersioningType.URI, defaultVersion: undefined });
   app.enableShutdownHooks();
   setupOpenApi(app);

@@ -1,3 +1,4 @@
+import { Doc, Errors } from '../api-docs/decorators';
 import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
@@ -12,12 +13,18 @@ import { AnomalyListResponse, AnomalyResponse } from './dto/anomaly.response';
 export class AnomaliesController {
   constructor(private readonly anomalies: AnomaliesService) {}
 
+  @Doc(
+    'List my sign-in anomalies',
+    'Unusual sign-ins of the calling end user (new device, new IP, new country, impossible travel), newest first.',
+  )
+  @Errors([400, 'validation_failed', 'A query parameter breaks its rule (details names it)'])
   @Get()
   @ApiOkResponse({ type: AnomalyListResponse, description: "The caller's anomalies, newest first" })
   async list(@CurrentPrincipal() user: EndUserPrincipal, @Query() query: AnomalyListQueryDto) {
     return { results: await this.anomalies.list(user, query.limit) };
   }
 
+  @Doc('Acknowledge an anomaly', 'Marks it as seen by the user. Idempotent.')
   @Post(':id/ack')
   @HttpCode(200)
   @ApiOkResponse({ type: AnomalyResponse, description: 'The anomaly; a second call returns the same acknowledged_at' })

@@ -1,5 +1,6 @@
+import { Doc, Errors, Returns, ReturnsText } from '../api-docs/decorators';
 import { Controller, Get, Query, Res } from '@nestjs/common';
-import { ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { once } from 'node:events';
 import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
@@ -13,13 +14,35 @@ import { AuditExportQueryDto, AuditQueryDto } from './dto/audit-query.dto';
 export class AuditController {
   constructor(private readonly audit: AuditQueryService) {}
 
+  @Doc(
+    'Read the audit log',
+    'Events of one workspace, newest first, filtered by type, severity, actor, target, IP and time. Page with `cursor` = next_cursor of the previous page (stable under concurrent writes). Members of the workspace only.',
+  )
+  @Returns(200, 'AuditPage', 'One page of events')
+  @Errors(
+    [400, 'validation_failed', 'A query parameter breaks its rule (details names it)'],
+    [404, 'not_found', 'No such workspace, or the caller is not a member of it'],
+  )
   @Get()
   list(@CurrentPrincipal() p: DeveloperPrincipal, @Query() query: AuditQueryDto) {
     return this.audit.list(p.developerId, query);
   }
 
+  @Doc(
+    'Export the audit log',
+    'Every event of one workspace between from and to, oldest first, streamed as NDJSON (one AuditEvent per line).',
+  )
+  @ReturnsText(
+    200,
+    'application/x-ndjson',
+    'One JSON AuditEvent per line',
+    '{"id":"3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11","event_type":"scim_user_create","severity":"info"}\n',
+  )
+  @Errors(
+    [400, 'validation_failed', 'A query parameter breaks its rule (details names it)'],
+    [404, 'not_found', 'No such workspace, or the caller is not a member of it'],
+  )
   @Get('export')
-  @ApiProduces('application/x-ndjson')
   async export(@CurrentPrincipal() p: DeveloperPrincipal, @Query() query: AuditExportQueryDto, @Res() res: Response): Promise<void> {
     const events = this.audit.export(p.developerId, query);
     // Pull the first row before committing to a 200, so a membership error still gets its JSON status.

@@ -1,5 +1,6 @@
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, validateSync } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, validateSync } from 'class-validator';
+import { ORIGIN_LIST } from '../common/cors';
 
 /** Booleans are parsed explicitly: "false", "False", "0", "no" and "" are false. */
 const toBool = ({ value }: { value: unknown }) => {
@@ -46,6 +47,16 @@ export class EnvSchema {
   @IsString() BODY_LIMIT = '256kb';
   @Transform(toBool) @IsBoolean() DEVELOPER_SIGNUP_ENABLED = true;
   @Transform(toInt) @IsInt() @Min(60) DEVELOPER_SESSION_TTL_SECONDS = 60 * 60 * 24 * 7;
+  /**
+   * Origins (scheme://host[:port], comma-separated) of dashboards allowed to call the developer API
+   * with credentials from the browser. Empty: no CORS. `*` is refused: never a wildcard with credentials.
+   */
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @Matches(ORIGIN_LIST, { message: 'CORS_ORIGINS must be comma-separated origins like https://app.example.com (no path, no *)' })
+  CORS_ORIGINS?: string;
+  /** Domain attribute of the developer session and CSRF cookies (e.g. example.com for a dashboard on app.example.com). */
+  @IsOptional() @Transform(emptyToUndefined) @Matches(/^\.?[a-z0-9-]+(\.[a-z0-9-]+)*$/i) COOKIE_DOMAIN?: string;
 
   // Secrets (generated and kept under DATA_DIR when unset outside production)
   @IsOptional() @Transform(emptyToUndefined) @IsString() AUTH_JWT_SECRET?: string;

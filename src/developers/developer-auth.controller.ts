@@ -1,11 +1,12 @@
 import { Body, Controller, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { Doc, Errors, NoBody, Returns } from '../api-docs/decorators';
 import type { CookieOptions, Request, Response } from 'express';
 import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
 import type { DeveloperPrincipal } from '../common/auth/principal';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { DevelopersService } from './developers.service';
-import { LoginDto, SignupDto } from './dto/developer-auth.dto';
+import { DeveloperLoginDto, SignupDto } from './dto/developer-auth.dto';
 
 @ApiTags('developer auth')
 @Controller('developer')
@@ -15,32 +16,64 @@ export class DeveloperAuthController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  @Doc(
+    'Create a developer account',
+    'Signs up a developer (the person who manages workspaces, SCIM tokens, OAuth clients and SAML apps). The email is stored lower-cased and must be unused. Refused with 403 when DEVELOPER_SIGNUP_ENABLED=false. Then sign in with POST /developer/auth/login/.',
+  )
+  @Returns(201, 'Developer', 'The new developer (never the password)')
+  @Errors(
+    [409, 'email_taken', 'A developer already has this email (in any letter case)'],
+    [403, 'forbidden', 'Sign-up is turned off on this instance'],
+  )
   @Post('auth/signup')
   @Auth('public')
   signup(@Body() dto: SignupDto) {
     return this.developers.signup(dto);
   }
 
+  @Doc(
+    'Sign in to the dashboard',
+    'Checks email and password and starts a developer session: sets the HttpOnly `sid` cookie and a readable `csrftoken` cookie (both SameSite=Lax, Secure when COOKIE_SECURE, Domain=COOKIE_DOMAIN when set) and returns the CSRF token. Cookie-authenticated writes must echo it in X-CSRF-Token. For scripts, mint a bearer token with POST /developer/tokens/ instead.',
+  )
+  @Returns(200, 'DeveloperLogin', 'Signed in; Set-Cookie carries sid and csrftoken', {
+    headers: { 'Set-Cookie': { description: 'sid=…; HttpOnly; SameSite=Lax and csrftoken=…; SameSite=Lax', schema: { type: 'string' } } },
+  })
+  @Errors([401, 'invalid_credentials', 'Unknown email or wrong password (the same answer for both)'])
   @Post('auth/login')
   @Auth('public')
   @HttpCode(200)
-  async login(@Body() dto: LoginDto, @Res({ passthrough: true }) res: Response) {
+  async login(@Body() dto: DeveloperLoginDto, @Res({ passthrough: true }) res: Response) {
     const session = await this.developers.login(dto);
-    const base: CookieOptions = { sameSite: 'lax', secure: this.config.COOKIE_SECURE, path: '/', expires: session.expiresAt };
+    const base: CookieOptions = { ...this.cookieScope(), sameSite: 'lax', secure: this.config.COOKIE_SECURE, expires: session.expiresAt };
     res.cookie('sid', session.sessionToken, { ...base, httpOnly: true });
     res.cookie('csrftoken', session.csrfToken, { ...base, httpOnly: false });
     return { developer: session.developer, csrf_token: session.csrfToken };
   }
 
+  @Doc(
+    'Sign out of the dashboard',
+    'Ends the session of the `sid` cookie, if any, and clears both cookies. Always 204, also without a session.',
+  )
+  @NoBody(204, 'Signed out; the cookies are cleared')
   @Post('auth/logout')
   @Auth('public')
   @HttpCode(204)
   async logout(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<void> {
     await this.developers.logout(req.cookies?.sid as string | undefined);
-    res.clearCookie('sid', { path: '/' });
-    res.clearCookie('csrftoken', { path: '/' });
+    res.clearCookie('sid', this.cookieScope());
+    res.clearCookie('csrftoken', this.cookieScope());
   }
 
+  /** COOKIE_DOMAIN lets a dashboard on a sibling host (app.example.com) read the CSRF cookie. */
+  private cookieScope(): CookieOptions {
+    return { path: '/', ...(this.config.COOKIE_DOMAIN ? { domain: this.config.COOKIE_DOMAIN } : {}) };
+  }
+
+  @Doc(
+    'Show the signed-in developer',
+    'The developer behind the session cookie or bearer token: a cheap way for a dashboard to check it is signed in.',
+  )
+  @Returns(200, 'Developer', 'The caller')
   @Get('me')
   @Auth('developer')
   me(@CurrentPrincipal() principal: DeveloperPrincipal) {

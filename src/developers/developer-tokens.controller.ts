@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Doc, Errors, NoBody, Returns } from '../api-docs/decorators';
 import { ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
 import type { DeveloperPrincipal } from '../common/auth/principal';
@@ -12,16 +13,26 @@ import { CreateDeveloperTokenDto } from './dto/developer-auth.dto';
 export class DeveloperTokensController {
   constructor(private readonly developers: DevelopersService) {}
 
+  @Doc(
+    'Mint a developer access token',
+    'Creates a bearer token (`dat_…`, opaque) for scripts and CI: send it as `Authorization: Bearer dat_…` to any dashboard route, no CSRF header needed. The token is shown once and stored only as a hash. Without expires_at it lasts until revoked.',
+  )
+  @Returns(201, 'DeveloperTokenCreated', 'The token, shown this once')
   @Post()
   create(@CurrentPrincipal() principal: DeveloperPrincipal, @Body() dto: CreateDeveloperTokenDto, @ReqMeta() meta: RequestMeta) {
     return this.developers.createToken(principal, dto, meta);
   }
 
+  @Doc('List developer access tokens', "The caller's tokens that are not revoked, without their secret value.")
+  @Returns(200, 'DeveloperToken', 'Unrevoked tokens', { list: true })
   @Get()
   async list(@CurrentPrincipal() principal: DeveloperPrincipal) {
     return { results: await this.developers.listTokens(principal.developerId) };
   }
 
+  @Doc('Revoke a developer access token', 'The token stops working at once on every instance.')
+  @NoBody(204, 'Revoked')
+  @Errors([404, 'not_found', "No such token among the caller's"])
   @Delete(':id')
   @HttpCode(204)
   revoke(@CurrentPrincipal() principal: DeveloperPrincipal, @Param('id') id: string, @ReqMeta() meta: RequestMeta) {

@@ -15,7 +15,7 @@ import { UnitOfWork } from '../database/unit-of-work';
 import { DeveloperSessionsRepository } from './developer-sessions.repository';
 import { DeveloperTokensRepository } from './developer-tokens.repository';
 import { DevelopersRepository } from './developers.repository';
-import { CreateDeveloperTokenDto, LoginDto, SignupDto } from './dto/developer-auth.dto';
+import { CreateDeveloperTokenDto, DeveloperLoginDto, SignupDto } from './dto/developer-auth.dto';
 import { Developer } from './entities/developer.entity';
 
 export interface DeveloperView {
@@ -57,7 +57,7 @@ export class DevelopersService implements DeveloperSessionAuthenticator {
     }
   }
 
-  async login(dto: LoginDto): Promise<{ developer: DeveloperView; sessionToken: string; csrfToken: string; expiresAt: Date }> {
+  async login(dto: DeveloperLoginDto): Promise<{ developer: DeveloperView; sessionToken: string; csrfToken: string; expiresAt: Date }> {
     const developer = await this.developers.findWithPasswordByEmail(dto.email);
     const ok = developer
       ? await this.hasher.verify(developer.passwordHash, dto.password)

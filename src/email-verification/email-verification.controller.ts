@@ -1,3 +1,4 @@
+import { Doc, Errors } from '../api-docs/decorators';
 import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Auth } from '../common/auth/auth.decorator';
@@ -13,6 +14,15 @@ import { EmailVerificationService } from './email-verification.service';
 export class EmailVerificationController {
   constructor(private readonly verification: EmailVerificationService) {}
 
+  @Doc('Verify an email address', 'Checks the 6-digit code mailed at registration. Five wrong codes void it. Rate limited.')
+  @Errors(
+    [400, 'invalid_code', 'The code is not correct, not 6 digits, or none is pending'],
+    [400, 'code_expired', 'The code has expired; ask for a new one'],
+    [404, 'user_not_found', 'No account is registered with this email'],
+    [409, 'already_verified', 'This email address is already verified'],
+    [429, 'too_many_attempts', 'Too many wrong codes: this code no longer works'],
+    [429, 'rate_limited', 'Too many attempts from this IP or for this account'],
+  )
   @Post()
   @HttpCode(200)
   @RateLimit('verify')
@@ -21,6 +31,12 @@ export class EmailVerificationController {
     return this.verification.verify(dto.email, dto.code, meta);
   }
 
+  @Doc('Send a new verification code', 'Mails a fresh code (the previous one stops working); at most one a minute.')
+  @Errors(
+    [404, 'user_not_found', 'No account is registered with this email'],
+    [409, 'already_verified', 'This email address is already verified'],
+    [429, 'rate_limited', 'A code was sent less than a minute ago, or too many attempts'],
+  )
   @Post('resend')
   @HttpCode(200)
   @RateLimit('resend')

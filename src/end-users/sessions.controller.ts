@@ -1,3 +1,4 @@
+import { Doc, Errors, NoBody, Returns } from '../api-docs/decorators';
 import { Controller, Delete, Get, HttpCode, Param } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
@@ -11,11 +12,19 @@ import { SessionsService } from './sessions.service';
 export class SessionsController {
   constructor(private readonly sessions: SessionsService) {}
 
+  @Doc(
+    'List my sessions',
+    "The calling end user's active sessions (API and browser), with device and place; `current` marks the caller's own.",
+  )
+  @Returns(200, 'EndUserSession', 'Active sessions', { list: true })
   @Get()
   async list(@CurrentPrincipal() principal: EndUserPrincipal) {
     return { results: await this.sessions.list(principal) };
   }
 
+  @Doc('Sign a session out', "Revokes one of the caller's sessions and its refresh token; its access token stops working.")
+  @NoBody(204, 'Signed out')
+  @Errors([404, 'not_found', "No such session among the caller's"])
   @Delete(':id')
   @HttpCode(204)
   async revoke(@CurrentPrincipal() principal: EndUserPrincipal, @Param('id') id: string, @ReqMeta() meta: RequestMeta): Promise<void> {

@@ -1,3 +1,4 @@
+import { Doc, Returns } from '../api-docs/decorators';
 import { Controller, Get, Header, Inject, Optional } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
@@ -20,11 +21,20 @@ export class HealthController {
     @Optional() @Inject(REDIS_CLIENT) private readonly redis?: RedisClient,
   ) {}
 
+  @Doc(
+    'Liveness probe',
+    'Answers while the process serves HTTP; checks no dependency, so a database outage never restarts healthy instances.',
+  )
+  @Returns(200, 'Liveness', 'The process is up')
   @Get('health/live')
   live() {
     return { status: 'ok' };
   }
 
+  @Doc(
+    'Readiness probe',
+    'Ready when the database answers within 2 s and no migration is pending. Redis, when configured, is reported (degraded) but never fails readiness.',
+  )
   @Get('health/ready')
   @HealthCheck()
   ready() {

@@ -1,3 +1,4 @@
+import { Doc, Errors, Returns } from '../api-docs/decorators';
 import { Body, Controller, Get, Param, Put, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
@@ -11,11 +12,29 @@ import { EmailTemplatesService } from './email-templates.service';
 export class EmailTemplatesController {
   constructor(private readonly templates: EmailTemplatesService) {}
 
+  @Doc(
+    'List email templates',
+    'The mails the service sends for a workspace (registration code, password reset, new-device alert), with the built-in text where nothing was saved, and the placeholders each accepts.',
+  )
+  @Returns(200, 'EmailTemplate', 'The templates', { list: true })
+  @Errors(
+    [400, 'validation_failed', 'A query parameter breaks its rule (details names it)'],
+    [404, 'not_found', 'No such workspace, or the caller is not a member of it'],
+  )
   @Get()
   async list(@CurrentPrincipal() developer: DeveloperPrincipal, @Query() query: ListEmailTemplatesQuery) {
     return { results: await this.templates.list(developer, query.workspace_id) };
   }
 
+  @Doc(
+    'Customise an email template',
+    'Saves subject, sender name and body for one template of a workspace. Only the placeholders listed for the template may be used ({{code}}, {{first_name}}, …).',
+  )
+  @Returns(200, 'EmailTemplate', 'The saved template')
+  @Errors(
+    [400, 'validation_failed', 'Unknown placeholder, or a field breaks its rule'],
+    [404, 'not_found', 'No template of this name, or no such workspace for the caller'],
+  )
   @Put(':name')
   save(@CurrentPrincipal() developer: DeveloperPrincipal, @Param('name') name: string, @Body() dto: SaveEmailTemplateDto) {
     return this.templates.save(developer, name, dto);

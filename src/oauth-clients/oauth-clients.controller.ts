@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { Doc, Errors, NoBody, Returns } from '../api-docs/decorators';
 import { ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
 import type { DeveloperPrincipal } from '../common/auth/principal';
@@ -12,21 +13,36 @@ import { OAuthClientsService } from './oauth-clients.service';
 export class OAuthClientsController {
   constructor(private readonly clients: OAuthClientsService) {}
 
+  @Doc(
+    'Register an application (OAuth client)',
+    'End users belong to an application: they register and sign in with its client_id. The client_secret is shown once and stored hashed; rotate it with POST …/secret/.',
+  )
+  @Returns(201, 'OAuthClientWithSecret', 'The client and its secret, shown this once')
+  @Errors([404, 'not_found', 'No such workspace, or the caller is not a member of it'])
   @Post()
   create(@CurrentPrincipal() p: DeveloperPrincipal, @Body() dto: CreateOAuthClientDto, @ReqMeta() meta: RequestMeta) {
     return this.clients.create(p, dto, meta);
   }
 
+  @Doc('List applications of a workspace', 'Without secrets.')
+  @Returns(200, 'OAuthClient', 'The clients', { list: true })
+  @Errors([404, 'not_found', 'No such workspace, or the caller is not a member of it'])
   @Get()
   async list(@CurrentPrincipal() p: DeveloperPrincipal, @Query() query: WorkspaceQueryDto) {
     return { results: await this.clients.list(p, query.workspace_id) };
   }
 
+  @Doc('Show an application', 'Without its secret.')
+  @Returns(200, 'OAuthClient', 'The client')
+  @Errors([404, 'not_found', 'No such OAuth client in a workspace of the caller'])
   @Get(':id')
   get(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string) {
     return this.clients.get(p, id);
   }
 
+  @Doc('Update an application', 'Changes name and redirect URIs.')
+  @Returns(200, 'OAuthClient', 'The updated client')
+  @Errors([404, 'not_found', 'No such OAuth client in a workspace of the caller'])
   @Put(':id')
   update(
     @CurrentPrincipal() p: DeveloperPrincipal,
@@ -37,12 +53,18 @@ export class OAuthClientsController {
     return this.clients.update(p, id, dto, meta);
   }
 
+  @Doc('Delete an application', 'Its end users can no longer sign in through it.')
+  @NoBody(204, 'Deleted')
+  @Errors([404, 'not_found', 'No such OAuth client in a workspace of the caller'])
   @Delete(':id')
   @HttpCode(204)
   remove(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string, @ReqMeta() meta: RequestMeta) {
     return this.clients.remove(p, id, meta);
   }
 
+  @Doc('Rotate the client secret', 'Issues a new secret (shown once); the old one stops working at once.')
+  @Returns(200, 'OAuthClientWithSecret', 'The client with its new secret')
+  @Errors([404, 'not_found', 'No such OAuth client in a workspace of the caller'])
   @Post(':id/secret')
   @HttpCode(200)
   rotate(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string, @ReqMeta() meta: RequestMeta) {

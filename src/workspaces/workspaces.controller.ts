@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { Doc, Errors, NoBody, Returns } from '../api-docs/decorators';
 import { ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
 import type { DeveloperPrincipal } from '../common/auth/principal';
@@ -12,21 +13,34 @@ import { WorkspacesService } from './workspaces.service';
 export class WorkspacesController {
   constructor(private readonly workspaces: WorkspacesService) {}
 
+  @Doc('List my workspaces', 'Every workspace the caller is a member of (a bare array).')
+  @Returns(200, 'Workspace', 'The workspaces', { array: true })
   @Get()
   list(@CurrentPrincipal() p: DeveloperPrincipal) {
     return this.workspaces.list(p.developerId);
   }
 
+  @Doc(
+    'Create a workspace',
+    'A workspace holds end users, SCIM tokens, OAuth clients, SAML apps and databases. The caller becomes its owner.',
+  )
+  @Returns(201, 'Workspace', 'The new workspace')
   @Post()
   create(@CurrentPrincipal() p: DeveloperPrincipal, @Body() dto: CreateWorkspaceDto, @ReqMeta() meta: RequestMeta) {
     return this.workspaces.create(p, dto, meta);
   }
 
+  @Doc('Show a workspace', 'Visible to its members only; anyone else gets 404.')
+  @Returns(200, 'Workspace', 'The workspace')
+  @Errors([404, 'not_found', 'No such workspace, or the caller is not a member of it'])
   @Get(':id')
   get(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string) {
     return this.workspaces.get(p.developerId, id);
   }
 
+  @Doc('Rename or describe a workspace', 'Any member may change name and description; fields not sent are kept.')
+  @Returns(200, 'Workspace', 'The updated workspace')
+  @Errors([404, 'not_found', 'No such workspace, or the caller is not a member of it'])
   @Patch(':id')
   update(
     @CurrentPrincipal() p: DeveloperPrincipal,
@@ -37,22 +51,46 @@ export class WorkspacesController {
     return this.workspaces.update(p, id, dto, meta);
   }
 
+  @Doc('Delete a workspace', 'Owners only. Deletes the workspace and everything in it.')
+  @NoBody(204, 'Deleted')
+  @Errors(
+    [403, 'forbidden', 'The caller is a member but not an owner'],
+    [404, 'not_found', 'No such workspace, or the caller is not a member of it'],
+  )
   @Delete(':id')
   @HttpCode(204)
   remove(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string, @ReqMeta() meta: RequestMeta) {
     return this.workspaces.remove(p, id, meta);
   }
 
+  @Doc('List workspace members', 'Developers of the workspace with their role.')
+  @Returns(200, 'WorkspaceMember', 'The members', { list: true })
+  @Errors([404, 'not_found', 'No such workspace, or the caller is not a member of it'])
   @Get(':id/members')
   async members(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string) {
     return { results: await this.workspaces.listMembers(p.developerId, id) };
   }
 
+  @Doc('Add a member', 'Owners only. The developer must already have signed up (400 otherwise). Role owner or member.')
+  @Returns(201, 'WorkspaceMember', 'The new member')
+  @Errors(
+    [403, 'forbidden', 'The caller is a member but not an owner'],
+    [404, 'not_found', 'No such workspace, or the caller is not a member of it'],
+    [409, 'conflict', 'This developer is already a member'],
+  )
   @Post(':id/members')
   addMember(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string, @Body() dto: AddMemberDto, @ReqMeta() meta: RequestMeta) {
     return this.workspaces.addMember(p, id, dto, meta);
   }
 
+  @Doc('Remove a member', 'Owners only. The last owner cannot be removed.')
+  @NoBody(204, 'Removed')
+  @Errors(
+    [403, 'forbidden', 'The caller is a member but not an owner'],
+    [404, 'not_found', 'No such workspace, or the caller is not a member of it'],
+    [404, 'not_found', 'The developer is not a member'],
+    [409, 'conflict', 'The last owner of a workspace cannot be removed'],
+  )
   @Delete(':id/members/:developerId')
   @HttpCode(204)
   removeMember(

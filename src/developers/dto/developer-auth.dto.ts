@@ -10,7 +10,7 @@ export class SignupDto {
   @ApiProperty() @IsString() @Length(1, 200) name: string;
 }
 
-export class LoginDto {
+export class DeveloperLoginDto {
   @ApiProperty() @Transform(lower) @IsString() @MaxLength(320) email: string;
   @ApiProperty() @IsString() @MaxLength(256) password: string;
 }

@@ -68,9 +68,9 @@ export class EndUserResponse {
 }
 
 export class TokenResponse {
-  @ApiProperty() access_token: string;
-  @ApiProperty() refresh_token: string;
+  @ApiProperty({ description: 'Opaque bearer token for the end-user routes: send it as it is, never parse it' }) access_token: string;
+  @ApiProperty({ description: 'Opaque, single use: trade it at POST /e/v1/auth/token/refresh/ for a new pair' }) refresh_token: string;
   @ApiProperty({ example: 'Bearer' }) token_type: string;
-  @ApiProperty({ example: 900 }) expires_in: number;
+  @ApiProperty({ example: 900, description: 'Seconds until the access token expires' }) expires_in: number;
   @ApiProperty() session_id: string;
 }

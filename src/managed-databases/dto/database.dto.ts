@@ -38,11 +38,13 @@ export class CreateBackupDto {
 }
 
 export class ListKeysQuery {
+  @ApiPropertyOptional({ description: 'next_cursor of the previous page; omit for the first page' })
   @IsOptional()
   @IsString()
   @MaxLength(40)
   cursor?: string;
 
+  @ApiPropertyOptional({ description: 'Keys per page (a hint to SCAN)', default: 100 })
   @IsOptional()
   @Type(() => Number)
   @IsInt()

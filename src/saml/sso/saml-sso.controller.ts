@@ -1,5 +1,6 @@
 import { Controller, Get, Post, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Doc, NoBody, ReturnsText } from '../../api-docs/decorators';
 import type { CookieOptions, Request, Response } from 'express';
 import { Inject } from '@nestjs/common';
 import { Auth } from '../../common/auth/auth.decorator';
@@ -30,8 +31,22 @@ export class SamlSsoController {
 
   @Get()
   @RateLimit('saml_sso')
-  @ApiOperation({ summary: 'Start SSO (HTTP-Redirect binding): SAMLRequest (deflate + base64), optional RelayState' })
-  @ApiProduces('text/html')
+  @Doc(
+    'Start SSO (HTTP-Redirect binding)',
+    'Browser endpoint of SP-initiated sign-in. Query: SAMLRequest (deflate + base64), optional RelayState; SigAlg and Signature are ignored. With an end-user browser session, answers the page that posts the signed SAML Response to the SP; without one, parks the request and redirects to the hosted login.',
+  )
+  @ApiQuery({ name: 'SAMLRequest', required: true, schema: { type: 'string' }, description: 'AuthnRequest, deflated then base64-encoded' })
+  @ApiQuery({ name: 'RelayState', required: false, schema: { type: 'string' }, description: 'Returned to the SP unchanged' })
+  @ReturnsText(200, 'text/html', 'Auto-submitting form that posts SAMLResponse (and RelayState) to the SP ACS URL')
+  @NoBody(302, 'No signed-in end user: to the hosted login, which comes back to /saml/sso/finish/')
+  @ReturnsText(
+    400,
+    'text/html',
+    'HTML error page: the AuthnRequest is missing, malformed, from an unknown SP, or its ACS URL is not the registered one',
+  )
+  @ReturnsText(403, 'text/html', 'HTML error page: the SP is inactive or the user may not use it')
+  @ReturnsText(503, 'text/html', 'HTML error page: SAML is not configured')
+  @ReturnsText(429, 'text/html', 'HTML error page: too many SSO requests from this IP; Retry-After says when to retry')
   async start(@Req() req: Request, @Res() res: Response, @ReqMeta() meta: RequestMeta): Promise<void> {
     // SigAlg and Signature are ignored (spec): only these two parameters are read.
     const { SAMLRequest: samlRequest, RelayState: relayState } = req.query;
@@ -41,7 +56,17 @@ export class SamlSsoController {
   /** HTTP-POST binding, as the metadata advertises: re-sent as a Redirect-binding GET so one path handles both. */
   @Post()
   @RateLimit('saml_sso')
-  @ApiOperation({ summary: 'Start SSO (HTTP-POST binding): form fields SAMLRequest (base64), optional RelayState' })
+  @Doc(
+    'Start SSO (HTTP-POST binding)',
+    'Form fields SAMLRequest (base64, not deflated) and optional RelayState, as the metadata advertises. Re-sent as a Redirect-binding GET so one path handles both.',
+  )
+  @ApiConsumes('application/x-www-form-urlencoded')
+  @ApiBody({
+    schema: { type: 'object', required: ['SAMLRequest'], properties: { SAMLRequest: { type: 'string' }, RelayState: { type: 'string' } } },
+  })
+  @NoBody(303, 'To GET /saml/sso/ with the same request')
+  @ReturnsText(400, 'text/html', 'HTML error page: SAMLRequest is missing or not base64')
+  @ReturnsText(429, 'text/html', 'HTML error page: too many SSO requests from this IP; Retry-After says when to retry')
   startPost(@Req() req: Request, @Res() res: Response): void {
     const body = (req.body ?? {}) as { SAMLRequest?: unknown; RelayState?: unknown };
     const params = new URLSearchParams({ SAMLRequest: postToRedirectEncoding(body.SAMLRequest) });
@@ -52,8 +77,15 @@ export class SamlSsoController {
 
   @Get('finish')
   @RateLimit('saml_sso')
-  @ApiOperation({ summary: 'Resume SSO after the hosted login (the parked request is found by cookie)' })
-  @ApiProduces('text/html')
+  @Doc(
+    'Resume SSO after the hosted login',
+    'Where the hosted login sends the browser back: the parked request is found by its cookie (saml_sso) and answered as GET /saml/sso/ would.',
+  )
+  @ReturnsText(200, 'text/html', 'Auto-submitting form that posts SAMLResponse to the SP ACS URL')
+  @NoBody(302, 'Still no signed-in end user: back to the hosted login')
+  @ReturnsText(400, 'text/html', 'HTML error page: no parked request (expired or already used)')
+  @ReturnsText(403, 'text/html', 'HTML error page: the SP is inactive or the user may not use it')
+  @ReturnsText(429, 'text/html', 'HTML error page: too many SSO requests from this IP; Retry-After says when to retry')
   async finish(@Req() req: Request, @Res() res: Response, @ReqMeta() meta: RequestMeta): Promise<void> {
     this.send(res, await this.sso.finish(cookie(req, TICKET_COOKIE), sessionToken(req), meta));
   }

@@ -1,5 +1,6 @@
 import { Controller, Get, Inject, Param, Post } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiExcludeEndpoint, ApiTags } from '@nestjs/swagger';
+import { Doc, ScimErrors, ScimReturns } from '../../api-docs/decorators';
 import { Auth } from '../../common/auth/auth.decorator';
 import { APP_CONFIG, AppConfig } from '../../config/config';
 import { ScimJson } from '../protocol/scim-response';
@@ -18,18 +19,28 @@ export class ScimDiscoveryController {
     this.baseUrl = config.PUBLIC_BASE_URL;
   }
 
+  @Doc(
+    'Service provider configuration',
+    'What this SCIM server supports (RFC 7643 §5): PATCH and filter yes; bulk, sort, ETags and changePassword no.',
+  )
+  @ScimReturns(200, 'ScimDiscoveryDocument', 'The ServiceProviderConfig')
   @ScimJson()
   @Get('ServiceProviderConfig')
   serviceProviderConfig() {
     return serviceProviderConfig(this.baseUrl);
   }
 
+  @Doc('Resource types', 'User and Group (RFC 7643 §6).')
+  @ScimReturns(200, 'ScimDiscoveryList', 'A ListResponse of ResourceType documents')
   @ScimJson()
   @Get('ResourceTypes')
   resourceTypes() {
     return listOf([resourceType(this.baseUrl, 'User'), resourceType(this.baseUrl, 'Group')]);
   }
 
+  @Doc('One resource type', 'User or Group (case-insensitive).')
+  @ScimReturns(200, 'ScimDiscoveryDocument', 'The ResourceType')
+  @ScimErrors([404, '', 'No resource type of this name'])
   @ScimJson()
   @Get('ResourceTypes/:name')
   resourceType(@Param('name') name: string) {
@@ -38,6 +49,8 @@ export class ScimDiscoveryController {
     return resourceType(this.baseUrl, match);
   }
 
+  @Doc('Schemas', 'The core User and Group schemas with the attributes this server supports (RFC 7643 §7).')
+  @ScimReturns(200, 'ScimDiscoveryList', 'A ListResponse of Schema documents')
   @ScimJson()
   @Get('Schemas')
   schemas() {
@@ -47,6 +60,9 @@ export class ScimDiscoveryController {
     ]);
   }
 
+  @Doc('One schema', 'By its URN, e.g. urn:ietf:params:scim:schemas:core:2.0:User.')
+  @ScimReturns(200, 'ScimDiscoveryDocument', 'The Schema')
+  @ScimErrors([404, '', 'No schema with this id'])
   @ScimJson()
   @Get('Schemas/:id')
   schema(@Param('id') id: string) {
@@ -56,6 +72,7 @@ export class ScimDiscoveryController {
   }
 
   /** Bulk is not supported (spec); say so rather than 404. */
+  @ApiExcludeEndpoint()
   @Post('Bulk')
   bulk(): never {
     throw new ScimError('invalidSyntax', 'bulk operations are not supported (see /ServiceProviderConfig)');

@@ -1,3 +1,4 @@
+import { Doc, NoBody, ScimBody, ScimErrors, ScimListQuery, ScimProjectionQuery, ScimReturns } from '../../api-docs/decorators';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
@@ -18,12 +19,34 @@ type QueryParams = Record<string, unknown>;
 export class ScimGroupsController {
   constructor(private readonly groups: ScimGroupsService) {}
 
+  @Doc('List groups', "Pages through the groups of the token's workspace in creation order, optionally filtered (RFC 7644 §3.4.2).")
+  @ScimListQuery()
+  @ScimReturns(200, 'ScimGroupList', 'A ListResponse')
+  @ScimErrors([400, 'invalidFilter', 'The filter cannot be parsed or names an unsupported attribute'])
   @ScimJson()
   @Get()
   list(@CurrentPrincipal() p: ScimPrincipal, @Query() query: QueryParams) {
     return this.groups.list(p.workspaceId, readListQuery(query));
   }
 
+  @Doc('Create a group', "Creates a group in the token's workspace; Location names it. Unknown attributes are ignored.")
+  @ScimBody('ScimGroupInput', 'The group', {
+    engineering: {
+      summary: 'A group with one member',
+      value: {
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+        displayName: 'Engineering',
+        members: [{ value: '3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11' }],
+      },
+    },
+  })
+  @ScimReturns(201, 'ScimGroup', 'Created', {
+    headers: { Location: { description: 'meta.location of the new group', schema: { type: 'string' } } },
+  })
+  @ScimErrors(
+    [400, 'invalidValue', 'displayName missing or empty, or members not an array'],
+    [409, 'uniqueness', 'displayName is already taken in the workspace'],
+  )
   @ScimJson()
   @Post()
   async create(
@@ -38,6 +61,26 @@ export class ScimGroupsController {
   }
 
   /** POST /Groups/.search (RFC 7644 §3.4.3): the list, with its parameters in the body. Before ':id' routes. */
+  @Doc(
+    'Search groups (POST)',
+    'RFC 7644 §3.4.3: the same as GET /scim/v2/Groups with the parameters in a SearchRequest body (useful when a filter is too long for a URL).',
+  )
+  @ScimBody('ScimSearchRequest', 'SearchRequest', {
+    page: {
+      summary: 'Filter and page',
+      value: {
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:SearchRequest'],
+        filter: 'displayName eq "Engineering"',
+        startIndex: 1,
+        count: 10,
+      },
+    },
+  })
+  @ScimReturns(200, 'ScimGroupList', 'A ListResponse')
+  @ScimErrors(
+    [400, 'invalidFilter', 'The filter cannot be parsed or names an unsupported attribute'],
+    [400, 'invalidValue', 'startIndex/count not integers, or attributes not attribute names'],
+  )
   @ScimJson()
   @Post('.search')
   @HttpCode(200)
@@ -45,12 +88,34 @@ export class ScimGroupsController {
     return this.groups.list(p.workspaceId, readSearchRequest(body));
   }
 
+  @Doc('Get a group', "One group of the token's workspace; attributes / excludedAttributes shape the answer.")
+  @ScimProjectionQuery()
+  @ScimReturns(200, 'ScimGroup', 'The group')
+  @ScimErrors([404, '', "No group with this id in the token's workspace"])
   @ScimJson()
   @Get(':id')
   get(@CurrentPrincipal() p: ScimPrincipal, @Param('id') id: string, @Query() query: QueryParams) {
     return this.groups.get(p.workspaceId, id, readProjectionQuery(query));
   }
 
+  @Doc('Replace a group', 'Sets the attributes sent; attributes not sent keep their value (decision 0102).')
+  @ScimProjectionQuery()
+  @ScimBody('ScimGroupInput', 'The group', {
+    engineering: {
+      summary: 'A group with one member',
+      value: {
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+        displayName: 'Engineering',
+        members: [{ value: '3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11' }],
+      },
+    },
+  })
+  @ScimReturns(200, 'ScimGroup', 'The replaced group')
+  @ScimErrors(
+    [400, 'invalidValue', 'displayName missing or empty, or members not an array'],
+    [404, '', "No group with this id in the token's workspace"],
+    [409, 'uniqueness', 'displayName is already taken in the workspace'],
+  )
   @ScimJson()
   @Put(':id')
   replace(
@@ -63,6 +128,34 @@ export class ScimGroupsController {
     return this.groups.replace(p, id, body, meta, readProjectionQuery(query));
   }
 
+  @Doc('Patch a group', 'Applies RFC 7644 §3.5.2 operations in order, all or nothing.')
+  @ScimProjectionQuery()
+  @ScimBody('ScimPatchRequest', 'PatchOp', {
+    addMember: {
+      summary: 'Add a member',
+      value: {
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+        Operations: [{ op: 'add', path: 'members', value: [{ value: '3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11' }] }],
+      },
+    },
+    removeMember: {
+      summary: 'Remove a member',
+      value: {
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+        Operations: [{ op: 'remove', path: 'members[value eq "3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11"]' }],
+      },
+    },
+  })
+  @ScimReturns(200, 'ScimGroup', 'The patched group')
+  @ScimErrors(
+    [400, 'invalidValue', 'displayName missing or empty, or members not an array'],
+    [400, 'invalidPath', 'The path cannot be read or names an unknown attribute'],
+    [400, 'invalidSyntax', 'No Operations array, or an op other than add, replace or remove'],
+    [400, 'noTarget', 'A remove without a path'],
+    [400, 'mutability', 'The operation removes a required attribute (userName, displayName)'],
+    [404, '', "No group with this id in the token's workspace"],
+    [409, 'uniqueness', 'displayName is already taken in the workspace'],
+  )
   @ScimJson()
   @Patch(':id')
   patch(
@@ -75,6 +168,9 @@ export class ScimGroupsController {
     return this.groups.patch(p, id, body, meta, readProjectionQuery(query));
   }
 
+  @Doc('Delete a group', 'Deletes the group; its members stay.')
+  @NoBody(204, 'Done')
+  @ScimErrors([404, '', "No group with this id in the token's workspace"])
   @ScimJson()
   @Delete(':id')
   @HttpCode(204)

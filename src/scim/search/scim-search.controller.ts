@@ -1,5 +1,6 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { Doc, ScimBody, ScimErrors, ScimReturns } from '../../api-docs/decorators';
 import { Auth, CurrentPrincipal } from '../../common/auth/auth.decorator';
 import type { ScimPrincipal } from '../../common/auth/principal';
 import { ScimJson } from '../protocol/scim-response';
@@ -13,6 +14,21 @@ import { ScimSearchService } from './scim-search.service';
 export class ScimSearchController {
   constructor(private readonly searches: ScimSearchService) {}
 
+  @Doc(
+    'Search users and groups',
+    "RFC 7644 §3.4.3 search from the root: users and groups of the token's workspace matching the filter, users first. A type is searched when the filter names only attributes it has (a userName filter finds no groups); a filter neither understands is invalidFilter.",
+  )
+  @ScimBody('ScimSearchRequest', 'SearchRequest', {
+    all: {
+      summary: 'Everything whose name starts with "eng"',
+      value: { schemas: ['urn:ietf:params:scim:api:messages:2.0:SearchRequest'], filter: 'displayName sw "eng"', count: 50 },
+    },
+  })
+  @ScimReturns(200, 'ScimResourceList', 'A ListResponse of users and groups')
+  @ScimErrors(
+    [400, 'invalidFilter', 'The filter cannot be parsed or names an unsupported attribute'],
+    [400, 'invalidValue', 'startIndex/count not integers, or attributes not attribute names'],
+  )
   @ScimJson()
   @Post('.search')
   @HttpCode(200)

@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Doc, Errors, Returns } from '../../api-docs/decorators';
 import { ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal } from '../../common/auth/auth.decorator';
 import type { DeveloperPrincipal } from '../../common/auth/principal';
@@ -12,16 +13,31 @@ import { ScimTokensService } from './scim-tokens.service';
 export class ScimTokensController {
   constructor(private readonly tokens: ScimTokensService) {}
 
+  @Doc(
+    'Mint a SCIM token',
+    'Creates the bearer token (`scim_…`, opaque) an identity provider (Okta, Entra ID) uses for /scim/v2 of this workspace. Shown once, stored as a hash. Without expires_at it lasts until revoked.',
+  )
+  @Returns(201, 'ScimTokenCreated', 'The token, shown this once')
+  @Errors([404, 'not_found', 'No such workspace, or the caller is not a member of it'])
   @Post()
   mint(@CurrentPrincipal() p: DeveloperPrincipal, @Body() dto: CreateScimTokenDto, @ReqMeta() meta: RequestMeta) {
     return this.tokens.mint(p, dto, meta);
   }
 
+  @Doc('List SCIM tokens of a workspace', 'Active and revoked tokens, never their value.')
+  @Returns(200, 'ScimToken', 'The tokens', { list: true })
+  @Errors([404, 'not_found', 'No such workspace, or the caller is not a member of it'])
   @Get()
   async list(@CurrentPrincipal() p: DeveloperPrincipal, @Query() query: ScimTokenQueryDto) {
     return { results: await this.tokens.list(p, query.workspace_id) };
   }
 
+  @Doc(
+    'Revoke a SCIM token',
+    'Stops the token on every instance before answering. Idempotent: revoking again returns the first revoked_at.',
+  )
+  @Returns(200, 'ScimTokenRevoked', 'Revoked')
+  @Errors([404, 'not_found', 'No such token in a workspace of the caller'])
   @Delete(':id')
   @HttpCode(200)
   revoke(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string, @ReqMeta() meta: RequestMeta) {

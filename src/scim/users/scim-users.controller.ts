@@ -1,3 +1,4 @@
+import { Doc, NoBody, ScimBody, ScimErrors, ScimListQuery, ScimProjectionQuery, ScimReturns } from '../../api-docs/decorators';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
@@ -18,12 +19,36 @@ type QueryParams = Record<string, unknown>;
 export class ScimUsersController {
   constructor(private readonly users: ScimUsersService) {}
 
+  @Doc('List users', "Pages through the users of the token's workspace in creation order, optionally filtered (RFC 7644 §3.4.2).")
+  @ScimListQuery()
+  @ScimReturns(200, 'ScimUserList', 'A ListResponse')
+  @ScimErrors([400, 'invalidFilter', 'The filter cannot be parsed or names an unsupported attribute'])
   @ScimJson()
   @Get()
   list(@CurrentPrincipal() p: ScimPrincipal, @Query() query: QueryParams) {
     return this.users.list(p.workspaceId, readListQuery(query));
   }
 
+  @Doc('Create a user', "Creates a user in the token's workspace; Location names it. Unknown attributes are ignored.")
+  @ScimBody('ScimUserInput', 'The user', {
+    okta: {
+      summary: 'Okta-style create',
+      value: {
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+        userName: 'ada@example.com',
+        name: { givenName: 'Ada', familyName: 'Lovelace' },
+        emails: [{ value: 'ada@example.com', type: 'work', primary: true }],
+        active: true,
+      },
+    },
+  })
+  @ScimReturns(201, 'ScimUser', 'Created', {
+    headers: { Location: { description: 'meta.location of the new user', schema: { type: 'string' } } },
+  })
+  @ScimErrors(
+    [400, 'invalidValue', 'userName missing, an email not valid, or a value of the wrong type'],
+    [409, 'uniqueness', 'userName (email) is already taken in the workspace'],
+  )
   @ScimJson()
   @Post()
   async create(
@@ -38,6 +63,26 @@ export class ScimUsersController {
   }
 
   /** POST /Users/.search (RFC 7644 §3.4.3): the list, with its parameters in the body. Before ':id' routes. */
+  @Doc(
+    'Search users (POST)',
+    'RFC 7644 §3.4.3: the same as GET /scim/v2/Users with the parameters in a SearchRequest body (useful when a filter is too long for a URL).',
+  )
+  @ScimBody('ScimSearchRequest', 'SearchRequest', {
+    page: {
+      summary: 'Filter and page',
+      value: {
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:SearchRequest'],
+        filter: 'userName sw "ada"',
+        startIndex: 1,
+        count: 10,
+      },
+    },
+  })
+  @ScimReturns(200, 'ScimUserList', 'A ListResponse')
+  @ScimErrors(
+    [400, 'invalidFilter', 'The filter cannot be parsed or names an unsupported attribute'],
+    [400, 'invalidValue', 'startIndex/count not integers, or attributes not attribute names'],
+  )
   @ScimJson()
   @Post('.search')
   @HttpCode(200)
@@ -45,12 +90,36 @@ export class ScimUsersController {
     return this.users.list(p.workspaceId, readSearchRequest(body));
   }
 
+  @Doc('Get a user', "One user of the token's workspace; attributes / excludedAttributes shape the answer.")
+  @ScimProjectionQuery()
+  @ScimReturns(200, 'ScimUser', 'The user')
+  @ScimErrors([404, '', "No user with this id in the token's workspace"])
   @ScimJson()
   @Get(':id')
   get(@CurrentPrincipal() p: ScimPrincipal, @Param('id') id: string, @Query() query: QueryParams) {
     return this.users.get(p.workspaceId, id, readProjectionQuery(query));
   }
 
+  @Doc('Replace a user', 'Sets the attributes sent; attributes not sent keep their value (decision 0102).')
+  @ScimProjectionQuery()
+  @ScimBody('ScimUserInput', 'The user', {
+    okta: {
+      summary: 'Okta-style create',
+      value: {
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+        userName: 'ada@example.com',
+        name: { givenName: 'Ada', familyName: 'Lovelace' },
+        emails: [{ value: 'ada@example.com', type: 'work', primary: true }],
+        active: true,
+      },
+    },
+  })
+  @ScimReturns(200, 'ScimUser', 'The replaced user')
+  @ScimErrors(
+    [400, 'invalidValue', 'userName missing, an email not valid, or a value of the wrong type'],
+    [404, '', "No user with this id in the token's workspace"],
+    [409, 'uniqueness', 'userName (email) is already taken in the workspace'],
+  )
   @ScimJson()
   @Put(':id')
   replace(
@@ -63,6 +132,31 @@ export class ScimUsersController {
     return this.users.replace(p, id, body, meta, readProjectionQuery(query));
   }
 
+  @Doc('Patch a user', 'Applies RFC 7644 §3.5.2 operations in order, all or nothing.')
+  @ScimProjectionQuery()
+  @ScimBody('ScimPatchRequest', 'PatchOp', {
+    deactivate: {
+      summary: 'Deactivate (Okta, Entra)',
+      value: { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'replace', path: 'active', value: false }] },
+    },
+    rename: {
+      summary: 'Change the name',
+      value: {
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+        Operations: [{ op: 'replace', value: { 'name.givenName': 'Augusta', 'name.familyName': 'King' } }],
+      },
+    },
+  })
+  @ScimReturns(200, 'ScimUser', 'The patched user')
+  @ScimErrors(
+    [400, 'invalidValue', 'userName missing, an email not valid, or a value of the wrong type'],
+    [400, 'invalidPath', 'The path cannot be read or names an unknown attribute'],
+    [400, 'invalidSyntax', 'No Operations array, or an op other than add, replace or remove'],
+    [400, 'noTarget', 'A remove without a path'],
+    [400, 'mutability', 'The operation removes a required attribute (userName, displayName)'],
+    [404, '', "No user with this id in the token's workspace"],
+    [409, 'uniqueness', 'userName (email) is already taken in the workspace'],
+  )
   @ScimJson()
   @Patch(':id')
   patch(
@@ -75,6 +169,12 @@ export class ScimUsersController {
     return this.users.patch(p, id, body, meta, readProjectionQuery(query));
   }
 
+  @Doc(
+    'Delete a user',
+    'Deactivates the user (active=false) and signs them out everywhere; the user stays readable, as Okta and Entra expect.',
+  )
+  @NoBody(204, 'Done')
+  @ScimErrors([404, '', "No user with this id in the token's workspace"])
   @ScimJson()
   @Delete(':id')
   @HttpCode(204)

@@ -1,0 +1,7358 @@
+// Generated from openapi.json by scripts/openapi-check.mjs (openapi-typescript). Do not edit: run `npm run openapi:write`.
+export interface paths {
+  '/developer/audit/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read the audit log
+     * @description Events of one workspace, newest first, filtered by type, severity, actor, target, IP and time. Page with `cursor` = next_cursor of the previous page (stable under concurrent writes). Members of the workspace only.
+     */
+    get: operations['AuditController_list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/developer/audit/export/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Export the audit log
+     * @description Every event of one workspace between from and to, oldest first, streamed as NDJSON (one AuditEvent per line).
+     */
+    get: operations['AuditController_export'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/health/live': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Liveness probe
+     * @description Answers while the process serves HTTP; checks no dependency, so a database outage never restarts healthy instances.
+     */
+    get: operations['HealthController_live'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/health/ready': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Readiness probe
+     * @description Ready when the database answers within 2 s and no migration is pending. Redis, when configured, is reported (degraded) but never fails readiness.
+     */
+    get: operations['HealthController_ready'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/developer/auth/signup/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Create a developer account
+     * @description Signs up a developer (the person who manages workspaces, SCIM tokens, OAuth clients and SAML apps). The email is stored lower-cased and must be unused. Refused with 403 when DEVELOPER_SIGNUP_ENABLED=false. Then sign in with POST /developer/auth/login/.
+     */
+    post: operations['DeveloperAuthController_signup'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/developer/auth/login/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sign in to the dashboard
+     * @description Checks email and password and starts a developer session: sets the HttpOnly `sid` cookie and a readable `csrftoken` cookie (both SameSite=Lax, Secure when COOKIE_SECURE, Domain=COOKIE_DOMAIN when set) and returns the CSRF token. Cookie-authenticated writes must echo it in X-CSRF-Token. For scripts, mint a bearer token with POST /developer/tokens/ instead.
+     */
+    post: operations['DeveloperAuthController_login'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/developer/auth/logout/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sign out of the dashboard
+     * @description Ends the session of the `sid` cookie, if any, and clears both cookies. Always 204, also without a session.
+     */
+    post: operations['DeveloperAuthController_logout'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/developer/me/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Show the signed-in developer
+     * @description The developer behind the session cookie or bearer token: a cheap way for a dashboard to check it is signed in.
+     */
+    get: operations['DeveloperAuthController_me'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/developer/tokens/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List developer access tokens
+     * @description The caller's tokens that are not revoked, without their secret value.
+     */
+    get: operations['DeveloperTokensController_list'];
+    put?: never;
+    /**
+     * Mint a developer access token
+     * @description Creates a bearer token (`dat_…`, opaque) for scripts and CI: send it as `Authorization: Bearer dat_…` to any dashboard route, no CSRF header needed. The token is shown once and stored only as a hash. Without expires_at it lasts until revoked.
+     */
+    post: operations['DeveloperTokensController_create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/developer/tokens/{id}/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Revoke a developer access token
+     * @description The token stops working at once on every instance.
+     */
+    delete: operations['DeveloperTokensController_revoke'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/e/v1/developer/workspaces/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List my workspaces
+     * @description Every workspace the caller is a member of (a bare array).
+     */
+    get: operations['WorkspacesController_list'];
+    put?: never;
+    /**
+     * Create a workspace
+     * @description A workspace holds end users, SCIM tokens, OAuth clients, SAML apps and databases. The caller becomes its owner.
+     */
+    post: operations['WorkspacesController_create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/e/v1/developer/workspaces/{id}/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Show a workspace
+     * @description Visible to its members only; anyone else gets 404.
+     */
+    get: operations['WorkspacesController_get'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a workspace
+     * @description Owners only. Deletes the workspace and everything in it.
+     */
+    delete: operations['WorkspacesController_remove'];
+    options?: never;
+    head?: never;
+    /**
+     * Rename or describe a workspace
+     * @description Any member may change name and description; fields not sent are kept.
+     */
+    patch: operations['WorkspacesController_update'];
+    trace?: never;
+  };
+  '/e/v1/developer/workspaces/{id}/members/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List workspace members
+     * @description Developers of the workspace with their role.
+     */
+    get: operations['WorkspacesController_members'];
+    put?: never;
+    /**
+     * Add a member
+     * @description Owners only. The developer must already have signed up (400 otherwise). Role owner or member.
+     */
+    post: operations['WorkspacesController_addMember'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/e/v1/developer/workspaces/{id}/members/{developerId}/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Remove a member
+     * @description Owners only. The last owner cannot be removed.
+     */
+    delete: operations['WorkspacesController_removeMember'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/developer/oauth/clients/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List applications of a workspace
+     * @description Without secrets.
+     */
+    get: operations['OAuthClientsController_list'];
+    put?: never;
+    /**
+     * Register an application (OAuth client)
+     * @description End users belong to an application: they register and sign in with its client_id. The client_secret is shown once and stored hashed; rotate it with POST …/secret/.
+     */
+    post: operations['OAuthClientsController_create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/developer/oauth/clients/{id}/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Show an application
+     * @description Without its secret.
+     */
+    get: operations['OAuthClientsController_get'];
+    /**
+     * Update an application
+     * @description Changes name and redirect URIs.
+     */
+    put: operations['OAuthClientsController_update'];
+    post?: never;
+    /**
+     * Delete an application
+     * @description Its end users can no longer sign in through it.
+     */
+    delete: operations['OAuthClientsController_remove'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/developer/oauth/clients/{id}/secret/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Rotate the client secret
+     * @description Issues a new secret (shown once); the old one stops working at once.
+     */
+    post: operations['OAuthClientsController_rotate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/developer/scim/tokens/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List SCIM tokens of a workspace
+     * @description Active and revoked tokens, never their value.
+     */
+    get: operations['ScimTokensController_list'];
+    put?: never;
+    /**
+     * Mint a SCIM token
+     * @description Creates the bearer token (`scim_…`, opaque) an identity provider (Okta, Entra ID) uses for /scim/v2 of this workspace. Shown once, stored as a hash. Without expires_at it lasts until revoked.
+     */
+    post: operations['ScimTokensController_mint'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/developer/scim/tokens/{id}/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Revoke a SCIM token
+     * @description Stops the token on every instance before answering. Idempotent: revoking again returns the first revoked_at.
+     */
+    delete: operations['ScimTokensController_revoke'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/scim/v2/Users': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List users
+     * @description Pages through the users of the token's workspace in creation order, optionally filtered (RFC 7644 §3.4.2).
+     */
+    get: operations['ScimUsersController_list'];
+    put?: never;
+    /**
+     * Create a user
+     * @description Creates a user in the token's workspace; Location names it. Unknown attributes are ignored.
+     */
+    post: operations['ScimUsersController_create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/scim/v2/Users/.search': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Search users (POST)
+     * @description RFC 7644 §3.4.3: the same as GET /scim/v2/Users with the parameters in a SearchRequest body (useful when a filter is too long for a URL).
+     */
+    post: operations['ScimUsersController_search'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/scim/v2/Users/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a user
+     * @description One user of the token's workspace; attributes / excludedAttributes shape the answer.
+     */
+    get: operations['ScimUsersController_get'];
+    /**
+     * Replace a user
+     * @description Sets the attributes sent; attributes not sent keep their value (decision 0102).
+     */
+    put: operations['ScimUsersController_replace'];
+    post?: never;
+    /**
+     * Delete a user
+     * @description Deactivates the user (active=false) and signs them out everywhere; the user stays readable, as Okta and Entra expect.
+     */
+    delete: operations['ScimUsersController_deactivate'];
+    options?: never;
+    head?: never;
+    /**
+     * Patch a user
+     * @description Applies RFC 7644 §3.5.2 operations in order, all or nothing.
+     */
+    patch: operations['ScimUsersController_patch'];
+    trace?: never;
+  };
+  '/scim/v2/Groups': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List groups
+     * @description Pages through the groups of the token's workspace in creation order, optionally filtered (RFC 7644 §3.4.2).
+     */
+    get: operations['ScimGroupsController_list'];
+    put?: never;
+    /**
+     * Create a group
+     * @description Creates a group in the token's workspace; Location names it. Unknown attributes are ignored.
+     */
+    post: operations['ScimGroupsController_create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/scim/v2/Groups/.search': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Search groups (POST)
+     * @description RFC 7644 §3.4.3: the same as GET /scim/v2/Groups with the parameters in a SearchRequest body (useful when a filter is too long for a URL).
+     */
+    post: operations['ScimGroupsController_search'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/scim/v2/Groups/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a group
+     * @description One group of the token's workspace; attributes / excludedAttributes shape the answer.
+     */
+    get: operations['ScimGroupsController_get'];
+    /**
+     * Replace a group
+     * @description Sets the attributes sent; attributes not sent keep their value (decision 0102).
+     */
+    put: operations['ScimGroupsController_replace'];
+    post?: never;
+    /**
+     * Delete a group
+     * @description Deletes the group; its members stay.
+     */
+    delete: operations['ScimGroupsController_remove'];
+    options?: never;
+    head?: never;
+    /**
+     * Patch a group
+     * @description Applies RFC 7644 §3.5.2 operations in order, all or nothing.
+     */
+    patch: operations['ScimGroupsController_patch'];
+    trace?: never;
+  };
+  '/scim/v2/ServiceProviderConfig': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Service provider configuration
+     * @description What this SCIM server supports (RFC 7643 §5): PATCH and filter yes; bulk, sort, ETags and changePassword no.
+     */
+    get: operations['ScimDiscoveryController_serviceProviderConfig'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/scim/v2/ResourceTypes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Resource types
+     * @description User and Group (RFC 7643 §6).
+     */
+    get: operations['ScimDiscoveryController_resourceTypes'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/scim/v2/ResourceTypes/{name}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One resource type
+     * @description User or Group (case-insensitive).
+     */
+    get: operations['ScimDiscoveryController_resourceType'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/scim/v2/Schemas': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Schemas
+     * @description The core User and Group schemas with the attributes this server supports (RFC 7643 §7).
+     */
+    get: operations['ScimDiscoveryController_schemas'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/scim/v2/Schemas/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One schema
+     * @description By its URN, e.g. urn:ietf:params:scim:schemas:core:2.0:User.
+     */
+    get: operations['ScimDiscoveryController_schema'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/scim/v2/.search': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Search users and groups
+     * @description RFC 7644 §3.4.3 search from the root: users and groups of the token's workspace matching the filter, users first. A type is searched when the filter names only attributes it has (a userName filter finds no groups); a filter neither understands is invalidFilter.
+     */
+    post: operations['ScimSearchController_search'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/e/v1/auth/register/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Register an end user
+     * @description Creates an end user of an application (client_id) and mails a 6-digit verification code (POST /e/v1/email/verify/). The email must be unused in that application. Rate limited per IP and per account.
+     */
+    post: operations['AuthController_register'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/e/v1/auth/login/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sign an end user in
+     * @description Checks email and password for an application and returns an opaque access token (Bearer, `expires_in` seconds) and a refresh token. Each sign-in is checked for anomalies afterwards (new device, new country, …) and may mail the user. Rate limited.
+     */
+    post: operations['AuthController_login'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/e/v1/auth/token/refresh/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Refresh the access token
+     * @description Trades a refresh token for a new pair. Refresh tokens rotate: each works once, and replaying a used one revokes the whole session.
+     */
+    post: operations['AuthController_refresh'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/e/v1/auth/logout/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sign the end user out
+     * @description Ends the session of the access token: the access and refresh tokens stop working.
+     */
+    post: operations['AuthController_logout'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/e/v1/auth/password/reset/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Ask for a password-reset code
+     * @description Mails a reset code to the account of this email in the application (client_id) or the workspace directory (workspace_id). Always answers success, whether or not the account exists, and sends at most one mail a minute.
+     */
+    post: operations['AuthController_requestReset'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/e/v1/auth/password/reset/confirm/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Set a new password with a reset code
+     * @description Checks the mailed code and sets the new password; every session of the user is signed out.
+     */
+    post: operations['AuthController_confirmReset'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/e/v1/auth/password/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Change my password
+     * @description Needs the current password; every other session of the user is signed out.
+     */
+    post: operations['AuthController_change'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/user/security/sessions/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List my sessions
+     * @description The calling end user's active sessions (API and browser), with device and place; `current` marks the caller's own.
+     */
+    get: operations['SessionsController_list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/user/security/sessions/{id}/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Sign a session out
+     * @description Revokes one of the caller's sessions and its refresh token; its access token stops working.
+     */
+    delete: operations['SessionsController_revoke'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/e/v1/email/verify/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Verify an email address
+     * @description Checks the 6-digit code mailed at registration. Five wrong codes void it. Rate limited.
+     */
+    post: operations['EmailVerificationController_verify'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/e/v1/email/verify/resend/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a new verification code
+     * @description Mails a fresh code (the previous one stops working); at most one a minute.
+     */
+    post: operations['EmailVerificationController_resend'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/developer/email-templates/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List email templates
+     * @description The mails the service sends for a workspace (registration code, password reset, new-device alert), with the built-in text where nothing was saved, and the placeholders each accepts.
+     */
+    get: operations['EmailTemplatesController_list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/developer/email-templates/{name}/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Customise an email template
+     * @description Saves subject, sender name and body for one template of a workspace. Only the placeholders listed for the template may be used ({{code}}, {{first_name}}, …).
+     */
+    put: operations['EmailTemplatesController_save'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/user/security/anomalies/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List my sign-in anomalies
+     * @description Unusual sign-ins of the calling end user (new device, new IP, new country, impossible travel), newest first.
+     */
+    get: operations['AnomaliesController_list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/user/security/anomalies/{id}/ack/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Acknowledge an anomaly
+     * @description Marks it as seen by the user. Idempotent.
+     */
+    post: operations['AnomaliesController_acknowledge'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/e/v1/developer/workspaces/{workspaceId}/databases/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List databases of a workspace
+     * @description Managed databases (postgres, redis, mongodb) with their status.
+     */
+    get: operations['DatabasesController_list'];
+    put?: never;
+    /**
+     * Create a managed database
+     * @description Starts provisioning on the chosen engine and answers at once with status creating; poll GET /e/v1/developer/databases/{id}/ until available. 422 when the engine is not offered by this instance.
+     */
+    post: operations['DatabasesController_create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/e/v1/developer/databases/{id}/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Show a database
+     * @description Status, engine, plan and timestamps.
+     */
+    get: operations['DatabasesController_get'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a database
+     * @description Starts deprovisioning (status deleting) and answers at once; the engine-side database and its user are dropped by a job.
+     */
+    delete: operations['DatabasesController_remove'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/e/v1/developer/databases/{id}/connection/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get connection details
+     * @description Host, port, user, password and a connection URL for the database. Reading them is audited.
+     */
+    get: operations['DatabasesController_connection'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/e/v1/developer/databases/{id}/metrics/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read database metrics
+     * @description Size and usage figures read from the engine now.
+     */
+    get: operations['DatabasesController_metrics'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/e/v1/developer/databases/{id}/health/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Check database health
+     * @description Connects to the engine as the tenant and reports healthy, unhealthy or unknown with the latency.
+     */
+    get: operations['DatabasesController_health'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/e/v1/developer/databases/{id}/keys/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List keys of a redis database
+     * @description SCAN-style paging: pass next_cursor as cursor. Redis databases only.
+     */
+    get: operations['DatabasesController_keys'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/e/v1/developer/databases/{id}/backups/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List backups of a database
+     * @description Newest first.
+     */
+    get: operations['BackupsController_list'];
+    put?: never;
+    /**
+     * Back up a database
+     * @description Queues a backup (status pending → running → completed or failed) and answers at once; poll GET /e/v1/developer/backups/{id}/.
+     */
+    post: operations['BackupsController_create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/e/v1/developer/backups/{id}/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Show a backup
+     * @description Status, size and timestamps.
+     */
+    get: operations['BackupsController_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/e/v1/developer/backups/{id}/restore/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a backup
+     * @description Queues a restore of a completed backup into its database; poll GET /e/v1/developer/restores/{id}/.
+     */
+    post: operations['BackupsController_restore'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/e/v1/developer/restores/{id}/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Show a restore
+     * @description Status and timestamps of a restore.
+     */
+    get: operations['BackupsController_getRestore'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/saml/metadata/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Identity provider metadata
+     * @description The SAML 2.0 EntityDescriptor to give a service provider: entity id, SSO URL (HTTP-Redirect and HTTP-POST bindings) and signing certificate(s). 503 until the SAML_IDP_* variables are set.
+     */
+    get: operations['SamlMetadataController_metadata'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/developer/saml/sps/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List SAML service providers
+     * @description The SAML apps of one workspace.
+     */
+    get: operations['SamlSpsController_list'];
+    put?: never;
+    /**
+     * Register a SAML service provider
+     * @description Adds an application that signs users in through this identity provider (SP-initiated SSO). Give sp_entity_id and acs_url, or the SP metadata XML to read them from. The entity id is unique across the service.
+     */
+    post: operations['SamlSpsController_create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/developer/saml/sps/{id}/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Show a SAML service provider
+     * @description Visible to members of its workspace only.
+     */
+    get: operations['SamlSpsController_get'];
+    /**
+     * Update a SAML service provider
+     * @description Fields not sent are kept. Set is_active=false to refuse its sign-ins without deleting it.
+     */
+    put: operations['SamlSpsController_update'];
+    post?: never;
+    /**
+     * Delete a SAML service provider
+     * @description Its sign-in requests are refused from now on.
+     */
+    delete: operations['SamlSpsController_remove'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/saml/sso/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Start SSO (HTTP-Redirect binding)
+     * @description Browser endpoint of SP-initiated sign-in. Query: SAMLRequest (deflate + base64), optional RelayState; SigAlg and Signature are ignored. With an end-user browser session, answers the page that posts the signed SAML Response to the SP; without one, parks the request and redirects to the hosted login.
+     */
+    get: operations['SamlSsoController_start'];
+    put?: never;
+    /**
+     * Start SSO (HTTP-POST binding)
+     * @description Form fields SAMLRequest (base64, not deflated) and optional RelayState, as the metadata advertises. Re-sent as a Redirect-binding GET so one path handles both.
+     */
+    post: operations['SamlSsoController_startPost'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/saml/sso/finish/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Resume SSO after the hosted login
+     * @description Where the hosted login sends the browser back: the parked request is found by its cookie (saml_sso) and answered as GET /saml/sso/ would.
+     */
+    get: operations['SamlSsoController_finish'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+  schemas: {
+    /**
+     * @example {
+     *       "email": "grace@example.com",
+     *       "password": "correct horse battery",
+     *       "name": "Grace Hopper"
+     *     }
+     */
+    SignupDto: {
+      /** Format: email */
+      email: string;
+      password: string;
+      name: string;
+    };
+    /**
+     * @example {
+     *       "email": "grace@example.com",
+     *       "password": "correct horse battery"
+     *     }
+     */
+    DeveloperLoginDto: {
+      email: string;
+      password: string;
+    };
+    /**
+     * @example {
+     *       "label": "CI pipeline",
+     *       "expires_at": "2027-01-01T00:00:00Z"
+     *     }
+     */
+    CreateDeveloperTokenDto: {
+      label: string;
+      /** Format: date-time */
+      expires_at?: string;
+    };
+    /**
+     * @example {
+     *       "name": "Acme production",
+     *       "description": "Directory sync for Acme"
+     *     }
+     */
+    CreateWorkspaceDto: {
+      name: string;
+      description?: string;
+    };
+    /**
+     * @example {
+     *       "description": "Acme staff directory"
+     *     }
+     */
+    UpdateWorkspaceDto: {
+      name?: string;
+      description?: string;
+    };
+    /**
+     * @example {
+     *       "email": "ada@example.com",
+     *       "role": "member"
+     *     }
+     */
+    AddMemberDto: {
+      /** Format: email */
+      email: string;
+      /** @enum {string} */
+      role: 'owner' | 'member';
+    };
+    /**
+     * @example {
+     *       "workspace_id": "0b6f2d4e-5a7c-4c1e-9f3a-2d8e6b1c7a90",
+     *       "name": "Acme web app",
+     *       "redirect_uris": [
+     *         "https://app.example.com/callback"
+     *       ]
+     *     }
+     */
+    CreateOAuthClientDto: {
+      /** Format: uuid */
+      workspace_id: string;
+      name: string;
+      redirect_uris?: string[];
+    };
+    /**
+     * @example {
+     *       "name": "Acme web app",
+     *       "redirect_uris": [
+     *         "https://app.example.com/callback",
+     *         "http://localhost:5173/callback"
+     *       ]
+     *     }
+     */
+    UpdateOAuthClientDto: {
+      name?: string;
+      redirect_uris?: string[];
+    };
+    /**
+     * @example {
+     *       "workspace_id": "0b6f2d4e-5a7c-4c1e-9f3a-2d8e6b1c7a90",
+     *       "label": "Okta"
+     *     }
+     */
+    CreateScimTokenDto: {
+      /** Format: uuid */
+      workspace_id: string;
+      label: string;
+      /** Format: date-time */
+      expires_at?: string;
+    };
+    /**
+     * @example {
+     *       "client_id": "cli_5f2b9c0e7a4d1e3f6a8b0c2d",
+     *       "email": "ada@example.com",
+     *       "password": "analytical engine",
+     *       "first_name": "Ada",
+     *       "last_name": "Lovelace"
+     *     }
+     */
+    RegisterDto: {
+      client_id: string;
+      /**
+       * Format: email
+       * @example ada@example.com
+       */
+      email: string;
+      password: string;
+      first_name?: string;
+      last_name?: string;
+    };
+    /**
+     * @example {
+     *       "id": "8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13",
+     *       "email": "ada@example.com",
+     *       "email_verified": false,
+     *       "first_name": "Ada",
+     *       "last_name": "Lovelace",
+     *       "created_at": "2026-11-24T12:00:00.000Z"
+     *     }
+     */
+    EndUserResponse: {
+      id: string;
+      email: string;
+      email_verified: boolean;
+      first_name: string;
+      last_name: string;
+      created_at: string;
+    };
+    /**
+     * @example {
+     *       "client_id": "cli_5f2b9c0e7a4d1e3f6a8b0c2d",
+     *       "email": "ada@example.com",
+     *       "password": "analytical engine"
+     *     }
+     */
+    LoginDto: {
+      client_id: string;
+      email: string;
+      password: string;
+    };
+    /**
+     * @example {
+     *       "access_token": "kR4pZ2xW9mT7vL1cQ8nB5hY3jF6gD0sAe2Uo7Ii",
+     *       "refresh_token": "rt_q8Zt1mXv3Lp7Rk2Wn5Bc9Hd4Fs6Gj0Ya",
+     *       "token_type": "Bearer",
+     *       "expires_in": 900,
+     *       "session_id": "2d4f6a8c-0e1b-4c3d-9e5f-7a9b1c3d5e7f"
+     *     }
+     */
+    TokenResponse: {
+      /** @description Opaque bearer token for the end-user routes: send it as it is, never parse it */
+      access_token: string;
+      /** @description Opaque, single use: trade it at POST /e/v1/auth/token/refresh/ for a new pair */
+      refresh_token: string;
+      /** @example Bearer */
+      token_type: string;
+      /**
+       * @description Seconds until the access token expires
+       * @example 900
+       */
+      expires_in: number;
+      session_id: string;
+    };
+    /**
+     * @example {
+     *       "refresh_token": "rt_q8Zt1mXv3Lp7Rk2Wn5Bc9Hd4Fs6Gj0Ya"
+     *     }
+     */
+    RefreshDto: {
+      refresh_token: string;
+    };
+    /**
+     * @example {
+     *       "client_id": "cli_5f2b9c0e7a4d1e3f6a8b0c2d",
+     *       "email": "ada@example.com"
+     *     }
+     */
+    PasswordResetRequestDto: {
+      client_id?: string;
+      /** Format: uuid */
+      workspace_id?: string;
+      /** Format: email */
+      email: string;
+    };
+    /**
+     * @example {
+     *       "client_id": "cli_5f2b9c0e7a4d1e3f6a8b0c2d",
+     *       "email": "ada@example.com",
+     *       "code": "042917",
+     *       "new_password": "difference engine"
+     *     }
+     */
+    PasswordResetConfirmDto: {
+      client_id?: string;
+      /** Format: uuid */
+      workspace_id?: string;
+      /** Format: email */
+      email: string;
+      /** @example 042917 */
+      code: string;
+      new_password: string;
+    };
+    /**
+     * @example {
+     *       "current_password": "analytical engine",
+     *       "new_password": "difference engine"
+     *     }
+     */
+    PasswordChangeDto: {
+      current_password: string;
+      new_password: string;
+    };
+    /**
+     * @example {
+     *       "email": "ada@example.com",
+     *       "code": "042917"
+     *     }
+     */
+    VerifyEmailDto: {
+      /**
+       * Format: email
+       * @example ada@example.com
+       */
+      email: string;
+      /**
+       * @description 6 digits
+       * @example 042917
+       */
+      code: string;
+    };
+    /**
+     * @example {
+     *       "success": true,
+     *       "message": "Email verified"
+     *     }
+     */
+    VerificationResponse: {
+      success: boolean;
+      message: string;
+    };
+    /**
+     * @example {
+     *       "email": "ada@example.com"
+     *     }
+     */
+    ResendVerificationDto: {
+      /**
+       * Format: email
+       * @example ada@example.com
+       */
+      email: string;
+    };
+    /**
+     * @example {
+     *       "workspace_id": "0b6f2d4e-5a7c-4c1e-9f3a-2d8e6b1c7a90",
+     *       "subject": "{{code}} is your verification code",
+     *       "from_name": "Acme",
+     *       "body": "<p>Hello {{first_name}},</p><p>Your code is <b>{{code}}</b>.</p>"
+     *     }
+     */
+    SaveEmailTemplateDto: {
+      /** Format: uuid */
+      workspace_id: string;
+      /** @example {{code}} is your verification code */
+      subject: string;
+      /** @example Acme */
+      from_name: string;
+      /** @description HTML or plain text with {{placeholders}} */
+      body: string;
+    };
+    /**
+     * @example {
+     *       "id": "5e7a9c1b-3d5f-4a7c-9e1b-3d5f7a9c1b3d",
+     *       "kind": "new_device",
+     *       "severity": "warn",
+     *       "ip_address": "203.0.113.7",
+     *       "country": "FR",
+     *       "city": "Paris",
+     *       "user_agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0",
+     *       "message": "Sign-in from a new device: Chrome on Linux",
+     *       "metadata": {
+     *         "browser_family": "Chrome",
+     *         "os_family": "Linux"
+     *       },
+     *       "session_id": "2d4f6a8c-0e1b-4c3d-9e5f-7a9b1c3d5e7f",
+     *       "notified_at": "2026-11-24T12:00:00.000Z",
+     *       "acknowledged_at": null,
+     *       "created_at": "2026-11-24T12:00:00.000Z"
+     *     }
+     */
+    AnomalyResponse: {
+      /** Format: uuid */
+      id: string;
+      /** @enum {string} */
+      kind: 'new_device' | 'new_ip' | 'new_country' | 'impossible_travel';
+      /** @enum {string} */
+      severity: 'info' | 'warn' | 'critical';
+      ip_address: string | null;
+      /** @description ISO 3166-1 alpha-2 */
+      country: string | null;
+      city: string | null;
+      user_agent: string | null;
+      /** @description Plain-language summary */
+      message: string;
+      /** @description impossible_travel: from_country, to_country, distance_km, delta_hours, speed_kmh, prior_session_id; new_device/new_ip: browser_family, os_family; new_country: country, known_countries */
+      metadata: {
+        [key: string]: unknown;
+      };
+      /**
+       * Format: uuid
+       * @description The session that triggered it
+       */
+      session_id: string;
+      /** Format: date-time */
+      notified_at: string | null;
+      /** Format: date-time */
+      acknowledged_at: string | null;
+      /** Format: date-time */
+      created_at: string;
+    };
+    AnomalyListResponse: {
+      results: components['schemas']['AnomalyResponse'][];
+    };
+    /**
+     * @example {
+     *       "id": "6c1d9e2a-3b4f-4a5c-8d7e-9f0a1b2c3d4e",
+     *       "workspace_id": "0b6f2d4e-5a7c-4c1e-9f3a-2d8e6b1c7a90",
+     *       "display_name": "Orders",
+     *       "db_name": "orders_k3x9q2m7a1",
+     *       "engine": "postgres",
+     *       "host": "db.example.com",
+     *       "port": 6432,
+     *       "status": "available",
+     *       "error": null,
+     *       "max_storage_mb": 1024,
+     *       "max_connections": 20,
+     *       "created_at": "2026-11-24T12:00:00.000Z"
+     *     }
+     */
+    DatabaseResponse: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      workspace_id: string;
+      display_name: string;
+      /** @example orders_k3x9q2m7a1 */
+      db_name: string;
+      /** @enum {string} */
+      engine: 'postgres' | 'redis' | 'mongodb';
+      host: string;
+      port: number;
+      /** @enum {string} */
+      status: 'creating' | 'available' | 'failed' | 'deleting';
+      /** @description Why provisioning failed */
+      error: string | null;
+      max_storage_mb: number;
+      max_connections: number;
+      /** Format: date-time */
+      created_at: string;
+    };
+    DatabaseListResponse: {
+      results: components['schemas']['DatabaseResponse'][];
+    };
+    /**
+     * @example {
+     *       "display_name": "Orders",
+     *       "engine": "postgres",
+     *       "max_connections": 20,
+     *       "max_storage_mb": 1024
+     *     }
+     */
+    CreateDatabaseDto: {
+      /** @example Orders */
+      display_name: string;
+      /** @enum {string} */
+      engine: 'postgres' | 'redis' | 'mongodb';
+      /** @description Defaults to 20 */
+      max_connections?: number;
+      /** @description Defaults to 1024 (Redis: 256) */
+      max_storage_mb?: number;
+    };
+    /**
+     * @example {
+     *       "host": "db.example.com",
+     *       "port": 6432,
+     *       "database": "orders_k3x9q2m7a1",
+     *       "username": "u_orders_k3x9q2m7a1",
+     *       "password": "p9Lk2Xw7Qr4Tz1Vb",
+     *       "connection_string": "postgresql://u_orders_k3x9q2m7a1:p9Lk2Xw7Qr4Tz1Vb@db.example.com:6432/orders_k3x9q2m7a1?sslmode=require",
+     *       "ssl_mode": "require"
+     *     }
+     */
+    ConnectionDetailsResponse: {
+      host: string;
+      port: number;
+      database: string;
+      username: string;
+      /** @description URL-safe; shown on every read (audited) */
+      password: string;
+      /** @example postgresql://u_orders_k3x9q2m7a1:...@db.example.com:6432/orders_k3x9q2m7a1?sslmode=require */
+      connection_string: string;
+      /** @example require */
+      ssl_mode: string;
+      /** @description Redis only: every key and channel must start with it */
+      key_prefix?: string;
+    };
+    /**
+     * @example {
+     *       "database_id": "6c1d9e2a-3b4f-4a5c-8d7e-9f0a1b2c3d4e",
+     *       "engine": "postgres",
+     *       "collected_at": "2026-11-24T12:00:00.000Z",
+     *       "storage_bytes": 8388608,
+     *       "max_storage_bytes": 1073741824,
+     *       "connections": 3,
+     *       "max_connections": 20
+     *     }
+     */
+    MetricsResponse: {
+      /** Format: uuid */
+      database_id: string;
+      /** @enum {string} */
+      engine: 'postgres' | 'redis' | 'mongodb';
+      /** Format: date-time */
+      collected_at: string;
+      storage_bytes: number;
+      max_storage_bytes: number;
+      connections: number;
+      max_connections: number;
+      /** @description Redis: keys under the prefix */
+      keys?: number;
+    };
+    HealthCheckResponse: {
+      /** @example connect */
+      name: string;
+      ok: boolean;
+      latency_ms: number;
+      error?: string;
+    };
+    /**
+     * @example {
+     *       "database_id": "6c1d9e2a-3b4f-4a5c-8d7e-9f0a1b2c3d4e",
+     *       "status": "healthy",
+     *       "checked_at": "2026-11-24T12:00:00.000Z",
+     *       "latency_ms": 4,
+     *       "checks": [
+     *         {
+     *           "name": "connect",
+     *           "ok": true,
+     *           "latency_ms": 4
+     *         }
+     *       ]
+     *     }
+     */
+    HealthResponse: {
+      /** Format: uuid */
+      database_id: string;
+      /** @enum {string} */
+      status: 'healthy' | 'unhealthy' | 'unknown';
+      /** Format: date-time */
+      checked_at: string;
+      latency_ms: number;
+      checks: components['schemas']['HealthCheckResponse'][];
+    };
+    /**
+     * @example {
+     *       "keys": [
+     *         "cart:42",
+     *         "session:9f1c"
+     *       ],
+     *       "next_cursor": "17"
+     *     }
+     */
+    KeysPageResponse: {
+      keys: string[];
+      /** @description Pass back as cursor; null at the end */
+      next_cursor: string | null;
+    };
+    /**
+     * @example {
+     *       "name": "before-migration"
+     *     }
+     */
+    CreateBackupDto: {
+      /** @example before-migration */
+      name: string;
+    };
+    /**
+     * @example {
+     *       "id": "9e8d7c6b-5a4f-4e3d-8c2b-1a0f9e8d7c6b",
+     *       "database_id": "6c1d9e2a-3b4f-4a5c-8d7e-9f0a1b2c3d4e",
+     *       "name": "before-migration",
+     *       "status": "completed",
+     *       "size_bytes": 524288,
+     *       "checksum_sha256": "b94d27b9934d3e08a52e52d7da7dabfac484efe37a5380ee9088f7ace2efcde9",
+     *       "created_at": "2026-11-24T12:00:00.000Z",
+     *       "started_at": "2026-11-24T12:00:00.000Z",
+     *       "completed_at": "2026-11-24T12:00:00.000Z",
+     *       "error": null
+     *     }
+     */
+    BackupResponse: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      database_id: string;
+      name: string;
+      /** @enum {string} */
+      status: 'pending' | 'running' | 'completed' | 'failed';
+      size_bytes: number | null;
+      checksum_sha256: string | null;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      started_at: string | null;
+      /** Format: date-time */
+      completed_at: string | null;
+      error: string | null;
+    };
+    BackupListResponse: {
+      results: components['schemas']['BackupResponse'][];
+    };
+    /**
+     * @example {
+     *       "id": "1f2e3d4c-5b6a-4978-8695-a4b3c2d1e0f9",
+     *       "database_id": "6c1d9e2a-3b4f-4a5c-8d7e-9f0a1b2c3d4e",
+     *       "backup_id": "9e8d7c6b-5a4f-4e3d-8c2b-1a0f9e8d7c6b",
+     *       "status": "pending",
+     *       "created_at": "2026-11-24T12:00:00.000Z",
+     *       "started_at": null,
+     *       "completed_at": null,
+     *       "error": null
+     *     }
+     */
+    RestoreResponse: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      database_id: string;
+      /** Format: uuid */
+      backup_id: string;
+      /** @enum {string} */
+      status: 'pending' | 'running' | 'completed' | 'failed';
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      started_at: string | null;
+      /** Format: date-time */
+      completed_at: string | null;
+      error: string | null;
+    };
+    /**
+     * @example {
+     *       "workspace_id": "0b6f2d4e-5a7c-4c1e-9f3a-2d8e6b1c7a90",
+     *       "name": "Acme wiki",
+     *       "sp_entity_id": "https://wiki.example.com/saml/metadata",
+     *       "acs_url": "https://wiki.example.com/saml/acs"
+     *     }
+     */
+    CreateSamlSpDto: {
+      /** @description Human label; defaults to sp_entity_id */
+      name?: string;
+      /** @description The SP's entity id (the Issuer of its AuthnRequests); unique across the service */
+      sp_entity_id?: string;
+      /** @description Assertion consumer service URL: absolute https (http only for localhost) */
+      acs_url?: string;
+      /**
+       * @default urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress
+       * @enum {string}
+       */
+      name_id_format:
+        | 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress'
+        | 'urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified'
+        | 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent'
+        | 'urn:oasis:names:tc:SAML:2.0:nameid-format:transient';
+      /**
+       * @description User field of the NameID. emailAddress: email; persistent and transient: id (their default; the value is generated, see docs/saml.md); unspecified: email or id. first_name, last_name and display_name are refused (not unique).
+       * @default email
+       * @enum {string}
+       */
+      name_id_attribute: 'email' | 'first_name' | 'last_name' | 'display_name' | 'id';
+      /**
+       * @description false: the Response is signed instead of the Assertion
+       * @default true
+       */
+      sign_assertions: boolean;
+      /**
+       * @example {
+       *       "email": "email",
+       *       "firstName": "first_name"
+       *     }
+       */
+      attribute_mapping?: {
+        [key: string]: 'email' | 'first_name' | 'last_name' | 'display_name' | 'id';
+      };
+      /** @description SP certificate (PEM); stored, not used to verify requests */
+      sp_cert_pem?: Record<string, never> | null;
+      /** @description Landing URL after sign-in when the request carries no RelayState */
+      default_relay_state?: Record<string, never> | null;
+      /** @default true */
+      is_active: boolean;
+      /** @description The SP's metadata XML: fills sp_entity_id, acs_url and sp_cert_pem (explicit fields win) */
+      metadata_xml?: string;
+      /** Format: uuid */
+      workspace_id: string;
+    };
+    /**
+     * @example {
+     *       "is_active": false
+     *     }
+     */
+    UpdateSamlSpDto: {
+      /** @description Human label; defaults to sp_entity_id */
+      name?: string;
+      /** @description The SP's entity id (the Issuer of its AuthnRequests); unique across the service */
+      sp_entity_id?: string;
+      /** @description Assertion consumer service URL: absolute https (http only for localhost) */
+      acs_url?: string;
+      /**
+       * @default urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress
+       * @enum {string}
+       */
+      name_id_format:
+        | 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress'
+        | 'urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified'
+        | 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent'
+        | 'urn:oasis:names:tc:SAML:2.0:nameid-format:transient';
+      /**
+       * @description User field of the NameID. emailAddress: email; persistent and transient: id (their default; the value is generated, see docs/saml.md); unspecified: email or id. first_name, last_name and display_name are refused (not unique).
+       * @default email
+       * @enum {string}
+       */
+      name_id_attribute: 'email' | 'first_name' | 'last_name' | 'display_name' | 'id';
+      /**
+       * @description false: the Response is signed instead of the Assertion
+       * @default true
+       */
+      sign_assertions: boolean;
+      /**
+       * @example {
+       *       "email": "email",
+       *       "firstName": "first_name"
+       *     }
+       */
+      attribute_mapping?: {
+        [key: string]: 'email' | 'first_name' | 'last_name' | 'display_name' | 'id';
+      };
+      /** @description SP certificate (PEM); stored, not used to verify requests */
+      sp_cert_pem?: Record<string, never> | null;
+      /** @description Landing URL after sign-in when the request carries no RelayState */
+      default_relay_state?: Record<string, never> | null;
+      /** @default true */
+      is_active: boolean;
+      /** @description The SP's metadata XML: fills sp_entity_id, acs_url and sp_cert_pem (explicit fields win) */
+      metadata_xml?: string;
+      /**
+       * Format: uuid
+       * @description Accepted only if unchanged; an SP cannot move between workspaces
+       */
+      workspace_id?: string;
+    };
+    /** @description Error body of every route outside /scim/v2 (HTML pages aside). */
+    Error: {
+      /**
+       * @description Stable snake_case code: branch on this, not on the message.
+       * @example validation_failed
+       */
+      error: string;
+      /** @example Invalid request: check password */
+      message: string;
+      /**
+       * @description For validation_failed: field name → list of problems.
+       * @example {
+       *       "password": [
+       *         "password must be longer than or equal to 8 characters"
+       *       ]
+       *     }
+       */
+      details?: {
+        [key: string]: unknown;
+      };
+      /**
+       * @description On 5xx answers: quote it when reporting a problem.
+       * @example 5b1d0e2e-8c53-4d1c-a3a9-2d8f0b1c9e77
+       */
+      request_id?: string;
+    };
+    /** @description RFC 7644 §3.12 error body of every /scim/v2 route. */
+    ScimError: {
+      /**
+       * @example [
+       *       "urn:ietf:params:scim:api:messages:2.0:Error"
+       *     ]
+       */
+      schemas: string[];
+      /**
+       * @description The HTTP status, as a string.
+       * @example 409
+       */
+      status: string;
+      /**
+       * @example uniqueness
+       * @enum {string}
+       */
+      scimType?:
+        | 'invalidFilter'
+        | 'tooMany'
+        | 'uniqueness'
+        | 'mutability'
+        | 'invalidSyntax'
+        | 'invalidPath'
+        | 'noTarget'
+        | 'invalidValue'
+        | 'invalidVers'
+        | 'sensitive'
+        | 'tooLarge';
+      /** @example userName ada@example.com is already taken */
+      detail: string;
+    };
+    Developer: {
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      id: string;
+      /**
+       * Format: email
+       * @example dev@example.com
+       */
+      email: string;
+      /** @example Grace Hopper */
+      name: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      created_at: string;
+    };
+    DeveloperLogin: {
+      developer: components['schemas']['Developer'];
+      /**
+       * @description Send it as X-CSRF-Token on every cookie-authenticated POST/PUT/PATCH/DELETE (also readable from the csrftoken cookie).
+       * @example q5Xo1b9v0mQ2Yk3Zr8w7tA
+       */
+      csrf_token: string;
+    };
+    DeveloperToken: {
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      id: string;
+      /** @example CI pipeline */
+      label: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      expires_at: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      created_at: string;
+    };
+    DeveloperTokenCreated: {
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      id: string;
+      /** @example CI pipeline */
+      label: string;
+      /**
+       * @description Shown once; send as `Authorization: Bearer …`.
+       * @example dat_R2x0bE9uZVRpbWVTZWNyZXRUb2tlbkV4YW1wbGU
+       */
+      token: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      expires_at: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      created_at: string;
+    };
+    Workspace: {
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      id: string;
+      /** @example Acme production */
+      name: string;
+      /** @example Directory sync for Acme */
+      description: string;
+      /** @example 2 */
+      database_count: number;
+      /** @example 3 */
+      member_count: number;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      created_at: string;
+    };
+    WorkspaceMember: {
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      developer_id: string;
+      /**
+       * Format: email
+       * @example dev@example.com
+       */
+      email: string;
+      /** @example Grace Hopper */
+      name: string;
+      /**
+       * @example member
+       * @enum {string}
+       */
+      role: 'owner' | 'member';
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      created_at: string;
+    };
+    OAuthClient: {
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      id: string;
+      /**
+       * @description Public identifier end users register and sign in with.
+       * @example cli_5f2b9c0e7a4d1e3f6a8b0c2d
+       */
+      client_id: string;
+      /** @example Acme web app */
+      name: string;
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      workspace_id: string;
+      /**
+       * @example [
+       *       "https://app.example.com/callback"
+       *     ]
+       */
+      redirect_uris: string[];
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      created_at: string;
+    };
+    OAuthClientWithSecret: components['schemas']['OAuthClient'] & {
+      /**
+       * @description Shown once; stored hashed.
+       * @example cs_3qT8vYw1Zp0LmKx5Rb7nHs2Df6Gj9Ac4
+       */
+      client_secret: string;
+    };
+    ScimToken: {
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      id: string;
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      workspace_id: string;
+      /** @example Okta */
+      label: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      expires_at: string | null;
+      /** @example true */
+      is_active: boolean;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      revoked_at: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      created_at: string;
+    };
+    ScimTokenCreated: components['schemas']['ScimToken'] & {
+      /**
+       * @description Shown once: give it to the identity provider as its bearer token.
+       * @example scim_pV3xQ9rT2mW8kL5nB1cZ7yH4dF6gJ0aS
+       */
+      token: string;
+    };
+    ScimTokenRevoked: {
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      id: string;
+      /**
+       * @example false
+       * @enum {boolean}
+       */
+      is_active: false;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      revoked_at: string;
+    };
+    AuditEvent: {
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      id: string;
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      workspace_id?: string | null;
+      /** @example scim_user_create */
+      event_type: string;
+      /**
+       * @example info
+       * @enum {string}
+       */
+      severity: 'info' | 'warn' | 'error';
+      /** @example scim_token */
+      actor_type: string;
+      /** @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11 */
+      actor_id?: string | null;
+      /** @example null */
+      actor_email?: string | null;
+      /** @example User */
+      target_type?: string | null;
+      /** @example 8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13 */
+      target_id?: string | null;
+      /** @example null */
+      oauth_client_id?: string | null;
+      /** @example 203.0.113.7 */
+      ip_address?: string | null;
+      /** @example Okta SCIM Client 1.0.0 */
+      user_agent?: string | null;
+      /** @example 5b1d0e2e-8c53-4d1c-a3a9-2d8f0b1c9e77 */
+      request_id?: string | null;
+      /** @example SCIM user ada@example.com created */
+      message: string;
+      /**
+       * @example {
+       *       "email": "ada@example.com"
+       *     }
+       */
+      metadata: {
+        [key: string]: unknown;
+      };
+      /**
+       * Format: date-time
+       * @description With microseconds: the value to pass as `cursor` for the next page.
+       * @example 2026-11-24T12:00:00.123456Z
+       */
+      created_at: string;
+    };
+    AuditPage: {
+      results: components['schemas']['AuditEvent'][];
+      /**
+       * @description Pass as `cursor` to read older events; null at the end.
+       * @example 2026-11-24T12:00:00.123456Z
+       */
+      next_cursor: string | null;
+      /** @example 50 */
+      limit: number;
+    };
+    EmailTemplate: {
+      /**
+       * @example registration_confirmation
+       * @enum {string}
+       */
+      name: 'registration_confirmation' | 'password_reset' | 'new_device_alert';
+      /** @example Registration confirmation */
+      display_name: string;
+      /** @example Your {{app_name}} code */
+      subject: string;
+      /** @example Acme */
+      from_name: string;
+      /** @example Hello {{first_name}}, your code is {{code}}. */
+      body: string;
+      /**
+       * @example [
+       *       "first_name",
+       *       "code",
+       *       "app_name"
+       *     ]
+       */
+      placeholders: string[];
+      /**
+       * @description true: the built-in text (nothing saved for this workspace).
+       * @example false
+       */
+      is_default: boolean;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      updated_at: string | null;
+    };
+    EndUserSession: {
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      id: string;
+      /** @example 203.0.113.7 */
+      ip_address?: string | null;
+      /** @example FR */
+      country?: string | null;
+      /** @example Paris */
+      city?: string | null;
+      /** @example Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) Firefox/130.0 */
+      user_agent?: string | null;
+      /** @example Firefox */
+      browser_family: string;
+      /** @example Mac OS */
+      os_family: string;
+      /**
+       * @example api
+       * @enum {string}
+       */
+      kind: 'api' | 'browser';
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      last_seen_at: string;
+      /**
+       * @description The session of the token making this call.
+       * @example true
+       */
+      current: boolean;
+    };
+    Success: {
+      /**
+       * @example true
+       * @enum {boolean}
+       */
+      success: true;
+    };
+    SamlServiceProvider: {
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      id: string;
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      workspace_id: string;
+      /** @example Acme wiki */
+      name: string;
+      /** @example https://wiki.example.com/saml/metadata */
+      sp_entity_id: string;
+      /**
+       * Format: uri
+       * @example https://wiki.example.com/saml/acs
+       */
+      acs_url: string;
+      /** @example urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress */
+      name_id_format: string;
+      /** @example email */
+      name_id_attribute: string;
+      /** @example true */
+      sign_assertions: boolean;
+      /**
+       * @example {
+       *       "email": "email",
+       *       "firstName": "first_name"
+       *     }
+       */
+      attribute_mapping: {
+        [key: string]: string;
+      };
+      /** @example null */
+      sp_cert_pem: string | null;
+      /** @example null */
+      default_relay_state: string | null;
+      /** @example true */
+      is_active: boolean;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      updated_at: string;
+    };
+    Liveness: {
+      /**
+       * @example ok
+       * @enum {string}
+       */
+      status: 'ok';
+    };
+    /**
+     * @example {
+     *       "schemas": [
+     *         "urn:ietf:params:scim:schemas:core:2.0:User"
+     *       ],
+     *       "id": "8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13",
+     *       "externalId": "8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13",
+     *       "userName": "ada@example.com",
+     *       "name": {
+     *         "givenName": "Ada",
+     *         "familyName": "Lovelace",
+     *         "formatted": "Ada Lovelace"
+     *       },
+     *       "displayName": "Ada Lovelace",
+     *       "emails": [
+     *         {
+     *           "value": "ada@example.com",
+     *           "type": "work",
+     *           "primary": true
+     *         }
+     *       ],
+     *       "active": true,
+     *       "meta": {
+     *         "resourceType": "User",
+     *         "created": "2026-11-24T12:00:00.000Z",
+     *         "lastModified": "2026-11-24T12:00:00.000Z",
+     *         "location": "https://id.example.com/scim/v2/Users/8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13"
+     *       }
+     *     }
+     */
+    ScimUser: {
+      /**
+       * @example [
+       *       "urn:ietf:params:scim:schemas:core:2.0:User"
+       *     ]
+       */
+      schemas: string[];
+      /**
+       * @description The email address; unique in the workspace, case-insensitive (409 `uniqueness` when taken).
+       * @example ada@example.com
+       */
+      userName: string;
+      name?: {
+        /** @example Ada */
+        givenName?: string;
+        /** @example Lovelace */
+        familyName?: string;
+        /** @example Ada Lovelace */
+        readonly formatted?: string;
+      };
+      /** @description The entry marked primary overrides userName as the stored email. */
+      emails?: {
+        /**
+         * Format: email
+         * @example ada@example.com
+         */
+        value: string;
+        /** @example work */
+        type?: string;
+        /** @example true */
+        primary?: boolean;
+      }[];
+      /**
+       * @description false deactivates the user and ends their sessions.
+       * @example true
+       */
+      active: boolean;
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      readonly id: string;
+      /**
+       * Format: uuid
+       * @description Echoes id: a client-sent externalId is not stored.
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      readonly externalId?: string;
+      /** @example Ada Lovelace */
+      readonly displayName?: string;
+      readonly meta: {
+        /** @example User */
+        resourceType?: string;
+        /**
+         * Format: date-time
+         * @example 2026-11-24T12:00:00.000Z
+         */
+        created?: string;
+        /**
+         * Format: date-time
+         * @example 2026-11-24T12:00:00.000Z
+         */
+        lastModified?: string;
+        /**
+         * Format: uri
+         * @example https://id.example.com/scim/v2/Users/3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+         */
+        location?: string;
+      };
+    };
+    /** @description POST creates, PUT replaces (attributes not sent keep their value). Attribute names are case-insensitive; password, externalId and unknown or extension attributes are accepted and ignored. */
+    ScimUserInput: {
+      /**
+       * @example [
+       *       "urn:ietf:params:scim:schemas:core:2.0:User"
+       *     ]
+       */
+      schemas?: string[];
+      /**
+       * @description The email address; unique in the workspace, case-insensitive (409 `uniqueness` when taken).
+       * @example ada@example.com
+       */
+      userName: string;
+      name?: {
+        /** @example Ada */
+        givenName?: string;
+        /** @example Lovelace */
+        familyName?: string;
+        /** @example Ada Lovelace */
+        readonly formatted?: string;
+      };
+      /** @description The entry marked primary overrides userName as the stored email. */
+      emails?: {
+        /**
+         * Format: email
+         * @example ada@example.com
+         */
+        value: string;
+        /** @example work */
+        type?: string;
+        /** @example true */
+        primary?: boolean;
+      }[];
+      /**
+       * @description false deactivates the user and ends their sessions.
+       * @example true
+       */
+      active?: boolean;
+    };
+    ScimGroupMember: {
+      /**
+       * Format: uuid
+       * @description Id of a user of the same workspace.
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      value: string;
+      /** @example Ada Lovelace */
+      readonly display?: string;
+      /** @example User */
+      readonly type?: string;
+      /**
+       * Format: uri
+       * @example https://id.example.com/scim/v2/Users/3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      readonly $ref?: string;
+    };
+    ScimGroup: {
+      /**
+       * @example [
+       *       "urn:ietf:params:scim:schemas:core:2.0:Group"
+       *     ]
+       */
+      schemas: string[];
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      readonly id: string;
+      /** @example Engineering */
+      displayName: string;
+      /** @description Left out with excludedAttributes=members. */
+      members?: components['schemas']['ScimGroupMember'][];
+      readonly meta: {
+        /** @example Group */
+        resourceType?: string;
+        /**
+         * Format: date-time
+         * @example 2026-11-24T12:00:00.000Z
+         */
+        created?: string;
+        /**
+         * Format: date-time
+         * @example 2026-11-24T12:00:00.000Z
+         */
+        lastModified?: string;
+        /**
+         * Format: uri
+         * @example https://id.example.com/scim/v2/Groups/3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+         */
+        location?: string;
+      };
+    };
+    /** @description displayName is unique in the workspace (409 `uniqueness`). Members are ids of users of the same workspace; other ids are not added. */
+    ScimGroupInput: {
+      /**
+       * @example [
+       *       "urn:ietf:params:scim:schemas:core:2.0:Group"
+       *     ]
+       */
+      schemas?: string[];
+      /** @example Engineering */
+      displayName: string;
+      members?: {
+        /**
+         * Format: uuid
+         * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+         */
+        value: string;
+      }[];
+    };
+    /** @description RFC 7644 §3.5.2. Operation names are case-insensitive (Okta and Entra send "Replace", "Add"). */
+    ScimPatchRequest: {
+      /**
+       * @example [
+       *       "urn:ietf:params:scim:api:messages:2.0:PatchOp"
+       *     ]
+       */
+      schemas: string[];
+      Operations: {
+        /**
+         * @example replace
+         * @enum {string}
+         */
+        op: 'add' | 'remove' | 'replace' | 'Add' | 'Remove' | 'Replace';
+        /**
+         * @description Attribute path, optionally with a filter: members[value eq "…"]. A path the server cannot read is 400 `invalidPath`.
+         * @example active
+         */
+        path?: string;
+        /**
+         * @description New value; without path, an object of attributes.
+         * @example false
+         */
+        value?: unknown;
+      }[];
+    };
+    /** @description RFC 7644 §3.4.3 SearchRequest: the list parameters of GET, in a body. Names are case-insensitive; all optional. */
+    ScimSearchRequest: {
+      /**
+       * @example [
+       *       "urn:ietf:params:scim:api:messages:2.0:SearchRequest"
+       *     ]
+       */
+      schemas?: string[];
+      /** @example userName sw "ada" */
+      filter?: string;
+      /** @example 1 */
+      startIndex?: number;
+      /**
+       * @description Default 100, clamped to 0..200.
+       * @example 10
+       */
+      count?: number;
+      /**
+       * @example [
+       *       "userName",
+       *       "active"
+       *     ]
+       */
+      attributes?: string[];
+      /**
+       * @example [
+       *       "members"
+       *     ]
+       */
+      excludedAttributes?: string[];
+    };
+    ScimUserList: {
+      /**
+       * @example [
+       *       "urn:ietf:params:scim:api:messages:2.0:ListResponse"
+       *     ]
+       */
+      schemas: string[];
+      /** @example 1 */
+      totalResults: number;
+      /** @example 1 */
+      startIndex: number;
+      /** @example 1 */
+      itemsPerPage: number;
+      Resources: components['schemas']['ScimUser'][];
+    };
+    ScimGroupList: {
+      /**
+       * @example [
+       *       "urn:ietf:params:scim:api:messages:2.0:ListResponse"
+       *     ]
+       */
+      schemas: string[];
+      /** @example 1 */
+      totalResults: number;
+      /** @example 1 */
+      startIndex: number;
+      /** @example 1 */
+      itemsPerPage: number;
+      Resources: components['schemas']['ScimGroup'][];
+    };
+    /** @description ListResponse of a search across Users and Groups: each resource says its kind in meta.resourceType. */
+    ScimResourceList: {
+      /**
+       * @example [
+       *       "urn:ietf:params:scim:api:messages:2.0:ListResponse"
+       *     ]
+       */
+      schemas: string[];
+      /** @example 1 */
+      totalResults: number;
+      /** @example 1 */
+      startIndex: number;
+      /** @example 1 */
+      itemsPerPage: number;
+      /**
+       * @example [
+       *       {
+       *         "schemas": [
+       *           "urn:ietf:params:scim:schemas:core:2.0:User"
+       *         ],
+       *         "id": "8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13",
+       *         "externalId": "8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13",
+       *         "userName": "ada@example.com",
+       *         "name": {
+       *           "givenName": "Ada",
+       *           "familyName": "Lovelace",
+       *           "formatted": "Ada Lovelace"
+       *         },
+       *         "displayName": "Ada Lovelace",
+       *         "emails": [
+       *           {
+       *             "value": "ada@example.com",
+       *             "type": "work",
+       *             "primary": true
+       *           }
+       *         ],
+       *         "active": true,
+       *         "meta": {
+       *           "resourceType": "User",
+       *           "created": "2026-11-24T12:00:00.000Z",
+       *           "lastModified": "2026-11-24T12:00:00.000Z",
+       *           "location": "https://id.example.com/scim/v2/Users/8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13"
+       *         }
+       *       }
+       *     ]
+       */
+      Resources: (components['schemas']['ScimUser'] | components['schemas']['ScimGroup'])[];
+    };
+    /**
+     * @description ListResponse of ResourceType or Schema documents (RFC 7644 §4).
+     * @example {
+     *       "schemas": [
+     *         "urn:ietf:params:scim:api:messages:2.0:ListResponse"
+     *       ],
+     *       "totalResults": 2,
+     *       "startIndex": 1,
+     *       "itemsPerPage": 2,
+     *       "Resources": [
+     *         {
+     *           "schemas": [
+     *             "urn:ietf:params:scim:schemas:core:2.0:ResourceType"
+     *           ],
+     *           "id": "User",
+     *           "name": "User",
+     *           "endpoint": "/Users",
+     *           "description": "User Account",
+     *           "schema": "urn:ietf:params:scim:schemas:core:2.0:User",
+     *           "schemaExtensions": [],
+     *           "meta": {
+     *             "resourceType": "ResourceType",
+     *             "location": "https://id.example.com/scim/v2/ResourceTypes/User"
+     *           }
+     *         },
+     *         {
+     *           "schemas": [
+     *             "urn:ietf:params:scim:schemas:core:2.0:ResourceType"
+     *           ],
+     *           "id": "Group",
+     *           "name": "Group",
+     *           "endpoint": "/Groups",
+     *           "description": "Group",
+     *           "schema": "urn:ietf:params:scim:schemas:core:2.0:Group",
+     *           "schemaExtensions": [],
+     *           "meta": {
+     *             "resourceType": "ResourceType",
+     *             "location": "https://id.example.com/scim/v2/ResourceTypes/Group"
+     *           }
+     *         }
+     *       ]
+     *     }
+     */
+    ScimDiscoveryList: {
+      /**
+       * @example [
+       *       "urn:ietf:params:scim:api:messages:2.0:ListResponse"
+       *     ]
+       */
+      schemas: string[];
+      /** @example 2 */
+      totalResults: number;
+      /** @example 1 */
+      startIndex?: number;
+      /** @example 2 */
+      itemsPerPage?: number;
+      Resources: {
+        [key: string]: unknown;
+      }[];
+    };
+    /**
+     * @description A ServiceProviderConfig, ResourceType or Schema document (RFC 7643 §5–7).
+     * @example {
+     *       "schemas": [
+     *         "urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig"
+     *       ],
+     *       "documentationUri": "https://id.example.com/docs",
+     *       "patch": {
+     *         "supported": true
+     *       },
+     *       "bulk": {
+     *         "supported": false,
+     *         "maxOperations": 0,
+     *         "maxPayloadSize": 0
+     *       },
+     *       "filter": {
+     *         "supported": true,
+     *         "maxResults": 200
+     *       },
+     *       "changePassword": {
+     *         "supported": false
+     *       },
+     *       "sort": {
+     *         "supported": false
+     *       },
+     *       "etag": {
+     *         "supported": false
+     *       },
+     *       "authenticationSchemes": [
+     *         {
+     *           "type": "oauthbearertoken",
+     *           "name": "OAuth Bearer Token",
+     *           "description": "Authorization: Bearer scim_… token minted for one workspace",
+     *           "specUri": "https://www.rfc-editor.org/info/rfc6750",
+     *           "primary": true
+     *         }
+     *       ],
+     *       "meta": {
+     *         "resourceType": "ServiceProviderConfig",
+     *         "location": "https://id.example.com/scim/v2/ServiceProviderConfig"
+     *       }
+     *     }
+     */
+    ScimDiscoveryDocument: {
+      /**
+       * @example [
+       *       "urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig"
+       *     ]
+       */
+      schemas: string[];
+      /** @example User */
+      id?: string;
+      meta?: {
+        [key: string]: unknown;
+      };
+    } & {
+      [key: string]: unknown;
+    };
+  };
+  responses: never;
+  parameters: never;
+  requestBodies: never;
+  headers: never;
+  pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+  AuditController_list: {
+    parameters: {
+      query: {
+        workspace_id: string;
+        event_type?: string;
+        severity?: 'info' | 'warn' | 'error';
+        actor_id?: string;
+        actor_type?: 'developer' | 'end_user' | 'api_token' | 'oauth_client' | 'system' | 'anonymous';
+        target_id?: string;
+        ip_address?: string;
+        /** @description Lower bound on created_at (ISO 8601, inclusive) */
+        from?: string;
+        /** @description Upper bound on created_at (ISO 8601, inclusive) */
+        to?: string;
+        limit?: number;
+        /** @description next_cursor of the previous page */
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of events */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuditPage'];
+        };
+      };
+      /** @description `validation_failed`: A query parameter breaks its rule (details names it) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such workspace, or the caller is not a member of it */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  AuditController_export: {
+    parameters: {
+      query: {
+        workspace_id: string;
+        from?: string;
+        to?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One JSON AuditEvent per line */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /** @example {"id":"3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11","event_type":"scim_user_create","severity":"info"} */
+          'application/x-ndjson': string;
+        };
+      };
+      /** @description `validation_failed`: A query parameter breaks its rule (details names it) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such workspace, or the caller is not a member of it */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  HealthController_live: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The process is up */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Liveness'];
+        };
+      };
+    };
+  };
+  HealthController_ready: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The Health Check is successful */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @example ok */
+            status?: string;
+            /**
+             * @example {
+             *       "database": {
+             *         "status": "up"
+             *       }
+             *     }
+             */
+            info?: {
+              [key: string]: {
+                status: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } | null;
+            /** @example {} */
+            error?: {
+              [key: string]: {
+                status: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } | null;
+            /**
+             * @example {
+             *       "database": {
+             *         "status": "up"
+             *       }
+             *     }
+             */
+            details?: {
+              [key: string]: {
+                status: string;
+              } & {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+      /** @description The Health Check is not successful */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @example error */
+            status?: string;
+            /**
+             * @example {
+             *       "database": {
+             *         "status": "up"
+             *       }
+             *     }
+             */
+            info?: {
+              [key: string]: {
+                status: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } | null;
+            /**
+             * @example {
+             *       "redis": {
+             *         "status": "down",
+             *         "message": "Could not connect"
+             *       }
+             *     }
+             */
+            error?: {
+              [key: string]: {
+                status: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } | null;
+            /**
+             * @example {
+             *       "database": {
+             *         "status": "up"
+             *       },
+             *       "redis": {
+             *         "status": "down",
+             *         "message": "Could not connect"
+             *       }
+             *     }
+             */
+            details?: {
+              [key: string]: {
+                status: string;
+              } & {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  DeveloperAuthController_signup: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SignupDto'];
+      };
+    };
+    responses: {
+      /** @description The new developer (never the password) */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Developer'];
+        };
+      };
+      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: Sign-up is turned off on this instance */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `email_taken`: A developer already has this email (in any letter case) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  DeveloperAuthController_login: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['DeveloperLoginDto'];
+      };
+    };
+    responses: {
+      /** @description Signed in; Set-Cookie carries sid and csrftoken */
+      200: {
+        headers: {
+          /** @description sid=…; HttpOnly; SameSite=Lax and csrftoken=…; SameSite=Lax */
+          'Set-Cookie'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DeveloperLogin'];
+        };
+      };
+      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_credentials`: Unknown email or wrong password (the same answer for both) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  DeveloperAuthController_logout: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Signed out; the cookies are cleared */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  DeveloperAuthController_me: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The caller */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Developer'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  DeveloperTokensController_list: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Unrevoked tokens */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            results: components['schemas']['DeveloperToken'][];
+          };
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  DeveloperTokensController_create: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateDeveloperTokenDto'];
+      };
+    };
+    responses: {
+      /** @description The token, shown this once */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DeveloperTokenCreated'];
+        };
+      };
+      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `csrf_failed`: Cookie-authenticated write without the X-CSRF-Token of the session */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  DeveloperTokensController_revoke: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Revoked */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `csrf_failed`: Cookie-authenticated write without the X-CSRF-Token of the session */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such token among the caller's */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  WorkspacesController_list: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The workspaces */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Workspace'][];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  WorkspacesController_create: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateWorkspaceDto'];
+      };
+    };
+    responses: {
+      /** @description The new workspace */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Workspace'];
+        };
+      };
+      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `csrf_failed`: Cookie-authenticated write without the X-CSRF-Token of the session */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  WorkspacesController_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The workspace */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Workspace'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such workspace, or the caller is not a member of it */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  WorkspacesController_remove: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: The caller is a member but not an owner; `csrf_failed`: Cookie-authenticated write without the X-CSRF-Token of the session */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such workspace, or the caller is not a member of it */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  WorkspacesController_update: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateWorkspaceDto'];
+      };
+    };
+    responses: {
+      /** @description The updated workspace */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Workspace'];
+        };
+      };
+      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `csrf_failed`: Cookie-authenticated write without the X-CSRF-Token of the session */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such workspace, or the caller is not a member of it */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  WorkspacesController_members: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The members */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            results: components['schemas']['WorkspaceMember'][];
+          };
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such workspace, or the caller is not a member of it */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  WorkspacesController_addMember: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AddMemberDto'];
+      };
+    };
+    responses: {
+      /** @description The new member */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WorkspaceMember'];
+        };
+      };
+      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: The caller is a member but not an owner; `csrf_failed`: Cookie-authenticated write without the X-CSRF-Token of the session */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such workspace, or the caller is not a member of it */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `conflict`: This developer is already a member */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  WorkspacesController_removeMember: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        developerId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Removed */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: The caller is a member but not an owner; `csrf_failed`: Cookie-authenticated write without the X-CSRF-Token of the session */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such workspace, or the caller is not a member of it; `not_found`: The developer is not a member */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `conflict`: The last owner of a workspace cannot be removed */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  OAuthClientsController_list: {
+    parameters: {
+      query: {
+        workspace_id: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The clients */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            results: components['schemas']['OAuthClient'][];
+          };
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such workspace, or the caller is not a member of it */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  OAuthClientsController_create: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateOAuthClientDto'];
+      };
+    };
+    responses: {
+      /** @description The client and its secret, shown this once */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthClientWithSecret'];
+        };
+      };
+      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `csrf_failed`: Cookie-authenticated write without the X-CSRF-Token of the session */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such workspace, or the caller is not a member of it */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  OAuthClientsController_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The client */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthClient'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such OAuth client in a workspace of the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  OAuthClientsController_update: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateOAuthClientDto'];
+      };
+    };
+    responses: {
+      /** @description The updated client */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthClient'];
+        };
+      };
+      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `csrf_failed`: Cookie-authenticated write without the X-CSRF-Token of the session */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such OAuth client in a workspace of the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  OAuthClientsController_remove: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `csrf_failed`: Cookie-authenticated write without the X-CSRF-Token of the session */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such OAuth client in a workspace of the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  OAuthClientsController_rotate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The client with its new secret */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthClientWithSecret'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `csrf_failed`: Cookie-authenticated write without the X-CSRF-Token of the session */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such OAuth client in a workspace of the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  ScimTokensController_list: {
+    parameters: {
+      query: {
+        workspace_id: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The tokens */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            results: components['schemas']['ScimToken'][];
+          };
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such workspace, or the caller is not a member of it */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  ScimTokensController_mint: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateScimTokenDto'];
+      };
+    };
+    responses: {
+      /** @description The token, shown this once */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ScimTokenCreated'];
+        };
+      };
+      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `csrf_failed`: Cookie-authenticated write without the X-CSRF-Token of the session */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such workspace, or the caller is not a member of it */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  ScimTokensController_revoke: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Revoked */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ScimTokenRevoked'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `csrf_failed`: Cookie-authenticated write without the X-CSRF-Token of the session */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such token in a workspace of the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  ScimUsersController_list: {
+    parameters: {
+      query?: {
+        /** @description RFC 7644 filter: eq, ne, co, sw, ew, gt, ge, lt, le, pr, and, or, not, parentheses. Attribute names are case-insensitive. A filter the server cannot read is 400 `invalidFilter`. */
+        filter?: string;
+        /** @description 1-based index of the first result; below 1 reads as 1. */
+        startIndex?: number;
+        /** @description Page size: default 100, clamped to 0..200; 0 returns only totalResults. */
+        count?: number;
+        /** @description Comma-separated attributes to return (id and schemas always are). */
+        attributes?: string;
+        /** @description Comma-separated attributes to leave out. */
+        excludedAttributes?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A ListResponse */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimUserList'];
+        };
+      };
+      /** @description `invalidFilter`: The filter cannot be parsed or names an unsupported attribute */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description The bearer SCIM token is missing, unknown, expired or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+    };
+  };
+  ScimUsersController_create: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The user */
+    requestBody: {
+      content: {
+        'application/scim+json': components['schemas']['ScimUserInput'];
+        'application/json': components['schemas']['ScimUserInput'];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          /** @description meta.location of the new user */
+          Location?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimUser'];
+        };
+      };
+      /** @description `invalidValue`: userName missing, an email not valid, or a value of the wrong type; `invalidSyntax`: The body is not a JSON object */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description The bearer SCIM token is missing, unknown, expired or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description `uniqueness`: userName (email) is already taken in the workspace */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description `tooLarge`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+    };
+  };
+  ScimUsersController_search: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description SearchRequest */
+    requestBody: {
+      content: {
+        'application/scim+json': components['schemas']['ScimSearchRequest'];
+        'application/json': components['schemas']['ScimSearchRequest'];
+      };
+    };
+    responses: {
+      /** @description A ListResponse */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimUserList'];
+        };
+      };
+      /** @description `invalidFilter`: The filter cannot be parsed or names an unsupported attribute; `invalidValue`: startIndex/count not integers, or attributes not attribute names; `invalidSyntax`: The body is not a JSON object */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description The bearer SCIM token is missing, unknown, expired or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description `tooLarge`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+    };
+  };
+  ScimUsersController_get: {
+    parameters: {
+      query?: {
+        /** @description Comma-separated attributes to return (id and schemas always are). */
+        attributes?: string;
+        /** @description Comma-separated attributes to leave out. */
+        excludedAttributes?: string;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The user */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimUser'];
+        };
+      };
+      /** @description The bearer SCIM token is missing, unknown, expired or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description No user with this id in the token's workspace */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+    };
+  };
+  ScimUsersController_replace: {
+    parameters: {
+      query?: {
+        /** @description Comma-separated attributes to return (id and schemas always are). */
+        attributes?: string;
+        /** @description Comma-separated attributes to leave out. */
+        excludedAttributes?: string;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    /** @description The user */
+    requestBody: {
+      content: {
+        'application/scim+json': components['schemas']['ScimUserInput'];
+        'application/json': components['schemas']['ScimUserInput'];
+      };
+    };
+    responses: {
+      /** @description The replaced user */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimUser'];
+        };
+      };
+      /** @description `invalidValue`: userName missing, an email not valid, or a value of the wrong type; `invalidSyntax`: The body is not a JSON object */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description The bearer SCIM token is missing, unknown, expired or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description No user with this id in the token's workspace */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description `uniqueness`: userName (email) is already taken in the workspace */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description `tooLarge`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+    };
+  };
+  ScimUsersController_deactivate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The bearer SCIM token is missing, unknown, expired or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description No user with this id in the token's workspace */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+    };
+  };
+  ScimUsersController_patch: {
+    parameters: {
+      query?: {
+        /** @description Comma-separated attributes to return (id and schemas always are). */
+        attributes?: string;
+        /** @description Comma-separated attributes to leave out. */
+        excludedAttributes?: string;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    /** @description PatchOp */
+    requestBody: {
+      content: {
+        'application/scim+json': components['schemas']['ScimPatchRequest'];
+        'application/json': components['schemas']['ScimPatchRequest'];
+      };
+    };
+    responses: {
+      /** @description The patched user */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimUser'];
+        };
+      };
+      /** @description `invalidValue`: userName missing, an email not valid, or a value of the wrong type; `invalidPath`: The path cannot be read or names an unknown attribute; `invalidSyntax`: No Operations array, or an op other than add, replace or remove; `noTarget`: A remove without a path; `mutability`: The operation removes a required attribute (userName, displayName) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description The bearer SCIM token is missing, unknown, expired or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description No user with this id in the token's workspace */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description `uniqueness`: userName (email) is already taken in the workspace */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description `tooLarge`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+    };
+  };
+  ScimGroupsController_list: {
+    parameters: {
+      query?: {
+        /** @description RFC 7644 filter: eq, ne, co, sw, ew, gt, ge, lt, le, pr, and, or, not, parentheses. Attribute names are case-insensitive. A filter the server cannot read is 400 `invalidFilter`. */
+        filter?: string;
+        /** @description 1-based index of the first result; below 1 reads as 1. */
+        startIndex?: number;
+        /** @description Page size: default 100, clamped to 0..200; 0 returns only totalResults. */
+        count?: number;
+        /** @description Comma-separated attributes to return (id and schemas always are). */
+        attributes?: string;
+        /** @description Comma-separated attributes to leave out. */
+        excludedAttributes?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A ListResponse */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimGroupList'];
+        };
+      };
+      /** @description `invalidFilter`: The filter cannot be parsed or names an unsupported attribute */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description The bearer SCIM token is missing, unknown, expired or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+    };
+  };
+  ScimGroupsController_create: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The group */
+    requestBody: {
+      content: {
+        'application/scim+json': components['schemas']['ScimGroupInput'];
+        'application/json': components['schemas']['ScimGroupInput'];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          /** @description meta.location of the new group */
+          Location?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimGroup'];
+        };
+      };
+      /** @description `invalidValue`: displayName missing or empty, or members not an array; `invalidSyntax`: The body is not a JSON object */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description The bearer SCIM token is missing, unknown, expired or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description `uniqueness`: displayName is already taken in the workspace */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description `tooLarge`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+    };
+  };
+  ScimGroupsController_search: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description SearchRequest */
+    requestBody: {
+      content: {
+        'application/scim+json': components['schemas']['ScimSearchRequest'];
+        'application/json': components['schemas']['ScimSearchRequest'];
+      };
+    };
+    responses: {
+      /** @description A ListResponse */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimGroupList'];
+        };
+      };
+      /** @description `invalidFilter`: The filter cannot be parsed or names an unsupported attribute; `invalidValue`: startIndex/count not integers, or attributes not attribute names; `invalidSyntax`: The body is not a JSON object */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description The bearer SCIM token is missing, unknown, expired or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description `tooLarge`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+    };
+  };
+  ScimGroupsController_get: {
+    parameters: {
+      query?: {
+        /** @description Comma-separated attributes to return (id and schemas always are). */
+        attributes?: string;
+        /** @description Comma-separated attributes to leave out. */
+        excludedAttributes?: string;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The group */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimGroup'];
+        };
+      };
+      /** @description The bearer SCIM token is missing, unknown, expired or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description No group with this id in the token's workspace */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+    };
+  };
+  ScimGroupsController_replace: {
+    parameters: {
+      query?: {
+        /** @description Comma-separated attributes to return (id and schemas always are). */
+        attributes?: string;
+        /** @description Comma-separated attributes to leave out. */
+        excludedAttributes?: string;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    /** @description The group */
+    requestBody: {
+      content: {
+        'application/scim+json': components['schemas']['ScimGroupInput'];
+        'application/json': components['schemas']['ScimGroupInput'];
+      };
+    };
+    responses: {
+      /** @description The replaced group */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimGroup'];
+        };
+      };
+      /** @description `invalidValue`: displayName missing or empty, or members not an array; `invalidSyntax`: The body is not a JSON object */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description The bearer SCIM token is missing, unknown, expired or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description No group with this id in the token's workspace */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description `uniqueness`: displayName is already taken in the workspace */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description `tooLarge`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+    };
+  };
+  ScimGroupsController_remove: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The bearer SCIM token is missing, unknown, expired or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description No group with this id in the token's workspace */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+    };
+  };
+  ScimGroupsController_patch: {
+    parameters: {
+      query?: {
+        /** @description Comma-separated attributes to return (id and schemas always are). */
+        attributes?: string;
+        /** @description Comma-separated attributes to leave out. */
+        excludedAttributes?: string;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    /** @description PatchOp */
+    requestBody: {
+      content: {
+        'application/scim+json': components['schemas']['ScimPatchRequest'];
+        'application/json': components['schemas']['ScimPatchRequest'];
+      };
+    };
+    responses: {
+      /** @description The patched group */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimGroup'];
+        };
+      };
+      /** @description `invalidValue`: displayName missing or empty, or members not an array; `invalidPath`: The path cannot be read or names an unknown attribute; `invalidSyntax`: No Operations array, or an op other than add, replace or remove; `noTarget`: A remove without a path; `mutability`: The operation removes a required attribute (userName, displayName) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description The bearer SCIM token is missing, unknown, expired or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description No group with this id in the token's workspace */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description `uniqueness`: displayName is already taken in the workspace */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description `tooLarge`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+    };
+  };
+  ScimDiscoveryController_serviceProviderConfig: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The ServiceProviderConfig */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimDiscoveryDocument'];
+        };
+      };
+      /** @description The bearer SCIM token is missing, unknown, expired or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+    };
+  };
+  ScimDiscoveryController_resourceTypes: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A ListResponse of ResourceType documents */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimDiscoveryList'];
+        };
+      };
+      /** @description The bearer SCIM token is missing, unknown, expired or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+    };
+  };
+  ScimDiscoveryController_resourceType: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The ResourceType */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimDiscoveryDocument'];
+        };
+      };
+      /** @description The bearer SCIM token is missing, unknown, expired or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description No resource type of this name */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+    };
+  };
+  ScimDiscoveryController_schemas: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A ListResponse of Schema documents */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimDiscoveryList'];
+        };
+      };
+      /** @description The bearer SCIM token is missing, unknown, expired or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+    };
+  };
+  ScimDiscoveryController_schema: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The Schema */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimDiscoveryDocument'];
+        };
+      };
+      /** @description The bearer SCIM token is missing, unknown, expired or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description No schema with this id */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+    };
+  };
+  ScimSearchController_search: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description SearchRequest */
+    requestBody: {
+      content: {
+        'application/scim+json': components['schemas']['ScimSearchRequest'];
+        'application/json': components['schemas']['ScimSearchRequest'];
+      };
+    };
+    responses: {
+      /** @description A ListResponse of users and groups */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimResourceList'];
+        };
+      };
+      /** @description `invalidFilter`: The filter cannot be parsed or names an unsupported attribute; `invalidValue`: startIndex/count not integers, or attributes not attribute names; `invalidSyntax`: The body is not a JSON object */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description The bearer SCIM token is missing, unknown, expired or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description `tooLarge`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+    };
+  };
+  AuthController_register: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RegisterDto'];
+      };
+    };
+    responses: {
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndUserResponse'];
+        };
+      };
+      /** @description `invalid_client`: Unknown client_id; `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `email_taken`: An account with this email already exists for this application */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: Too many attempts from this IP or for this account; retry after Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  AuthController_login: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['LoginDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TokenResponse'];
+        };
+      };
+      /** @description `invalid_client`: Unknown client_id; `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_credentials`: Unknown email, wrong password, or inactive account (one answer for all) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: Too many attempts from this IP or for this account; retry after Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  AuthController_refresh: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RefreshDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TokenResponse'];
+        };
+      };
+      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_token`: The refresh token is invalid, expired, used or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  AuthController_logout: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Signed out */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `unauthorized`: The bearer access token is missing, invalid, expired or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  AuthController_requestReset: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PasswordResetRequestDto'];
+      };
+    };
+    responses: {
+      /** @description Accepted (the same answer when no account matches) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Success'];
+        };
+      };
+      /** @description `invalid_client`: Unknown client_id; `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: Too many attempts from this IP or for this account; retry after Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  AuthController_confirmReset: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PasswordResetConfirmDto'];
+      };
+    };
+    responses: {
+      /** @description Password changed */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Success'];
+        };
+      };
+      /** @description `invalid_client`: Unknown client_id; `invalid_code`: The code is not correct, or no code is pending; `code_expired`: The code has expired; ask for a new one; `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `too_many_attempts`: Too many wrong codes: ask for a new one; `rate_limited`: Too many attempts from this IP or for this account; retry after Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  AuthController_change: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PasswordChangeDto'];
+      };
+    };
+    responses: {
+      /** @description Password changed */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Success'];
+        };
+      };
+      /** @description `invalid_password`: The current password is not correct; `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The bearer access token is missing, invalid, expired or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  SessionsController_list: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Active sessions */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            results: components['schemas']['EndUserSession'][];
+          };
+        };
+      };
+      /** @description `unauthorized`: The bearer access token is missing, invalid, expired or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  SessionsController_revoke: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Signed out */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `unauthorized`: The bearer access token is missing, invalid, expired or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such session among the caller's */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  EmailVerificationController_verify: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['VerifyEmailDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['VerificationResponse'];
+        };
+      };
+      /** @description `invalid_code`: The code is not correct, not 6 digits, or none is pending; `code_expired`: The code has expired; ask for a new one; `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `user_not_found`: No account is registered with this email */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `already_verified`: This email address is already verified */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `too_many_attempts`: Too many wrong codes: this code no longer works; `rate_limited`: Too many attempts from this IP or for this account */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  EmailVerificationController_resend: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ResendVerificationDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['VerificationResponse'];
+        };
+      };
+      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `user_not_found`: No account is registered with this email */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `already_verified`: This email address is already verified */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: A code was sent less than a minute ago, or too many attempts */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  EmailTemplatesController_list: {
+    parameters: {
+      query: {
+        workspace_id: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The templates */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            results: components['schemas']['EmailTemplate'][];
+          };
+        };
+      };
+      /** @description `validation_failed`: A query parameter breaks its rule (details names it) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such workspace, or the caller is not a member of it */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  EmailTemplatesController_save: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SaveEmailTemplateDto'];
+      };
+    };
+    responses: {
+      /** @description The saved template */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EmailTemplate'];
+        };
+      };
+      /** @description `validation_failed`: Unknown placeholder, or a field breaks its rule; `invalid_body`: The body is not valid JSON */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `csrf_failed`: Cookie-authenticated write without the X-CSRF-Token of the session */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No template of this name, or no such workspace for the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  AnomaliesController_list: {
+    parameters: {
+      query?: {
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The caller's anomalies, newest first */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AnomalyListResponse'];
+        };
+      };
+      /** @description `validation_failed`: A query parameter breaks its rule (details names it) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The bearer access token is missing, invalid, expired or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  AnomaliesController_acknowledge: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The anomaly; a second call returns the same acknowledged_at */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AnomalyResponse'];
+        };
+      };
+      /** @description `unauthorized`: The bearer access token is missing, invalid, expired or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown id, or another user's anomaly */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  DatabasesController_list: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        workspaceId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DatabaseListResponse'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such workspace, or the caller is not a member of it */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  DatabasesController_create: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        workspaceId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateDatabaseDto'];
+      };
+    };
+    responses: {
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DatabaseResponse'];
+        };
+      };
+      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `csrf_failed`: Cookie-authenticated write without the X-CSRF-Token of the session */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such workspace, or the caller is not a member of it */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `engine_unavailable`: The engine is not available on this service */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  DatabasesController_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DatabaseResponse'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such database in a workspace of the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  DatabasesController_remove: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DatabaseResponse'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `csrf_failed`: Cookie-authenticated write without the X-CSRF-Token of the session */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such database in a workspace of the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `conflict`: A backup or restore of this database is running */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  DatabasesController_connection: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ConnectionDetailsResponse'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such database in a workspace of the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_ready`: The database is not available yet (still provisioning, or deleting) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  DatabasesController_metrics: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MetricsResponse'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such database in a workspace of the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_ready`: The database is not available yet (still provisioning, or deleting) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable`: The database engine did not answer */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  DatabasesController_health: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HealthResponse'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such database in a workspace of the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  DatabasesController_keys: {
+    parameters: {
+      query?: {
+        /** @description next_cursor of the previous page; omit for the first page */
+        cursor?: string;
+        /** @description Keys per page (a hint to SCAN) */
+        count?: number;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['KeysPageResponse'];
+        };
+      };
+      /** @description `validation_failed`: cursor or count breaks its rule; `not_supported`: Key listing exists only for redis databases */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such database in a workspace of the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_ready`: The database is not available yet (still provisioning, or deleting) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable`: The database engine did not answer */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  BackupsController_list: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BackupListResponse'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such database in a workspace of the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  BackupsController_create: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateBackupDto'];
+      };
+    };
+    responses: {
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BackupResponse'];
+        };
+      };
+      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `csrf_failed`: Cookie-authenticated write without the X-CSRF-Token of the session */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such database in a workspace of the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_ready`: The database is not available yet (still provisioning, or deleting); `conflict`: A backup or restore of this database is already running */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  BackupsController_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BackupResponse'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such backup in a workspace of the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  BackupsController_restore: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RestoreResponse'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `csrf_failed`: Cookie-authenticated write without the X-CSRF-Token of the session */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such backup in a workspace of the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_ready`: Only a completed backup can be restored; `conflict`: A backup or restore of this database is already running */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  BackupsController_getRestore: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RestoreResponse'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such restore in a workspace of the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  SamlMetadataController_metadata: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description EntityDescriptor of the identity provider */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /** @example <md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" entityID="http://localhost:3000/saml/metadata/">…</md:EntityDescriptor> */
+          'application/samlmetadata+xml': string;
+        };
+      };
+      /** @description `not_configured`: SAML is not configured: details.missing names the variables */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  SamlSpsController_list: {
+    parameters: {
+      query: {
+        workspace_id: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The SPs */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            results: components['schemas']['SamlServiceProvider'][];
+          };
+        };
+      };
+      /** @description `validation_failed`: A query parameter breaks its rule (details names it) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such workspace, or the caller is not a member of it */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  SamlSpsController_create: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateSamlSpDto'];
+      };
+    };
+    responses: {
+      /** @description The registered SP */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SamlServiceProvider'];
+        };
+      };
+      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `csrf_failed`: Cookie-authenticated write without the X-CSRF-Token of the session */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such workspace, or the caller is not a member of it */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `sp_entity_id_taken`: Another SP already uses this entity id */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  SamlSpsController_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The SP */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SamlServiceProvider'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such SAML app in a workspace of the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  SamlSpsController_update: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateSamlSpDto'];
+      };
+    };
+    responses: {
+      /** @description The updated SP */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SamlServiceProvider'];
+        };
+      };
+      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `csrf_failed`: Cookie-authenticated write without the X-CSRF-Token of the session */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such SAML app in a workspace of the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `sp_entity_id_taken`: Another SP already uses this entity id */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  SamlSpsController_remove: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `csrf_failed`: Cookie-authenticated write without the X-CSRF-Token of the session */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such SAML app in a workspace of the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  SamlSsoController_start: {
+    parameters: {
+      query: {
+        /** @description Returned to the SP unchanged */
+        RelayState?: string;
+        /** @description AuthnRequest, deflated then base64-encoded */
+        SAMLRequest: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Auto-submitting form that posts SAMLResponse (and RelayState) to the SP ACS URL */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+      /** @description No signed-in end user: to the hosted login, which comes back to /saml/sso/finish/ */
+      302: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description HTML error page: the AuthnRequest is missing, malformed, from an unknown SP, or its ACS URL is not the registered one */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+      /** @description HTML error page: the SP is inactive or the user may not use it */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+      /** @description HTML error page: too many SSO requests from this IP; Retry-After says when to retry */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+      /** @description HTML error page: SAML is not configured */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+    };
+  };
+  SamlSsoController_startPost: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/x-www-form-urlencoded': {
+          SAMLRequest: string;
+          RelayState?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description To GET /saml/sso/ with the same request */
+      303: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description HTML error page: SAMLRequest is missing or not base64 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+      /** @description HTML error page: too many SSO requests from this IP; Retry-After says when to retry */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+    };
+  };
+  SamlSsoController_finish: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Auto-submitting form that posts SAMLResponse to the SP ACS URL */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+      /** @description Still no signed-in end user: back to the hosted login */
+      302: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description HTML error page: no parked request (expired or already used) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+      /** @description HTML error page: the SP is inactive or the user may not use it */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+      /** @description HTML error page: too many SSO requests from this IP; Retry-After says when to retry */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+    };
+  };
+}

@@ -1,0 +1,172 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiOperation, ApiProduces, ApiQuery, ApiResponse } from '@nestjs/swagger';
+import type { ExampleObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { ref, type SchemaName } from './schemas';
+
+/**
+ * Decorators that document an operation in a few lines: what it does, what it answers
+ * (with the body's schema and an example), and the errors it really returns. Errors are
+ * given as [status, code, when]; the body is the JSON error body, or RFC 7644's on SCIM.
+ * The ones every route of a kind shares (401, CSRF, invalid JSON, validation) are added to
+ * the whole document by buildOpenApiDocument, so a route lists only its own.
+ */
+
+const JSON_TYPE = 'application/json';
+const SCIM_TYPE = 'application/scim+json';
+
+/** Summary (a short imperative line) and description (what, who may, what to know). */
+export const Doc = (summary: string, description: string) => ApiOperation({ summary, description });
+
+interface ReturnsOptions {
+  /** Wrap the schema as {results: [...]}. */
+  list?: boolean;
+  /** Bare array of the schema. */
+  array?: boolean;
+  example?: unknown;
+  headers?: Record<string, { description: string; schema: SchemaObject }>;
+}
+
+function bodySchema(name: SchemaName, opts: ReturnsOptions): SchemaObject {
+  if (opts.list) return { type: 'object', required: ['results'], properties: { results: { type: 'array', items: ref(name) } } };
+  if (opts.array) return { type: 'array', items: ref(name) };
+  return ref(name);
+}
+
+/** A success answer with a JSON body of the named schema. */
+export function Returns(status: number, name: SchemaName, description: string, opts: ReturnsOptions = {}) {
+  return ApiResponse({
+    status,
+    description,
+    headers: opts.headers,
+    content: { [JSON_TYPE]: { schema: bodySchema(name, opts), ...(opts.example !== undefined ? { example: opts.example } : {}) } },
+  });
+}
+
+/** A success answer with a SCIM body (application/scim+json). */
+export function ScimReturns(status: number, name: SchemaName, description: string, opts: ReturnsOptions = {}) {
+  return ApiResponse({
+    status,
+    description,
+    headers: opts.headers,
+    content: { [SCIM_TYPE]: { schema: ref(name), ...(opts.example !== undefined ? { example: opts.example } : {}) } },
+  });
+}
+
+/** An answer without a body (204, redirects). */
+export const NoBody = (status: number, description: string, headers?: ReturnsOptions['headers']) =>
+  ApiResponse({ status, description, headers });
+
+/** A non-JSON success body (HTML, XML, NDJSON). */
+export function ReturnsText(status: number, contentType: string, description: string, example?: string) {
+  return applyDecorators(
+    ApiProduces(contentType),
+    ApiResponse({ status, description, content: { [contentType]: { schema: { type: 'string' }, ...(example ? { example } : {}) } } }),
+  );
+}
+
+export type ErrorSpec = [status: number, code: string, when: string];
+
+function grouped(specs: ErrorSpec[]): Map<number, ErrorSpec[]> {
+  const byStatus = new Map<number, ErrorSpec[]>();
+  for (const spec of specs) byStatus.set(spec[0], [...(byStatus.get(spec[0]) ?? []), spec]);
+  return byStatus;
+}
+
+/** Errors in the JSON error body {error, message, details?}; one example per code. */
+export function Errors(...specs: ErrorSpec[]) {
+  return applyDecorators(
+    ...[...grouped(specs)].map(([status, list]) => {
+      const examples: Record<string, ExampleObject> = {};
+      for (const [, code, when] of list) {
+        const key = examples[code] ? `${code}_${Object.keys(examples).length}` : code;
+        examples[key] = { summary: when, value: { error: code, message: when } };
+      }
+      return ApiResponse({
+        status,
+        description: list.map(([, code, when]) => `\`${code}\`: ${when}`).join('; '),
+        headers: status === 429 ? RETRY_AFTER : undefined,
+        content: { [JSON_TYPE]: { schema: ref('Error'), examples } },
+      });
+    }),
+  );
+}
+
+/** Errors in the SCIM error body (RFC 7644 §3.12); code is the scimType, or '' when there is none. */
+export function ScimErrors(...specs: ErrorSpec[]) {
+  return applyDecorators(
+    ...[...grouped(specs)].map(([status, list]) => {
+      const examples: Record<string, ExampleObject> = {};
+      for (const [, scimType, when] of list) {
+        const key = scimType || `status${status}`;
+        examples[examples[key] ? `${key}_${Object.keys(examples).length}` : key] = {
+          summary: when,
+          value: {
+            schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'],
+            status: String(status),
+            ...(scimType ? { scimType } : {}),
+            detail: when,
+          },
+        };
+      }
+      return ApiResponse({
+        status,
+        description: list.map(([, scimType, when]) => (scimType ? `\`${scimType}\`: ${when}` : when)).join('; '),
+        content: { [SCIM_TYPE]: { schema: ref('ScimError'), examples } },
+      });
+    }),
+  );
+}
+
+export const RETRY_AFTER = {
+  'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } as SchemaObject },
+};
+
+/** A SCIM request body (application/scim+json; application/json is accepted too). */
+export function ScimBody(name: SchemaName, description: string, examples: Record<string, ExampleObject>) {
+  return applyDecorators(ApiConsumes(SCIM_TYPE, JSON_TYPE), ApiBody({ description, required: true, schema: ref(name), examples }));
+}
+
+/** The RFC 7644 §3.4.2 list parameters and §3.4.2.5 projection of SCIM collections. */
+export function ScimListQuery() {
+  return applyDecorators(
+    ApiQuery({
+      name: 'filter',
+      required: false,
+      description:
+        'RFC 7644 filter: eq, ne, co, sw, ew, gt, ge, lt, le, pr, and, or, not, parentheses. Attribute names are case-insensitive. A filter the server cannot read is 400 `invalidFilter`.',
+      schema: { type: 'string', maxLength: 4096 },
+      example: 'userName eq "ada@example.com"',
+    }),
+    ApiQuery({
+      name: 'startIndex',
+      required: false,
+      description: '1-based index of the first result; below 1 reads as 1.',
+      schema: { type: 'integer', default: 1 },
+    }),
+    ApiQuery({
+      name: 'count',
+      required: false,
+      description: 'Page size: default 100, clamped to 0..200; 0 returns only totalResults.',
+      schema: { type: 'integer', default: 100, minimum: 0 },
+    }),
+    ScimProjectionQuery(),
+  );
+}
+
+/** RFC 7644 §3.4.2.5: attributes / excludedAttributes on any read or write that returns a resource. */
+export function ScimProjectionQuery() {
+  return applyDecorators(
+    ApiQuery({
+      name: 'attributes',
+      required: false,
+      description: 'Comma-separated attributes to return (id and schemas always are).',
+      schema: { type: 'string' },
+    }),
+    ApiQuery({
+      name: 'excludedAttributes',
+      required: false,
+      description: 'Comma-separated attributes to leave out.',
+      schema: { type: 'string' },
+    }),
+  );
+}

@@ -1,0 +1,494 @@
+import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { listOf, resourceType, serviceProviderConfig } from '../scim/discovery/discovery.documents';
+
+/**
+ * Named response (and SCIM request) bodies of the OpenAPI description, registered under
+ * components.schemas by buildOpenApiDocument. Request bodies of our own JSON APIs are the
+ * validated DTO classes; these describe what the services return (their *View types).
+ */
+
+const id = { type: 'string', format: 'uuid', example: '3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11' } as const;
+const time = { type: 'string', format: 'date-time', example: '2026-11-24T12:00:00.000Z' } as const;
+const nullableTime = { ...time, nullable: true } as const;
+const str = (example: string, extra: SchemaObject = {}): SchemaObject => ({ type: 'string', example, ...extra });
+
+const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
+/** Discovery examples are the real documents, for an example base URL. */
+const EXAMPLE_BASE = 'https://id.example.com';
+const USER_EXAMPLE = {
+  schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+  id: '8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13',
+  externalId: '8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13',
+  userName: 'ada@example.com',
+  name: { givenName: 'Ada', familyName: 'Lovelace', formatted: 'Ada Lovelace' },
+  displayName: 'Ada Lovelace',
+  emails: [{ value: 'ada@example.com', type: 'work', primary: true }],
+  active: true,
+  meta: {
+    resourceType: 'User',
+    created: '2026-11-24T12:00:00.000Z',
+    lastModified: '2026-11-24T12:00:00.000Z',
+    location: 'https://id.example.com/scim/v2/Users/8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13',
+  },
+};
+const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
+
+const scimMeta = (resourceType: string): SchemaObject => ({
+  type: 'object',
+  readOnly: true,
+  properties: {
+    resourceType: str(resourceType),
+    created: time,
+    lastModified: time,
+    location: str(`https://id.example.com/scim/v2/${resourceType}s/3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11`, { format: 'uri' }),
+  },
+});
+
+const scimUserProperties: Record<string, SchemaObject> = {
+  schemas: { type: 'array', items: { type: 'string' }, example: [USER_SCHEMA] },
+  userName: str('ada@example.com', {
+    description: 'The email address; unique in the workspace, case-insensitive (409 `uniqueness` when taken).',
+  }),
+  name: {
+    type: 'object',
+    properties: { givenName: str('Ada'), familyName: str('Lovelace'), formatted: { ...str('Ada Lovelace'), readOnly: true } },
+  },
+  emails: {
+    type: 'array',
+    description: 'The entry marked primary overrides userName as the stored email.',
+    items: {
+      type: 'object',
+      required: ['value'],
+      properties: { value: str('ada@example.com', { format: 'email' }), type: str('work'), primary: { type: 'boolean', example: true } },
+    },
+  },
+  active: { type: 'boolean', example: true, description: 'false deactivates the user and ends their sessions.' },
+};
+
+export const SCHEMAS = {
+  Error: {
+    type: 'object',
+    description: 'Error body of every route outside /scim/v2 (HTML pages aside).',
+    required: ['error', 'message'],
+    properties: {
+      error: str('validation_failed', { description: 'Stable snake_case code: branch on this, not on the message.' }),
+      message: str('Invalid request: check password'),
+      details: {
+        type: 'object',
+        additionalProperties: true,
+        description: 'For validation_failed: field name → list of problems.',
+        example: { password: ['password must be longer than or equal to 8 characters'] },
+      },
+      request_id: str('5b1d0e2e-8c53-4d1c-a3a9-2d8f0b1c9e77', { description: 'On 5xx answers: quote it when reporting a problem.' }),
+    },
+  },
+  ScimError: {
+    type: 'object',
+    description: 'RFC 7644 §3.12 error body of every /scim/v2 route.',
+    required: ['schemas', 'status', 'detail'],
+    properties: {
+      schemas: { type: 'array', items: { type: 'string' }, example: ['urn:ietf:params:scim:api:messages:2.0:Error'] },
+      status: str('409', { description: 'The HTTP status, as a string.' }),
+      scimType: {
+        type: 'string',
+        enum: [
+          'invalidFilter',
+          'tooMany',
+          'uniqueness',
+          'mutability',
+          'invalidSyntax',
+          'invalidPath',
+          'noTarget',
+          'invalidValue',
+          'invalidVers',
+          'sensitive',
+          'tooLarge',
+        ],
+        example: 'uniqueness',
+      },
+      detail: str('userName ada@example.com is already taken'),
+    },
+  },
+  Developer: {
+    type: 'object',
+    required: ['id', 'email', 'name', 'created_at'],
+    properties: { id, email: str('dev@example.com', { format: 'email' }), name: str('Grace Hopper'), created_at: time },
+  },
+  DeveloperLogin: {
+    type: 'object',
+    required: ['developer', 'csrf_token'],
+    properties: {
+      developer: { $ref: '#/components/schemas/Developer' },
+      csrf_token: str('q5Xo1b9v0mQ2Yk3Zr8w7tA', {
+        description:
+          'Send it as X-CSRF-Token on every cookie-authenticated POST/PUT/PATCH/DELETE (also readable from the csrftoken cookie).',
+      }),
+    },
+  },
+  DeveloperToken: {
+    type: 'object',
+    required: ['id', 'label', 'expires_at', 'created_at'],
+    properties: { id, label: str('CI pipeline'), expires_at: nullableTime, created_at: time },
+  },
+  DeveloperTokenCreated: {
+    type: 'object',
+    required: ['id', 'label', 'token', 'expires_at', 'created_at'],
+    properties: {
+      id,
+      label: str('CI pipeline'),
+      token: str('dat_R2x0bE9uZVRpbWVTZWNyZXRUb2tlbkV4YW1wbGU', { description: 'Shown once; send as `Authorization: Bearer …`.' }),
+      expires_at: nullableTime,
+      created_at: time,
+    },
+  },
+  Workspace: {
+    type: 'object',
+    required: ['id', 'name', 'description', 'database_count', 'member_count', 'created_at'],
+    properties: {
+      id,
+      name: str('Acme production'),
+      description: str('Directory sync for Acme'),
+      database_count: { type: 'integer', example: 2 },
+      member_count: { type: 'integer', example: 3 },
+      created_at: time,
+    },
+  },
+  WorkspaceMember: {
+    type: 'object',
+    required: ['developer_id', 'email', 'name', 'role', 'created_at'],
+    properties: {
+      developer_id: id,
+      email: str('dev@example.com', { format: 'email' }),
+      name: str('Grace Hopper'),
+      role: { type: 'string', enum: ['owner', 'member'], example: 'member' },
+      created_at: time,
+    },
+  },
+  OAuthClient: {
+    type: 'object',
+    required: ['id', 'client_id', 'name', 'workspace_id', 'redirect_uris', 'created_at'],
+    properties: {
+      id,
+      client_id: str('cli_5f2b9c0e7a4d1e3f6a8b0c2d', { description: 'Public identifier end users register and sign in with.' }),
+      name: str('Acme web app'),
+      workspace_id: id,
+      redirect_uris: { type: 'array', items: { type: 'string', format: 'uri' }, example: ['https://app.example.com/callback'] },
+      created_at: time,
+    },
+  },
+  OAuthClientWithSecret: {
+    allOf: [
+      { $ref: '#/components/schemas/OAuthClient' },
+      {
+        type: 'object',
+        required: ['client_secret'],
+        properties: { client_secret: str('cs_3qT8vYw1Zp0LmKx5Rb7nHs2Df6Gj9Ac4', { description: 'Shown once; stored hashed.' }) },
+      },
+    ],
+  },
+  ScimToken: {
+    type: 'object',
+    required: ['id', 'workspace_id', 'label', 'expires_at', 'is_active', 'revoked_at', 'created_at'],
+    properties: {
+      id,
+      workspace_id: id,
+      label: str('Okta'),
+      expires_at: nullableTime,
+      is_active: { type: 'boolean', example: true },
+      revoked_at: nullableTime,
+      created_at: time,
+    },
+  },
+  ScimTokenCreated: {
+    allOf: [
+      { $ref: '#/components/schemas/ScimToken' },
+      {
+        type: 'object',
+        required: ['token'],
+        properties: {
+          token: str('scim_pV3xQ9rT2mW8kL5nB1cZ7yH4dF6gJ0aS', {
+            description: 'Shown once: give it to the identity provider as its bearer token.',
+          }),
+        },
+      },
+    ],
+  },
+  ScimTokenRevoked: {
+    type: 'object',
+    required: ['id', 'is_active', 'revoked_at'],
+    properties: { id, is_active: { type: 'boolean', enum: [false], example: false }, revoked_at: time },
+  },
+  AuditEvent: {
+    type: 'object',
+    required: ['id', 'event_type', 'severity', 'actor_type', 'message', 'metadata', 'created_at'],
+    properties: {
+      id,
+      workspace_id: { ...id, nullable: true },
+      event_type: str('scim_user_create'),
+      severity: { type: 'string', enum: ['info', 'warn', 'error'], example: 'info' },
+      actor_type: str('scim_token'),
+      actor_id: { type: 'string', nullable: true, example: '3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11' },
+      actor_email: { type: 'string', nullable: true, example: null },
+      target_type: { type: 'string', nullable: true, example: 'User' },
+      target_id: { type: 'string', nullable: true, example: '8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13' },
+      oauth_client_id: { type: 'string', nullable: true, example: null },
+      ip_address: { type: 'string', nullable: true, example: '203.0.113.7' },
+      user_agent: { type: 'string', nullable: true, example: 'Okta SCIM Client 1.0.0' },
+      request_id: { type: 'string', nullable: true, example: '5b1d0e2e-8c53-4d1c-a3a9-2d8f0b1c9e77' },
+      message: str('SCIM user ada@example.com created'),
+      metadata: { type: 'object', additionalProperties: true, example: { email: 'ada@example.com' } },
+      created_at: str('2026-11-24T12:00:00.123456Z', {
+        format: 'date-time',
+        description: 'With microseconds: the value to pass as `cursor` for the next page.',
+      }),
+    },
+  },
+  AuditPage: {
+    type: 'object',
+    required: ['results', 'next_cursor', 'limit'],
+    properties: {
+      results: { type: 'array', items: { $ref: '#/components/schemas/AuditEvent' } },
+      next_cursor: {
+        type: 'string',
+        nullable: true,
+        example: '2026-11-24T12:00:00.123456Z',
+        description: 'Pass as `cursor` to read older events; null at the end.',
+      },
+      limit: { type: 'integer', example: 50 },
+    },
+  },
+  EmailTemplate: {
+    type: 'object',
+    required: ['name', 'display_name', 'subject', 'from_name', 'body', 'placeholders', 'is_default', 'updated_at'],
+    properties: {
+      name: {
+        type: 'string',
+        enum: ['registration_confirmation', 'password_reset', 'new_device_alert'],
+        example: 'registration_confirmation',
+      },
+      display_name: str('Registration confirmation'),
+      subject: str('Your {{app_name}} code'),
+      from_name: str('Acme'),
+      body: str('Hello {{first_name}}, your code is {{code}}.'),
+      placeholders: { type: 'array', items: { type: 'string' }, example: ['first_name', 'code', 'app_name'] },
+      is_default: { type: 'boolean', example: false, description: 'true: the built-in text (nothing saved for this workspace).' },
+      updated_at: nullableTime,
+    },
+  },
+  EndUserSession: {
+    type: 'object',
+    required: ['id', 'browser_family', 'os_family', 'kind', 'created_at', 'last_seen_at', 'current'],
+    properties: {
+      id,
+      ip_address: { type: 'string', nullable: true, example: '203.0.113.7' },
+      country: { type: 'string', nullable: true, example: 'FR' },
+      city: { type: 'string', nullable: true, example: 'Paris' },
+      user_agent: { type: 'string', nullable: true, example: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) Firefox/130.0' },
+      browser_family: str('Firefox'),
+      os_family: str('Mac OS'),
+      kind: { type: 'string', enum: ['api', 'browser'], example: 'api' },
+      created_at: time,
+      last_seen_at: time,
+      current: { type: 'boolean', example: true, description: 'The session of the token making this call.' },
+    },
+  },
+  Success: {
+    type: 'object',
+    required: ['success'],
+    properties: { success: { type: 'boolean', enum: [true], example: true } },
+  },
+  SamlServiceProvider: {
+    type: 'object',
+    required: [
+      'id',
+      'workspace_id',
+      'name',
+      'sp_entity_id',
+      'acs_url',
+      'name_id_format',
+      'name_id_attribute',
+      'sign_assertions',
+      'attribute_mapping',
+      'sp_cert_pem',
+      'default_relay_state',
+      'is_active',
+      'created_at',
+      'updated_at',
+    ],
+    properties: {
+      id,
+      workspace_id: id,
+      name: str('Acme wiki'),
+      sp_entity_id: str('https://wiki.example.com/saml/metadata'),
+      acs_url: str('https://wiki.example.com/saml/acs', { format: 'uri' }),
+      name_id_format: str('urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress'),
+      name_id_attribute: str('email'),
+      sign_assertions: { type: 'boolean', example: true },
+      attribute_mapping: { type: 'object', additionalProperties: { type: 'string' }, example: { email: 'email', firstName: 'first_name' } },
+      sp_cert_pem: { type: 'string', nullable: true, example: null },
+      default_relay_state: { type: 'string', nullable: true, example: null },
+      is_active: { type: 'boolean', example: true },
+      created_at: time,
+      updated_at: time,
+    },
+  },
+  Liveness: { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['ok'], example: 'ok' } } },
+  ScimUser: {
+    type: 'object',
+    example: USER_EXAMPLE,
+    required: ['schemas', 'id', 'userName', 'active', 'meta'],
+    properties: {
+      ...scimUserProperties,
+      id: { ...id, readOnly: true },
+      externalId: { ...id, readOnly: true, description: 'Echoes id: a client-sent externalId is not stored.' },
+      displayName: { ...str('Ada Lovelace'), readOnly: true },
+      meta: scimMeta('User'),
+    },
+  },
+  ScimUserInput: {
+    type: 'object',
+    description:
+      'POST creates, PUT replaces (attributes not sent keep their value). Attribute names are case-insensitive; password, externalId and unknown or extension attributes are accepted and ignored.',
+    required: ['userName'],
+    properties: scimUserProperties,
+  },
+  ScimGroupMember: {
+    type: 'object',
+    required: ['value'],
+    properties: {
+      value: { ...id, description: 'Id of a user of the same workspace.' },
+      display: { ...str('Ada Lovelace'), readOnly: true },
+      type: { ...str('User'), readOnly: true },
+      $ref: { ...str('https://id.example.com/scim/v2/Users/3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11', { format: 'uri' }), readOnly: true },
+    },
+  },
+  ScimGroup: {
+    type: 'object',
+    required: ['schemas', 'id', 'displayName', 'meta'],
+    properties: {
+      schemas: { type: 'array', items: { type: 'string' }, example: [GROUP_SCHEMA] },
+      id: { ...id, readOnly: true },
+      displayName: str('Engineering'),
+      members: {
+        type: 'array',
+        items: { $ref: '#/components/schemas/ScimGroupMember' },
+        description: 'Left out with excludedAttributes=members.',
+      },
+      meta: scimMeta('Group'),
+    },
+  },
+  ScimGroupInput: {
+    type: 'object',
+    description:
+      'displayName is unique in the workspace (409 `uniqueness`). Members are ids of users of the same workspace; other ids are not added.',
+    required: ['displayName'],
+    properties: {
+      schemas: { type: 'array', items: { type: 'string' }, example: [GROUP_SCHEMA] },
+      displayName: str('Engineering'),
+      members: { type: 'array', items: { type: 'object', required: ['value'], properties: { value: id } } },
+    },
+  },
+  ScimPatchRequest: {
+    type: 'object',
+    description: 'RFC 7644 §3.5.2. Operation names are case-insensitive (Okta and Entra send "Replace", "Add").',
+    required: ['schemas', 'Operations'],
+    properties: {
+      schemas: { type: 'array', items: { type: 'string' }, example: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'] },
+      Operations: {
+        type: 'array',
+        minItems: 1,
+        items: {
+          type: 'object',
+          required: ['op'],
+          properties: {
+            op: { type: 'string', enum: ['add', 'remove', 'replace', 'Add', 'Remove', 'Replace'], example: 'replace' },
+            path: str('active', {
+              description:
+                'Attribute path, optionally with a filter: members[value eq "…"]. A path the server cannot read is 400 `invalidPath`.',
+            }),
+            value: { description: 'New value; without path, an object of attributes.', example: false },
+          },
+        },
+      },
+    },
+  },
+  ScimSearchRequest: {
+    type: 'object',
+    description: 'RFC 7644 §3.4.3 SearchRequest: the list parameters of GET, in a body. Names are case-insensitive; all optional.',
+    properties: {
+      schemas: { type: 'array', items: { type: 'string' }, example: ['urn:ietf:params:scim:api:messages:2.0:SearchRequest'] },
+      filter: str('userName sw "ada"'),
+      startIndex: { type: 'integer', example: 1 },
+      count: { type: 'integer', example: 10, description: 'Default 100, clamped to 0..200.' },
+      attributes: { type: 'array', items: { type: 'string' }, example: ['userName', 'active'] },
+      excludedAttributes: { type: 'array', items: { type: 'string' }, example: ['members'] },
+    },
+  },
+  ScimUserList: {
+    type: 'object',
+    required: ['schemas', 'totalResults', 'startIndex', 'itemsPerPage', 'Resources'],
+    properties: {
+      schemas: { type: 'array', items: { type: 'string' }, example: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'] },
+      totalResults: { type: 'integer', example: 1 },
+      startIndex: { type: 'integer', example: 1 },
+      itemsPerPage: { type: 'integer', example: 1 },
+      Resources: { type: 'array', items: { $ref: '#/components/schemas/ScimUser' } },
+    },
+  },
+  ScimGroupList: {
+    type: 'object',
+    required: ['schemas', 'totalResults', 'startIndex', 'itemsPerPage', 'Resources'],
+    properties: {
+      schemas: { type: 'array', items: { type: 'string' }, example: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'] },
+      totalResults: { type: 'integer', example: 1 },
+      startIndex: { type: 'integer', example: 1 },
+      itemsPerPage: { type: 'integer', example: 1 },
+      Resources: { type: 'array', items: { $ref: '#/components/schemas/ScimGroup' } },
+    },
+  },
+  ScimResourceList: {
+    type: 'object',
+    description: 'ListResponse of a search across Users and Groups: each resource says its kind in meta.resourceType.',
+    required: ['schemas', 'totalResults', 'startIndex', 'itemsPerPage', 'Resources'],
+    properties: {
+      schemas: { type: 'array', items: { type: 'string' }, example: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'] },
+      totalResults: { type: 'integer', example: 1 },
+      startIndex: { type: 'integer', example: 1 },
+      itemsPerPage: { type: 'integer', example: 1 },
+      Resources: {
+        type: 'array',
+        items: { anyOf: [{ $ref: '#/components/schemas/ScimUser' }, { $ref: '#/components/schemas/ScimGroup' }] },
+        example: [USER_EXAMPLE],
+      },
+    },
+  },
+  ScimDiscoveryList: {
+    type: 'object',
+    description: 'ListResponse of ResourceType or Schema documents (RFC 7644 §4).',
+    example: listOf([resourceType(EXAMPLE_BASE, 'User'), resourceType(EXAMPLE_BASE, 'Group')]),
+    required: ['schemas', 'totalResults', 'Resources'],
+    properties: {
+      schemas: { type: 'array', items: { type: 'string' }, example: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'] },
+      totalResults: { type: 'integer', example: 2 },
+      startIndex: { type: 'integer', example: 1 },
+      itemsPerPage: { type: 'integer', example: 2 },
+      Resources: { type: 'array', items: { type: 'object', additionalProperties: true } },
+    },
+  },
+  ScimDiscoveryDocument: {
+    type: 'object',
+    description: 'A ServiceProviderConfig, ResourceType or Schema document (RFC 7643 §5–7).',
+    example: serviceProviderConfig(EXAMPLE_BASE),
+    required: ['schemas'],
+    additionalProperties: true,
+    properties: {
+      schemas: { type: 'array', items: { type: 'string' }, example: ['urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig'] },
+      id: str('User'),
+      meta: { type: 'object', additionalProperties: true },
+    },
+  },
+} satisfies Record<string, SchemaObject>;
+
+export type SchemaName = keyof typeof SCHEMAS;
+
+export const ref = (name: SchemaName): SchemaObject => ({ $ref: `#/components/schemas/${name}` }) as SchemaObject;
