@@ -84,7 +84,9 @@ async function main(): Promise<void> {
               WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend' AND state <> 'idle'`,
           );
           const { rows: waitedLocks } = await client.query<{ lock: string }>(
-            `SELECT locktype || COALESCE(':' || relation::regclass::text, '') || ' ' || mode AS lock FROM pg_locks WHERE NOT granted`,
+            `SELECT l.locktype || COALESCE(':' || l.relation::regclass::text, '') || ' ' || l.mode AS lock
+               FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+              WHERE NOT l.granted AND a.datname = current_database()`,
           );
           sampleCount++;
           for (const { ev } of rows) samples.set(ev, (samples.get(ev) ?? 0) + 1);

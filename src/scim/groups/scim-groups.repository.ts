@@ -33,6 +33,12 @@ const COLUMNS = 'g.id, g.display_name, g.external_id, g.created_at, g.updated_at
 const READ_COLUMNS = `g.id, g.display_name, g.external_id, g.created_at,
   GREATEST(g.updated_at, (SELECT max(c.changed_at) FROM scim_group_changes c WHERE c.group_id = g.id)) AS updated_at`;
 const NIL = `'00000000-0000-0000-0000-000000000000'::uuid`;
+/** A CTE recording a membership change of group $GROUP when CTE $ROWS changed any row (see recordMembershipChange). */
+const CHANGED = `changed AS (
+         INSERT INTO scim_group_changes AS c (group_id, backend_pid, changed_at)
+         SELECT $GROUP, pg_backend_pid(), now() WHERE EXISTS (SELECT 1 FROM $ROWS)
+         ON CONFLICT (group_id, backend_pid) DO UPDATE SET changed_at = GREATEST(c.changed_at, excluded.changed_at)
+       )`;
 
 /**
  * scim_groups and scim_group_members. Reads by id through TypeORM; SQL text for the filter
@@ -196,28 +202,39 @@ export class ScimGroupsRepository {
     return groupIds;
   }
 
+  /**
+   * Adds the workspace's SCIM users among `userIds` to the group, if it is the workspace's, and
+   * records the change (scim_group_changes) in the same statement when any was added.
+   */
   private async add(tx: Tx, workspaceId: string, groupId: string, userIds: string[]): Promise<number> {
     if (userIds.length === 0) return 0;
     const rows = await preparedQuery(
       tx,
       // In request order (seq is assigned per row as inserted), so members list in the order they were sent.
-      `INSERT INTO scim_group_members (group_id, user_id, workspace_id)
-       SELECT $2, u.id, $1 FROM unnest($3::uuid[]) WITH ORDINALITY AS m(id, n) JOIN end_users u ON u.id = m.id
-        WHERE u.workspace_id = $1 AND COALESCE(u.oauth_client_id, ${NIL}) = ${NIL}
-        ORDER BY m.n
-       ON CONFLICT DO NOTHING RETURNING user_id`,
+      `WITH added AS (
+         INSERT INTO scim_group_members (group_id, user_id, workspace_id)
+         SELECT g.id, u.id, $1 FROM scim_groups g
+           CROSS JOIN unnest($3::uuid[]) WITH ORDINALITY AS m(id, n) JOIN end_users u ON u.id = m.id
+          WHERE g.workspace_id = $1 AND g.id = $2 AND u.workspace_id = $1 AND COALESCE(u.oauth_client_id, ${NIL}) = ${NIL}
+          ORDER BY m.n
+         ON CONFLICT DO NOTHING RETURNING user_id
+       ), ${CHANGED.replace('$GROUP', '$2').replace('$ROWS', 'added')}
+       SELECT user_id FROM added`,
       [workspaceId, groupId, userIds],
     );
     return rows.length;
   }
 
-  /** `cond` may come from a client's value filter: run unprepared (TypeORM answers a DELETE with [rows, count]). */
+  /** `cond` may come from a client's value filter: run unprepared. Records the change when any was removed. */
   private async remove(tx: Tx, workspaceId: string, groupId: string, cond: string, extra: unknown[]): Promise<number> {
-    const [, count] = await tx.query<[unknown[], number]>(
-      `DELETE FROM scim_group_members gm WHERE gm.workspace_id = $1 AND gm.group_id = $2 AND ${cond}`,
+    const [row] = await tx.query<QueryRow[]>(
+      `WITH removed AS (
+         DELETE FROM scim_group_members gm WHERE gm.workspace_id = $1 AND gm.group_id = $2 AND ${cond} RETURNING 1
+       ), ${CHANGED.replace('$GROUP', '$2').replace('$ROWS', 'removed')}
+       SELECT count(*)::int AS removed FROM removed`,
       [workspaceId, groupId, ...extra],
     );
-    return count;
+    return num(row, 'removed');
   }
 }
 

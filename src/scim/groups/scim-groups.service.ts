@@ -100,7 +100,7 @@ export class ScimGroupsService {
    */
   private async change(actor: ScimPrincipal, id: string, change: GroupChange, request: RequestMeta, projection: Projection): Promise<Json> {
     return this.uow.run(async (tx, events) => {
-      if (!(await this.groups.find(actor.workspaceId, id, tx))) throw notFound(id);
+      // No read first: every statement is scoped to the workspace, and the read below answers 404.
       const renamed = await this.rename(tx, actor.workspaceId, id, change);
       const { added, removed } = await this.applySteps(tx, actor.workspaceId, id, change.members);
       const row = await this.groups.find(actor.workspaceId, id, tx);
@@ -120,7 +120,7 @@ export class ScimGroupsService {
     });
   }
 
-  /** Runs the member steps in order and records the change; 404 when the group was deleted meanwhile (its foreign key). */
+  /** Runs the member steps in order (each records the change it made); 404 when the group was deleted meanwhile (its foreign key). */
   private async applySteps(tx: Tx, workspaceId: string, id: string, steps: MemberStep[]): Promise<{ added: number; removed: number }> {
     let added = 0;
     let removed = 0;
@@ -130,7 +130,6 @@ export class ScimGroupsService {
         added += r.added;
         removed += r.removed;
       }
-      if (added || removed) await this.groups.recordMembershipChange(tx, [id]);
     } catch (err) {
       if (
         isForeignKeyViolation(err, 'scim_group_members_group_id_fkey') ||
