@@ -16,6 +16,7 @@ import { DevelopersModule } from './developers/developers.module';
 import { EndUsersModule } from './end-users/end-users.module';
 import { HealthModule } from './health/health.module';
 import { JobsModule } from './jobs/jobs.module';
+import { LandingModule } from './landing/landing.module';
 import { ManagedDatabasesModule } from './managed-databases/managed-databases.module';
 import { OAuthClientsModule } from './oauth-clients/oauth-clients.module';
 import { SamlModule } from './saml/saml.module';
@@ -40,6 +41,7 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     AnomaliesModule,
     ManagedDatabasesModule,
     SamlModule,
+    LandingModule,
   ],
   providers: [
     { provide: APP_PIPE, useFactory: buildValidationPipe },

@@ -17,6 +17,7 @@ import { SsoRequestsRepository } from './sso/sso-requests.repository';
 @Module({
   imports: [TypeOrmModule.forFeature([SamlServiceProvider, SamlPendingRequest]), EndUsersModule],
   controllers: [SamlMetadataController, SamlSpsController, SamlSsoController],
+  exports: [IdpRuntime, SamlSpsService],
   providers: [IdpRuntime, SamlSpsRepository, SamlSpsService, SamlSsoService, SsoRequestsRepository, BrowserUsers],
 })
 export class SamlModule {}
