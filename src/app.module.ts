@@ -20,6 +20,7 @@ import { LandingModule } from './landing/landing.module';
 import { ManagedDatabasesModule } from './managed-databases/managed-databases.module';
 import { OAuthClientsModule } from './oauth-clients/oauth-clients.module';
 import { SamlModule } from './saml/saml.module';
+import { TestSpModule } from './saml/test-sp/test-sp.module';
 import { ScimModule } from './scim/scim.module';
 import { WorkspacesModule } from './workspaces/workspaces.module';
 
@@ -42,6 +43,7 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     ManagedDatabasesModule,
     SamlModule,
     LandingModule,
+    TestSpModule,
   ],
   providers: [
     { provide: APP_PIPE, useFactory: buildValidationPipe },
