@@ -89,7 +89,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       res
         .status(problem.status)
         .type('text/html')
-        .send(renderErrorPage(problem.status, titleFor(problem.status), problem.message, req.id));
+        .send(renderErrorPage(problem.status, titleFor(problem.status), problem.message, req.id, req.headers.referer, req.headers.host));
       return;
     }
     res.status(problem.status).json({

@@ -99,3 +99,29 @@ describe('test service provider in production', () => {
     }
   });
 });
+
+describe('SAML error pages', () => {
+  it('use the hosted login look and offer a way back to the application that sent the browser', async () => {
+    const t = await createTestApp();
+    try {
+      const res = await t
+        .http()
+        .get('/saml/sso/')
+        .query({ SAMLRequest: 'not-a-request' })
+        .set('Referer', 'https://notes.example.com/login?x=1')
+        .expect(400);
+      expect(res.headers['content-type']).toMatch(/text\/html/);
+      expect(res.text).toContain('class="card"');
+      expect(res.text).toContain('<a href="https://notes.example.com/" rel="noreferrer">Back to notes.example.com</a>');
+      const own = await t
+        .http()
+        .get('/saml/sso/')
+        .query({ SAMLRequest: 'not-a-request' })
+        .set('Referer', `${t.baseUrl}/somewhere`)
+        .expect(400);
+      expect(own.text).not.toContain('Back to');
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -33,7 +33,10 @@ export class SamlSsoController {
   async start(@Req() req: Request, @Res() res: Response, @ReqMeta() meta: RequestMeta): Promise<void> {
     // SigAlg and Signature are ignored (spec): only these two parameters are read.
     const { SAMLRequest: samlRequest, RelayState: relayState } = req.query;
-    this.send(res, await this.sso.start({ samlRequest, relayState, sessionToken: sessionToken(req) }, meta));
+    this.send(res, await this.sso.start({ samlRequest, relayState, sessionToken: sessionToken(req) }, meta), {
+      referer: req.headers.referer,
+      host: req.headers.host,
+    });
   }
 
   /** HTTP-POST binding, as the metadata advertises: re-sent as a Redirect-binding GET so one path handles both. */
@@ -54,7 +57,7 @@ export class SamlSsoController {
     this.send(res, await this.sso.finish(cookie(req, TICKET_COOKIE), sessionToken(req), meta));
   }
 
-  private send(res: Response, outcome: SsoOutcome): void {
+  private send(res: Response, outcome: SsoOutcome, referer?: { referer?: string; host?: string }): void {
     res.setHeader('Cache-Control', 'no-store');
     if (outcome.kind === 'login') {
       if (outcome.signOut) this.browser.clearCookie(res);
@@ -67,7 +70,16 @@ export class SamlSsoController {
       res
         .status(outcome.status)
         .type('html')
-        .send(renderErrorPage(outcome.status, outcome.title, outcome.message, res.getHeader('X-Request-Id') as string | undefined));
+        .send(
+          renderErrorPage(
+            outcome.status,
+            outcome.title,
+            outcome.message,
+            res.getHeader('X-Request-Id') as string | undefined,
+            referer?.referer,
+            referer?.host,
+          ),
+        );
       return;
     }
     // The page's own CSP (nonce, no form-action) replaces Helmet's app-wide one.
