@@ -1,10 +1,10 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { withDevelopmentIdp } from './dev-idp';
+import { DevIdpInput, withDevelopmentIdp } from './dev-idp';
 import { resolveIdpState } from './idp-settings';
 
-const base = (dataDir: string, nodeEnv = 'development') => ({
+const base = (dataDir: string, nodeEnv = 'development'): DevIdpInput & { OTHER?: string } => ({
   NODE_ENV: nodeEnv,
   DATA_DIR: dataDir,
   PUBLIC_BASE_URL: 'http://localhost:3000',
@@ -21,7 +21,8 @@ describe('zero-config development IdP', () => {
     expect(first.env.SAML_IDP_SSO_URL).toBe('http://localhost:3000/saml/sso/');
     expect(readFileSync(join(dir, 'saml', 'idp-cert.pem'), 'utf8')).toBe(first.env.SAML_IDP_CERT_PEM);
 
-    const second = withDevelopmentIdp({ ...base(dir), PUBLIC_BASE_URL: 'http://127.0.0.1:4000' });
+    const second = withDevelopmentIdp({ ...base(dir), PUBLIC_BASE_URL: 'http://127.0.0.1:4000', OTHER: 'kept' });
+    expect(second.env.OTHER).toBe('kept'); // other IdP variables (e.g. a NameID secret) pass through
     expect(second.generated?.created).toBe(false);
     expect(second.env.SAML_IDP_CERT_PEM).toBe(first.env.SAML_IDP_CERT_PEM);
     expect(second.env.SAML_IDP_SSO_URL).toBe('http://127.0.0.1:4000/saml/sso/');

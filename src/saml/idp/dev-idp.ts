@@ -12,8 +12,9 @@ export interface DevIdpInput extends IdpEnv {
 }
 
 /** Where the development IdP came from, for the boot summary. */
-export interface DevIdpOutcome {
-  env: IdpEnv;
+export interface DevIdpOutcome<T extends IdpEnv> {
+  /** The configuration as given (every other IdP variable passes through), completed when generated. */
+  env: T;
   /** Set when the pair was generated (or reused) under DATA_DIR: the files, for the log. */
   generated?: { keyFile: string; certFile: string; created: boolean };
 }
@@ -26,15 +27,8 @@ export interface DevIdpOutcome {
  * PUBLIC_BASE_URL on every boot, so they follow a port change). Production, or a partial
  * configuration, is left as it is: the IdP answers 503 naming what is missing.
  */
-export function withDevelopmentIdp(config: DevIdpInput): DevIdpOutcome {
-  const env: IdpEnv = {
-    SAML_IDP_ENTITY_ID: config.SAML_IDP_ENTITY_ID,
-    SAML_IDP_SSO_URL: config.SAML_IDP_SSO_URL,
-    SAML_IDP_CERT_PEM: config.SAML_IDP_CERT_PEM,
-    SAML_IDP_KEY_PEM: config.SAML_IDP_KEY_PEM,
-    SAML_IDP_LOGIN_URL: config.SAML_IDP_LOGIN_URL,
-    SAML_IDP_NEXT_CERT_PEM: config.SAML_IDP_NEXT_CERT_PEM,
-  };
+export function withDevelopmentIdp<T extends DevIdpInput>(config: T): DevIdpOutcome<T> {
+  const env = config;
   if (config.NODE_ENV === 'production' || REQUIRED.some((name) => env[name]?.trim())) return { env };
   const dir = resolve(config.DATA_DIR, 'saml');
   const keyFile = join(dir, 'idp-key.pem');
