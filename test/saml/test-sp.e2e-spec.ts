@@ -62,6 +62,8 @@ describe('built-in test service provider', () => {
     await page.screenshot({ path: shot('test-sp-start.png'), fullPage: true });
     await page.getByRole('button', { name: 'Sign in with SAML' }).click();
     await page.waitForURL(/\/auth\/login\//);
+    // The hosted login names the SP the user is signing in to, not only the workspace.
+    expect(await page.locator('p.lead').textContent()).toContain('to continue to Test SP (development)');
     await page.getByLabel('Email').fill(user.email);
     await page.getByLabel('Password').fill(user.password);
     await page.getByRole('button', { name: 'Sign in' }).click();

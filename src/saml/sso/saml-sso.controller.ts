@@ -11,7 +11,7 @@ import { postToRedirectEncoding } from '../protocol/authn-request.parser';
 import { PENDING_TTL_SECONDS } from './sso-requests.repository';
 import { SamlSsoService, SsoOutcome } from './saml-sso.service';
 
-const TICKET_COOKIE = 'saml_sso';
+export const TICKET_COOKIE = 'saml_sso';
 
 /**
  * Browser endpoints of SP-initiated SSO. The query is read from the raw request,
@@ -89,7 +89,8 @@ export class SamlSsoController {
 
   /** Lax: the browser returns from the login page by a top-level GET, which carries it. */
   private cookieOptions(maxAge?: number): CookieOptions {
-    return { httpOnly: true, sameSite: 'lax', secure: this.config.COOKIE_SECURE, path: '/saml/', ...(maxAge ? { maxAge } : {}) };
+    // Path '/': the hosted login reads it too, to name the SP the user is signing in to (sp-login-names.ts).
+    return { httpOnly: true, sameSite: 'lax', secure: this.config.COOKIE_SECURE, path: '/', ...(maxAge ? { maxAge } : {}) };
   }
 }
 
