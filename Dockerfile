@@ -13,7 +13,7 @@ COPY package.json package-lock.json ./
 RUN --mount=type=cache,target=/root/.npm npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src ./src
-RUN npm run build
+RUN npx nest build
 
 # ---- runtime: production dependencies and the compiled app only ----
 FROM ${NODE_IMAGE} AS runtime

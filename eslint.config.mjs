@@ -4,7 +4,18 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'data/**', 'bench/.build/**', 'eslint.config.mjs', 'jest.config.js'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'coverage/**',
+      'data/**',
+      'bench/.build/**',
+      'eslint.config.mjs',
+      'jest.config.js',
+      'scripts/build-if-stale.js',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

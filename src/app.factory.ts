@@ -4,6 +4,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { answerUnparsableRequests } from './common/client-error';
+import { QuietBootLogger } from './common/boot-logger';
 import { SharedPrototypeExpressAdapter } from './common/express-adapter';
 import { httpPipeline } from './common/http-pipeline';
 import { dashboardCors } from './common/cors';
@@ -21,7 +22,7 @@ export async function createApp(): Promise<INestApplication> {
     bufferLogs: true,
   });
   const config = app.get<AppConfig>(APP_CONFIG);
-  app.useLogger(app.get(Logger));
+  app.useLogger(new QuietBootLogger(app.get(Logger)));
   app.set('trust proxy', config.TRUST_PROXY);
   app.disable('x-powered-by');
   // No ETags: SCIM must not send them (spec: etag not supported), and no API relies on them.

@@ -16,9 +16,11 @@ import { DevelopersModule } from './developers/developers.module';
 import { EndUsersModule } from './end-users/end-users.module';
 import { HealthModule } from './health/health.module';
 import { JobsModule } from './jobs/jobs.module';
+import { LandingModule } from './landing/landing.module';
 import { ManagedDatabasesModule } from './managed-databases/managed-databases.module';
 import { OAuthClientsModule } from './oauth-clients/oauth-clients.module';
 import { SamlModule } from './saml/saml.module';
+import { TestSpModule } from './saml/test-sp/test-sp.module';
 import { ScimModule } from './scim/scim.module';
 import { WorkspacesModule } from './workspaces/workspaces.module';
 
@@ -40,6 +42,8 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     AnomaliesModule,
     ManagedDatabasesModule,
     SamlModule,
+    LandingModule,
+    TestSpModule,
   ],
   providers: [
     { provide: APP_PIPE, useFactory: buildValidationPipe },

@@ -1,10 +1,31 @@
 import 'reflect-metadata';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { createApp } from './app.factory';
+import { bootSummaryRows, bootSummaryText } from './boot-summary';
+import { rootLogger } from './common/logging';
 import { APP_CONFIG, AppConfig, ConfigError, loadConfig } from './config/config';
+import { IdpRuntime } from './saml/idp/idp-runtime';
+
+/**
+ * A `.env` file in the working directory (or ENV_FILE) fills in variables the environment
+ * does not set; the environment wins. Test runs (NODE_ENV=test) never read one, so a
+ * developer's .env cannot change what the tests see.
+ */
+function readEnvFile(): string | undefined {
+  if (process.env.NODE_ENV === 'test') return undefined;
+  const file = resolve(process.env.ENV_FILE ?? '.env');
+  if (!existsSync(file)) return undefined;
+  process.loadEnvFile(file);
+  return file;
+}
 
 async function main(): Promise<void> {
+  let given: AppConfig;
+  let envFile: string | undefined;
   try {
-    loadConfig();
+    envFile = readEnvFile();
+    given = loadConfig();
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);
@@ -15,7 +36,14 @@ async function main(): Promise<void> {
   const app = await createApp();
   const config = app.get<AppConfig>(APP_CONFIG);
   await app.listen(config.PORT, config.HOST);
-  process.stdout.write(`identity service listening on ${config.PUBLIC_BASE_URL} (API docs at ${config.PUBLIC_BASE_URL}/docs)\n`);
+  const facts = { config, given, saml: app.get(IdpRuntime).summary, envFile };
+  const log = rootLogger(config);
+  if (config.LOG_FORMAT === 'pretty') {
+    // Through the logger, so the block lands after the boot's lines (pino writes asynchronously).
+    log.info({ banner: true }, bootSummaryText(facts));
+  } else {
+    log.info({ summary: Object.fromEntries(bootSummaryRows(facts)) }, `identity service listening on ${config.PUBLIC_BASE_URL}`);
+  }
 }
 
 void main();

@@ -93,7 +93,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       res
         .status(problem.status)
         .type('text/html')
-        .send(renderErrorPage(problem.status, titleFor(problem.status), problem.message, req.id));
+        .send(renderErrorPage(problem.status, titleFor(problem.status), problem.message, req.id, req.headers.referer, req.headers.host));
       return;
     }
     res.status(problem.status).json({
@@ -175,7 +175,7 @@ function firstMessage(exception: HttpException): string {
 
 /** Pages a browser navigates to (SSO, hosted login) answer errors with HTML. */
 function isBrowserPage(path: string): boolean {
-  return path.startsWith('/saml/sso') || path.startsWith('/auth/login');
+  return path.startsWith('/saml/sso') || path.startsWith('/auth/login') || path.startsWith('/auth/sessions');
 }
 
 function titleFor(status: number): string {

@@ -1,6 +1,7 @@
 import type { Params } from 'nestjs-pino';
 import pino, { type Logger } from 'pino';
 import type { AppConfig } from '../config/config';
+import { prettyStream } from './pretty-log';
 
 const roots = new WeakMap<AppConfig, Logger>();
 
@@ -22,7 +23,9 @@ export function rootLogger(config: AppConfig): Logger {
         censor: '[redacted]',
       },
     };
-    root = pino(options, bufferedDestination(config.LOG_FILE));
+    const destination = bufferedDestination(config.LOG_FILE);
+    const colour = !config.LOG_FILE && process.stdout.isTTY === true && !process.env.NO_COLOR;
+    root = pino(options, config.LOG_FORMAT === 'pretty' ? prettyStream(destination, colour) : destination);
     roots.set(config, root);
   }
   return root;

@@ -25,6 +25,8 @@ export class EnvSchema {
   @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
   PUBLIC_BASE_URL?: string;
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL = 'info';
+  /** `pretty` (readable lines) or `json` (one JSON object a line); unset: pretty in development, JSON otherwise. */
+  @IsOptional() @Transform(emptyToUndefined) @IsIn(['pretty', 'json']) LOG_FORMAT?: 'pretty' | 'json';
   /** Write logs to this file (appending) instead of stdout. */
   @IsOptional() @Transform(emptyToUndefined) @IsString() LOG_FILE?: string;
 
@@ -119,7 +121,9 @@ export class EnvSchema {
   @IsOptional() @IsString() BACKUP_DIR?: string;
 }
 
-export type AppConfig = Readonly<EnvSchema & { PUBLIC_BASE_URL: string; MAIL_DIR: string; BACKUP_DIR: string }>;
+export type AppConfig = Readonly<
+  EnvSchema & { PUBLIC_BASE_URL: string; MAIL_DIR: string; BACKUP_DIR: string; LOG_FORMAT: 'pretty' | 'json' }
+>;
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
@@ -161,5 +165,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     PUBLIC_BASE_URL: publicBase,
     MAIL_DIR: parsed.MAIL_DIR ?? `${parsed.DATA_DIR}/mail`,
     BACKUP_DIR: parsed.BACKUP_DIR ?? `${parsed.DATA_DIR}/backups`,
+    LOG_FORMAT: parsed.LOG_FORMAT ?? (parsed.NODE_ENV === 'development' ? 'pretty' : 'json'),
   });
 }

@@ -19,6 +19,8 @@ import { EndUserSession } from './entities/end-user-session.entity';
 import { EndUser } from './entities/end-user.entity';
 import { TokenDenylistEntry } from './entities/token-denylist-entry.entity';
 import { BrowserSessionsService } from './hosted-login/browser-sessions.service';
+import { HostedSessionsController } from './hosted-login/hosted-sessions.controller';
+import { HostedSessionsService } from './hosted-login/hosted-sessions.service';
 import { HostedLoginController } from './hosted-login/hosted-login.controller';
 import { hostedBasePath, HostedLoginService } from './hosted-login/hosted-login.service';
 import { PasswordService } from './password.service';
@@ -45,8 +47,9 @@ const DEFAULT_LOGIN_PATH = '/auth/login/';
     MailModule,
     TypeOrmModule.forFeature([EndUser, EndUserSession, EndUserRefreshToken, TokenDenylistEntry, EndUserCode]),
   ],
-  controllers: [AuthController, SessionsController, EmailVerificationController, HostedLoginController],
+  controllers: [AuthController, SessionsController, EmailVerificationController, HostedLoginController, HostedSessionsController],
   providers: [
+    HostedSessionsService,
     EndUsersRepository,
     SessionsRepository,
     CodesRepository,

@@ -94,7 +94,10 @@ describe('sign-in anomaly detection', () => {
     expect(mail.html).toContain('Firefox on Windows');
     expect(mail.html).toContain(ip);
     expect(mail.html).toContain('Paris');
-    expect(mail.html).toContain(`${t.baseUrl}/user/security/sessions/`);
+    expect(mail.html).toContain(`${t.baseUrl}/auth/sessions/?workspace_id=${user.workspaceId}`);
+    // The plain-text part reads as sentences and "label: value" lines.
+    expect(mail.text).toContain(`IP address: ${ip}`);
+    expect(mail.text).toContain('Where: Paris, France');
 
     const audit = (await t.dataSource.query(
       `SELECT event_type, severity, target_type, target_id, metadata FROM audit_events

@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
+import { createTestApp } from '../support/app';
 import { AppProcess, spawnApp } from '../support/app-process';
 import { setUpTenantAt } from '../support/remote-tenant';
 
@@ -52,4 +53,40 @@ describe('zero-config start (embedded database, mail to files)', () => {
       expect.arrayContaining(['register', 'email_verify_send', 'email_verify_confirm', 'login_success']),
     );
   }, 120000);
+
+  it('serves an HTML landing page at /, the API docs and the SAML metadata of a generated development IdP', async () => {
+    const http = () => request(app.baseUrl);
+    const landing = await http()
+      .get('/')
+      .expect(200)
+      .expect('Content-Type', /text\/html/);
+    for (const link of ['/docs', '/openapi.json', '/health/ready', '/quickstart.md', '/saml/test-sp/']) {
+      expect(landing.text).toContain(`href="${link}"`);
+    }
+    await http()
+      .get('/quickstart.md')
+      .expect(200)
+      .expect('Content-Type', /text\/markdown/);
+    await http().get('/docs').redirects(1).expect(200);
+    const metadata = await http().get('/saml/metadata/').expect(200);
+    expect(metadata.text).toContain(`entityID="${app.baseUrl}/saml/metadata/"`);
+    expect(existsSync(join(dataDir, 'saml', 'idp-key.pem'))).toBe(true);
+    expect(app.logs.join('\n')).toMatch(/DEVELOPMENT SAML IdP/);
+  });
+});
+
+describe('production without SAML configuration', () => {
+  it('does not generate an IdP: metadata answers 503 not_configured, and / says SAML is off', async () => {
+    const t = await createTestApp({ NODE_ENV: 'production' });
+    try {
+      const res = await t.http().get('/saml/metadata/').expect(503);
+      expect(res.body.error).toBe('not_configured');
+      const landing = await t.http().get('/').expect(200);
+      expect(landing.text).toContain('not configured');
+      expect(landing.text).not.toContain('/saml/test-sp/');
+      expect(existsSync(join(t.config.DATA_DIR, 'saml'))).toBe(false);
+    } finally {
+      await t.close();
+    }
+  });
 });

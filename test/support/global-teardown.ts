@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { databasePrefix, withAdmin, WORKER_SLOTS } from './databases';
 
 /**
  * Every credential format the service mints, and the test passwords. None may
@@ -29,7 +30,17 @@ export function scanLogs(dir: string): { lines: number; findings: string[] } {
   return { lines, findings };
 }
 
-export default function globalTeardown(): void {
+/** The template and per-worker databases global-setup made (KEEP_TEST_DATABASES=1 keeps them to inspect). */
+async function dropTestDatabases(): Promise<void> {
+  if (process.env.KEEP_TEST_DATABASES) return;
+  const names = [`${databasePrefix()}_template`, ...Array.from({ length: WORKER_SLOTS }, (_, i) => `${databasePrefix()}_w${i + 1}`)];
+  await withAdmin(async (client) => {
+    for (const name of names) await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  });
+}
+
+export default async function globalTeardown(): Promise<void> {
+  await dropTestDatabases();
   const dir = process.env.TEST_LOG_DIR;
   if (!dir) return;
   const { lines, findings } = scanLogs(dir);

@@ -43,16 +43,18 @@ describe('alertTemplateValues', () => {
       'anomaly.kinds': 'impossible_travel, new_ip',
       city: 'Tokyo',
       country: 'Japan',
+      location: 'Tokyo, Japan',
       ip_address: '81.2.69.160',
       when: '10 January 2026, 12:05 UTC',
       sessions_url: facts.sessionsUrl,
     });
   });
 
-  it('says unknown rather than leaving blanks when geo data is missing', () => {
+  it('says "Unknown location" once, in plain words, when geo data is missing', () => {
     const v = alertTemplateValues([a('new_device')], { ...facts, city: null, country: null, clientName: null });
-    expect(v.city).toBe('Unknown city');
-    expect(v.country).toBe('unknown country');
+    expect(v.city).toBe('');
+    expect(v.country).toBe('');
+    expect(v.location).toBe('Unknown location');
     expect(v['oauth_client.name']).toBe('your account');
   });
 });

@@ -1,5 +1,5 @@
 import { AnomalyKind, AnomalySeverity } from '../detectors/detector.types';
-import { countryName } from '../detectors/place';
+import { countryName, describePlace } from '../detectors/place';
 
 /** Kinds that warrant an email (spec D); new_ip alone is informational and only listed. */
 const MAILING_KINDS: ReadonlySet<AnomalyKind> = new Set(['new_device', 'new_country', 'impossible_travel']);
@@ -46,8 +46,10 @@ export function alertTemplateValues(anomalies: readonly AlertableAnomaly[], fact
     'anomaly.message': ordered.map((a) => a.message).join(' '),
     'anomaly.kind': ordered[0]?.kind ?? '',
     'anomaly.kinds': ordered.map((a) => a.kind).join(', '),
-    city: facts.city ?? 'Unknown city',
-    country: countryName(facts.country) ?? 'unknown country',
+    // Empty when unknown, so "{{city}} {{country}}" in a custom template never reads "Unknown city unknown country".
+    city: facts.city ?? '',
+    country: countryName(facts.country) ?? '',
+    location: facts.city || facts.country ? describePlace(facts.city, facts.country) : 'Unknown location',
     ip_address: facts.ipAddress ?? 'unknown',
     user_agent: facts.userAgent ?? 'unknown',
     when: formatWhen(facts.signedInAt),

@@ -148,7 +148,7 @@ export class AnomalyDetectionService {
           city: current.city,
           country: current.country,
           signedInAt: current.createdAt,
-          sessionsUrl: `${this.config.PUBLIC_BASE_URL}/user/security/sessions/`,
+          sessionsUrl: `${this.config.PUBLIC_BASE_URL}/auth/sessions/?workspace_id=${session.workspaceId}`,
         }),
       });
       await this.anomalies.markNotified(

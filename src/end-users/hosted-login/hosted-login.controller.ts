@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Inject, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Inject, Optional, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Auth } from '../../common/auth/auth.decorator';
@@ -8,6 +8,7 @@ import { RateLimit, RateLimitGuard } from '../rate-limit/rate-limit.guard';
 import { clearSessionCookie, sessionCookie, setSessionCookie } from './browser-session-cookie';
 import { BrowserSession, BrowserSessionsService } from './browser-sessions.service';
 import { HostedInput, HostedLoginService, HostedResult, hostedInput } from './hosted-login.service';
+import { LOGIN_APP_NAMES, type LoginAppNames } from './login-app-names';
 import { CSRF_COOKIE, LoginCsrf } from './login-csrf';
 
 /**
@@ -25,6 +26,7 @@ export class HostedLoginController {
     private readonly hosted: HostedLoginService,
     private readonly browser: BrowserSessionsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Optional() @Inject(LOGIN_APP_NAMES) private readonly appNames?: LoginAppNames,
   ) {
     this.csrf = new LoginCsrf(config.AUTH_JWT_SECRET ?? '');
   }
@@ -32,7 +34,14 @@ export class HostedLoginController {
   @Get()
   async show(@Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
     const token = this.csrfToken(req, res);
-    this.send(res, await this.hosted.show(hostedInput(query), token, await this.signedIn(req)));
+    this.send(res, await this.hosted.show(await this.withAppName(req, hostedInput(query)), token, await this.signedIn(req)));
+  }
+
+  /** The SAML SP's name when this sign-in continues its request (read from the SSO ticket cookie). */
+  private async withAppName(req: Request, input: HostedInput): Promise<HostedInput> {
+    if (!this.appNames) return input;
+    const cookies = (req.cookies ?? {}) as Record<string, unknown>;
+    return { ...input, appName: await this.appNames.nameFor(input.next, input.context.workspaceId ?? null, cookies) };
   }
 
   @Post()
@@ -117,7 +126,7 @@ export class HostedLoginController {
     body: Record<string, unknown>,
     action: (input: HostedInput, token: string) => Promise<HostedResult>,
   ): Promise<void> {
-    const input = hostedInput(body);
+    const input = await this.withAppName(req, hostedInput(body));
     if (!this.csrfValid(req, body)) return this.refuse(req, res, this.hosted.expiredForm(input));
     this.send(res, await action(input, this.csrfToken(req, res)));
   }

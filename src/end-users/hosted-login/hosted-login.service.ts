@@ -26,6 +26,8 @@ export interface HostedInput {
   password?: string;
   code?: string;
   newPassword?: string;
+  /** The application the sign-in continues to, when the controller knows it (the SAML SP). */
+  appName?: string | null;
 }
 
 interface ResolvedContext {
@@ -212,6 +214,7 @@ export class HostedLoginService {
       next: input.next,
       context: input.context,
       brand,
+      appName: input.appName,
       email: input.email,
       error,
       notice,

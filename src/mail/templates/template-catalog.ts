@@ -57,7 +57,7 @@ const NEW_DEVICE_BODY = layout(
 <p style="margin:0 0 16px;">{{anomaly.message}}</p>
 <table role="presentation" cellpadding="0" cellspacing="0" style="margin:0 0 16px;font-size:14px;">
 <tr><td style="color:#7b8794;padding:2px 16px 2px 0;">When</td><td>{{when}}</td></tr>
-<tr><td style="color:#7b8794;padding:2px 16px 2px 0;">Where</td><td>{{city}} {{country}}</td></tr>
+<tr><td style="color:#7b8794;padding:2px 16px 2px 0;">Where</td><td>{{location}}</td></tr>
 <tr><td style="color:#7b8794;padding:2px 16px 2px 0;">IP address</td><td>{{ip_address}}</td></tr>
 <tr><td style="color:#7b8794;padding:2px 16px 2px 0;">Device</td><td>{{user_agent}}</td></tr>
 </table>
@@ -101,6 +101,7 @@ export const TEMPLATE_CATALOG: Record<TemplateName, TemplateDefinition> = {
       'sessions_url',
       'first_name',
       'email',
+      'location',
     ],
     defaults: {
       subject: 'New sign-in to your {{oauth_client.name}} account',

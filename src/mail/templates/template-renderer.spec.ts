@@ -117,4 +117,9 @@ describe('htmlToText', () => {
   it('drops head and style blocks', () => {
     expect(htmlToText('<head><title>x</title><style>p{}</style></head><p>Hello</p>')).toBe('Hello');
   });
+
+  it('reads a table row as "label: value" on one line', () => {
+    const html = '<table><tr><td style="x">When</td><td>today</td></tr>\n<tr><td>IP address</td><td>127.0.0.1</td></tr></table><p>Bye</p>';
+    expect(htmlToText(html)).toBe('When: today\nIP address: 127.0.0.1\n\nBye');
+  });
 });

@@ -84,7 +84,10 @@ export function htmlToText(html: string): string {
         label.replace(/<[^>]+>/g, '').trim() === decodeEntities(href) ? href : `${label} (${href})`,
       )
       .replace(/<br\s*\/?>/gi, '\n')
-      .replace(/<\/(p|div|h[1-6]|li|tr|table)>/gi, '\n\n')
+      // A table row reads "Label: value" on one line.
+      .replace(/<\/t[dh]>\s*(?=<t[dh][\s>])/gi, ': ')
+      .replace(/<\/tr>\s*/gi, '\n')
+      .replace(/<\/(p|div|h[1-6]|li|table)>/gi, '\n\n')
       .replace(/<li[^>]*>/gi, '- ')
       .replace(/<[^>]+>/g, ''),
   )

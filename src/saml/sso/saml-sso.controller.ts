@@ -13,7 +13,7 @@ import { postToRedirectEncoding } from '../protocol/authn-request.parser';
 import { PENDING_TTL_SECONDS } from './sso-requests.repository';
 import { SamlSsoService, SsoOutcome } from './saml-sso.service';
 
-const TICKET_COOKIE = 'saml_sso';
+export const TICKET_COOKIE = 'saml_sso';
 
 /**
  * Browser endpoints of SP-initiated SSO. The query is read from the raw request,
@@ -50,7 +50,10 @@ export class SamlSsoController {
   async start(@Req() req: Request, @Res() res: Response, @ReqMeta() meta: RequestMeta): Promise<void> {
     // SigAlg and Signature are ignored (spec): only these two parameters are read.
     const { SAMLRequest: samlRequest, RelayState: relayState } = req.query;
-    this.send(res, await this.sso.start({ samlRequest, relayState, sessionToken: sessionToken(req) }, meta));
+    this.send(res, await this.sso.start({ samlRequest, relayState, sessionToken: sessionToken(req) }, meta), {
+      referer: req.headers.referer,
+      host: req.headers.host,
+    });
   }
 
   /** HTTP-POST binding, as the metadata advertises: re-sent as a Redirect-binding GET so one path handles both. */
@@ -90,7 +93,7 @@ export class SamlSsoController {
     this.send(res, await this.sso.finish(cookie(req, TICKET_COOKIE), sessionToken(req), meta));
   }
 
-  private send(res: Response, outcome: SsoOutcome): void {
+  private send(res: Response, outcome: SsoOutcome, referer?: { referer?: string; host?: string }): void {
     res.setHeader('Cache-Control', 'no-store');
     if (outcome.kind === 'login') {
       if (outcome.signOut) clearSessionCookie(res, this.config.COOKIE_SECURE);
@@ -103,7 +106,16 @@ export class SamlSsoController {
       res
         .status(outcome.status)
         .type('html')
-        .send(renderErrorPage(outcome.status, outcome.title, outcome.message, res.getHeader('X-Request-Id') as string | undefined));
+        .send(
+          renderErrorPage(
+            outcome.status,
+            outcome.title,
+            outcome.message,
+            res.getHeader('X-Request-Id') as string | undefined,
+            referer?.referer,
+            referer?.host,
+          ),
+        );
       return;
     }
     // The page's own CSP (nonce, no form-action) replaces Helmet's app-wide one.
@@ -113,7 +125,8 @@ export class SamlSsoController {
 
   /** Lax: the browser returns from the login page by a top-level GET, which carries it. */
   private cookieOptions(maxAge?: number): CookieOptions {
-    return { httpOnly: true, sameSite: 'lax', secure: this.config.COOKIE_SECURE, path: '/saml/', ...(maxAge ? { maxAge } : {}) };
+    // Path '/': the hosted login reads it too, to name the SP the user is signing in to (sp-login-names.ts).
+    return { httpOnly: true, sameSite: 'lax', secure: this.config.COOKIE_SECURE, path: '/', ...(maxAge ? { maxAge } : {}) };
   }
 }
 

@@ -9,6 +9,8 @@ export interface ErrorPageModel {
   /** A way forward, e.g. back to the sign-in form. Must be a relative path. */
   retryHref?: string | null;
   brand?: string | null;
+  /** A way back to the application that sent the browser here (an absolute http(s) URL). */
+  back?: { href: string; label: string };
 }
 
 const TITLES: Record<number, string> = {
@@ -26,6 +28,7 @@ export function renderErrorPage(model: ErrorPageModel): string {
   const content = html`<h1>${title}</h1>
     <div class="alert error" role="alert">${model.message}</div>
     ${model.retryHref ? html`<p><a href="${model.retryHref}">Back to sign in</a></p>` : ''}
+    ${model.back ? html`<p><a href="${model.back.href}" rel="noreferrer">${model.back.label}</a></p>` : ''}
     ${model.requestId ? html`<p class="meta">Reference: <code>${model.requestId}</code></p>` : ''}`;
   return pageLayout({ title, brand: model.brand }, content);
 }

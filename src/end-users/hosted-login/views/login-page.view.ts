@@ -14,6 +14,8 @@ export interface LoginPageModel {
   next: string;
   context: LoginContext;
   brand?: string | null;
+  /** The application being signed in to, when it is not the brand (a SAML service provider). */
+  appName?: string | null;
   email?: string;
   error?: string | null;
   notice?: string | null;
@@ -31,7 +33,9 @@ export function contextFields(next: string, context: LoginContext): SafeHtml {
 export function renderLoginPage(model: LoginPageModel): string {
   const hasError = Boolean(model.error);
   const content = html`<h1>Sign in</h1>
-    <p class="lead">${model.brand ? html`to continue to ${model.brand}` : 'with the email and password of your account'}</p>
+    <p class="lead">
+      ${model.appName || model.brand ? html`to continue to ${model.appName || model.brand}` : 'with the email and password of your account'}
+    </p>
     <div id="form-error" class="alert error" role="alert" aria-live="assertive">${model.error ?? ''}</div>
     ${model.notice ? html`<div class="alert ok" role="status">${model.notice}</div>` : ''}
     <form method="post" action="${model.action}" novalidate>

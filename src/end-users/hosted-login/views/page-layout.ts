@@ -7,7 +7,12 @@ export interface LayoutOptions {
   title: string;
   /** Shown beside the logo mark: the application or workspace the user signs in to. */
   brand?: string | null;
+  /** A wider card, for pages that show data (the development test SP). */
+  wide?: boolean;
 }
+
+const WIDE_STYLES =
+  'main{max-width:760px}h2{font-size:16px;margin:24px 0 8px}pre{overflow:auto;font-size:12px;line-height:1.45;background:var(--bg);border:1px solid var(--border);border-radius:10px;padding:12px}table{border-collapse:collapse;width:100%;font-size:14px;margin-bottom:16px}td,th{border-bottom:1px solid var(--border);padding:6px 8px;text-align:left;vertical-align:top;word-break:break-all}code{font-family:"SFMono-Regular",Consolas,monospace;font-size:13px}';
 
 /** The shell of every hosted page: one card, a skip link, a landmark, no JavaScript. */
 export function pageLayout(options: LayoutOptions, content: SafeHtml): string {
@@ -21,7 +26,7 @@ export function pageLayout(options: LayoutOptions, content: SafeHtml): string {
         <meta name="referrer" content="same-origin" />
         <title>${options.title} · ${brand}</title>
         <style>
-          ${raw(PAGE_STYLES)}
+          ${raw(options.wide ? PAGE_STYLES + WIDE_STYLES : PAGE_STYLES)}
         </style>
       </head>
       <body>

@@ -1,0 +1,75 @@
+import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { Auth } from '../../common/auth/auth.decorator';
+import { ReqMeta, type RequestMeta } from '../../common/request-context';
+import { APP_CONFIG, type AppConfig } from '../../config/config';
+import { clearSessionCookie, sessionCookie } from './browser-session-cookie';
+import { BrowserSessionsService } from './browser-sessions.service';
+import type { HostedResult } from './hosted-login.service';
+import { HostedSessionsService, SessionsContext } from './hosted-sessions.service';
+import { CSRF_COOKIE, LoginCsrf } from './login-csrf';
+
+/** The hosted sessions page (HTML, no JavaScript): the new-sign-in alert mail links here. */
+@ApiExcludeController()
+@Controller('auth/sessions')
+@Auth('public')
+export class HostedSessionsController {
+  private readonly csrf: LoginCsrf;
+
+  constructor(
+    private readonly pages: HostedSessionsService,
+    private readonly browser: BrowserSessionsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    this.csrf = new LoginCsrf(config.AUTH_JWT_SECRET ?? '');
+  }
+
+  @Get()
+  async show(@Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const notice = query.signed_out === '1' ? 'The session is signed out. Its tokens no longer work.' : null;
+    const session = await this.browser.sessionFor(sessionCookie(req));
+    this.send(res, await this.pages.show(session, contextOf(query), this.csrfToken(req, res), notice));
+  }
+
+  @Post('revoke')
+  async revoke(
+    @Body() body: Record<string, unknown>,
+    @Query() query: Record<string, unknown>,
+    @Req() req: Request,
+    @Res() res: Response,
+    @ReqMeta() meta: RequestMeta,
+  ): Promise<void> {
+    const session = await this.browser.sessionFor(sessionCookie(req));
+    if (!this.csrf.check((req.cookies as Record<string, unknown>)?.[CSRF_COOKIE], body?.csrf_token)) {
+      // An expired or forged form: show the list again with a fresh token, change nothing.
+      this.send(res, await this.pages.show(session, contextOf(query), this.csrfToken(req, res), 'That form had expired. Try again.'));
+      return;
+    }
+    this.send(res, await this.pages.revoke(session, contextOf(query), body?.session_id, meta));
+  }
+
+  private csrfToken(req: Request, res: Response): string {
+    let cookie = (req.cookies as Record<string, unknown>)?.[CSRF_COOKIE];
+    if (typeof cookie !== 'string' || cookie.length < 32) {
+      cookie = this.csrf.newCookieValue();
+      res.cookie(CSRF_COOKIE, cookie, { httpOnly: true, sameSite: 'lax', secure: this.config.COOKIE_SECURE, path: '/' });
+    }
+    return this.csrf.tokenFor(cookie as string);
+  }
+
+  private send(res: Response, result: HostedResult): void {
+    res.setHeader('Cache-Control', 'no-store');
+    if (result.kind === 'redirect') {
+      if (result.clearSession) clearSessionCookie(res, this.config.COOKIE_SECURE);
+      res.redirect(303, result.location);
+      return;
+    }
+    res.status(result.status).type('html').send(result.html);
+  }
+}
+
+function contextOf(query: Record<string, unknown>): SessionsContext {
+  const str = (v: unknown, max: number) => (typeof v === 'string' && v.length <= max ? v : null);
+  return { clientId: str(query.client_id, 200), workspaceId: str(query.workspace_id, 64) };
+}

@@ -1,0 +1,70 @@
+import { Injectable } from '@nestjs/common';
+import type { EndUserPrincipal } from '../../common/auth/principal';
+import type { RequestMeta } from '../../common/request-context';
+import { SessionsService } from '../sessions.service';
+import type { BrowserSession } from './browser-sessions.service';
+import type { HostedResult } from './hosted-login.service';
+import { renderSessionsPage } from './views/sessions-page.view';
+
+export const SESSIONS_PAGE = '/auth/sessions/';
+const LOGIN_PAGE = '/auth/login/';
+
+/** Where the hosted pages came from: the login context to return through. */
+export interface SessionsContext {
+  workspaceId: string | null;
+  clientId: string | null;
+}
+
+/**
+ * The hosted "your sessions" page: the alert mail's link. The browser's hosted-login session
+ * stands for the user (as an end-user principal); without one the user signs in first and
+ * comes back here.
+ */
+@Injectable()
+export class HostedSessionsService {
+  constructor(private readonly sessions: SessionsService) {}
+
+  async show(session: BrowserSession | null, context: SessionsContext, csrfToken: string, notice: string | null): Promise<HostedResult> {
+    if (!session) return { kind: 'redirect', location: loginFirst(context) };
+    const sessions = await this.sessions.list(principalOf(session));
+    return {
+      kind: 'page',
+      status: 200,
+      html: renderSessionsPage({ email: session.email, sessions, csrfToken, revokeAction: `${SESSIONS_PAGE}revoke`, notice }),
+    };
+  }
+
+  /** Signs one session out; signing out this browser's own session ends at the login page. */
+  async revoke(session: BrowserSession | null, context: SessionsContext, sessionId: unknown, meta: RequestMeta): Promise<HostedResult> {
+    if (!session) return { kind: 'redirect', location: loginFirst(context) };
+    await this.sessions.revokeSession(principalOf(session), typeof sessionId === 'string' ? sessionId : '', meta);
+    if (sessionId === session.sessionId) return { kind: 'redirect', location: loginFirst(context), clearSession: true };
+    return { kind: 'redirect', location: `${SESSIONS_PAGE}?signed_out=1${contextParams(context, '&')}` };
+  }
+}
+
+function principalOf(session: BrowserSession): EndUserPrincipal {
+  return {
+    kind: 'end-user',
+    userId: session.userId,
+    sessionId: session.sessionId,
+    workspaceId: session.workspaceId,
+    oauthClientId: session.oauthClientId,
+    jti: '',
+  };
+}
+
+function contextParams(context: SessionsContext, lead: '?' | '&'): string {
+  const q = new URLSearchParams();
+  if (context.clientId) q.set('client_id', context.clientId);
+  else if (context.workspaceId) q.set('workspace_id', context.workspaceId);
+  const s = q.toString();
+  return s ? `${lead}${s}` : '';
+}
+
+function loginFirst(context: SessionsContext): string {
+  const q = new URLSearchParams({ next: SESSIONS_PAGE });
+  if (context.clientId) q.set('client_id', context.clientId);
+  else if (context.workspaceId) q.set('workspace_id', context.workspaceId);
+  return `${LOGIN_PAGE}?${q.toString()}`;
+}

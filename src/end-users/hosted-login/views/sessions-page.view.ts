@@ -1,0 +1,57 @@
+import type { SessionView } from '../../sessions.service';
+import { html } from './html';
+import { pageLayout } from './page-layout';
+
+export interface SessionsPageModel {
+  email: string;
+  sessions: SessionView[];
+  csrfToken: string;
+  /** Where the sign-out forms post. */
+  revokeAction: string;
+  notice?: string | null;
+}
+
+function place(s: SessionView): string {
+  const parts = [s.city, s.country].filter((p): p is string => !!p);
+  return parts.length ? parts.join(', ') : 'Unknown location';
+}
+
+function when(iso: string): string {
+  return `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/** The signed-in end user's sessions, each with a sign-out button (what the alert mail links to). */
+export function renderSessionsPage(model: SessionsPageModel): string {
+  const rows = model.sessions.map(
+    (s) =>
+      html`<tr>
+        <td>
+          <strong>${s.browser_family} on ${s.os_family}</strong>${s.current ? html` <span class="hint">(this browser)</span>` : ''}
+          <div class="hint">
+            ${s.kind === 'browser' ? 'Hosted sign-in page' : 'Application'} · ${s.ip_address ?? 'unknown IP'} · ${place(s)}
+          </div>
+          <div class="hint">Signed in ${when(s.created_at)} · last active ${when(s.last_seen_at)}</div>
+        </td>
+        <td>
+          <form method="post" action="${model.revokeAction}">
+            <input type="hidden" name="csrf_token" value="${model.csrfToken}" />
+            <input type="hidden" name="session_id" value="${s.id}" />
+            <button type="submit" class="secondary" aria-label="Sign out ${s.browser_family} on ${s.os_family}">Sign out</button>
+          </form>
+        </td>
+      </tr>`,
+  );
+  const content = html`<h1>Your sessions</h1>
+    <p class="lead">Signed in as ${model.email}. If you do not recognise a session, sign it out and change your password.</p>
+    ${model.notice ? html`<div class="alert ok" role="status">${model.notice}</div>` : ''}
+    <table id="sessions">
+      ${
+        rows.length
+          ? rows
+          : html`<tr>
+              <td>No active sessions.</td>
+            </tr>`
+      }
+    </table>`;
+  return pageLayout({ title: 'Your sessions', wide: true }, content);
+}

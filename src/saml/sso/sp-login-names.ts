@@ -1,0 +1,24 @@
+import { Injectable } from '@nestjs/common';
+import type { LoginAppNames } from '../../end-users/hosted-login/login-app-names';
+import { TICKET_COOKIE } from './saml-sso.controller';
+import { FINISH_PATH } from './saml-sso.service';
+import { SsoRequestsRepository } from './sso-requests.repository';
+
+/**
+ * For the hosted login: when the sign-in continues an SSO request (next = the finish path), the
+ * name of the SP that sent it, read from the parked request the browser's ticket cookie names and
+ * only if it belongs to the workspace of the login link.
+ */
+@Injectable()
+export class SpLoginNames implements LoginAppNames {
+  constructor(private readonly requests: SsoRequestsRepository) {}
+
+  async nameFor(next: string, workspaceId: string | null, cookies: Record<string, unknown>): Promise<string | null> {
+    const ticket = cookies[TICKET_COOKIE];
+    if (!workspaceId || !next.startsWith(FINISH_PATH) || typeof ticket !== 'string' || ticket.length > 200) return null;
+    const pending = await this.requests.find(ticket);
+    if (!pending || pending.workspaceId !== workspaceId) return null;
+    const found = await this.requests.findSp(pending.workspaceId, pending.serviceProviderId, null);
+    return found?.sp.name ?? null;
+  }
+}
