@@ -8,6 +8,8 @@ const base = (dataDir: string, nodeEnv = 'development'): DevIdpInput & { OTHER?:
   NODE_ENV: nodeEnv,
   DATA_DIR: dataDir,
   PUBLIC_BASE_URL: 'http://localhost:3000',
+  // Generated with the other development secrets before the IdP is resolved (src/config).
+  SAML_NAMEID_SECRET: 'n'.repeat(48),
 });
 
 describe('zero-config development IdP', () => {

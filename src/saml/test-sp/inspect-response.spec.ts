@@ -14,6 +14,7 @@ function anIdp(): IdpSettings {
     SAML_IDP_SSO_URL: 'http://localhost:3000/saml/sso/',
     SAML_IDP_CERT_PEM: pair.certPem,
     SAML_IDP_KEY_PEM: pair.keyPem,
+    SAML_NAMEID_SECRET: 'n'.repeat(48),
   });
   if (!state.configured) throw new Error('fixture IdP not configured');
   return state.settings;
