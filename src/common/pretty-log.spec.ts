@@ -1,6 +1,6 @@
 import { formatLogLine } from './pretty-log';
 
-describe('LOG_FORMAT=pretty lines', () => {
+describe('LOG_FORMAT=pretty lines (pino-pretty)', () => {
   it('writes an access line as method, path, status and latency with the request id', () => {
     const line = JSON.stringify({
       level: 40,
@@ -10,10 +10,10 @@ describe('LOG_FORMAT=pretty lines', () => {
       responseTime: 3,
       msg: 'request completed',
     });
-    expect(formatLogLine(line, false)).toBe('00:00:00.000 WARN  GET /x 404 3 ms (r1)\n');
+    expect(formatLogLine(line, false)).toBe('[00:00:00.000] WARN: GET /x 404 3 ms (r1)\n');
   });
 
-  it('names the context, keeps other fields as key=value and prints an error stack below', () => {
+  it('names the context, keeps other fields and prints an error with its stack', () => {
     const line = JSON.stringify({
       level: 50,
       time: 0,
@@ -22,7 +22,10 @@ describe('LOG_FORMAT=pretty lines', () => {
       attempt: 2,
       err: { message: 'boom', stack: 'Error: boom\n    at x' },
     });
-    expect(formatLogLine(line, false)).toBe('00:00:00.000 ERROR [Mail] send failed attempt=2\nError: boom\n    at x\n');
+    const out = formatLogLine(line, false);
+    expect(out.startsWith('[00:00:00.000] ERROR: [Mail] send failed {"attempt":2}\n')).toBe(true);
+    expect(out).toContain('Error: boom');
+    expect(out).toContain('at x');
   });
 
   it('passes the boot summary banner through as it is, and non-JSON unchanged', () => {
