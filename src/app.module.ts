@@ -20,6 +20,7 @@ import { ManagedDatabasesModule } from './managed-databases/managed-databases.mo
 import { OAuthClientsModule } from './oauth-clients/oauth-clients.module';
 import { SamlModule } from './saml/saml.module';
 import { ScimModule } from './scim/scim.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 import { WorkspacesModule } from './workspaces/workspaces.module';
 
 @Module({
@@ -40,6 +41,7 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     AnomaliesModule,
     ManagedDatabasesModule,
     SamlModule,
+    WebhooksModule,
   ],
   providers: [
     { provide: APP_PIPE, useFactory: buildValidationPipe },

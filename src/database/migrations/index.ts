@@ -6,6 +6,7 @@ import { Saml1763700400000 } from './1763700400000-Saml';
 import { Anomalies1763700500000 } from './1763700500000-Anomalies';
 import { AuditLatestLookup1763700600000 } from './1763700600000-AuditLatestLookup';
 import { AuditAppend1763700700000 } from './1763700700000-AuditAppend';
+import { AuditChainAndWebhooks1795523082895 } from './1795523082895-AuditChainAndWebhooks';
 
 /** Every migration, in order. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   Anomalies1763700500000,
   AuditLatestLookup1763700600000,
   AuditAppend1763700700000,
+  AuditChainAndWebhooks1795523082895,
 ];
