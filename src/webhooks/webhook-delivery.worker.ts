@@ -133,7 +133,8 @@ export class WebhookDeliveryWorker implements OnModuleInit {
       }
       if (delivery.eventId === null) return; // a test message says nothing about the endpoint's health
       const failingSince = await this.webhooks.markFailing(tx, webhook.workspaceId, webhook.id, new Date(now));
-      if (webhook.isActive && now - failingSince.getTime() >= this.config.WEBHOOK_RETRY_WINDOW_MS) {
+      // Failing for the whole window by the time its next retry would come: the endpoint is dead.
+      if (webhook.isActive && now + delay - failingSince.getTime() > this.config.WEBHOOK_RETRY_WINDOW_MS) {
         const reason = `failing since ${failingSince.toISOString()}: ${error.slice(0, 200)}`;
         await this.webhooks.disable(tx, webhook.workspaceId, webhook.id, reason);
         events.emit('webhook_disable', {
