@@ -54,8 +54,9 @@ describe('webhooks: server-side request forgery', () => {
       await eventually(async () => {
         const res = await t.http().get(`/developer/webhooks/${id}/deliveries/`).set(dev.auth).expect(200);
         expect(res.body.results).not.toHaveLength(0);
-        for (const d of res.body.results)
+        for (const d of res.body.results) {
           expect(d).toMatchObject({ status: 'pending', last_error: expect.stringMatching(/forbidden address/) });
+        }
       });
       await consistently(() => expect(receiver.received).toEqual([]), { forMs: 300 });
     } finally {

@@ -74,8 +74,9 @@ describe('webhooks across a kill -9', () => {
     expect(receiver.rejected).toEqual([]);
     // At least once: a duplicate (a send whose success was not recorded before the kill) carries the same webhook-id.
     const idsByEvent = new Map<string, Set<string>>();
-    for (const r of receiver.received)
+    for (const r of receiver.received) {
       idsByEvent.set(String(r.payload.data.id), (idsByEvent.get(String(r.payload.data.id)) ?? new Set()).add(r.id));
+    }
     for (const ids of idsByEvent.values()) expect(ids.size).toBe(1);
   }, 120_000);
 });
