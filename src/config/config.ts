@@ -85,6 +85,8 @@ export class EnvSchema {
   @Transform(toBool) @IsBoolean() JOBS_WORKER_ENABLED = true;
   @Transform(toInt) @IsInt() @Min(10) JOBS_POLL_INTERVAL_MS = 1000;
   @Transform(toInt) @IsInt() @Min(1000) JOBS_LEASE_MS = 5 * 60 * 1000;
+  /** Jobs run side by side per instance (a slow webhook endpoint then holds one lane, not all). */
+  @Transform(toInt) @IsInt() @Min(1) @Max(32) JOBS_CONCURRENCY = 4;
 
   // Rate limits (per IP / per account, per minute)
   @Transform(toInt) @IsInt() @Min(1) RATE_LIMIT_AUTH_PER_MINUTE = 20;
