@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { preparedQuery } from '../database/prepared-query';
-import { bool, num, QueryRow, text } from '../database/rows';
+import { bool, num, QueryRow, text, textOrNull } from '../database/rows';
 import type { Tx } from '../database/unit-of-work';
 import { AuditEventView, EVENT_COLUMNS_E, toView, utcTextToIsoMicros } from './audit.repository';
 import { ChainLink, CheckpointView } from './chain/chain';
@@ -29,12 +29,16 @@ export interface ChainHead {
 const SEALER_LOCK = 7100710;
 
 /**
- * Events not sealed yet: every event of a workspace with no link, found by an anti-join (never a
- * time window, so a transaction that commits late is still found). Oldest first, so the chain
- * follows the log's order as closely as commits allow.
+ * Events not sealed yet: events with no link, found by an anti-join. `$2` (when set) skips rows
+ * older than the oldest transaction that was open at the previous pass (no row older than that can
+ * still become visible, decision 0710); `$3, $4` continue a pass after its previous batch. Oldest
+ * first, so the chain follows the log's order as closely as commits allow.
  */
 const UNSEALED = `SELECT ${EVENT_COLUMNS_E} FROM audit_events e
-  WHERE e.workspace_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM audit_chain c WHERE c.event_id = e.id)
+  WHERE e.workspace_id IS NOT NULL
+    AND ($2::timestamptz IS NULL OR e.created_at >= $2::timestamptz)
+    AND ($3::timestamptz IS NULL OR (e.created_at, e.id) > ($3::timestamptz, $4::uuid))
+    AND NOT EXISTS (SELECT 1 FROM audit_chain c WHERE c.event_id = e.id)
   ORDER BY e.created_at, e.id LIMIT $1`;
 
 const HEADS = `SELECT DISTINCT ON (c.workspace_id) c.workspace_id, c.seq, c.event_id, c.hash
@@ -91,8 +95,28 @@ export class AuditChainRepository {
     return rows.map(toHead);
   }
 
-  async unsealed(tx: Tx, limit: number): Promise<AuditEventView[]> {
-    return (await preparedQuery(tx, UNSEALED, [limit])).map(toView);
+  async unsealed(tx: Tx, limit: number, since: string | null, after: { createdAt: string; id: string } | null): Promise<AuditEventView[]> {
+    return (await preparedQuery(tx, UNSEALED, [limit, since, after?.createdAt ?? null, after?.id ?? null])).map(toView);
+  }
+
+  /**
+   * When the oldest transaction now open on this database started (now, if none): every audit row
+   * not yet visible belongs to such a transaction, so its created_at (stamped at insert, inside it)
+   * is not older. Null when the server cannot say (no access to pg_stat_activity): then every pass
+   * scans the whole log.
+   */
+  async oldestOpenTransaction(): Promise<string | null> {
+    try {
+      const [row] = await preparedQuery(
+        this.dataSource,
+        `SELECT to_char(COALESCE(min(xact_start), now()) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS since
+           FROM pg_stat_activity WHERE datname = current_database() AND xact_start IS NOT NULL`,
+        [],
+      );
+      return textOrNull(row, 'since');
+    } catch {
+      return null;
+    }
   }
 
   async heads(tx: Tx, workspaceIds: string[]): Promise<ChainHead[]> {

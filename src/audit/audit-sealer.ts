@@ -30,6 +30,9 @@ export class AuditSealer implements OnApplicationBootstrap, OnApplicationShutdow
   private running?: Promise<void>;
   private stopping = false;
   private lastCatchUp = 0;
+  /** created_at from which unsealed rows may still appear (null: anywhere; the next pass sweeps). */
+  private horizon: string | null = null;
+  private lastSweep = 0;
 
   constructor(
     private readonly uow: UnitOfWork,
@@ -51,14 +54,29 @@ export class AuditSealer implements OnApplicationBootstrap, OnApplicationShutdow
     await this.running;
   }
 
-  /** Seals everything unsealed now (the timer's work; tests and benchmarks call it to not wait). */
+  /**
+   * Seals everything unsealed now (the timer's work; tests and benchmarks call it to not wait).
+   * A pass looks at rows from the horizon of the previous completed pass on (the oldest open
+   * transaction's start then: nothing older can still appear), and every
+   * AUDIT_SEAL_SWEEP_INTERVAL_MS at the whole log (rows written with an explicit old created_at,
+   * as seeding does). Within a pass, each batch continues after the previous one.
+   */
   async sealAll(): Promise<number> {
+    const sweep = this.horizon === null || Date.now() - this.lastSweep >= this.config.AUDIT_SEAL_SWEEP_INTERVAL_MS;
+    const nextHorizon = await this.chain.oldestOpenTransaction();
+    const since = sweep ? null : this.horizon;
+    let after: { createdAt: string; id: string } | null = null;
     let total = 0;
     for (;;) {
-      const { count, full } = await this.sealBatch();
+      if (this.stopping) return total;
+      const { count, last } = await this.sealBatch(since, after);
       total += count;
-      if (!full || this.stopping) return total;
+      if (!last) break;
+      after = last;
     }
+    this.horizon = nextHorizon;
+    if (sweep) this.lastSweep = Date.now();
+    return total;
   }
 
   private tick(): void {
@@ -69,12 +87,16 @@ export class AuditSealer implements OnApplicationBootstrap, OnApplicationShutdow
       .finally(() => (this.running = undefined));
   }
 
-  private async sealBatch(): Promise<{ count: number; full: boolean }> {
+  /** One batch; `last` is its last event when the batch was full (more may follow). */
+  private async sealBatch(
+    since: string | null,
+    after: { createdAt: string; id: string } | null,
+  ): Promise<{ count: number; last: { createdAt: string; id: string } | null }> {
     const moved = new Set<string>();
     const result = await this.uow.run(async (tx) => {
       const now = await this.chain.lockSealer(tx);
-      if (now === null) return { count: 0, full: false };
-      const events = await this.chain.unsealed(tx, BATCH);
+      if (now === null) return { count: 0, last: null };
+      const events = await this.chain.unsealed(tx, BATCH, since, after);
       const workspaceIds = [...new Set(events.map((e) => e.workspace_id!))];
       const heads = new Map((await this.chain.heads(tx, workspaceIds)).map((h) => [h.workspaceId, h]));
       const links: NewLink[] = [];
@@ -90,7 +112,8 @@ export class AuditSealer implements OnApplicationBootstrap, OnApplicationShutdow
       }
       if (links.length > 0) await this.chain.insertLinks(tx, links);
       await this.checkpoint(tx, now, workspaceIds, heads);
-      return { count: links.length, full: events.length === BATCH };
+      const tail = events[events.length - 1];
+      return { count: links.length, last: events.length === BATCH ? { createdAt: tail.created_at, id: tail.id } : null };
     });
     if (result.count > 0) {
       sealed.inc(result.count);

@@ -60,6 +60,8 @@ export class EnvSchema {
   @Transform(toBool) @IsBoolean() AUDIT_SEALER_ENABLED = true;
   /** How often the sealer binds new audit events into their workspace's chain. */
   @Transform(toInt) @IsInt() @Min(10) AUDIT_SEAL_INTERVAL_MS = 1000;
+  /** How often a sealing pass looks at the whole log instead of the rows after the oldest open transaction. */
+  @Transform(toInt) @IsInt() @Min(0) AUDIT_SEAL_SWEEP_INTERVAL_MS = 10 * 60_000;
   /** A workspace whose chain moved gets a new signed checkpoint at most this often (0: every sealing pass). */
   @Transform(toInt) @IsInt() @Min(0) AUDIT_CHECKPOINT_INTERVAL_MS = 60_000;
   /** Verification calls an event "inserted" when it is older than an earlier link's sealing by more than this. */

@@ -19,7 +19,13 @@ describe('audit tamper evidence', () => {
   let t: TestApp;
   let dev: TestDeveloper;
   beforeAll(async () => {
-    t = await createTestApp({ AUDIT_SEAL_INTERVAL_MS: '50', AUDIT_CHECKPOINT_INTERVAL_MS: '0', AUDIT_LATE_SEAL_TOLERANCE_MS: '1000' });
+    // Every pass sweeps the whole log: the forged row below is back-dated, before the sealer's horizon.
+    t = await createTestApp({
+      AUDIT_SEAL_INTERVAL_MS: '50',
+      AUDIT_SEAL_SWEEP_INTERVAL_MS: '0',
+      AUDIT_CHECKPOINT_INTERVAL_MS: '0',
+      AUDIT_LATE_SEAL_TOLERANCE_MS: '1000',
+    });
     dev = await aDeveloper(t);
   });
   afterAll(() => t.close());
