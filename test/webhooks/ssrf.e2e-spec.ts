@@ -51,13 +51,16 @@ describe('webhooks: server-side request forgery', () => {
         [ws.id, receiver.url.replace('http:', 'https:'), new SecretBox(t.config.SECRETS_ENCRYPTION_KEY!).encrypt(secret)],
       )) as { id: string }[];
       await t.http().patch(`/e/v1/developer/workspaces/${ws.id}/`).set(dev.auth).send({ name: 'rebound' }).expect(200);
-      await eventually(async () => {
-        const res = await t.http().get(`/developer/webhooks/${id}/deliveries/`).set(dev.auth).expect(200);
-        expect(res.body.results).not.toHaveLength(0);
-        for (const d of res.body.results) {
-          expect(d).toMatchObject({ status: 'pending', last_error: expect.stringMatching(/forbidden address/) });
-        }
-      });
+      await eventually(
+        async () => {
+          const res = await t.http().get(`/developer/webhooks/${id}/deliveries/`).set(dev.auth).expect(200);
+          expect(res.body.results).not.toHaveLength(0);
+          for (const d of res.body.results) {
+            expect(d).toMatchObject({ status: 'pending', last_error: expect.stringMatching(/forbidden address/) });
+          }
+        },
+        { timeoutMs: 20_000 },
+      );
       await consistently(() => expect(receiver.received).toEqual([]), { forMs: 300 });
     } finally {
       await receiver.stop();
