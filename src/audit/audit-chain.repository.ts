@@ -18,6 +18,12 @@ export interface NewLink {
   sealedAt: string;
 }
 
+/** Where a sealing pass continues: after this event (created_at is unique per workspace). */
+export interface UnsealedKey {
+  workspaceId: string;
+  createdAt: string;
+}
+
 export interface ChainHead {
   workspaceId: string;
   seq: number;
@@ -29,17 +35,32 @@ export interface ChainHead {
 const SEALER_LOCK = 7100710;
 
 /**
- * Events not sealed yet: events with no link, found by an anti-join. `$2` (when set) skips rows
- * older than the oldest transaction that was open at the previous pass (no row older than that can
- * still become visible, decision 0710); `$3, $4` continue a pass after its previous batch. Oldest
- * first, so the chain follows the log's order as closely as commits allow.
+ * Events not sealed yet: events with no link, found by an anti-join. With `since`, only rows from
+ * the oldest transaction open at the previous pass on (no older row can still become visible,
+ * decision 0710; the BRIN index serves the range); with `after`, the rows after the previous batch
+ * of the pass. Per workspace oldest first (the chain follows the log's order as closely as commits
+ * allow), walking the (workspace_id, created_at DESC) index backwards, so that a sweep's batches are
+ * index ranges. One statement text per combination (no `$n IS NULL OR …`), so that each prepared
+ * plan can use its bounds.
  */
-const UNSEALED = `SELECT ${EVENT_COLUMNS_E} FROM audit_events e
-  WHERE e.workspace_id IS NOT NULL
-    AND ($2::timestamptz IS NULL OR e.created_at >= $2::timestamptz)
-    AND ($3::timestamptz IS NULL OR (e.created_at, e.id) > ($3::timestamptz, $4::uuid))
-    AND NOT EXISTS (SELECT 1 FROM audit_chain c WHERE c.event_id = e.id)
-  ORDER BY e.created_at, e.id LIMIT $1`;
+function unsealedQuery(limit: number, since: string | null, after: UnsealedKey | null): { sql: string; params: unknown[] } {
+  const params: unknown[] = [limit];
+  const where = ['e.workspace_id IS NOT NULL'];
+  if (since) {
+    params.push(since);
+    where.push(`e.created_at >= $${params.length}::timestamptz`);
+  }
+  if (after) {
+    params.push(after.workspaceId, after.createdAt);
+    const [ws, at] = [params.length - 1, params.length];
+    where.push(`e.workspace_id <= $${ws}::uuid`, `(e.workspace_id < $${ws}::uuid OR e.created_at > $${at}::timestamptz)`);
+  }
+  where.push('NOT EXISTS (SELECT 1 FROM audit_chain c WHERE c.event_id = e.id)');
+  return {
+    sql: `SELECT ${EVENT_COLUMNS_E} FROM audit_events e WHERE ${where.join(' AND ')} ORDER BY e.workspace_id DESC, e.created_at ASC LIMIT $1`,
+    params,
+  };
+}
 
 const HEADS = `SELECT DISTINCT ON (c.workspace_id) c.workspace_id, c.seq, c.event_id, c.hash
   FROM audit_chain c WHERE c.workspace_id = ANY($1::uuid[]) ORDER BY c.workspace_id, c.seq DESC`;
@@ -95,8 +116,9 @@ export class AuditChainRepository {
     return rows.map(toHead);
   }
 
-  async unsealed(tx: Tx, limit: number, since: string | null, after: { createdAt: string; id: string } | null): Promise<AuditEventView[]> {
-    return (await preparedQuery(tx, UNSEALED, [limit, since, after?.createdAt ?? null, after?.id ?? null])).map(toView);
+  async unsealed(tx: Tx, limit: number, since: string | null, after: UnsealedKey | null): Promise<AuditEventView[]> {
+    const { sql, params } = unsealedQuery(limit, since, after);
+    return (await preparedQuery(tx, sql, params)).map(toView);
   }
 
   /**

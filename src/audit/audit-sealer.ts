@@ -3,7 +3,7 @@ import { EventEmitter2 } from '@nestjs/event-emitter';
 import { Counter, register } from 'prom-client';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { Tx, UnitOfWork } from '../database/unit-of-work';
-import { AuditChainRepository, ChainHead, NewLink } from './audit-chain.repository';
+import { AuditChainRepository, ChainHead, NewLink, UnsealedKey } from './audit-chain.repository';
 import { checkpointMessage, GENESIS_HASH, linkHash } from './chain/chain';
 import { AuditSigningKeys } from './chain/signing-keys';
 
@@ -65,7 +65,7 @@ export class AuditSealer implements OnApplicationBootstrap, OnApplicationShutdow
     const sweep = this.horizon === null || Date.now() - this.lastSweep >= this.config.AUDIT_SEAL_SWEEP_INTERVAL_MS;
     const nextHorizon = await this.chain.oldestOpenTransaction();
     const since = sweep ? null : this.horizon;
-    let after: { createdAt: string; id: string } | null = null;
+    let after: UnsealedKey | null = null;
     let total = 0;
     for (;;) {
       if (this.stopping) return total;
@@ -88,10 +88,7 @@ export class AuditSealer implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   /** One batch; `last` is its last event when the batch was full (more may follow). */
-  private async sealBatch(
-    since: string | null,
-    after: { createdAt: string; id: string } | null,
-  ): Promise<{ count: number; last: { createdAt: string; id: string } | null }> {
+  private async sealBatch(since: string | null, after: UnsealedKey | null): Promise<{ count: number; last: UnsealedKey | null }> {
     const moved = new Set<string>();
     const result = await this.uow.run(async (tx) => {
       const now = await this.chain.lockSealer(tx);
@@ -113,7 +110,10 @@ export class AuditSealer implements OnApplicationBootstrap, OnApplicationShutdow
       if (links.length > 0) await this.chain.insertLinks(tx, links);
       await this.checkpoint(tx, now, workspaceIds, heads);
       const tail = events[events.length - 1];
-      return { count: links.length, last: events.length === BATCH ? { createdAt: tail.created_at, id: tail.id } : null };
+      return {
+        count: links.length,
+        last: events.length === BATCH ? { workspaceId: tail.workspace_id!, createdAt: tail.created_at } : null,
+      };
     });
     if (result.count > 0) {
       sealed.inc(result.count);
