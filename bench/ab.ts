@@ -29,7 +29,7 @@ import { samlEnv } from '../test/saml/support/saml-env';
 import { ApiClient } from './lib/api-client';
 import { AUDIT_EVENTS, AUDIT_SEED_COLUMNS, AUDIT_SEED_SELECT, deepPageCursors } from './lib/audit-seed';
 import { measure } from './lib/load';
-import { pool, recreateDatabase } from './lib/postgres';
+import { databaseSuffix, pool, recreateDatabase } from './lib/postgres';
 import { createDeveloper, createWorkspace, startService } from './lib/service';
 import type { BenchRequest } from './lib/types';
 import { newUserBody } from './scenarios/scim';
@@ -74,7 +74,8 @@ function parseOptions(argv: string[]): Options {
 
 async function main(): Promise<void> {
   const opts = parseOptions(process.argv.slice(2));
-  const url = await recreateDatabase('identity_bench_ab');
+  // Per worktree: two sessions running A/Bs at once must not recreate each other's database.
+  const url = await recreateDatabase(`identity_bench_ab_${databaseSuffix(process.cwd())}`);
   const smtp = await startSmtpReceiver();
   // SAML configured and the per-IP sign-in limits lifted, in both builds alike: every scenario runs on the same services.
   const env = {
@@ -83,6 +84,9 @@ async function main(): Promise<void> {
     RATE_LIMIT_AUTH_PER_MINUTE: '100000000',
     RATE_LIMIT_ACCOUNT_PER_MINUTE: '100000000',
     RATE_LIMIT_SAML_SSO_PER_MINUTE: '100000000',
+    // The audit sealer's full sweep (decision 0710) keeps its default (every 10 min): the events
+    // seeded with old timestamps stay unsealed during the rounds, which read the log as a live
+    // service does, while the sealer's one-second passes run as in production.
   };
   const a = await startService(opts.a, url, env, opts.cpuProf);
   const b = await startService(opts.b, url, env, opts.cpuProf);

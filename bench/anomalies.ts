@@ -18,6 +18,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { GeoStub } from '../test/support/geo-stub';
+import { generateAuditSigningKey } from '../src/config/dev-secrets';
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string])) as Record<
   string,
@@ -46,6 +47,8 @@ async function main(): Promise<void> {
     REDIS_URL: 'redis://127.0.0.1:6379',
     AUTH_JWT_SECRET: randomBytes(32).toString('base64url'),
     SECRETS_ENCRYPTION_KEY: `bench:${randomBytes(32).toString('base64')}`,
+    // Production refuses to start without an audit checkpoint signing key.
+    AUDIT_SIGNING_KEYS: generateAuditSigningKey('bench'),
     TRUST_PROXY: 'true',
     LOG_LEVEL: 'warn',
     RATE_LIMIT_AUTH_PER_MINUTE: '10000000',

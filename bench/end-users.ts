@@ -21,6 +21,7 @@ import { databaseUrl, recreateDatabase, withAdmin } from '../test/support/databa
 import { aDeveloper, anOAuthClient, aWorkspace } from '../test/support/factories';
 import type { TestApp } from '../test/support/app';
 import { codeIn, startSmtpReceiver } from '../test/support/smtp-receiver';
+import { generateAuditSigningKey } from '../src/config/dev-secrets';
 
 const DB = 'idsvc_bench_endusers';
 const PORT = 3900 + Math.floor(Math.random() * 90);
@@ -73,6 +74,8 @@ async function main(): Promise<void> {
     REDIS_KEY_PREFIX: `bench:${randomUUID()}:`,
     AUTH_JWT_SECRET: randomBytes(32).toString('base64url'),
     SECRETS_ENCRYPTION_KEY: `bench:${randomBytes(32).toString('base64')}`,
+    // Production refuses to start without an audit checkpoint signing key.
+    AUDIT_SIGNING_KEYS: generateAuditSigningKey('bench'),
     DATA_DIR: mkdtempSync(join(tmpdir(), 'idsvc-bench-')),
     LOG_LEVEL: 'silent',
     SMTP_URL: smtp.url,

@@ -16,6 +16,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { generateAuditSigningKey } from '../src/config/dev-secrets';
 
 const ADMIN_PG = process.env.MANAGED_POSTGRES_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const CREATES = Number(process.env.BENCH_CREATES ?? 5);
@@ -98,6 +99,8 @@ async function main(): Promise<void> {
     DATA_DIR: mkdtempSync(join(tmpdir(), 'idsvc-bench-')),
     AUTH_JWT_SECRET: randomBytes(32).toString('base64url'),
     SECRETS_ENCRYPTION_KEY: `bench:${randomBytes(32).toString('base64')}`,
+    // Production refuses to start without an audit checkpoint signing key.
+    AUDIT_SIGNING_KEYS: generateAuditSigningKey('bench'),
     JOBS_POLL_INTERVAL_MS: '50',
     RATE_LIMIT_AUTH_PER_MINUTE: '100000',
     RATE_LIMIT_ACCOUNT_PER_MINUTE: '100000',

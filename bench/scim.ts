@@ -19,6 +19,7 @@ import { filterToSql } from '../src/scim/filter/to-sql';
 import { USER_COLUMNS, USER_SCOPE } from '../src/scim/users/scim-users.repository';
 import { buildBaselines } from './lib/baselines';
 import { acquireLock, BenchRequest, freePort, Measurement, probe, run, Side, startServer, summarize, window } from './scim/harness';
+import { generateAuditSigningKey } from '../src/config/dev-secrets';
 
 const ROOT = resolve(__dirname, '..');
 const ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -206,6 +207,8 @@ function serviceEnv(port: number, databaseUrl: string): Record<string, string> {
     REDIS_KEY_PREFIX: `bench-scim-${process.pid}:`,
     AUTH_JWT_SECRET: randomBytes(48).toString('base64url'),
     SECRETS_ENCRYPTION_KEY: `bench:${randomBytes(32).toString('base64')}`,
+    // Production refuses to start without an audit checkpoint signing key.
+    AUDIT_SIGNING_KEYS: generateAuditSigningKey('bench'),
     DATA_DIR: join(tmpdir(), `identity-bench-scim-${process.pid}`),
     RATE_LIMIT_AUTH_PER_MINUTE: '100000',
     RATE_LIMIT_ACCOUNT_PER_MINUTE: '100000',

@@ -22,6 +22,7 @@ import { OAuthClientsModule } from './oauth-clients/oauth-clients.module';
 import { SamlModule } from './saml/saml.module';
 import { TestSpModule } from './saml/test-sp/test-sp.module';
 import { ScimModule } from './scim/scim.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 import { WorkspacesModule } from './workspaces/workspaces.module';
 
 @Module({
@@ -44,6 +45,7 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     SamlModule,
     LandingModule,
     TestSpModule,
+    WebhooksModule,
   ],
   providers: [
     { provide: APP_PIPE, useFactory: buildValidationPipe },

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { ApiClient } from './api-client';
 import { freePort, profileArgs, runCommand, ServerProcess } from './processes';
 import type { BenchDeveloper } from './types';
+import { generateAuditSigningKey } from '../../src/config/dev-secrets';
 
 export interface RunningService {
   server: ServerProcess;
@@ -52,6 +53,8 @@ function serviceEnv(port: number, databaseUrl: string): Record<string, string> {
     // Throwaway secrets: production refuses to start without them.
     AUTH_JWT_SECRET: randomBytes(48).toString('base64url'),
     SECRETS_ENCRYPTION_KEY: `bench:${randomBytes(32).toString('base64')}`,
+    // Production refuses to start without an audit checkpoint signing key.
+    AUDIT_SIGNING_KEYS: generateAuditSigningKey('bench'),
     DATA_DIR: join(tmpdir(), `identity-bench-${process.pid}`),
   };
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { WorkspacesService } from '../workspaces/workspaces.service';
-import { AuditEventView, AuditRepository } from './audit.repository';
+import { AuditExportLine, AuditRepository } from './audit.repository';
 import { AuditExportQueryDto, AuditQueryDto } from './dto/audit-query.dto';
 
 /** Reads of the audit log: newest first, keyset pagination on the unique created_at. */
@@ -21,7 +21,7 @@ export class AuditQueryService {
   }
 
   /** Oldest first, in batches, for the NDJSON export. */
-  async *export(developerId: string, query: AuditExportQueryDto): AsyncGenerator<AuditEventView> {
+  async *export(developerId: string, query: AuditExportQueryDto): AsyncGenerator<AuditExportLine> {
     await this.workspaces.assertMember(developerId, query.workspace_id);
     yield* this.events.exportRange(query);
   }

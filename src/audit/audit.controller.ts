@@ -6,13 +6,34 @@ import { once } from 'node:events';
 import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
 import type { DeveloperPrincipal } from '../common/auth/principal';
 import { AuditQueryService } from './audit-query.service';
-import { AuditExportQueryDto, AuditQueryDto } from './dto/audit-query.dto';
+import { AuditVerifyService } from './audit-verify.service';
+import { AuditCheckpointsQueryDto, AuditExportQueryDto, AuditQueryDto, AuditVerifyQueryDto } from './dto/audit-query.dto';
 
 @ApiTags('audit')
 @Controller('developer/audit')
 @Auth('developer')
 export class AuditController {
-  constructor(private readonly audit: AuditQueryService) {}
+  constructor(
+    private readonly audit: AuditQueryService,
+    private readonly verification: AuditVerifyService,
+  ) {}
+
+  /** Recomputes the workspace's hash chain and checks its signed checkpoints (docs/audit.md). */
+  @Get('verify')
+  verify(@CurrentPrincipal() p: DeveloperPrincipal, @Query() query: AuditVerifyQueryDto) {
+    return this.verification.verify(p.developerId, query);
+  }
+
+  @Get('checkpoints')
+  checkpoints(@CurrentPrincipal() p: DeveloperPrincipal, @Query() query: AuditCheckpointsQueryDto) {
+    return this.verification.checkpoints(p.developerId, query);
+  }
+
+  /** The Ed25519 public keys that sign checkpoints: the active one and those retired by rotation. */
+  @Get('keys')
+  keys() {
+    return this.verification.publicKeys();
+  }
 
   @Doc(
     'Read the audit log',

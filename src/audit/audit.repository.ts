@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { preparedQuery } from '../database/prepared-query';
-import { bool, json, QueryRow, text, textOrNull } from '../database/rows';
+import { bool, json, num, QueryRow, text, textOrNull } from '../database/rows';
 import type { Tx } from '../database/unit-of-work';
 import { AuditExportQueryDto, AuditQueryDto } from './dto/audit-query.dto';
 
@@ -24,6 +24,11 @@ export interface AuditRowValues {
   /** JSON text. */
   metadata: string;
   createdAt: Date | null;
+}
+
+/** An export line: the event and its link in the workspace's hash chain (docs/audit.md). */
+export interface AuditExportLine extends AuditEventView {
+  chain: { seq: number; prev_hash: string; hash: string; sealed_at: string } | null;
 }
 
 /** An audit event as the list API and the export show it. */
@@ -63,6 +68,11 @@ const SELECT = `SELECT id, workspace_id, event_type, severity, actor_type, actor
   oauth_client_id, ip_address, user_agent, request_id, message, metadata,
   (created_at AT TIME ZONE 'UTC')::text AS created_at
   FROM audit_events`;
+
+/** The same columns, qualified by the alias `e`, for queries that join audit_events to another table. */
+export const EVENT_COLUMNS_E = `e.id, e.workspace_id, e.event_type, e.severity, e.actor_type, e.actor_id, e.actor_email, e.target_type,
+  e.target_id, e.oauth_client_id, e.ip_address, e.user_agent, e.request_id, e.message, e.metadata,
+  (e.created_at AT TIME ZONE 'UTC')::text AS created_at`;
 
 const EQUALITY_FILTERS = ['event_type', 'severity', 'actor_id', 'actor_type', 'target_id', 'ip_address'] as const;
 const EXPORT_BATCH = 1000;
@@ -178,23 +188,28 @@ export class AuditRepository {
     }
   }
 
-  /** Oldest first, in batches, for the NDJSON export: what is final when it starts. */
-  async *exportRange(query: AuditExportQueryDto): AsyncGenerator<AuditEventView> {
+  /**
+   * Oldest first, in batches, for the NDJSON export: what is final when it starts, each event with
+   * its link in the chain (null until sealed).
+   */
+  async *exportRange(query: AuditExportQueryDto): AsyncGenerator<AuditExportLine> {
     const stableBefore = await this.stableBefore(query.workspace_id);
     let after: string | null = null;
     for (;;) {
-      const rows: AuditEventView[] = (
+      const rows: AuditExportLine[] = (
         await preparedQuery(
           this.dataSource,
-          `${SELECT} WHERE workspace_id = $1
-             AND ($2::timestamptz IS NULL OR created_at >= $2::timestamptz)
-             AND ($3::timestamptz IS NULL OR created_at <= $3::timestamptz)
-             AND ($4::timestamptz IS NULL OR created_at > $4::timestamptz)
-             AND created_at < $5::timestamptz
-           ORDER BY audit_events.created_at ASC LIMIT ${EXPORT_BATCH}`,
-          [query.workspace_id, query.from ?? null, query.to ?? null, after, stableBefore],
+          `SELECT ${EVENT_COLUMNS_E}, c.seq AS chain_seq, c.prev_hash AS chain_prev_hash, c.hash AS chain_hash,
+                  (c.sealed_at AT TIME ZONE 'UTC')::text AS chain_sealed_at
+             FROM audit_events e LEFT JOIN audit_chain c ON c.event_id = e.id
+            WHERE e.workspace_id = $1
+             AND ($2::timestamptz IS NULL OR e.created_at >= $2::timestamptz)
+             AND ($3::timestamptz IS NULL OR e.created_at <= $3::timestamptz)
+             AND ($4::timestamptz IS NULL OR e.created_at > $4::timestamptz)
+           ORDER BY e.created_at ASC LIMIT ${EXPORT_BATCH}`,
+          [query.workspace_id, query.from ?? null, query.to ?? null, after],
         )
-      ).map(toView);
+      ).map(toExportLine);
       yield* rows;
       if (rows.length < EXPORT_BATCH) return;
       after = rows[rows.length - 1].created_at;
@@ -222,7 +237,7 @@ function toParams(row: AuditRowValues): unknown[] {
   ];
 }
 
-function toView(row: QueryRow): AuditEventView {
+export function toView(row: QueryRow): AuditEventView {
   return {
     id: text(row, 'id'),
     workspace_id: textOrNull(row, 'workspace_id'),
@@ -254,4 +269,20 @@ export function utcTextToIsoMicros(value: string): string {
   const whole = dot < 0 ? value.slice(space + 1) : value.slice(space + 1, dot);
   const fraction = dot < 0 ? '' : value.slice(dot + 1);
   return `${value.slice(0, space)}T${whole}.${fraction.padEnd(6, '0')}Z`;
+}
+
+function toExportLine(row: QueryRow): AuditExportLine {
+  const seq = row.chain_seq;
+  return {
+    ...toView(row),
+    chain:
+      seq === null || seq === undefined
+        ? null
+        : {
+            seq: num(row, 'chain_seq'),
+            prev_hash: text(row, 'chain_prev_hash'),
+            hash: text(row, 'chain_hash'),
+            sealed_at: utcTextToIsoMicros(text(row, 'chain_sealed_at')),
+          },
+  };
 }

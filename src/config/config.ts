@@ -67,6 +67,34 @@ export class EnvSchema {
   /** Keyring "kid:base64key[,kid:base64key…]"; the first key encrypts, all decrypt. */
   @IsOptional() @Transform(emptyToUndefined) @IsString() SECRETS_ENCRYPTION_KEY?: string;
 
+  /**
+   * Audit checkpoint signing keyring "kid:base64-PKCS8-DER-Ed25519[,kid:…]": the first key signs,
+   * every key listed is published at /developer/audit/keys/ (decision 0710).
+   */
+  @IsOptional() @Transform(emptyToUndefined) @IsString() AUDIT_SIGNING_KEYS?: string;
+
+  // Audit tamper evidence (docs/audit.md)
+  @Transform(toBool) @IsBoolean() AUDIT_SEALER_ENABLED = true;
+  /** How often the sealer binds new audit events into their workspace's chain. */
+  @Transform(toInt) @IsInt() @Min(10) AUDIT_SEAL_INTERVAL_MS = 1000;
+  /** How often a sealing pass looks at the whole log instead of the rows after the oldest open transaction. */
+  @Transform(toInt) @IsInt() @Min(0) AUDIT_SEAL_SWEEP_INTERVAL_MS = 10 * 60_000;
+  /** A workspace whose chain moved gets a new signed checkpoint at most this often (0: every sealing pass). */
+  @Transform(toInt) @IsInt() @Min(0) AUDIT_CHECKPOINT_INTERVAL_MS = 60_000;
+  /** Verification calls an event "inserted" when it is older than an earlier link's sealing by more than this. */
+  @Transform(toInt) @IsInt() @Min(1000) AUDIT_LATE_SEAL_TOLERANCE_MS = 5 * 60_000;
+
+  // Webhooks (Standard Webhooks; docs/audit.md)
+  /** Development and tests only: allow http: and loopback/private/link-local targets. */
+  @Transform(toBool) @IsBoolean() WEBHOOK_ALLOW_PRIVATE_TARGETS = false;
+  @Transform(toInt) @IsInt() @Min(10) WEBHOOK_DISPATCH_INTERVAL_MS = 500;
+  @Transform(toInt) @IsInt() @Min(100) WEBHOOK_TIMEOUT_MS = 10_000;
+  /** First retry delay; each next one doubles (with jitter) up to WEBHOOK_RETRY_MAX_DELAY_MS. */
+  @Transform(toInt) @IsInt() @Min(10) WEBHOOK_RETRY_BASE_MS = 5_000;
+  @Transform(toInt) @IsInt() @Min(10) WEBHOOK_RETRY_MAX_DELAY_MS = 60 * 60_000;
+  /** A delivery is retried for this long; an endpoint failing this long is disabled. */
+  @Transform(toInt) @IsInt() @Min(100) WEBHOOK_RETRY_WINDOW_MS = 24 * 60 * 60_000;
+
   // Mail
   @IsOptional() @Transform(emptyToUndefined) @IsString() SMTP_URL?: string;
   @IsString() MAIL_FROM = 'Identity Service <no-reply@localhost>';
@@ -76,6 +104,8 @@ export class EnvSchema {
   @Transform(toBool) @IsBoolean() JOBS_WORKER_ENABLED = true;
   @Transform(toInt) @IsInt() @Min(10) JOBS_POLL_INTERVAL_MS = 1000;
   @Transform(toInt) @IsInt() @Min(1000) JOBS_LEASE_MS = 5 * 60 * 1000;
+  /** Jobs run side by side per instance (a slow webhook endpoint then holds one lane, not all). */
+  @Transform(toInt) @IsInt() @Min(1) @Max(32) JOBS_CONCURRENCY = 4;
 
   // Rate limits (per IP / per account, per minute)
   @Transform(toInt) @IsInt() @Min(1) RATE_LIMIT_AUTH_PER_MINUTE = 20;
@@ -134,6 +164,7 @@ export const SECRET_VARIABLES = [
   'REDIS_URL',
   'AUTH_JWT_SECRET',
   'SECRETS_ENCRYPTION_KEY',
+  'AUDIT_SIGNING_KEYS',
   'SMTP_URL',
   'SAML_IDP_KEY_PEM',
   'SAML_NAMEID_SECRET',

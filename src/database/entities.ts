@@ -1,5 +1,7 @@
 import { GeoCacheEntry } from '../anomalies/entities/geo-cache-entry.entity';
 import { SecurityAnomaly } from '../anomalies/entities/security-anomaly.entity';
+import { AuditChainEntry } from '../audit/entities/audit-chain-entry.entity';
+import { AuditCheckpoint } from '../audit/entities/audit-checkpoint.entity';
 import { AuditEvent } from '../audit/entities/audit-event.entity';
 import { DeveloperSession } from '../developers/entities/developer-session.entity';
 import { DeveloperToken } from '../developers/entities/developer-token.entity';
@@ -24,6 +26,8 @@ import { ScimGroup } from '../scim/groups/entities/scim-group.entity';
 import { ScimToken } from '../scim/tokens/entities/scim-token.entity';
 import { ScimUserCount } from '../scim/users/entities/scim-user-count.entity';
 import { WorkspaceMember } from '../workspaces/entities/workspace-member.entity';
+import { WebhookDelivery } from '../webhooks/entities/webhook-delivery.entity';
+import { WebhookSubscription } from '../webhooks/entities/webhook-subscription.entity';
 import { Workspace } from '../workspaces/entities/workspace.entity';
 
 /**
@@ -33,6 +37,8 @@ import { Workspace } from '../workspaces/entities/workspace.entity';
 export const ENTITIES = [
   GeoCacheEntry,
   SecurityAnomaly,
+  AuditChainEntry,
+  AuditCheckpoint,
   AuditEvent,
   DeveloperSession,
   DeveloperToken,
@@ -57,5 +63,7 @@ export const ENTITIES = [
   ScimToken,
   ScimUserCount,
   WorkspaceMember,
+  WebhookDelivery,
+  WebhookSubscription,
   Workspace,
 ];

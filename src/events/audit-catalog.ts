@@ -76,6 +76,11 @@ export const AUDIT_EVENTS = {
     status: 'emitted',
     description: 'Managed database connection details (with password) read',
   },
+  webhook_create: { severity: 'info', status: 'emitted', description: 'Webhook endpoint added' },
+  webhook_update: { severity: 'info', status: 'emitted', description: 'Webhook endpoint changed' },
+  webhook_delete: { severity: 'warn', status: 'emitted', description: 'Webhook endpoint deleted' },
+  webhook_secret_rotate: { severity: 'warn', status: 'emitted', description: 'Webhook signing secret rotated' },
+  webhook_disable: { severity: 'warn', status: 'emitted', description: 'Webhook endpoint disabled after failing for the retry window' },
 } as const satisfies Record<string, CatalogEntry>;
 
 export type AuditEventType = keyof typeof AUDIT_EVENTS;

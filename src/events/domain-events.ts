@@ -98,6 +98,11 @@ export interface DomainEvents {
   managed_database_backup_create: AuditFacts;
   managed_database_restore: AuditFacts;
   managed_database_credentials_read: AuditFacts;
+  webhook_create: AuditFacts;
+  webhook_update: AuditFacts;
+  webhook_delete: AuditFacts;
+  webhook_secret_rotate: AuditFacts;
+  webhook_disable: AuditFacts;
 }
 
 export type DomainEventName = keyof DomainEvents;

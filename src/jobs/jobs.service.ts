@@ -79,11 +79,14 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     return processed;
   }
 
+  /** Starts JOBS_CONCURRENCY drains side by side (claims never collide: FOR UPDATE SKIP LOCKED), unless they run already. */
   private tick(): Promise<void> {
     if (this.running) return this.running;
-    this.running = this.drain()
+    const lanes = Array.from({ length: this.config.JOBS_CONCURRENCY }, () =>
+      this.drain().catch((err: Error) => this.logger.warn(`job poll failed: ${err.message}`)),
+    );
+    this.running = Promise.all(lanes)
       .then(() => undefined)
-      .catch((err: Error) => this.logger.warn(`job poll failed: ${err.message}`))
       .finally(() => (this.running = undefined));
     return this.running;
   }

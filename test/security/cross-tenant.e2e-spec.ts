@@ -29,7 +29,8 @@ describe('no route lets one workspace reach another workspace’s objects', () =
   let credentialsOfB: Record<Kind, { Authorization: string }>;
 
   beforeAll(async () => {
-    t = await createTestApp({ ...samlEnv(), ...managedEnv() });
+    // Private targets allowed: A's webhook points at a closed loopback port (nothing leaves the machine).
+    t = await createTestApp({ ...samlEnv(), ...managedEnv(), WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
     devA = await aDeveloper(t);
     const devB = await aDeveloper(t);
     const [wsA, wsB] = [await aWorkspace(t, devA), await aWorkspace(t, devB)];
@@ -83,6 +84,13 @@ describe('no route lets one workspace reach another workspace’s objects', () =
       .expect(202);
     await untilJobDone(t, devA, `/e/v1/developer/backups/${backup.body.id}/`);
     const restore = await t.http().post(`/e/v1/developer/backups/${backup.body.id}/restore/`).set(devA.auth).expect(202);
+    const webhook = await t
+      .http()
+      .post('/developer/webhooks/')
+      .set(devA.auth)
+      .send({ workspace_id: wsA.id, url: 'http://127.0.0.1:9/hook', event_types: ['*'] })
+      .expect(201);
+    const delivery = await t.http().post(`/developer/webhooks/${webhook.body.id}/test/`).set(devA.auth).expect(202);
     const devTokenA = (await t.http().get('/developer/tokens/').set(devA.auth).expect(200)).body.results[0].id as string;
     a = {
       workspace: wsA.id,
@@ -99,6 +107,8 @@ describe('no route lets one workspace reach another workspace’s objects', () =
       database: database.id,
       backup: backup.body.id,
       restore: restore.body.id,
+      webhook: webhook.body.id,
+      delivery: delivery.body.id,
     };
     credentialsOfB = { developer: devB.auth, scim: bearer(scimB.token), 'end-user': bearer(sessionB.access_token) };
   }, 120000);
@@ -172,6 +182,13 @@ describe('no route lets one workspace reach another workspace’s objects', () =
     'GET /developer/saml/sps/:id': () => ({ path: `/developer/saml/sps/${a.sp}/` }),
     'PUT /developer/saml/sps/:id': () => ({ path: `/developer/saml/sps/${a.sp}/`, body: { name: 'taken' } }),
     'DELETE /developer/saml/sps/:id': () => ({ path: `/developer/saml/sps/${a.sp}/` }),
+    'GET /developer/webhooks/:id': () => ({ path: `/developer/webhooks/${a.webhook}/` }),
+    'PATCH /developer/webhooks/:id': () => ({ path: `/developer/webhooks/${a.webhook}/`, body: { url: 'http://127.0.0.1:9/taken' } }),
+    'DELETE /developer/webhooks/:id': () => ({ path: `/developer/webhooks/${a.webhook}/` }),
+    'POST /developer/webhooks/:id/rotate-secret': () => ({ path: `/developer/webhooks/${a.webhook}/rotate-secret/` }),
+    'POST /developer/webhooks/:id/test': () => ({ path: `/developer/webhooks/${a.webhook}/test/` }),
+    'GET /developer/webhooks/:id/deliveries': () => ({ path: `/developer/webhooks/${a.webhook}/deliveries/` }),
+    'POST /developer/webhook-deliveries/:id/retry': () => ({ path: `/developer/webhook-deliveries/${a.delivery}/retry/` }),
   };
   /** Collection routes that name the workspace in the query or body instead of the path. */
   const BY_WORKSPACE: [Kind, string, string, () => Attempt][] = [
@@ -192,6 +209,15 @@ describe('no route lets one workspace reach another workspace’s objects', () =
     ],
     ['developer', 'GET', 'audit', () => ({ path: `/developer/audit/?workspace_id=${a.workspace}` })],
     ['developer', 'GET', 'audit export', () => ({ path: `/developer/audit/export/?workspace_id=${a.workspace}` })],
+    ['developer', 'GET', 'audit verify', () => ({ path: `/developer/audit/verify/?workspace_id=${a.workspace}` })],
+    ['developer', 'GET', 'audit checkpoints', () => ({ path: `/developer/audit/checkpoints/?workspace_id=${a.workspace}` })],
+    ['developer', 'GET', 'webhooks', () => ({ path: `/developer/webhooks/?workspace_id=${a.workspace}` })],
+    [
+      'developer',
+      'POST',
+      'webhooks',
+      () => ({ path: '/developer/webhooks/', body: { workspace_id: a.workspace, url: 'http://127.0.0.1:9/x', event_types: ['*'] } }),
+    ],
   ];
 
   it('has a case for every id-taking route the router serves', () => {
@@ -233,6 +259,7 @@ describe('no route lets one workspace reach another workspace’s objects', () =
     expect((await readA(`/e/v1/developer/workspaces/${a.workspace}/`).expect(200)).body.name).not.toBe('taken over');
     expect((await readA(`/developer/oauth/clients/${a.client}/`).expect(200)).body.name).not.toBe('taken over');
     await readA(`/developer/saml/sps/${a.sp}/`).expect(200);
+    expect((await readA(`/developer/webhooks/${a.webhook}/`).expect(200)).body.url).toBe('http://127.0.0.1:9/hook');
     expect((await readA(`/e/v1/developer/databases/${a.database}/`).expect(200)).body.status).toBe('available');
     const scim = (await readA(`/developer/scim/tokens/?workspace_id=${a.workspace}`).expect(200)).body.results as {
       id: string;

@@ -34,3 +34,34 @@ export class AuditExportQueryDto {
   @ApiPropertyOptional() @IsOptional() @IsISO8601({ strict: true }) from?: string;
   @ApiPropertyOptional() @IsOptional() @IsISO8601({ strict: true }) to?: string;
 }
+
+export class AuditVerifyQueryDto {
+  @ApiProperty({ format: 'uuid' }) @IsUUID() workspace_id: string;
+  @ApiPropertyOptional({ description: 'Check the links sealed at or after this instant (ISO 8601); default: from the first link' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  from?: string;
+  @ApiPropertyOptional({ description: 'Check the links sealed at or before this instant (ISO 8601); default: to the head' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  to?: string;
+}
+
+export class AuditCheckpointsQueryDto {
+  @ApiProperty({ format: 'uuid' }) @IsUUID() workspace_id: string;
+  @ApiPropertyOptional({ description: 'Signed at or after (ISO 8601)' }) @IsOptional() @IsISO8601({ strict: true }) from?: string;
+  @ApiPropertyOptional({ description: 'Signed at or before (ISO 8601)' }) @IsOptional() @IsISO8601({ strict: true }) to?: string;
+  @ApiPropertyOptional({ minimum: 1, maximum: 1000, default: 1000 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  limit?: number;
+  @ApiPropertyOptional({ description: 'next_cursor of the previous page (a seq)' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  cursor?: number;
+}

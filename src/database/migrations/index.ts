@@ -9,6 +9,7 @@ import { AuditAppend1763700700000 } from './1763700700000-AuditAppend';
 import { ScimGroupExternalId1795522600462 } from './1795522600462-ScimGroupExternalId';
 import { SamlPairwiseAndPendingBound1795522988245 } from './1795522988245-SamlPairwiseAndPendingBound';
 import { ScimWithoutWaits1795522988294 } from './1795522988294-ScimWithoutWaits';
+import { AuditChainAndWebhooks1795523082895 } from './1795523082895-AuditChainAndWebhooks';
 
 /** Every migration, in order. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   ScimGroupExternalId1795522600462,
   SamlPairwiseAndPendingBound1795522988245,
   ScimWithoutWaits1795522988294,
+  AuditChainAndWebhooks1795523082895,
 ];

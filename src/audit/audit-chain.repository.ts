@@ -1,0 +1,260 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { preparedQuery } from '../database/prepared-query';
+import { bool, num, QueryRow, text, textOrNull } from '../database/rows';
+import type { Tx } from '../database/unit-of-work';
+import { AuditEventView, EVENT_COLUMNS_E, toView, utcTextToIsoMicros } from './audit.repository';
+import { ChainLink, CheckpointView } from './chain/chain';
+
+/** A new link, as the sealer computed it. */
+export interface NewLink {
+  eventId: string;
+  workspaceId: string;
+  seq: number;
+  prevHash: string;
+  hash: string;
+  /** RFC 3339 with microseconds, exactly as hashed. */
+  sealedAt: string;
+}
+
+/** Where a sealing pass continues: after this event (created_at is unique per workspace). */
+export interface UnsealedKey {
+  workspaceId: string;
+  createdAt: string;
+}
+
+export interface ChainHead {
+  workspaceId: string;
+  seq: number;
+  eventId: string;
+  hash: string;
+}
+
+// Key of the transaction-scoped advisory lock that makes one sealer at a time (across instances).
+const SEALER_LOCK = 7100710;
+
+/**
+ * Events not sealed yet: events with no link, found by an anti-join. With `since`, only rows from
+ * the oldest transaction open at the previous pass on (no older row can still become visible,
+ * decision 0710; the BRIN index serves the range); with `after`, the rows after the previous batch
+ * of the pass. Per workspace oldest first (the chain follows the log's order as closely as commits
+ * allow), walking the (workspace_id, created_at DESC) index backwards, so that a sweep's batches are
+ * index ranges. One statement text per combination (no `$n IS NULL OR …`), so that each prepared
+ * plan can use its bounds.
+ */
+function unsealedQuery(limit: number, since: string | null, after: UnsealedKey | null): { sql: string; params: unknown[] } {
+  const params: unknown[] = [limit];
+  const where = ['e.workspace_id IS NOT NULL'];
+  if (since) {
+    params.push(since);
+    where.push(`e.created_at >= $${params.length}::timestamptz`);
+  }
+  if (after) {
+    params.push(after.workspaceId, after.createdAt);
+    const [ws, at] = [params.length - 1, params.length];
+    where.push(`e.workspace_id <= $${ws}::uuid`, `(e.workspace_id < $${ws}::uuid OR e.created_at > $${at}::timestamptz)`);
+  }
+  where.push('NOT EXISTS (SELECT 1 FROM audit_chain c WHERE c.event_id = e.id)');
+  return {
+    sql: `SELECT ${EVENT_COLUMNS_E} FROM audit_events e WHERE ${where.join(' AND ')} ORDER BY e.workspace_id DESC, e.created_at ASC LIMIT $1`,
+    params,
+  };
+}
+
+const HEADS = `SELECT DISTINCT ON (c.workspace_id) c.workspace_id, c.seq, c.event_id, c.hash
+  FROM audit_chain c WHERE c.workspace_id = ANY($1::uuid[]) ORDER BY c.workspace_id, c.seq DESC`;
+
+const INSERT_LINKS = `INSERT INTO audit_chain (event_id, workspace_id, seq, prev_hash, hash, sealed_at)
+  SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::bigint[], $4::text[], $5::text[], $6::timestamptz[])`;
+
+const LAST_CHECKPOINTS = `SELECT DISTINCT ON (k.workspace_id) k.workspace_id, k.seq, (k.signed_at AT TIME ZONE 'UTC')::text AS signed_at
+  FROM audit_checkpoints k WHERE k.workspace_id = ANY($1::uuid[]) ORDER BY k.workspace_id, k.seq DESC`;
+
+const CHECKPOINT_COLUMNS = `k.id, k.workspace_id, k.seq, k.event_id, k.hash, k.key_id, k.signature,
+  (k.signed_at AT TIME ZONE 'UTC')::text AS signed_at`;
+
+/** Links of one workspace after a seq, up to another, each with its event (null when the row is gone). */
+const LINKS = `SELECT c.seq, c.event_id AS link_event_id, c.prev_hash, c.hash, (c.sealed_at AT TIME ZONE 'UTC')::text AS sealed_at,
+    e.id AS event_present, ${EVENT_COLUMNS_E}
+  FROM audit_chain c LEFT JOIN audit_events e ON e.id = c.event_id
+  WHERE c.workspace_id = $1 AND c.seq > $2 AND c.seq <= $3
+  ORDER BY c.seq LIMIT $4`;
+
+/**
+ * audit_chain and audit_checkpoints: the tamper evidence over audit_events (decision 0710).
+ * Written by the sealer only; read by verification, the checkpoint list and the webhook
+ * dispatcher (which follows a workspace's chain as its outbox, decision 0711).
+ */
+@Injectable()
+export class AuditChainRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * Takes the sealer's transaction-scoped advisory lock (released at commit) and answers the
+   * database's clock as RFC 3339 with microseconds; null when another sealer holds the lock.
+   */
+  async lockSealer(tx: Tx): Promise<string | null> {
+    const [row] = await preparedQuery(
+      tx,
+      `SELECT pg_try_advisory_xact_lock($1) AS locked,
+              to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS now`,
+      [SEALER_LOCK],
+    );
+    return bool(row, 'locked') ? text(row, 'now') : null;
+  }
+
+  /** The head of every workspace whose last link is not covered by a checkpoint yet. */
+  async unsignedHeads(tx: Tx): Promise<ChainHead[]> {
+    const rows = await preparedQuery(
+      tx,
+      `SELECT h.workspace_id, h.seq, h.event_id, h.hash
+         FROM (SELECT DISTINCT ON (workspace_id) workspace_id, seq, event_id, hash FROM audit_chain ORDER BY workspace_id, seq DESC) h
+        WHERE NOT EXISTS (SELECT 1 FROM audit_checkpoints k WHERE k.workspace_id = h.workspace_id AND k.seq >= h.seq)`,
+      [],
+    );
+    return rows.map(toHead);
+  }
+
+  async unsealed(tx: Tx, limit: number, since: string | null, after: UnsealedKey | null): Promise<AuditEventView[]> {
+    const { sql, params } = unsealedQuery(limit, since, after);
+    return (await preparedQuery(tx, sql, params)).map(toView);
+  }
+
+  /**
+   * When the oldest transaction now open on this database started (now, if none): every audit row
+   * not yet visible belongs to such a transaction, so its created_at (stamped at insert, inside it)
+   * is not older. Null when the server cannot say (no access to pg_stat_activity): then every pass
+   * scans the whole log.
+   */
+  async oldestOpenTransaction(): Promise<string | null> {
+    try {
+      const [row] = await preparedQuery(
+        this.dataSource,
+        `SELECT to_char(COALESCE(min(xact_start), now()) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS since
+           FROM pg_stat_activity WHERE datname = current_database() AND xact_start IS NOT NULL`,
+        [],
+      );
+      return textOrNull(row, 'since');
+    } catch {
+      return null;
+    }
+  }
+
+  async heads(tx: Tx, workspaceIds: string[]): Promise<ChainHead[]> {
+    return (await preparedQuery(tx, HEADS, [workspaceIds])).map(toHead);
+  }
+
+  /** The workspace's last seq (0 before its first link). */
+  async headSeq(tx: Tx | null, workspaceId: string): Promise<number> {
+    const [row] = await preparedQuery(
+      tx ?? this.dataSource,
+      `SELECT COALESCE(max(seq), 0) AS seq FROM audit_chain WHERE workspace_id = $1`,
+      [workspaceId],
+    );
+    return num(row, 'seq');
+  }
+
+  async insertLinks(tx: Tx, links: NewLink[]): Promise<void> {
+    await preparedQuery(tx, INSERT_LINKS, [
+      links.map((l) => l.eventId),
+      links.map((l) => l.workspaceId),
+      links.map((l) => String(l.seq)),
+      links.map((l) => l.prevHash),
+      links.map((l) => l.hash),
+      links.map((l) => l.sealedAt),
+    ]);
+  }
+
+  /** The newest checkpoint of each workspace that has one. */
+  async lastCheckpoints(tx: Tx, workspaceIds: string[]): Promise<Map<string, { seq: number; signedAt: string }>> {
+    const rows = await preparedQuery(tx, LAST_CHECKPOINTS, [workspaceIds]);
+    return new Map(
+      rows.map((row) => [text(row, 'workspace_id'), { seq: num(row, 'seq'), signedAt: utcTextToIsoMicros(text(row, 'signed_at')) }]),
+    );
+  }
+
+  async insertCheckpoint(tx: Tx, c: Omit<CheckpointView, 'id'>): Promise<void> {
+    await preparedQuery(
+      tx,
+      `INSERT INTO audit_checkpoints (workspace_id, seq, event_id, hash, key_id, signature, signed_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [c.workspace_id, String(c.seq), c.event_id, c.hash, c.key_id, c.signature, c.signed_at],
+    );
+  }
+
+  /** Checkpoints signed in [from, to], after a seq, oldest first (limit + 1 rows, to tell whether there is more). */
+  async checkpointsSigned(
+    workspaceId: string,
+    range: { from?: string; to?: string; afterSeq: number; limit: number },
+  ): Promise<CheckpointView[]> {
+    const rows = await preparedQuery(
+      this.dataSource,
+      `SELECT ${CHECKPOINT_COLUMNS} FROM audit_checkpoints k
+        WHERE k.workspace_id = $1 AND k.seq > $2
+          AND ($3::timestamptz IS NULL OR k.signed_at >= $3::timestamptz)
+          AND ($4::timestamptz IS NULL OR k.signed_at <= $4::timestamptz)
+        ORDER BY k.seq, k.signed_at LIMIT $5`,
+      [workspaceId, String(range.afterSeq), range.from ?? null, range.to ?? null, range.limit + 1],
+    );
+    return rows.map(toCheckpoint);
+  }
+
+  /** Checkpoints whose seq lies in [firstSeq, lastSeq]. */
+  async checkpointsCovering(workspaceId: string, firstSeq: number, lastSeq: number): Promise<CheckpointView[]> {
+    const rows = await preparedQuery(
+      this.dataSource,
+      `SELECT ${CHECKPOINT_COLUMNS} FROM audit_checkpoints k WHERE k.workspace_id = $1 AND k.seq BETWEEN $2 AND $3 ORDER BY k.seq`,
+      [workspaceId, String(firstSeq), String(lastSeq)],
+    );
+    return rows.map(toCheckpoint);
+  }
+
+  /** The first and last seq of the links sealed in [from, to]; null when there is none. */
+  async seqRange(workspaceId: string, from?: string, to?: string): Promise<{ first: number; last: number } | null> {
+    const [row] = await preparedQuery(
+      this.dataSource,
+      `SELECT min(seq) AS first, max(seq) AS last FROM audit_chain
+        WHERE workspace_id = $1
+          AND ($2::timestamptz IS NULL OR sealed_at >= $2::timestamptz)
+          AND ($3::timestamptz IS NULL OR sealed_at <= $3::timestamptz)`,
+      [workspaceId, from ?? null, to ?? null],
+    );
+    if (row.first === null) return null;
+    return { first: num(row, 'first'), last: num(row, 'last') };
+  }
+
+  /** Links with seq in (afterSeq, lastSeq], in order, at most `limit`, on `tx` or the pool. */
+  async links(tx: Tx | null, workspaceId: string, afterSeq: number, lastSeq: number, limit: number): Promise<ChainLink[]> {
+    const rows = await preparedQuery(tx ?? this.dataSource, LINKS, [workspaceId, String(afterSeq), String(lastSeq), limit]);
+    return rows.map(toLink);
+  }
+}
+
+function toLink(row: QueryRow): ChainLink {
+  return {
+    seq: num(row, 'seq'),
+    event_id: text(row, 'link_event_id'),
+    prev_hash: text(row, 'prev_hash'),
+    hash: text(row, 'hash'),
+    sealed_at: utcTextToIsoMicros(text(row, 'sealed_at')),
+    event: row.event_present === null ? null : toView(row),
+  };
+}
+
+function toCheckpoint(row: QueryRow): CheckpointView {
+  return {
+    id: text(row, 'id'),
+    workspace_id: text(row, 'workspace_id'),
+    seq: num(row, 'seq'),
+    event_id: text(row, 'event_id'),
+    hash: text(row, 'hash'),
+    key_id: text(row, 'key_id'),
+    signature: text(row, 'signature'),
+    signed_at: utcTextToIsoMicros(text(row, 'signed_at')),
+  };
+}
+
+function toHead(row: QueryRow): ChainHead {
+  return { workspaceId: text(row, 'workspace_id'), seq: num(row, 'seq'), eventId: text(row, 'event_id'), hash: text(row, 'hash') };
+}

@@ -1,0 +1,64 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayNotEmpty,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
+import { AUDIT_EVENT_TYPES } from '../../events/audit-catalog';
+
+export const EVENT_TYPE_CHOICES = [...AUDIT_EVENT_TYPES, '*'];
+
+export class CreateWebhookDto {
+  @ApiProperty({ format: 'uuid' }) @IsUUID() workspace_id: string;
+  @ApiProperty({ description: 'https: URL (http: and private addresses only with WEBHOOK_ALLOW_PRIVATE_TARGETS=true)' })
+  @IsString()
+  @MaxLength(2048)
+  url: string;
+  @ApiProperty({ type: [String], description: 'Audit catalog event types, or "*" for all', example: ['scim_user_create'] })
+  @IsArray()
+  @ArrayNotEmpty()
+  @ArrayMaxSize(100)
+  @IsIn(EVENT_TYPE_CHOICES, { each: true })
+  event_types: string[];
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(500) description?: string;
+}
+
+export class UpdateWebhookDto {
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(2048) url?: string;
+  @ApiPropertyOptional({ type: [String] })
+  @IsOptional()
+  @IsArray()
+  @ArrayNotEmpty()
+  @ArrayMaxSize(100)
+  @IsIn(EVENT_TYPE_CHOICES, { each: true })
+  event_types?: string[];
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(500) description?: string;
+  @ApiPropertyOptional({ description: 'false pauses deliveries; true re-enables a disabled endpoint' })
+  @IsOptional()
+  @IsBoolean()
+  is_active?: boolean;
+}
+
+export class WebhookWorkspaceQueryDto {
+  @ApiProperty({ format: 'uuid' }) @IsUUID() workspace_id: string;
+}
+
+export class DeliveriesQueryDto {
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 50 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
+}

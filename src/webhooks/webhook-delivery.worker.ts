@@ -1,0 +1,166 @@
+import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Counter, Histogram, register } from 'prom-client';
+import { SecretBox } from '../common/crypto/secret-box';
+import { APP_CONFIG, AppConfig } from '../config/config';
+import { UnitOfWork } from '../database/unit-of-work';
+import { JobsService } from '../jobs/jobs.service';
+import { WebhookDelivery } from './entities/webhook-delivery.entity';
+import { WebhookSubscription } from './entities/webhook-subscription.entity';
+import { postWebhook } from './safe-http';
+import { webhookHeaders } from './signature';
+import { WEBHOOK_DELIVERY_QUEUE, WEBHOOK_JOB_ATTEMPTS } from './webhook-queue';
+import { WebhooksRepository } from './webhooks.repository';
+
+const attemptsTotal =
+  (register.getSingleMetric('webhook_delivery_attempts_total') as Counter | undefined) ??
+  new Counter({ name: 'webhook_delivery_attempts_total', help: 'Webhook delivery attempts by outcome', labelNames: ['outcome'] });
+const lagSeconds =
+  (register.getSingleMetric('webhook_delivery_lag_seconds') as Histogram | undefined) ??
+  new Histogram({
+    name: 'webhook_delivery_lag_seconds',
+    help: 'From the audit event to its successful delivery',
+    buckets: [0.25, 0.5, 1, 2, 5, 10, 30, 60, 300, 3600],
+  });
+
+/**
+ * Sends one delivery attempt (a job of WEBHOOK_DELIVERY_QUEUE). A 2xx answer marks it
+ * succeeded; anything else schedules the next attempt as a new job after an exponential
+ * backoff with jitter, until the retry window (WEBHOOK_RETRY_WINDOW_MS, 24 h) has passed since
+ * the delivery was created. An endpoint failing for the whole window is disabled, and that is
+ * audited. While an endpoint fails, its other deliveries wait for the next probe instead of
+ * each spending a timeout on it.
+ */
+@Injectable()
+export class WebhookDeliveryWorker implements OnModuleInit {
+  private readonly logger = new Logger('Webhooks');
+  private readonly box: SecretBox;
+  /** Endpoint id → when it may be tried again (this instance's view; a restart simply probes once). */
+  private readonly backingOff = new Map<string, number>();
+
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly webhooks: WebhooksRepository,
+    private readonly jobs: JobsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    this.box = new SecretBox(config.SECRETS_ENCRYPTION_KEY!);
+  }
+
+  onModuleInit(): void {
+    this.jobs.registerHandler(WEBHOOK_DELIVERY_QUEUE, (payload) => this.deliver(String(payload.delivery_id)));
+  }
+
+  async deliver(deliveryId: string): Promise<void> {
+    const delivery = await this.webhooks.findDelivery(null, deliveryId);
+    if (!delivery || delivery.status !== 'pending') return;
+    const webhook = await this.webhooks.findSubscription(null, delivery.subscriptionId);
+    if (!webhook) return;
+    if (!webhook.isActive && delivery.eventId !== null) {
+      await this.uow.run((tx) =>
+        this.webhooks.recordAttempt(tx, delivery.workspaceId, delivery.id, {
+          status: 'failed',
+          responseCode: null,
+          error: 'endpoint disabled',
+          nextAttemptAt: null,
+        }),
+      );
+      return;
+    }
+    const now = Date.now();
+    const waitUntil = this.backingOff.get(webhook.id) ?? 0;
+    if (waitUntil > now && delivery.eventId !== null) return this.postpone(delivery, waitUntil + Math.floor(Math.random() * 250));
+
+    const body = JSON.stringify(delivery.payload);
+    const headers = webhookHeaders(this.box.decrypt(webhook.secretEncrypted), delivery.id, Math.floor(now / 1000), body);
+    let responseCode: number | null = null;
+    let error: string | null = null;
+    try {
+      const response = await postWebhook(webhook.url, body, headers, {
+        allowPrivate: this.config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+        timeoutMs: this.config.WEBHOOK_TIMEOUT_MS,
+      });
+      responseCode = response.status;
+      if (response.status < 200 || response.status >= 300) error = `HTTP ${response.status}: ${response.body.slice(0, 200)}`;
+    } catch (err) {
+      error = (err as Error).message.slice(0, 500);
+    }
+    if (error === null) return this.succeeded(delivery, webhook, responseCode!);
+    return this.failed(delivery, webhook, responseCode, error, now);
+  }
+
+  private async succeeded(delivery: WebhookDelivery, webhook: WebhookSubscription, responseCode: number): Promise<void> {
+    this.backingOff.delete(webhook.id);
+    await this.uow.run(async (tx) => {
+      await this.webhooks.recordAttempt(tx, delivery.workspaceId, delivery.id, {
+        status: 'succeeded',
+        responseCode,
+        error: null,
+        nextAttemptAt: null,
+      });
+      if (webhook.failingSince) await this.webhooks.markHealthy(tx, webhook.workspaceId, webhook.id);
+    });
+    attemptsTotal.inc({ outcome: 'succeeded' });
+    const eventTime = Date.parse(String(delivery.payload.timestamp));
+    if (!Number.isNaN(eventTime)) lagSeconds.observe((Date.now() - eventTime) / 1000);
+  }
+
+  private async failed(
+    delivery: WebhookDelivery,
+    webhook: WebhookSubscription,
+    responseCode: number | null,
+    error: string,
+    now: number,
+  ): Promise<void> {
+    const attempt = delivery.attempts + 1;
+    const delay = this.backoff(attempt);
+    const final = now + delay - delivery.createdAt.getTime() > this.config.WEBHOOK_RETRY_WINDOW_MS;
+    const nextAttemptAt = final ? null : new Date(now + delay);
+    this.backingOff.set(webhook.id, now + delay);
+    await this.uow.run(async (tx, events) => {
+      await this.webhooks.recordAttempt(tx, delivery.workspaceId, delivery.id, {
+        status: final ? 'failed' : 'pending',
+        responseCode,
+        error,
+        nextAttemptAt,
+      });
+      if (nextAttemptAt) {
+        await this.jobs.enqueue(
+          tx,
+          WEBHOOK_DELIVERY_QUEUE,
+          { delivery_id: delivery.id },
+          { runAt: nextAttemptAt, maxAttempts: WEBHOOK_JOB_ATTEMPTS },
+        );
+      }
+      if (delivery.eventId === null) return; // a test message says nothing about the endpoint's health
+      const failingSince = await this.webhooks.markFailing(tx, webhook.workspaceId, webhook.id, new Date(now));
+      // Failing for the whole window by the time its next retry would come: the endpoint is dead.
+      if (webhook.isActive && now + delay - failingSince.getTime() > this.config.WEBHOOK_RETRY_WINDOW_MS) {
+        const reason = `failing since ${failingSince.toISOString()}: ${error.slice(0, 200)}`;
+        await this.webhooks.disable(tx, webhook.workspaceId, webhook.id, reason);
+        events.emit('webhook_disable', {
+          workspaceId: webhook.workspaceId,
+          actor: { type: 'system', id: null },
+          target: { type: 'webhook', id: webhook.id },
+          metadata: { url: webhook.url, failing_since: failingSince.toISOString(), last_error: error.slice(0, 200) },
+        });
+      }
+    });
+    attemptsTotal.inc({ outcome: final ? 'gave_up' : 'retry' });
+    this.logger.warn(`webhook delivery ${delivery.id} attempt ${attempt} failed${final ? ' (giving up)' : ''}: ${error}`);
+  }
+
+  /** Not tried now: the endpoint is backing off. The next job comes at its next probe. */
+  private async postpone(delivery: WebhookDelivery, at: number): Promise<void> {
+    const runAt = new Date(at);
+    await this.uow.run(async (tx) => {
+      await this.webhooks.reschedule(tx, delivery.workspaceId, delivery.id, runAt);
+      await this.jobs.enqueue(tx, WEBHOOK_DELIVERY_QUEUE, { delivery_id: delivery.id }, { runAt, maxAttempts: WEBHOOK_JOB_ATTEMPTS });
+    });
+  }
+
+  /** Exponential (base · 2^(attempt-1), capped) with jitter: between half and all of it. */
+  private backoff(attempt: number): number {
+    const exp = Math.min(this.config.WEBHOOK_RETRY_BASE_MS * 2 ** Math.min(attempt - 1, 30), this.config.WEBHOOK_RETRY_MAX_DELAY_MS);
+    return Math.round(exp / 2 + Math.random() * (exp / 2));
+  }
+}

@@ -1,0 +1,116 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { OnEvent } from '@nestjs/event-emitter';
+import { AuditChainRepository } from '../audit/audit-chain.repository';
+import { AUDIT_SEALED } from '../audit/audit-sealer';
+import { eventContent } from '../audit/chain/chain';
+import { APP_CONFIG, AppConfig } from '../config/config';
+import { UnitOfWork } from '../database/unit-of-work';
+import { JobsService } from '../jobs/jobs.service';
+import { WEBHOOK_DELIVERY_QUEUE, WEBHOOK_JOB_ATTEMPTS } from './webhook-queue';
+import { NewDelivery, WebhooksRepository } from './webhooks.repository';
+
+const BATCH = 500;
+
+/**
+ * The fan-out (decision 0711): the audit log, sealed into per-workspace chains, is the outbox.
+ * Each endpoint keeps its position in its workspace's chain; this worker reads the links after
+ * it, creates one delivery (and its job) per event of a subscribed type, and moves the position
+ * forward, all in one transaction with the endpoint's row locked. A crash before commit leaves
+ * the position where it was, so the same events are fanned out again; the unique
+ * (endpoint, event) key keeps that from adding a second delivery.
+ */
+@Injectable()
+export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Webhooks');
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+  private again = false;
+  private stopping = false;
+
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly webhooks: WebhooksRepository,
+    private readonly chain: AuditChainRepository,
+    private readonly jobs: JobsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (!this.config.JOBS_WORKER_ENABLED) return;
+    this.timer = setInterval(() => this.tick(), this.config.WEBHOOK_DISPATCH_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** The sealer moved some chains: fan out now rather than at the next tick. */
+  @OnEvent(AUDIT_SEALED)
+  onSealed(): void {
+    if (this.config.JOBS_WORKER_ENABLED) this.tick();
+  }
+
+  /** Fans out everything sealed so far; answers the deliveries created. */
+  async dispatchAll(): Promise<number> {
+    let created = 0;
+    for (const id of await this.webhooks.behind()) {
+      if (this.stopping) break;
+      for (;;) {
+        const { deliveries, more } = await this.fanOut(id);
+        created += deliveries;
+        if (!more) break;
+      }
+    }
+    if (created > 0) this.jobs.kick();
+    return created;
+  }
+
+  private tick(): void {
+    if (this.stopping) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.dispatchAll()
+      .then(() => undefined)
+      .catch((err: Error) => this.logger.warn(`webhook fan-out failed: ${err.message}`))
+      .finally(() => {
+        this.running = undefined;
+        if (this.again) {
+          this.again = false;
+          this.tick();
+        }
+      });
+  }
+
+  private fanOut(id: string): Promise<{ deliveries: number; more: boolean }> {
+    return this.uow.run(async (tx) => {
+      const webhook = await this.webhooks.lockActive(tx, id);
+      if (!webhook) return { deliveries: 0, more: false };
+      const position = Number(webhook.position);
+      const links = await this.chain.links(tx, webhook.workspaceId, position, Number.MAX_SAFE_INTEGER, BATCH);
+      if (links.length === 0) return { deliveries: 0, more: false };
+      const all = webhook.eventTypes.includes('*');
+      const deliveries: NewDelivery[] = [];
+      for (const link of links) {
+        if (!link.event || !(all || webhook.eventTypes.includes(link.event.event_type))) continue;
+        deliveries.push({
+          subscriptionId: webhook.id,
+          workspaceId: webhook.workspaceId,
+          eventId: link.event.id,
+          eventType: link.event.event_type,
+          payload: { type: link.event.event_type, timestamp: link.event.created_at, data: eventContent(link.event) },
+        });
+      }
+      const created = await this.webhooks.insertDeliveries(tx, deliveries);
+      for (const deliveryId of created) {
+        await this.jobs.enqueue(tx, WEBHOOK_DELIVERY_QUEUE, { delivery_id: deliveryId }, { maxAttempts: WEBHOOK_JOB_ATTEMPTS });
+      }
+      await this.webhooks.advance(tx, webhook.workspaceId, webhook.id, links[links.length - 1].seq);
+      return { deliveries: created.length, more: links.length === BATCH };
+    });
+  }
+}

@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditModule } from '../audit/audit.module';
+import { WebhookDelivery } from './entities/webhook-delivery.entity';
+import { WebhookSubscription } from './entities/webhook-subscription.entity';
+import { WebhookDeliveryWorker } from './webhook-delivery.worker';
+import { WebhookDispatcher } from './webhook-dispatcher';
+import { WebhookDeliveriesController, WebhooksController } from './webhooks.controller';
+import { WebhooksRepository } from './webhooks.repository';
+import { WebhooksService } from './webhooks.service';
+
+/** Audit events delivered to customers' endpoints as Standard Webhooks (docs/audit.md). */
+@Module({
+  imports: [TypeOrmModule.forFeature([WebhookSubscription, WebhookDelivery]), AuditModule],
+  controllers: [WebhooksController, WebhookDeliveriesController],
+  providers: [WebhooksRepository, WebhooksService, WebhookDispatcher, WebhookDeliveryWorker],
+})
+export class WebhooksModule {}

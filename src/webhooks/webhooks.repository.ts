@@ -1,0 +1,208 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { preparedQuery } from '../database/prepared-query';
+import { date, text } from '../database/rows';
+import type { Tx } from '../database/unit-of-work';
+import { WorkspaceMember } from '../workspaces/entities/workspace-member.entity';
+import { WebhookDelivery } from './entities/webhook-delivery.entity';
+import { WebhookSubscription } from './entities/webhook-subscription.entity';
+
+export interface NewSubscription {
+  url: string;
+  eventTypes: string[];
+  description: string;
+  secretEncrypted: string;
+  position: number;
+}
+
+/** A field left undefined keeps its value. */
+export interface SubscriptionChange {
+  url?: string;
+  eventTypes?: string[];
+  description?: string;
+  isActive?: boolean;
+  secretEncrypted?: string;
+}
+
+export interface NewDelivery {
+  subscriptionId: string;
+  workspaceId: string;
+  eventId: string | null;
+  eventType: string;
+  payload: Record<string, unknown>;
+}
+
+/** webhook_subscriptions and webhook_deliveries. Tenant methods take the workspace first. */
+@Injectable()
+export class WebhooksRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async insert(tx: Tx, workspaceId: string, values: NewSubscription): Promise<WebhookSubscription> {
+    const repo = tx.getRepository(WebhookSubscription);
+    const saved = await repo.save(
+      repo.create({
+        workspaceId,
+        url: values.url,
+        eventTypes: values.eventTypes,
+        description: values.description,
+        secretEncrypted: values.secretEncrypted,
+        position: String(values.position),
+      }),
+    );
+    return (await repo.findOneBy({ id: saved.id }))!;
+  }
+
+  listForWorkspace(workspaceId: string): Promise<WebhookSubscription[]> {
+    return this.dataSource.getRepository(WebhookSubscription).find({ where: { workspaceId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  /** The endpoint, if the developer is a member of its workspace (404 otherwise, never 403 across tenants). */
+  findVisibleTo(tx: Tx | null, developerId: string, id: string): Promise<WebhookSubscription | null> {
+    return (tx ?? this.dataSource.manager)
+      .createQueryBuilder(WebhookSubscription, 's')
+      .innerJoin(WorkspaceMember, 'm', 'm.workspaceId = s.workspaceId AND m.developerId = :developerId', { developerId })
+      .where('s.id = :id', { id })
+      .getOne();
+  }
+
+  async update(tx: Tx, workspaceId: string, id: string, change: SubscriptionChange): Promise<WebhookSubscription> {
+    const repo = tx.getRepository(WebhookSubscription);
+    await repo.update(
+      { workspaceId, id },
+      {
+        ...(change.url !== undefined && { url: change.url }),
+        ...(change.eventTypes !== undefined && { eventTypes: change.eventTypes }),
+        ...(change.description !== undefined && { description: change.description }),
+        ...(change.secretEncrypted !== undefined && { secretEncrypted: change.secretEncrypted }),
+        // Re-enabling clears the failure streak that disabled it.
+        ...(change.isActive !== undefined && { isActive: change.isActive, failingSince: null, disabledReason: null }),
+        updatedAt: () => 'now()',
+      },
+    );
+    return (await repo.findOneBy({ workspaceId, id }))!;
+  }
+
+  async delete(tx: Tx, workspaceId: string, id: string): Promise<void> {
+    await tx.getRepository(WebhookSubscription).delete({ workspaceId, id });
+  }
+
+  /** Active endpoints whose position is behind their workspace's chain head. */
+  async behind(): Promise<string[]> {
+    const rows = await preparedQuery(
+      this.dataSource,
+      `SELECT s.id FROM webhook_subscriptions s
+        WHERE s.is_active AND s.position < (SELECT COALESCE(max(c.seq), 0) FROM audit_chain c WHERE c.workspace_id = s.workspace_id)`,
+      [],
+    );
+    return rows.map((row) => text(row, 'id'));
+  }
+
+  /** Locks an active endpoint for its fan-out (skipped when another instance holds it). */
+  lockActive(tx: Tx, id: string): Promise<WebhookSubscription | null> {
+    return tx
+      .getRepository(WebhookSubscription)
+      .createQueryBuilder('s')
+      .setLock('pessimistic_write')
+      .setOnLocked('skip_locked')
+      .where('s.id = :id AND s.isActive', { id })
+      .getOne();
+  }
+
+  async advance(tx: Tx, workspaceId: string, id: string, position: number): Promise<void> {
+    await tx.getRepository(WebhookSubscription).update({ workspaceId, id }, { position: String(position) });
+  }
+
+  /** Inserts the deliveries not there yet (one per endpoint and event); answers the ids of those inserted. */
+  async insertDeliveries(tx: Tx, deliveries: NewDelivery[]): Promise<string[]> {
+    if (deliveries.length === 0) return [];
+    const rows = await preparedQuery(
+      tx,
+      `INSERT INTO webhook_deliveries (subscription_id, workspace_id, event_id, event_type, payload, next_attempt_at)
+       SELECT s, w, e, t, p, now() FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::jsonb[]) AS d(s, w, e, t, p)
+       ON CONFLICT (subscription_id, event_id) DO NOTHING RETURNING id`,
+      [
+        deliveries.map((d) => d.subscriptionId),
+        deliveries.map((d) => d.workspaceId),
+        deliveries.map((d) => d.eventId),
+        deliveries.map((d) => d.eventType),
+        deliveries.map((d) => JSON.stringify(d.payload)),
+      ],
+    );
+    return rows.map((row) => text(row, 'id'));
+  }
+
+  findDelivery(tx: Tx | null, id: string): Promise<WebhookDelivery | null> {
+    return (tx ?? this.dataSource.manager).getRepository(WebhookDelivery).findOneBy({ id });
+  }
+
+  findSubscription(tx: Tx | null, id: string): Promise<WebhookSubscription | null> {
+    return (tx ?? this.dataSource.manager).getRepository(WebhookSubscription).findOneBy({ id });
+  }
+
+  /** The delivery, if the developer is a member of its workspace. */
+  findDeliveryVisibleTo(tx: Tx | null, developerId: string, id: string): Promise<WebhookDelivery | null> {
+    return (tx ?? this.dataSource.manager)
+      .createQueryBuilder(WebhookDelivery, 'd')
+      .innerJoin(WorkspaceMember, 'm', 'm.workspaceId = d.workspaceId AND m.developerId = :developerId', { developerId })
+      .where('d.id = :id', { id })
+      .getOne();
+  }
+
+  /** An endpoint's deliveries, newest first. */
+  deliveries(workspaceId: string, subscriptionId: string, limit: number): Promise<WebhookDelivery[]> {
+    return this.dataSource
+      .getRepository(WebhookDelivery)
+      .find({ where: { workspaceId, subscriptionId }, order: { createdAt: 'DESC', id: 'DESC' }, take: limit });
+  }
+
+  async recordAttempt(
+    tx: Tx,
+    workspaceId: string,
+    id: string,
+    outcome: { status: WebhookDelivery['status']; responseCode: number | null; error: string | null; nextAttemptAt: Date | null },
+  ): Promise<void> {
+    await tx.getRepository(WebhookDelivery).update(
+      { workspaceId, id },
+      {
+        status: outcome.status,
+        attempts: () => 'attempts + 1',
+        lastResponseCode: outcome.responseCode,
+        lastError: outcome.error,
+        nextAttemptAt: outcome.nextAttemptAt,
+        ...(outcome.status === 'succeeded' && { deliveredAt: () => 'now()' }),
+      },
+    );
+  }
+
+  /** A delivery to send again: pending, due now. */
+  async requeue(tx: Tx, workspaceId: string, id: string): Promise<void> {
+    await tx.getRepository(WebhookDelivery).update({ workspaceId, id }, { status: 'pending', nextAttemptAt: () => 'now()' });
+  }
+
+  /** A pending delivery's next attempt moved without an attempt made. */
+  async reschedule(tx: Tx, workspaceId: string, id: string, at: Date): Promise<void> {
+    await tx.getRepository(WebhookDelivery).update({ workspaceId, id, status: 'pending' }, { nextAttemptAt: at });
+  }
+
+  /** Marks the endpoint failing since `since` unless it already is; answers since when it has been failing. */
+  async markFailing(tx: Tx, workspaceId: string, id: string, since: Date): Promise<Date> {
+    const [row] = await preparedQuery(
+      tx,
+      `UPDATE webhook_subscriptions SET failing_since = COALESCE(failing_since, $3)
+        WHERE workspace_id = $1 AND id = $2 RETURNING failing_since`,
+      [workspaceId, id, since],
+    );
+    return row ? date(row, 'failing_since') : since;
+  }
+
+  async markHealthy(tx: Tx, workspaceId: string, id: string): Promise<void> {
+    await tx.getRepository(WebhookSubscription).update({ workspaceId, id }, { failingSince: null });
+  }
+
+  async disable(tx: Tx, workspaceId: string, id: string, reason: string): Promise<void> {
+    await tx
+      .getRepository(WebhookSubscription)
+      .update({ workspaceId, id }, { isActive: false, disabledReason: reason, updatedAt: () => 'now()' });
+  }
+}

@@ -1,0 +1,176 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { DeveloperPrincipal } from '../common/auth/principal';
+import { SecretBox } from '../common/crypto/secret-box';
+import { DomainError, notFound } from '../common/errors';
+import { isUuid } from '../common/ids';
+import { RequestMeta } from '../common/request-context';
+import { APP_CONFIG, AppConfig } from '../config/config';
+import { AuditChainRepository } from '../audit/audit-chain.repository';
+import { EmittedEvents, Tx, UnitOfWork } from '../database/unit-of-work';
+import { JobsService } from '../jobs/jobs.service';
+import { WorkspacesService } from '../workspaces/workspaces.service';
+import { CreateWebhookDto, UpdateWebhookDto } from './dto/webhook.dto';
+import { WebhookSubscription } from './entities/webhook-subscription.entity';
+import { unsafeTargetReason } from './safe-http';
+import { generateWebhookSecret } from './signature';
+import { WEBHOOK_DELIVERY_QUEUE, WEBHOOK_JOB_ATTEMPTS } from './webhook-queue';
+import { toDeliveryView, toWebhookView } from './webhook-views';
+import { WebhooksRepository } from './webhooks.repository';
+
+type WebhookEvent = 'webhook_create' | 'webhook_update' | 'webhook_delete' | 'webhook_secret_rotate';
+
+/** The type of the synthetic message POST /developer/webhooks/{id}/test/ sends (not an audit event). */
+export const TEST_EVENT_TYPE = 'webhook_test';
+
+/**
+ * Webhook endpoints of a workspace (Standard Webhooks). Members manage them; every change is
+ * audited; secrets are shown once and kept encrypted (they sign every delivery).
+ */
+@Injectable()
+export class WebhooksService {
+  private readonly box: SecretBox;
+
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly webhooks: WebhooksRepository,
+    private readonly chain: AuditChainRepository,
+    private readonly workspaces: WorkspacesService,
+    private readonly jobs: JobsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    this.box = new SecretBox(config.SECRETS_ENCRYPTION_KEY!);
+  }
+
+  async create(p: DeveloperPrincipal, dto: CreateWebhookDto, request: RequestMeta) {
+    await this.workspaces.assertMember(p.developerId, dto.workspace_id);
+    await this.assertSafe(dto.url);
+    return this.uow.run(async (tx, events) => {
+      await this.workspaces.assertMember(p.developerId, dto.workspace_id, tx);
+      const secret = generateWebhookSecret();
+      // From the chain's head on: events sealed from now on are delivered.
+      const position = await this.chain.headSeq(tx, dto.workspace_id);
+      const webhook = await this.webhooks.insert(tx, dto.workspace_id, {
+        url: dto.url,
+        eventTypes: [...new Set(dto.event_types)],
+        description: dto.description ?? '',
+        secretEncrypted: this.box.encrypt(secret),
+        position,
+      });
+      this.record(events, 'webhook_create', p, webhook, request, { url: webhook.url, event_types: webhook.eventTypes });
+      return { ...toWebhookView(webhook), secret };
+    });
+  }
+
+  async list(p: DeveloperPrincipal, workspaceId: string) {
+    await this.workspaces.assertMember(p.developerId, workspaceId);
+    return (await this.webhooks.listForWorkspace(workspaceId)).map(toWebhookView);
+  }
+
+  async get(p: DeveloperPrincipal, id: string) {
+    return toWebhookView(await this.load(null, p, id));
+  }
+
+  async update(p: DeveloperPrincipal, id: string, dto: UpdateWebhookDto, request: RequestMeta) {
+    await this.load(null, p, id);
+    if (dto.url !== undefined) await this.assertSafe(dto.url);
+    return this.uow.run(async (tx, events) => {
+      const webhook = await this.load(tx, p, id);
+      const updated = await this.webhooks.update(tx, webhook.workspaceId, id, {
+        url: dto.url,
+        eventTypes: dto.event_types && [...new Set(dto.event_types)],
+        description: dto.description,
+        isActive: dto.is_active,
+      });
+      const fields = Object.keys(dto).filter((k) => dto[k as keyof UpdateWebhookDto] !== undefined);
+      this.record(events, 'webhook_update', p, updated, request, { fields });
+      return toWebhookView(updated);
+    });
+  }
+
+  async remove(p: DeveloperPrincipal, id: string, request: RequestMeta): Promise<void> {
+    await this.uow.run(async (tx, events) => {
+      const webhook = await this.load(tx, p, id);
+      await this.webhooks.delete(tx, webhook.workspaceId, id);
+      this.record(events, 'webhook_delete', p, webhook, request, { url: webhook.url });
+    });
+  }
+
+  /** A new secret, effective for the next attempt of every delivery; the old one stops signing at once. */
+  async rotateSecret(p: DeveloperPrincipal, id: string, request: RequestMeta) {
+    return this.uow.run(async (tx, events) => {
+      const webhook = await this.load(tx, p, id);
+      const secret = generateWebhookSecret();
+      const updated = await this.webhooks.update(tx, webhook.workspaceId, id, { secretEncrypted: this.box.encrypt(secret) });
+      this.record(events, 'webhook_secret_rotate', p, updated, request);
+      return { ...toWebhookView(updated), secret };
+    });
+  }
+
+  /** Queues a synthetic webhook_test message to the endpoint (delivered like any other, even when disabled). */
+  async sendTest(p: DeveloperPrincipal, id: string) {
+    const delivery = await this.uow.run(async (tx) => {
+      const webhook = await this.load(tx, p, id);
+      const payload = {
+        type: TEST_EVENT_TYPE,
+        timestamp: new Date().toISOString(),
+        data: { webhook_id: webhook.id, workspace_id: webhook.workspaceId, message: 'Test message from the identity service' },
+      };
+      const [deliveryId] = await this.webhooks.insertDeliveries(tx, [
+        { subscriptionId: webhook.id, workspaceId: webhook.workspaceId, eventId: null, eventType: TEST_EVENT_TYPE, payload },
+      ]);
+      await this.jobs.enqueue(tx, WEBHOOK_DELIVERY_QUEUE, { delivery_id: deliveryId }, { maxAttempts: WEBHOOK_JOB_ATTEMPTS });
+      return (await this.webhooks.findDelivery(tx, deliveryId))!;
+    });
+    this.jobs.kick();
+    return toDeliveryView(delivery);
+  }
+
+  async deliveries(p: DeveloperPrincipal, id: string, limit: number) {
+    const webhook = await this.load(null, p, id);
+    return (await this.webhooks.deliveries(webhook.workspaceId, webhook.id, limit)).map(toDeliveryView);
+  }
+
+  /** Sends a delivery again now (whatever its status): one more attempt, retried within the retry window. */
+  async retry(p: DeveloperPrincipal, deliveryId: string) {
+    if (!isUuid(deliveryId)) throw notFound('Webhook delivery');
+    const delivery = await this.uow.run(async (tx) => {
+      const found = await this.webhooks.findDeliveryVisibleTo(tx, p.developerId, deliveryId);
+      if (!found) throw notFound('Webhook delivery');
+      await this.webhooks.requeue(tx, found.workspaceId, found.id);
+      await this.jobs.enqueue(tx, WEBHOOK_DELIVERY_QUEUE, { delivery_id: found.id }, { maxAttempts: WEBHOOK_JOB_ATTEMPTS });
+      return (await this.webhooks.findDelivery(tx, found.id))!;
+    });
+    this.jobs.kick();
+    return toDeliveryView(delivery);
+  }
+
+  private async assertSafe(url: string): Promise<void> {
+    const reason = await unsafeTargetReason(url, this.config.WEBHOOK_ALLOW_PRIVATE_TARGETS);
+    if (reason) throw new DomainError('validation_failed', `url: ${reason}`, { details: { url: reason } });
+  }
+
+  /** The endpoint, if the developer is a member of its workspace; 404 otherwise (never 403 across tenants). */
+  private async load(tx: Tx | null, p: DeveloperPrincipal, id: string): Promise<WebhookSubscription> {
+    if (!isUuid(id)) throw notFound('Webhook');
+    const webhook = await this.webhooks.findVisibleTo(tx, p.developerId, id);
+    if (!webhook) throw notFound('Webhook');
+    return webhook;
+  }
+
+  private record(
+    events: EmittedEvents,
+    name: WebhookEvent,
+    p: DeveloperPrincipal,
+    webhook: WebhookSubscription,
+    request: RequestMeta,
+    metadata: Record<string, unknown> = {},
+  ): void {
+    events.emit(name, {
+      workspaceId: webhook.workspaceId,
+      actor: { type: 'developer', id: p.developerId, email: p.email },
+      target: { type: 'webhook', id: webhook.id },
+      request,
+      metadata,
+    });
+  }
+}

@@ -1,0 +1,83 @@
+import { createServer, IncomingHttpHeaders, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** The `standardwebhooks` package's verifier (npm install -D standardwebhooks). */
+type StandardWebhook = new (secret: string) => { verify(payload: string, headers: Record<string, string>): unknown };
+const PACKAGE = 'standardwebhooks';
+
+async function standardWebhook(): Promise<StandardWebhook> {
+  const mod = (await import(PACKAGE)) as { Webhook: StandardWebhook };
+  return mod.Webhook;
+}
+
+export interface ReceivedWebhook {
+  id: string;
+  timestamp: string;
+  body: string;
+  payload: { type: string; timestamp: string; data: Record<string, unknown> };
+  headers: IncomingHttpHeaders;
+}
+
+/**
+ * A loopback webhook receiver: every request is checked with the `standardwebhooks` package
+ * against the endpoint's secret (a request that does not verify is recorded in `rejected` and
+ * answered 401), answered with `status` (default 204), and can be taken down and brought back on
+ * the same port.
+ */
+export class WebhookReceiver {
+  readonly received: ReceivedWebhook[] = [];
+  readonly rejected: { headers: IncomingHttpHeaders; error: string }[] = [];
+  /** The answer to the next requests; 'redirect' answers 302 to `redirectTo`. */
+  status: number | 'redirect' = 204;
+  redirectTo = '';
+  secret = '';
+  private server?: Server;
+  port = 0;
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}/hooks`;
+  }
+
+  async start(): Promise<this> {
+    const Webhook = await standardWebhook();
+    this.server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
+        try {
+          new Webhook(this.secret).verify(body, headers);
+        } catch (err) {
+          this.rejected.push({ headers: req.headers, error: (err as Error).message });
+          res.writeHead(401).end();
+          return;
+        }
+        this.received.push({
+          id: headers['webhook-id'],
+          timestamp: headers['webhook-timestamp'],
+          body,
+          payload: JSON.parse(body) as ReceivedWebhook['payload'],
+          headers: req.headers,
+        });
+        if (this.status === 'redirect') res.writeHead(302, { location: this.redirectTo }).end();
+        else res.writeHead(this.status).end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
+    this.port = (this.server.address() as AddressInfo).port;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    if (!server) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  /** Event ids of the deliveries received (data.id), in arrival order. */
+  eventIds(): string[] {
+    return this.received.map((r) => String(r.payload.data.id));
+  }
+}
