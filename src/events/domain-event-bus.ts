@@ -47,14 +47,20 @@ export class DomainEventBus {
 
   /**
    * The transaction phase of `events` as riders on one statement, or null when a transaction-phase
-   * listener cannot ride (then the caller runs a transaction instead).
+   * listener cannot ride (then the caller runs a transaction instead): it answers nothing, or
+   * fails. Listeners are called one by one rather than through emitAsync, whose bookkeeping
+   * showed in the CPU profile of the hottest write.
    */
   async riders(events: readonly DomainEvent[]): Promise<StatementRider[] | null> {
-    if (this.emitter.listeners(TRANSACTION_PHASE_RIDER).length !== this.emitter.listeners(TRANSACTION_PHASE).length) return null;
+    const listeners = this.emitter.listeners(TRANSACTION_PHASE_RIDER) as ((event: DomainEvent) => unknown)[];
+    if (listeners.length !== this.emitter.listeners(TRANSACTION_PHASE).length) return null;
     const riders: StatementRider[] = [];
     for (const event of events) {
-      const answers: unknown[] = await this.emitter.emitAsync(TRANSACTION_PHASE_RIDER, event);
-      riders.push(...answers.filter((answer): answer is StatementRider => answer != null));
+      for (const listener of listeners) {
+        const answer = await ridingAnswer(() => listener(event));
+        if (answer === null) return null;
+        riders.push(answer);
+      }
     }
     return riders;
   }
@@ -68,5 +74,15 @@ export class DomainEventBus {
         this.logger.error(`listener of ${event.name} failed: ${(err as Error).message}`);
       }
     }
+  }
+}
+
+async function ridingAnswer(call: () => unknown): Promise<StatementRider | null> {
+  try {
+    const answer: unknown = await call();
+    const isRider = typeof answer === 'object' && answer !== null && 'expression' in answer && 'settle' in answer;
+    return isRider ? (answer as StatementRider) : null;
+  } catch {
+    return null;
   }
 }
