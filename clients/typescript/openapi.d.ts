@@ -1,5 +1,65 @@
 // Generated from openapi.json by scripts/openapi-check.mjs (openapi-typescript). Do not edit: run `npm run openapi:write`.
 export interface paths {
+  '/developer/audit/verify/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Verify the audit chain
+     * @description Recomputes the workspace's hash chain from its events as they are now, over the links sealed between from and to (from the first link when from is not given, so a removed first event is found too), and checks every signed checkpoint in that span. Answers how many links and checkpoints check out and the first break: an edited, missing or back-dated (inserted) event, a checkpoint whose signature does not verify, or one whose head differs from the recomputed chain. A workspace with nothing sealed in the span answers zeros. Members of the workspace only.
+     */
+    get: operations['AuditController_verify'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/developer/audit/checkpoints/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List signed checkpoints
+     * @description The workspace's signed chain heads (Ed25519, at most one a minute while its chain moves) signed between from and to, oldest first. Page with `cursor` = next_cursor of the previous page (a seq). Check them offline against GET /developer/audit/keys/ and an export. Members of the workspace only.
+     */
+    get: operations['AuditController_checkpoints'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/developer/audit/keys/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the checkpoint signing keys
+     * @description The Ed25519 public keys (PEM) that sign audit checkpoints: the active one, which signs new checkpoints, and those retired by rotation, kept so older checkpoints still verify. The same for every workspace; any signed-in developer may read them. Keep a copy outside the service: a proof is only as good as the key it is checked with.
+     */
+    get: operations['AuditController_keys'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/developer/audit/': {
     parameters: {
       query?: never;
@@ -1316,6 +1376,138 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/developer/webhooks/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List webhook endpoints
+     * @description The webhook endpoints of one workspace, without their secrets. Members of the workspace only.
+     */
+    get: operations['WebhooksController_list'];
+    put?: never;
+    /**
+     * Create a webhook endpoint
+     * @description Subscribes an endpoint of yours to a workspace's audit events (catalog event types, or "*" for all): each event sealed from now on is POSTed to it, signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature), retried with backoff for WEBHOOK_RETRY_WINDOW_MS. The url must be https: and resolve to public addresses only. The answer carries the signing secret (whsec_…), shown this once. Audited as webhook_create. Members of the workspace only.
+     */
+    post: operations['WebhooksController_create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/developer/webhooks/{id}/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Show a webhook endpoint
+     * @description Without its secret. Visible to members of its workspace only (404 to anyone else).
+     */
+    get: operations['WebhooksController_get'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a webhook endpoint
+     * @description The endpoint and its deliveries are removed: nothing more is sent to it, pending deliveries included. Audited as webhook_delete.
+     */
+    delete: operations['WebhooksController_remove'];
+    options?: never;
+    head?: never;
+    /**
+     * Update a webhook endpoint
+     * @description Fields not sent are kept. is_active=false pauses deliveries; is_active=true turns an endpoint back on, including one the service disabled after it failed for the whole retry window (clears disabled_reason). A new url is checked like on creation. Audited as webhook_update.
+     */
+    patch: operations['WebhooksController_update'];
+    trace?: never;
+  };
+  '/developer/webhooks/{id}/rotate-secret/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Rotate a webhook secret
+     * @description Replaces the signing secret: the old one stops signing at once, and the next attempt of every delivery is signed with the new one. The answer carries the new secret, shown this once. Audited as webhook_secret_rotate.
+     */
+    post: operations['WebhooksController_rotateSecret'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/developer/webhooks/{id}/test/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a test message
+     * @description Queues a synthetic webhook_test message (not an audit event) to the endpoint, signed and retried like any other delivery, even when the endpoint is inactive. The request does not wait for it: follow the delivery in the deliveries list. Its failures do not count toward disabling the endpoint.
+     */
+    post: operations['WebhooksController_test'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/developer/webhooks/{id}/deliveries/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List deliveries of a webhook endpoint
+     * @description The latest deliveries to the endpoint, newest first (limit, default 50, up to 100): status, attempts, the last answer or error, and when a pending one is tried next. Members of its workspace only.
+     */
+    get: operations['WebhooksController_deliveries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/developer/webhook-deliveries/{id}/retry/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Retry a webhook delivery
+     * @description Sends a delivery again now, whatever its status (a failed one included): it goes back to pending for one more attempt, retried within the retry window, with the same webhook-id so the receiver can drop a duplicate. The request does not wait for it. Members of its workspace only.
+     */
+    post: operations['WebhookDeliveriesController_retry'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1996,6 +2188,175 @@ export interface components {
        */
       workspace_id?: string;
     };
+    /**
+     * @example {
+     *       "workspace_id": "0b6f2d4e-5a7c-4c1e-9f3a-2d8e6b1c7a90",
+     *       "url": "https://hooks.example.com/idsvc",
+     *       "event_types": [
+     *         "scim_user_create",
+     *         "scim_user_delete"
+     *       ],
+     *       "description": "Provisioning sync"
+     *     }
+     */
+    CreateWebhookDto: {
+      /** Format: uuid */
+      workspace_id: string;
+      /** @description https: URL (http: and private addresses only with WEBHOOK_ALLOW_PRIVATE_TARGETS=true) */
+      url: string;
+      /**
+       * @description Audit catalog event types, or "*" for all
+       * @example [
+       *       "scim_user_create"
+       *     ]
+       */
+      event_types: (
+        | 'login_success'
+        | 'login_failure'
+        | 'logout'
+        | 'register'
+        | 'email_verify_send'
+        | 'email_verify_confirm'
+        | 'password_reset_request'
+        | 'password_reset_confirm'
+        | 'password_update'
+        | 'oauth_client_create'
+        | 'oauth_client_update'
+        | 'oauth_client_delete'
+        | 'oauth_client_secret_reset'
+        | 'oauth_token_issue'
+        | 'oauth_token_revoke'
+        | 'oauth_consent_grant'
+        | 'workspace_create'
+        | 'workspace_update'
+        | 'workspace_delete'
+        | 'workspace_member_add'
+        | 'workspace_member_remove'
+        | 'workspace_invite_send'
+        | 'workspace_invite_accept'
+        | 'api_token_create'
+        | 'api_token_revoke'
+        | 'dev_token_create'
+        | 'dev_token_revoke'
+        | 'user_create'
+        | 'user_update'
+        | 'user_delete'
+        | 'user_group_assign'
+        | 'user_group_unassign'
+        | 'external_provider_create'
+        | 'external_provider_update'
+        | 'external_provider_delete'
+        | 'custom_db_connect'
+        | 'custom_db_disconnect'
+        | 'custom_db_sync_fail'
+        | 'scim_token_create'
+        | 'scim_token_revoke'
+        | 'scim_user_create'
+        | 'scim_user_update'
+        | 'scim_user_delete'
+        | 'scim_group_create'
+        | 'scim_group_update'
+        | 'scim_group_delete'
+        | 'saml_sp_create'
+        | 'saml_sp_update'
+        | 'saml_sp_delete'
+        | 'saml_sso_success'
+        | 'saml_sso_failure'
+        | 'anomaly_detected'
+        | 'anomaly_notified'
+        | 'managed_database_create'
+        | 'managed_database_delete'
+        | 'managed_database_provision_fail'
+        | 'managed_database_backup_create'
+        | 'managed_database_restore'
+        | 'managed_database_credentials_read'
+        | 'webhook_create'
+        | 'webhook_update'
+        | 'webhook_delete'
+        | 'webhook_secret_rotate'
+        | 'webhook_disable'
+        | '*'
+      )[];
+      description?: string;
+    };
+    /**
+     * @example {
+     *       "is_active": true
+     *     }
+     */
+    UpdateWebhookDto: {
+      url?: string;
+      event_types?: (
+        | 'login_success'
+        | 'login_failure'
+        | 'logout'
+        | 'register'
+        | 'email_verify_send'
+        | 'email_verify_confirm'
+        | 'password_reset_request'
+        | 'password_reset_confirm'
+        | 'password_update'
+        | 'oauth_client_create'
+        | 'oauth_client_update'
+        | 'oauth_client_delete'
+        | 'oauth_client_secret_reset'
+        | 'oauth_token_issue'
+        | 'oauth_token_revoke'
+        | 'oauth_consent_grant'
+        | 'workspace_create'
+        | 'workspace_update'
+        | 'workspace_delete'
+        | 'workspace_member_add'
+        | 'workspace_member_remove'
+        | 'workspace_invite_send'
+        | 'workspace_invite_accept'
+        | 'api_token_create'
+        | 'api_token_revoke'
+        | 'dev_token_create'
+        | 'dev_token_revoke'
+        | 'user_create'
+        | 'user_update'
+        | 'user_delete'
+        | 'user_group_assign'
+        | 'user_group_unassign'
+        | 'external_provider_create'
+        | 'external_provider_update'
+        | 'external_provider_delete'
+        | 'custom_db_connect'
+        | 'custom_db_disconnect'
+        | 'custom_db_sync_fail'
+        | 'scim_token_create'
+        | 'scim_token_revoke'
+        | 'scim_user_create'
+        | 'scim_user_update'
+        | 'scim_user_delete'
+        | 'scim_group_create'
+        | 'scim_group_update'
+        | 'scim_group_delete'
+        | 'saml_sp_create'
+        | 'saml_sp_update'
+        | 'saml_sp_delete'
+        | 'saml_sso_success'
+        | 'saml_sso_failure'
+        | 'anomaly_detected'
+        | 'anomaly_notified'
+        | 'managed_database_create'
+        | 'managed_database_delete'
+        | 'managed_database_provision_fail'
+        | 'managed_database_backup_create'
+        | 'managed_database_restore'
+        | 'managed_database_credentials_read'
+        | 'webhook_create'
+        | 'webhook_update'
+        | 'webhook_delete'
+        | 'webhook_secret_rotate'
+        | 'webhook_disable'
+        | '*'
+      )[];
+      description?: string;
+      /** @description false pauses deliveries; true re-enables a disabled endpoint */
+      is_active?: boolean;
+    };
     /** @description Error body of every route outside /scim/v2 (HTML pages aside). */
     Error: {
       /**
@@ -2322,6 +2683,228 @@ export interface components {
       next_cursor: string | null;
       /** @example 50 */
       limit: number;
+    };
+    /** @description What GET /developer/audit/verify/ found: the links and checkpoints that check out, and the first break, if any. */
+    AuditVerifyResult: {
+      /**
+       * @description Links recomputed and found intact, in seq order, before any break.
+       * @example 1234
+       */
+      verified: number;
+      /**
+       * @description Signed checkpoints in the span whose signature and head matched.
+       * @example 20
+       */
+      checkpoints: number;
+      /**
+       * @description null: the chain is intact over the span. Otherwise the first problem; the walk stops there.
+       * @example null
+       */
+      first_break: {
+        /**
+         * Format: uuid
+         * @description The event (or checkpoint head) at fault; null when a link is missing from the sequence.
+         * @example 8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13
+         */
+        event_id: string | null;
+        /**
+         * @description Position in the chain where the break is.
+         * @example 57
+         */
+        seq: number;
+        /**
+         * @example edited_event
+         * @enum {string}
+         */
+        reason: 'edited_event' | 'missing_event' | 'inserted_event' | 'bad_checkpoint_signature' | 'checkpoint_mismatch';
+      } | null;
+    };
+    /** @description A signed chain head: an Ed25519 signature over its workspace_id, seq, event_id, hash and signed_at (docs/audit.md). */
+    AuditCheckpoint: {
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      id: string;
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      workspace_id: string;
+      /**
+       * @description Chain position of the head it signs.
+       * @example 1234
+       */
+      seq: number;
+      /**
+       * Format: uuid
+       * @description The event sealed at that position.
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      event_id: string;
+      /**
+       * @description The chain hash at seq (hex SHA-256).
+       * @example 9f2c4e6a8b0d1f3e5a7c9b1d3f5e7a9c0b2d4f6e8a0c2e4f6a8b0d2f4e6a8c0b
+       */
+      hash: string;
+      /**
+       * @description Which key of GET /developer/audit/keys/ signed it.
+       * @example audit-2026-11
+       */
+      key_id: string;
+      /**
+       * @description Base64 Ed25519 signature.
+       * @example m0x3mQ1mB3Zr8c2k9Vq4W7tY5uN6pA1sD8fG2hJ4kL0zX9cV7bN3mQ5wE2rT6yU1iO4pA8sD0fG3hJ5kL7zX9cVw==
+       */
+      signature: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      signed_at: string;
+    };
+    AuditCheckpointPage: {
+      results: components['schemas']['AuditCheckpoint'][];
+      /**
+       * @description A seq: pass it as `cursor` for the next page; null at the end.
+       * @example 1234
+       */
+      next_cursor: number | null;
+    };
+    AuditPublicKey: {
+      /** @example audit-2026-11 */
+      key_id: string;
+      /**
+       * @example Ed25519
+       * @enum {string}
+       */
+      algorithm: 'Ed25519';
+      /**
+       * @description PEM (SPKI).
+       * @example -----BEGIN PUBLIC KEY-----
+       *     MCowBQYDK2VwAyEAGb9ECWmEzf6FQbrBZ9w7lshQhqowtrbLDFw4rXAxZuE=
+       *     -----END PUBLIC KEY-----
+       */
+      public_key: string;
+      /**
+       * @description active signs new checkpoints; retired keys stay published so older checkpoints still verify.
+       * @example active
+       * @enum {string}
+       */
+      status: 'active' | 'retired';
+    };
+    AuditPublicKeys: {
+      keys: components['schemas']['AuditPublicKey'][];
+    };
+    /** @description A webhook endpoint of a workspace (Standard Webhooks). Its secret is never shown again after creation or rotation. */
+    Webhook: {
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      id: string;
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      workspace_id: string;
+      /**
+       * Format: uri
+       * @example https://hooks.example.com/idsvc
+       */
+      url: string;
+      /**
+       * @description Audit catalog event types delivered, or ["*"] for all.
+       * @example [
+       *       "scim_user_create",
+       *       "scim_user_delete"
+       *     ]
+       */
+      event_types: string[];
+      /** @example Provisioning sync */
+      description: string;
+      /**
+       * @description false: paused by PATCH, or disabled after failing for the whole retry window.
+       * @example true
+       */
+      is_active: boolean;
+      /**
+       * @description Why the service disabled it (set with is_active=false after failing for WEBHOOK_RETRY_WINDOW_MS); null otherwise.
+       * @example null
+       */
+      disabled_reason: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      updated_at: string;
+    };
+    WebhookWithSecret: components['schemas']['Webhook'] & {
+      /**
+       * @description Shown in this answer only: verify each delivery's webhook-signature with it (stored encrypted).
+       * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+       */
+      secret: string;
+    };
+    WebhookDelivery: {
+      /**
+       * Format: uuid
+       * @description Also sent as the webhook-id header, the same on every attempt.
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      id: string;
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      webhook_id: string;
+      /**
+       * Format: uuid
+       * @description The audit event delivered; null for a webhook_test message.
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      event_id: string | null;
+      /** @example scim_user_create */
+      event_type: string;
+      /**
+       * @description pending: waiting for its (next) attempt; failed: the retry window ran out (retry it by hand).
+       * @example pending
+       * @enum {string}
+       */
+      status: 'pending' | 'succeeded' | 'failed';
+      /** @example 0 */
+      attempts: number;
+      /**
+       * @description HTTP status of the last attempt; null if none answered.
+       * @example null
+       */
+      last_response_code: number | null;
+      /**
+       * @description Why the last attempt failed (status and start of the body, or the network error).
+       * @example null
+       */
+      last_error: string | null;
+      /**
+       * Format: date-time
+       * @description When a pending delivery is next tried; null otherwise.
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      next_attempt_at: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @example null
+       */
+      delivered_at: string | null;
     };
     EmailTemplate: {
       /**
@@ -2933,6 +3516,155 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+  AuditController_verify: {
+    parameters: {
+      query: {
+        workspace_id: string;
+        /** @description Check the links sealed at or after this instant (ISO 8601); default: from the first link */
+        from?: string;
+        /** @description Check the links sealed at or before this instant (ISO 8601); default: to the head */
+        to?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The result of the check (first_break null: intact) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "verified": 1234,
+           *       "checkpoints": 20,
+           *       "first_break": {
+           *         "event_id": "8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13",
+           *         "seq": 57,
+           *         "reason": "edited_event"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['AuditVerifyResult'];
+        };
+      };
+      /** @description `validation_failed`: A query parameter breaks its rule (details names it) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such workspace, or the caller is not a member of it */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  AuditController_checkpoints: {
+    parameters: {
+      query: {
+        workspace_id: string;
+        /** @description Signed at or after (ISO 8601) */
+        from?: string;
+        /** @description Signed at or before (ISO 8601) */
+        to?: string;
+        limit?: number;
+        /** @description next_cursor of the previous page (a seq) */
+        cursor?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of checkpoints */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuditCheckpointPage'];
+        };
+      };
+      /** @description `validation_failed`: A query parameter breaks its rule (details names it) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such workspace, or the caller is not a member of it */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  AuditController_keys: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The public keys, active first */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuditPublicKeys'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   AuditController_list: {
     parameters: {
       query: {
@@ -7351,6 +8083,499 @@ export interface operations {
         };
         content: {
           'text/html': string;
+        };
+      };
+    };
+  };
+  WebhooksController_list: {
+    parameters: {
+      query: {
+        workspace_id: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The endpoints */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            results: components['schemas']['Webhook'][];
+          };
+        };
+      };
+      /** @description `validation_failed`: A query parameter breaks its rule (details names it) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such workspace, or the caller is not a member of it */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  WebhooksController_create: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateWebhookDto'];
+      };
+    };
+    responses: {
+      /** @description The endpoint, with its secret */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookWithSecret'];
+        };
+      };
+      /** @description `validation_failed`: A field is missing or breaks its rule, an event type is not in the catalog, or the url is not https: or resolves to a private, loopback or reserved address (details names the field); `invalid_body`: The body is not valid JSON */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `csrf_failed`: Cookie-authenticated write without the X-CSRF-Token of the session */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such workspace, or the caller is not a member of it */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  WebhooksController_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The endpoint */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Webhook'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such webhook in a workspace of the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  WebhooksController_remove: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `csrf_failed`: Cookie-authenticated write without the X-CSRF-Token of the session */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such webhook in a workspace of the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  WebhooksController_update: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateWebhookDto'];
+      };
+    };
+    responses: {
+      /** @description The updated endpoint */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Webhook'];
+        };
+      };
+      /** @description `validation_failed`: A field breaks its rule, an event type is not in the catalog, or the url is not https: or resolves to a private, loopback or reserved address (details names the field); `invalid_body`: The body is not valid JSON */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `csrf_failed`: Cookie-authenticated write without the X-CSRF-Token of the session */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such webhook in a workspace of the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  WebhooksController_rotateSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The endpoint, with its new secret */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookWithSecret'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `csrf_failed`: Cookie-authenticated write without the X-CSRF-Token of the session */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such webhook in a workspace of the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  WebhooksController_test: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The queued delivery */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "4c2e6a8b-0d1f-4e3a-8c5b-7d9f1a3c5e7b",
+           *       "webhook_id": "3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11",
+           *       "event_id": null,
+           *       "event_type": "webhook_test",
+           *       "status": "pending",
+           *       "attempts": 0,
+           *       "last_response_code": null,
+           *       "last_error": null,
+           *       "next_attempt_at": "2026-11-24T12:00:00.000Z",
+           *       "created_at": "2026-11-24T12:00:00.000Z",
+           *       "delivered_at": null
+           *     }
+           */
+          'application/json': components['schemas']['WebhookDelivery'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `csrf_failed`: Cookie-authenticated write without the X-CSRF-Token of the session */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such webhook in a workspace of the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  WebhooksController_deliveries: {
+    parameters: {
+      query?: {
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The deliveries */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            results: components['schemas']['WebhookDelivery'][];
+          };
+        };
+      };
+      /** @description `validation_failed`: A query parameter breaks its rule (details names it) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such webhook in a workspace of the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  WebhookDeliveriesController_retry: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The delivery, queued again */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookDelivery'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `csrf_failed`: Cookie-authenticated write without the X-CSRF-Token of the session */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such webhook delivery in a workspace of the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
     };

@@ -52,6 +52,13 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
     acs_url: 'https://wiki.example.com/saml/acs',
   },
   UpdateSamlSpDto: { is_active: false },
+  CreateWebhookDto: {
+    workspace_id: WORKSPACE_ID,
+    url: 'https://hooks.example.com/idsvc',
+    event_types: ['scim_user_create', 'scim_user_delete'],
+    description: 'Provisioning sync',
+  },
+  UpdateWebhookDto: { is_active: true },
 
   // Responses
   EndUserResponse: {

@@ -257,6 +257,182 @@ export const SCHEMAS = {
       limit: { type: 'integer', example: 50 },
     },
   },
+  AuditVerifyResult: {
+    type: 'object',
+    description: 'What GET /developer/audit/verify/ found: the links and checkpoints that check out, and the first break, if any.',
+    required: ['verified', 'checkpoints', 'first_break'],
+    properties: {
+      verified: { type: 'integer', example: 1234, description: 'Links recomputed and found intact, in seq order, before any break.' },
+      checkpoints: { type: 'integer', example: 20, description: 'Signed checkpoints in the span whose signature and head matched.' },
+      first_break: {
+        type: 'object',
+        nullable: true,
+        description: 'null: the chain is intact over the span. Otherwise the first problem; the walk stops there.',
+        required: ['event_id', 'seq', 'reason'],
+        properties: {
+          event_id: {
+            type: 'string',
+            format: 'uuid',
+            nullable: true,
+            example: '8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13',
+            description: 'The event (or checkpoint head) at fault; null when a link is missing from the sequence.',
+          },
+          seq: { type: 'integer', example: 57, description: 'Position in the chain where the break is.' },
+          reason: {
+            type: 'string',
+            enum: ['edited_event', 'missing_event', 'inserted_event', 'bad_checkpoint_signature', 'checkpoint_mismatch'],
+            example: 'edited_event',
+          },
+        },
+        example: null,
+      },
+    },
+  },
+  AuditCheckpoint: {
+    type: 'object',
+    description: 'A signed chain head: an Ed25519 signature over its workspace_id, seq, event_id, hash and signed_at (docs/audit.md).',
+    required: ['id', 'workspace_id', 'seq', 'event_id', 'hash', 'key_id', 'signature', 'signed_at'],
+    properties: {
+      id,
+      workspace_id: id,
+      seq: { type: 'integer', example: 1234, description: 'Chain position of the head it signs.' },
+      event_id: { ...id, description: 'The event sealed at that position.' },
+      hash: str('9f2c4e6a8b0d1f3e5a7c9b1d3f5e7a9c0b2d4f6e8a0c2e4f6a8b0d2f4e6a8c0b', {
+        description: 'The chain hash at seq (hex SHA-256).',
+      }),
+      key_id: str('audit-2026-11', { description: 'Which key of GET /developer/audit/keys/ signed it.' }),
+      signature: str('m0x3mQ1mB3Zr8c2k9Vq4W7tY5uN6pA1sD8fG2hJ4kL0zX9cV7bN3mQ5wE2rT6yU1iO4pA8sD0fG3hJ5kL7zX9cVw==', {
+        description: 'Base64 Ed25519 signature.',
+      }),
+      signed_at: time,
+    },
+  },
+  AuditCheckpointPage: {
+    type: 'object',
+    required: ['results', 'next_cursor'],
+    properties: {
+      results: { type: 'array', items: { $ref: '#/components/schemas/AuditCheckpoint' } },
+      next_cursor: {
+        type: 'integer',
+        nullable: true,
+        example: 1234,
+        description: 'A seq: pass it as `cursor` for the next page; null at the end.',
+      },
+    },
+  },
+  AuditPublicKey: {
+    type: 'object',
+    required: ['key_id', 'algorithm', 'public_key', 'status'],
+    properties: {
+      key_id: str('audit-2026-11'),
+      algorithm: { type: 'string', enum: ['Ed25519'], example: 'Ed25519' },
+      public_key: str(
+        '-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEAGb9ECWmEzf6FQbrBZ9w7lshQhqowtrbLDFw4rXAxZuE=\n-----END PUBLIC KEY-----\n',
+        {
+          description: 'PEM (SPKI).',
+        },
+      ),
+      status: {
+        type: 'string',
+        enum: ['active', 'retired'],
+        example: 'active',
+        description: 'active signs new checkpoints; retired keys stay published so older checkpoints still verify.',
+      },
+    },
+  },
+  AuditPublicKeys: {
+    type: 'object',
+    required: ['keys'],
+    properties: { keys: { type: 'array', items: { $ref: '#/components/schemas/AuditPublicKey' } } },
+  },
+  Webhook: {
+    type: 'object',
+    description: 'A webhook endpoint of a workspace (Standard Webhooks). Its secret is never shown again after creation or rotation.',
+    required: ['id', 'workspace_id', 'url', 'event_types', 'description', 'is_active', 'disabled_reason', 'created_at', 'updated_at'],
+    properties: {
+      id,
+      workspace_id: id,
+      url: str('https://hooks.example.com/idsvc', { format: 'uri' }),
+      event_types: {
+        type: 'array',
+        items: { type: 'string' },
+        example: ['scim_user_create', 'scim_user_delete'],
+        description: 'Audit catalog event types delivered, or ["*"] for all.',
+      },
+      description: str('Provisioning sync'),
+      is_active: {
+        type: 'boolean',
+        example: true,
+        description: 'false: paused by PATCH, or disabled after failing for the whole retry window.',
+      },
+      disabled_reason: {
+        type: 'string',
+        nullable: true,
+        example: null,
+        description: 'Why the service disabled it (set with is_active=false after failing for WEBHOOK_RETRY_WINDOW_MS); null otherwise.',
+      },
+      created_at: time,
+      updated_at: time,
+    },
+  },
+  WebhookWithSecret: {
+    allOf: [
+      { $ref: '#/components/schemas/Webhook' },
+      {
+        type: 'object',
+        required: ['secret'],
+        properties: {
+          secret: str('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', {
+            description: "Shown in this answer only: verify each delivery's webhook-signature with it (stored encrypted).",
+          }),
+        },
+      },
+    ],
+  },
+  WebhookDelivery: {
+    type: 'object',
+    required: [
+      'id',
+      'webhook_id',
+      'event_id',
+      'event_type',
+      'status',
+      'attempts',
+      'last_response_code',
+      'last_error',
+      'next_attempt_at',
+      'created_at',
+      'delivered_at',
+    ],
+    properties: {
+      id: { ...id, description: 'Also sent as the webhook-id header, the same on every attempt.' },
+      webhook_id: id,
+      event_id: { ...id, nullable: true, description: 'The audit event delivered; null for a webhook_test message.' },
+      event_type: str('scim_user_create'),
+      status: {
+        type: 'string',
+        enum: ['pending', 'succeeded', 'failed'],
+        example: 'pending',
+        description: 'pending: waiting for its (next) attempt; failed: the retry window ran out (retry it by hand).',
+      },
+      attempts: { type: 'integer', example: 0 },
+      last_response_code: {
+        type: 'integer',
+        nullable: true,
+        example: null,
+        description: 'HTTP status of the last attempt; null if none answered.',
+      },
+      last_error: {
+        type: 'string',
+        nullable: true,
+        example: null,
+        description: 'Why the last attempt failed (status and start of the body, or the network error).',
+      },
+      next_attempt_at: { ...nullableTime, description: 'When a pending delivery is next tried; null otherwise.' },
+      created_at: time,
+      delivered_at: { ...nullableTime, example: null },
+    },
+  },
   EmailTemplate: {
     type: 'object',
     required: ['name', 'display_name', 'subject', 'from_name', 'body', 'placeholders', 'is_default', 'updated_at'],

@@ -19,17 +19,46 @@ export class AuditController {
   ) {}
 
   /** Recomputes the workspace's hash chain and checks its signed checkpoints (docs/audit.md). */
+  @Doc(
+    'Verify the audit chain',
+    "Recomputes the workspace's hash chain from its events as they are now, over the links sealed between from and to (from the first link when from is not given, so a removed first event is found too), and checks every signed checkpoint in that span. Answers how many links and checkpoints check out and the first break: an edited, missing or back-dated (inserted) event, a checkpoint whose signature does not verify, or one whose head differs from the recomputed chain. A workspace with nothing sealed in the span answers zeros. Members of the workspace only.",
+  )
+  @Returns(200, 'AuditVerifyResult', 'The result of the check (first_break null: intact)', {
+    example: {
+      verified: 1234,
+      checkpoints: 20,
+      first_break: { event_id: '8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13', seq: 57, reason: 'edited_event' },
+    },
+  })
+  @Errors(
+    [400, 'validation_failed', 'A query parameter breaks its rule (details names it)'],
+    [404, 'not_found', 'No such workspace, or the caller is not a member of it'],
+  )
   @Get('verify')
   verify(@CurrentPrincipal() p: DeveloperPrincipal, @Query() query: AuditVerifyQueryDto) {
     return this.verification.verify(p.developerId, query);
   }
 
+  @Doc(
+    'List signed checkpoints',
+    "The workspace's signed chain heads (Ed25519, at most one a minute while its chain moves) signed between from and to, oldest first. Page with `cursor` = next_cursor of the previous page (a seq). Check them offline against GET /developer/audit/keys/ and an export. Members of the workspace only.",
+  )
+  @Returns(200, 'AuditCheckpointPage', 'One page of checkpoints')
+  @Errors(
+    [400, 'validation_failed', 'A query parameter breaks its rule (details names it)'],
+    [404, 'not_found', 'No such workspace, or the caller is not a member of it'],
+  )
   @Get('checkpoints')
   checkpoints(@CurrentPrincipal() p: DeveloperPrincipal, @Query() query: AuditCheckpointsQueryDto) {
     return this.verification.checkpoints(p.developerId, query);
   }
 
   /** The Ed25519 public keys that sign checkpoints: the active one and those retired by rotation. */
+  @Doc(
+    'List the checkpoint signing keys',
+    'The Ed25519 public keys (PEM) that sign audit checkpoints: the active one, which signs new checkpoints, and those retired by rotation, kept so older checkpoints still verify. The same for every workspace; any signed-in developer may read them. Keep a copy outside the service: a proof is only as good as the key it is checked with.',
+  )
+  @Returns(200, 'AuditPublicKeys', 'The public keys, active first')
   @Get('keys')
   keys() {
     return this.verification.publicKeys();
