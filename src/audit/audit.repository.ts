@@ -206,8 +206,9 @@ export class AuditRepository {
              AND ($2::timestamptz IS NULL OR e.created_at >= $2::timestamptz)
              AND ($3::timestamptz IS NULL OR e.created_at <= $3::timestamptz)
              AND ($4::timestamptz IS NULL OR e.created_at > $4::timestamptz)
+             AND e.created_at < $5::timestamptz
            ORDER BY e.created_at ASC LIMIT ${EXPORT_BATCH}`,
-          [query.workspace_id, query.from ?? null, query.to ?? null, after],
+          [query.workspace_id, query.from ?? null, query.to ?? null, after, stableBefore],
         )
       ).map(toExportLine);
       yield* rows;
