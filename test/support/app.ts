@@ -9,6 +9,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createApp } from '../../src/app.factory';
 import { APP_CONFIG, AppConfig } from '../../src/config/config';
+import { generateAuditSigningKey } from '../../src/config/dev-secrets';
 import { databaseUrl, workerDatabaseName } from './databases';
 
 export interface TestApp {
@@ -46,6 +47,8 @@ export function baseTestEnv(port: number): Record<string, string> {
     REDIS_KEY_PREFIX: `test:${randomUUID()}:`,
     AUTH_JWT_SECRET: randomBytes(32).toString('base64url'),
     SECRETS_ENCRYPTION_KEY: `test:${randomBytes(32).toString('base64')}`,
+    // Production requires it like the other secrets; tests that run as production find it here.
+    AUDIT_SIGNING_KEYS: generateAuditSigningKey('test'),
     DATA_DIR: mkdtempSync(join(tmpdir(), 'idsvc-test-')),
     // Logs go to files that the global teardown scans for leaked secrets (TEST_LOG_LEVEL=… prints them instead).
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? (process.env.TEST_LOG_DIR ? 'info' : 'silent'),
