@@ -22,10 +22,14 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { PGBOUNCER_BIN, PgBouncer, startPgBouncer } from '../test/support/pgbouncer';
+import { generateAuditSigningKey } from '../src/config/dev-secrets';
+import { ApiClient } from './lib/api-client';
+import { ADMIN_URL, recreateDatabase } from './lib/postgres';
+import { createDeveloper, createWorkspace } from './lib/service';
+import { newUserBody } from './scenarios/scim';
 import { acquireLock, BenchRequest, freePort, Measurement, probe, run, Side, startServer, summarize, window, Window } from './scim/harness';
 
 const ROOT = resolve(__dirname, '..');
-const ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const arg = (name: string, dflt: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? dflt);
 const OPTS = {
   durationSec: arg('duration', 5),
@@ -107,13 +111,13 @@ async function main(): Promise<void> {
     instances.push(p1, p2);
     const servers: Record<Setup, Instance[]> = { direct: [d], unnamed: [u], pooled1: [p1], pooled2: [p1, p2] };
 
-    const { token, clientId } = await provision(d.baseUrl);
+    const { token, clientId, workspaceId } = await provision(d.baseUrl);
     const db = new Client({ connectionString: direct });
     await db.connect();
     let sample: { id: string; email: string }[];
     let signIns: { email: string; password: string }[];
     try {
-      sample = await seedUsers(db, await workspaceOf(db, clientId));
+      sample = await seedUsers(db, workspaceId);
       signIns = await registerEndUsers(d.baseUrl, clientId);
     } finally {
       await db.end();
@@ -234,6 +238,8 @@ async function startInstance(name: string, env: Record<string, string>): Promise
 const SHARED_SECRETS = {
   AUTH_JWT_SECRET: randomBytes(48).toString('base64url'),
   SECRETS_ENCRYPTION_KEY: `bench:${randomBytes(32).toString('base64')}`,
+  // Production refuses to start without an audit checkpoint signing key.
+  AUDIT_SIGNING_KEYS: generateAuditSigningKey('bench'),
   REDIS_KEY_PREFIX: `bench-pgbouncer-${process.pid}:`,
 };
 
@@ -255,62 +261,20 @@ function serviceEnv(port: number): Record<string, string> {
   };
 }
 
-function newUserBody(): string {
-  const id = randomBytes(8).toString('hex');
-  return JSON.stringify({
-    schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
-    userName: `new.${id}@bench.example`,
-    name: { givenName: 'New', familyName: `User ${id}` },
-    active: true,
-  });
-}
-
-async function recreateDatabase(name: string): Promise<string> {
-  const admin = new Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function api(baseUrl: string, method: string, path: string, body: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(baseUrl + path, {
-    method,
-    headers: { 'content-type': 'application/json', ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path} -> ${res.status} ${text.slice(0, 300)}`);
-  return { body: text ? (JSON.parse(text) as Record<string, string>) : {}, headers: res.headers };
-}
-
 /** A developer, a workspace, an OAuth client and a SCIM token, through the real API. */
-async function provision(baseUrl: string): Promise<{ token: string; clientId: string }> {
-  const email = `bench-${randomUUID().slice(0, 8)}@example.test`;
-  const password = `pw-${randomUUID()}`;
-  await api(baseUrl, 'POST', '/developer/auth/signup/', { email, password, name: 'Bench' });
-  const login = await api(baseUrl, 'POST', '/developer/auth/login/', { email, password });
-  const cookie = login.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
-  const dat = await api(baseUrl, 'POST', '/developer/tokens/', { label: 'bench' }, { cookie, 'x-csrf-token': login.body.csrf_token });
-  const auth = { authorization: `Bearer ${dat.body.token}` };
-  const ws = await api(baseUrl, 'POST', '/e/v1/developer/workspaces/', { name: 'pgbouncer bench' }, auth);
-  const scim = await api(baseUrl, 'POST', '/developer/scim/tokens/', { workspace_id: ws.body.id, label: 'bench' }, auth);
-  const client = await api(baseUrl, 'POST', '/developer/oauth/clients/', { workspace_id: ws.body.id, name: 'App' }, auth);
-  return { token: scim.body.token, clientId: client.body.client_id };
-}
-
-async function workspaceOf(db: Client, clientId: string): Promise<string> {
-  const { rows } = await db.query<{ workspace_id: string }>(`SELECT workspace_id FROM oauth_clients WHERE client_id = $1`, [clientId]);
-  return rows[0].workspace_id;
+async function provision(baseUrl: string): Promise<{ token: string; clientId: string; workspaceId: string }> {
+  const api = new ApiClient(baseUrl);
+  const dev = await createDeveloper(api);
+  const ws = await createWorkspace(api, dev, 'pgbouncer bench');
+  const scim = await api.post<{ token: string }>('/developer/scim/tokens/', {
+    body: { workspace_id: ws.id, label: 'bench' },
+    headers: dev.authHeaders,
+  });
+  const client = await api.post<{ client_id: string }>('/developer/oauth/clients/', {
+    body: { workspace_id: ws.id, name: 'App' },
+    headers: dev.authHeaders,
+  });
+  return { token: scim.body.token, clientId: client.body.client_id, workspaceId: ws.id };
 }
 
 /** SCIM users (no OAuth client) in one workspace, seeded in SQL; a random sample to request. */
@@ -337,7 +301,8 @@ async function registerEndUsers(baseUrl: string, clientId: string): Promise<{ em
     email: `signin-${i}-${randomUUID().slice(0, 6)}@bench.example`,
     password: `pw-${randomUUID()}`,
   }));
-  for (const u of users) await api(baseUrl, 'POST', '/e/v1/auth/register/', { client_id: clientId, ...u });
+  const api = new ApiClient(baseUrl);
+  for (const u of users) await api.post('/e/v1/auth/register/', { body: { client_id: clientId, ...u } });
   return users;
 }
 
