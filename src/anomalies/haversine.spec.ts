@@ -45,7 +45,8 @@ describe('haversineKm', () => {
   it('satisfies the triangle inequality', () => {
     fc.assert(
       fc.property(point, point, point, (a: LatLon, b: LatLon, c: LatLon) => {
-        expect(haversineKm(a, c)).toBeLessThanOrEqual(haversineKm(a, b) + haversineKm(b, c) + 1e-6);
+        // 1 m of slack: near antipodal points rounding in asin() of a value close to 1 costs millimetres (seen: 4 mm).
+        expect(haversineKm(a, c)).toBeLessThanOrEqual(haversineKm(a, b) + haversineKm(b, c) + 1e-3);
       }),
     );
   });

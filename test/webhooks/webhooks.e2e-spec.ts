@@ -150,8 +150,10 @@ describe('webhooks (Standard Webhooks)', () => {
     await eventually(async () => {
       const list = await deliveries(hook.id);
       expect(list).toHaveLength(5);
-      for (const d of list) expect(d).toMatchObject({ status: 'pending', last_error: expect.stringMatching(/ECONNREFUSED/) });
-      expect(list.some((d) => d.attempts >= 2)).toBe(true);
+      // While the endpoint fails, one delivery probes it and the others wait for that probe without
+      // an attempt of their own (docs/audit.md), so not every delivery has an error yet.
+      for (const d of list) expect(d.status).toBe('pending');
+      expect(list.some((d) => d.attempts >= 2 && /ECONNREFUSED/.test(d.last_error ?? ''))).toBe(true);
     });
     await receiver.start();
     const expected = (
