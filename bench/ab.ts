@@ -105,8 +105,8 @@ async function main(): Promise<void> {
       cpu.push(mb.cpuMsPerRequest / ma.cpuMsPerRequest);
       rps.push(mb.requestsPerSec / ma.requestsPerSec);
       console.log(
-        `round ${round}: A ${Math.round(ma.requestsPerSec)} req/s, ${ma.cpuMsPerRequest} ms CPU/req | ` +
-          `B ${Math.round(mb.requestsPerSec)} req/s, ${mb.cpuMsPerRequest} ms CPU/req`,
+        `round ${round}: A ${Math.round(ma.requestsPerSec)} req/s, ${ma.cpuMsPerRequest} ms CPU/req, RSS ${Math.round(ma.rssMb)} MB | ` +
+          `B ${Math.round(mb.requestsPerSec)} req/s, ${mb.cpuMsPerRequest} ms CPU/req, RSS ${Math.round(mb.rssMb)} MB`,
       );
     }
     console.log(`B/A server CPU per request: median ${median(cpu).toFixed(2)} (rounds ${cpu.map((r) => r.toFixed(2)).join(' ')})`);

@@ -43,7 +43,13 @@ export class ServerProcess {
     const fd = openSync(opts.logFile, 'w');
     const child = spawn(process.execPath, opts.args, {
       cwd: opts.cwd,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...opts.env },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        // e.g. a preload that samples memory, or V8 flags under study; never set by the harness itself.
+        ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
+        ...opts.env,
+      },
       stdio: ['ignore', fd, fd],
     });
     closeSync(fd);

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiClient } from './api-client';
 import { freePort, profileArgs, runCommand, ServerProcess } from './processes';
@@ -29,7 +30,7 @@ export async function startService(
   const baseUrl = `http://127.0.0.1:${port}`;
   const server = await ServerProcess.start({
     name: 'service',
-    args: [...profileArgs(root, 'service', cpuProf), join(root, 'dist/main.js')],
+    args: [...productionNodeFlags(root), ...profileArgs(root, 'service', cpuProf), join(root, 'dist/main.js')],
     env: { ...serviceEnv(port, databaseUrl), ...extraEnv },
     cwd: root,
     readyUrl: `${baseUrl}/health/ready`,
@@ -37,6 +38,17 @@ export async function startService(
     timeoutMs: 120_000,
   });
   return { server, baseUrl };
+}
+
+/**
+ * The Node flags of the build's own `npm run start:prod` (its heap sizing, decision 0123), so that
+ * each build is measured as production runs it and an A/B compares those flags too.
+ */
+export function productionNodeFlags(root: string): string[] {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+  const command = pkg.scripts?.['start:prod'] ?? '';
+  const words = command.split(/\s+/);
+  return words.slice(words.indexOf('node') + 1).filter((word) => word.startsWith('--'));
 }
 
 /** The environment of a production-like instance on this machine (see .env.example). */
