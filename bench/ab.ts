@@ -1,8 +1,11 @@
 /**
- * Side-by-side A/B of two builds of the service: both run at once against one database and
- * are loaded at the same time, window after window, so CPU steal and background load hit
- * both alike. On a shared machine that is the only way to see a 10 % change: two windows a
- * few seconds apart on one build differ by more than that.
+ * Side-by-side A/B of two builds of the service: both run at once on the same PostgreSQL
+ * server, each with its own database seeded alike, and are loaded at the same time, window
+ * after window, so CPU steal and background load hit both alike. On a shared machine that is
+ * the only way to see a 10 % change: two windows a few seconds apart on one build differ by
+ * more than that. Each build has its own database so that its background work (the audit
+ * sealer, webhooks, jobs) handles its own writes only, as in production: on one shared
+ * database one build's sealer sealed both builds' events and paid for the other's writes.
  *
  *   git worktree add /tmp/before <commit> && (cd /tmp/before && npm ci && npx nest build)
  *   npm run build
@@ -13,8 +16,8 @@
  * audit-deep (the audit list at 1,000,000 events), sso (GET /saml/sso/ for a signed-in browser)
  * and sign-in (POST /e/v1/auth/login/, argon2-bound).
  *
- * Each directory must hold a built service (dist/main.js) whose migrations match: both boot
- * on the same fresh database. Prints each round and the median ratios B/A of server CPU per
+ * Each directory must hold a built service (dist/main.js); each boots on a fresh database of its
+ * own and runs with the Node flags of its own `npm run start:prod`. Prints each round and the median ratios B/A of server CPU per
  * request and of requests per second. --cpu-prof writes both builds' V8 CPU profiles to
  * <build>/bench/results/profiles/ (open in Chrome DevTools or speedscope).
  */
@@ -38,12 +41,6 @@ const USERS = 20_000;
 
 const SCENARIOS = ['get', 'filter', 'create', 'group-patch', 'audit-first', 'audit-deep', 'sso', 'sign-in'] as const;
 type ScenarioName = (typeof SCENARIOS)[number];
-
-/** The requests each build is loaded with (the same list unless a scenario needs each its own rows). */
-interface Loads {
-  a: BenchRequest[];
-  b: BenchRequest[];
-}
 
 interface Options {
   a: string;
@@ -74,8 +71,12 @@ function parseOptions(argv: string[]): Options {
 
 async function main(): Promise<void> {
   const opts = parseOptions(process.argv.slice(2));
-  // Per worktree: two sessions running A/Bs at once must not recreate each other's database.
-  const url = await recreateDatabase(`identity_bench_ab_${databaseSuffix(process.cwd())}`);
+  // Per worktree: two sessions running A/Bs at once must not recreate each other's databases.
+  const suffix = databaseSuffix(process.cwd());
+  const [urlA, urlB] = await Promise.all([
+    recreateDatabase(`identity_bench_ab_${suffix}_a`),
+    recreateDatabase(`identity_bench_ab_${suffix}_b`),
+  ]);
   const smtp = await startSmtpReceiver();
   // SAML configured and the per-IP sign-in limits lifted, in both builds alike: every scenario runs on the same services.
   const env = {
@@ -88,11 +89,14 @@ async function main(): Promise<void> {
     // seeded with old timestamps stay unsealed during the rounds, which read the log as a live
     // service does, while the sealer's one-second passes run as in production.
   };
-  const a = await startService(opts.a, url, env, opts.cpuProf);
-  const b = await startService(opts.b, url, env, opts.cpuProf);
-  const db = pool(url);
+  const a = await startService(opts.a, urlA, env, opts.cpuProf);
+  const b = await startService(opts.b, urlB, env, opts.cpuProf);
+  const [dbA, dbB] = [pool(urlA), pool(urlB)];
   try {
-    const loads = await seed(a.baseUrl, db, opts.scenario, smtp);
+    const loads = {
+      a: await seed(a.baseUrl, dbA, opts.scenario, smtp, 'A'),
+      b: await seed(b.baseUrl, dbB, opts.scenario, smtp, 'B'),
+    };
     const load = { durationSec: opts.durationSec, warmupSec: 0, connections: 10 };
     await Promise.all([
       measure(a.server, a.baseUrl, loads.a, { ...load, warmupSec: 4 }),
@@ -112,34 +116,33 @@ async function main(): Promise<void> {
     console.log(`B/A server CPU per request: median ${median(cpu).toFixed(2)} (rounds ${cpu.map((r) => r.toFixed(2)).join(' ')})`);
     console.log(`B/A requests per second:    median ${median(rps).toFixed(2)} (rounds ${rps.map((r) => r.toFixed(2)).join(' ')})`);
   } finally {
-    await db.end();
+    await Promise.all([dbA.end(), dbB.end()]);
     await Promise.all([a.server.stop(), b.server.stop()]);
     await smtp.stop();
   }
 }
 
-/** The data a scenario needs, created through build A's API (both builds share the database), and its requests. */
-async function seed(baseUrl: string, db: Pool, scenario: ScenarioName, smtp: SmtpReceiver): Promise<Loads> {
-  const same = (requests: BenchRequest[]): Loads => ({ a: requests, b: requests });
+/** The data a scenario needs, created through one build's API in its own database, and the requests that load it. */
+async function seed(baseUrl: string, db: Pool, scenario: ScenarioName, smtp: SmtpReceiver, build: string): Promise<BenchRequest[]> {
   // The test factories only need an HTTP client aimed at the service.
   const t = { http: () => request(baseUrl), baseUrl } as unknown as TestApp;
   switch (scenario) {
     case 'get':
     case 'filter':
     case 'create':
-      return same(await scimRequests(new ApiClient(baseUrl), db, scenario));
+      return scimRequests(new ApiClient(baseUrl), db, scenario);
     case 'group-patch':
-      return groupPatchRequests(new ApiClient(baseUrl), db);
+      return groupPatchRequests(new ApiClient(baseUrl), db, build);
     case 'audit-first':
     case 'audit-deep':
-      return same(await auditRequests(new ApiClient(baseUrl), db, scenario));
+      return auditRequests(new ApiClient(baseUrl), db, scenario);
     case 'sso':
-      return same(await ssoRequests(t, smtp));
+      return ssoRequests(t, smtp);
     case 'sign-in': {
       const tenant = await aTenant(t);
       const user = await anEndUser(t, tenant.client, { smtp });
       const body = JSON.stringify({ client_id: user.clientId, email: user.email, password: user.password });
-      return same([{ method: 'POST', path: '/e/v1/auth/login/', headers: { 'content-type': 'application/json' }, body }]);
+      return [{ method: 'POST', path: '/e/v1/auth/login/', headers: { 'content-type': 'application/json' }, body }];
     }
   }
 }
@@ -178,24 +181,20 @@ async function scimRequests(api: ApiClient, db: Pool, scenario: 'get' | 'filter'
   return [{ method: 'POST', path: '/scim/v2/Users', headers, newBody: newUserBody }];
 }
 
-/** One group per build (they would otherwise queue on each other's row lock), each PATCH adding one user not yet a member. */
-async function groupPatchRequests(api: ApiClient, db: Pool): Promise<Loads> {
+/** A group, each PATCH adding one user not yet a member. */
+async function groupPatchRequests(api: ApiClient, db: Pool, build: string): Promise<BenchRequest[]> {
   const { headers, userIds } = await scimWorkspace(api, db);
-  const half = Math.floor(userIds.length / 2);
-  const forBuild = async (name: string, pool: string[]): Promise<BenchRequest[]> => {
-    const group = await api.post<{ id: string }>('/scim/v2/Groups', {
-      headers,
-      body: { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: name },
+  const group = await api.post<{ id: string }>('/scim/v2/Groups', {
+    headers,
+    body: { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: `ab group ${build}` },
+  });
+  let next = 0;
+  const newBody = () =>
+    JSON.stringify({
+      schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+      Operations: [{ op: 'add', path: 'members', value: [{ value: userIds[next++ % userIds.length] }] }],
     });
-    let next = 0;
-    const newBody = () =>
-      JSON.stringify({
-        schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
-        Operations: [{ op: 'add', path: 'members', value: [{ value: pool[next++ % pool.length] }] }],
-      });
-    return [{ method: 'PATCH', path: `/scim/v2/Groups/${group.body.id}?excludedAttributes=members`, headers, newBody }];
-  };
-  return { a: await forBuild('ab group A', userIds.slice(0, half)), b: await forBuild('ab group B', userIds.slice(half)) };
+  return [{ method: 'PATCH', path: `/scim/v2/Groups/${group.body.id}?excludedAttributes=members`, headers, newBody }];
 }
 
 /** A workspace holding 1,000,000 audit events (seeded as bench/scenarios/audit-list.ts does), and its first or deep pages. */
