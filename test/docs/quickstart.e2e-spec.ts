@@ -85,4 +85,52 @@ describe('docs/quickstart.md', () => {
     timings.push(`3. browser sign-in through the test SP: ${((Date.now() - browserStarted) / 1000).toFixed(1)} s`);
     process.stdout.write(`quickstart journey timings (commands as written, zero-config instance):\n  ${timings.join('\n  ')}\n`);
   }, 180_000);
+
+  /** `npm run seed`'s script, run as the README says, against the same instance. */
+  async function seed(): Promise<Map<string, string>> {
+    const { stdout } = await run(
+      process.execPath,
+      ['-r', 'ts-node/register/transpile-only', resolve(__dirname, '../../scripts/seed.ts'), '--base', app.baseUrl],
+      {
+        cwd: mkdtempSync(join(tmpdir(), 'idsvc-seed-')),
+        env: {
+          PATH: process.env.PATH ?? '/usr/bin:/bin',
+          HOME: tmpdir(),
+          DATA_DIR: dataDir,
+          NODE_PATH: resolve(__dirname, '../../node_modules'),
+          TS_NODE_PROJECT: resolve(__dirname, '../../tsconfig.json'),
+        },
+        timeout: 60_000,
+      },
+    );
+    return new Map([...stdout.matchAll(/^ {2}(\S[^\n]*?) {2,}(\S[^\n]*)$/gm)].map((m) => [m[1].trim(), m[2].trim()]));
+  }
+
+  it('npm run seed prints demo credentials that work, a verified end user and the test SP, and reuses its developer', async () => {
+    const first = await seed();
+    const developerToken = first.get('Developer token')!.split(/\s/)[0];
+    const workspaceId = first.get('Workspace')!;
+    const workspaces = await fetch(`${app.baseUrl}/e/v1/developer/workspaces/`, { headers: { Authorization: `Bearer ${developerToken}` } });
+    expect(workspaces.status).toBe(200);
+    expect(JSON.stringify(await workspaces.json())).toContain(workspaceId);
+    const users = await fetch(`${app.baseUrl}/scim/v2/Users`, { headers: { Authorization: `Bearer ${first.get('SCIM token')}` } });
+    expect(users.status).toBe(200);
+    expect(first.get('End user')).toMatch(/\(verified\)$/);
+    const [email, password] = first
+      .get('End user')!
+      .split(/\s+/)
+      .filter((word) => word !== '/');
+    const clientId = /client_id (\S+)/.exec(first.get('OAuth client')!)![1];
+    const login = await fetch(`${app.baseUrl}/e/v1/auth/login/`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ client_id: clientId, email, password }),
+    });
+    expect(login.status).toBe(200);
+    expect(first.get('Test SAML SP')).toMatch(/^http:\/\/.+\/saml\/test-sp\//);
+
+    const second = await seed();
+    expect(second.get('Developer')).toBe(first.get('Developer'));
+    expect(second.get('Workspace')).not.toBe(workspaceId);
+  }, 120_000);
 });
