@@ -25,7 +25,7 @@ import { PGBOUNCER_BIN, PgBouncer, startPgBouncer } from '../test/support/pgboun
 import { generateAuditSigningKey } from '../src/config/dev-secrets';
 import { ApiClient } from './lib/api-client';
 import { ADMIN_URL, recreateDatabase } from './lib/postgres';
-import { createDeveloper, createWorkspace } from './lib/service';
+import { createDeveloper, createWorkspace, productionNodeFlags } from './lib/service';
 import { newUserBody } from './scenarios/scim';
 import { acquireLock, BenchRequest, freePort, Measurement, probe, run, Side, startServer, summarize, window, Window } from './scim/harness';
 
