@@ -26,8 +26,8 @@ const lagSeconds =
  * Sends one delivery attempt (a job of WEBHOOK_DELIVERY_QUEUE). A 2xx answer marks it
  * succeeded; anything else schedules the next attempt as a new job after an exponential
  * backoff with jitter, until the retry window (WEBHOOK_RETRY_WINDOW_MS, 24 h) has passed since
- * the delivery was created. An endpoint failing for the whole window is disabled, and that is
- * audited. While an endpoint fails, its other deliveries wait for the next probe instead of
+ * the delivery was created, or since the endpoint started failing when that is later. An endpoint
+ * failing for the whole window is disabled, and that is audited. While an endpoint fails, its other deliveries wait for the next probe instead of
  * each spending a timeout on it.
  */
 @Injectable()
@@ -113,12 +113,20 @@ export class WebhookDeliveryWorker implements OnModuleInit {
   ): Promise<void> {
     const attempt = delivery.attempts + 1;
     const delay = this.backoff(attempt);
-    const final = now + delay - delivery.createdAt.getTime() > this.config.WEBHOOK_RETRY_WINDOW_MS;
-    const nextAttemptAt = final ? null : new Date(now + delay);
     this.backingOff.set(webhook.id, now + delay);
-    await this.uow.run(async (tx, events) => {
+    const window = this.config.WEBHOOK_RETRY_WINDOW_MS;
+    const final = await this.uow.run(async (tx, events) => {
+      // A test message says nothing about the endpoint's health.
+      const failingSince =
+        delivery.eventId === null ? null : await this.webhooks.markFailing(tx, webhook.workspaceId, webhook.id, new Date(now));
+      // The window runs from the delivery's creation or, when later, from the endpoint's first failure: a delivery
+      // that gives up has then failed for the whole window, and so has the endpoint, which is disabled with it
+      // (measured from creation alone, the wait for the first attempt could end the delivery just short of that).
+      const windowStart = Math.max(delivery.createdAt.getTime(), failingSince?.getTime() ?? 0);
+      const givesUp = now + delay - windowStart > window;
+      const nextAttemptAt = givesUp ? null : new Date(now + delay);
       await this.webhooks.recordAttempt(tx, delivery.workspaceId, delivery.id, {
-        status: final ? 'failed' : 'pending',
+        status: givesUp ? 'failed' : 'pending',
         responseCode,
         error,
         nextAttemptAt,
@@ -131,10 +139,8 @@ export class WebhookDeliveryWorker implements OnModuleInit {
           { runAt: nextAttemptAt, maxAttempts: WEBHOOK_JOB_ATTEMPTS },
         );
       }
-      if (delivery.eventId === null) return; // a test message says nothing about the endpoint's health
-      const failingSince = await this.webhooks.markFailing(tx, webhook.workspaceId, webhook.id, new Date(now));
       // Failing for the whole window by the time its next retry would come: the endpoint is dead.
-      if (webhook.isActive && now + delay - failingSince.getTime() > this.config.WEBHOOK_RETRY_WINDOW_MS) {
+      if (failingSince && webhook.isActive && now + delay - failingSince.getTime() > window) {
         const reason = `failing since ${failingSince.toISOString()}: ${error.slice(0, 200)}`;
         await this.webhooks.disable(tx, webhook.workspaceId, webhook.id, reason);
         events.emit('webhook_disable', {
@@ -144,6 +150,7 @@ export class WebhookDeliveryWorker implements OnModuleInit {
           metadata: { url: webhook.url, failing_since: failingSince.toISOString(), last_error: error.slice(0, 200) },
         });
       }
+      return givesUp;
     });
     attemptsTotal.inc({ outcome: final ? 'gave_up' : 'retry' });
     this.logger.warn(`webhook delivery ${delivery.id} attempt ${attempt} failed${final ? ' (giving up)' : ''}: ${error}`);
