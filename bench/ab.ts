@@ -17,8 +17,10 @@
  * and sign-in (POST /e/v1/auth/login/, argon2-bound).
  *
  * Each directory must hold a built service (dist/main.js); each boots on a fresh database of its
- * own and runs with the Node flags of its own `npm run start:prod`. Prints each round and the median ratios B/A of server CPU per
- * request and of requests per second. --cpu-prof writes both builds' V8 CPU profiles to
+ * own and runs with the Node flags of its own `npm run start:prod`. Prints each round (with both
+ * builds' peak RSS) and the median ratios B/A of server CPU per request and of requests per
+ * second. Which side a build runs on biases the result a little: for a decision, run both orders
+ * and take the geometric mean of the first ratio and the inverse of the second (decision 0601). --cpu-prof writes both builds' V8 CPU profiles to
  * <build>/bench/results/profiles/ (open in Chrome DevTools or speedscope).
  */
 import { resolve } from 'node:path';
