@@ -226,7 +226,7 @@ async function startInstance(name: string, env: Record<string, string>): Promise
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const server = await startServer(
-    [join(ROOT, 'dist/main.js')],
+    [...productionNodeFlags(ROOT), join(ROOT, 'dist/main.js')],
     { ...serviceEnv(port), ...env },
     ROOT,
     `${baseUrl}/health/ready`,
