@@ -63,12 +63,9 @@ async function codeFromMailFolder(email: string, since: number): Promise<string 
     for (const file of files) {
       const eml = readFileSync(join(MAIL_DIR, file), 'utf8').replace(/=\r?\n/g, '');
       if (!eml.includes(email) || !/registration_confirmation/.test(file)) continue;
-      const code = /\b(\d{6})\b/.exec(
-        eml
-          .split(/\r?\n\r?\n/)
-          .slice(1)
-          .join('\n'),
-      )?.[1];
+      // The subject starts with the code ("123456 is your … verification code"); the body also holds the
+      // address, whose random part can itself be six digits.
+      const code = /^Subject: (?:=\?[^?]+\?Q\?)?(\d{6})[ _]/im.exec(eml)?.[1];
       if (code) return code;
     }
     if (Date.now() - since > 20_000) break;
