@@ -16,6 +16,8 @@ export interface ReceivedWebhook {
   body: string;
   payload: { type: string; timestamp: string; data: Record<string, unknown> };
   headers: IncomingHttpHeaders;
+  /** Which secret the signature verified with: `secret`, or one of `previousSecrets`. */
+  verifiedWith: 'current' | 'previous';
 }
 
 /**
@@ -31,6 +33,11 @@ export class WebhookReceiver {
   status: number | 'redirect' = 204;
   redirectTo = '';
   secret = '';
+  /**
+   * Secrets still accepted after a rotation, as a real receiver does while deliveries signed
+   * before the rotation may still be in flight; each delivery records which one verified it.
+   */
+  previousSecrets: string[] = [];
   private server?: Server;
   port = 0;
 
@@ -45,14 +52,23 @@ export class WebhookReceiver {
       req.on('data', (c: Buffer) => (body += c.toString()));
       req.on('end', () => {
         const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
-        try {
-          new Webhook(this.secret).verify(body, headers);
-        } catch (err) {
-          this.rejected.push({ headers: req.headers, error: (err as Error).message });
+        const verifies = (secret: string) => {
+          try {
+            new Webhook(secret).verify(body, headers);
+            return null;
+          } catch (err) {
+            return (err as Error).message;
+          }
+        };
+        const error = verifies(this.secret);
+        const previous = error !== null && this.previousSecrets.some((secret) => verifies(secret) === null);
+        if (error !== null && !previous) {
+          this.rejected.push({ headers: req.headers, error });
           res.writeHead(401).end();
           return;
         }
         this.received.push({
+          verifiedWith: previous ? 'previous' : 'current',
           id: headers['webhook-id'],
           timestamp: headers['webhook-timestamp'],
           body,

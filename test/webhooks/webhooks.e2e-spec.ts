@@ -50,6 +50,7 @@ describe('webhooks (Standard Webhooks)', () => {
       .send({ workspace_id: ws.id, url, event_types: eventTypes })
       .expect(201);
     receiver.secret = res.body.secret as string;
+    receiver.previousSecrets = [];
     return res.body as { id: string; secret: string };
   }
   const auditTypes = async (ws: TestWorkspace) =>
@@ -182,10 +183,14 @@ describe('webhooks (Standard Webhooks)', () => {
     expect(retried.body).toMatchObject({ id: test.body.id, status: 'pending' });
     await eventually(() => expect(receiver.received.filter((r) => r.id === test.body.id)).toHaveLength(2));
 
+    // Deliveries signed just before the rotation may still be in flight: the old secret stays accepted
+    // for them, as a receiver rotating its secret would; what is signed after the rotation must use the new one.
     const rotated = await t.http().post(`/developer/webhooks/${hook.id}/rotate-secret/`).set(dev.auth).expect(200);
+    receiver.previousSecrets = [receiver.secret];
     receiver.secret = rotated.body.secret as string;
     await rename(ws, 'after-rotation');
     await eventually(() => expect(receiver.received.some((r) => r.payload.type === 'workspace_update')).toBe(true));
+    expect(receiver.received.find((r) => r.payload.type === 'workspace_update')!.verifiedWith).toBe('current');
     expect(receiver.rejected).toEqual([]);
   });
 
