@@ -17,7 +17,8 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeBlock } from './lib/report';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
@@ -323,8 +324,6 @@ function writeBenchmarksSection(r: {
   options: Record<string, unknown>;
   scenarios: Record<string, unknown>[];
 }): void {
-  const file = join(ROOT, 'BENCHMARKS.md');
-  const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
   const rows = r.scenarios.flatMap((s) => {
     const m = s.measurements as Record<Setup, Measurement>;
     const pooler = s.poolerCpuMsPerRequest as Record<Setup, number>;
@@ -336,7 +335,6 @@ function writeBenchmarksSection(r: {
     });
   });
   const section = [
-    START,
     '## PgBouncer (transaction mode) and two instances',
     '',
     `Run ${r.ranAt} on ${r.machine.cpus} cores (${r.machine.model ?? 'unknown CPU'}), load average at the end ${r.machine.loadAverage.join(' / ')}; the machine is shared with other sessions, so absolute figures are noisy and the ratios to the direct run, measured in alternating windows of the same run, are what to read.`,
@@ -346,13 +344,8 @@ function writeBenchmarksSection(r: {
     '| Scenario | setup | req/s | vs direct | p50 ms | p99 ms | service CPU ms/req | pooler CPU ms/req | non-2xx |',
     '|---|---|---|---|---|---|---|---|---|',
     ...rows,
-    END,
   ].join('\n');
-  const from = current.indexOf(START);
-  const to = current.indexOf(END);
-  const next =
-    from >= 0 && to > from ? current.slice(0, from) + section + current.slice(to + END.length) : `${current.trimEnd()}\n\n${section}\n`;
-  writeFileSync(file, next);
+  writeBlock(join(ROOT, 'BENCHMARKS.md'), START, END, section);
 }
 
 /** `--report-only`: rewrite the BENCHMARKS.md section from bench/results/pgbouncer.json without measuring. */

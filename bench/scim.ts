@@ -9,7 +9,8 @@
  * Writes bench/results/scim.json and the "SCIM" section of BENCHMARKS.md.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeBlock } from './lib/report';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
@@ -319,8 +320,6 @@ function writeBenchmarksSection(r: {
   groupPatch1000Ms: number[];
   userNameFilterPlan: string[];
 }): void {
-  const file = join(ROOT, 'BENCHMARKS.md');
-  const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
   const rows = r.scenarios.map((s) => {
     const m = s.measurement as Measurement;
     const b = s.baseline as Measurement;
@@ -332,7 +331,6 @@ function writeBenchmarksSection(r: {
   });
   const sorted = [...r.groupPatch1000Ms].sort((x, y) => x - y);
   const section = [
-    START,
     '## SCIM',
     '',
     `Run ${r.ranAt} on ${r.machine.cpus} cores (${r.machine.model ?? 'unknown CPU'}), load average at the end ${r.machine.loadAverage.join(' / ')}; the machine is shared, so absolute figures move between runs and the ratios are what to read.`,
@@ -353,13 +351,8 @@ function writeBenchmarksSection(r: {
     '```',
     ...r.userNameFilterPlan,
     '```',
-    END,
   ].join('\n');
-  const from = current.indexOf(START);
-  const to = current.indexOf(END);
-  const next =
-    from >= 0 && to > from ? current.slice(0, from) + section + current.slice(to + END.length) : `${current.trimEnd()}\n\n${section}\n`;
-  writeFileSync(file, next);
+  writeBlock(join(ROOT, 'BENCHMARKS.md'), START, END, section);
 }
 
 /** `--report-only`: rewrite the BENCHMARKS.md section from bench/results/scim.json without measuring. */

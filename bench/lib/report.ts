@@ -87,16 +87,28 @@ export function writeJsonResults(resultsDir: string, report: RunReport): void {
 export function writeMarkdown(file: string, report: RunReport): void {
   let doc = existsSync(file) ? readFileSync(file, 'utf8') : PREAMBLE;
   for (const area of areasOf(report)) {
-    const block = `${begin(area)}\n${renderArea(areaReport(report, area))}${end(area)}`;
-    const start = doc.indexOf(begin(area));
-    const stop = doc.indexOf(end(area));
-    if (start >= 0 && stop > start) {
-      doc = doc.slice(0, start) + block + doc.slice(stop + end(area).length);
-    } else {
-      doc = `${doc.trimEnd()}\n\n## ${AREA_TITLES[area] ?? area}\n\n${AREA_INTRO}\n\n${block}\n`;
-    }
+    const block = renderArea(areaReport(report, area));
+    doc = replaceBlock(doc, begin(area), end(area), block, `## ${AREA_TITLES[area] ?? area}\n\n${AREA_INTRO}\n\n`);
   }
   write(file, doc);
+}
+
+/**
+ * The document with the text between the markers `begin` and `end` (both kept) replaced by
+ * `block`; without the markers, the block is appended after `heading`. Every generated section of
+ * BENCHMARKS.md is written this way, so prose around it survives a re-run.
+ */
+export function replaceBlock(doc: string, begin: string, end: string, block: string, heading = ''): string {
+  const marked = `${begin}\n${block.endsWith('\n') ? block : `${block}\n`}${end}`;
+  const from = doc.indexOf(begin);
+  const to = doc.indexOf(end);
+  if (from >= 0 && to > from) return doc.slice(0, from) + marked + doc.slice(to + end.length);
+  return `${doc.trimEnd()}\n\n${heading}${marked}\n`;
+}
+
+/** Rewrites one generated section of a markdown file (created with a title when missing). */
+export function writeBlock(file: string, begin: string, end: string, block: string): void {
+  write(file, replaceBlock(existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n', begin, end, block));
 }
 
 export function renderArea(report: RunReport): string {
