@@ -16,17 +16,16 @@
  * "PgBouncer" section of BENCHMARKS.md.
  */
 import { execFileSync } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { writeBlock } from './lib/report';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { PGBOUNCER_BIN, PgBouncer, startPgBouncer } from '../test/support/pgbouncer';
-import { generateAuditSigningKey } from '../src/config/dev-secrets';
 import { ApiClient } from './lib/api-client';
 import { ADMIN_URL, recreateDatabase } from './lib/postgres';
-import { createDeveloper, createWorkspace, productionNodeFlags } from './lib/service';
+import { createDeveloper, createWorkspace, productionEnv, productionNodeFlags, throwawaySecrets } from './lib/service';
 import { newUserBody } from './scenarios/scim';
 import { acquireLock, BenchRequest, freePort, Measurement, probe, run, Side, startServer, summarize, window, Window } from './scim/harness';
 
@@ -236,25 +235,13 @@ async function startInstance(name: string, env: Record<string, string>): Promise
   return { baseUrl, cpuSeconds: server.cpuSeconds, stop: server.stop };
 }
 
-const SHARED_SECRETS = {
-  AUTH_JWT_SECRET: randomBytes(48).toString('base64url'),
-  SECRETS_ENCRYPTION_KEY: `bench:${randomBytes(32).toString('base64')}`,
-  // Production refuses to start without an audit checkpoint signing key.
-  AUDIT_SIGNING_KEYS: generateAuditSigningKey('bench'),
-  REDIS_KEY_PREFIX: `bench-pgbouncer-${process.pid}:`,
-};
+// Both instances trust each other's tokens and sessions, as instances behind one load balancer do.
+const SHARED_SECRETS = { ...throwawaySecrets(), REDIS_KEY_PREFIX: `bench-pgbouncer-${process.pid}:` };
 
 function serviceEnv(port: number): Record<string, string> {
   return {
-    NODE_ENV: 'production',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-    LOG_LEVEL: 'info',
+    ...productionEnv(port, SHARED_SECRETS),
     DATABASE_POOL_SIZE: String(POOL_SIZE),
-    REDIS_URL: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
-    ...SHARED_SECRETS,
-    DATA_DIR: join(tmpdir(), `identity-bench-pgbouncer-${process.pid}-${port}`),
     RATE_LIMIT_AUTH_PER_MINUTE: '100000000',
     RATE_LIMIT_ACCOUNT_PER_MINUTE: '100000000',
     // Sign-in measures the pooled path, not the detectors' (they run after the answer anyway).

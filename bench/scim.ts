@@ -11,7 +11,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { writeBlock } from './lib/report';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { USER_ATTRS } from '../src/scim/filter/attributes';
@@ -20,7 +20,7 @@ import { filterToSql } from '../src/scim/filter/to-sql';
 import { USER_COLUMNS, USER_SCOPE } from '../src/scim/users/scim-users.repository';
 import { buildBaselines } from './lib/baselines';
 import { acquireLock, BenchRequest, freePort, Measurement, probe, run, Side, startServer, summarize, window } from './scim/harness';
-import { generateAuditSigningKey } from '../src/config/dev-secrets';
+import { productionEnv, productionNodeFlags } from './lib/service';
 
 const ROOT = resolve(__dirname, '..');
 const ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -53,7 +53,7 @@ async function main(): Promise<void> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const service = await startServer(
-    [join(ROOT, 'dist/main.js')],
+    [...productionNodeFlags(ROOT), join(ROOT, 'dist/main.js')],
     serviceEnv(port, serviceDb),
     ROOT,
     `${baseUrl}/health/ready`,
@@ -197,20 +197,9 @@ async function startBaseline() {
 
 function serviceEnv(port: number, databaseUrl: string): Record<string, string> {
   return {
-    NODE_ENV: 'production',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-    LOG_LEVEL: 'info',
+    ...productionEnv(port),
     DATABASE_URL: databaseUrl,
-    DATABASE_POOL_SIZE: '10',
-    REDIS_URL: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
     REDIS_KEY_PREFIX: `bench-scim-${process.pid}:`,
-    AUTH_JWT_SECRET: randomBytes(48).toString('base64url'),
-    SECRETS_ENCRYPTION_KEY: `bench:${randomBytes(32).toString('base64')}`,
-    // Production refuses to start without an audit checkpoint signing key.
-    AUDIT_SIGNING_KEYS: generateAuditSigningKey('bench'),
-    DATA_DIR: join(tmpdir(), `identity-bench-scim-${process.pid}`),
     RATE_LIMIT_AUTH_PER_MINUTE: '100000',
     RATE_LIMIT_ACCOUNT_PER_MINUTE: '100000',
   };

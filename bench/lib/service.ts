@@ -31,7 +31,7 @@ export async function startService(
   const server = await ServerProcess.start({
     name: 'service',
     args: [...productionNodeFlags(root), ...profileArgs(root, 'service', cpuProf), join(root, 'dist/main.js')],
-    env: { ...serviceEnv(port, databaseUrl), ...extraEnv },
+    env: { ...productionEnv(port), DATABASE_URL: databaseUrl, ...extraEnv },
     cwd: root,
     readyUrl: `${baseUrl}/health/ready`,
     logFile: join(root, 'bench/results/logs/service.log'),
@@ -51,23 +51,27 @@ export function productionNodeFlags(root: string): string[] {
   return words.slice(words.indexOf('node') + 1).filter((word) => word.startsWith('--'));
 }
 
-/** The environment of a production-like instance on this machine (see .env.example). */
-function serviceEnv(port: number, databaseUrl: string): Record<string, string> {
+/** Throwaway secrets: production refuses to start without them. Instances that must trust each other share one set. */
+export function throwawaySecrets(): Record<string, string> {
+  return {
+    AUTH_JWT_SECRET: randomBytes(48).toString('base64url'),
+    SECRETS_ENCRYPTION_KEY: `bench:${randomBytes(32).toString('base64')}`,
+    AUDIT_SIGNING_KEYS: generateAuditSigningKey('bench'),
+  };
+}
+
+/** The environment of a production-like instance on this machine (see .env.example), without its database. */
+export function productionEnv(port: number, secrets: Record<string, string> = throwawaySecrets()): Record<string, string> {
   return {
     NODE_ENV: 'production',
     PORT: String(port),
     HOST: '127.0.0.1',
     PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
     LOG_LEVEL: 'info',
-    DATABASE_URL: databaseUrl,
     DATABASE_POOL_SIZE: '10',
     REDIS_URL: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
-    // Throwaway secrets: production refuses to start without them.
-    AUTH_JWT_SECRET: randomBytes(48).toString('base64url'),
-    SECRETS_ENCRYPTION_KEY: `bench:${randomBytes(32).toString('base64')}`,
-    // Production refuses to start without an audit checkpoint signing key.
-    AUDIT_SIGNING_KEYS: generateAuditSigningKey('bench'),
-    DATA_DIR: join(tmpdir(), `identity-bench-${process.pid}`),
+    ...secrets,
+    DATA_DIR: join(tmpdir(), `identity-bench-${process.pid}-${port}`),
   };
 }
 
