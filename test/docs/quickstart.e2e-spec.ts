@@ -3,20 +3,12 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { AppProcess, spawnApp } from '../support/app-process';
+import { launchChromium } from '../support/browser';
 
 const run = promisify(execFile);
 const QUICKSTART = resolve(__dirname, '../../docs/quickstart.md');
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 /** The `bash` blocks of each `## ` section of the quickstart, in order (`text` blocks are not run). */
 function quickstartSections(markdown: string): { title: string; script: string }[] {
@@ -41,7 +33,7 @@ describe('docs/quickstart.md', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'idsvc-quickstart-'));
   beforeAll(async () => {
     app = await spawnApp({ DATABASE_URL: '', REDIS_URL: '', SMTP_URL: '', DATA_DIR: dataDir, LOG_FILE: '', LOG_LEVEL: 'warn' });
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   }, 180_000);
   afterAll(async () => {
     await browser?.close();

@@ -1,20 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { createTestApp, TestApp } from '../support/app';
 import { startSmtpReceiver, SmtpReceiver } from '../support/smtp-receiver';
 import { aTenant, anEndUser } from './support';
+import { launchChromium } from '../support/browser';
 
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 // The docs' picture is refreshed only on request (UPDATE_SCREENSHOTS=1), so a test run leaves the tree clean.
 const SCREENSHOT = process.env.UPDATE_SCREENSHOTS
   ? join(__dirname, '..', '..', 'docs', 'images', 'hosted-login.png')
@@ -27,7 +19,7 @@ describe('hosted login in a real browser (headless Chromium)', () => {
   beforeAll(async () => {
     smtp = await startSmtpReceiver();
     t = await createTestApp({ SMTP_URL: smtp.url });
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

@@ -1,20 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { createTestApp, TestApp } from '../support/app';
 import { startSmtpReceiver, SmtpReceiver } from '../support/smtp-receiver';
 import { aTenant, anEndUser, bearer, logIn } from './support';
+import { launchChromium } from '../support/browser';
 
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 const SCREENSHOT = process.env.UPDATE_SCREENSHOTS
   ? join(__dirname, '..', '..', 'docs', 'images', 'sessions-page.png')
   : join(tmpdir(), `sessions-page-${process.pid}.png`);
@@ -28,7 +20,7 @@ describe('hosted sessions page (from the alert mail)', () => {
   beforeAll(async () => {
     smtp = await startSmtpReceiver();
     t = await createTestApp({ SMTP_URL: smtp.url });
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

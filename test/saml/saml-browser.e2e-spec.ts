@@ -1,22 +1,13 @@
 import { createServer, IncomingMessage, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { escapeHtml } from '../../src/common/html/escape';
 import { createTestApp, TestApp } from '../support/app';
 import { startSmtpReceiver, SmtpReceiver } from '../support/smtp-receiver';
 import { aTenant, anEndUser, Tenant, TestEndUser } from '../end-users/support';
 import { aRegisteredSp, RegisteredSp } from './support/saml-sso.helpers';
 import { samlEnv } from './support/saml-env';
-
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+import { launchChromium } from '../support/browser';
 
 function readBody(req: IncomingMessage): Promise<URLSearchParams> {
   return new Promise((resolve, reject) => {
@@ -81,7 +72,7 @@ describe('SAML sign-in in a real browser', () => {
     user = await anEndUser(t, tenant.client, { smtp, firstName: 'Grace' });
     spServer = await startSpServer(() => sp, t.baseUrl);
     sp = await aRegisteredSp(t, tenant.dev, tenant.ws, { acs_url: `${spServer.base}/acs` });
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

@@ -1,21 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { createTestApp, TestApp } from '../support/app';
 import { aDeveloper } from '../support/factories';
 import { startSmtpReceiver, SmtpReceiver } from '../support/smtp-receiver';
 import { aTenant, anEndUser, Tenant, TestEndUser } from '../end-users/support';
+import { launchChromium } from '../support/browser';
 
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 // The docs' pictures are refreshed only on request (UPDATE_SCREENSHOTS=1), so a test run leaves the tree clean.
 const shot = (name: string) =>
   process.env.UPDATE_SCREENSHOTS ? join(__dirname, '..', '..', 'docs', 'images', name) : join(tmpdir(), `${process.pid}-${name}`);
@@ -33,7 +25,7 @@ describe('built-in test service provider', () => {
     t = await createTestApp({ SMTP_URL: smtp.url });
     tenant = await aTenant(t);
     user = await anEndUser(t, tenant.client, { smtp, email: 'grace@acme-notes.test', firstName: 'Grace' });
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
