@@ -1,6 +1,7 @@
 import type { ReferenceObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { getMetadataStorage } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
+import { PRESENCE_CONTEXT } from '../common/optional';
 
 type Rule = (schema: SchemaObject, constraints: unknown[]) => void;
 
@@ -45,6 +46,8 @@ export function applyValidationRules(schemas: Record<string, SchemaObject | Refe
     if (!schema || '$ref' in schema || !schema.properties) continue;
     for (const rule of metadata) {
       const property = schema.properties[rule.propertyName] as SchemaObject | undefined;
+      // @Optional({ nullable: true }) is the only way a request field accepts null (decision 0041).
+      if (property && !('$ref' in property) && isNullableRule(rule)) property.nullable = true;
       const apply = rule.name ? RULES[rule.name] : undefined;
       if (!property || !apply || '$ref' in property || property.allOf) continue;
       const subject =
@@ -54,6 +57,11 @@ export function applyValidationRules(schemas: Record<string, SchemaObject | Refe
       apply(subject, rule.constraints ?? []);
     }
   }
+}
+
+function isNullableRule(rule: ValidationMetadata): boolean {
+  const context = rule.context as Record<string, unknown> | undefined;
+  return rule.type === 'conditionalValidation' && context?.[PRESENCE_CONTEXT] === 'nullable';
 }
 
 interface QueryParameter {

@@ -12,7 +12,7 @@ export interface NewOAuthClient {
   redirectUris: string[];
 }
 
-/** A field left undefined or null keeps its value (a JSON null passes the DTO's @IsOptional). */
+/** A field left undefined keeps its value (the DTOs refuse null: decision 0041). */
 export interface OAuthClientChange {
   name?: string | null;
   redirectUris?: string[] | null;

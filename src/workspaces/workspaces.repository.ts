@@ -17,7 +17,7 @@ export interface WorkspaceRow {
   databaseCount: number;
 }
 
-/** A field left undefined or null keeps its value (a JSON null passes the DTO's @IsOptional). */
+/** A field left undefined keeps its value (the DTOs refuse null: decision 0041). */
 export interface WorkspaceChange {
   name?: string | null;
   description?: string | null;

@@ -1,13 +1,14 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsInt, Max, Min } from 'class-validator';
+import { Optional } from '../../common/optional';
 
 export const ANOMALY_LIST_DEFAULT = 50;
 export const ANOMALY_LIST_MAX = 200;
 
 export class AnomalyListQueryDto {
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: ANOMALY_LIST_MAX, default: ANOMALY_LIST_DEFAULT })
-  @IsOptional()
+  @Optional()
   @Type(() => Number)
   @IsInt()
   @Min(1)

@@ -1,65 +1,66 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsISO8601, IsOptional, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsISO8601, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
 import { ACTOR_TYPES, AUDIT_SEVERITIES } from '../../events/audit-catalog';
+import { Optional } from '../../common/optional';
 
 export class AuditQueryDto {
   @ApiProperty({ format: 'uuid' }) @IsUUID() workspace_id: string;
-  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(100) event_type?: string;
-  @ApiPropertyOptional({ enum: AUDIT_SEVERITIES }) @IsOptional() @IsIn(AUDIT_SEVERITIES) severity?: string;
-  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(255) actor_id?: string;
-  @ApiPropertyOptional({ enum: ACTOR_TYPES }) @IsOptional() @IsIn(ACTOR_TYPES) actor_type?: string;
-  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(255) target_id?: string;
-  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(100) ip_address?: string;
+  @ApiPropertyOptional() @Optional() @IsString() @MaxLength(100) event_type?: string;
+  @ApiPropertyOptional({ enum: AUDIT_SEVERITIES }) @Optional() @IsIn(AUDIT_SEVERITIES) severity?: string;
+  @ApiPropertyOptional() @Optional() @IsString() @MaxLength(255) actor_id?: string;
+  @ApiPropertyOptional({ enum: ACTOR_TYPES }) @Optional() @IsIn(ACTOR_TYPES) actor_type?: string;
+  @ApiPropertyOptional() @Optional() @IsString() @MaxLength(255) target_id?: string;
+  @ApiPropertyOptional() @Optional() @IsString() @MaxLength(100) ip_address?: string;
   @ApiPropertyOptional({ description: 'Lower bound on created_at (ISO 8601, inclusive)' })
-  @IsOptional()
+  @Optional()
   @IsISO8601({ strict: true })
   from?: string;
   @ApiPropertyOptional({ description: 'Upper bound on created_at (ISO 8601, inclusive)' })
-  @IsOptional()
+  @Optional()
   @IsISO8601({ strict: true })
   to?: string;
   @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 50 })
-  @IsOptional()
+  @Optional()
   @Type(() => Number)
   @IsInt()
   @Min(1)
   @Max(100)
   limit?: number;
-  @ApiPropertyOptional({ description: 'next_cursor of the previous page' }) @IsOptional() @IsISO8601({ strict: true }) cursor?: string;
+  @ApiPropertyOptional({ description: 'next_cursor of the previous page' }) @Optional() @IsISO8601({ strict: true }) cursor?: string;
 }
 
 export class AuditExportQueryDto {
   @ApiProperty({ format: 'uuid' }) @IsUUID() workspace_id: string;
-  @ApiPropertyOptional() @IsOptional() @IsISO8601({ strict: true }) from?: string;
-  @ApiPropertyOptional() @IsOptional() @IsISO8601({ strict: true }) to?: string;
+  @ApiPropertyOptional() @Optional() @IsISO8601({ strict: true }) from?: string;
+  @ApiPropertyOptional() @Optional() @IsISO8601({ strict: true }) to?: string;
 }
 
 export class AuditVerifyQueryDto {
   @ApiProperty({ format: 'uuid' }) @IsUUID() workspace_id: string;
   @ApiPropertyOptional({ description: 'Check the links sealed at or after this instant (ISO 8601); default: from the first link' })
-  @IsOptional()
+  @Optional()
   @IsISO8601({ strict: true })
   from?: string;
   @ApiPropertyOptional({ description: 'Check the links sealed at or before this instant (ISO 8601); default: to the head' })
-  @IsOptional()
+  @Optional()
   @IsISO8601({ strict: true })
   to?: string;
 }
 
 export class AuditCheckpointsQueryDto {
   @ApiProperty({ format: 'uuid' }) @IsUUID() workspace_id: string;
-  @ApiPropertyOptional({ description: 'Signed at or after (ISO 8601)' }) @IsOptional() @IsISO8601({ strict: true }) from?: string;
-  @ApiPropertyOptional({ description: 'Signed at or before (ISO 8601)' }) @IsOptional() @IsISO8601({ strict: true }) to?: string;
+  @ApiPropertyOptional({ description: 'Signed at or after (ISO 8601)' }) @Optional() @IsISO8601({ strict: true }) from?: string;
+  @ApiPropertyOptional({ description: 'Signed at or before (ISO 8601)' }) @Optional() @IsISO8601({ strict: true }) to?: string;
   @ApiPropertyOptional({ minimum: 1, maximum: 1000, default: 1000 })
-  @IsOptional()
+  @Optional()
   @Type(() => Number)
   @IsInt()
   @Min(1)
   @Max(1000)
   limit?: number;
   @ApiPropertyOptional({ description: 'next_cursor of the previous page (a seq)' })
-  @IsOptional()
+  @Optional()
   @Type(() => Number)
   @IsInt()
   @Min(0)

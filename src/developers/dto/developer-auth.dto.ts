@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsDateString, IsEmail, IsOptional, IsString, Length, MaxLength } from 'class-validator';
+import { IsDateString, IsEmail, IsString, Length, MaxLength } from 'class-validator';
+import { Optional } from '../../common/optional';
 
 const lower = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value);
 
@@ -17,5 +18,8 @@ export class DeveloperLoginDto {
 
 export class CreateDeveloperTokenDto {
   @ApiProperty() @IsString() @Length(1, 200) label: string;
-  @ApiPropertyOptional({ format: 'date-time' }) @IsOptional() @IsDateString() expires_at?: string;
+  @ApiPropertyOptional({ format: 'date-time', description: 'null or left out: the token lasts until revoked' })
+  @Optional({ nullable: true })
+  @IsDateString()
+  expires_at?: string | null;
 }

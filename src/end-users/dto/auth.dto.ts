@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsEmail, IsOptional, IsString, IsUUID, Length, MaxLength, ValidateIf } from 'class-validator';
+import { IsEmail, IsString, IsUUID, Length, MaxLength, ValidateIf } from 'class-validator';
+import { Optional } from '../../common/optional';
 
 const normalizeEmail = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value);
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
@@ -12,8 +13,8 @@ export class RegisterDto {
   @ApiProperty() @IsString() @Length(1, 200) client_id: string;
   @ApiProperty({ example: 'ada@example.com' }) @Transform(normalizeEmail) @IsEmail() @MaxLength(254) email: string;
   @ApiProperty({ minLength: 8, maxLength: 256 }) @IsString() @Password() password: string;
-  @ApiPropertyOptional() @IsOptional() @Transform(trim) @IsString() @MaxLength(30) first_name?: string;
-  @ApiPropertyOptional() @IsOptional() @Transform(trim) @IsString() @MaxLength(30) last_name?: string;
+  @ApiPropertyOptional() @Optional() @Transform(trim) @IsString() @MaxLength(30) first_name?: string;
+  @ApiPropertyOptional() @Optional() @Transform(trim) @IsString() @MaxLength(30) last_name?: string;
 }
 
 export class LoginDto {
@@ -33,21 +34,21 @@ export class RefreshDto {
  */
 export class PasswordResetRequestDto {
   @ApiPropertyOptional()
-  @ValidateIf((o: PasswordResetRequestDto) => o.workspace_id === undefined)
+  @ValidateIf((o: PasswordResetRequestDto) => o.workspace_id === undefined || o.client_id !== undefined)
   @IsString()
   @Length(1, 200)
   client_id?: string;
-  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() workspace_id?: string;
+  @ApiPropertyOptional({ format: 'uuid' }) @Optional() @IsUUID() workspace_id?: string;
   @ApiProperty() @Transform(normalizeEmail) @IsEmail() @MaxLength(254) email: string;
 }
 
 export class PasswordResetConfirmDto {
   @ApiPropertyOptional()
-  @ValidateIf((o: PasswordResetConfirmDto) => o.workspace_id === undefined)
+  @ValidateIf((o: PasswordResetConfirmDto) => o.workspace_id === undefined || o.client_id !== undefined)
   @IsString()
   @Length(1, 200)
   client_id?: string;
-  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() workspace_id?: string;
+  @ApiPropertyOptional({ format: 'uuid' }) @Optional() @IsUUID() workspace_id?: string;
   @ApiProperty() @Transform(normalizeEmail) @IsEmail() @MaxLength(254) email: string;
   @ApiProperty({ example: '042917' }) @IsString() @MaxLength(32) code: string;
   @ApiProperty({ minLength: 8, maxLength: 256 }) @IsString() @Password() new_password: string;

@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsNotEmpty, IsString, Max, MaxLength, Min } from 'class-validator';
 import { ENGINE_NAMES, type EngineName } from '../engines/database-engine';
+import { Optional } from '../../common/optional';
 
 export class CreateDatabaseDto {
   @ApiProperty({ example: 'Orders' })
@@ -15,14 +16,14 @@ export class CreateDatabaseDto {
   engine: EngineName;
 
   @ApiPropertyOptional({ minimum: 1, maximum: 500, description: 'Defaults to 20' })
-  @IsOptional()
+  @Optional()
   @IsInt()
   @Min(1)
   @Max(500)
   max_connections?: number;
 
   @ApiPropertyOptional({ minimum: 16, maximum: 102400, description: 'Defaults to 1024 (Redis: 256)' })
-  @IsOptional()
+  @Optional()
   @IsInt()
   @Min(16)
   @Max(102400)
@@ -39,13 +40,13 @@ export class CreateBackupDto {
 
 export class ListKeysQuery {
   @ApiPropertyOptional({ description: 'next_cursor of the previous page; omit for the first page' })
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(40)
   cursor?: string;
 
   @ApiPropertyOptional({ description: 'Keys per page (a hint to SCAN)', default: 100 })
-  @IsOptional()
+  @Optional()
   @Type(() => Number)
   @IsInt()
   @Min(1)

@@ -1,11 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsOptional, IsString, IsUrl, IsUUID, Length } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsString, IsUrl, IsUUID, Length } from 'class-validator';
+import { Optional } from '../../common/optional';
 
 export class CreateOAuthClientDto {
   @ApiProperty({ format: 'uuid' }) @IsUUID() workspace_id: string;
   @ApiProperty() @IsString() @Length(1, 200) name: string;
   @ApiPropertyOptional({ type: [String] })
-  @IsOptional()
+  @Optional()
   @IsArray()
   @ArrayMaxSize(50)
   @IsUrl({ require_tld: false, protocols: ['http', 'https'] }, { each: true })
@@ -13,9 +14,9 @@ export class CreateOAuthClientDto {
 }
 
 export class UpdateOAuthClientDto {
-  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 200) name?: string;
+  @ApiPropertyOptional() @Optional() @IsString() @Length(1, 200) name?: string;
   @ApiPropertyOptional({ type: [String] })
-  @IsOptional()
+  @Optional()
   @IsArray()
   @ArrayMaxSize(50)
   @IsUrl({ require_tld: false, protocols: ['http', 'https'] }, { each: true })

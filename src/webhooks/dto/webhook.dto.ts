@@ -1,20 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  ArrayNotEmpty,
-  IsArray,
-  IsBoolean,
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  IsUUID,
-  Max,
-  MaxLength,
-  Min,
-} from 'class-validator';
+import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsIn, IsInt, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
 import { AUDIT_EVENT_TYPES } from '../../events/audit-catalog';
+import { Optional } from '../../common/optional';
 
 export const EVENT_TYPE_CHOICES = [...AUDIT_EVENT_TYPES, '*'];
 
@@ -30,21 +18,21 @@ export class CreateWebhookDto {
   @ArrayMaxSize(100)
   @IsIn(EVENT_TYPE_CHOICES, { each: true })
   event_types: string[];
-  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(500) description?: string;
+  @ApiPropertyOptional() @Optional() @IsString() @MaxLength(500) description?: string;
 }
 
 export class UpdateWebhookDto {
-  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(2048) url?: string;
+  @ApiPropertyOptional() @Optional() @IsString() @MaxLength(2048) url?: string;
   @ApiPropertyOptional({ type: [String] })
-  @IsOptional()
+  @Optional()
   @IsArray()
   @ArrayNotEmpty()
   @ArrayMaxSize(100)
   @IsIn(EVENT_TYPE_CHOICES, { each: true })
   event_types?: string[];
-  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(500) description?: string;
+  @ApiPropertyOptional() @Optional() @IsString() @MaxLength(500) description?: string;
   @ApiPropertyOptional({ description: 'false pauses deliveries; true re-enables a disabled endpoint' })
-  @IsOptional()
+  @Optional()
   @IsBoolean()
   is_active?: boolean;
 }
@@ -55,7 +43,7 @@ export class WebhookWorkspaceQueryDto {
 
 export class DeliveriesQueryDto {
   @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 50 })
-  @IsOptional()
+  @Optional()
   @Type(() => Number)
   @IsInt()
   @Min(1)

@@ -1,15 +1,16 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsEmail, IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
+import { IsEmail, IsIn, IsString, Length, MaxLength } from 'class-validator';
+import { Optional } from '../../common/optional';
 
 export class CreateWorkspaceDto {
   @ApiProperty() @IsString() @Length(1, 200) name: string;
-  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(2000) description?: string;
+  @ApiPropertyOptional() @Optional() @IsString() @MaxLength(2000) description?: string;
 }
 
 export class UpdateWorkspaceDto {
-  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 200) name?: string;
-  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(2000) description?: string;
+  @ApiPropertyOptional() @Optional() @IsString() @Length(1, 200) name?: string;
+  @ApiPropertyOptional() @Optional() @IsString() @MaxLength(2000) description?: string;
 }
 
 export class AddMemberDto {
