@@ -4,6 +4,7 @@ import type { OperationObject, ResponseObject } from '@nestjs/swagger/dist/inter
 import { SCHEMA_EXAMPLES } from './api-docs/examples';
 import { SCHEMAS } from './api-docs/schemas';
 import { applyValidationRules, applyValidationRulesToQueries } from './api-docs/validation-rules';
+import { isBrowserPage } from './common/exception.filter';
 
 const DESCRIPTION = `SCIM 2.0 server, SAML 2.0 identity provider, email verification, sign-in anomaly detection, audit log and managed databases.
 
@@ -69,7 +70,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   for (const [path, item] of Object.entries(document.paths)) {
     for (const method of METHODS) {
       const op = item[method];
-      if (op) addSharedErrors(op, kindOf(op), WRITES.has(method), path.startsWith('/scim/v2'), document.components?.schemas ?? {});
+      if (op) addSharedErrors(op, path, kindOf(op), WRITES.has(method), document.components?.schemas ?? {});
+      if (op) allowProjections(op, document.components?.schemas ?? {});
     }
   }
   document.paths = Object.fromEntries(Object.entries(document.paths).map(([path, item]) => [asServed(path), item]));
@@ -90,21 +92,44 @@ function kindOf(op: OperationObject): Kind {
   return 'public';
 }
 
+/** The HTTP pipeline refuses text PostgreSQL cannot store before routing, on every route (decision 0030). */
+const URL_PROBLEM = 'The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate';
+
 /** The answers every route of a kind shares, so each route documents only its own. */
-function addSharedErrors(op: OperationObject, kind: Kind, write: boolean, scim: boolean, schemas: Record<string, unknown>): void {
+function addSharedErrors(op: OperationObject, path: string, kind: Kind, write: boolean, schemas: Record<string, unknown>): void {
   const body = op.requestBody && 'content' in op.requestBody ? op.requestBody.content : {};
   const hasJsonBody = Object.keys(body).some((type) => type.includes('json'));
-  if (scim) {
+  const hasOtherBody = Object.keys(body).length > 0 && !hasJsonBody;
+  const query = (op.parameters ?? []).filter((p) => 'in' in p && p.in === 'query').map((p) => ('name' in p ? p.name : ''));
+  if (path.startsWith('/scim/v2')) {
     addScimError(op, 401, '', 'The bearer SCIM token is missing, unknown, expired or revoked');
     if (hasJsonBody) {
       addScimError(op, 400, 'invalidSyntax', 'The body is not a JSON object');
       addScimError(op, 413, 'tooLarge', 'The body is larger than BODY_LIMIT');
     }
+    addScimError(op, 400, 'invalidValue', URL_PROBLEM);
+    return;
+  }
+  if (isBrowserPage(path)) {
+    addPage(op, 400, URL_PROBLEM);
+    if (hasOtherBody) addPage(op, 413, 'The body is larger than BODY_LIMIT');
     return;
   }
   if (kind === 'developer') addError(op, 401, 'unauthorized', 'No developer session cookie or access token, or it expired or was revoked');
   if (kind === 'developer' && write) addError(op, 403, 'csrf_failed', 'Cookie-authenticated write without the X-CSRF-Token of the session');
   if (kind === 'end-user') addError(op, 401, 'unauthorized', 'The bearer access token is missing, invalid, expired or revoked');
+  if (query.length > 0) {
+    const [field] = query;
+    addExample(
+      op,
+      400,
+      'application/json',
+      'Error',
+      'validation_failed_query',
+      { error: 'validation_failed', message: `Invalid request: check ${field}`, details: { [field]: [`${field} is not valid`] } },
+      '`validation_failed`: a query parameter is missing, malformed or out of range; details names each one',
+    );
+  }
   if (hasJsonBody) {
     const field = firstField(body, schemas);
     addExample(
@@ -114,11 +139,42 @@ function addSharedErrors(op: OperationObject, kind: Kind, write: boolean, scim: 
       'Error',
       'validation_failed',
       { error: 'validation_failed', message: `Invalid request: check ${field}`, details: { [field]: [`${field} must be a string`] } },
-      '`validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems',
+      '`validation_failed`: a field is missing, null where it may not be, has the wrong type, breaks a rule, or is unknown; details names each field and its problems',
     );
     addError(op, 400, 'invalid_body', 'The body is not valid JSON');
     addError(op, 413, 'payload_too_large', 'The body is larger than BODY_LIMIT');
   }
+  addExample(
+    op,
+    400,
+    'application/json',
+    'Error',
+    'invalid_url',
+    { error: 'invalid_body', message: URL_PROBLEM },
+    `\`invalid_body\`: ${URL_PROBLEM}`,
+  );
+}
+
+/**
+ * A SCIM operation that takes attributes/excludedAttributes answers the resource in part: its
+ * success schema X becomes anyOf [X, XPartial] where XPartial exists (src/api-docs/schemas.ts).
+ */
+function allowProjections(op: OperationObject, schemas: Record<string, unknown>): void {
+  if (!(op.parameters ?? []).some((p) => 'name' in p && p.name === 'attributes')) return;
+  for (const [status, response] of Object.entries(op.responses)) {
+    if (!status.startsWith('2') || !response || !('content' in response)) continue;
+    for (const media of Object.values(response.content ?? {})) {
+      const target = media.schema && '$ref' in media.schema ? media.schema.$ref : undefined;
+      const partial = `${target ?? ''}Partial`;
+      if (target && schemas[partial.split('/').pop() ?? '']) media.schema = { anyOf: [{ $ref: target }, { $ref: partial }] };
+    }
+  }
+}
+
+/** An HTML error page answer (browser pages), unless the route documents that status already. */
+function addPage(op: OperationObject, status: number, when: string): void {
+  if (op.responses[String(status)]) return;
+  op.responses[String(status)] = { description: `HTML error page: ${when}`, content: { 'text/html': { schema: { type: 'string' } } } };
 }
 
 /** The first property of a JSON request body, to show a realistic validation error. */

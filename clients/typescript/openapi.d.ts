@@ -1543,8 +1543,11 @@ export interface components {
      */
     CreateDeveloperTokenDto: {
       label: string;
-      /** Format: date-time */
-      expires_at?: string;
+      /**
+       * Format: date-time
+       * @description null or left out: the token lasts until revoked
+       */
+      expires_at?: string | null;
     };
     /**
      * @example {
@@ -1615,8 +1618,11 @@ export interface components {
       /** Format: uuid */
       workspace_id: string;
       label: string;
-      /** Format: date-time */
-      expires_at?: string;
+      /**
+       * Format: date-time
+       * @description null or left out: the token lasts until revoked
+       */
+      expires_at?: string | null;
     };
     /**
      * @example {
@@ -2122,10 +2128,10 @@ export interface components {
       attribute_mapping?: {
         [key: string]: 'email' | 'first_name' | 'last_name' | 'display_name' | 'id';
       };
-      /** @description SP certificate (PEM); stored, not used to verify requests */
-      sp_cert_pem?: Record<string, never> | null;
-      /** @description Landing URL after sign-in when the request carries no RelayState */
-      default_relay_state?: Record<string, never> | null;
+      /** @description SP certificate (PEM); stored, not used to verify requests; null removes it */
+      sp_cert_pem?: string | null;
+      /** @description Landing URL after sign-in when the request carries no RelayState; null removes it */
+      default_relay_state?: string | null;
       /** @default true */
       is_active: boolean;
       /** @description The SP's metadata XML: fills sp_entity_id, acs_url and sp_cert_pem (explicit fields win) */
@@ -2174,10 +2180,10 @@ export interface components {
       attribute_mapping?: {
         [key: string]: 'email' | 'first_name' | 'last_name' | 'display_name' | 'id';
       };
-      /** @description SP certificate (PEM); stored, not used to verify requests */
-      sp_cert_pem?: Record<string, never> | null;
-      /** @description Landing URL after sign-in when the request carries no RelayState */
-      default_relay_state?: Record<string, never> | null;
+      /** @description SP certificate (PEM); stored, not used to verify requests; null removes it */
+      sp_cert_pem?: string | null;
+      /** @description Landing URL after sign-in when the request carries no RelayState; null removes it */
+      default_relay_state?: string | null;
       /** @default true */
       is_active: boolean;
       /** @description The SP's metadata XML: fills sp_entity_id, acs_url and sp_cert_pem (explicit fields win) */
@@ -3144,6 +3150,107 @@ export interface components {
         location?: string;
       };
     };
+    /**
+     * @description A User as returned with attributes or excludedAttributes: schemas and id always, any other attribute only when asked for (or not excluded).
+     * @example {
+     *       "schemas": [
+     *         "urn:ietf:params:scim:schemas:core:2.0:User"
+     *       ],
+     *       "id": "8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13",
+     *       "externalId": "8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13",
+     *       "userName": "ada@example.com",
+     *       "name": {
+     *         "givenName": "Ada",
+     *         "familyName": "Lovelace",
+     *         "formatted": "Ada Lovelace"
+     *       },
+     *       "displayName": "Ada Lovelace",
+     *       "emails": [
+     *         {
+     *           "value": "ada@example.com",
+     *           "type": "work",
+     *           "primary": true
+     *         }
+     *       ],
+     *       "active": true,
+     *       "meta": {
+     *         "resourceType": "User",
+     *         "created": "2026-11-24T12:00:00.000Z",
+     *         "lastModified": "2026-11-24T12:00:00.000Z",
+     *         "location": "https://id.example.com/scim/v2/Users/8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13"
+     *       }
+     *     }
+     */
+    ScimUserPartial: {
+      /**
+       * @example [
+       *       "urn:ietf:params:scim:schemas:core:2.0:User"
+       *     ]
+       */
+      schemas: string[];
+      /**
+       * @description The email address; unique in the workspace, case-insensitive (409 `uniqueness` when taken).
+       * @example ada@example.com
+       */
+      userName?: string;
+      name?: {
+        /** @example Ada */
+        givenName?: string;
+        /** @example Lovelace */
+        familyName?: string;
+        /** @example Ada Lovelace */
+        readonly formatted?: string;
+      };
+      /** @description The entry marked primary overrides userName as the stored email. */
+      emails?: {
+        /**
+         * Format: email
+         * @example ada@example.com
+         */
+        value: string;
+        /** @example work */
+        type?: string;
+        /** @example true */
+        primary?: boolean;
+      }[];
+      /**
+       * @description false deactivates the user and ends their sessions.
+       * @example true
+       */
+      active?: boolean;
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      readonly id: string;
+      /**
+       * Format: uuid
+       * @description Echoes id: a client-sent externalId is not stored.
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      readonly externalId?: string;
+      /** @example Ada Lovelace */
+      readonly displayName?: string;
+      readonly meta?: {
+        /** @example User */
+        resourceType?: string;
+        /**
+         * Format: date-time
+         * @example 2026-11-24T12:00:00.000Z
+         */
+        created?: string;
+        /**
+         * Format: date-time
+         * @example 2026-11-24T12:00:00.000Z
+         */
+        lastModified?: string;
+        /**
+         * Format: uri
+         * @example https://id.example.com/scim/v2/Users/3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+         */
+        location?: string;
+      };
+    };
     /** @description POST creates, PUT replaces (attributes not sent keep their value). Attribute names are case-insensitive; password, externalId and unknown or extension attributes are accepted and ignored. */
     ScimUserInput: {
       /**
@@ -3217,6 +3324,43 @@ export interface components {
       /** @description Left out with excludedAttributes=members. */
       members?: components['schemas']['ScimGroupMember'][];
       readonly meta: {
+        /** @example Group */
+        resourceType?: string;
+        /**
+         * Format: date-time
+         * @example 2026-11-24T12:00:00.000Z
+         */
+        created?: string;
+        /**
+         * Format: date-time
+         * @example 2026-11-24T12:00:00.000Z
+         */
+        lastModified?: string;
+        /**
+         * Format: uri
+         * @example https://id.example.com/scim/v2/Groups/3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+         */
+        location?: string;
+      };
+    };
+    /** @description A Group as returned with attributes or excludedAttributes: schemas and id always, any other attribute only when asked for (or not excluded). */
+    ScimGroupPartial: {
+      /**
+       * @example [
+       *       "urn:ietf:params:scim:schemas:core:2.0:Group"
+       *     ]
+       */
+      schemas: string[];
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      readonly id: string;
+      /** @example Engineering */
+      displayName?: string;
+      /** @description Left out with excludedAttributes=members. */
+      members?: components['schemas']['ScimGroupMember'][];
+      readonly meta?: {
         /** @example Group */
         resourceType?: string;
         /**
@@ -3324,7 +3468,7 @@ export interface components {
       startIndex: number;
       /** @example 1 */
       itemsPerPage: number;
-      Resources: components['schemas']['ScimUser'][];
+      Resources: (components['schemas']['ScimUser'] | components['schemas']['ScimUserPartial'])[];
     };
     ScimGroupList: {
       /**
@@ -3339,7 +3483,7 @@ export interface components {
       startIndex: number;
       /** @example 1 */
       itemsPerPage: number;
-      Resources: components['schemas']['ScimGroup'][];
+      Resources: (components['schemas']['ScimGroup'] | components['schemas']['ScimGroupPartial'])[];
     };
     /** @description ListResponse of a search across Users and Groups: each resource says its kind in meta.resourceType. */
     ScimResourceList: {
@@ -3387,7 +3531,12 @@ export interface components {
        *       }
        *     ]
        */
-      Resources: (components['schemas']['ScimUser'] | components['schemas']['ScimGroup'])[];
+      Resources: (
+        | components['schemas']['ScimUser']
+        | components['schemas']['ScimGroup']
+        | components['schemas']['ScimUserPartial']
+        | components['schemas']['ScimGroupPartial']
+      )[];
     };
     /**
      * @description ListResponse of ResourceType or Schema documents (RFC 7644 §4).
@@ -3551,7 +3700,7 @@ export interface operations {
           'application/json': components['schemas']['AuditVerifyResult'];
         };
       };
-      /** @description `validation_failed`: A query parameter breaks its rule (details names it) */
+      /** @description `validation_failed`: A query parameter breaks its rule (details names it); `validation_failed`: a query parameter is missing, malformed or out of range; details names each one; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3607,7 +3756,7 @@ export interface operations {
           'application/json': components['schemas']['AuditCheckpointPage'];
         };
       };
-      /** @description `validation_failed`: A query parameter breaks its rule (details names it) */
+      /** @description `validation_failed`: A query parameter breaks its rule (details names it); `validation_failed`: a query parameter is missing, malformed or out of range; details names each one; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3654,6 +3803,15 @@ export interface operations {
           'application/json': components['schemas']['AuditPublicKeys'];
         };
       };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
       401: {
         headers: {
@@ -3698,7 +3856,7 @@ export interface operations {
           'application/json': components['schemas']['AuditPage'];
         };
       };
-      /** @description `validation_failed`: A query parameter breaks its rule (details names it) */
+      /** @description `validation_failed`: A query parameter breaks its rule (details names it); `validation_failed`: a query parameter is missing, malformed or out of range; details names each one; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3750,7 +3908,7 @@ export interface operations {
           'application/x-ndjson': string;
         };
       };
-      /** @description `validation_failed`: A query parameter breaks its rule (details names it) */
+      /** @description `validation_failed`: A query parameter breaks its rule (details names it); `validation_failed`: a query parameter is missing, malformed or out of range; details names each one; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3795,6 +3953,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Liveness'];
+        };
+      };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
     };
@@ -3854,6 +4021,15 @@ export interface operations {
               };
             };
           };
+        };
+      };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description The Health Check is not successful */
@@ -3939,7 +4115,7 @@ export interface operations {
           'application/json': components['schemas']['Developer'];
         };
       };
-      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
+      /** @description `validation_failed`: a field is missing, null where it may not be, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4001,7 +4177,7 @@ export interface operations {
           'application/json': components['schemas']['DeveloperLogin'];
         };
       };
-      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
+      /** @description `validation_failed`: a field is missing, null where it may not be, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4046,6 +4222,15 @@ export interface operations {
         };
         content?: never;
       };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   DeveloperAuthController_me: {
@@ -4064,6 +4249,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Developer'];
+        };
+      };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
@@ -4095,6 +4289,15 @@ export interface operations {
           'application/json': {
             results: components['schemas']['DeveloperToken'][];
           };
+        };
+      };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
@@ -4130,7 +4333,7 @@ export interface operations {
           'application/json': components['schemas']['DeveloperTokenCreated'];
         };
       };
-      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
+      /** @description `validation_failed`: a field is missing, null where it may not be, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4186,6 +4389,15 @@ export interface operations {
         };
         content?: never;
       };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
       401: {
         headers: {
@@ -4233,6 +4445,15 @@ export interface operations {
           'application/json': components['schemas']['Workspace'][];
         };
       };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
       401: {
         headers: {
@@ -4266,7 +4487,7 @@ export interface operations {
           'application/json': components['schemas']['Workspace'];
         };
       };
-      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
+      /** @description `validation_failed`: a field is missing, null where it may not be, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4324,6 +4545,15 @@ export interface operations {
           'application/json': components['schemas']['Workspace'];
         };
       };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
       401: {
         headers: {
@@ -4361,6 +4591,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
       };
       /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
       401: {
@@ -4415,7 +4654,7 @@ export interface operations {
           'application/json': components['schemas']['Workspace'];
         };
       };
-      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
+      /** @description `validation_failed`: a field is missing, null where it may not be, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4484,6 +4723,15 @@ export interface operations {
           };
         };
       };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
       401: {
         headers: {
@@ -4528,7 +4776,7 @@ export interface operations {
           'application/json': components['schemas']['WorkspaceMember'];
         };
       };
-      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
+      /** @description `validation_failed`: a field is missing, null where it may not be, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4603,6 +4851,15 @@ export interface operations {
         };
         content?: never;
       };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
       401: {
         headers: {
@@ -4663,6 +4920,15 @@ export interface operations {
           };
         };
       };
+      /** @description `validation_failed`: a query parameter is missing, malformed or out of range; details names each one; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
       401: {
         headers: {
@@ -4705,7 +4971,7 @@ export interface operations {
           'application/json': components['schemas']['OAuthClientWithSecret'];
         };
       };
-      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
+      /** @description `validation_failed`: a field is missing, null where it may not be, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4772,6 +5038,15 @@ export interface operations {
           'application/json': components['schemas']['OAuthClient'];
         };
       };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
       401: {
         headers: {
@@ -4816,7 +5091,7 @@ export interface operations {
           'application/json': components['schemas']['OAuthClient'];
         };
       };
-      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
+      /** @description `validation_failed`: a field is missing, null where it may not be, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4881,6 +5156,15 @@ export interface operations {
         };
         content?: never;
       };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
       401: {
         headers: {
@@ -4928,6 +5212,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['OAuthClientWithSecret'];
+        };
+      };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
@@ -4981,6 +5274,15 @@ export interface operations {
           };
         };
       };
+      /** @description `validation_failed`: a query parameter is missing, malformed or out of range; details names each one; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
       401: {
         headers: {
@@ -5023,7 +5325,7 @@ export interface operations {
           'application/json': components['schemas']['ScimTokenCreated'];
         };
       };
-      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
+      /** @description `validation_failed`: a field is missing, null where it may not be, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5090,6 +5392,15 @@ export interface operations {
           'application/json': components['schemas']['ScimTokenRevoked'];
         };
       };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
       401: {
         headers: {
@@ -5148,7 +5459,7 @@ export interface operations {
           'application/scim+json': components['schemas']['ScimUserList'];
         };
       };
-      /** @description `invalidFilter`: The filter cannot be parsed or names an unsupported attribute */
+      /** @description `invalidFilter`: The filter cannot be parsed or names an unsupported attribute; `invalidValue`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5307,7 +5618,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/scim+json': components['schemas']['ScimUser'];
+          'application/scim+json': components['schemas']['ScimUser'] | components['schemas']['ScimUserPartial'];
+        };
+      };
+      /** @description `invalidValue`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
         };
       };
       /** @description The bearer SCIM token is missing, unknown, expired or revoked */
@@ -5358,7 +5678,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/scim+json': components['schemas']['ScimUser'];
+          'application/scim+json': components['schemas']['ScimUser'] | components['schemas']['ScimUserPartial'];
         };
       };
       /** @description `invalidValue`: userName missing, an email not valid, or a value of the wrong type; `invalidSyntax`: The body is not a JSON object */
@@ -5426,6 +5746,15 @@ export interface operations {
         };
         content?: never;
       };
+      /** @description `invalidValue`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
       /** @description The bearer SCIM token is missing, unknown, expired or revoked */
       401: {
         headers: {
@@ -5474,7 +5803,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/scim+json': components['schemas']['ScimUser'];
+          'application/scim+json': components['schemas']['ScimUser'] | components['schemas']['ScimUserPartial'];
         };
       };
       /** @description `invalidValue`: userName missing, an email not valid, or a value of the wrong type; `invalidPath`: The path cannot be read or names an unknown attribute; `invalidSyntax`: No Operations array, or an op other than add, replace or remove; `noTarget`: A remove without a path; `mutability`: The operation removes a required attribute (userName, displayName) */
@@ -5553,7 +5882,7 @@ export interface operations {
           'application/scim+json': components['schemas']['ScimGroupList'];
         };
       };
-      /** @description `invalidFilter`: The filter cannot be parsed or names an unsupported attribute */
+      /** @description `invalidFilter`: The filter cannot be parsed or names an unsupported attribute; `invalidValue`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5712,7 +6041,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/scim+json': components['schemas']['ScimGroup'];
+          'application/scim+json': components['schemas']['ScimGroup'] | components['schemas']['ScimGroupPartial'];
+        };
+      };
+      /** @description `invalidValue`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
         };
       };
       /** @description The bearer SCIM token is missing, unknown, expired or revoked */
@@ -5763,7 +6101,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/scim+json': components['schemas']['ScimGroup'];
+          'application/scim+json': components['schemas']['ScimGroup'] | components['schemas']['ScimGroupPartial'];
         };
       };
       /** @description `invalidValue`: displayName missing or empty, or members not an array; `invalidSyntax`: The body is not a JSON object */
@@ -5831,6 +6169,15 @@ export interface operations {
         };
         content?: never;
       };
+      /** @description `invalidValue`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
       /** @description The bearer SCIM token is missing, unknown, expired or revoked */
       401: {
         headers: {
@@ -5879,7 +6226,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/scim+json': components['schemas']['ScimGroup'];
+          'application/scim+json': components['schemas']['ScimGroup'] | components['schemas']['ScimGroupPartial'];
         };
       };
       /** @description `invalidValue`: displayName missing or empty, or members not an array; `invalidPath`: The path cannot be read or names an unknown attribute; `invalidSyntax`: No Operations array, or an op other than add, replace or remove; `noTarget`: A remove without a path; `mutability`: The operation removes a required attribute (userName, displayName) */
@@ -5947,6 +6294,15 @@ export interface operations {
           'application/scim+json': components['schemas']['ScimDiscoveryDocument'];
         };
       };
+      /** @description `invalidValue`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
       /** @description The bearer SCIM token is missing, unknown, expired or revoked */
       401: {
         headers: {
@@ -5974,6 +6330,15 @@ export interface operations {
         };
         content: {
           'application/scim+json': components['schemas']['ScimDiscoveryList'];
+        };
+      };
+      /** @description `invalidValue`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
         };
       };
       /** @description The bearer SCIM token is missing, unknown, expired or revoked */
@@ -6005,6 +6370,15 @@ export interface operations {
         };
         content: {
           'application/scim+json': components['schemas']['ScimDiscoveryDocument'];
+        };
+      };
+      /** @description `invalidValue`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
         };
       };
       /** @description The bearer SCIM token is missing, unknown, expired or revoked */
@@ -6045,6 +6419,15 @@ export interface operations {
           'application/scim+json': components['schemas']['ScimDiscoveryList'];
         };
       };
+      /** @description `invalidValue`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
       /** @description The bearer SCIM token is missing, unknown, expired or revoked */
       401: {
         headers: {
@@ -6074,6 +6457,15 @@ export interface operations {
         };
         content: {
           'application/scim+json': components['schemas']['ScimDiscoveryDocument'];
+        };
+      };
+      /** @description `invalidValue`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
         };
       };
       /** @description The bearer SCIM token is missing, unknown, expired or revoked */
@@ -6170,7 +6562,7 @@ export interface operations {
           'application/json': components['schemas']['EndUserResponse'];
         };
       };
-      /** @description `invalid_client`: Unknown client_id; `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
+      /** @description `invalid_client`: Unknown client_id; `validation_failed`: a field is missing, null where it may not be, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6231,7 +6623,7 @@ export interface operations {
           'application/json': components['schemas']['TokenResponse'];
         };
       };
-      /** @description `invalid_client`: Unknown client_id; `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
+      /** @description `invalid_client`: Unknown client_id; `validation_failed`: a field is missing, null where it may not be, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6292,7 +6684,7 @@ export interface operations {
           'application/json': components['schemas']['TokenResponse'];
         };
       };
-      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
+      /** @description `validation_failed`: a field is missing, null where it may not be, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6337,6 +6729,15 @@ export interface operations {
         };
         content?: never;
       };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `unauthorized`: The bearer access token is missing, invalid, expired or revoked */
       401: {
         headers: {
@@ -6370,7 +6771,7 @@ export interface operations {
           'application/json': components['schemas']['Success'];
         };
       };
-      /** @description `invalid_client`: Unknown client_id; `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
+      /** @description `invalid_client`: Unknown client_id; `validation_failed`: a field is missing, null where it may not be, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6423,7 +6824,7 @@ export interface operations {
           'application/json': components['schemas']['Success'];
         };
       };
-      /** @description `invalid_client`: Unknown client_id; `invalid_code`: The code is not correct, or no code is pending; `code_expired`: The code has expired; ask for a new one; `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
+      /** @description `invalid_client`: Unknown client_id; `invalid_code`: The code is not correct, or no code is pending; `code_expired`: The code has expired; ask for a new one; `validation_failed`: a field is missing, null where it may not be, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6476,7 +6877,7 @@ export interface operations {
           'application/json': components['schemas']['Success'];
         };
       };
-      /** @description `invalid_password`: The current password is not correct; `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
+      /** @description `invalid_password`: The current password is not correct; `validation_failed`: a field is missing, null where it may not be, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6525,6 +6926,15 @@ export interface operations {
           };
         };
       };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `unauthorized`: The bearer access token is missing, invalid, expired or revoked */
       401: {
         headers: {
@@ -6553,6 +6963,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
       };
       /** @description `unauthorized`: The bearer access token is missing, invalid, expired or revoked */
       401: {
@@ -6595,7 +7014,7 @@ export interface operations {
           'application/json': components['schemas']['VerificationResponse'];
         };
       };
-      /** @description `invalid_code`: The code is not correct, not 6 digits, or none is pending; `code_expired`: The code has expired; ask for a new one; `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
+      /** @description `invalid_code`: The code is not correct, not 6 digits, or none is pending; `code_expired`: The code has expired; ask for a new one; `validation_failed`: a field is missing, null where it may not be, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6665,7 +7084,7 @@ export interface operations {
           'application/json': components['schemas']['VerificationResponse'];
         };
       };
-      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
+      /** @description `validation_failed`: a field is missing, null where it may not be, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6736,7 +7155,7 @@ export interface operations {
           };
         };
       };
-      /** @description `validation_failed`: A query parameter breaks its rule (details names it) */
+      /** @description `validation_failed`: A query parameter breaks its rule (details names it); `validation_failed`: a query parameter is missing, malformed or out of range; details names each one; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6789,7 +7208,7 @@ export interface operations {
           'application/json': components['schemas']['EmailTemplate'];
         };
       };
-      /** @description `validation_failed`: Unknown placeholder, or a field breaks its rule; `invalid_body`: The body is not valid JSON */
+      /** @description `validation_failed`: Unknown placeholder, or a field breaks its rule; `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6856,7 +7275,7 @@ export interface operations {
           'application/json': components['schemas']['AnomalyListResponse'];
         };
       };
-      /** @description `validation_failed`: A query parameter breaks its rule (details names it) */
+      /** @description `validation_failed`: A query parameter breaks its rule (details names it); `validation_failed`: a query parameter is missing, malformed or out of range; details names each one; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6896,6 +7315,15 @@ export interface operations {
           'application/json': components['schemas']['AnomalyResponse'];
         };
       };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `unauthorized`: The bearer access token is missing, invalid, expired or revoked */
       401: {
         headers: {
@@ -6931,6 +7359,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['DatabaseListResponse'];
+        };
+      };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
@@ -6976,7 +7413,7 @@ export interface operations {
           'application/json': components['schemas']['DatabaseResponse'];
         };
       };
-      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
+      /** @description `validation_failed`: a field is missing, null where it may not be, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7051,6 +7488,15 @@ export interface operations {
           'application/json': components['schemas']['DatabaseResponse'];
         };
       };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
       401: {
         headers: {
@@ -7088,6 +7534,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['DatabaseResponse'];
+        };
+      };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
@@ -7147,6 +7602,15 @@ export interface operations {
           'application/json': components['schemas']['ConnectionDetailsResponse'];
         };
       };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
       401: {
         headers: {
@@ -7193,6 +7657,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['MetricsResponse'];
+        };
+      };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
@@ -7252,6 +7725,15 @@ export interface operations {
           'application/json': components['schemas']['HealthResponse'];
         };
       };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
       401: {
         headers: {
@@ -7296,7 +7778,7 @@ export interface operations {
           'application/json': components['schemas']['KeysPageResponse'];
         };
       };
-      /** @description `validation_failed`: cursor or count breaks its rule; `not_supported`: Key listing exists only for redis databases */
+      /** @description `validation_failed`: cursor or count breaks its rule; `not_supported`: Key listing exists only for redis databases; `validation_failed`: a query parameter is missing, malformed or out of range; details names each one; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7362,6 +7844,15 @@ export interface operations {
           'application/json': components['schemas']['BackupListResponse'];
         };
       };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
       401: {
         headers: {
@@ -7405,7 +7896,7 @@ export interface operations {
           'application/json': components['schemas']['BackupResponse'];
         };
       };
-      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
+      /** @description `validation_failed`: a field is missing, null where it may not be, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7480,6 +7971,15 @@ export interface operations {
           'application/json': components['schemas']['BackupResponse'];
         };
       };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
       401: {
         headers: {
@@ -7517,6 +8017,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['RestoreResponse'];
+        };
+      };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
@@ -7576,6 +8085,15 @@ export interface operations {
           'application/json': components['schemas']['RestoreResponse'];
         };
       };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
       401: {
         headers: {
@@ -7615,6 +8133,15 @@ export interface operations {
           'application/samlmetadata+xml': string;
         };
       };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `not_configured`: SAML is not configured: details.missing names the variables */
       503: {
         headers: {
@@ -7648,7 +8175,7 @@ export interface operations {
           };
         };
       };
-      /** @description `validation_failed`: A query parameter breaks its rule (details names it) */
+      /** @description `validation_failed`: A query parameter breaks its rule (details names it); `validation_failed`: a query parameter is missing, malformed or out of range; details names each one; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7699,7 +8226,7 @@ export interface operations {
           'application/json': components['schemas']['SamlServiceProvider'];
         };
       };
-      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
+      /** @description `validation_failed`: a field is missing, null where it may not be, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7775,6 +8302,15 @@ export interface operations {
           'application/json': components['schemas']['SamlServiceProvider'];
         };
       };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
       401: {
         headers: {
@@ -7819,7 +8355,7 @@ export interface operations {
           'application/json': components['schemas']['SamlServiceProvider'];
         };
       };
-      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
+      /** @description `validation_failed`: a field is missing, null where it may not be, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7892,6 +8428,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
       };
       /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
       401: {
@@ -8022,6 +8567,15 @@ export interface operations {
           'text/html': string;
         };
       };
+      /** @description HTML error page: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
       /** @description HTML error page: too many SSO requests from this IP; Retry-After says when to retry */
       429: {
         headers: {
@@ -8109,7 +8663,7 @@ export interface operations {
           };
         };
       };
-      /** @description `validation_failed`: A query parameter breaks its rule (details names it) */
+      /** @description `validation_failed`: A query parameter breaks its rule (details names it); `validation_failed`: a query parameter is missing, malformed or out of range; details names each one; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8160,7 +8714,7 @@ export interface operations {
           'application/json': components['schemas']['WebhookWithSecret'];
         };
       };
-      /** @description `validation_failed`: A field is missing or breaks its rule, an event type is not in the catalog, or the url is not https: or resolves to a private, loopback or reserved address (details names the field); `invalid_body`: The body is not valid JSON */
+      /** @description `validation_failed`: A field is missing or breaks its rule, an event type is not in the catalog, or the url is not https: or resolves to a private, loopback or reserved address (details names the field); `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8227,6 +8781,15 @@ export interface operations {
           'application/json': components['schemas']['Webhook'];
         };
       };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
       401: {
         headers: {
@@ -8264,6 +8827,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
       };
       /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
       401: {
@@ -8318,7 +8890,7 @@ export interface operations {
           'application/json': components['schemas']['Webhook'];
         };
       };
-      /** @description `validation_failed`: A field breaks its rule, an event type is not in the catalog, or the url is not https: or resolves to a private, loopback or reserved address (details names the field); `invalid_body`: The body is not valid JSON */
+      /** @description `validation_failed`: A field breaks its rule, an event type is not in the catalog, or the url is not https: or resolves to a private, loopback or reserved address (details names the field); `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8385,6 +8957,15 @@ export interface operations {
           'application/json': components['schemas']['WebhookWithSecret'];
         };
       };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
       401: {
         headers: {
@@ -8449,6 +9030,15 @@ export interface operations {
           'application/json': components['schemas']['WebhookDelivery'];
         };
       };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
       401: {
         headers: {
@@ -8502,7 +9092,7 @@ export interface operations {
           };
         };
       };
-      /** @description `validation_failed`: A query parameter breaks its rule (details names it) */
+      /** @description `validation_failed`: A query parameter breaks its rule (details names it); `validation_failed`: a query parameter is missing, malformed or out of range; details names each one; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8549,6 +9139,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['WebhookDelivery'];
+        };
+      };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */

@@ -65,6 +65,47 @@ const scimUserProperties: Record<string, SchemaObject> = {
   active: { type: 'boolean', example: true, description: 'false deactivates the user and ends their sessions.' },
 };
 
+const scimUserSchema: SchemaObject = {
+  type: 'object',
+  example: USER_EXAMPLE,
+  required: ['schemas', 'id', 'userName', 'active', 'meta'],
+  properties: {
+    ...scimUserProperties,
+    id: { ...id, readOnly: true },
+    externalId: { ...id, readOnly: true, description: 'Echoes id: a client-sent externalId is not stored.' },
+    displayName: { ...str('Ada Lovelace'), readOnly: true },
+    meta: scimMeta('User'),
+  },
+};
+
+const scimGroupSchema: SchemaObject = {
+  type: 'object',
+  required: ['schemas', 'id', 'displayName', 'meta'],
+  properties: {
+    schemas: { type: 'array', items: { type: 'string' }, example: [GROUP_SCHEMA] },
+    id: { ...id, readOnly: true },
+    displayName: str('Engineering'),
+    members: {
+      type: 'array',
+      items: { $ref: '#/components/schemas/ScimGroupMember' },
+      description: 'Left out with excludedAttributes=members.',
+    },
+    meta: scimMeta('Group'),
+  },
+};
+
+/**
+ * What a read or write answers with `attributes` or `excludedAttributes` (RFC 7644 §3.4.2.5, §3.9):
+ * the same resource with only schemas and id sure to be there.
+ */
+function partialScim(full: SchemaObject, kind: string): SchemaObject {
+  return {
+    ...full,
+    description: `A ${kind} as returned with attributes or excludedAttributes: schemas and id always, any other attribute only when asked for (or not excluded).`,
+    required: ['schemas', 'id'],
+  };
+}
+
 export const SCHEMAS = {
   Error: {
     type: 'object',
@@ -509,18 +550,8 @@ export const SCHEMAS = {
     },
   },
   Liveness: { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['ok'], example: 'ok' } } },
-  ScimUser: {
-    type: 'object',
-    example: USER_EXAMPLE,
-    required: ['schemas', 'id', 'userName', 'active', 'meta'],
-    properties: {
-      ...scimUserProperties,
-      id: { ...id, readOnly: true },
-      externalId: { ...id, readOnly: true, description: 'Echoes id: a client-sent externalId is not stored.' },
-      displayName: { ...str('Ada Lovelace'), readOnly: true },
-      meta: scimMeta('User'),
-    },
-  },
+  ScimUser: scimUserSchema,
+  ScimUserPartial: partialScim(scimUserSchema, 'User'),
   ScimUserInput: {
     type: 'object',
     description:
@@ -538,21 +569,8 @@ export const SCHEMAS = {
       $ref: { ...str('https://id.example.com/scim/v2/Users/3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11', { format: 'uri' }), readOnly: true },
     },
   },
-  ScimGroup: {
-    type: 'object',
-    required: ['schemas', 'id', 'displayName', 'meta'],
-    properties: {
-      schemas: { type: 'array', items: { type: 'string' }, example: [GROUP_SCHEMA] },
-      id: { ...id, readOnly: true },
-      displayName: str('Engineering'),
-      members: {
-        type: 'array',
-        items: { $ref: '#/components/schemas/ScimGroupMember' },
-        description: 'Left out with excludedAttributes=members.',
-      },
-      meta: scimMeta('Group'),
-    },
-  },
+  ScimGroup: scimGroupSchema,
+  ScimGroupPartial: partialScim(scimGroupSchema, 'Group'),
   ScimGroupInput: {
     type: 'object',
     description:
@@ -608,7 +626,10 @@ export const SCHEMAS = {
       totalResults: { type: 'integer', example: 1 },
       startIndex: { type: 'integer', example: 1 },
       itemsPerPage: { type: 'integer', example: 1 },
-      Resources: { type: 'array', items: { $ref: '#/components/schemas/ScimUser' } },
+      Resources: {
+        type: 'array',
+        items: { anyOf: [{ $ref: '#/components/schemas/ScimUser' }, { $ref: '#/components/schemas/ScimUserPartial' }] },
+      },
     },
   },
   ScimGroupList: {
@@ -619,7 +640,10 @@ export const SCHEMAS = {
       totalResults: { type: 'integer', example: 1 },
       startIndex: { type: 'integer', example: 1 },
       itemsPerPage: { type: 'integer', example: 1 },
-      Resources: { type: 'array', items: { $ref: '#/components/schemas/ScimGroup' } },
+      Resources: {
+        type: 'array',
+        items: { anyOf: [{ $ref: '#/components/schemas/ScimGroup' }, { $ref: '#/components/schemas/ScimGroupPartial' }] },
+      },
     },
   },
   ScimResourceList: {
@@ -633,7 +657,14 @@ export const SCHEMAS = {
       itemsPerPage: { type: 'integer', example: 1 },
       Resources: {
         type: 'array',
-        items: { anyOf: [{ $ref: '#/components/schemas/ScimUser' }, { $ref: '#/components/schemas/ScimGroup' }] },
+        items: {
+          anyOf: [
+            { $ref: '#/components/schemas/ScimUser' },
+            { $ref: '#/components/schemas/ScimGroup' },
+            { $ref: '#/components/schemas/ScimUserPartial' },
+            { $ref: '#/components/schemas/ScimGroupPartial' },
+          ],
+        },
         example: [USER_EXAMPLE],
       },
     },

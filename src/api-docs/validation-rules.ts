@@ -25,6 +25,11 @@ const RULES: Record<string, Rule> = {
   max: (s, [max]) => (s.maximum = num(max) ?? s.maximum),
   isInt: (s) => (s.type = 'integer'),
   isBoolean: (s) => (s.type ??= 'boolean'),
+  isIntegerString: (s, [min, max]) => {
+    s.type = 'integer';
+    s.minimum = num(min) ?? s.minimum;
+    s.maximum = num(max) ?? s.maximum;
+  },
   arrayMinSize: (s, [min]) => (s.minItems = num(min) ?? s.minItems),
   arrayMaxSize: (s, [max]) => (s.maxItems = num(max) ?? s.maxItems),
   matches: (s, [pattern]) => {

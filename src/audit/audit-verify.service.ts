@@ -54,7 +54,8 @@ export class AuditVerifyService {
     const rows = await this.chain.checkpointsSigned(query.workspace_id, {
       from: query.from,
       to: query.to,
-      afterSeq: query.cursor ?? 0,
+      // Exact: the DTO bounds the cursor to safe integers (decision 0042).
+      afterSeq: query.cursor === undefined ? 0 : Number(query.cursor),
       limit,
     });
     const results = rows.slice(0, limit);

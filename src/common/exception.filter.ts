@@ -174,7 +174,7 @@ function firstMessage(exception: HttpException): string {
 }
 
 /** Pages a browser navigates to (SSO, hosted login) answer errors with HTML. */
-function isBrowserPage(path: string): boolean {
+export function isBrowserPage(path: string): boolean {
   return path.startsWith('/saml/sso') || path.startsWith('/auth/login') || path.startsWith('/auth/sessions');
 }
 

@@ -9,6 +9,7 @@ interface Schema {
   example?: unknown;
   enum?: unknown[];
   allOf?: Schema[];
+  anyOf?: Schema[];
   items?: Schema;
   properties?: Record<string, Schema>;
 }
@@ -80,8 +81,12 @@ describe('OpenAPI description', () => {
       const s = resolve(schema);
       if (s.example !== undefined) return true;
       if (s.allOf) return s.allOf.every(exemplified);
+      // A full or a projected (partial) SCIM resource: each alternative is shown where it is named.
+      if (s.anyOf) return s.anyOf.every(exemplified);
       if (s.items) return exemplified(s.items);
-      const plain = Object.values(s.properties ?? {}).filter((p) => !p.$ref && !p.allOf && !p.items?.$ref && !p.properties);
+      const plain = Object.values(s.properties ?? {}).filter(
+        (p) => !p.$ref && !p.allOf && !p.items?.$ref && !p.items?.anyOf && !p.properties,
+      );
       return s.properties !== undefined && plain.every((p) => p.example !== undefined || p.enum !== undefined);
     };
     const shown = (media: Media) => media.example !== undefined || media.examples !== undefined || exemplified(media.schema);

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import { IsInt, Max, Min } from 'class-validator';
+import { QueryInt } from '../../common/integer-string';
 import { Optional } from '../../common/optional';
 
 export const ANOMALY_LIST_DEFAULT = 50;
@@ -9,7 +9,7 @@ export const ANOMALY_LIST_MAX = 200;
 export class AnomalyListQueryDto {
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: ANOMALY_LIST_MAX, default: ANOMALY_LIST_DEFAULT })
   @Optional()
-  @Type(() => Number)
+  @QueryInt()
   @IsInt()
   @Min(1)
   @Max(ANOMALY_LIST_MAX)

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsISO8601, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
 import { ACTOR_TYPES, AUDIT_SEVERITIES } from '../../events/audit-catalog';
+import { IsIntegerString, QueryInt } from '../../common/integer-string';
 import { Optional } from '../../common/optional';
 
 export class AuditQueryDto {
@@ -22,7 +22,7 @@ export class AuditQueryDto {
   to?: string;
   @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 50 })
   @Optional()
-  @Type(() => Number)
+  @QueryInt()
   @IsInt()
   @Min(1)
   @Max(100)
@@ -54,15 +54,13 @@ export class AuditCheckpointsQueryDto {
   @ApiPropertyOptional({ description: 'Signed at or before (ISO 8601)' }) @Optional() @IsISO8601({ strict: true }) to?: string;
   @ApiPropertyOptional({ minimum: 1, maximum: 1000, default: 1000 })
   @Optional()
-  @Type(() => Number)
+  @QueryInt()
   @IsInt()
   @Min(1)
   @Max(1000)
   limit?: number;
-  @ApiPropertyOptional({ description: 'next_cursor of the previous page (a seq)' })
+  @ApiPropertyOptional({ description: 'next_cursor of the previous page (a seq)', type: 'integer', format: 'int64' })
   @Optional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  cursor?: number;
+  @IsIntegerString(0, Number.MAX_SAFE_INTEGER)
+  cursor?: string;
 }

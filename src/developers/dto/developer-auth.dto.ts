@@ -18,7 +18,7 @@ export class DeveloperLoginDto {
 
 export class CreateDeveloperTokenDto {
   @ApiProperty() @IsString() @Length(1, 200) label: string;
-  @ApiPropertyOptional({ format: 'date-time', description: 'null or left out: the token lasts until revoked' })
+  @ApiPropertyOptional({ type: String, format: 'date-time', description: 'null or left out: the token lasts until revoked' })
   @Optional({ nullable: true })
   @IsDateString()
   expires_at?: string | null;

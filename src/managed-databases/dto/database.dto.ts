@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsNotEmpty, IsString, Max, MaxLength, Min } from 'class-validator';
 import { ENGINE_NAMES, type EngineName } from '../engines/database-engine';
+import { QueryInt } from '../../common/integer-string';
 import { Optional } from '../../common/optional';
 
 export class CreateDatabaseDto {
@@ -47,7 +47,7 @@ export class ListKeysQuery {
 
   @ApiPropertyOptional({ description: 'Keys per page (a hint to SCAN)', default: 100 })
   @Optional()
-  @Type(() => Number)
+  @QueryInt()
   @IsInt()
   @Min(1)
   @Max(1000)

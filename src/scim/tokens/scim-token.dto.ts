@@ -5,7 +5,7 @@ import { Optional } from '../../common/optional';
 export class CreateScimTokenDto {
   @ApiProperty({ format: 'uuid' }) @IsUUID() workspace_id: string;
   @ApiProperty() @IsString() @Length(1, 200) label: string;
-  @ApiPropertyOptional({ format: 'date-time', description: 'null or left out: the token lasts until revoked' })
+  @ApiPropertyOptional({ type: String, format: 'date-time', description: 'null or left out: the token lasts until revoked' })
   @Optional({ nullable: true })
   @IsDateString()
   expires_at?: string | null;

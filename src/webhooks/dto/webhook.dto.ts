@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsIn, IsInt, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
 import { AUDIT_EVENT_TYPES } from '../../events/audit-catalog';
+import { QueryInt } from '../../common/integer-string';
 import { Optional } from '../../common/optional';
 
 export const EVENT_TYPE_CHOICES = [...AUDIT_EVENT_TYPES, '*'];
@@ -44,7 +44,7 @@ export class WebhookWorkspaceQueryDto {
 export class DeliveriesQueryDto {
   @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 50 })
   @Optional()
-  @Type(() => Number)
+  @QueryInt()
   @IsInt()
   @Min(1)
   @Max(100)

@@ -42,12 +42,20 @@ class SamlSpFields {
   @Optional()
   @IsObject()
   attribute_mapping?: Record<string, string>;
-  @ApiPropertyOptional({ description: 'SP certificate (PEM); stored, not used to verify requests; null removes it', nullable: true })
+  @ApiPropertyOptional({
+    type: String,
+    description: 'SP certificate (PEM); stored, not used to verify requests; null removes it',
+    nullable: true,
+  })
   @Optional({ nullable: true })
   @IsString()
   @MaxLength(16_384)
   sp_cert_pem?: string | null;
-  @ApiPropertyOptional({ description: 'Landing URL after sign-in when the request carries no RelayState; null removes it', nullable: true })
+  @ApiPropertyOptional({
+    type: String,
+    description: 'Landing URL after sign-in when the request carries no RelayState; null removes it',
+    nullable: true,
+  })
   @Optional({ nullable: true })
   @IsString()
   @MaxLength(2048)
