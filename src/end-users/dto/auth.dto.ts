@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsEmail, IsString, IsUUID, Length, MaxLength, ValidateIf } from 'class-validator';
-import { Optional } from '../../common/optional';
+import { NotNull, Optional } from '../../common/optional';
 
 const normalizeEmail = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value);
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
@@ -35,6 +35,7 @@ export class RefreshDto {
 export class PasswordResetRequestDto {
   @ApiPropertyOptional()
   @ValidateIf((o: PasswordResetRequestDto) => o.workspace_id === undefined || o.client_id !== undefined)
+  @NotNull()
   @IsString()
   @Length(1, 200)
   client_id?: string;
@@ -45,6 +46,7 @@ export class PasswordResetRequestDto {
 export class PasswordResetConfirmDto {
   @ApiPropertyOptional()
   @ValidateIf((o: PasswordResetConfirmDto) => o.workspace_id === undefined || o.client_id !== undefined)
+  @NotNull()
   @IsString()
   @Length(1, 200)
   client_id?: string;
