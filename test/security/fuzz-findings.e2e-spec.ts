@@ -196,10 +196,9 @@ describe('fuzzer findings of issue 28', () => {
 
     it.each(cases)('%s refuses null in %s with 400 validation_failed naming it', async (_operation, field, request) => {
       const { method, path, body } = request();
+      const http = t.http();
       expectRefusedNull(
-        await t
-          .http()
-          [method](path)
+        await http[method](path)
           .set(dev.auth)
           .send({ ...body, [field]: null }),
         field,
