@@ -31,8 +31,9 @@ describe('IsIntegerString', () => {
   });
 
   it('refuses what Number() would read as an integer but is not one in decimal digits', () => {
-    for (const text of ['0x10', ' 1', '1 ', '1e3', '1.0', '+1', '01', '', 'NaN', 'Infinity', '-0'])
+    for (const text of ['0x10', ' 1', '1 ', '1e3', '1.0', '+1', '01', '', 'NaN', 'Infinity', '-0']) {
       expect({ text, ok: accepts(text) }).toEqual({ text, ok: false });
+    }
     expect(accepts(5)).toBe(false);
     expect(accepts(['1'])).toBe(false);
   });
