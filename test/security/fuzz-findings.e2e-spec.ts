@@ -296,6 +296,35 @@ describe('fuzzer findings of issue 28', () => {
     });
   });
 
+  describe('values the document refuses that were stored', () => {
+    it.each(['\u{F7A1F}\u{F2167}\u{D5A49}', 'app.example.test/callback', 'https://\u00e9.example/callback'])(
+      'POST /developer/oauth/clients/ refuses the redirect URI %j (not an absolute ASCII URI) with 400',
+      async (uri) => {
+        const res = await t
+          .http()
+          .post('/developer/oauth/clients/')
+          .set(dev.auth)
+          .send({ workspace_id: ws.id, name: 'App', redirect_uris: [uri] });
+        expect({ status: res.status, error: res.body.error, field: Object.keys(res.body.details ?? {}) }).toEqual({
+          status: 400,
+          error: 'validation_failed',
+          field: ['redirect_uris'],
+        });
+      },
+    );
+
+    it('PUT /developer/oauth/clients/{id}/ refuses a redirect URI without a scheme and keeps the registered ones', async () => {
+      const res = await t
+        .http()
+        .put(`/developer/oauth/clients/${client.id}/`)
+        .set(dev.auth)
+        .send({ redirect_uris: ['\u{F7A1F}\u{F2167}'] });
+      expect(res.status).toBe(400);
+      const after = await t.http().get(`/developer/oauth/clients/${client.id}/`).set(dev.auth).expect(200);
+      expect(after.body.redirect_uris).toEqual(['https://app.example.test/callback']);
+    });
+  });
+
   describe('statuses and bodies the document left out', () => {
     it.each(['/developer/oauth/clients/', '/developer/scim/tokens/'])(
       'GET %s without a valid workspace_id answers 400 validation_failed, and the document lists it',

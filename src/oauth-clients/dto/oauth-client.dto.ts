@@ -1,6 +1,18 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsString, IsUrl, IsUUID, Length } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsString, IsUrl, IsUUID, Length, Matches } from 'class-validator';
 import { Optional } from '../../common/optional';
+
+/**
+ * Absolute http(s) URLs in ASCII (RFC 6749 §3.1.2: a redirection endpoint is an absolute URI; RFC 3986 URIs are
+ * ASCII, other characters percent-encoded). Without require_protocol, validator's isURL took a bare run of
+ * non-ASCII letters for a host name (issue 28, found by the schema-driven fuzzer).
+ */
+const RedirectUris = () =>
+  applyDecorators(
+    IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] }, { each: true }),
+    Matches(/^[\x21-\x7e]+$/, { each: true, message: 'each value in redirect_uris must be ASCII (percent-encode other characters)' }),
+  );
 
 export class CreateOAuthClientDto {
   @ApiProperty({ format: 'uuid' }) @IsUUID() workspace_id: string;
@@ -9,7 +21,7 @@ export class CreateOAuthClientDto {
   @Optional()
   @IsArray()
   @ArrayMaxSize(50)
-  @IsUrl({ require_tld: false, protocols: ['http', 'https'] }, { each: true })
+  @RedirectUris()
   redirect_uris?: string[];
 }
 
@@ -19,7 +31,7 @@ export class UpdateOAuthClientDto {
   @Optional()
   @IsArray()
   @ArrayMaxSize(50)
-  @IsUrl({ require_tld: false, protocols: ['http', 'https'] }, { each: true })
+  @RedirectUris()
   redirect_uris?: string[];
 }
 
