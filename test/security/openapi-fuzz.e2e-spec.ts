@@ -417,15 +417,19 @@ describe('requests generated from the OpenAPI document, for every operation', ()
     return fc.sample(caseArb, { numRuns: RUNS, seed });
   }
 
-  it('answers every generated request below 500, with a documented status and a body matching its schema', async () => {
-    // Deletes last: a delete of a fixture's parent would otherwise turn later operations into 404s.
-    const ordered = [...operations]
-      .filter((op) => !ONLY || op.label.includes(ONLY))
-      .sort((a, b) => Number(a.method === 'delete') - Number(b.method === 'delete'));
-    for (const [i, op] of ordered.entries()) {
-      for (const c of [...systematicCases(op), ...randomCases(op, SEED + i)]) await run(op, c);
-    }
-    if (!ONLY) expect(operations.length).toBeGreaterThan(90);
-    expect([...findings.values()]).toEqual([]);
-  }, Math.max(900_000, RUNS * 10_000));
+  it(
+    'answers every generated request below 500, with a documented status and a body matching its schema',
+    async () => {
+      // Deletes last: a delete of a fixture's parent would otherwise turn later operations into 404s.
+      const ordered = [...operations]
+        .filter((op) => !ONLY || op.label.includes(ONLY))
+        .sort((a, b) => Number(a.method === 'delete') - Number(b.method === 'delete'));
+      for (const [i, op] of ordered.entries()) {
+        for (const c of [...systematicCases(op), ...randomCases(op, SEED + i)]) await run(op, c);
+      }
+      if (!ONLY) expect(operations.length).toBeGreaterThan(90);
+      expect([...findings.values()]).toEqual([]);
+    },
+    Math.max(900_000, RUNS * 10_000),
+  );
 });
