@@ -17,6 +17,7 @@ import { SamlSeenRequest } from './sso/entities/saml-seen-request.entity';
 import { SamlSsoController } from './sso/saml-sso.controller';
 import { SamlSsoService } from './sso/saml-sso.service';
 import { SsoRequestsRepository } from './sso/sso-requests.repository';
+import { SeenRequestsRepository } from './sso/seen-requests.repository';
 import { SpLoginNames } from './sso/sp-login-names';
 
 /** SAML 2.0 identity provider: SP registry, metadata, SP-initiated SSO. Global only for LOGIN_APP_NAMES (the hosted login names the SP). */
@@ -37,6 +38,7 @@ import { SpLoginNames } from './sso/sp-login-names';
     SamlSpsService,
     SamlSsoService,
     SsoRequestsRepository,
+    SeenRequestsRepository,
     BrowserUsers,
     SpLoginNames,
     { provide: LOGIN_APP_NAMES, useExisting: SpLoginNames },

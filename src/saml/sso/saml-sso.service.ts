@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Clock } from '../../common/clock';
 import { DomainError } from '../../common/errors';
 import { RequestMeta } from '../../common/request-context';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
@@ -11,6 +12,7 @@ import { buildLoginResponse, buildStatusResponse } from '../protocol/login-respo
 import { NameIdRule, nameIdValue, subjectMatches } from '../protocol/name-id';
 import { pairwiseId } from '../protocol/pairwise';
 import { renderAutoPostPage, RenderedPage } from '../protocol/post-form.page';
+import { replayWindowEnd, requestFreshness } from '../protocol/request-freshness';
 import { SamlError } from '../protocol/saml.errors';
 import { BINDING, NAME_ID_FORMAT, STATUS } from '../protocol/saml-urns';
 import { AssertableUser, mapAttributes, UserFieldPath } from '../protocol/user-claims';
@@ -19,6 +21,7 @@ import { capText, cappedMetadata } from './audit-text';
 import { BrowserUser, BrowserUsers } from './browser-user';
 import { unattributedFailures } from './sso.metrics';
 import { PendingRequest, SsoRequestsRepository } from './sso-requests.repository';
+import { SeenRequestsRepository } from './seen-requests.repository';
 
 export const FINISH_PATH = '/saml/sso/finish/';
 const MAX_RELAY_STATE = 2048;
@@ -64,6 +67,8 @@ export class SamlSsoService {
     private readonly requests: SsoRequestsRepository,
     private readonly users: BrowserUsers,
     private readonly bus: DomainEventBus,
+    private readonly seen: SeenRequestsRepository,
+    private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -82,6 +87,7 @@ export class SamlSsoService {
     const flow: Flow = { settings, sp, request, relayState: null, meta };
     flow.relayState = await this.relayState(flow, input.relayState);
     await this.checkRequest(flow);
+    await this.claimRequestId(flow);
 
     // The only sign-in we offer is a password: a request that excludes it is answered at once.
     if (!satisfiesRequested(sessionAuthnClass('password'), request.requestedAuthnContext)) return this.noAuthnContext(flow);
@@ -172,6 +178,30 @@ export class SamlSsoService {
         ...facts,
         destination: request.destination,
       });
+    }
+    const freshness = requestFreshness(request.issueInstant, this.clock.now());
+    if (!freshness.fresh) {
+      throw await this.refuse(sp, meta, freshness.reason, freshness.message, 400, { ...facts, issue_instant: request.issueInstant });
+    }
+  }
+
+  /**
+   * One answer per AuthnRequest: the ID is claimed for the SP in the table every instance shares,
+   * until the request would be stale anyway (decision 0208). Claimed only once the request passed
+   * every check, so a refused request does not use up its ID.
+   */
+  private async claimRequestId(flow: Flow): Promise<void> {
+    const { sp, request, meta } = flow;
+    const now = this.clock.now();
+    if (!(await this.seen.claim(sp, request.id, now, replayWindowEnd(now)))) {
+      throw await this.refuse(
+        sp,
+        meta,
+        'replayed_request',
+        'This sign-in request was already used. Go back to the application and start the sign-in again.',
+        400,
+        { issuer: request.issuer, request_id: request.id, issue_instant: request.issueInstant },
+      );
     }
   }
 

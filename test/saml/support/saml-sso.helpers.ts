@@ -72,11 +72,11 @@ export async function authorizePath(
 /** A hand-made AuthnRequest, for payloads no real SP would send. */
 export function craftedRequest(
   issuer: string,
-  extra: { acsUrl?: string; body?: string; prefix?: string; attrs?: string; id?: string } = {},
+  extra: { acsUrl?: string; body?: string; prefix?: string; attrs?: string; id?: string; issueInstant?: string } = {},
 ): string {
   const xml =
     `${extra.prefix ?? ''}<samlp:AuthnRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ` +
-    `ID="${extra.id ?? `_${randomUUID().replace(/-/g, '')}`}" Version="2.0" IssueInstant="${new Date().toISOString()}"` +
+    `ID="${extra.id ?? `_${randomUUID().replace(/-/g, '')}`}" Version="2.0" IssueInstant="${extra.issueInstant ?? new Date().toISOString()}"` +
     `${extra.acsUrl ? ` AssertionConsumerServiceURL="${extra.acsUrl}"` : ''}${extra.attrs ?? ''}>` +
     `${extra.body ?? `<saml:Issuer>${issuer}</saml:Issuer>`}</samlp:AuthnRequest>`;
   return `/saml/sso/?SAMLRequest=${encodeURIComponent(deflateRawSync(Buffer.from(xml)).toString('base64'))}`;
