@@ -6,10 +6,10 @@ import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { DomainEventBus } from '../../events/domain-event-bus';
 import { IdpRuntime } from '../idp/idp-runtime';
 import { IdpSettings } from '../idp/idp-settings';
-import { AuthnRequestInfo, readRedirectAuthnRequest } from '../protocol/authn-request.parser';
+import { AuthnRequestInfo, postToRedirectEncoding, readRedirectAuthnRequest } from '../protocol/authn-request.parser';
 import { satisfiesRequested, sessionAuthnClass } from '../protocol/authn-context';
 import { buildLoginResponse, buildStatusResponse } from '../protocol/login-response.builder';
-import { NameIdRule, nameIdValue, subjectMatches } from '../protocol/name-id';
+import { NameIdRule, nameIdValue, ruleForPolicy, subjectMatches } from '../protocol/name-id';
 import { pairwiseId } from '../protocol/pairwise';
 import { renderAutoPostPage, RenderedPage } from '../protocol/post-form.page';
 import { replayWindowEnd, requestFreshness } from '../protocol/request-freshness';
@@ -88,6 +88,8 @@ export class SamlSsoService {
     flow.relayState = await this.relayState(flow, input.relayState);
     await this.checkRequest(flow);
     await this.claimRequestId(flow);
+    // A NameIDPolicy the registration cannot meet is answered at once: signing in would not change it.
+    if (!ruleForPolicy(registeredRule(sp), request.nameIdPolicy)) return this.invalidNameIdPolicy(flow, 'keep');
 
     // The only sign-in we offer is a password: a request that excludes it is answered at once.
     if (!satisfiesRequested(sessionAuthnClass('password'), request.requestedAuthnContext)) return this.noAuthnContext(flow);
@@ -102,6 +104,22 @@ export class SamlSsoService {
       signOut: request.forceAuthn && user !== null,
       location: this.users.loginLocation(settings.loginUrl, sp.workspaceId, FINISH_PATH),
     };
+  }
+
+  /**
+   * HTTP-POST binding (saml-bindings §3.5): the form's SAMLRequest is checked here exactly as the
+   * GET checks its parameter (a refusal is counted, logged and, once the SP is known, audited the
+   * same way), then the browser is sent on to the Redirect-binding GET, which does the rest: a
+   * top-level GET carries the SameSite=Lax session cookie that a cross-site POST does not.
+   */
+  async startPost(input: Omit<SsoStart, 'sessionToken'>, meta: RequestMeta): Promise<string> {
+    this.idp.settings();
+    const encoded = await this.refuseOnError(null, meta, () => postToRedirectEncoding(input.samlRequest));
+    await this.refuseOnError(null, meta, () => readRedirectAuthnRequest(encoded));
+    const params = new URLSearchParams({ SAMLRequest: encoded });
+    // Passed on as sent, repeats included, so the GET refuses (and audits) what it would refuse by GET.
+    for (const value of [input.relayState].flat()) if (typeof value === 'string' && value !== '') params.append('RelayState', value);
+    return `/saml/sso/?${params.toString()}`;
   }
 
   /** Resumes a parked request after the hosted login page signed the user in. */
@@ -224,9 +242,14 @@ export class SamlSsoService {
     const { sp, request, settings, meta } = flow;
     const actor = { type: 'end_user' as const, id: user.userId, email: user.email };
     const facts = toAssertable(user);
-    const rule: NameIdRule = { spEntityId: sp.spEntityId, format: sp.nameIdFormat, attribute: sp.nameIdAttribute as UserFieldPath };
+    const registered = registeredRule(sp);
+    // The registration changed while the request was parked so that it no longer meets the policy.
+    const rule = ruleForPolicy(registered, request.nameIdPolicy);
+    if (!rule) return this.invalidNameIdPolicy(flow, ticket, actor);
     // An SP that names the user it expects never gets an assertion for someone else (saml-core §3.4.1.4).
-    if (request.subject && !subjectMatches(request.subject, rule, facts, settings.pairwiseKey)) {
+    const named = (subject: NonNullable<AuthnRequestInfo['subject']>) =>
+      subjectMatches(subject, registered, facts, settings.pairwiseKey) || subjectMatches(subject, rule, facts, settings.pairwiseKey);
+    if (request.subject && !named(request.subject)) {
       await this.recordFailure(
         sp,
         meta,
@@ -243,7 +266,7 @@ export class SamlSsoService {
         ticket,
       );
     }
-    if (!user.emailVerified && usesEmailAsNameId(sp)) {
+    if (!user.emailVerified && usesEmailAsNameId(rule)) {
       await this.recordFailure(
         sp,
         meta,
@@ -281,7 +304,7 @@ export class SamlSsoService {
         acsUrl: sp.acsUrl,
         audience: sp.spEntityId,
         nameId,
-        nameIdFormat: sp.nameIdFormat,
+        nameIdFormat: rule.format,
         sessionIndex,
         authnInstant: user.authenticatedAt,
         authnContextClassRef: sessionAuthnClass(user.authnMethod),
@@ -343,6 +366,40 @@ export class SamlSsoService {
       STATUS.noAuthnContext,
       'This identity provider signs users in with a password (PasswordProtectedTransport); the requested authentication context excludes it',
       'keep',
+    );
+  }
+
+  /** A NameIDPolicy the SP's registration cannot produce: Requester/InvalidNameIDPolicy to the ACS (saml-core §3.4.1.1), audited. */
+  private async invalidNameIdPolicy(
+    flow: Flow,
+    ticket: 'clear' | 'keep',
+    actor?: { type: 'end_user'; id: string; email: string },
+  ): Promise<SsoOutcome> {
+    const { sp, request } = flow;
+    const policy = request.nameIdPolicy;
+    await this.recordFailure(
+      sp,
+      flow.meta,
+      'name_id_policy_unsatisfiable',
+      'The requested NameIDPolicy cannot be produced for this service provider',
+      {
+        request_id: request.id,
+        requested_format: policy?.format ?? null,
+        sp_name_qualifier: policy?.spNameQualifier ?? null,
+        registered_format: sp.nameIdFormat,
+      },
+      actor,
+    );
+    const asked =
+      policy?.spNameQualifier !== undefined && policy.spNameQualifier !== sp.spEntityId
+        ? `identifiers qualified by ${policy.spNameQualifier}`
+        : `the NameID format ${policy?.format ?? '(none)'}`;
+    return this.statusPage(
+      flow,
+      STATUS.requester,
+      STATUS.invalidNameIdPolicy,
+      `This service provider is registered for the NameID format ${sp.nameIdFormat}; the request asks for ${asked}`,
+      ticket,
     );
   }
 
@@ -420,8 +477,13 @@ function toAssertable(user: BrowserUser): AssertableUser {
 }
 
 /** The NameID would carry the email address (emailAddress, or unspecified mapped to email). */
-function usesEmailAsNameId(sp: SamlServiceProvider): boolean {
-  return sp.nameIdAttribute === 'email' && sp.nameIdFormat !== NAME_ID_FORMAT.persistent && sp.nameIdFormat !== NAME_ID_FORMAT.transient;
+function usesEmailAsNameId(rule: NameIdRule): boolean {
+  return rule.attribute === 'email' && rule.format !== NAME_ID_FORMAT.persistent && rule.format !== NAME_ID_FORMAT.transient;
+}
+
+/** The NameID the SP's registration asks for (name_id_format, name_id_attribute). */
+function registeredRule(sp: SamlServiceProvider): NameIdRule {
+  return { spEntityId: sp.spEntityId, format: sp.nameIdFormat, attribute: sp.nameIdAttribute as UserFieldPath };
 }
 
 function withoutEmail(mapping: Record<string, string>): Record<string, string> {

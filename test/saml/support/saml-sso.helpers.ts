@@ -40,6 +40,8 @@ export async function aRegisteredSp(
     idpSsoUrl: IDP_SSO_URL,
     idpCert: testIdpKeyPair().certPem,
     signedAssertion: res.body.sign_assertions,
+    // Configured as its registration says: node-saml would otherwise ask for emailAddress (NameIDPolicy).
+    extra: { identifierFormat: res.body.name_id_format as string },
   });
   return { ...sp, id: res.body.id as string };
 }
@@ -61,7 +63,12 @@ export async function authorizePath(
           acsUrl: sp.acsUrl,
           idpSsoUrl: IDP_SSO_URL,
           idpCert: testIdpKeyPair().certPem,
-          extra: { forceAuthn: options.forceAuthn, passive: options.passive, cacheProvider: sp.cache },
+          extra: {
+            forceAuthn: options.forceAuthn,
+            passive: options.passive,
+            cacheProvider: sp.cache,
+            identifierFormat: sp.saml.options.identifierFormat,
+          },
         })
       : sp;
   const url = new URL(await saml.saml.getAuthorizeUrlAsync(relayState, undefined, {}));
