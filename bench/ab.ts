@@ -29,7 +29,7 @@ import request from 'supertest';
 import { aTenant, anEndUser } from '../test/end-users/support';
 import type { TestApp } from '../test/support/app';
 import { SmtpReceiver, startSmtpReceiver } from '../test/support/smtp-receiver';
-import { aRegisteredSp, authorizePath } from '../test/saml/support/saml-sso.helpers';
+import { aRegisteredSp, authorizePath, craftedRequest } from '../test/saml/support/saml-sso.helpers';
 import { samlEnv } from '../test/saml/support/saml-env';
 import { ApiClient } from './lib/api-client';
 import { AUDIT_EVENTS, AUDIT_SEED_COLUMNS, AUDIT_SEED_SELECT, deepPageCursors } from './lib/audit-seed';
@@ -218,7 +218,7 @@ async function auditRequests(api: ApiClient, db: Pool, scenario: 'audit-first' |
   return deepPageCursors(newestMs).map((cursor) => ({ path: `${path}&cursor=${encodeURIComponent(cursor)}`, headers: dev.authHeaders }));
 }
 
-/** A registered SP and one browser signed in through the hosted login page, sending the SP's AuthnRequest again and again. */
+/** A registered SP and one browser signed in through the hosted login page, sending a new AuthnRequest of the SP each time (each is answered once). */
 async function ssoRequests(t: TestApp, smtp: SmtpReceiver): Promise<BenchRequest[]> {
   const tenant = await aTenant(t);
   const sp = await aRegisteredSp(t, tenant.dev, tenant.ws);
@@ -235,7 +235,8 @@ async function ssoRequests(t: TestApp, smtp: SmtpReceiver): Promise<BenchRequest
     .expect(303);
   const cookie = ([] as string[]).concat(login.headers['set-cookie'] ?? []).find((c) => c.startsWith('esid='));
   if (!cookie) throw new Error('the hosted login set no esid cookie');
-  return [{ path, headers: { cookie: cookie.split(';')[0] } }];
+  const fresh = () => `${craftedRequest(sp.entityId, { acsUrl: sp.acsUrl })}&RelayState=%2Fdashboard`;
+  return [{ path: fresh(), newPath: fresh, headers: { cookie: cookie.split(';')[0] } }];
 }
 
 function median(values: number[]): number {

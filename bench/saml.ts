@@ -48,14 +48,34 @@ function run(opts: autocannon.Options): Promise<autocannon.Result> {
  * autocannon's setupClient runs in its worker thread and must be a JS file there:
  * each connection presents another signed-in browser's cookie, as distinct users would.
  */
-function writeSetupClient(cookies: string[]): string {
+/**
+ * autocannon's per-connection setup (a file: it runs in a worker thread): one signed-in browser per
+ * connection, and a new AuthnRequest of the SP for every request, as an SP sends (the IdP answers
+ * each request ID once).
+ */
+function writeSetupClient(cookies: string[], sp: { entityId: string; acsUrl: string }): string {
   const dir = mkdtempSync(join(tmpdir(), 'idsvc-bench-saml-'));
   const file = join(dir, 'setup-client.js');
-  writeFileSync(
-    file,
-    `'use strict';\nconst cookies = ${JSON.stringify(cookies)};\nlet next = 0;\nmodule.exports = (client) => client.setHeaders({ cookie: cookies[next++ % cookies.length] });\n`,
-    { mode: 0o600 },
-  );
+  const source = `'use strict';
+const { deflateRawSync } = require('node:zlib');
+const { randomUUID } = require('node:crypto');
+const cookies = ${JSON.stringify(cookies)};
+const sp = ${JSON.stringify(sp)};
+const escape = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
+function freshPath() {
+  const xml =
+    '<samlp:AuthnRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ' +
+    'ID="_' + randomUUID().replace(/-/g, '') + '" Version="2.0" IssueInstant="' + new Date().toISOString() + '" ' +
+    'AssertionConsumerServiceURL="' + escape(sp.acsUrl) + '"><saml:Issuer>' + escape(sp.entityId) + '</saml:Issuer></samlp:AuthnRequest>';
+  return '/saml/sso/?SAMLRequest=' + encodeURIComponent(deflateRawSync(Buffer.from(xml)).toString('base64')) + '&RelayState=%2Fdashboard';
+}
+let next = 0;
+module.exports = (client) => {
+  client.setHeaders({ cookie: cookies[next++ % cookies.length] });
+  client.setRequests([{ method: 'GET', path: freshPath(), setupRequest: (req) => ({ ...req, path: freshPath() }) }]);
+};
+`;
+  writeFileSync(file, source, { mode: 0o600 });
   return file;
 }
 
@@ -112,14 +132,16 @@ async function main(): Promise<void> {
   try {
     const tenant = await aTenant(t);
     const sp = await aRegisteredSp(t, tenant.dev, tenant.ws);
+    // Each sign-in and each request sends a new AuthnRequest: the IdP answers a request ID once.
     const { path } = await authorizePath(sp, '/dashboard');
+    const freshPath = async () => (await authorizePath(sp, '/dashboard')).path;
 
     // One signed-in browser per connection (distinct users, distinct sessions), through the hosted page.
     const cookies: string[] = [];
     for (let i = 0; i < CONNECTIONS; i++) {
       const user = await anEndUser(t, tenant.client, { smtp, firstName: 'Ada' });
       const agent = request.agent(app.baseUrl);
-      const start = await agent.get(path).expect(302);
+      const start = await agent.get(await freshPath()).expect(302);
       const form = await agent.get(start.headers.location as string).expect(200);
       const csrf = /name="csrf_token" value="([^"]+)"/.exec(form.text)![1];
       const login = await agent
@@ -134,9 +156,12 @@ async function main(): Promise<void> {
           .split(';')[0],
       );
     }
-    const check = await request(app.baseUrl).get(path).set('Cookie', cookies[0]).expect(200);
+    const check = await request(app.baseUrl)
+      .get(await freshPath())
+      .set('Cookie', cookies[0])
+      .expect(200);
     await sp.saml.validatePostResponseAsync({ SAMLResponse: formFields(check.text).SAMLResponse }); // a real, valid answer
-    const setupClient = writeSetupClient(cookies);
+    const setupClient = writeSetupClient(cookies, sp);
 
     // Interleaved rounds: the machine's load drifts, so each SSO window is compared
     // with baseline windows measured just before and just after it.

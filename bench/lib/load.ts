@@ -74,9 +74,17 @@ async function fire(baseUrl: string, requests: BenchRequest[], connections: numb
       connections,
       duration: durationSec,
       requests: requests.map((r) => {
-        const newBody = r.newBody;
+        const { newBody, newPath } = r;
         const base: autocannon.Request = { method: r.method ?? 'GET', path: r.path, headers: r.headers, body: r.body };
-        return newBody ? { ...base, setupRequest: (req: autocannon.Request) => ({ ...req, body: newBody() }) } : base;
+        if (!newBody && !newPath) return base;
+        return {
+          ...base,
+          setupRequest: (req: autocannon.Request) => ({
+            ...req,
+            ...(newBody ? { body: newBody() } : {}),
+            ...(newPath ? { path: newPath() } : {}),
+          }),
+        };
       }),
     };
     const instance = autocannon(options, (err, res) => (err ? reject(err) : resolve(res)));
@@ -106,7 +114,11 @@ export function percentile(sorted: Float64Array, q: number): number {
  */
 export async function probe(baseUrl: string, requests: BenchRequest[]): Promise<void> {
   for (const r of requests.slice(0, 5)) {
-    const res = await fetch(baseUrl + r.path, { method: r.method ?? 'GET', headers: r.headers, body: r.newBody?.() ?? r.body });
+    const res = await fetch(baseUrl + (r.newPath?.() ?? r.path), {
+      method: r.method ?? 'GET',
+      headers: r.headers,
+      body: r.newBody?.() ?? r.body,
+    });
     const text = await res.text();
     if (!res.ok) throw new Error(`probe ${r.method ?? 'GET'} ${r.path} answered ${res.status}: ${text.slice(0, 300)}`);
   }

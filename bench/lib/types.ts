@@ -12,6 +12,8 @@ export interface BenchRequest {
   body?: string;
   /** A fresh body for every request sent (e.g. a unique userName per creation); wins over `body`. */
   newBody?: () => string;
+  /** A fresh path for every request sent (e.g. a new AuthnRequest: the IdP answers each one once); wins over `path`. */
+  newPath?: () => string;
 }
 
 /** What a scenario's setup can use: the running service, its database and a few shortcuts. */

@@ -8558,7 +8558,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description HTML error page: SAMLRequest is missing or not base64 */
+      /** @description HTML error page: SAMLRequest is missing, not base64, or not a readable AuthnRequest */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8578,6 +8578,15 @@ export interface operations {
       };
       /** @description HTML error page: too many SSO requests from this IP; Retry-After says when to retry */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+      /** @description HTML error page: SAML is not configured */
+      503: {
         headers: {
           [name: string]: unknown;
         };

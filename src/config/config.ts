@@ -118,7 +118,7 @@ export class EnvSchema {
   @IsOptional() @Transform(emptyToUndefined) @IsString() SAML_IDP_KEY_PEM?: string;
   @IsOptional() @Transform(emptyToUndefined) @IsString() SAML_IDP_NEXT_CERT_PEM?: string;
   @IsString() SAML_IDP_LOGIN_URL = '/auth/login/';
-  /** Key of the pairwise identifiers (persistent NameID, SessionIndex); generated outside production. Never rotate it: SPs key accounts on them. */
+  /** Key of the pairwise identifiers (persistent NameID, SessionIndex); optional: generated and kept in the database in production, under DATA_DIR elsewhere. Never rotate it: SPs key accounts on them. */
   @IsOptional() @Transform(emptyToUndefined) @IsString() SAML_NAMEID_SECRET?: string;
   /** SSO requests per client address per minute (/saml/sso*), counted like the sign-in limits. */
   @Transform(toInt) @IsInt() @Min(1) RATE_LIMIT_SAML_SSO_PER_MINUTE = 120;

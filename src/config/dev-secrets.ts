@@ -17,7 +17,7 @@ export function withGeneratedSecrets(config: AppConfig): AppConfig {
     if (missing.length > 0) {
       throw new ConfigError(`Invalid environment configuration:\n${missing.map((m) => `  ${m}: required in production`).join('\n')}`);
     }
-    // SAML_NAMEID_SECRET stays unset: only SAML needs it, and it answers 503 not_configured naming it.
+    // SAML_NAMEID_SECRET stays unset: SAML generates one and keeps it in the database (src/saml/idp/nameid-key.ts).
     return config;
   }
   const file = join(config.DATA_DIR, 'dev-secrets.json');

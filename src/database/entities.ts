@@ -20,6 +20,8 @@ import { ManagedDatabase } from '../managed-databases/entities/managed-database.
 import { OAuthClient } from '../oauth-clients/entities/oauth-client.entity';
 import { SamlServiceProvider } from '../saml/sps/entities/saml-service-provider.entity';
 import { SamlPendingRequest } from '../saml/sso/entities/saml-pending-request.entity';
+import { SamlSeenRequest } from '../saml/sso/entities/saml-seen-request.entity';
+import { SamlNameIdKey } from '../saml/idp/entities/saml-nameid-key.entity';
 import { ScimGroupChange } from '../scim/groups/entities/scim-group-change.entity';
 import { ScimGroupMember } from '../scim/groups/entities/scim-group-member.entity';
 import { ScimGroup } from '../scim/groups/entities/scim-group.entity';
@@ -57,6 +59,8 @@ export const ENTITIES = [
   OAuthClient,
   SamlServiceProvider,
   SamlPendingRequest,
+  SamlSeenRequest,
+  SamlNameIdKey,
   ScimGroupChange,
   ScimGroupMember,
   ScimGroup,

@@ -1,7 +1,10 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { APP_CONFIG, AppConfig } from '../config/config';
 import { EndUsersModule } from '../end-users/end-users.module';
+import { SamlNameIdKey } from './idp/entities/saml-nameid-key.entity';
 import { IdpRuntime } from './idp/idp-runtime';
+import { NameIdKeysRepository } from './idp/nameid-keys.repository';
 import { SamlMetadataController } from './saml-metadata.controller';
 import { SamlServiceProvider } from './sps/entities/saml-service-provider.entity';
 import { SamlSpsController } from './sps/saml-sps.controller';
@@ -10,23 +13,32 @@ import { SamlSpsService } from './sps/saml-sps.service';
 import { LOGIN_APP_NAMES } from '../end-users/hosted-login/login-app-names';
 import { BrowserUsers } from './sso/browser-user';
 import { SamlPendingRequest } from './sso/entities/saml-pending-request.entity';
+import { SamlSeenRequest } from './sso/entities/saml-seen-request.entity';
 import { SamlSsoController } from './sso/saml-sso.controller';
 import { SamlSsoService } from './sso/saml-sso.service';
 import { SsoRequestsRepository } from './sso/sso-requests.repository';
+import { SeenRequestsRepository } from './sso/seen-requests.repository';
 import { SpLoginNames } from './sso/sp-login-names';
 
 /** SAML 2.0 identity provider: SP registry, metadata, SP-initiated SSO. Global only for LOGIN_APP_NAMES (the hosted login names the SP). */
 @Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([SamlServiceProvider, SamlPendingRequest]), EndUsersModule],
+  imports: [TypeOrmModule.forFeature([SamlServiceProvider, SamlPendingRequest, SamlSeenRequest, SamlNameIdKey]), EndUsersModule],
   controllers: [SamlMetadataController, SamlSpsController, SamlSsoController],
   exports: [IdpRuntime, SamlSpsService, LOGIN_APP_NAMES],
   providers: [
-    IdpRuntime,
+    NameIdKeysRepository,
+    // Async: the NameID key may come from the database, and whatever injects the runtime sees it complete.
+    {
+      provide: IdpRuntime,
+      inject: [APP_CONFIG, NameIdKeysRepository],
+      useFactory: (config: AppConfig, keys: NameIdKeysRepository) => IdpRuntime.create(config, keys),
+    },
     SamlSpsRepository,
     SamlSpsService,
     SamlSsoService,
     SsoRequestsRepository,
+    SeenRequestsRepository,
     BrowserUsers,
     SpLoginNames,
     { provide: LOGIN_APP_NAMES, useExisting: SpLoginNames },

@@ -59,6 +59,11 @@ describe('SAML SSO refusals', () => {
     const sp = await aRegisteredSp(t, dev, ws);
     const res = await t.http().get(craftedRequest(sp.entityId)).expect(302);
     expect(res.headers.location).toMatch(/^\/auth\/login\//);
+    // The parked request's ticket: HttpOnly, Lax, and scoped to / (the hosted login reads it to name the SP), as docs/saml.md says.
+    const ticket = ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((c) => c.startsWith('saml_sso='));
+    expect(ticket).toMatch(/; Path=\/;/);
+    expect(ticket).toMatch(/HttpOnly/);
+    expect(ticket).toMatch(/SameSite=Lax/);
   });
 
   it('refuses an inactive SP with 400', async () => {

@@ -1,6 +1,8 @@
-import { mkdirSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import type { Browser } from 'playwright-core';
 import { createTestApp, TestApp } from '../support/app';
 import { aDeveloper } from '../support/factories';
@@ -67,6 +69,27 @@ describe('built-in test service provider', () => {
     expect(checks.every((row) => row.includes('✔'))).toBe(true);
     expect(await page.locator('#attributes').textContent()).toContain('Grace');
     await page.screenshot({ path: shot('test-sp-result.png'), fullPage: true });
+
+    // The exact bytes and the certificate, downloaded from the page, pass docs/saml.md's xmlsec1 check as written.
+    const dir = mkdtempSync(join(tmpdir(), 'test-sp-download-'));
+    for (const [link, file] of [
+      ['#download-response', 'saml-response.xml'],
+      ['#download-idp-cert', 'idp-cert.pem'],
+    ]) {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click(link)]);
+      expect(download.suggestedFilename()).toBe(file);
+      await download.saveAs(join(dir, `downloaded-${file}`));
+    }
+    const downloadedCert = readFileSync(join(dir, 'downloaded-idp-cert.pem'), 'utf8');
+    writeFileSync(join(dir, 'saml-response.xml'), readFileSync(join(dir, 'downloaded-saml-response.xml')));
+    const verified = await runDocRecipe(dir, t.baseUrl);
+    expect(verified.output).toMatch(/^OK$/m);
+    expect(verified.code).toBe(0);
+    // The recipe's idp-cert.pem (from the metadata) is the certificate the page offers.
+    expect(readFileSync(join(dir, 'idp-cert.pem'), 'utf8').replace(/\s+/g, '')).toBe(downloadedCert.replace(/\s+/g, ''));
+    // What the page shows is re-indented for reading: the same check on it fails, which is why the download exists.
+    writeFileSync(join(dir, 'saml-response.xml'), (await page.textContent('#xml')) ?? '');
+    expect((await runDocRecipe(dir, t.baseUrl)).code).not.toBe(0);
     await context.close();
   }, 60_000);
 
@@ -81,6 +104,21 @@ describe('built-in test service provider', () => {
     expect(junk.text).toContain('Well-formed XML');
   });
 });
+
+/** The commands of docs/saml.md "Checking an SP setup by hand", run by plain bash in `dir` as a reader would. */
+async function runDocRecipe(dir: string, base: string): Promise<{ code: number; output: string }> {
+  const doc = readFileSync(join(__dirname, '..', '..', 'docs', 'saml.md'), 'utf8');
+  const section = doc.slice(doc.indexOf('## Checking an SP setup by hand'));
+  const recipe = /```bash\n([\s\S]*?)```/.exec(section)?.[1];
+  if (!recipe) throw new Error('no bash block in the section');
+  try {
+    const { stdout, stderr } = await promisify(execFile)('bash', ['-c', recipe], { cwd: dir, env: { ...process.env, BASE: base } });
+    return { code: 0, output: stdout + stderr };
+  } catch (err) {
+    const e = err as { code?: number; stdout?: string; stderr?: string };
+    return { code: e.code ?? 1, output: `${e.stdout ?? ''}${e.stderr ?? ''}` };
+  }
+}
 
 describe('test service provider in production', () => {
   it('does not exist', async () => {

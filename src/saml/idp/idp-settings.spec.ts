@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { generateDevKeyPair } from './dev-keypair';
 import { buildIdpMetadata } from '../protocol/idp-metadata';
-import { IdpConfigError, IdpEnv, resolveIdpState } from './idp-settings';
+import { completeIdpSettings, IdpConfigError, IdpEnv, resolveIdpSigning, resolveIdpState } from './idp-settings';
 
 const pair = generateDevKeyPair('settings-test');
 const other = generateDevKeyPair('settings-test-next');
@@ -22,10 +22,12 @@ describe('IdP settings', () => {
     expect(state.message).toMatch(/not configured.*SAML_IDP_SSO_URL, SAML_IDP_KEY_PEM/);
   });
 
-  it('needs SAML_NAMEID_SECRET (pairwise identifiers), and a long one', () => {
-    const state = resolveIdpState({ ...base, SAML_NAMEID_SECRET: undefined });
-    expect(state.configured).toBe(false);
-    if (!state.configured) expect(state.missing).toEqual(['SAML_NAMEID_SECRET']);
+  it('is configured by the four variables alone; a NameID key, when given, must be long', () => {
+    const state = resolveIdpSigning({ ...base, SAML_NAMEID_SECRET: undefined });
+    expect(state.configured).toBe(true);
+    if (!state.configured) return;
+    expect(() => completeIdpSettings(state.signing, 'short')).toThrow(/at least 32 characters/);
+    expect(completeIdpSettings(state.signing, 'k'.repeat(32)).pairwiseKey.symmetricKeySize).toBe(32);
     expect(() => resolveIdpState({ ...base, SAML_NAMEID_SECRET: 'short' })).toThrow(/at least 32 characters/);
   });
 

@@ -9,7 +9,7 @@ export interface IdpEnv {
   SAML_IDP_KEY_PEM?: string;
   SAML_IDP_LOGIN_URL?: string;
   SAML_IDP_NEXT_CERT_PEM?: string;
-  /** HMAC key of the pairwise identifiers (generated outside production, see config). */
+  /** HMAC key of the pairwise identifiers; optional (generated and kept in the database, nameid-key.ts). */
   SAML_NAMEID_SECRET?: string;
 }
 
@@ -30,12 +30,16 @@ export interface IdpSettings {
   readonly pairwiseKey: KeyObject;
 }
 
-export type IdpState =
-  | { readonly configured: true; readonly settings: IdpSettings }
-  | { readonly configured: false; readonly missing: readonly string[]; readonly message: string };
+/** Everything but the NameID key, which may come from the database (nameid-key.ts). */
+export type IdpSigning = Omit<IdpSettings, 'pairwiseKey'>;
+
+type NotConfigured = { readonly configured: false; readonly missing: readonly string[]; readonly message: string };
+export type IdpState = { readonly configured: true; readonly settings: IdpSettings } | NotConfigured;
+export type IdpSigningState = { readonly configured: true; readonly signing: IdpSigning } | NotConfigured;
 
 export const DEFAULT_LOGIN_URL = '/auth/login/';
-const REQUIRED = ['SAML_IDP_ENTITY_ID', 'SAML_IDP_SSO_URL', 'SAML_IDP_CERT_PEM', 'SAML_IDP_KEY_PEM', 'SAML_NAMEID_SECRET'] as const;
+/** The spec's four: all an operator must set (the NameID key is optional). */
+const REQUIRED = ['SAML_IDP_ENTITY_ID', 'SAML_IDP_SSO_URL', 'SAML_IDP_CERT_PEM', 'SAML_IDP_KEY_PEM'] as const;
 const MIN_SECRET_CHARS = 32;
 const MIN_RSA_BITS = 2048;
 
@@ -48,11 +52,11 @@ export class IdpConfigError extends Error {
 }
 
 /**
- * Reads the IdP variables. Any required one unset -> "not configured" (metadata
- * and SSO answer 503). All set -> the key and certificate are parsed and checked
- * (RSA >= 2048 bits, key matches certificate); a bad pair throws so boot fails.
+ * Reads the IdP variables. Any of the four unset -> "not configured" (metadata and SSO answer
+ * 503). All set -> the key and certificate are parsed and checked (RSA >= 2048 bits, key matches
+ * certificate); a bad pair throws so boot fails. The NameID key is added by completeIdpSettings.
  */
-export function resolveIdpState(env: IdpEnv): IdpState {
+export function resolveIdpSigning(env: IdpEnv): IdpSigningState {
   const missing = REQUIRED.filter((name) => !env[name]?.trim());
   if (missing.length > 0) {
     return {
@@ -61,10 +65,28 @@ export function resolveIdpState(env: IdpEnv): IdpState {
       message: `The SAML identity provider is not configured: set ${missing.join(', ')} (see docs/saml.md; npm run saml:keygen makes a development pair).`,
     };
   }
-  return { configured: true, settings: loadIdpSettings(env as Required<IdpEnv>) };
+  return { configured: true, signing: loadIdpSigning(env as Required<IdpEnv>) };
 }
 
-function loadIdpSettings(env: Required<IdpEnv>): IdpSettings {
+/** The signing settings with the NameID key (SAML_NAMEID_SECRET, or the one kept in the database). */
+export function completeIdpSettings(signing: IdpSigning, nameIdSecret: string): IdpSettings {
+  if (nameIdSecret.trim().length < MIN_SECRET_CHARS) {
+    throw new IdpConfigError(`SAML_NAMEID_SECRET must be at least ${MIN_SECRET_CHARS} characters of random text`);
+  }
+  return Object.freeze({ ...signing, pairwiseKey: createSecretKey(Buffer.from(nameIdSecret.trim(), 'utf8')) });
+}
+
+/** Both steps, for callers that hold SAML_NAMEID_SECRET (tools and tests); the service uses IdpRuntime. */
+export function resolveIdpState(env: IdpEnv): IdpState {
+  const state = resolveIdpSigning(env);
+  if (!state.configured) return state;
+  if (!env.SAML_NAMEID_SECRET?.trim()) {
+    throw new IdpConfigError('resolveIdpState needs SAML_NAMEID_SECRET (the service reads it from the database)');
+  }
+  return { configured: true, settings: completeIdpSettings(state.signing, env.SAML_NAMEID_SECRET) };
+}
+
+function loadIdpSigning(env: Required<IdpEnv>): IdpSigning {
   const cert = parseCertificate(env.SAML_IDP_CERT_PEM, 'SAML_IDP_CERT_PEM');
   const privateKey = parsePrivateKey(env.SAML_IDP_KEY_PEM);
   if (!cert.checkPrivateKey(privateKey)) {
@@ -75,9 +97,6 @@ function loadIdpSettings(env: Required<IdpEnv>): IdpSettings {
   if (next && next.fingerprint256 === cert.fingerprint256) {
     throw new IdpConfigError('SAML_IDP_NEXT_CERT_PEM is the same certificate as SAML_IDP_CERT_PEM');
   }
-  if (env.SAML_NAMEID_SECRET.trim().length < MIN_SECRET_CHARS) {
-    throw new IdpConfigError(`SAML_NAMEID_SECRET must be at least ${MIN_SECRET_CHARS} characters of random text`);
-  }
   return Object.freeze({
     entityId: requireText(env.SAML_IDP_ENTITY_ID),
     ssoUrl: requireAbsoluteUrl(env.SAML_IDP_SSO_URL, 'SAML_IDP_SSO_URL'),
@@ -87,7 +106,6 @@ function loadIdpSettings(env: Required<IdpEnv>): IdpSettings {
     certBase64: pemBody(certPem),
     nextCertBase64: next ? pemBody(next.toString()) : undefined,
     certNotAfter: new Date(cert.validTo),
-    pairwiseKey: createSecretKey(Buffer.from(env.SAML_NAMEID_SECRET.trim(), 'utf8')),
   });
 }
 

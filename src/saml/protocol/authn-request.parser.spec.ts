@@ -1,10 +1,10 @@
 import { deflateRawSync } from 'node:zlib';
-import { validate as xsdValidate } from '@authenio/samlify-xmllint-wasm';
 import { SAML } from '@node-saml/node-saml';
 import fc from 'fast-check';
 import { decodeRedirectRequest, parseAuthnRequest, readRedirectAuthnRequest } from './authn-request.parser';
 import { generateDevKeyPair } from '../idp/dev-keypair';
 import { SamlError } from './saml.errors';
+import { schemaValid } from '../../../test/saml/support/saml-schema';
 
 const encode = (xml: string) => deflateRawSync(Buffer.from(xml)).toString('base64');
 const P = 'urn:oasis:names:tc:SAML:2.0:protocol';
@@ -199,13 +199,6 @@ describe('AuthnRequest (HTTP-Redirect binding)', () => {
 });
 
 describe('structural validation agrees with the SAML schema', () => {
-  // samlify-xmllint-wasm prints every schema failure; those are expected here.
-  beforeAll(() => {
-    jest.spyOn(console, 'error').mockImplementation(() => undefined);
-    jest.spyOn(console, 'debug').mockImplementation(() => undefined);
-  });
-  afterAll(() => jest.restoreAllMocks());
-
   const pieces = {
     attrs: fc.subarray([
       ' ForceAuthn="true"',
@@ -239,9 +232,20 @@ describe('structural validation agrees with the SAML schema', () => {
   };
 
   it('accepts only requests that xmllint also finds schema-valid', async () => {
+    const documents = fc
+      .tuple(pieces.attrs, pieces.children)
+      .map(([attrs, children]) => request({ attrs: attrs.join(''), body: children.join('') }));
+    const runs = { seed: fc.readConfigureGlobal().seed ?? Date.now() ^ (Math.random() * 0x100000000), numRuns: 50 };
+    // The property's documents validated in one xmllint run (a run costs far more than a document);
+    // with the same seed fast-check generates the same documents. Any other (a shrunk counterexample) is validated on its own.
+    const sampled = fc.sample(documents, runs);
+    // Two documents of known standing ride along, proving the batch tells valid from invalid.
+    const [valid, invalid] = [request(), request({ attrs: ' Bogus="1"' })];
+    const verdicts = new Map(zip([...sampled, valid, invalid], await schemaValid([...sampled, valid, invalid])));
+    expect([verdicts.get(valid), verdicts.get(invalid)]).toEqual([true, false]);
+    let validatedAlone = 0;
     await fc.assert(
-      fc.asyncProperty(pieces.attrs, pieces.children, async (attrs, children) => {
-        const xml = request({ attrs: attrs.join(''), body: children.join('') });
+      fc.asyncProperty(documents, async (xml) => {
         let ours = true;
         try {
           parseAuthnRequest(xml);
@@ -249,14 +253,21 @@ describe('structural validation agrees with the SAML schema', () => {
           if (!(err instanceof SamlError)) throw err;
           ours = false;
         }
-        const schema = await xsdValidate(xml).then(
-          () => true,
-          () => false,
-        );
+        let schema = verdicts.get(xml);
+        if (schema === undefined) {
+          validatedAlone++;
+          [schema] = await schemaValid([xml]);
+        }
         // We may be stricter than the schema (Issuer is required by the SSO profile), never looser.
         if (ours) expect(schema).toBe(true);
       }),
-      { numRuns: 50 },
+      runs,
     );
+    // Every generated document was one of the batch: the batch is what the property checked.
+    expect(validatedAlone).toBe(0);
   }, 180_000);
 });
+
+function zip<A, B>(a: readonly A[], b: readonly B[]): [A, B][] {
+  return a.map((x, i) => [x, b[i]]);
+}

@@ -1,4 +1,3 @@
-import { validate as xsdValidate } from '@authenio/samlify-xmllint-wasm';
 import fc from 'fast-check';
 import { generateDevKeyPair } from '../idp/dev-keypair';
 import { buildIdpMetadata } from './idp-metadata';
@@ -7,6 +6,7 @@ import { buildLoginResponse, buildStatusResponse, LoginResponseInput } from './l
 import { NAME_ID_FORMAT, STATUS } from './saml-urns';
 import { AUTHN_CLASS } from './authn-context';
 import { certPemFromBase64, certificatesInMetadata, nodeSamlSp, TestSp, xmlsecVerify } from '../../../test/saml/support/saml-verifiers';
+import { schemaValid } from '../../../test/saml/support/saml-schema';
 
 const SP = { entityId: 'https://sp.example.com/metadata', acsUrl: 'https://sp.example.com/saml/acs' };
 let idp: IdpSettings;
@@ -156,9 +156,8 @@ describe('login Response', () => {
 
   it('validates against the SAML 2.0 protocol schema', async () => {
     const signed = buildLoginResponse(idp, input(spWith()));
-    await expect(xsdValidate(signed.xml)).resolves.toBe(true);
     const noAttributes = buildLoginResponse(idp, input(spWith(), { attributes: [], signAssertion: false }));
-    await expect(xsdValidate(noAttributes.xml)).resolves.toBe(true);
+    await expect(schemaValid([signed.xml, noAttributes.xml])).resolves.toEqual([true, true]);
   });
 });
 
@@ -170,7 +169,7 @@ describe('status Response', () => {
     const built = buildStatusResponse(idp, { inResponseTo: requestId, acsUrl: SP.acsUrl, status: STATUS.noPassive });
     expect(built.xml).toContain(`<samlp:StatusCode Value="${STATUS.responder}"><samlp:StatusCode Value="${STATUS.noPassive}"/>`);
     expect(built.xml).not.toContain('<saml:Assertion');
-    await expect(xsdValidate(built.xml)).resolves.toBe(true);
+    await expect(schemaValid([built.xml])).resolves.toEqual([true]);
     expect((await xmlsecVerify(built.xml, metadataCert, 'Response')).ok).toBe(true);
     // node-saml maps Responder/NoPassive to "no profile" rather than an error.
     await expect(sp.saml.validatePostResponseAsync({ SAMLResponse: b64(built.xml) })).resolves.toEqual({ profile: null, loggedOut: false });

@@ -28,6 +28,34 @@ export function nameIdValue(rule: NameIdRule, user: AssertableUser, key: KeyObje
   }
 }
 
+/** The <NameIDPolicy> of an AuthnRequest (saml-core §3.4.1.1). */
+export interface NameIdPolicy {
+  format?: string;
+  spNameQualifier?: string;
+}
+
+/**
+ * The NameID rule that answers a request's NameIDPolicy, or null when the SP's registration
+ * cannot produce what it asks for (then: InvalidNameIDPolicy, saml-core §3.4.1.1). The registration
+ * decides what an SP may learn about a user; the request may only ask for what it already gives:
+ * - no Format, unspecified, or the registered Format: the registered rule;
+ * - transient: always (a one-time random value tells the SP less than any other format);
+ * - emailAddress from a registration that sends the email address under unspecified;
+ * - anything else (persistent from a non-persistent registration, emailAddress from one that sends
+ *   no email address, an unknown Format), or an SPNameQualifier naming another SP or an
+ *   affiliation: null.
+ */
+export function ruleForPolicy(rule: NameIdRule, policy: NameIdPolicy | undefined): NameIdRule | null {
+  if (policy?.spNameQualifier !== undefined && policy.spNameQualifier !== rule.spEntityId) return null;
+  const format = policy?.format;
+  if (format === undefined || format === NAME_ID_FORMAT.unspecified || format === rule.format) return rule;
+  if (format === NAME_ID_FORMAT.transient) return { ...rule, format };
+  if (format === NAME_ID_FORMAT.email && rule.format === NAME_ID_FORMAT.unspecified && rule.attribute === 'email') {
+    return { ...rule, format };
+  }
+  return null;
+}
+
 /** A <Subject><NameID> the SP put in its AuthnRequest. */
 export interface RequestedSubject {
   /** undefined: the Subject names nobody we can read (BaseID, EncryptedID). */

@@ -18,6 +18,7 @@ export const STATUS = {
   noPassive: 'urn:oasis:names:tc:SAML:2.0:status:NoPassive',
   noAuthnContext: 'urn:oasis:names:tc:SAML:2.0:status:NoAuthnContext',
   unknownPrincipal: 'urn:oasis:names:tc:SAML:2.0:status:UnknownPrincipal',
+  invalidNameIdPolicy: 'urn:oasis:names:tc:SAML:2.0:status:InvalidNameIDPolicy',
 } as const;
 
 /** The NameID formats this IdP can assert (and publishes in its metadata). */

@@ -9,7 +9,6 @@ import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import { clearSessionCookie, SESSION_COOKIE } from '../../end-users/hosted-login/browser-session-cookie';
 import { APP_CONFIG, AppConfig } from '../../config/config';
 import { RateLimit, RateLimitGuard } from '../../end-users/rate-limit/rate-limit.guard';
-import { postToRedirectEncoding } from '../protocol/authn-request.parser';
 import { PENDING_TTL_SECONDS } from './sso-requests.repository';
 import { SamlSsoService, SsoOutcome } from './saml-sso.service';
 
@@ -68,14 +67,14 @@ export class SamlSsoController {
     schema: { type: 'object', required: ['SAMLRequest'], properties: { SAMLRequest: { type: 'string' }, RelayState: { type: 'string' } } },
   })
   @NoBody(303, 'To GET /saml/sso/ with the same request')
-  @ReturnsText(400, 'text/html', 'HTML error page: SAMLRequest is missing or not base64')
+  @ReturnsText(400, 'text/html', 'HTML error page: SAMLRequest is missing, not base64, or not a readable AuthnRequest')
+  @ReturnsText(503, 'text/html', 'HTML error page: SAML is not configured')
   @ReturnsText(429, 'text/html', 'HTML error page: too many SSO requests from this IP; Retry-After says when to retry')
-  startPost(@Req() req: Request, @Res() res: Response): void {
+  async startPost(@Req() req: Request, @Res() res: Response, @ReqMeta() meta: RequestMeta): Promise<void> {
     const body = (req.body ?? {}) as { SAMLRequest?: unknown; RelayState?: unknown };
-    const params = new URLSearchParams({ SAMLRequest: postToRedirectEncoding(body.SAMLRequest) });
-    if (typeof body.RelayState === 'string' && body.RelayState !== '') params.set('RelayState', body.RelayState);
+    const location = await this.sso.startPost({ samlRequest: body.SAMLRequest, relayState: body.RelayState }, meta);
     res.setHeader('Cache-Control', 'no-store');
-    res.redirect(303, `/saml/sso/?${params.toString()}`);
+    res.redirect(303, location);
   }
 
   @Get('finish')

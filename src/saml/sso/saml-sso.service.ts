@@ -1,16 +1,18 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Clock } from '../../common/clock';
 import { DomainError } from '../../common/errors';
 import { RequestMeta } from '../../common/request-context';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { DomainEventBus } from '../../events/domain-event-bus';
 import { IdpRuntime } from '../idp/idp-runtime';
 import { IdpSettings } from '../idp/idp-settings';
-import { AuthnRequestInfo, readRedirectAuthnRequest } from '../protocol/authn-request.parser';
+import { AuthnRequestInfo, postToRedirectEncoding, readRedirectAuthnRequest } from '../protocol/authn-request.parser';
 import { satisfiesRequested, sessionAuthnClass } from '../protocol/authn-context';
 import { buildLoginResponse, buildStatusResponse } from '../protocol/login-response.builder';
-import { NameIdRule, nameIdValue, subjectMatches } from '../protocol/name-id';
+import { NameIdRule, nameIdValue, ruleForPolicy, subjectMatches } from '../protocol/name-id';
 import { pairwiseId } from '../protocol/pairwise';
 import { renderAutoPostPage, RenderedPage } from '../protocol/post-form.page';
+import { replayWindowEnd, requestFreshness } from '../protocol/request-freshness';
 import { SamlError } from '../protocol/saml.errors';
 import { BINDING, NAME_ID_FORMAT, STATUS } from '../protocol/saml-urns';
 import { AssertableUser, mapAttributes, UserFieldPath } from '../protocol/user-claims';
@@ -19,6 +21,7 @@ import { capText, cappedMetadata } from './audit-text';
 import { BrowserUser, BrowserUsers } from './browser-user';
 import { unattributedFailures } from './sso.metrics';
 import { PendingRequest, SsoRequestsRepository } from './sso-requests.repository';
+import { SeenRequestsRepository } from './seen-requests.repository';
 
 export const FINISH_PATH = '/saml/sso/finish/';
 const MAX_RELAY_STATE = 2048;
@@ -64,6 +67,8 @@ export class SamlSsoService {
     private readonly requests: SsoRequestsRepository,
     private readonly users: BrowserUsers,
     private readonly bus: DomainEventBus,
+    private readonly seen: SeenRequestsRepository,
+    private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -82,6 +87,9 @@ export class SamlSsoService {
     const flow: Flow = { settings, sp, request, relayState: null, meta };
     flow.relayState = await this.relayState(flow, input.relayState);
     await this.checkRequest(flow);
+    await this.claimRequestId(flow);
+    // A NameIDPolicy the registration cannot meet is answered at once: signing in would not change it.
+    if (!ruleForPolicy(registeredRule(sp), request.nameIdPolicy)) return this.invalidNameIdPolicy(flow, 'keep');
 
     // The only sign-in we offer is a password: a request that excludes it is answered at once.
     if (!satisfiesRequested(sessionAuthnClass('password'), request.requestedAuthnContext)) return this.noAuthnContext(flow);
@@ -96,6 +104,22 @@ export class SamlSsoService {
       signOut: request.forceAuthn && user !== null,
       location: this.users.loginLocation(settings.loginUrl, sp.workspaceId, FINISH_PATH),
     };
+  }
+
+  /**
+   * HTTP-POST binding (saml-bindings §3.5): the form's SAMLRequest is checked here exactly as the
+   * GET checks its parameter (a refusal is counted, logged and, once the SP is known, audited the
+   * same way), then the browser is sent on to the Redirect-binding GET, which does the rest: a
+   * top-level GET carries the SameSite=Lax session cookie that a cross-site POST does not.
+   */
+  async startPost(input: Omit<SsoStart, 'sessionToken'>, meta: RequestMeta): Promise<string> {
+    this.idp.settings();
+    const encoded = await this.refuseOnError(null, meta, () => postToRedirectEncoding(input.samlRequest));
+    await this.refuseOnError(null, meta, () => readRedirectAuthnRequest(encoded));
+    const params = new URLSearchParams({ SAMLRequest: encoded });
+    // Passed on as sent, repeats included, so the GET refuses (and audits) what it would refuse by GET.
+    for (const value of [input.relayState].flat()) if (typeof value === 'string' && value !== '') params.append('RelayState', value);
+    return `/saml/sso/?${params.toString()}`;
   }
 
   /** Resumes a parked request after the hosted login page signed the user in. */
@@ -173,6 +197,30 @@ export class SamlSsoService {
         destination: request.destination,
       });
     }
+    const freshness = requestFreshness(request.issueInstant, this.clock.now());
+    if (!freshness.fresh) {
+      throw await this.refuse(sp, meta, freshness.reason, freshness.message, 400, { ...facts, issue_instant: request.issueInstant });
+    }
+  }
+
+  /**
+   * One answer per AuthnRequest: the ID is claimed for the SP in the table every instance shares,
+   * until the request would be stale anyway (decision 0208). Claimed only once the request passed
+   * every check, so a refused request does not use up its ID.
+   */
+  private async claimRequestId(flow: Flow): Promise<void> {
+    const { sp, request, meta } = flow;
+    const now = this.clock.now();
+    if (!(await this.seen.claim(sp, request.id, now, replayWindowEnd(now)))) {
+      throw await this.refuse(
+        sp,
+        meta,
+        'replayed_request',
+        'This sign-in request was already used. Go back to the application and start the sign-in again.',
+        400,
+        { issuer: request.issuer, request_id: request.id, issue_instant: request.issueInstant },
+      );
+    }
   }
 
   private async relayState(flow: Flow, raw: unknown): Promise<string | null> {
@@ -194,9 +242,14 @@ export class SamlSsoService {
     const { sp, request, settings, meta } = flow;
     const actor = { type: 'end_user' as const, id: user.userId, email: user.email };
     const facts = toAssertable(user);
-    const rule: NameIdRule = { spEntityId: sp.spEntityId, format: sp.nameIdFormat, attribute: sp.nameIdAttribute as UserFieldPath };
+    const registered = registeredRule(sp);
+    // The registration changed while the request was parked so that it no longer meets the policy.
+    const rule = ruleForPolicy(registered, request.nameIdPolicy);
+    if (!rule) return this.invalidNameIdPolicy(flow, ticket, actor);
     // An SP that names the user it expects never gets an assertion for someone else (saml-core §3.4.1.4).
-    if (request.subject && !subjectMatches(request.subject, rule, facts, settings.pairwiseKey)) {
+    const named = (subject: NonNullable<AuthnRequestInfo['subject']>) =>
+      subjectMatches(subject, registered, facts, settings.pairwiseKey) || subjectMatches(subject, rule, facts, settings.pairwiseKey);
+    if (request.subject && !named(request.subject)) {
       await this.recordFailure(
         sp,
         meta,
@@ -213,7 +266,7 @@ export class SamlSsoService {
         ticket,
       );
     }
-    if (!user.emailVerified && usesEmailAsNameId(sp)) {
+    if (!user.emailVerified && usesEmailAsNameId(rule)) {
       await this.recordFailure(
         sp,
         meta,
@@ -251,7 +304,7 @@ export class SamlSsoService {
         acsUrl: sp.acsUrl,
         audience: sp.spEntityId,
         nameId,
-        nameIdFormat: sp.nameIdFormat,
+        nameIdFormat: rule.format,
         sessionIndex,
         authnInstant: user.authenticatedAt,
         authnContextClassRef: sessionAuthnClass(user.authnMethod),
@@ -313,6 +366,40 @@ export class SamlSsoService {
       STATUS.noAuthnContext,
       'This identity provider signs users in with a password (PasswordProtectedTransport); the requested authentication context excludes it',
       'keep',
+    );
+  }
+
+  /** A NameIDPolicy the SP's registration cannot produce: Requester/InvalidNameIDPolicy to the ACS (saml-core §3.4.1.1), audited. */
+  private async invalidNameIdPolicy(
+    flow: Flow,
+    ticket: 'clear' | 'keep',
+    actor?: { type: 'end_user'; id: string; email: string },
+  ): Promise<SsoOutcome> {
+    const { sp, request } = flow;
+    const policy = request.nameIdPolicy;
+    await this.recordFailure(
+      sp,
+      flow.meta,
+      'name_id_policy_unsatisfiable',
+      'The requested NameIDPolicy cannot be produced for this service provider',
+      {
+        request_id: request.id,
+        requested_format: policy?.format ?? null,
+        sp_name_qualifier: policy?.spNameQualifier ?? null,
+        registered_format: sp.nameIdFormat,
+      },
+      actor,
+    );
+    const asked =
+      policy?.spNameQualifier !== undefined && policy.spNameQualifier !== sp.spEntityId
+        ? `identifiers qualified by ${policy.spNameQualifier}`
+        : `the NameID format ${policy?.format ?? '(none)'}`;
+    return this.statusPage(
+      flow,
+      STATUS.requester,
+      STATUS.invalidNameIdPolicy,
+      `This service provider is registered for the NameID format ${sp.nameIdFormat}; the request asks for ${asked}`,
+      ticket,
     );
   }
 
@@ -390,8 +477,13 @@ function toAssertable(user: BrowserUser): AssertableUser {
 }
 
 /** The NameID would carry the email address (emailAddress, or unspecified mapped to email). */
-function usesEmailAsNameId(sp: SamlServiceProvider): boolean {
-  return sp.nameIdAttribute === 'email' && sp.nameIdFormat !== NAME_ID_FORMAT.persistent && sp.nameIdFormat !== NAME_ID_FORMAT.transient;
+function usesEmailAsNameId(rule: NameIdRule): boolean {
+  return rule.attribute === 'email' && rule.format !== NAME_ID_FORMAT.persistent && rule.format !== NAME_ID_FORMAT.transient;
+}
+
+/** The NameID the SP's registration asks for (name_id_format, name_id_attribute). */
+function registeredRule(sp: SamlServiceProvider): NameIdRule {
+  return { spEntityId: sp.spEntityId, format: sp.nameIdFormat, attribute: sp.nameIdAttribute as UserFieldPath };
 }
 
 function withoutEmail(mapping: Record<string, string>): Record<string, string> {

@@ -16,7 +16,10 @@ export interface AssertionReport {
   nameId?: string;
   nameIdFormat?: string;
   attributes: { name: string; values: string[] }[];
+  /** The Response re-indented for reading (not what was signed). */
   xml: string;
+  /** The Response exactly as received, base64: what a signature check must be run on. */
+  receivedBase64: string;
 }
 
 export interface Expectations {
@@ -36,12 +39,20 @@ export interface Expectations {
  */
 export function inspectSamlResponse(samlResponse: string, expected: Expectations): AssertionReport {
   const checks: Check[] = [];
-  const xml = Buffer.from(samlResponse, 'base64').toString('utf8');
+  const received = Buffer.from(samlResponse, 'base64');
+  const receivedBase64 = received.toString('base64');
+  const xml = received.toString('utf8');
   let root: Element;
   try {
     root = parseUntrustedXml(xml);
   } catch (err) {
-    return { checks: [{ name: 'Well-formed XML', ok: false, detail: (err as Error).message }], valid: false, attributes: [], xml };
+    return {
+      checks: [{ name: 'Well-formed XML', ok: false, detail: (err as Error).message }],
+      valid: false,
+      attributes: [],
+      xml,
+      receivedBase64,
+    };
   }
   const response = root.localName === 'Response' && root.namespaceURI === NS.protocol ? root : undefined;
   checks.push({ name: 'A samlp:Response', ok: response !== undefined, detail: `root element ${root.tagName}` });
@@ -103,6 +114,7 @@ export function inspectSamlResponse(samlResponse: string, expected: Expectations
     nameIdFormat: nameIdEl?.getAttribute('Format') ?? undefined,
     attributes,
     xml: indentXml(xml),
+    receivedBase64,
   };
 }
 

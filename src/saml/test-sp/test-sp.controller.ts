@@ -78,6 +78,6 @@ export class TestSpController {
     res
       .status(report.valid ? 200 : 400)
       .type('html')
-      .send(renderTestSpResult(report, workspaceId));
+      .send(renderTestSpResult(report, workspaceId, this.idp.settings().certPem));
   }
 }

@@ -32,7 +32,7 @@ export function renderTestSpHome(opts: { baseUrl: string; workspaceId?: string; 
 }
 
 /** What the IdP sent: the checks, the NameID and attributes, and the Response XML. */
-export function renderTestSpResult(report: AssertionReport, workspaceId: string | undefined): string {
+export function renderTestSpResult(report: AssertionReport, workspaceId: string | undefined, idpCertPem: string): string {
   const checks = report.checks.map(
     (c) =>
       html`<tr>
@@ -81,6 +81,19 @@ export function renderTestSpResult(report: AssertionReport, workspaceId: string 
       ${checks}
     </table>
     <h2>Response XML</h2>
+    <p>
+      Shown re-indented for reading; a signature check needs the bytes as they were signed:
+      <a id="download-response" download="saml-response.xml" href="data:application/xml;base64,${report.receivedBase64}"
+        >download the Response exactly as received (saml-response.xml)</a
+      >
+      and
+      <a
+        id="download-idp-cert"
+        download="idp-cert.pem"
+        href="data:application/x-pem-file;base64,${Buffer.from(idpCertPem).toString('base64')}"
+        >the IdP certificate (idp-cert.pem)</a
+      >, then check them as docs/saml.md shows (<code>xmlsec1 --verify</code>).
+    </p>
     <pre id="xml">${report.xml}</pre>
     ${again}`;
   return pageLayout({ title: report.valid ? 'Assertion valid' : 'Response rejected', brand: BRAND, wide: true }, content);

@@ -40,6 +40,8 @@ export async function aRegisteredSp(
     idpSsoUrl: IDP_SSO_URL,
     idpCert: testIdpKeyPair().certPem,
     signedAssertion: res.body.sign_assertions,
+    // Configured as its registration says: node-saml would otherwise ask for emailAddress (NameIDPolicy).
+    extra: { identifierFormat: res.body.name_id_format as string },
   });
   return { ...sp, id: res.body.id as string };
 }
@@ -61,7 +63,12 @@ export async function authorizePath(
           acsUrl: sp.acsUrl,
           idpSsoUrl: IDP_SSO_URL,
           idpCert: testIdpKeyPair().certPem,
-          extra: { forceAuthn: options.forceAuthn, passive: options.passive, cacheProvider: sp.cache },
+          extra: {
+            forceAuthn: options.forceAuthn,
+            passive: options.passive,
+            cacheProvider: sp.cache,
+            identifierFormat: sp.saml.options.identifierFormat,
+          },
         })
       : sp;
   const url = new URL(await saml.saml.getAuthorizeUrlAsync(relayState, undefined, {}));
@@ -72,11 +79,11 @@ export async function authorizePath(
 /** A hand-made AuthnRequest, for payloads no real SP would send. */
 export function craftedRequest(
   issuer: string,
-  extra: { acsUrl?: string; body?: string; prefix?: string; attrs?: string; id?: string } = {},
+  extra: { acsUrl?: string; body?: string; prefix?: string; attrs?: string; id?: string; issueInstant?: string } = {},
 ): string {
   const xml =
     `${extra.prefix ?? ''}<samlp:AuthnRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ` +
-    `ID="${extra.id ?? `_${randomUUID().replace(/-/g, '')}`}" Version="2.0" IssueInstant="${new Date().toISOString()}"` +
+    `ID="${extra.id ?? `_${randomUUID().replace(/-/g, '')}`}" Version="2.0" IssueInstant="${extra.issueInstant ?? new Date().toISOString()}"` +
     `${extra.acsUrl ? ` AssertionConsumerServiceURL="${extra.acsUrl}"` : ''}${extra.attrs ?? ''}>` +
     `${extra.body ?? `<saml:Issuer>${issuer}</saml:Issuer>`}</samlp:AuthnRequest>`;
   return `/saml/sso/?SAMLRequest=${encodeURIComponent(deflateRawSync(Buffer.from(xml)).toString('base64'))}`;
