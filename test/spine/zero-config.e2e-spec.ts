@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { createTestApp } from '../support/app';
-import { AppProcess, spawnApp } from '../support/app-process';
+import { AppProcess, spawnApp, SPAWN_HOOK_TIMEOUT_MS } from '../support/app-process';
 import { setUpTenantAt } from '../support/remote-tenant';
 
 /**
@@ -15,7 +15,7 @@ describe('zero-config start (embedded database, mail to files)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'idsvc-zero-'));
   beforeAll(async () => {
     app = await spawnApp({ DATABASE_URL: '', REDIS_URL: '', SMTP_URL: '', DATA_DIR: dataDir, LOG_FILE: '', LOG_LEVEL: 'warn' });
-  }, 180000);
+  }, SPAWN_HOOK_TIMEOUT_MS);
   afterAll(() => app?.stop());
 
   it('is ready, and a developer can set up a workspace and an end user can register, verify and sign in', async () => {

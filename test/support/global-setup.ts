@@ -6,13 +6,17 @@ import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../../src/database/data-source';
 import { runMigrations } from '../../src/database/migrate';
+import { ensureBuilt, runSpawnsInstances } from './build';
 import { databasePrefix, databaseUrl, recreateDatabase, withAdmin, WORKER_SLOTS } from './databases';
 
 /**
  * Migrates a template database once per run, then clones one fresh database per
- * Jest worker from it (CREATE DATABASE … TEMPLATE is a file copy: fast).
+ * Jest worker from it (CREATE DATABASE … TEMPLATE is a file copy: fast). When the run includes a
+ * suite that starts the service as a process, dist/ is built first (if stale), before any test's
+ * clock starts.
  */
-export default async function globalSetup(): Promise<void> {
+export default async function globalSetup(globalConfig: { testPathPattern?: string }): Promise<void> {
+  const building = runSpawnsInstances(globalConfig.testPathPattern) ? ensureBuilt() : Promise.resolve();
   process.env.TEST_ROOT_DIR ??= process.cwd();
   Logger.overrideLogger(false);
   process.env.TEST_LOG_DIR ??= mkdtempSync(join(tmpdir(), 'idsvc-test-logs-'));
@@ -29,4 +33,5 @@ export default async function globalSetup(): Promise<void> {
   await withAdmin(async (client) => {
     for (let slot = 1; slot <= WORKER_SLOTS; slot++) await recreateDatabase(client, `${databasePrefix()}_w${slot}`, template);
   });
+  await building;
 }
