@@ -60,13 +60,13 @@ describe('zero-config start (embedded database, mail to files)', () => {
       .get('/')
       .expect(200)
       .expect('Content-Type', /text\/html/);
-    for (const link of ['/docs', '/openapi.json', '/health/ready', '/quickstart.md', '/saml/test-sp/']) {
+    for (const link of ['/docs', '/openapi.json', '/health/ready', '/guide/quickstart', '/saml/test-sp/']) {
       expect(landing.text).toContain(`href="${link}"`);
     }
     await http()
-      .get('/quickstart.md')
+      .get('/guide/quickstart')
       .expect(200)
-      .expect('Content-Type', /text\/markdown/);
+      .expect('Content-Type', /text\/html/);
     await http().get('/docs').redirects(1).expect(200);
     const metadata = await http().get('/saml/metadata/').expect(200);
     expect(metadata.text).toContain(`entityID="${app.baseUrl}/saml/metadata/"`);
