@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +21,8 @@ export default async function globalSetup(globalConfig: { testPathPattern?: stri
   process.env.TEST_ROOT_DIR ??= process.cwd();
   Logger.overrideLogger(false);
   process.env.TEST_LOG_DIR ??= mkdtempSync(join(tmpdir(), 'idsvc-test-logs-'));
+  // Every Redis key of this run lives under test:<run id>: (test/support/redis-keys.ts); teardown deletes them.
+  process.env.TEST_REDIS_RUN_ID ??= randomUUID();
   const template = `${databasePrefix()}_template`;
   await withAdmin((client) => recreateDatabase(client, template));
   const dataSource = await new DataSource(
