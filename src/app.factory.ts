@@ -20,9 +20,15 @@ export async function createApp(): Promise<INestApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule, new SharedPrototypeExpressAdapter(), {
     bodyParser: false,
     bufferLogs: true,
+    // A provider that throws at boot (a configuration error) rejects here, for main.ts to report,
+    // instead of Nest aborting the process (and a test worker with it), and the buffered boot lines
+    // are not printed around it (main.ts flushes them for an unexpected error).
+    abortOnError: false,
+    autoFlushLogs: false,
   });
   const config = app.get<AppConfig>(APP_CONFIG);
   app.useLogger(new QuietBootLogger(app.get(Logger)));
+  app.flushLogs();
   app.set('trust proxy', config.TRUST_PROXY);
   app.disable('x-powered-by');
   // No ETags: SCIM must not send them (spec: etag not supported), and no API relies on them.

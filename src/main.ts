@@ -1,11 +1,14 @@
 import 'reflect-metadata';
+import { type INestApplication, Logger } from '@nestjs/common';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createApp } from './app.factory';
 import { bootSummaryRows, bootSummaryText } from './boot-summary';
 import { rootLogger } from './common/logging';
-import { APP_CONFIG, AppConfig, ConfigError, loadConfig } from './config/config';
+import { APP_CONFIG, AppConfig, ConfigError, configurationReport, loadConfig } from './config/config';
+import { withGeneratedSecrets } from './config/dev-secrets';
 import { IdpRuntime } from './saml/idp/idp-runtime';
+import { IdpConfigError } from './saml/idp/idp-settings';
 
 /**
  * A `.env` file in the working directory (or ENV_FILE) fills in variables the environment
@@ -20,20 +23,42 @@ function readEnvFile(): string | undefined {
   return file;
 }
 
-async function main(): Promise<void> {
-  let given: AppConfig;
-  let envFile: string | undefined;
+interface Booted {
+  app: INestApplication;
+  given: AppConfig;
+  envFile: string | undefined;
+}
+
+/**
+ * Reads the configuration and assembles the application. A configuration problem is the operator's
+ * to fix, not a bug: it is printed as a list of problems on stderr, without a stack trace, and the
+ * process exits 1 (answers null). Anything else is rethrown with Nest's boot lines.
+ */
+async function boot(): Promise<Booted | null> {
   try {
-    envFile = readEnvFile();
-    given = loadConfig();
+    const envFile = readEnvFile();
+    const given = loadConfig();
+    // What the app will also do first (idempotent): the secrets production must set, checked before Nest starts.
+    withGeneratedSecrets(given);
+    return { app: await createApp(), given, envFile };
   } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      process.exit(1);
+    if (!(err instanceof ConfigError || err instanceof IdpConfigError)) {
+      Logger.flush();
+      throw err;
     }
-    throw err;
+    process.stderr.write(`${configurationReport(err)}\n`);
+    // Exit once what is pending settles (a log file still opening would throw on an immediate exit);
+    // a handle the half-built application left open cannot keep the process alive past a second.
+    process.exitCode = 1;
+    setTimeout(() => process.exit(1), 1000).unref();
+    return null;
   }
-  const app = await createApp();
+}
+
+async function main(): Promise<void> {
+  const booted = await boot();
+  if (!booted) return;
+  const { app, given, envFile } = booted;
   const config = app.get<AppConfig>(APP_CONFIG);
   await app.listen(config.PORT, config.HOST);
   const facts = { config, given, saml: app.get(IdpRuntime).summary, envFile };

@@ -2554,6 +2554,7 @@ export interface components {
        */
       workspace_id: string;
       /**
+       * @description Callback URLs the OpenID Connect authorization-code flow will be allowed to redirect to. Stored and returned; nothing redirects to them yet (the hosted login ends on its own signed-in page).
        * @example [
        *       "https://app.example.com/callback"
        *     ]

@@ -213,7 +213,13 @@ export const SCHEMAS = {
       client_id: str('cli_5f2b9c0e7a4d1e3f6a8b0c2d', { description: 'Public identifier end users register and sign in with.' }),
       name: str('Acme web app'),
       workspace_id: id,
-      redirect_uris: { type: 'array', items: { type: 'string', format: 'uri' }, example: ['https://app.example.com/callback'] },
+      redirect_uris: {
+        type: 'array',
+        items: { type: 'string', format: 'uri' },
+        example: ['https://app.example.com/callback'],
+        description:
+          'Callback URLs the OpenID Connect authorization-code flow will be allowed to redirect to. Stored and returned; nothing redirects to them yet (the hosted login ends on its own signed-in page).',
+      },
       created_at: time,
     },
   },

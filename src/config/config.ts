@@ -174,7 +174,25 @@ export const SECRET_VARIABLES = [
   'MANAGED_MONGODB_ADMIN_URL',
 ] as const;
 
+/** A configuration the service cannot run with; main.ts prints it as a list, without a stack trace. */
 export class ConfigError extends Error {}
+
+const CONFIG_HEADER = 'Invalid environment configuration:';
+
+/**
+ * The text an operator sees when the boot stops on configuration: a header, one problem per line,
+ * and where the variables are described. Errors thrown with several problems ("Invalid environment
+ * configuration:" then indented lines) keep their lines; any other configuration error is one problem.
+ */
+export function configurationReport(err: Error): string {
+  const lines = err.message.split('\n');
+  const problems = lines[0] === CONFIG_HEADER ? lines.slice(1).map((l) => l.trim()) : [err.message];
+  return [
+    `The service did not start: ${problems.length === 1 ? 'a configuration problem' : `${problems.length} configuration problems`}.`,
+    ...problems.filter(Boolean).map((p) => `  - ${p}`),
+    'Every variable is described in .env.example and docs/operations.md.',
+  ].join('\n');
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const known = Object.keys(new EnvSchema());
@@ -185,10 +203,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (errors.length > 0) {
     const lines = errors.map((e) => {
       const secret = (SECRET_VARIABLES as readonly string[]).includes(e.property);
-      const shown = secret ? '(hidden)' : JSON.stringify(e.value);
+      // The value as given (the parsed one may already be NaN or null), masked for secrets.
+      const shown = secret ? '(hidden)' : JSON.stringify(input[e.property]);
       return `  ${e.property}=${shown}: ${Object.values(e.constraints ?? {}).join('; ')}`;
     });
-    throw new ConfigError(`Invalid environment configuration:\n${lines.join('\n')}`);
+    throw new ConfigError(`${CONFIG_HEADER}\n${lines.join('\n')}`);
   }
   const publicBase = (parsed.PUBLIC_BASE_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/+$/, '');
   return Object.freeze({

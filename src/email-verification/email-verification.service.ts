@@ -45,6 +45,12 @@ export class EmailVerificationService {
   }
 
   async verify(email: string, code: string, request: RequestMeta): Promise<VerificationResult> {
+    await this.verifyAccount(email, code, request);
+    return { success: true, message: 'Your email address is verified' };
+  }
+
+  /** Checks the code and marks the account it belongs to verified; answers that account (the hosted login continues its sign-in). */
+  async verifyAccount(email: string, code: string, request: RequestMeta): Promise<EndUserRecord> {
     const pending = await this.unverifiedAccounts(email);
     const now = this.clock.now();
     const outcome = await this.uow.run(async (tx, events) => {
@@ -74,10 +80,10 @@ export class EmailVerificationService {
       }
       const user = pending.find((u) => u.id === match.userId)!;
       await this.confirm(tx, events, user, request, now);
-      return null;
+      return user;
     });
-    if (outcome) throw outcome;
-    return { success: true, message: 'Your email address is verified' };
+    if (outcome instanceof DomainError) throw outcome;
+    return outcome;
   }
 
   async resend(email: string, request: RequestMeta): Promise<VerificationResult> {

@@ -23,6 +23,7 @@ import { HostedSessionsController } from './hosted-login/hosted-sessions.control
 import { HostedSessionsService } from './hosted-login/hosted-sessions.service';
 import { HostedLoginController } from './hosted-login/hosted-login.controller';
 import { hostedBasePath, HostedLoginService } from './hosted-login/hosted-login.service';
+import { SignInContinuations } from './hosted-login/sign-in-continuation';
 import { PasswordService } from './password.service';
 import { AuthRateLimiter } from './rate-limit/auth-rate-limiter';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
@@ -61,6 +62,7 @@ const DEFAULT_LOGIN_PATH = '/auth/login/';
     CodeMailer,
     BrowserSessionsService,
     HostedLoginService,
+    SignInContinuations,
     TokenDenylistRepository,
     TokenDenylistService,
     AuthRateLimiter,

@@ -12,6 +12,16 @@ import { WorkspacesService } from '../workspaces/workspaces.service';
 import { CreateWebhookDto, UpdateWebhookDto } from './dto/webhook.dto';
 import { WebhookSubscription } from './entities/webhook-subscription.entity';
 import { unsafeTargetReason } from './safe-http';
+
+/** What a developer trying a receiver on their own machine needs to read. */
+const PRIVATE_TARGETS_HINT =
+  'a receiver on this machine or a private network needs WEBHOOK_ALLOW_PRIVATE_TARGETS=true (development and tests only)';
+
+/** True when the URL is refused for its host (loopback, private…) and WEBHOOK_ALLOW_PRIVATE_TARGETS would accept it. */
+async function isPrivateReceiver(url: string): Promise<boolean> {
+  if ((await unsafeTargetReason(url, true)) !== null) return false;
+  return (await unsafeTargetReason(url.replace(/^http:/i, 'https:'), false)) !== null;
+}
 import { generateWebhookSecret } from './signature';
 import { WEBHOOK_DELIVERY_QUEUE, WEBHOOK_JOB_ATTEMPTS } from './webhook-queue';
 import { toDeliveryView, toWebhookView } from './webhook-views';
@@ -144,9 +154,13 @@ export class WebhooksService {
     return toDeliveryView(delivery);
   }
 
+  /** 400 validation_failed with `details.url` a list of problems, as for every other field. */
   private async assertSafe(url: string): Promise<void> {
-    const reason = await unsafeTargetReason(url, this.config.WEBHOOK_ALLOW_PRIVATE_TARGETS);
-    if (reason) throw new DomainError('validation_failed', `url: ${reason}`, { details: { url: reason } });
+    const allowPrivate = this.config.WEBHOOK_ALLOW_PRIVATE_TARGETS;
+    const reason = await unsafeTargetReason(url, allowPrivate);
+    if (!reason) return;
+    const problem = !allowPrivate && (await isPrivateReceiver(url)) ? `${reason}; ${PRIVATE_TARGETS_HINT}` : reason;
+    throw new DomainError('validation_failed', `url: ${problem}`, { details: { url: [problem] } });
   }
 
   /** The endpoint, if the developer is a member of its workspace; 404 otherwise (never 403 across tenants). */

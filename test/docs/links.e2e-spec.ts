@@ -33,4 +33,34 @@ describe('documentation links', () => {
     const outside = files.filter((f) => /\.\.\/shared|CONTRACT\.md|shared\/ARCHITECTURE/.test(readFileSync(f, 'utf8')));
     expect(outside.map((f) => relative(ROOT, f))).toEqual([]);
   });
+
+  /** Every TypeScript file under a folder. */
+  function sourceFiles(dir: string): string[] {
+    return readdirSync(dir).flatMap((name) => {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) return sourceFiles(path);
+      return name.endsWith('.ts') ? [path] : [];
+    });
+  }
+
+  it('source comments name only docs that exist, by their path from the repository root', () => {
+    const missing = sourceFiles(join(ROOT, 'src')).flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/(?:^|[\s(`'"])((?:docs\/[\w./-]+|[A-Z][A-Z_]*)\.md)\b/gm)]
+        .map((m) => m[1])
+        .filter((doc) => !existsSync(join(ROOT, doc)))
+        .map((doc) => `${relative(ROOT, file)}: ${doc}`),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it('the docs name only decorators the code has', () => {
+    const code = sourceFiles(join(ROOT, 'src'))
+      .map((f) => readFileSync(f, 'utf8'))
+      .join('\n');
+    const named = files.flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/`@([A-Z]\w*)\(/g)].map((m) => m[1]));
+    const unknown = [...new Set(named)].filter(
+      (name) => !new RegExp(`export (?:function|const) ${name}\\b`).test(code) && !new RegExp(`import \\{[^}]*\\b${name}\\b`).test(code),
+    );
+    expect(unknown).toEqual([]);
+  });
 });

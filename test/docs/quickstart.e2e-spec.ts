@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser } from 'playwright-core';
-import { AppProcess, spawnApp } from '../support/app-process';
+import { AppProcess, spawnApp, SPAWN_HOOK_TIMEOUT_MS } from '../support/app-process';
 import { launchChromium } from '../support/browser';
 
 const run = promisify(execFile);
@@ -22,61 +22,98 @@ function quickstartSections(markdown: string): { title: string; script: string }
     .filter((s) => s.script.trim() !== '');
 }
 
+/** Each shell a reader might paste the blocks into: a plain `bash`, and one that stops on any error. */
+const SHELLS = {
+  // No -e: an ERR trap reports every failing command (a loop that did not wait leaves the next one failing).
+  plain: `trap 'echo "@@failed line $LINENO: $BASH_COMMAND"' ERR`,
+  strict: 'set -euo pipefail',
+} as const;
+
 /**
  * The quickstart cannot rot: its commands, taken from the file itself, run in one shell against a
  * zero-configuration instance (embedded database, mail to files, generated secrets and IdP), and the
- * browser step of the SAML journey is walked with Chromium on the URL the commands printed.
+ * browser step of the SAML journey is walked with Chromium on the URL the commands printed. They run
+ * twice, in a plain bash and under `set -euo pipefail`, each against its own instance.
  */
 describe('docs/quickstart.md', () => {
   let app: AppProcess;
+  let plainApp: AppProcess;
   let browser: Browser;
   const dataDir = mkdtempSync(join(tmpdir(), 'idsvc-quickstart-'));
+  const plainDataDir = mkdtempSync(join(tmpdir(), 'idsvc-quickstart-plain-'));
+  const zeroConfig = (dir: string) => ({ DATABASE_URL: '', REDIS_URL: '', SMTP_URL: '', DATA_DIR: dir, LOG_FILE: '', LOG_LEVEL: 'warn' });
   beforeAll(async () => {
-    app = await spawnApp({ DATABASE_URL: '', REDIS_URL: '', SMTP_URL: '', DATA_DIR: dataDir, LOG_FILE: '', LOG_LEVEL: 'warn' });
+    [app, plainApp] = await Promise.all([spawnApp(zeroConfig(dataDir)), spawnApp(zeroConfig(plainDataDir))]);
     browser = await launchChromium();
-  }, 180_000);
+  }, SPAWN_HOOK_TIMEOUT_MS);
   afterAll(async () => {
     await browser?.close();
-    await app?.stop();
+    await Promise.all([app?.stop(), plainApp?.stop()]);
   });
 
-  it('runs every command of every journey, and the test SP sign-in it points to succeeds', async () => {
+  /** Runs every bash block in one shell; answers its output, the directory it ran in and per-section timings. */
+  async function runQuickstart(shell: keyof typeof SHELLS, instance: AppProcess, dir: string) {
     const sections = quickstartSections(readFileSync(QUICKSTART, 'utf8'));
     expect(sections.map((s) => s.title.slice(0, 2))).toEqual(['0.', '1.', '2.', '3.']);
-    const script = ['set -euo pipefail', ...sections.flatMap((s, i) => [s.script, `echo "@@done ${i} $(date +%s%3N)"`])].join('\n');
+    const script = [SHELLS[shell], ...sections.flatMap((s, i) => [s.script, `echo "@@done ${i} $(date +%s%3N)"`])].join('\n');
+    const cwd = mkdtempSync(join(tmpdir(), 'idsvc-quickstart-shell-'));
     const started = Date.now();
     const { stdout } = await run('bash', ['-c', script], {
-      cwd: mkdtempSync(join(tmpdir(), 'idsvc-quickstart-shell-')),
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tmpdir(), BASE: app.baseUrl, DATA_DIR: dataDir },
-      timeout: 120_000,
+      cwd,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tmpdir(), BASE: instance.baseUrl, DATA_DIR: dir },
+      // A ceiling against a hang, not a speed target: every wait in the blocks is for a condition.
+      timeout: SPAWN_HOOK_TIMEOUT_MS,
     }).catch((err: { stdout?: string; stderr?: string; message: string }) => {
-      throw new Error(`quickstart commands failed: ${err.message}\n${err.stdout ?? ''}\n${err.stderr ?? ''}`);
+      throw new Error(`quickstart commands failed (${shell} bash): ${err.message}\n${err.stdout ?? ''}\n${err.stderr ?? ''}`);
     });
     const marks = [...stdout.matchAll(/^@@done (\d+) (\d+)$/gm)].map((m) => Number(m[2]));
     const timings = marks.map((t, i) => `${sections[i].title}: ${((t - (i === 0 ? started : marks[i - 1])) / 1000).toFixed(1)} s`);
+    return { stdout, cwd, timings };
+  }
 
-    expect(stdout).toContain('"grace@acme.test"');
-    expect(stdout).toContain('"new_device"');
-    const page = /^Open (\S+) in a browser$/m.exec(stdout)?.[1];
-    expect(page).toBeDefined();
+  it(
+    'runs every command of every journey in a plain bash without set -e, each waiting for what it needs',
+    async () => {
+      const { stdout, cwd } = await runQuickstart('plain', plainApp, plainDataDir);
+      expect(stdout.split('\n').filter((line) => line.startsWith('@@failed'))).toEqual([]);
+      expect(stdout).toMatch(/^@@done 3 /m);
+      expect(stdout).toContain('"grace@acme.test"');
+      expect(stdout).toContain('"new_device"');
+      // Nothing is left where the reader ran the commands (no cookie jar holding a live session).
+      expect(readdirSync(cwd)).toEqual([]);
+    },
+    SPAWN_HOOK_TIMEOUT_MS,
+  );
 
-    const browserStarted = Date.now();
-    const context = await browser.newContext();
-    const tab = await context.newPage();
-    await tab.goto(page!);
-    await tab.getByRole('button', { name: 'Sign in with SAML' }).click();
-    await tab.waitForURL(/\/auth\/login\//);
-    expect(await tab.textContent('body')).toContain('Acme');
-    await tab.getByLabel('Email').fill('ada@acme.test');
-    await tab.getByLabel('Password').fill('a-long-user-password');
-    await tab.getByRole('button', { name: 'Sign in' }).click();
-    await tab.waitForURL(/\/saml\/test-sp\/acs$/);
-    expect(await tab.textContent('h1')).toBe('Signed in: the assertion is valid');
-    expect(await tab.textContent('#name-id')).toBe('ada@acme.test');
-    await context.close();
-    timings.push(`3. browser sign-in through the test SP: ${((Date.now() - browserStarted) / 1000).toFixed(1)} s`);
-    process.stdout.write(`quickstart journey timings (commands as written, zero-config instance):\n  ${timings.join('\n  ')}\n`);
-  }, 180_000);
+  it(
+    'runs every command of every journey under set -euo pipefail, and the test SP sign-in it points to succeeds',
+    async () => {
+      const { stdout, cwd, timings } = await runQuickstart('strict', app, dataDir);
+      expect(stdout).toContain('"grace@acme.test"');
+      expect(stdout).toContain('"new_device"');
+      expect(readdirSync(cwd)).toEqual([]);
+      const page = /^Open (\S+) in a browser$/m.exec(stdout)?.[1];
+      expect(page).toBeDefined();
+
+      const browserStarted = Date.now();
+      const context = await browser.newContext();
+      const tab = await context.newPage();
+      await tab.goto(page!);
+      await tab.getByRole('button', { name: 'Sign in with SAML' }).click();
+      await tab.waitForURL(/\/auth\/login\//);
+      expect(await tab.textContent('body')).toContain('Acme');
+      await tab.getByLabel('Email').fill('ada@acme.test');
+      await tab.getByLabel('Password').fill('a-long-user-password');
+      await tab.getByRole('button', { name: 'Sign in' }).click();
+      await tab.waitForURL(/\/saml\/test-sp\/acs$/);
+      expect(await tab.textContent('h1')).toBe('Signed in: the assertion is valid');
+      expect(await tab.textContent('#name-id')).toBe('ada@acme.test');
+      await context.close();
+      timings.push(`3. browser sign-in through the test SP: ${((Date.now() - browserStarted) / 1000).toFixed(1)} s`);
+      process.stdout.write(`quickstart journey timings (commands as written, zero-config instance):\n  ${timings.join('\n  ')}\n`);
+    },
+    SPAWN_HOOK_TIMEOUT_MS,
+  );
 
   /** `npm run seed`'s script, run as the README says, against the same instance. */
   async function seed(): Promise<Map<string, string>> {

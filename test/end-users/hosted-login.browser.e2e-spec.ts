@@ -56,4 +56,25 @@ describe('hosted login in a real browser (headless Chromium)', () => {
     expect(cookies.find((c) => c.name === 'esid')).toEqual(expect.objectContaining({ httpOnly: true, sameSite: 'Lax' }));
     await context.close();
   }, 60_000);
+
+  it('continues an interrupted sign-in after the email code, ending on a page naming the application', async () => {
+    const { client } = await aTenant(t, 'Acme Notes');
+    const user = await anEndUser(t, client);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${t.baseUrl}/auth/login/?client_id=${encodeURIComponent(client.client_id)}`);
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('Password').fill(user.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForLoadState('domcontentloaded');
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Verify your email first');
+    const code = /\b(\d{6})\b/.exec((await smtp.waitFor(user.email)).subject)![1];
+    await page.getByLabel('Verification code').fill(code);
+    await page.getByRole('button', { name: 'Verify email' }).click();
+    await page.waitForURL((url) => url.pathname === '/auth/login/' && url.searchParams.get('client_id') === client.client_id);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe("You're signed in");
+    expect(await page.locator('.lead').textContent()).toContain(`Signed in to Acme Notes as ${user.email}`);
+    expect(await page.title()).toBe('Signed in to Acme Notes · Acme Notes');
+    await context.close();
+  }, 60_000);
 });

@@ -79,31 +79,127 @@ describe('hosted login page', () => {
       .type('form')
       .send({ csrf_token: csrf, client_id: client.client_id, next: '//evil.example/x', email: user.email, password: user.password });
     expect(res.status).toBe(303);
-    expect(res.headers.location).toBe('/');
+    expect(res.headers.location).toBe(`/auth/login/?client_id=${client.client_id}`);
   });
 
-  it('asks an unverified user to verify first, then lets them in', async () => {
-    const { client } = await aTenant(t);
-    const user = await anEndUser(t, client);
+  it('ends a sign-in with a client_id and no next on a signed-in page naming the application, not the landing page', async () => {
+    const { client } = await aTenant(t, 'Acme Notes');
+    const user = await anEndUser(t, client, { smtp });
     const agent = request.agent(t.app.getHttpServer());
-    const csrf = await openForm(agent, `client_id=${client.client_id}&next=/app/`);
+    const csrf = await openForm(agent, `client_id=${client.client_id}`);
     const res = await agent
       .post('/auth/login/')
       .type('form')
-      .send({ csrf_token: csrf, client_id: client.client_id, next: '/app/', email: user.email, password: user.password });
+      .send({ csrf_token: csrf, client_id: client.client_id, email: user.email, password: user.password });
+    expect(res.status).toBe(303);
+    expect(res.headers.location).toBe(`/auth/login/?client_id=${client.client_id}`);
+    const landed = await agent.get(res.headers.location).expect(200);
+    expect(landed.text).toContain('Signed in to <strong>Acme Notes</strong>');
+    expect(landed.text).toContain(user.email);
+    expect(landed.text).not.toContain('<h1>Identity service</h1>');
+    // Signing out from there shows this application's sign-in form again.
+    const out = await agent
+      .post('/auth/login/logout/')
+      .type('form')
+      .send({ csrf_token: csrfFrom(landed.text), client_id: client.client_id });
+    expect(out.status).toBe(303);
+    expect(out.headers.location).toBe(`/auth/login/?client_id=${client.client_id}`);
+    expect((await agent.get(out.headers.location).expect(200)).text).toContain('to continue to Acme Notes');
+  });
+
+  /** Register without verifying, post the right password: the "verify your email first" page. */
+  async function interruptedSignIn(next = '/app/') {
+    const { client } = await aTenant(t);
+    const user = await anEndUser(t, client);
+    const agent = request.agent(t.app.getHttpServer());
+    const opened = await agent.get(`/auth/login/?client_id=${client.client_id}&next=${next}`).expect(200);
+    const csrfCookie = ([] as string[])
+      .concat(opened.headers['set-cookie'] ?? [])
+      .find((c) => c.startsWith('esid_csrf='))!
+      .split(';')[0];
+    const form = { csrf_token: csrfFrom(opened.text), client_id: client.client_id, next };
+    const res = await agent
+      .post('/auth/login/')
+      .type('form')
+      .send({ ...form, email: user.email, password: user.password });
     expect(res.status).toBe(403);
     expect(res.text).toContain('Verify your email first');
     const code = /\b(\d{6})\b/.exec((await smtp.waitFor(user.email)).subject)![1];
+    return { client, user, agent, form, code, csrfCookie, setCookies: ([] as string[]).concat(res.headers['set-cookie'] ?? []) };
+  }
+
+  it('asks an unverified user to verify first, then continues the sign-in without the password again', async () => {
+    const { user, agent, form, code, setCookies } = await interruptedSignIn('/app/');
+    const continuation = setCookies.find((c) => c.startsWith('esid_cont='))!;
+    expect(continuation).toMatch(/HttpOnly/);
+    expect(continuation).toMatch(/SameSite=Strict/);
+    expect(continuation).toMatch(/Path=\/auth\/login\//);
+    expect(setCookies.some((c) => c.startsWith('esid='))).toBe(false);
     const verified = await agent
       .post('/auth/login/verify/')
       .type('form')
-      .send({ csrf_token: csrf, client_id: client.client_id, next: '/app/', email: user.email, code });
+      .send({ ...form, email: user.email, code });
+    expect(verified.status).toBe(303);
+    expect(verified.headers.location).toBe('/app/');
+    const cookies = ([] as string[]).concat(verified.headers['set-cookie'] ?? []);
+    const esid = cookies.find((c) => c.startsWith('esid='))!;
+    const current = await t.get<BrowserSessionsService>(BrowserSessionsService).sessionFor(esid.split(';')[0].slice(5));
+    expect(current).toEqual(expect.objectContaining({ userId: user.id }));
+    // Used once: the continuation cookie is cleared.
+    expect(cookies.find((c) => c.startsWith('esid_cont='))).toMatch(/esid_cont=;/);
+  });
+
+  it('does not continue a sign-in in another browser, nor once the address is verified', async () => {
+    const { user, form, code, csrfCookie, setCookies } = await interruptedSignIn('/app/');
+    const continuation = setCookies.find((c) => c.startsWith('esid_cont='))!.split(';')[0];
+    const post = (cookies: string[], body: Record<string, string>) =>
+      t.http().post('/auth/login/verify/').set('Cookie', cookies.join('; ')).type('form').send(body);
+    // Another browser (its own CSRF cookie) that somehow holds the continuation and the code: not signed in.
+    const other = await t.http().get(`/auth/login/?client_id=${form.client_id}`).expect(200);
+    const otherCsrf = ([] as string[])
+      .concat(other.headers['set-cookie'] ?? [])
+      .find((c) => c.startsWith('esid_csrf='))!
+      .split(';')[0];
+    const stolen = await post([otherCsrf, continuation], { ...form, csrf_token: csrfFrom(other.text), email: user.email, code });
+    expect(stolen.status).toBe(200);
+    expect(stolen.text).toContain('Email verified. Sign in to continue.');
+    expect(String(stolen.headers['set-cookie'] ?? '')).not.toMatch(/esid=[^;]/);
+    // The genuine browser, its address now verified: its continuation no longer continues anything.
+    const replay = await post([csrfCookie, continuation], { ...form, email: user.email, code });
+    expect(replay.status).toBe(200);
+    expect(replay.text).toContain('already verified');
+    expect(String(replay.headers['set-cookie'] ?? '')).not.toMatch(/esid=[^;]/);
+  });
+
+  it('ignores a continuation whose signature does not match', async () => {
+    const { user, form, code, csrfCookie, setCookies } = await interruptedSignIn('/app/');
+    const continuation = setCookies.find((c) => c.startsWith('esid_cont='))!.split(';')[0];
+    const forged = `${continuation.split('.')[0]}.${'A'.repeat(43)}`;
+    const res = await t
+      .http()
+      .post('/auth/login/verify/')
+      .set('Cookie', [csrfCookie, forged].join('; '))
+      .type('form')
+      .send({ ...form, email: user.email, code });
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('Email verified. Sign in to continue.');
+    expect(String(res.headers['set-cookie'] ?? '')).not.toMatch(/esid=[^;]/);
+  });
+
+  it('verifies the address but asks for the password when the browser has no continuation', async () => {
+    const { user, form, code } = await interruptedSignIn('/app/');
+    const fresh = request.agent(t.app.getHttpServer());
+    const csrf = await openForm(fresh, `client_id=${form.client_id}`);
+    const verified = await fresh
+      .post('/auth/login/verify/')
+      .type('form')
+      .send({ ...form, csrf_token: csrf, email: user.email, code });
     expect(verified.status).toBe(200);
     expect(verified.text).toContain('Email verified. Sign in to continue.');
-    const again = await agent
+    const again = await fresh
       .post('/auth/login/')
       .type('form')
-      .send({ csrf_token: csrf, client_id: client.client_id, next: '/app/', email: user.email, password: user.password });
+      .send({ ...form, csrf_token: csrf, email: user.email, password: user.password });
     expect(again.status).toBe(303);
     expect(again.headers.location).toBe('/app/');
   });

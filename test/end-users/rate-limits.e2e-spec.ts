@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { createTestApp, TestApp } from '../support/app';
 import { uniqueEmail } from '../support/factories';
 import { aTenant, anEndUser } from './support';
+import { testRedisPrefix } from '../support/redis-keys';
 
 describe('abuse limits on sign-in endpoints', () => {
-  const prefix = `test:${randomUUID()}:`;
+  const prefix = testRedisPrefix();
   const limits = { RATE_LIMIT_AUTH_PER_MINUTE: '6', RATE_LIMIT_ACCOUNT_PER_MINUTE: '3', REDIS_KEY_PREFIX: prefix, TRUST_PROXY: 'true' };
   let t: TestApp;
   let twin: TestApp;

@@ -12,6 +12,7 @@ import { ADMIN_URL, databasePrefix, databaseUrl, recreateDatabase, withAdmin } f
 import { PgBouncer, startPgBouncer } from '../support/pgbouncer';
 import { setUpTenantAt } from '../support/remote-tenant';
 import { codeIn, startSmtpReceiver, SmtpReceiver } from '../support/smtp-receiver';
+import { testRedisPrefix } from '../support/redis-keys';
 
 const SCIM_USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
 
@@ -44,7 +45,7 @@ describe('two instances behind PgBouncer in transaction mode', () => {
       DATABASE_URL: bouncer.urlFor(direct),
       DATABASE_POOLER: 'transaction',
       DATABASE_POOL_SIZE: '4',
-      REDIS_KEY_PREFIX: `test:${randomUUID()}:`,
+      REDIS_KEY_PREFIX: testRedisPrefix(),
       AUTH_JWT_SECRET: randomBytes(32).toString('base64url'),
       SECRETS_ENCRYPTION_KEY: `k1:${randomBytes(32).toString('base64')}`,
       SMTP_URL: smtp.url,

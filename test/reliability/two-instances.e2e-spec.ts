@@ -5,6 +5,7 @@ import { eventually } from '../support/eventually';
 import { mailQueueSettled } from '../support/mail-jobs';
 import { setUpTenantAt } from '../support/remote-tenant';
 import { startSmtpReceiver, SmtpReceiver } from '../support/smtp-receiver';
+import { testRedisPrefix } from '../support/redis-keys';
 
 /**
  * Two service processes on different ports, one Postgres database and one Redis:
@@ -19,7 +20,7 @@ describe('two instances side by side', () => {
   beforeAll(async () => {
     smtp = await startSmtpReceiver();
     const shared = {
-      REDIS_KEY_PREFIX: `test:${randomUUID()}:`,
+      REDIS_KEY_PREFIX: testRedisPrefix(),
       AUTH_JWT_SECRET: randomBytes(32).toString('base64url'),
       SECRETS_ENCRYPTION_KEY: `k1:${randomBytes(32).toString('base64')}`,
       SMTP_URL: smtp.url,

@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { createTestApp, TestApp } from '../support/app';
 import { startSmtpReceiver, SmtpReceiver } from '../support/smtp-receiver';
 import { aTenant, anEndUser, Tenant } from '../end-users/support';
 import { newBrowser, signInAt } from './support/browser-flow';
 import { aRegisteredSp, auditEvents, craftedRequest, formFields, spRequest } from './support/saml-sso.helpers';
 import { samlEnv } from './support/saml-env';
+import { testRedisPrefix } from '../support/redis-keys';
 
 const LIMIT = 8;
 const PARKED_PER_CLIENT = 3;
@@ -14,7 +14,7 @@ describe('SAML SSO under anonymous load', () => {
     ...samlEnv(),
     RATE_LIMIT_SAML_SSO_PER_MINUTE: String(LIMIT),
     SAML_PENDING_PER_CLIENT: String(PARKED_PER_CLIENT),
-    REDIS_KEY_PREFIX: `test:${randomUUID()}:`,
+    REDIS_KEY_PREFIX: testRedisPrefix(),
     TRUST_PROXY: 'true',
   };
   let t: TestApp;

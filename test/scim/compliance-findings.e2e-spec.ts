@@ -49,6 +49,54 @@ describe('SCIM answers that say what happened', () => {
     });
   });
 
+  describe('an emails array without an entry flagged primary is treated alike by POST, PUT and PATCH (decision 0052)', () => {
+    const body = (userName: string, emails: unknown[]) => ({ schemas: [USER_SCHEMA], userName, emails });
+
+    it('refuses it on every verb with 400 invalidValue when it names an address other than the stored one, storing nothing', async () => {
+      const s = await aScimTenant(t);
+      const other = [{ value: 'someone.else@example.com', type: 'home' }];
+      const userName = aUserName();
+      const created = await s.post('/Users', body(userName, other)).expect(400);
+      expect(created.body).toMatchObject({ schemas: [ERROR_SCHEMA], status: '400', scimType: 'invalidValue' });
+      expect(created.body.detail).toMatch(/no entry flagged primary/);
+      expect((await s.get(`/Users?filter=userName eq "${userName}"`).expect(200)).body.totalResults).toBe(0);
+
+      const u = await aScimUser(s);
+      const put = await s.put(`/Users/${u.id}`, body(u.userName as string, other)).expect(400);
+      expect(put.body).toMatchObject({ scimType: 'invalidValue', detail: created.body.detail });
+      const patched = await s.patch(`/Users/${u.id}`, patch({ op: 'replace', path: 'emails', value: other })).expect(400);
+      expect(patched.body).toMatchObject({ scimType: 'invalidValue', detail: created.body.detail });
+      const after = (await s.get(`/Users/${u.id}`).expect(200)).body;
+      expect(after.emails).toEqual([{ value: u.userName, type: 'work', primary: true }]);
+      expect(after.meta.lastModified).toBe((u.meta as { lastModified: string }).lastModified);
+    });
+
+    it('accepts it on every verb when it only repeats the stored address', async () => {
+      const s = await aScimTenant(t);
+      const userName = aUserName();
+      const same = [{ value: userName.toUpperCase(), type: 'work' }];
+      const created = await s.post('/Users', body(userName, same)).expect(201);
+      expect(created.body.emails).toEqual([{ value: userName, type: 'work', primary: true }]);
+      const put = await s.put(`/Users/${created.body.id}`, { ...body(userName, same), name: { givenName: 'Put' } }).expect(200);
+      expect(put.body).toMatchObject({ userName, name: { givenName: 'Put' } });
+      const patched = await s.patch(`/Users/${created.body.id}`, patch({ op: 'replace', path: 'emails', value: same })).expect(200);
+      expect(patched.body.emails).toEqual([{ value: userName, type: 'work', primary: true }]);
+    });
+
+    it('still lets the entry flagged primary win on every verb', async () => {
+      const s = await aScimTenant(t);
+      const [first, second, third] = [aUserName(), aUserName(), aUserName()];
+      const primaryOf = (value: string) => [{ value, type: 'work', primary: true }];
+      const created = await s.post('/Users', body(aUserName(), primaryOf(first))).expect(201);
+      expect(created.body.userName).toBe(first);
+      expect((await s.put(`/Users/${created.body.id}`, body(first, primaryOf(second))).expect(200)).body.userName).toBe(second);
+      const patched = await s
+        .patch(`/Users/${created.body.id}`, patch({ op: 'replace', path: 'emails', value: primaryOf(third) }))
+        .expect(200);
+      expect(patched.body.userName).toBe(third);
+    });
+  });
+
   describe('PATCH with an empty Operations list (item 15)', () => {
     it('is 400 invalidSyntax on users and groups (RFC 7644 §3.5.2: at least one operation)', async () => {
       const s = await aScimTenant(t);

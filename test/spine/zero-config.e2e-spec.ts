@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { createTestApp } from '../support/app';
-import { AppProcess, spawnApp } from '../support/app-process';
+import { AppProcess, spawnApp, SPAWN_HOOK_TIMEOUT_MS } from '../support/app-process';
 import { setUpTenantAt } from '../support/remote-tenant';
 
 /**
@@ -15,7 +15,7 @@ describe('zero-config start (embedded database, mail to files)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'idsvc-zero-'));
   beforeAll(async () => {
     app = await spawnApp({ DATABASE_URL: '', REDIS_URL: '', SMTP_URL: '', DATA_DIR: dataDir, LOG_FILE: '', LOG_LEVEL: 'warn' });
-  }, 180000);
+  }, SPAWN_HOOK_TIMEOUT_MS);
   afterAll(() => app?.stop());
 
   it('is ready, and a developer can set up a workspace and an end user can register, verify and sign in', async () => {
@@ -60,13 +60,13 @@ describe('zero-config start (embedded database, mail to files)', () => {
       .get('/')
       .expect(200)
       .expect('Content-Type', /text\/html/);
-    for (const link of ['/docs', '/openapi.json', '/health/ready', '/quickstart.md', '/saml/test-sp/']) {
+    for (const link of ['/docs', '/openapi.json', '/health/ready', '/guide/quickstart', '/saml/test-sp/']) {
       expect(landing.text).toContain(`href="${link}"`);
     }
     await http()
-      .get('/quickstart.md')
+      .get('/guide/quickstart')
       .expect(200)
-      .expect('Content-Type', /text\/markdown/);
+      .expect('Content-Type', /text\/html/);
     await http().get('/docs').redirects(1).expect(200);
     const metadata = await http().get('/saml/metadata/').expect(200);
     expect(metadata.text).toContain(`entityID="${app.baseUrl}/saml/metadata/"`);

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { INestApplication } from '@nestjs/common';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -11,6 +11,7 @@ import { createApp } from '../../src/app.factory';
 import { APP_CONFIG, AppConfig } from '../../src/config/config';
 import { generateAuditSigningKey } from '../../src/config/dev-secrets';
 import { databaseUrl, workerDatabaseName } from './databases';
+import { TEST_REDIS_URL, testRedisPrefix } from './redis-keys';
 
 export interface TestApp {
   app: INestApplication;
@@ -43,8 +44,8 @@ export function baseTestEnv(port: number): Record<string, string> {
     PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
     DATABASE_URL: databaseUrl(workerDatabaseName()),
     DATABASE_POOL_SIZE: '5',
-    REDIS_URL: 'redis://127.0.0.1:6379',
-    REDIS_KEY_PREFIX: `test:${randomUUID()}:`,
+    REDIS_URL: TEST_REDIS_URL,
+    REDIS_KEY_PREFIX: testRedisPrefix(),
     AUTH_JWT_SECRET: randomBytes(32).toString('base64url'),
     SECRETS_ENCRYPTION_KEY: `test:${randomBytes(32).toString('base64')}`,
     // Production requires it like the other secrets; tests that run as production find it here.

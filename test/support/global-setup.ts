@@ -1,21 +1,28 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../../src/database/data-source';
 import { runMigrations } from '../../src/database/migrate';
+import { ensureBuilt, runSpawnsInstances } from './build';
 import { databasePrefix, databaseUrl, recreateDatabase, withAdmin, WORKER_SLOTS } from './databases';
 
 /**
  * Migrates a template database once per run, then clones one fresh database per
- * Jest worker from it (CREATE DATABASE … TEMPLATE is a file copy: fast).
+ * Jest worker from it (CREATE DATABASE … TEMPLATE is a file copy: fast). When the run includes a
+ * suite that starts the service as a process, dist/ is built first (if stale), before any test's
+ * clock starts.
  */
-export default async function globalSetup(): Promise<void> {
+export default async function globalSetup(globalConfig: { testPathPattern?: string }): Promise<void> {
+  const building = runSpawnsInstances(globalConfig.testPathPattern) ? ensureBuilt() : Promise.resolve();
   process.env.TEST_ROOT_DIR ??= process.cwd();
   Logger.overrideLogger(false);
   process.env.TEST_LOG_DIR ??= mkdtempSync(join(tmpdir(), 'idsvc-test-logs-'));
+  // Every Redis key of this run lives under test:<run id>: (test/support/redis-keys.ts); teardown deletes them.
+  process.env.TEST_REDIS_RUN_ID ??= randomUUID();
   const template = `${databasePrefix()}_template`;
   await withAdmin((client) => recreateDatabase(client, template));
   const dataSource = await new DataSource(
@@ -29,4 +36,5 @@ export default async function globalSetup(): Promise<void> {
   await withAdmin(async (client) => {
     for (let slot = 1; slot <= WORKER_SLOTS; slot++) await recreateDatabase(client, `${databasePrefix()}_w${slot}`, template);
   });
+  await building;
 }

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { databasePrefix, withAdmin, WORKER_SLOTS } from './databases';
+import { deleteRedisKeys, runRedisPrefix, TEST_REDIS_URL } from './redis-keys';
 
 /**
  * Every credential format the service mints, and the test passwords. None may
@@ -39,8 +40,17 @@ async function dropTestDatabases(): Promise<void> {
   });
 }
 
+/** Every key this run's apps wrote (their prefixes all start with the run's), whatever TTL the service gave it. */
+async function deleteRunRedisKeys(): Promise<void> {
+  const runId = process.env.TEST_REDIS_RUN_ID;
+  if (!runId) return;
+  const deleted = await deleteRedisKeys(TEST_REDIS_URL, runRedisPrefix(runId)).catch(() => 0);
+  process.stdout.write(`\nredis: deleted ${deleted} keys under ${runRedisPrefix(runId)}\n`);
+}
+
 export default async function globalTeardown(): Promise<void> {
   await dropTestDatabases();
+  await deleteRunRedisKeys();
   const dir = process.env.TEST_LOG_DIR;
   if (!dir) return;
   const { lines, findings } = scanLogs(dir);

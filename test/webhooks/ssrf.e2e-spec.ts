@@ -16,16 +16,17 @@ describe('webhooks: server-side request forgery', () => {
   afterAll(() => t.close());
 
   it.each([
-    ['http://93.184.216.34/hook', /only https/],
-    ['https://127.0.0.1/hook', /forbidden address/],
-    ['https://localhost:8443/hook', /forbidden address/],
-    ['https://[::1]/hook', /forbidden address/],
-    ['https://[::ffff:127.0.0.1]/hook', /forbidden address/],
-    ['https://169.254.169.254/latest/meta-data/', /forbidden address/],
-    ['https://10.0.0.5/hook', /forbidden address/],
-    ['https://192.168.1.10/hook', /forbidden address/],
-    ['https://224.0.0.1/hook', /forbidden address/],
-  ])('refuses %s with the documented validation error', async (url, reason) => {
+    ['http://93.184.216.34/hook', /only https/, false],
+    ['http://localhost:8080/hook', /only https/, true],
+    ['https://127.0.0.1/hook', /forbidden address/, true],
+    ['https://localhost:8443/hook', /forbidden address/, true],
+    ['https://[::1]/hook', /forbidden address/, true],
+    ['https://[::ffff:127.0.0.1]/hook', /forbidden address/, true],
+    ['https://169.254.169.254/latest/meta-data/', /forbidden address/, true],
+    ['https://10.0.0.5/hook', /forbidden address/, true],
+    ['https://192.168.1.10/hook', /forbidden address/, true],
+    ['https://224.0.0.1/hook', /forbidden address/, true],
+  ])('refuses %s with the documented validation error', async (url, reason, privateReceiver) => {
     const ws = await aWorkspace(t, dev);
     const res = await t
       .http()
@@ -33,7 +34,15 @@ describe('webhooks: server-side request forgery', () => {
       .set(dev.auth)
       .send({ workspace_id: ws.id, url, event_types: ['*'] })
       .expect(400);
-    expect(res.body).toMatchObject({ error: 'validation_failed', details: { url: expect.stringMatching(reason) } });
+    // details.<field> is a list of problems, as documented for every validation error.
+    expect(res.body).toMatchObject({ error: 'validation_failed', details: { url: [expect.stringMatching(reason)] } });
+    expect(Object.keys(res.body.details)).toEqual(['url']);
+    // A local or private receiver is told which variable allows it (in development); a public one is not.
+    const hint = /WEBHOOK_ALLOW_PRIVATE_TARGETS=true/;
+    for (const text of [res.body.message as string, (res.body.details.url as string[])[0]]) {
+      if (privateReceiver) expect(text).toMatch(hint);
+      else expect(text).not.toMatch(hint);
+    }
     const patchTarget = await t.http().get('/developer/webhooks/').query({ workspace_id: ws.id }).set(dev.auth).expect(200);
     expect(patchTarget.body.results).toEqual([]);
   });

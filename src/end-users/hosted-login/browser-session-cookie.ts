@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import { CONTINUATION_COOKIE, CONTINUATION_TTL_MS } from './sign-in-continuation';
 
 export const SESSION_COOKIE = 'esid';
 /** Hosted-login browser sessions last 12 hours; SSO then asks for the password again. */
@@ -15,4 +16,16 @@ export function setSessionCookie(res: Response, token: string, secure: boolean):
 
 export function clearSessionCookie(res: Response, secure: boolean): void {
   res.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', secure, path: '/' });
+}
+
+/**
+ * The sign-in continuation (sign-in-continuation.ts): only the hosted login's own pages read it,
+ * and only same-site form posts carry it.
+ */
+export function setContinuationCookie(res: Response, value: string, secure: boolean, path: string): void {
+  res.cookie(CONTINUATION_COOKIE, value, { httpOnly: true, sameSite: 'strict', secure, path, maxAge: CONTINUATION_TTL_MS });
+}
+
+export function clearContinuationCookie(res: Response, secure: boolean, path: string): void {
+  res.clearCookie(CONTINUATION_COOKIE, { httpOnly: true, sameSite: 'strict', secure, path });
 }

@@ -5,11 +5,18 @@ import { Auth } from '../../common/auth/auth.decorator';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { RateLimit, RateLimitGuard } from '../rate-limit/rate-limit.guard';
-import { clearSessionCookie, sessionCookie, setSessionCookie } from './browser-session-cookie';
+import {
+  clearContinuationCookie,
+  clearSessionCookie,
+  sessionCookie,
+  setContinuationCookie,
+  setSessionCookie,
+} from './browser-session-cookie';
 import { BrowserSession, BrowserSessionsService } from './browser-sessions.service';
-import { HostedInput, HostedLoginService, HostedResult, hostedInput } from './hosted-login.service';
+import { BrowserBinding, HostedInput, HostedLoginService, HostedResult, hostedInput } from './hosted-login.service';
 import { LOGIN_APP_NAMES, type LoginAppNames } from './login-app-names';
 import { CSRF_COOKIE, LoginCsrf } from './login-csrf';
+import { CONTINUATION_COOKIE } from './sign-in-continuation';
 
 /**
  * Server-rendered sign-in pages (no JavaScript). Served at /auth/login/; when SAML_IDP_LOGIN_URL names
@@ -52,7 +59,9 @@ export class HostedLoginController {
     @Res() res: Response,
     @ReqMeta() meta: RequestMeta,
   ): Promise<void> {
-    return this.form(req, res, body, async (input, token) => this.hosted.submit(input, token, meta, await this.signedIn(req)));
+    return this.form(req, res, body, async (input, token) =>
+      this.hosted.submit(input, token, meta, await this.signedIn(req), this.binding(req)),
+    );
   }
 
   @Post('verify')
@@ -63,7 +72,9 @@ export class HostedLoginController {
     @Res() res: Response,
     @ReqMeta() meta: RequestMeta,
   ): Promise<void> {
-    return this.form(req, res, body, (input, token) => this.hosted.verify(input, token, meta));
+    return this.form(req, res, body, async (input, token) =>
+      this.hosted.verify(input, token, meta, await this.signedIn(req), this.binding(req)),
+    );
   }
 
   @Post('verify/resend')
@@ -111,12 +122,18 @@ export class HostedLoginController {
     @Res() res: Response,
     @ReqMeta() meta: RequestMeta,
   ): Promise<void> {
-    return this.form(req, res, body, async () => this.hosted.signOut(await this.signedIn(req), meta));
+    return this.form(req, res, body, async (input) => this.hosted.signOut(await this.signedIn(req), meta, input));
   }
 
   /** The browser session this request's esid cookie names, if live. */
   private signedIn(req: Request): Promise<BrowserSession | null> {
     return this.browser.sessionFor(sessionCookie(req));
+  }
+
+  /** The cookies a sign-in continuation is read from and bound to (sign-in-continuation.ts). */
+  private binding(req: Request): BrowserBinding {
+    const cookies = (req.cookies ?? {}) as Record<string, unknown>;
+    return { csrfCookie: cookies[CSRF_COOKIE], continuation: cookies[CONTINUATION_COOKIE] };
   }
 
   /** A form POST: the "expired form" page unless its CSRF token matches, else the page `action` produces. */
@@ -153,6 +170,8 @@ export class HostedLoginController {
 
   private send(res: Response, result: HostedResult): void {
     res.setHeader('Cache-Control', 'no-store');
+    if (result.continuation === 'clear') clearContinuationCookie(res, this.config.COOKIE_SECURE, this.hosted.basePath);
+    else if (result.continuation) setContinuationCookie(res, result.continuation.set, this.config.COOKIE_SECURE, this.hosted.basePath);
     if (result.kind === 'redirect') {
       if (result.sessionToken) setSessionCookie(res, result.sessionToken, this.config.COOKIE_SECURE);
       if (result.clearSession) clearSessionCookie(res, this.config.COOKIE_SECURE);

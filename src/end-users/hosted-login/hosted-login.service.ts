@@ -3,20 +3,32 @@ import { DomainError } from '../../common/errors';
 import { isUuid } from '../../common/ids';
 import type { RequestMeta } from '../../common/request-context';
 import { EmailVerificationService } from '../../email-verification/email-verification.service';
-import { EndUsersRepository, SignInScope } from '../end-users.repository';
+import { EndUserRecord, EndUsersRepository, SignInScope } from '../end-users.repository';
 import { PasswordService } from '../password.service';
 import { SessionsService } from '../sessions.service';
 import { INVALID_CREDENTIALS_MESSAGE, SignInService } from '../sign-in.service';
 import { BrowserSession, BrowserSessionsService } from './browser-sessions.service';
 import { safeNext } from './safe-next';
+import { SignInContinuations } from './sign-in-continuation';
 import { renderErrorPage } from './views/error-page.view';
 import { LoginContext, renderLoginPage } from './views/login-page.view';
 import { renderResetConfirmPage, renderResetRequestPage } from './views/reset-password.view';
 import { renderSignedInPage } from './views/signed-in-page.view';
 import { renderVerifyEmailPage } from './views/verify-email-page.view';
 
-export type HostedResult =
-  { kind: 'page'; status: number; html: string } | { kind: 'redirect'; location: string; sessionToken?: string; clearSession?: boolean };
+/** What the controller writes besides the page: the sign-in continuation cookie set or cleared. */
+interface ContinuationEffect {
+  continuation?: { set: string } | 'clear';
+}
+
+export type HostedResult = ContinuationEffect &
+  ({ kind: 'page'; status: number; html: string } | { kind: 'redirect'; location: string; sessionToken?: string; clearSession?: boolean });
+
+/** The browser side of a form post: its login-CSRF cookie (what a continuation is bound to) and continuation cookie. */
+export interface BrowserBinding {
+  csrfCookie: unknown;
+  continuation: unknown;
+}
 
 /** Form or query fields of the hosted pages, already reduced to strings. */
 export interface HostedInput {
@@ -53,6 +65,7 @@ export class HostedLoginService {
     private readonly browser: BrowserSessionsService,
     private readonly verification: EmailVerificationService,
     private readonly passwords: PasswordService,
+    private readonly continuations: SignInContinuations,
   ) {
     this.basePath = HOSTED_LOGIN_PATH;
   }
@@ -63,14 +76,27 @@ export class HostedLoginService {
       if (input.next !== '/') return { kind: 'redirect', location: input.next };
       return page(
         200,
-        renderSignedInPage({ email: current.email, logoutAction: `${this.basePath}logout/`, csrfToken, brand: resolved?.brand }),
+        renderSignedInPage({
+          email: current.email,
+          logoutAction: `${this.basePath}logout/`,
+          csrfToken,
+          brand: resolved?.brand,
+          appName: input.appName || resolved?.brand,
+          context: input.context,
+        }),
       );
     }
     if (!resolved) return this.incompleteLink();
     return page(200, this.loginForm(input, csrfToken, resolved.brand));
   }
 
-  async submit(input: HostedInput, csrfToken: string, request: RequestMeta, previous: BrowserSession | null = null): Promise<HostedResult> {
+  async submit(
+    input: HostedInput,
+    csrfToken: string,
+    request: RequestMeta,
+    previous: BrowserSession | null = null,
+    browser?: BrowserBinding,
+  ): Promise<HostedResult> {
     const resolved = await this.resolve(input.context);
     if (!resolved) return this.incompleteLink();
     const email = (input.email ?? '').trim().toLowerCase();
@@ -81,8 +107,31 @@ export class HostedLoginService {
       if (!(err instanceof DomainError) || err.code !== 'invalid_credentials') throw err;
       return page(401, this.loginForm({ ...input, email }, csrfToken, resolved.brand, INVALID_CREDENTIALS_MESSAGE));
     }
-    // Nothing is asserted to a service provider for an address nobody has proven to own.
-    if (!user.emailVerified) return page(403, this.verifyPage({ ...input, email }, csrfToken, resolved.brand));
+    // Nothing is asserted to a service provider for an address nobody has proven to own. The
+    // password is checked, so the sign-in waits for the code instead of asking for it again.
+    if (!user.emailVerified) {
+      const continuation =
+        typeof browser?.csrfCookie === 'string'
+          ? this.continuations.issue({ userId: user.id, workspaceId: user.workspaceId }, browser.csrfCookie)
+          : undefined;
+      return {
+        ...page(403, this.verifyPage({ ...input, email }, csrfToken, resolved.brand)),
+        ...(continuation ? { continuation: { set: continuation } } : {}),
+      };
+    }
+    return this.completeSignIn(user, input, request, previous);
+  }
+
+  /**
+   * The account is known (password checked, email verified): start the browser session and go on.
+   * Every path that signs a person in on these pages ends here (a second factor would be asked here).
+   */
+  private async completeSignIn(
+    user: EndUserRecord,
+    input: HostedInput,
+    request: RequestMeta,
+    previous: BrowserSession | null,
+  ): Promise<HostedResult> {
     const cookie = this.browser.newToken();
     // A new sign-in in this browser replaces the previous browser session (its cookie is overwritten).
     await this.signIn.startSession(
@@ -94,14 +143,31 @@ export class HostedLoginService {
           ? this.sessions.revokeIn(tx, previous.workspaceId, { sessionId: previous.sessionId }, 'replaced', now)
           : Promise.resolve([]),
     );
-    return { kind: 'redirect', location: input.next, sessionToken: cookie.token };
+    return { kind: 'redirect', location: this.destination(input), sessionToken: cookie.token };
   }
 
-  async verify(input: HostedInput, csrfToken: string, request: RequestMeta): Promise<HostedResult> {
+  /**
+   * Where a completed sign-in goes: `next`, or without one this page again, which then shows "signed
+   * in to <application>". Never the service's own landing page (`/`), which is for developers; sending
+   * the browser back to the application's redirect URI is the OpenID Connect authorization flow's job.
+   */
+  private destination(input: HostedInput): string {
+    if (input.next !== '/') return input.next;
+    return `${this.basePath}?${contextQuery(input, { withNext: false })}`;
+  }
+
+  async verify(
+    input: HostedInput,
+    csrfToken: string,
+    request: RequestMeta,
+    previous: BrowserSession | null = null,
+    browser?: BrowserBinding,
+  ): Promise<HostedResult> {
     const resolved = await this.resolve(input.context);
     if (!resolved) return this.incompleteLink();
+    let verified: EndUserRecord;
     try {
-      await this.verification.verify(input.email ?? '', input.code ?? '', request);
+      verified = await this.verification.verifyAccount(input.email ?? '', input.code ?? '', request);
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
       if (err.code === 'already_verified') {
@@ -109,7 +175,22 @@ export class HostedLoginService {
       }
       return page(err.status, this.verifyPage(input, csrfToken, resolved.brand, err.message));
     }
-    return page(200, this.loginForm(input, csrfToken, resolved.brand, null, 'Email verified. Sign in to continue.'));
+    // The sign-in this verification interrupted continues when this browser holds its continuation
+    // for the account just verified, in the workspace of this page.
+    const claim = this.continuations.read(browser?.continuation, browser?.csrfCookie);
+    if (claim && claim.userId === verified.id && claim.workspaceId === verified.workspaceId) {
+      const sameScope =
+        resolved.scope.workspaceId === verified.workspaceId &&
+        (!resolved.scope.oauthClientId || resolved.scope.oauthClientId === verified.oauthClientId);
+      if (sameScope && verified.isActive) {
+        const done = await this.completeSignIn({ ...verified, emailVerified: true }, input, request, previous);
+        return { ...done, continuation: 'clear' };
+      }
+    }
+    return {
+      ...page(200, this.loginForm(input, csrfToken, resolved.brand, null, 'Email verified. Sign in to continue.')),
+      ...(browser?.continuation ? { continuation: 'clear' as const } : {}),
+    };
   }
 
   async resend(input: HostedInput, csrfToken: string, request: RequestMeta): Promise<HostedResult> {
@@ -159,7 +240,8 @@ export class HostedLoginService {
     return page(200, this.loginForm(input, csrfToken, resolved.brand, null, 'Your password is set. Sign in with it.'));
   }
 
-  async signOut(current: BrowserSession | null, request: RequestMeta): Promise<HostedResult> {
+  /** Signs the browser out and shows the sign-in form of the same application again. */
+  async signOut(current: BrowserSession | null, request: RequestMeta, input?: HostedInput): Promise<HostedResult> {
     if (current) {
       await this.sessions.revokeSession(
         {
@@ -175,7 +257,8 @@ export class HostedLoginService {
         'logout',
       );
     }
-    return { kind: 'redirect', location: this.basePath, clearSession: true };
+    const context = input && (input.context.clientId || input.context.workspaceId) ? `?${contextQuery(input, { withNext: false })}` : '';
+    return { kind: 'redirect', location: `${this.basePath}${context}`, clearSession: true };
   }
 
   expiredForm(input: HostedInput): HostedResult {
@@ -298,8 +381,8 @@ export function hostedBasePath(loginUrl: string): string {
   return path.endsWith('/') ? path : `${path}/`;
 }
 
-export function contextQuery(input: Pick<HostedInput, 'next' | 'context'>): string {
-  const q = new URLSearchParams({ next: input.next });
+export function contextQuery(input: Pick<HostedInput, 'next' | 'context'>, opts: { withNext?: boolean } = {}): string {
+  const q = new URLSearchParams(opts.withNext === false ? {} : { next: input.next });
   if (input.context.clientId) q.set('client_id', input.context.clientId);
   if (input.context.workspaceId) q.set('workspace_id', input.context.workspaceId);
   return q.toString();

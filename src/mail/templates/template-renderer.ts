@@ -1,7 +1,7 @@
 import { escapeHtml } from '../../common/html/escape';
 
 /**
- * Our own `{{placeholder}}` renderer (the mailer's template engines stay unused, see ARCHITECTURE.md).
+ * Our own `{{placeholder}}` renderer (the mailer's template engines stay unused, see docs/decisions/0303-mail-outbox.md).
  * Names are dotted paths (`oauth_client.name`); values are HTML-escaped in HTML bodies and never
  * evaluated, so a first name like `{{code}}` or `<script>` stays inert text.
  */

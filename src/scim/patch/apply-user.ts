@@ -4,7 +4,7 @@ import { evaluateFilter } from '../filter/evaluate';
 import { ScimError } from '../scim.errors';
 import { getCI, isObject } from './normalize';
 import { CanonicalOp, UserPatchAttr } from './patch-op';
-import { primaryEmail, toBoolean, toEmail, toName, toStoredEmail } from './values';
+import { checkEmailsWithoutPrimary, primaryEmail, toBoolean, toEmail, toName, toStoredEmail } from './values';
 
 /** The stored part of a SCIM user. */
 export interface UserState {
@@ -64,16 +64,15 @@ const cannotRemoveEmail = () =>
  * it changes that address or is refused (issue 13, item 8): remove is `mutability` (the address
  * is the sign-in email); a value filter that matches no address is `noTarget` (RFC 7644
  * §3.5.2.3), since we would otherwise create an address we do not store; an array without an
- * entry flagged primary names no address to store (`invalidValue`); `type` and `primary` can
+ * entry flagged primary may only repeat the stored address (`invalidValue` otherwise); `type` and `primary` can
  * only be given the values they have.
  */
 function emailsOp(op: CanonicalOp<UserPatchAttr>, email: string): string | undefined {
   if (op.op === 'remove') throw cannotRemoveEmail();
   if (!op.filter) {
     const primary = primaryEmail(op.value);
-    if (primary === undefined) {
-      throw new ScimError('invalidValue', 'emails must include an entry flagged primary: only the primary address is stored');
-    }
+    // Without a primary entry: applied when it names only the address kept, refused otherwise (as POST and PUT).
+    if (primary === undefined) checkEmailsWithoutPrimary(op.value, email);
     return primary;
   }
   const entry = { value: email, type: 'work', primary: true };

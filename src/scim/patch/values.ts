@@ -38,6 +38,26 @@ export function primaryEmail(emails: unknown): string | undefined {
 }
 
 /**
+ * An `emails` value without an entry flagged primary (RFC 7643 §2.4: then no address is preferred).
+ * This service stores one address, so such an array is accepted when it names no other address than
+ * the one that will be stored (userName, or the current address for PATCH), and refused otherwise:
+ * POST, PUT and PATCH alike never silently drop an address (decision 0052).
+ */
+export function checkEmailsWithoutPrimary(emails: unknown, stored: string): void {
+  const entries = Array.isArray(emails) ? emails : [emails];
+  for (const e of entries) {
+    if (!isObject(e)) throw new ScimError('invalidValue', 'each emails entry must be an object with a value');
+    const value = toEmail(getCI(e, 'value'), 'emails.value');
+    if (value !== stored.toLowerCase()) {
+      throw new ScimError(
+        'invalidValue',
+        'emails has no entry flagged primary and names an address other than the stored one: this service stores one address, so flag the one to store "primary": true',
+      );
+    }
+  }
+}
+
+/**
  * The address stored as the user's sign-in email: userName or the primary email (spec) must be an
  * email address, or the service would store (and echo as `emails`) a value that is not one.
  */

@@ -1,5 +1,5 @@
 import { getCI, isObject } from '../patch/normalize';
-import { primaryEmail, toBoolean, toEmail, toName, toStoredEmail } from '../patch/values';
+import { checkEmailsWithoutPrimary, primaryEmail, toBoolean, toEmail, toName, toStoredEmail } from '../patch/values';
 import { ScimError } from '../scim.errors';
 
 /** What POST and PUT store from a SCIM User body. */
@@ -13,7 +13,7 @@ export interface UserInput {
 
 /**
  * Reads a SCIM User body. userName is required; the emails entry flagged primary
- * overrides it as the stored email (spec). Whichever is stored must be an email address
+ * overrides it as the stored email (spec); emails without a primary entry may only repeat it. Whichever is stored must be an email address
  * (decision 0112). Attribute names are case-insensitive;
  * password, externalId and every unknown or extension attribute are ignored.
  */
@@ -21,11 +21,13 @@ export function readUserInput(body: unknown): UserInput {
   if (!isObject(body)) throw new ScimError('invalidSyntax', 'the body must be a SCIM User JSON object');
   const userName = getCI(body, 'userName');
   if (userName === undefined || userName === null) throw new ScimError('invalidValue', 'userName is required');
-  const primary = primaryEmail(getCI(body, 'emails'));
+  const emails = getCI(body, 'emails');
+  const primary = primaryEmail(emails);
   const email =
     primary !== undefined
       ? toStoredEmail(primary, 'emails[primary eq true].value')
       : toStoredEmail(toEmail(userName, 'userName'), 'userName');
+  if (primary === undefined && emails !== undefined && emails !== null) checkEmailsWithoutPrimary(emails, email);
   const name = getCI(body, 'name');
   if (name !== undefined && name !== null && !isObject(name)) throw new ScimError('invalidValue', 'name must be an object');
   const input: UserInput = {

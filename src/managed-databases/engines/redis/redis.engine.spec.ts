@@ -32,6 +32,9 @@ describe('RedisEngine against a real server', () => {
       enableReadyCheck: false,
       maxRetriesPerRequest: 0,
       lazyConnect: true,
+      // disconnect() of a client whose socket the server already closed (DELUSER) arms a timer that
+      // nothing clears: 2 s by default, which kept the Jest worker alive past its exit (force-exited).
+      disconnectTimeout: 50,
     });
     c.on('error', () => undefined);
     clients.push(c);
@@ -80,6 +83,7 @@ describe('RedisEngine against a real server', () => {
       lazyConnect: true,
       retryStrategy: () => null,
       maxRetriesPerRequest: 0,
+      disconnectTimeout: 50,
     });
     crossed.on('error', () => undefined);
     clients.push(crossed);

@@ -133,6 +133,8 @@ export class RedisEngine implements DatabaseEngine {
       maxRetriesPerRequest: 0,
       retryStrategy: () => null,
       connectTimeout: 3000,
+      // disconnect() after a refused login arms a timer for a socket that is already closed; keep it short.
+      disconnectTimeout: 100,
     });
     // ioredis reports a refused AUTH as an 'error' event and rejects connect() with a bland message.
     tenant.on('error', (err: Error) => (lastError = err));
