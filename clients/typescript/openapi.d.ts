@@ -679,7 +679,7 @@ export interface paths {
     put?: never;
     /**
      * Create a user
-     * @description Creates a user in the token's workspace; Location names it. Unknown attributes are ignored.
+     * @description Creates a user in the token's workspace; Location names it. Unknown attributes are ignored. When the userName (or primary email) belongs to a deactivated user of the workspace, that user is reactivated instead: the same id, 201, its attributes replaced as by PUT (how Okta and Entra re-provision a person they removed).
      */
     post: operations['ScimUsersController_create'];
     delete?: never;
@@ -6252,7 +6252,7 @@ export interface operations {
           'application/scim+json': components['schemas']['ScimError'];
         };
       };
-      /** @description `uniqueness`: userName (email) is already taken in the workspace */
+      /** @description `uniqueness`: userName (email) is already taken by an active user of the workspace */
       409: {
         headers: {
           [name: string]: unknown;

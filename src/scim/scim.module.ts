@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { EndUsersModule } from '../end-users/end-users.module';
 import { ScimOAuthClientSecret } from './clients/entities/scim-oauth-client-secret.entity';
 import { ScimOAuthClient } from './clients/entities/scim-oauth-client.entity';
 import { ScimAccessTokens } from './clients/scim-access-tokens';
@@ -26,7 +27,7 @@ import { ScimUsersService } from './users/scim-users.service';
 
 /** SCIM 2.0 server (spec area A): tokens, OAuth clients, Users, Groups, discovery. */
 @Module({
-  imports: [TypeOrmModule.forFeature([ScimToken, ScimGroup, ScimGroupMember, ScimOAuthClient, ScimOAuthClientSecret])],
+  imports: [TypeOrmModule.forFeature([ScimToken, ScimGroup, ScimGroupMember, ScimOAuthClient, ScimOAuthClientSecret]), EndUsersModule],
   controllers: [
     ScimTokensController,
     ScimClientsController,

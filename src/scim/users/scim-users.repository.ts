@@ -34,6 +34,8 @@ export const USER_SCOPE = `u.workspace_id = $1 AND COALESCE(u.oauth_client_id, $
 /** Built once: the hot read by id looks its prepared name up by this text on every call. */
 const FIND_BY_ID = `SELECT ${USER_COLUMNS} FROM end_users u WHERE ${USER_SCOPE} AND u.id = $2`;
 const LOCK_BY_ID = `${FIND_BY_ID} FOR UPDATE`;
+/** The user holding a userName (stored email), case-insensitively: one probe of end_users_identity_key. */
+const LOCK_BY_EMAIL = `SELECT ${USER_COLUMNS} FROM end_users u WHERE ${USER_SCOPE} AND lower(u.email) = lower($2) FOR UPDATE`;
 /** ON CONFLICT DO NOTHING: no row back when (workspace, no client, lower(email)) is taken. */
 const INSERT = `INSERT INTO end_users AS u (id, workspace_id, oauth_client_id, email, first_name, last_name, is_active, email_verified)
          VALUES ($1, $2, NULL, $3, $4, $5, $6, true)
@@ -58,6 +60,11 @@ export class ScimUsersRepository {
   /** The user, row-locked for the write that follows in the same transaction. */
   async lock(tx: Tx, workspaceId: string, id: string): Promise<UserRow | undefined> {
     return (await preparedQuery(tx, LOCK_BY_ID, [workspaceId, id])).map(toUserRow)[0];
+  }
+
+  /** The user whose userName (stored email) this is, row-locked: a POST for a deactivated user's name reactivates it. */
+  async lockByEmail(tx: Tx, workspaceId: string, email: string): Promise<UserRow | undefined> {
+    return (await preparedQuery(tx, LOCK_BY_EMAIL, [workspaceId, email])).map(toUserRow)[0];
   }
 
   /** One page in creation order (then id, for a stable order), plus the total the filter matches. */
