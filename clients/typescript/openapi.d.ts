@@ -3750,6 +3750,11 @@ export interface components {
       /** @example 1 */
       startIndex?: number;
       /**
+       * @description RFC 9865 cursor paging instead of startIndex: empty for the first page.
+       * @example
+       */
+      cursor?: string;
+      /**
        * @description Default 100, clamped to 0..200.
        * @example 10
        */
@@ -3777,8 +3782,16 @@ export interface components {
       schemas: string[];
       /** @example 1 */
       totalResults: number;
-      /** @example 1 */
-      startIndex: number;
+      /**
+       * @description Index paging only.
+       * @example 1
+       */
+      startIndex?: number;
+      /**
+       * @description Cursor paging (RFC 9865): the cursor of the next page; absent on the last page and with index paging.
+       * @example dToxNzk1Njg2NDY2MjIzMDAwLjNmMGM2YTUyLTJmNTktNGY4ZS05YTUxLTViMGY3ZDBjMmUxMQ
+       */
+      nextCursor?: string;
       /** @example 1 */
       itemsPerPage: number;
       Resources: components['schemas']['ScimUser'][];
@@ -3792,8 +3805,16 @@ export interface components {
       schemas: string[];
       /** @example 1 */
       totalResults: number;
-      /** @example 1 */
-      startIndex: number;
+      /**
+       * @description Index paging only.
+       * @example 1
+       */
+      startIndex?: number;
+      /**
+       * @description Cursor paging (RFC 9865): the cursor of the next page; absent on the last page and with index paging.
+       * @example dToxNzk1Njg2NDY2MjIzMDAwLjNmMGM2YTUyLTJmNTktNGY4ZS05YTUxLTViMGY3ZDBjMmUxMQ
+       */
+      nextCursor?: string;
       /** @example 1 */
       itemsPerPage: number;
       Resources: components['schemas']['ScimGroup'][];
@@ -3808,8 +3829,16 @@ export interface components {
       schemas: string[];
       /** @example 1 */
       totalResults: number;
-      /** @example 1 */
-      startIndex: number;
+      /**
+       * @description Index paging only.
+       * @example 1
+       */
+      startIndex?: number;
+      /**
+       * @description Cursor paging (RFC 9865): the cursor of the next page; absent on the last page and with index paging.
+       * @example dToxNzk1Njg2NDY2MjIzMDAwLjNmMGM2YTUyLTJmNTktNGY4ZS05YTUxLTViMGY3ZDBjMmUxMQ
+       */
+      nextCursor?: string;
       /** @example 1 */
       itemsPerPage: number;
       /**
@@ -3934,6 +3963,13 @@ export interface components {
      *       "etag": {
      *         "supported": false
      *       },
+     *       "pagination": {
+     *         "cursor": true,
+     *         "index": true,
+     *         "defaultPaginationMethod": "index",
+     *         "defaultPageSize": 100,
+     *         "maxPageSize": 200
+     *       },
      *       "authenticationSchemes": [
      *         {
      *           "type": "oauthbearertoken",
@@ -3941,6 +3977,13 @@ export interface components {
      *           "description": "Authorization: Bearer scim_… token minted for one workspace",
      *           "specUri": "https://www.rfc-editor.org/info/rfc6750",
      *           "primary": true
+     *         },
+     *         {
+     *           "type": "oauth2",
+     *           "name": "OAuth 2.0 client credentials",
+     *           "description": "Access token from https://id.example.com/oauth/token (client credentials or JWT bearer) of a SCIM OAuth client of the workspace",
+     *           "specUri": "https://www.rfc-editor.org/info/rfc6749",
+     *           "documentationUri": "https://id.example.com/.well-known/oauth-authorization-server"
      *         }
      *       ],
      *       "meta": {
@@ -6168,6 +6211,8 @@ export interface operations {
         startIndex?: number;
         /** @description Page size: default 100, clamped to 0..200; 0 returns only totalResults. */
         count?: number;
+        /** @description RFC 9865 cursor paging instead of startIndex: empty for the first page, then the nextCursor of the previous answer (absent on the last page). With startIndex: 400 `invalidValue`; a cursor the server did not issue: 400 `invalidCursor`. */
+        cursor?: string;
         /** @description Comma-separated attributes to return (id and schemas always are). */
         attributes?: string;
         /** @description Comma-separated attributes to leave out. */
@@ -6573,6 +6618,8 @@ export interface operations {
         startIndex?: number;
         /** @description Page size: default 100, clamped to 0..200; 0 returns only totalResults. */
         count?: number;
+        /** @description RFC 9865 cursor paging instead of startIndex: empty for the first page, then the nextCursor of the previous answer (absent on the last page). With startIndex: 400 `invalidValue`; a cursor the server did not issue: 400 `invalidCursor`. */
+        cursor?: string;
         /** @description Comma-separated attributes to return (id and schemas always are). */
         attributes?: string;
         /** @description Comma-separated attributes to leave out. */

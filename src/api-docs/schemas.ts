@@ -707,6 +707,7 @@ export const SCHEMAS = {
       schemas: { type: 'array', items: { type: 'string' }, example: ['urn:ietf:params:scim:api:messages:2.0:SearchRequest'] },
       filter: str('userName sw "ada"'),
       startIndex: { type: 'integer', example: 1 },
+      cursor: str('', { description: 'RFC 9865 cursor paging instead of startIndex: empty for the first page.' }),
       count: { type: 'integer', example: 10, description: 'Default 100, clamped to 0..200.' },
       attributes: { type: 'array', items: { type: 'string' }, example: ['userName', 'active'] },
       excludedAttributes: { type: 'array', items: { type: 'string' }, example: ['members'] },
@@ -714,22 +715,28 @@ export const SCHEMAS = {
   },
   ScimUserList: {
     type: 'object',
-    required: ['schemas', 'totalResults', 'startIndex', 'itemsPerPage', 'Resources'],
+    required: ['schemas', 'totalResults', 'itemsPerPage', 'Resources'],
     properties: {
       schemas: { type: 'array', items: { type: 'string' }, example: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'] },
       totalResults: { type: 'integer', example: 1 },
-      startIndex: { type: 'integer', example: 1 },
+      startIndex: { type: 'integer', example: 1, description: 'Index paging only.' },
+      nextCursor: str('dToxNzk1Njg2NDY2MjIzMDAwLjNmMGM2YTUyLTJmNTktNGY4ZS05YTUxLTViMGY3ZDBjMmUxMQ', {
+        description: 'Cursor paging (RFC 9865): the cursor of the next page; absent on the last page and with index paging.',
+      }),
       itemsPerPage: { type: 'integer', example: 1 },
       Resources: { type: 'array', items: { $ref: '#/components/schemas/ScimUser' } },
     },
   },
   ScimGroupList: {
     type: 'object',
-    required: ['schemas', 'totalResults', 'startIndex', 'itemsPerPage', 'Resources'],
+    required: ['schemas', 'totalResults', 'itemsPerPage', 'Resources'],
     properties: {
       schemas: { type: 'array', items: { type: 'string' }, example: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'] },
       totalResults: { type: 'integer', example: 1 },
-      startIndex: { type: 'integer', example: 1 },
+      startIndex: { type: 'integer', example: 1, description: 'Index paging only.' },
+      nextCursor: str('dToxNzk1Njg2NDY2MjIzMDAwLjNmMGM2YTUyLTJmNTktNGY4ZS05YTUxLTViMGY3ZDBjMmUxMQ', {
+        description: 'Cursor paging (RFC 9865): the cursor of the next page; absent on the last page and with index paging.',
+      }),
       itemsPerPage: { type: 'integer', example: 1 },
       Resources: { type: 'array', items: { $ref: '#/components/schemas/ScimGroup' } },
     },
@@ -737,11 +744,14 @@ export const SCHEMAS = {
   ScimResourceList: {
     type: 'object',
     description: 'ListResponse of a search across Users and Groups: each resource says its kind in meta.resourceType.',
-    required: ['schemas', 'totalResults', 'startIndex', 'itemsPerPage', 'Resources'],
+    required: ['schemas', 'totalResults', 'itemsPerPage', 'Resources'],
     properties: {
       schemas: { type: 'array', items: { type: 'string' }, example: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'] },
       totalResults: { type: 'integer', example: 1 },
-      startIndex: { type: 'integer', example: 1 },
+      startIndex: { type: 'integer', example: 1, description: 'Index paging only.' },
+      nextCursor: str('dToxNzk1Njg2NDY2MjIzMDAwLjNmMGM2YTUyLTJmNTktNGY4ZS05YTUxLTViMGY3ZDBjMmUxMQ', {
+        description: 'Cursor paging (RFC 9865): the cursor of the next page; absent on the last page and with index paging.',
+      }),
       itemsPerPage: { type: 'integer', example: 1 },
       Resources: {
         type: 'array',

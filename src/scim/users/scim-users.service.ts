@@ -11,7 +11,8 @@ import type { DeniedToken } from '../../end-users/tokens/token-denylist.reposito
 import { ScimGroupsRepository } from '../groups/scim-groups.repository';
 import { applyUserPatch, UserState } from '../patch/apply-user';
 import { normalizeUserPatch } from '../patch/normalize';
-import { ListQuery, listResponse } from '../protocol/list-query';
+import { positionFor } from '../protocol/cursor';
+import { cursorListResponse, ListQuery, listResponse } from '../protocol/list-query';
 import { project, Projection } from '../protocol/projection';
 import { scimAuditFacts } from '../scim-audit';
 import { rethrowWorkspaceGone, ScimError } from '../scim.errors';
@@ -37,6 +38,18 @@ export class ScimUsersService {
   }
 
   async list(workspaceId: string, q: ListQuery): Promise<Json> {
+    if (q.cursor) {
+      // One row more than the page: whether a next page exists, without a second query.
+      const { total, rows } = await this.users.listAfter(workspaceId, q.filter, positionFor(q.cursor, 'u'), q.count && q.count + 1);
+      const page = rows.slice(0, q.count);
+      const last = page.at(-1);
+      const next = rows.length > q.count && last ? { kind: 'u' as const, createdUs: last.pageKey, id: last.id } : null;
+      return cursorListResponse(
+        total,
+        page.map((r) => this.present(r, q.projection)),
+        next,
+      );
+    }
     const { total, rows } = await this.users.list(workspaceId, q.filter, q.startIndex - 1, q.count);
     return listResponse(
       total,
