@@ -42,6 +42,8 @@ const EXEMPT = new Set([
   'operation-4xx-response #/paths/~1health~1ready/get/responses',
   'operation-4xx-response #/paths/~1developer~1auth~1logout~1/post/responses',
   'operation-4xx-response #/paths/~1saml~1metadata~1/get/responses',
+  'operation-4xx-response #/paths/~1.well-known~1oauth-authorization-server/get/responses',
+  'operation-4xx-response #/paths/~1oauth~1jwks/get/responses',
   'operation-2xx-response #/paths/~1saml~1sso~1/post/responses',
 ]);
 const problems = (await lintFromString({ source, absoluteRef: documentPath, config })).filter(

@@ -19,6 +19,7 @@ import { JobsModule } from './jobs/jobs.module';
 import { LandingModule } from './landing/landing.module';
 import { ManagedDatabasesModule } from './managed-databases/managed-databases.module';
 import { OAuthClientsModule } from './oauth-clients/oauth-clients.module';
+import { OAuthModule } from './oauth/oauth.module';
 import { SamlModule } from './saml/saml.module';
 import { TestSpModule } from './saml/test-sp/test-sp.module';
 import { ScimModule } from './scim/scim.module';
@@ -38,6 +39,7 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     DevelopersModule,
     WorkspacesModule,
     OAuthClientsModule,
+    OAuthModule,
     ScimModule,
     EndUsersModule,
     AnomaliesModule,

@@ -44,7 +44,12 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       'developer-token',
     )
     .addBearerAuth(
-      { type: 'http', scheme: 'bearer', description: 'Workspace SCIM token `scim_…` (opaque) from POST /developer/scim/tokens/.' },
+      {
+        type: 'http',
+        scheme: 'bearer',
+        description:
+          'Workspace SCIM token `scim_…` (opaque) from POST /developer/scim/tokens/, or the access token a SCIM OAuth client gets from POST /oauth/token.',
+      },
       'scim-token',
     )
     .addBearerAuth(
@@ -80,7 +85,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
 
 /** Routes outside SCIM and the probes are written with the trailing slash their clients use. */
 function asServed(path: string): string {
-  if (path.startsWith('/scim/v2') || path.startsWith('/health') || path.endsWith('/')) return path;
+  if (['/scim/v2', '/health', '/oauth/', '/.well-known/'].some((p) => path.startsWith(p)) || path.endsWith('/')) return path;
   return `${path}/`;
 }
 

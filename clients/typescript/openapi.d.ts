@@ -432,6 +432,66 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/oauth/token': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Get an access token
+     * @description RFC 6749 token endpoint. `grant_type=client_credentials` (§4.4) with client authentication `client_secret_basic` (HTTP Basic), `client_secret_post` (client_id and client_secret in the form) or `private_key_jwt` (RFC 7523 §2.2: client_assertion_type `urn:ietf:params:oauth:client-assertion-type:jwt-bearer`, a JWT with iss = sub = client_id, aud = this URL, exp at most 5 minutes ahead, a jti never used before); or `grant_type=urn:ietf:params:oauth:grant-type:jwt-bearer` (RFC 7523 §2.1) with `assertion` (a JWT of the issuer the client trusts, see PUT /developer/scim/clients/{id}/federation/) and `client_id`. Access tokens are signed JWTs (EdDSA) living OAUTH_ACCESS_TOKEN_TTL_SECONDS (default 1 h); a SCIM client's token works on /scim/v2 of its workspace like a `scim_` token. Errors follow RFC 6749 §5.2.
+     */
+    post: operations['TokenController_token'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/.well-known/oauth-authorization-server': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Authorization server metadata
+     * @description RFC 8414 metadata of the one authorization server: issuer (PUBLIC_BASE_URL), token endpoint, the grant types, client authentication methods, assertion algorithms and scopes it supports, and its JWKS.
+     */
+    get: operations['OAuthDiscoveryController_metadata'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/oauth/jwks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Signing keys of the authorization server
+     * @description RFC 7517 JWK Set with the public keys its access tokens are signed with.
+     */
+    get: operations['OAuthDiscoveryController_jwks'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/developer/scim/tokens/': {
     parameters: {
       query?: never;
@@ -476,6 +536,134 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/developer/scim/clients/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List SCIM OAuth clients of a workspace
+     * @description Live and revoked clients with their secrets' ids and expiries, never a secret value.
+     */
+    get: operations['ScimClientsController_list'];
+    put?: never;
+    /**
+     * Create a SCIM OAuth client
+     * @description An identity provider that authenticates to /scim/v2 with OAuth 2.0 instead of a static `scim_` token: it gets short-lived access tokens from POST /oauth/token (client credentials, private_key_jwt, or the JWT-bearer grant). Answers the client_id and a first secret (`value`, shown once, stored hashed; expires_at default one year).
+     */
+    post: operations['ScimClientsController_create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/developer/scim/clients/{id}/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Show a SCIM OAuth client
+     * @description With its secrets (ids, expiries, revocations), keys and trusted issuer.
+     */
+    get: operations['ScimClientsController_get'];
+    put?: never;
+    post?: never;
+    /**
+     * Revoke a SCIM OAuth client
+     * @description The client can no longer get tokens, and every access token it holds is refused on its next use, on every instance. Idempotent.
+     */
+    delete: operations['ScimClientsController_revoke'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/developer/scim/clients/{id}/secrets/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Add a client secret
+     * @description Another live secret (rotation without downtime: configure the new one, then revoke the old). Shown once; expires_at default one year, at most five. At most 5 live secrets.
+     */
+    post: operations['ScimClientsController_createSecret'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/developer/scim/clients/{id}/secrets/{secretId}/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Revoke a client secret
+     * @description It can no longer get tokens, and the access tokens issued under it are refused on their next use. Idempotent.
+     */
+    delete: operations['ScimClientsController_revokeSecret'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/developer/scim/clients/{id}/keys/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Register keys for private_key_jwt
+     * @description Either `jwks_uri` (fetched over https, cached) or `jwks` (a JWK Set of 1 to 10 public keys). The client then authenticates with a JWT it signs (RFC 7523 §2.2). Replaces earlier keys.
+     */
+    put: operations['ScimClientsController_setKeys'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/developer/scim/clients/{id}/federation/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Trust an external issuer (JWT-bearer grant)
+     * @description The client may exchange a JWT of this issuer (signed by a key of `jwks_uri`, `sub` = `subject`, `aud` = `audience` or this server's issuer or token endpoint) for an access token (RFC 7523 §2.1): Entra ID workload identity federation, with no secret at all. Replaces an earlier trust.
+     */
+    put: operations['ScimClientsController_setFederation'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/scim/v2/Users': {
     parameters: {
       query?: never;
@@ -491,7 +679,7 @@ export interface paths {
     put?: never;
     /**
      * Create a user
-     * @description Creates a user in the token's workspace; Location names it. Unknown attributes are ignored.
+     * @description Creates a user in the token's workspace; Location names it. Unknown attributes are ignored. When the userName (or primary email) belongs to a deactivated user of the workspace, that user is reactivated instead: the same id, 201, its attributes replaced as by PUT (how Okta and Entra re-provision a person they removed).
      */
     post: operations['ScimUsersController_create'];
     delete?: never;
@@ -1626,6 +1814,76 @@ export interface components {
     };
     /**
      * @example {
+     *       "workspace_id": "0b6f2d4e-5a7c-4c1e-9f3a-2d8e6b1c7a90",
+     *       "label": "Entra ID provisioning",
+     *       "expires_at": "2027-06-01T00:00:00Z"
+     *     }
+     */
+    CreateScimClientDto: {
+      /** Format: uuid */
+      workspace_id: string;
+      /** @example Entra ID provisioning */
+      label: string;
+      /**
+       * Format: date-time
+       * @description Expiry of the first secret; default one year from now.
+       */
+      expires_at?: string;
+    };
+    /**
+     * @example {
+     *       "expires_at": "2027-06-01T00:00:00Z"
+     *     }
+     */
+    CreateScimClientSecretDto: {
+      /**
+       * Format: date-time
+       * @description Default one year from now.
+       */
+      expires_at?: string;
+    };
+    /**
+     * @example {
+     *       "jwks_uri": "https://idp.example.com/.well-known/jwks.json"
+     *     }
+     */
+    ScimClientKeysDto: {
+      /**
+       * Format: uri
+       * @description A JWKS URL the server fetches the keys from (https).
+       */
+      jwks_uri?: string;
+      /** @description An RFC 7517 JWK Set of public keys (1 to 10). */
+      jwks?: {
+        [key: string]: unknown;
+      };
+    };
+    /**
+     * @example {
+     *       "issuer": "https://login.microsoftonline.com/7d3b2c1a-0000-4000-8000-000000000000/v2.0",
+     *       "jwks_uri": "https://login.microsoftonline.com/7d3b2c1a-0000-4000-8000-000000000000/discovery/v2.0/keys",
+     *       "subject": "5a8d0c0e-0000-4000-8000-000000000000",
+     *       "audience": "api://AzureADTokenExchange"
+     *     }
+     */
+    ScimClientFederationDto: {
+      /** @example https://login.microsoftonline.com/7d3b2c1a-0000-4000-8000-000000000000/v2.0 */
+      issuer: string;
+      /**
+       * Format: uri
+       * @example https://login.microsoftonline.com/7d3b2c1a-0000-4000-8000-000000000000/discovery/v2.0/keys
+       */
+      jwks_uri: string;
+      /**
+       * @description The `sub` the issuer puts in its JWTs for this client.
+       * @example 5a8d0c0e-0000-4000-8000-000000000000
+       */
+      subject: string;
+      /** @description The `aud` of its JWTs; default this server's issuer or token endpoint URL. */
+      audience?: string;
+    };
+    /**
+     * @example {
      *       "client_id": "cli_5f2b9c0e7a4d1e3f6a8b0c2d",
      *       "email": "ada@example.com",
      *       "password": "analytical engine",
@@ -2281,6 +2539,10 @@ export interface components {
         | 'webhook_delete'
         | 'webhook_secret_rotate'
         | 'webhook_disable'
+        | 'scim_client_create'
+        | 'scim_client_secret_create'
+        | 'scim_client_revoke'
+        | 'scim_client_update'
         | '*'
       )[];
       description?: string;
@@ -2357,6 +2619,10 @@ export interface components {
         | 'webhook_delete'
         | 'webhook_secret_rotate'
         | 'webhook_disable'
+        | 'scim_client_create'
+        | 'scim_client_secret_create'
+        | 'scim_client_revoke'
+        | 'scim_client_update'
         | '*'
       )[];
       description?: string;
@@ -2627,6 +2893,197 @@ export interface components {
        * @example 2026-11-24T12:00:00.000Z
        */
       revoked_at: string;
+    };
+    ScimClientSecret: {
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      id: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      expires_at: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      revoked_at: string | null;
+    };
+    ScimClientSecretCreated: {
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      id: string;
+      /**
+       * @description Shown once: give it to the identity provider as its client secret.
+       * @example scs_Qm9uZ1x0cmVhbGx5YXNlY3JldGJ1dGFuZXhhbXBsZQ
+       */
+      value: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      expires_at: string;
+    };
+    ScimClient: {
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      id: string;
+      /** @example scimc_4f0d1e2a9b8c7d6e5f4a3b2c1d0e9f8a */
+      client_id: string;
+      /** @example Entra ID provisioning */
+      label: string;
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      workspace_id: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      revoked_at: string | null;
+      secrets: components['schemas']['ScimClientSecret'][];
+      /** @description Keys of its private_key_jwt assertions. */
+      keys: {
+        /** Format: uri */
+        jwks_uri?: string | null;
+        jwks?: {
+          [key: string]: unknown;
+        } | null;
+      } | null;
+      /** @description The external issuer it trusts for the JWT-bearer grant. */
+      federation: {
+        /** @example https://login.microsoftonline.com/7d3b2c1a-0000-4000-8000-000000000000/v2.0 */
+        issuer?: string;
+        /** Format: uri */
+        jwks_uri?: string;
+        /** @example 5a8d0c0e-0000-4000-8000-000000000000 */
+        subject?: string;
+        audience?: string | null;
+      } | null;
+    };
+    ScimClientCreated: {
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      id: string;
+      /** @example scimc_4f0d1e2a9b8c7d6e5f4a3b2c1d0e9f8a */
+      client_id: string;
+      /** @example Entra ID provisioning */
+      label: string;
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      workspace_id: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      created_at: string;
+      secret: components['schemas']['ScimClientSecretCreated'];
+    };
+    OAuthTokenResponse: {
+      /**
+       * @description A signed JWT (RFC 9068); use it as the Bearer token of /scim/v2.
+       * @example eyJhbGciOiJFZERTQSIsImtpZCI6ImVkZHNhLTEiLCJ0eXAiOiJhdCtqd3QifQ.e30.c2lnbmF0dXJl
+       */
+      access_token: string;
+      /**
+       * @example Bearer
+       * @enum {string}
+       */
+      token_type: 'Bearer';
+      /** @example 3600 */
+      expires_in: number;
+      /** @example scim */
+      scope: string;
+    };
+    /** @description RFC 6749 §5.2 error body. */
+    OAuthError: {
+      /** @example invalid_client */
+      error: string;
+      /** @example client authentication failed */
+      error_description: string;
+    };
+    /** @description RFC 8414 authorization server metadata. */
+    OAuthServerMetadata: {
+      /** @example https://id.example.com */
+      issuer: string;
+      /** @example https://id.example.com/oauth/token */
+      token_endpoint: string;
+      /** @example https://id.example.com/oauth/jwks */
+      jwks_uri?: string;
+      /**
+       * @example [
+       *       "client_credentials",
+       *       "urn:ietf:params:oauth:grant-type:jwt-bearer"
+       *     ]
+       */
+      grant_types_supported: string[];
+      /** @example [] */
+      response_types_supported?: string[];
+      /**
+       * @example [
+       *       "client_secret_basic",
+       *       "client_secret_post",
+       *       "private_key_jwt"
+       *     ]
+       */
+      token_endpoint_auth_methods_supported: string[];
+      /**
+       * @example [
+       *       "RS256",
+       *       "ES256",
+       *       "EdDSA"
+       *     ]
+       */
+      token_endpoint_auth_signing_alg_values_supported?: string[];
+      /**
+       * @example [
+       *       "scim"
+       *     ]
+       */
+      scopes_supported?: string[];
+    } & {
+      [key: string]: unknown;
+    };
+    /**
+     * @description RFC 7517 JWK Set.
+     * @example {
+     *       "keys": [
+     *         {
+     *           "kty": "OKP",
+     *           "crv": "Ed25519",
+     *           "x": "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo",
+     *           "kid": "eddsa-1",
+     *           "alg": "EdDSA",
+     *           "use": "sig"
+     *         }
+     *       ]
+     *     }
+     */
+    Jwks: {
+      keys: {
+        [key: string]: unknown;
+      }[];
     };
     AuditEvent: {
       /**
@@ -3438,6 +3895,11 @@ export interface components {
       /** @example 1 */
       startIndex?: number;
       /**
+       * @description RFC 9865 cursor paging instead of startIndex: empty for the first page.
+       * @example
+       */
+      cursor?: string;
+      /**
        * @description Default 100, clamped to 0..200.
        * @example 10
        */
@@ -3465,8 +3927,16 @@ export interface components {
       schemas: string[];
       /** @example 1 */
       totalResults: number;
-      /** @example 1 */
-      startIndex: number;
+      /**
+       * @description Index paging only.
+       * @example 1
+       */
+      startIndex?: number;
+      /**
+       * @description Cursor paging (RFC 9865): the cursor of the next page; absent on the last page and with index paging.
+       * @example dToxNzk1Njg2NDY2MjIzMDAwLjNmMGM2YTUyLTJmNTktNGY4ZS05YTUxLTViMGY3ZDBjMmUxMQ
+       */
+      nextCursor?: string;
       /** @example 1 */
       itemsPerPage: number;
       Resources: (components['schemas']['ScimUser'] | components['schemas']['ScimUserPartial'])[];
@@ -3480,8 +3950,16 @@ export interface components {
       schemas: string[];
       /** @example 1 */
       totalResults: number;
-      /** @example 1 */
-      startIndex: number;
+      /**
+       * @description Index paging only.
+       * @example 1
+       */
+      startIndex?: number;
+      /**
+       * @description Cursor paging (RFC 9865): the cursor of the next page; absent on the last page and with index paging.
+       * @example dToxNzk1Njg2NDY2MjIzMDAwLjNmMGM2YTUyLTJmNTktNGY4ZS05YTUxLTViMGY3ZDBjMmUxMQ
+       */
+      nextCursor?: string;
       /** @example 1 */
       itemsPerPage: number;
       Resources: (components['schemas']['ScimGroup'] | components['schemas']['ScimGroupPartial'])[];
@@ -3496,8 +3974,16 @@ export interface components {
       schemas: string[];
       /** @example 1 */
       totalResults: number;
-      /** @example 1 */
-      startIndex: number;
+      /**
+       * @description Index paging only.
+       * @example 1
+       */
+      startIndex?: number;
+      /**
+       * @description Cursor paging (RFC 9865): the cursor of the next page; absent on the last page and with index paging.
+       * @example dToxNzk1Njg2NDY2MjIzMDAwLjNmMGM2YTUyLTJmNTktNGY4ZS05YTUxLTViMGY3ZDBjMmUxMQ
+       */
+      nextCursor?: string;
       /** @example 1 */
       itemsPerPage: number;
       /**
@@ -3627,6 +4113,13 @@ export interface components {
      *       "etag": {
      *         "supported": false
      *       },
+     *       "pagination": {
+     *         "cursor": true,
+     *         "index": true,
+     *         "defaultPaginationMethod": "index",
+     *         "defaultPageSize": 100,
+     *         "maxPageSize": 200
+     *       },
      *       "authenticationSchemes": [
      *         {
      *           "type": "oauthbearertoken",
@@ -3634,6 +4127,13 @@ export interface components {
      *           "description": "Authorization: Bearer scim_… token minted for one workspace",
      *           "specUri": "https://www.rfc-editor.org/info/rfc6750",
      *           "primary": true
+     *         },
+     *         {
+     *           "type": "oauth2",
+     *           "name": "OAuth 2.0 client credentials",
+     *           "description": "Access token from https://id.example.com/oauth/token (client credentials or JWT bearer) of a SCIM OAuth client of the workspace",
+     *           "specUri": "https://www.rfc-editor.org/info/rfc6749",
+     *           "documentationUri": "https://id.example.com/.well-known/oauth-authorization-server"
      *         }
      *       ],
      *       "meta": {
@@ -5253,6 +5753,103 @@ export interface operations {
       };
     };
   };
+  TokenController_token: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/x-www-form-urlencoded': {
+          /** @enum {string} */
+          grant_type: 'client_credentials' | 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+          /** @example scim */
+          scope?: string;
+          /** @example scimc_4f0d1e2a9b8c7d6e5f4a3b2c */
+          client_id?: string;
+          /** @description client_secret_post only */
+          client_secret?: string;
+          /** @enum {string} */
+          client_assertion_type?: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
+          /** @description private_key_jwt: the signed client assertion */
+          client_assertion?: string;
+          /** @description jwt-bearer grant: the JWT of the trusted issuer */
+          assertion?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The access token (Cache-Control: no-store) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthTokenResponse'];
+        };
+      };
+      /** @description `invalid_request`: A parameter is missing, repeated or malformed, or the body is not a form; `invalid_grant`: The JWT-bearer assertion is expired, replayed, wrongly signed or not for this client; `unauthorized_client`: The client may not use this grant type (e.g. no trusted issuer configured); `unsupported_grant_type`: The grant type is not one this server supports; `invalid_scope`: A requested scope is not available to the client */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthError'];
+        };
+      };
+      /** @description `invalid_client`: Unknown client, wrong or revoked secret, refused client assertion (with WWW-Authenticate after Basic) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthError'];
+        };
+      };
+    };
+  };
+  OAuthDiscoveryController_metadata: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The metadata document */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthServerMetadata'];
+        };
+      };
+    };
+  };
+  OAuthDiscoveryController_jwks: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The JWK Set */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Jwks'];
+        };
+      };
+    };
+  };
   ScimTokensController_list: {
     parameters: {
       query: {
@@ -5431,6 +6028,492 @@ export interface operations {
       };
     };
   };
+  ScimClientsController_list: {
+    parameters: {
+      query: {
+        workspace_id: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The clients */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            results: components['schemas']['ScimClient'][];
+          };
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such workspace, or the caller is not a member of it */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  ScimClientsController_create: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateScimClientDto'];
+      };
+    };
+    responses: {
+      /** @description The client and its first secret, shown this once */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ScimClientCreated'];
+        };
+      };
+      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `csrf_failed`: Cookie-authenticated write without the X-CSRF-Token of the session */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such workspace, or the caller is not a member of it */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  ScimClientsController_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The client */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ScimClient'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such SCIM client in a workspace of the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  ScimClientsController_revoke: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Revoked */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `csrf_failed`: Cookie-authenticated write without the X-CSRF-Token of the session */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such SCIM client in a workspace of the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  ScimClientsController_createSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateScimClientSecretDto'];
+      };
+    };
+    responses: {
+      /** @description The secret, shown this once */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ScimClientSecretCreated'];
+        };
+      };
+      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `csrf_failed`: Cookie-authenticated write without the X-CSRF-Token of the session */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such SCIM client in a workspace of the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `client_revoked`: The client is revoked; `too_many_secrets`: The client already has 5 live secrets */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  ScimClientsController_revokeSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        secretId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Revoked */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `csrf_failed`: Cookie-authenticated write without the X-CSRF-Token of the session */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such client in a workspace of the caller, or no such secret of it */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  ScimClientsController_setKeys: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ScimClientKeysDto'];
+      };
+    };
+    responses: {
+      /** @description The client */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ScimClient'];
+        };
+      };
+      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `csrf_failed`: Cookie-authenticated write without the X-CSRF-Token of the session */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such SCIM client in a workspace of the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `client_revoked`: The client is revoked */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  ScimClientsController_setFederation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ScimClientFederationDto'];
+      };
+    };
+    responses: {
+      /** @description The client */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ScimClient'];
+        };
+      };
+      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `csrf_failed`: Cookie-authenticated write without the X-CSRF-Token of the session */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such SCIM client in a workspace of the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `client_revoked`: The client is revoked */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   ScimUsersController_list: {
     parameters: {
       query?: {
@@ -5440,6 +6523,8 @@ export interface operations {
         startIndex?: number;
         /** @description Page size: default 100, clamped to 0..200; 0 returns only totalResults. */
         count?: number;
+        /** @description RFC 9865 cursor paging instead of startIndex: empty for the first page, then the nextCursor of the previous answer (absent on the last page). With startIndex: 400 `invalidValue`; a cursor the server did not issue: 400 `invalidCursor`. */
+        cursor?: string;
         /** @description Comma-separated attributes to return (id and schemas always are). */
         attributes?: string;
         /** @description Comma-separated attributes to leave out. */
@@ -5524,7 +6609,7 @@ export interface operations {
           'application/scim+json': components['schemas']['ScimError'];
         };
       };
-      /** @description `uniqueness`: userName (email) is already taken in the workspace */
+      /** @description `uniqueness`: userName (email) is already taken by an active user of the workspace */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5863,6 +6948,8 @@ export interface operations {
         startIndex?: number;
         /** @description Page size: default 100, clamped to 0..200; 0 returns only totalResults. */
         count?: number;
+        /** @description RFC 9865 cursor paging instead of startIndex: empty for the first page, then the nextCursor of the previous answer (absent on the last page). With startIndex: 400 `invalidValue`; a cursor the server did not issue: 400 `invalidCursor`. */
+        cursor?: string;
         /** @description Comma-separated attributes to return (id and schemas always are). */
         attributes?: string;
         /** @description Comma-separated attributes to leave out. */

@@ -149,6 +149,13 @@ export function ScimListQuery() {
       description: 'Page size: default 100, clamped to 0..200; 0 returns only totalResults.',
       schema: { type: 'integer', default: 100, minimum: 0 },
     }),
+    ApiQuery({
+      name: 'cursor',
+      required: false,
+      description:
+        'RFC 9865 cursor paging instead of startIndex: empty for the first page, then the nextCursor of the previous answer (absent on the last page). With startIndex: 400 `invalidValue`; a cursor the server did not issue: 400 `invalidCursor`.',
+      schema: { type: 'string', maxLength: 200 },
+    }),
     ScimProjectionQuery(),
   );
 }

@@ -18,6 +18,15 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
   CreateOAuthClientDto: { workspace_id: WORKSPACE_ID, name: 'Acme web app', redirect_uris: ['https://app.example.com/callback'] },
   UpdateOAuthClientDto: { name: 'Acme web app', redirect_uris: ['https://app.example.com/callback', 'http://localhost:5173/callback'] },
   CreateScimTokenDto: { workspace_id: WORKSPACE_ID, label: 'Okta' },
+  CreateScimClientDto: { workspace_id: WORKSPACE_ID, label: 'Entra ID provisioning', expires_at: '2027-06-01T00:00:00Z' },
+  CreateScimClientSecretDto: { expires_at: '2027-06-01T00:00:00Z' },
+  ScimClientKeysDto: { jwks_uri: 'https://idp.example.com/.well-known/jwks.json' },
+  ScimClientFederationDto: {
+    issuer: 'https://login.microsoftonline.com/7d3b2c1a-0000-4000-8000-000000000000/v2.0',
+    jwks_uri: 'https://login.microsoftonline.com/7d3b2c1a-0000-4000-8000-000000000000/discovery/v2.0/keys',
+    subject: '5a8d0c0e-0000-4000-8000-000000000000',
+    audience: 'api://AzureADTokenExchange',
+  },
   RegisterDto: {
     client_id: 'cli_5f2b9c0e7a4d1e3f6a8b0c2d',
     email: 'ada@example.com',

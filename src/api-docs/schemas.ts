@@ -265,6 +265,118 @@ export const SCHEMAS = {
     required: ['id', 'is_active', 'revoked_at'],
     properties: { id, is_active: { type: 'boolean', enum: [false], example: false }, revoked_at: time },
   },
+  ScimClientSecret: {
+    type: 'object',
+    required: ['id', 'expires_at', 'created_at', 'revoked_at'],
+    properties: { id, expires_at: time, created_at: time, revoked_at: nullableTime },
+  },
+  ScimClientSecretCreated: {
+    type: 'object',
+    required: ['id', 'value', 'expires_at'],
+    properties: {
+      id,
+      value: str('scs_Qm9uZ1x0cmVhbGx5YXNlY3JldGJ1dGFuZXhhbXBsZQ', {
+        description: 'Shown once: give it to the identity provider as its client secret.',
+      }),
+      expires_at: time,
+    },
+  },
+  ScimClient: {
+    type: 'object',
+    required: ['id', 'client_id', 'label', 'workspace_id', 'created_at', 'revoked_at', 'secrets', 'keys', 'federation'],
+    properties: {
+      id,
+      client_id: str('scimc_4f0d1e2a9b8c7d6e5f4a3b2c1d0e9f8a'),
+      label: str('Entra ID provisioning'),
+      workspace_id: id,
+      created_at: time,
+      revoked_at: nullableTime,
+      secrets: { type: 'array', items: { $ref: '#/components/schemas/ScimClientSecret' } },
+      keys: {
+        type: 'object',
+        nullable: true,
+        description: 'Keys of its private_key_jwt assertions.',
+        properties: {
+          jwks_uri: { type: 'string', format: 'uri', nullable: true },
+          jwks: { type: 'object', nullable: true, additionalProperties: true },
+        },
+      },
+      federation: {
+        type: 'object',
+        nullable: true,
+        description: 'The external issuer it trusts for the JWT-bearer grant.',
+        properties: {
+          issuer: str('https://login.microsoftonline.com/7d3b2c1a-0000-4000-8000-000000000000/v2.0'),
+          jwks_uri: { type: 'string', format: 'uri' },
+          subject: str('5a8d0c0e-0000-4000-8000-000000000000'),
+          audience: { type: 'string', nullable: true },
+        },
+      },
+    },
+  },
+  ScimClientCreated: {
+    type: 'object',
+    required: ['id', 'client_id', 'label', 'workspace_id', 'created_at', 'secret'],
+    properties: {
+      id,
+      client_id: str('scimc_4f0d1e2a9b8c7d6e5f4a3b2c1d0e9f8a'),
+      label: str('Entra ID provisioning'),
+      workspace_id: id,
+      created_at: time,
+      secret: { $ref: '#/components/schemas/ScimClientSecretCreated' },
+    },
+  },
+  OAuthTokenResponse: {
+    type: 'object',
+    required: ['access_token', 'token_type', 'expires_in', 'scope'],
+    properties: {
+      access_token: str('eyJhbGciOiJFZERTQSIsImtpZCI6ImVkZHNhLTEiLCJ0eXAiOiJhdCtqd3QifQ.e30.c2lnbmF0dXJl', {
+        description: 'A signed JWT (RFC 9068); use it as the Bearer token of /scim/v2.',
+      }),
+      token_type: { type: 'string', enum: ['Bearer'], example: 'Bearer' },
+      expires_in: { type: 'integer', example: 3600 },
+      scope: str('scim'),
+    },
+  },
+  OAuthError: {
+    type: 'object',
+    description: 'RFC 6749 §5.2 error body.',
+    required: ['error', 'error_description'],
+    properties: { error: str('invalid_client'), error_description: str('client authentication failed') },
+  },
+  OAuthServerMetadata: {
+    type: 'object',
+    description: 'RFC 8414 authorization server metadata.',
+    required: ['issuer', 'token_endpoint', 'grant_types_supported', 'token_endpoint_auth_methods_supported'],
+    additionalProperties: true,
+    properties: {
+      issuer: str('https://id.example.com'),
+      token_endpoint: str('https://id.example.com/oauth/token'),
+      jwks_uri: str('https://id.example.com/oauth/jwks'),
+      grant_types_supported: {
+        type: 'array',
+        items: { type: 'string' },
+        example: ['client_credentials', 'urn:ietf:params:oauth:grant-type:jwt-bearer'],
+      },
+      response_types_supported: { type: 'array', items: { type: 'string' }, example: [] },
+      token_endpoint_auth_methods_supported: {
+        type: 'array',
+        items: { type: 'string' },
+        example: ['client_secret_basic', 'client_secret_post', 'private_key_jwt'],
+      },
+      token_endpoint_auth_signing_alg_values_supported: { type: 'array', items: { type: 'string' }, example: ['RS256', 'ES256', 'EdDSA'] },
+      scopes_supported: { type: 'array', items: { type: 'string' }, example: ['scim'] },
+    },
+  },
+  Jwks: {
+    type: 'object',
+    description: 'RFC 7517 JWK Set.',
+    required: ['keys'],
+    properties: { keys: { type: 'array', items: { type: 'object', additionalProperties: true } } },
+    example: {
+      keys: [{ kty: 'OKP', crv: 'Ed25519', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo', kid: 'eddsa-1', alg: 'EdDSA', use: 'sig' }],
+    },
+  },
   AuditEvent: {
     type: 'object',
     required: ['id', 'event_type', 'severity', 'actor_type', 'message', 'metadata', 'created_at'],
@@ -619,6 +731,7 @@ export const SCHEMAS = {
       schemas: { type: 'array', items: { type: 'string' }, example: ['urn:ietf:params:scim:api:messages:2.0:SearchRequest'] },
       filter: str('userName sw "ada"'),
       startIndex: { type: 'integer', example: 1 },
+      cursor: str('', { description: 'RFC 9865 cursor paging instead of startIndex: empty for the first page.' }),
       count: { type: 'integer', example: 10, description: 'Default 100, clamped to 0..200.' },
       attributes: { type: 'array', items: { type: 'string' }, example: ['userName', 'active'] },
       excludedAttributes: { type: 'array', items: { type: 'string' }, example: ['members'] },
@@ -626,11 +739,14 @@ export const SCHEMAS = {
   },
   ScimUserList: {
     type: 'object',
-    required: ['schemas', 'totalResults', 'startIndex', 'itemsPerPage', 'Resources'],
+    required: ['schemas', 'totalResults', 'itemsPerPage', 'Resources'],
     properties: {
       schemas: { type: 'array', items: { type: 'string' }, example: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'] },
       totalResults: { type: 'integer', example: 1 },
-      startIndex: { type: 'integer', example: 1 },
+      startIndex: { type: 'integer', example: 1, description: 'Index paging only.' },
+      nextCursor: str('dToxNzk1Njg2NDY2MjIzMDAwLjNmMGM2YTUyLTJmNTktNGY4ZS05YTUxLTViMGY3ZDBjMmUxMQ', {
+        description: 'Cursor paging (RFC 9865): the cursor of the next page; absent on the last page and with index paging.',
+      }),
       itemsPerPage: { type: 'integer', example: 1 },
       Resources: {
         type: 'array',
@@ -640,11 +756,14 @@ export const SCHEMAS = {
   },
   ScimGroupList: {
     type: 'object',
-    required: ['schemas', 'totalResults', 'startIndex', 'itemsPerPage', 'Resources'],
+    required: ['schemas', 'totalResults', 'itemsPerPage', 'Resources'],
     properties: {
       schemas: { type: 'array', items: { type: 'string' }, example: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'] },
       totalResults: { type: 'integer', example: 1 },
-      startIndex: { type: 'integer', example: 1 },
+      startIndex: { type: 'integer', example: 1, description: 'Index paging only.' },
+      nextCursor: str('dToxNzk1Njg2NDY2MjIzMDAwLjNmMGM2YTUyLTJmNTktNGY4ZS05YTUxLTViMGY3ZDBjMmUxMQ', {
+        description: 'Cursor paging (RFC 9865): the cursor of the next page; absent on the last page and with index paging.',
+      }),
       itemsPerPage: { type: 'integer', example: 1 },
       Resources: {
         type: 'array',
@@ -655,11 +774,14 @@ export const SCHEMAS = {
   ScimResourceList: {
     type: 'object',
     description: 'ListResponse of a search across Users and Groups: each resource says its kind in meta.resourceType.',
-    required: ['schemas', 'totalResults', 'startIndex', 'itemsPerPage', 'Resources'],
+    required: ['schemas', 'totalResults', 'itemsPerPage', 'Resources'],
     properties: {
       schemas: { type: 'array', items: { type: 'string' }, example: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'] },
       totalResults: { type: 'integer', example: 1 },
-      startIndex: { type: 'integer', example: 1 },
+      startIndex: { type: 'integer', example: 1, description: 'Index paging only.' },
+      nextCursor: str('dToxNzk1Njg2NDY2MjIzMDAwLjNmMGM2YTUyLTJmNTktNGY4ZS05YTUxLTViMGY3ZDBjMmUxMQ', {
+        description: 'Cursor paging (RFC 9865): the cursor of the next page; absent on the last page and with index paging.',
+      }),
       itemsPerPage: { type: 'integer', example: 1 },
       Resources: {
         type: 'array',

@@ -8,6 +8,8 @@ export interface DomainErrorOptions {
   retryAfterSeconds?: number;
   /** RFC 7644 §3.12 scimType, rendered on SCIM routes. */
   scimType?: string;
+  /** Response headers the error must carry (e.g. RFC 6749 §5.2's WWW-Authenticate for invalid_client). */
+  headers?: Record<string, string>;
 }
 
 const STATUS_BY_CODE: Record<string, number> = {
@@ -42,6 +44,7 @@ export class DomainError extends Error {
   readonly details?: Record<string, unknown>;
   readonly retryAfterSeconds?: number;
   readonly scimType?: string;
+  readonly headers?: Record<string, string>;
 
   constructor(
     readonly code: string,
@@ -54,6 +57,7 @@ export class DomainError extends Error {
     this.details = opts.details;
     this.retryAfterSeconds = opts.retryAfterSeconds;
     this.scimType = opts.scimType;
+    this.headers = opts.headers;
   }
 }
 

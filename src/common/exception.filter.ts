@@ -14,6 +14,7 @@ interface Problem {
   retryAfterSeconds?: number;
   /** RFC 9110 §15.5.6: a 405 lists the methods the resource supports. */
   allow?: string[];
+  headers?: Record<string, string>;
 }
 
 const HTTP_CODES: Record<number, string> = {
@@ -74,7 +75,15 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
     if (problem.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(problem.retryAfterSeconds));
     if (problem.allow) res.setHeader('Allow', problem.allow.join(', '));
+    for (const [name, value] of Object.entries(problem.headers ?? {})) res.setHeader(name, value);
     const path = req.path ?? req.url ?? '';
+    if (isOAuthEndpoint(path)) {
+      // RFC 6749 §5.2: {error, error_description}, never cached.
+      res.setHeader('Cache-Control', 'no-store');
+      res.setHeader('Pragma', 'no-cache');
+      res.status(problem.status).json({ error: oauthErrorCode(problem), error_description: problem.message });
+      return;
+    }
     if (path.startsWith('/scim/v2')) {
       res
         .status(problem.status)
@@ -113,6 +122,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
         details: exception.details,
         scimType: exception.scimType,
         retryAfterSeconds: exception.retryAfterSeconds,
+        headers: exception.headers,
       };
     }
     if (exception instanceof ThrottlerException) {
@@ -171,6 +181,31 @@ function firstMessage(exception: HttpException): string {
   if (typeof body === 'string') return body;
   const message = body?.message;
   return Array.isArray(message) ? message[0] : (message ?? exception.message);
+}
+
+/** The token endpoint (and what issue 25 adds beside it) answers errors as RFC 6749 §5.2 says. */
+function isOAuthEndpoint(path: string): boolean {
+  return path === '/oauth/token' || path === '/oauth/token/';
+}
+
+const OAUTH_ERRORS = new Set([
+  'invalid_request',
+  'invalid_client',
+  'invalid_grant',
+  'unauthorized_client',
+  'unsupported_grant_type',
+  'invalid_scope',
+  'temporarily_unavailable',
+  'server_error',
+]);
+
+/** Our own codes (body parser, rate limit, outage) in RFC 6749's vocabulary. */
+function oauthErrorCode(problem: Problem): string {
+  if (OAUTH_ERRORS.has(problem.code)) return problem.code;
+  if (problem.status === 401) return 'invalid_client';
+  if (problem.status === 503 || problem.status === 429) return 'temporarily_unavailable';
+  if (problem.status >= 500) return 'server_error';
+  return 'invalid_request';
 }
 
 /** Pages a browser navigates to (SSO, hosted login) answer errors with HTML. */

@@ -125,6 +125,12 @@ export class EnvSchema {
   /** Requests parked for sign-in per client address; the oldest go first. */
   @Transform(toInt) @IsInt() @Min(1) SAML_PENDING_PER_CLIENT = 20;
 
+  // OAuth authorization server (src/oauth/)
+  /** Lifetime of the access tokens the token endpoint issues: 5 min to 6 h (issue 26). */
+  @Transform(toInt) @IsInt() @Min(300) @Max(21600) OAUTH_ACCESS_TOKEN_TTL_SECONDS = 3600;
+  /** Let JWKS URLs of clients and trusted issuers point at private or loopback addresses (tests, closed networks). */
+  @Transform(toBool) @IsBoolean() OAUTH_JWKS_ALLOW_PRIVATE_TARGETS = false;
+
   // Anomaly detection
   @IsOptional() @Transform(emptyToUndefined) @IsString() GEO_TOKEN?: string;
   @IsUrl({ require_tld: false, protocols: ['http', 'https'] }) GEO_API_URL = 'https://ipinfo.io';

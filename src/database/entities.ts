@@ -18,6 +18,10 @@ import { ManagedDatabaseBackup } from '../managed-databases/entities/managed-dat
 import { ManagedDatabaseRestore } from '../managed-databases/entities/managed-database-restore.entity';
 import { ManagedDatabase } from '../managed-databases/entities/managed-database.entity';
 import { OAuthClient } from '../oauth-clients/entities/oauth-client.entity';
+import { OAuthAssertionJti } from '../oauth/assertions/entities/oauth-assertion-jti.entity';
+import { OAuthSigningKey } from '../oauth/keys/entities/oauth-signing-key.entity';
+import { ScimOAuthClientSecret } from '../scim/clients/entities/scim-oauth-client-secret.entity';
+import { ScimOAuthClient } from '../scim/clients/entities/scim-oauth-client.entity';
 import { SamlServiceProvider } from '../saml/sps/entities/saml-service-provider.entity';
 import { SamlPendingRequest } from '../saml/sso/entities/saml-pending-request.entity';
 import { SamlSeenRequest } from '../saml/sso/entities/saml-seen-request.entity';
@@ -57,6 +61,8 @@ export const ENTITIES = [
   ManagedDatabaseRestore,
   ManagedDatabase,
   OAuthClient,
+  OAuthAssertionJti,
+  OAuthSigningKey,
   SamlServiceProvider,
   SamlPendingRequest,
   SamlSeenRequest,
@@ -65,6 +71,8 @@ export const ENTITIES = [
   ScimGroupMember,
   ScimGroup,
   ScimToken,
+  ScimOAuthClient,
+  ScimOAuthClientSecret,
   ScimUserCount,
   WorkspaceMember,
   WebhookDelivery,

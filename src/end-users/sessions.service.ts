@@ -158,6 +158,21 @@ export class SessionsService {
     return tokens;
   }
 
+  /**
+   * A deactivated person (SCIM DELETE or active false): every session of theirs ends in the caller's
+   * transaction, refresh and access tokens go on the denylist; mirror `denied` after commit.
+   */
+  async endAllOfUser(
+    tx: Tx,
+    workspaceId: string,
+    userId: string,
+    reason: string,
+  ): Promise<{ sessionsEnded: number; denied: DeniedToken[] }> {
+    const { sessionIds, tokens } = await this.sessions.revoke(tx, workspaceId, { userId }, reason, this.clock.now());
+    await this.denylist.deny(tx, workspaceId, tokens);
+    return { sessionsEnded: sessionIds.length, denied: tokens };
+  }
+
   mirrorDenied(tokens: DeniedToken[]): Promise<void> {
     return this.denylist.mirror(tokens);
   }

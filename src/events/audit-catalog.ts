@@ -25,8 +25,8 @@ export const AUDIT_EVENTS = {
   oauth_client_update: { severity: 'info', status: 'emitted', description: 'Client configuration changed' },
   oauth_client_delete: { severity: 'warn', status: 'emitted', description: 'Client deleted' },
   oauth_client_secret_reset: { severity: 'warn', status: 'emitted', description: 'Client secret rotated' },
-  oauth_token_issue: { severity: 'info', status: 'planned', description: 'Access or refresh token issued' },
-  oauth_token_revoke: { severity: 'warn', status: 'planned', description: 'Token revoked' },
+  oauth_token_issue: { severity: 'info', status: 'emitted', description: 'Access or refresh token issued' },
+  oauth_token_revoke: { severity: 'warn', status: 'emitted', description: 'Token revoked' },
   oauth_consent_grant: { severity: 'info', status: 'planned', description: 'Consent granted to a client' },
   workspace_create: { severity: 'info', status: 'emitted', description: 'Workspace created' },
   workspace_update: { severity: 'info', status: 'emitted', description: 'Settings changed' },
@@ -81,6 +81,14 @@ export const AUDIT_EVENTS = {
   webhook_delete: { severity: 'warn', status: 'emitted', description: 'Webhook endpoint deleted' },
   webhook_secret_rotate: { severity: 'warn', status: 'emitted', description: 'Webhook signing secret rotated' },
   webhook_disable: { severity: 'warn', status: 'emitted', description: 'Webhook endpoint disabled after failing for the retry window' },
+  scim_client_create: { severity: 'warn', status: 'emitted', description: 'SCIM OAuth client created (with its first secret)' },
+  scim_client_secret_create: { severity: 'warn', status: 'emitted', description: 'SCIM OAuth client secret added' },
+  scim_client_revoke: { severity: 'warn', status: 'emitted', description: 'SCIM OAuth client revoked with every token it holds' },
+  scim_client_update: {
+    severity: 'warn',
+    status: 'emitted',
+    description: 'SCIM OAuth client keys (private_key_jwt) or trusted issuer (JWT-bearer grant) changed',
+  },
 } as const satisfies Record<string, CatalogEntry>;
 
 export type AuditEventType = keyof typeof AUDIT_EVENTS;

@@ -70,6 +70,8 @@ export interface DomainEvents {
   oauth_client_update: AuditFacts;
   oauth_client_delete: AuditFacts;
   oauth_client_secret_reset: AuditFacts;
+  oauth_token_issue: AuditFacts;
+  oauth_token_revoke: AuditFacts;
   workspace_create: AuditFacts;
   workspace_update: AuditFacts;
   workspace_delete: AuditFacts;
@@ -103,6 +105,10 @@ export interface DomainEvents {
   webhook_delete: AuditFacts;
   webhook_secret_rotate: AuditFacts;
   webhook_disable: AuditFacts;
+  scim_client_create: AuditFacts;
+  scim_client_secret_create: AuditFacts;
+  scim_client_revoke: AuditFacts;
+  scim_client_update: AuditFacts;
 }
 
 export type DomainEventName = keyof DomainEvents;

@@ -4,7 +4,8 @@ import type { AuditFacts } from '../events/domain-events';
 
 /**
  * The facts of a SCIM write's audit row, for `events.emit('scim_…', …)`: the token is the actor
- * (spec: actor_type api_token, actor_id = token id).
+ * (spec: actor_type api_token, actor_id = token id), or the SCIM OAuth client whose access token
+ * it was (actor_type oauth_client, actor_id and oauth_client_id = the client's id).
  */
 export function scimAuditFacts(
   actor: ScimPrincipal,
@@ -12,5 +13,16 @@ export function scimAuditFacts(
   request: RequestMeta,
   metadata: Record<string, unknown>,
 ): AuditFacts {
+  if (actor.oauthClientId) {
+    const client = actor.oauthClientId;
+    return {
+      workspaceId: actor.workspaceId,
+      actor: { type: 'oauth_client', id: client },
+      oauthClientId: client,
+      target,
+      request,
+      metadata,
+    };
+  }
   return { workspaceId: actor.workspaceId, actor: { type: 'api_token', id: actor.tokenId }, target, request, metadata };
 }

@@ -1,9 +1,17 @@
 import { foreignKeyViolation } from '../common/db-errors';
 import { DomainError } from '../common/errors';
 
-/** RFC 7644 §3.12 scimType values this server emits. */
+/** RFC 7644 §3.12 scimType values this server emits, and RFC 9865's invalidCursor. */
 export type ScimType =
-  'invalidFilter' | 'invalidValue' | 'invalidSyntax' | 'invalidPath' | 'noTarget' | 'mutability' | 'tooMany' | 'uniqueness';
+  | 'invalidFilter'
+  | 'invalidValue'
+  | 'invalidSyntax'
+  | 'invalidPath'
+  | 'noTarget'
+  | 'mutability'
+  | 'tooMany'
+  | 'uniqueness'
+  | 'invalidCursor';
 
 const STATUS: Record<ScimType, number> = {
   invalidFilter: 400,
@@ -14,6 +22,7 @@ const STATUS: Record<ScimType, number> = {
   mutability: 400,
   tooMany: 400,
   uniqueness: 409,
+  invalidCursor: 400,
 };
 
 /**

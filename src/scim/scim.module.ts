@@ -1,5 +1,13 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { EndUsersModule } from '../end-users/end-users.module';
+import { ScimOAuthClientSecret } from './clients/entities/scim-oauth-client-secret.entity';
+import { ScimOAuthClient } from './clients/entities/scim-oauth-client.entity';
+import { ScimAccessTokens } from './clients/scim-access-tokens';
+import { ScimClientStore } from './clients/scim-client.store';
+import { ScimClientsController } from './clients/scim-clients.controller';
+import { ScimClientsRepository } from './clients/scim-clients.repository';
+import { ScimClientsService } from './clients/scim-clients.service';
 import { ScimDiscoveryController } from './discovery/scim-discovery.controller';
 import { ScimGroupMember } from './groups/entities/scim-group-member.entity';
 import { ScimGroup } from './groups/entities/scim-group.entity';
@@ -17,14 +25,25 @@ import { ScimUsersController } from './users/scim-users.controller';
 import { ScimUsersRepository } from './users/scim-users.repository';
 import { ScimUsersService } from './users/scim-users.service';
 
-/** SCIM 2.0 server (spec area A): tokens, Users, Groups, discovery. */
+/** SCIM 2.0 server (spec area A): tokens, OAuth clients, Users, Groups, discovery. */
 @Module({
-  imports: [TypeOrmModule.forFeature([ScimToken, ScimGroup, ScimGroupMember])],
-  controllers: [ScimTokensController, ScimUsersController, ScimGroupsController, ScimDiscoveryController, ScimSearchController],
+  imports: [TypeOrmModule.forFeature([ScimToken, ScimGroup, ScimGroupMember, ScimOAuthClient, ScimOAuthClientSecret]), EndUsersModule],
+  controllers: [
+    ScimTokensController,
+    ScimClientsController,
+    ScimUsersController,
+    ScimGroupsController,
+    ScimDiscoveryController,
+    ScimSearchController,
+  ],
   providers: [
     ScimTokensRepository,
     ScimTokensService,
     ScimBearerStrategy,
+    ScimClientsRepository,
+    ScimClientsService,
+    ScimClientStore,
+    ScimAccessTokens,
     ScimUsersRepository,
     ScimUsersService,
     ScimGroupsRepository,

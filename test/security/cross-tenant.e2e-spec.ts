@@ -92,6 +92,12 @@ describe('no route lets one workspace reach another workspace’s objects', () =
       .expect(201);
     const delivery = await t.http().post(`/developer/webhooks/${webhook.body.id}/test/`).set(devA.auth).expect(202);
     const devTokenA = (await t.http().get('/developer/tokens/').set(devA.auth).expect(200)).body.results[0].id as string;
+    const scimClientA = await t
+      .http()
+      .post('/developer/scim/clients/')
+      .set(devA.auth)
+      .send({ workspace_id: wsA.id, label: 'A' })
+      .expect(201);
     a = {
       workspace: wsA.id,
       devId: devA.id,
@@ -109,6 +115,8 @@ describe('no route lets one workspace reach another workspace’s objects', () =
       restore: restore.body.id,
       webhook: webhook.body.id,
       delivery: delivery.body.id,
+      scimClient: scimClientA.body.id,
+      scimClientSecret: scimClientA.body.secret.id,
     };
     credentialsOfB = { developer: devB.auth, scim: bearer(scimB.token), 'end-user': bearer(sessionB.access_token) };
   }, 120000);
@@ -189,6 +197,20 @@ describe('no route lets one workspace reach another workspace’s objects', () =
     'POST /developer/webhooks/:id/test': () => ({ path: `/developer/webhooks/${a.webhook}/test/` }),
     'GET /developer/webhooks/:id/deliveries': () => ({ path: `/developer/webhooks/${a.webhook}/deliveries/` }),
     'POST /developer/webhook-deliveries/:id/retry': () => ({ path: `/developer/webhook-deliveries/${a.delivery}/retry/` }),
+    'GET /developer/scim/clients/:id': () => ({ path: `/developer/scim/clients/${a.scimClient}/` }),
+    'DELETE /developer/scim/clients/:id': () => ({ path: `/developer/scim/clients/${a.scimClient}/` }),
+    'POST /developer/scim/clients/:id/secrets': () => ({ path: `/developer/scim/clients/${a.scimClient}/secrets/`, body: {} }),
+    'DELETE /developer/scim/clients/:id/secrets/:secretId': () => ({
+      path: `/developer/scim/clients/${a.scimClient}/secrets/${a.scimClientSecret}/`,
+    }),
+    'PUT /developer/scim/clients/:id/keys': () => ({
+      path: `/developer/scim/clients/${a.scimClient}/keys/`,
+      body: { jwks_uri: 'https://keys.example.test/jwks.json' },
+    }),
+    'PUT /developer/scim/clients/:id/federation': () => ({
+      path: `/developer/scim/clients/${a.scimClient}/federation/`,
+      body: { issuer: 'https://x.example.test', jwks_uri: 'https://x.example.test/jwks', subject: 'x' },
+    }),
   };
   /** Collection routes that name the workspace in the query or body instead of the path. */
   const BY_WORKSPACE: [Kind, string, string, () => Attempt][] = [
@@ -196,6 +218,8 @@ describe('no route lets one workspace reach another workspace’s objects', () =
     ['developer', 'POST', 'oauth clients', () => ({ path: '/developer/oauth/clients/', body: { workspace_id: a.workspace, name: 'x' } })],
     ['developer', 'GET', 'scim tokens', () => ({ path: `/developer/scim/tokens/?workspace_id=${a.workspace}` })],
     ['developer', 'POST', 'scim tokens', () => ({ path: '/developer/scim/tokens/', body: { workspace_id: a.workspace, label: 'x' } })],
+    ['developer', 'GET', 'scim clients', () => ({ path: `/developer/scim/clients/?workspace_id=${a.workspace}` })],
+    ['developer', 'POST', 'scim clients', () => ({ path: '/developer/scim/clients/', body: { workspace_id: a.workspace, label: 'x' } })],
     ['developer', 'GET', 'email templates', () => ({ path: `/developer/email-templates/?workspace_id=${a.workspace}` })],
     ['developer', 'GET', 'saml sps', () => ({ path: `/developer/saml/sps/?workspace_id=${a.workspace}` })],
     [
@@ -266,6 +290,8 @@ describe('no route lets one workspace reach another workspace’s objects', () =
       is_active: boolean;
     }[];
     expect(scim.find((s) => s.id === a.scimToken)?.is_active).toBe(true);
+    const scimClientA = (await readA(`/developer/scim/clients/${a.scimClient}/`).expect(200)).body;
+    expect(scimClientA).toMatchObject({ revoked_at: null, keys: null, federation: null, secrets: [{ revoked_at: null }] });
     await readA('/developer/tokens/').expect(200);
     await readA('/user/security/sessions/', bearer(a.accessToken)).expect(200);
     const members = (await readA(`/e/v1/developer/workspaces/${a.workspace}/members/`).expect(200)).body.results as unknown[];

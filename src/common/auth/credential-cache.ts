@@ -13,6 +13,8 @@ interface Entry {
   principal: Principal;
   expiresAt: number | null;
   until: number;
+  /** Revocation keys besides the hash: an OAuth access token dies with its client or secret (decision 0902). */
+  tags: readonly string[];
 }
 
 // The NOTIFY side lives with the channel, in credential-revocations.repository.ts; re-exported for
@@ -32,6 +34,8 @@ export { notifyAllCredentialsRevoked, notifyCredentialRevoked } from './credenti
 export class CredentialCache implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('CredentialCache');
   private readonly entries = new Map<string, Entry>();
+  /** Tag -> hashes of the entries carrying it. */
+  private readonly tagged = new Map<string, Set<string>>();
   private listener?: Client;
   private live = false;
   private stopped = false;
@@ -69,13 +73,13 @@ export class CredentialCache implements OnApplicationBootstrap, OnModuleDestroy 
   async resolve<P extends Principal>(
     kind: P['kind'],
     hash: string,
-    load: () => Promise<{ principal: P; expiresAt: Date | null } | undefined>,
+    load: () => Promise<{ principal: P; expiresAt: Date | null; tags?: readonly string[] } | undefined>,
   ): Promise<P | undefined> {
     const cached = this.get(hash);
     if (cached?.kind === kind) return cached as P;
     const generation = this.generation;
     const loaded = await load();
-    if (loaded) this.set(hash, loaded.principal, loaded.expiresAt, generation);
+    if (loaded) this.set(hash, loaded.principal, loaded.expiresAt, generation, loaded.tags ?? []);
     return loaded?.principal;
   }
 
@@ -85,26 +89,57 @@ export class CredentialCache implements OnApplicationBootstrap, OnModuleDestroy 
     if (!e) return undefined;
     const now = this.clock.now().getTime();
     if (now >= e.until || (e.expiresAt !== null && now >= e.expiresAt)) {
-      this.entries.delete(hash);
+      this.remove(hash);
       return undefined;
     }
     return e.principal;
   }
 
-  private set(hash: string, principal: Principal, expiresAt: Date | null, generation: number): void {
+  private set(hash: string, principal: Principal, expiresAt: Date | null, generation: number, tags: readonly string[]): void {
     if (!this.live || generation !== this.generation) return;
-    if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
-    this.entries.set(hash, { principal, expiresAt: expiresAt ? expiresAt.getTime() : null, until: this.clock.now().getTime() + TTL_MS });
+    if (this.entries.size >= MAX_ENTRIES) this.clear();
+    this.remove(hash);
+    this.entries.set(hash, {
+      principal,
+      expiresAt: expiresAt ? expiresAt.getTime() : null,
+      until: this.clock.now().getTime() + TTL_MS,
+      tags,
+    });
+    for (const tag of tags) {
+      let hashes = this.tagged.get(tag);
+      if (!hashes) this.tagged.set(tag, (hashes = new Set()));
+      hashes.add(hash);
+    }
   }
 
-  evict(hash: string): void {
+  /** Drops the entry of this hash, and every entry tagged with it (a revoked OAuth client or secret). */
+  evict(hashOrTag: string): void {
     this.generation++;
-    this.entries.delete(hash);
+    this.remove(hashOrTag);
+    const hashes = this.tagged.get(hashOrTag);
+    if (hashes) for (const hash of [...hashes]) this.remove(hash);
+    this.tagged.delete(hashOrTag);
   }
 
   evictAll(): void {
     this.generation++;
+    this.clear();
+  }
+
+  private remove(hash: string): void {
+    const entry = this.entries.get(hash);
+    if (!entry) return;
+    this.entries.delete(hash);
+    for (const tag of entry.tags) {
+      const hashes = this.tagged.get(tag);
+      hashes?.delete(hash);
+      if (hashes?.size === 0) this.tagged.delete(tag);
+    }
+  }
+
+  private clear(): void {
     this.entries.clear();
+    this.tagged.clear();
   }
 
   private off(): void {
@@ -138,7 +173,7 @@ export class CredentialCache implements OnApplicationBootstrap, OnModuleDestroy 
       await listenForRevocations(client);
       if (this.listener !== client || this.stopped) return;
       this.generation++;
-      this.entries.clear();
+      this.clear();
       this.live = true;
       this.retryMs = 500;
     } catch (err) {

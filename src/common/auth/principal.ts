@@ -8,8 +8,11 @@ export interface DeveloperPrincipal {
 
 export interface ScimPrincipal {
   kind: 'scim';
+  /** The `scim_` token's id, or the OAuth access token's jti. */
   tokenId: string;
   workspaceId: string;
+  /** A SCIM OAuth client's access token: the client's id (audited as actor_type oauth_client); null for a `scim_` token. */
+  oauthClientId: string | null;
 }
 
 export interface EndUserPrincipal {

@@ -11,6 +11,7 @@ import { SamlPairwiseAndPendingBound1795522988245 } from './1795522988245-SamlPa
 import { ScimWithoutWaits1795522988294 } from './1795522988294-ScimWithoutWaits';
 import { AuditChainAndWebhooks1795523082895 } from './1795523082895-AuditChainAndWebhooks';
 import { SamlNameIdKeyAndSeenRequests1795687114451 } from './1795687114451-SamlNameIdKeyAndSeenRequests';
+import { ScimOAuthClients1795686466223 } from './1795686466223-ScimOAuthClients';
 
 /** Every migration, in order. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -26,5 +27,6 @@ export const MIGRATIONS = [
   SamlPairwiseAndPendingBound1795522988245,
   ScimWithoutWaits1795522988294,
   AuditChainAndWebhooks1795523082895,
+  ScimOAuthClients1795686466223,
   SamlNameIdKeyAndSeenRequests1795687114451,
 ];

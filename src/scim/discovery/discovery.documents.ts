@@ -95,6 +95,14 @@ export function serviceProviderConfig(baseUrl: string): Record<string, unknown> 
     changePassword: { supported: false },
     sort: { supported: false },
     etag: { supported: false },
+    // RFC 9865 §4: both paging methods; index paging stays the default (what every client sends).
+    pagination: {
+      cursor: true,
+      index: true,
+      defaultPaginationMethod: 'index',
+      defaultPageSize: 100,
+      maxPageSize: 200,
+    },
     authenticationSchemes: [
       {
         type: 'oauthbearertoken',
@@ -102,6 +110,13 @@ export function serviceProviderConfig(baseUrl: string): Record<string, unknown> 
         description: 'Authorization: Bearer scim_… token minted for one workspace',
         specUri: 'https://www.rfc-editor.org/info/rfc6750',
         primary: true,
+      },
+      {
+        type: 'oauth2',
+        name: 'OAuth 2.0 client credentials',
+        description: `Access token from ${baseUrl}/oauth/token (client credentials or JWT bearer) of a SCIM OAuth client of the workspace`,
+        specUri: 'https://www.rfc-editor.org/info/rfc6749',
+        documentationUri: `${baseUrl}/.well-known/oauth-authorization-server`,
       },
     ],
     meta: { resourceType: 'ServiceProviderConfig', location: `${baseUrl}/scim/v2/ServiceProviderConfig` },

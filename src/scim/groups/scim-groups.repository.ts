@@ -5,6 +5,8 @@ import { preparedQuery } from '../../database/prepared-query';
 import { date, num, QueryRow, text, textOrNull } from '../../database/rows';
 import type { Tx } from '../../database/unit-of-work';
 import { FilterNode } from '../filter/ast';
+import type { PagePosition } from '../protocol/cursor';
+import { FROM_MICROS, MICROS } from '../users/scim-users.repository';
 import { GROUP_ATTRS } from '../filter/attributes';
 import { filterToSql, valueFilterToSql } from '../filter/to-sql';
 import { MemberStep } from '../patch/apply-group';
@@ -134,6 +136,29 @@ export class ScimGroupsRepository {
     // A short page that starts at or after the first row tells the total without counting (the usual filter lookup).
     const total = rows.length > 0 && rows.length < limit ? offset + rows.length : offset === 0 && rows.length === 0 ? 0 : await count();
     return { total, rows };
+  }
+
+  /** Cursor paging (RFC 9865): up to `limit` groups after `after` in (created_at, id) order, with their page keys, plus the total. */
+  async listAfter(
+    workspaceId: string,
+    filter: FilterNode | undefined,
+    after: PagePosition | null,
+    limit: number,
+  ): Promise<{ total: number; rows: (GroupRow & { pageKey: string })[] }> {
+    const params: unknown[] = [workspaceId];
+    const where = filter ? `g.workspace_id = $1 AND ${filterToSql(filter, GROUP_ATTRS, params)}` : 'g.workspace_id = $1';
+    const [counted] = await this.dataSource.query<QueryRow[]>(`SELECT count(*)::int AS total FROM scim_groups g WHERE ${where}`, params);
+    const total = num(counted, 'total');
+    if (limit === 0) return { total, rows: [] };
+    const n = params.length;
+    const keyset = after ? ` AND (g.created_at, g.id) > (${FROM_MICROS(`$${n + 2}`)}, $${n + 3}::uuid)` : '';
+    const values = after ? [...params, limit, after.createdUs, after.id] : [...params, limit];
+    const rows = await this.dataSource.query<QueryRow[]>(
+      `SELECT ${READ_COLUMNS}, ${MICROS('g.created_at')} AS page_key FROM scim_groups g
+        WHERE ${where}${keyset} ORDER BY g.created_at, g.id LIMIT $${n + 1}`,
+      values,
+    );
+    return { total, rows: rows.map((r) => ({ ...toGroupRow(r), pageKey: text(r, 'page_key') })) };
   }
 
   /** Members of the given groups, in the order they joined; on the transaction when given one. */

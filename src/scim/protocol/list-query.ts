@@ -2,6 +2,7 @@ import { FilterNode } from '../filter/ast';
 import { parseFilter } from '../filter/parser';
 import { LIST_RESPONSE_SCHEMA } from '../scim.constants';
 import { ScimError } from '../scim.errors';
+import { Cursor, decodeCursor, encodeCursor, PagePosition } from './cursor';
 import { Projection, readProjection } from './projection';
 
 export const DEFAULT_COUNT = 100;
@@ -13,6 +14,8 @@ export interface ListQuery {
   startIndex: number;
   count: number;
   projection: Projection;
+  /** RFC 9865 cursor paging instead of startIndex (the `cursor` parameter was sent, even empty). */
+  cursor?: Cursor;
 }
 
 /**
@@ -23,9 +26,15 @@ export function readListQuery(query: Record<string, unknown>): ListQuery {
   const get = (name: string) => single(Object.entries(query).find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1]);
   const filterText = get('filter');
   const count = readInt(get('count'), 'count') ?? DEFAULT_COUNT;
-  const startIndex = readInt(get('startIndex'), 'startIndex') ?? 1;
+  const startText = get('startIndex');
+  const startIndex = readInt(startText, 'startIndex') ?? 1;
+  const cursorText = get('cursor');
+  if (cursorText !== undefined && startText !== undefined) {
+    throw new ScimError('invalidValue', 'send either startIndex (index paging) or cursor (cursor paging, RFC 9865), not both');
+  }
   return {
     ...(filterText !== undefined && filterText.trim() !== '' ? { filter: parseFilter(filterText) } : {}),
+    ...(cursorText !== undefined ? { cursor: decodeCursor(cursorText.trim()) } : {}),
     count: Math.min(Math.max(count, 0), MAX_COUNT),
     startIndex: Math.max(startIndex, 1),
     projection: readProjection(get('attributes'), get('excludedAttributes')),
@@ -38,6 +47,20 @@ export function listResponse(total: number, startIndex: number, resources: unkno
     totalResults: total,
     startIndex,
     itemsPerPage: resources.length,
+    Resources: resources,
+  };
+}
+
+/**
+ * A ListResponse of cursor paging (RFC 9865 §3.2): no startIndex; nextCursor when another page
+ * follows (the repository read one row more than the page to know).
+ */
+export function cursorListResponse(total: number, resources: unknown[], next: PagePosition | null): Record<string, unknown> {
+  return {
+    schemas: [LIST_RESPONSE_SCHEMA],
+    totalResults: total,
+    itemsPerPage: resources.length,
+    ...(next ? { nextCursor: encodeCursor(next) } : {}),
     Resources: resources,
   };
 }

@@ -7,7 +7,7 @@ export const SEARCH_REQUEST_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:Sear
 /**
  * The body of POST …/.search (RFC 7644 §3.4.3) read into the same ListQuery as GET's query
  * string, so both go through one filter parser, one paging rule and one projection:
- * `filter`, `startIndex`, `count`, `attributes` and `excludedAttributes` (arrays of names, or
+ * `filter`, `startIndex` or `cursor` (RFC 9865), `count`, `attributes` and `excludedAttributes` (arrays of names, or
  * one comma-separated string). `sortBy`/`sortOrder` are ignored as on GET (sorting is not
  * supported, /ServiceProviderConfig says so); `schemas` is not checked.
  */
@@ -19,6 +19,11 @@ export function readSearchRequest(body: unknown): ListQuery {
   if (filter !== undefined && filter !== null) {
     if (typeof filter !== 'string') throw new ScimError('invalidFilter', 'filter must be a string');
     query.filter = filter;
+  }
+  const cursor = getCI(body, 'cursor');
+  if (cursor !== undefined && cursor !== null) {
+    if (typeof cursor !== 'string') throw new ScimError('invalidValue', 'cursor must be a string');
+    query.cursor = cursor;
   }
   for (const name of ['startIndex', 'count']) {
     const v = getCI(body, name);

@@ -2,16 +2,24 @@ import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { Strategy } from 'passport-http-bearer';
 import { ScimPrincipal } from '../../common/auth/principal';
+import { ScimAccessTokens } from '../clients/scim-access-tokens';
 import { ScimTokensService } from './scim-tokens.service';
 
-/** Authorization: Bearer scim_… on /scim/v2; the global guard dispatches @Auth('scim') here. */
+/**
+ * Authorization: Bearer on /scim/v2; the global guard dispatches @Auth('scim') here. A `scim_…`
+ * token is a static SCIM token; anything else is tried as an access token of a SCIM OAuth client.
+ */
 @Injectable()
 export class ScimBearerStrategy extends PassportStrategy(Strategy, 'scim') {
-  constructor(private readonly tokens: ScimTokensService) {
+  constructor(
+    private readonly tokens: ScimTokensService,
+    private readonly accessTokens: ScimAccessTokens,
+  ) {
     super();
   }
 
   async validate(token: string): Promise<ScimPrincipal | false> {
-    return (await this.tokens.authenticate(token)) ?? false;
+    const principal = token.startsWith('scim_') ? await this.tokens.authenticate(token) : await this.accessTokens.authenticate(token);
+    return principal ?? false;
   }
 }

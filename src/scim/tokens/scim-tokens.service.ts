@@ -88,7 +88,12 @@ export class ScimTokensService {
     const hash = sha256Hex(token);
     return this.cache.resolve<ScimPrincipal>('scim', hash, async () => {
       const grant = await this.tokens.findLiveByHash(hash, this.clock.now());
-      return grant && { principal: { kind: 'scim', tokenId: grant.id, workspaceId: grant.workspaceId }, expiresAt: grant.expiresAt };
+      return (
+        grant && {
+          principal: { kind: 'scim', tokenId: grant.id, workspaceId: grant.workspaceId, oauthClientId: null },
+          expiresAt: grant.expiresAt,
+        }
+      );
     });
   }
 }

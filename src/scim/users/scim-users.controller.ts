@@ -29,7 +29,10 @@ export class ScimUsersController {
     return this.users.list(p.workspaceId, readListQuery(query));
   }
 
-  @Doc('Create a user', "Creates a user in the token's workspace; Location names it. Unknown attributes are ignored.")
+  @Doc(
+    'Create a user',
+    "Creates a user in the token's workspace; Location names it. Unknown attributes are ignored. When the userName (or primary email) belongs to a deactivated user of the workspace, that user is reactivated instead: the same id, 201, its attributes replaced as by PUT (how Okta and Entra re-provision a person they removed).",
+  )
   @ScimBody('ScimUserInput', 'The user', {
     okta: {
       summary: 'Okta-style create',
@@ -47,7 +50,7 @@ export class ScimUsersController {
   })
   @ScimErrors(
     [400, 'invalidValue', 'userName missing, an email not valid, or a value of the wrong type'],
-    [409, 'uniqueness', 'userName (email) is already taken in the workspace'],
+    [409, 'uniqueness', 'userName (email) is already taken by an active user of the workspace'],
   )
   @ScimJson()
   @Post()

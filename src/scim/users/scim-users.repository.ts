@@ -10,6 +10,7 @@ import { FilterNode } from '../filter/ast';
 import { USER_ATTRS } from '../filter/attributes';
 import { filterToSql } from '../filter/to-sql';
 import { UserState } from '../patch/apply-user';
+import type { PagePosition } from '../protocol/cursor';
 
 /** An end_users row as the SCIM module reads it. */
 export interface UserRow {
@@ -34,6 +35,8 @@ export const USER_SCOPE = `u.workspace_id = $1 AND COALESCE(u.oauth_client_id, $
 /** Built once: the hot read by id looks its prepared name up by this text on every call. */
 const FIND_BY_ID = `SELECT ${USER_COLUMNS} FROM end_users u WHERE ${USER_SCOPE} AND u.id = $2`;
 const LOCK_BY_ID = `${FIND_BY_ID} FOR UPDATE`;
+/** The user holding a userName (stored email), case-insensitively: one probe of end_users_identity_key. */
+const LOCK_BY_EMAIL = `SELECT ${USER_COLUMNS} FROM end_users u WHERE ${USER_SCOPE} AND lower(u.email) = lower($2) FOR UPDATE`;
 /** ON CONFLICT DO NOTHING: no row back when (workspace, no client, lower(email)) is taken. */
 const INSERT = `INSERT INTO end_users AS u (id, workspace_id, oauth_client_id, email, first_name, last_name, is_active, email_verified)
          VALUES ($1, $2, NULL, $3, $4, $5, $6, true)
@@ -58,6 +61,11 @@ export class ScimUsersRepository {
   /** The user, row-locked for the write that follows in the same transaction. */
   async lock(tx: Tx, workspaceId: string, id: string): Promise<UserRow | undefined> {
     return (await preparedQuery(tx, LOCK_BY_ID, [workspaceId, id])).map(toUserRow)[0];
+  }
+
+  /** The user whose userName (stored email) this is, row-locked: a POST for a deactivated user's name reactivates it. */
+  async lockByEmail(tx: Tx, workspaceId: string, email: string): Promise<UserRow | undefined> {
+    return (await preparedQuery(tx, LOCK_BY_EMAIL, [workspaceId, email])).map(toUserRow)[0];
   }
 
   /** One page in creation order (then id, for a stable order), plus the total the filter matches. */
@@ -95,6 +103,34 @@ export class ScimUsersRepository {
   }
 
   /**
+   * Cursor paging (RFC 9865): up to `limit` users after `after` in (created_at, id) order, each with its
+   * exact page key (created_at in microseconds, as text), plus the filter's total.
+   */
+  async listAfter(
+    workspaceId: string,
+    filter: FilterNode | undefined,
+    after: PagePosition | null,
+    limit: number,
+  ): Promise<{ total: number; rows: (UserRow & { pageKey: string })[] }> {
+    const params: unknown[] = [workspaceId];
+    const where = filter ? `${USER_SCOPE} AND ${filterToSql(filter, USER_ATTRS, params)}` : USER_SCOPE;
+    const countSql = filter
+      ? `SELECT count(*)::int AS total FROM end_users u WHERE ${where}`
+      : `SELECT COALESCE(sum(c.users), 0)::int AS total FROM scim_user_counts c WHERE c.workspace_id = $1`;
+    const total = num((await this.dataSource.query<QueryRow[]>(countSql, params))[0], 'total');
+    if (limit === 0) return { total, rows: [] };
+    const n = params.length;
+    const keyset = after ? ` AND (u.created_at, u.id) > (${FROM_MICROS(`$${n + 2}`)}, $${n + 3}::uuid)` : '';
+    const values = after ? [...params, limit, after.createdUs, after.id] : [...params, limit];
+    const rows = await this.dataSource.query<QueryRow[]>(
+      `SELECT ${USER_COLUMNS}, ${MICROS('u.created_at')} AS page_key FROM end_users u
+        WHERE ${where}${keyset} ORDER BY u.created_at, u.id LIMIT $${n + 1}`,
+      values,
+    );
+    return { total, rows: rows.map((r) => ({ ...toUserRow(r), pageKey: text(r, 'page_key') })) };
+  }
+
+  /**
    * undefined when (workspace, no client, lower(email)) is taken. One statement carrying the unit
    * of work's riders (its audit row), on the pool, or plainly on a transaction (`on`).
    */
@@ -118,6 +154,10 @@ export class ScimUsersRepository {
     return toUserRow(rows[0]);
   }
 }
+
+/** A timestamptz as exact microseconds since the epoch (text), and back: node-postgres would round it to milliseconds. */
+export const MICROS = (column: string) => `(extract(epoch FROM ${column}) * 1000000)::bigint::text`;
+export const FROM_MICROS = (param: string) => `('epoch'::timestamptz + ${param}::bigint * interval '1 microsecond')`;
 
 /** No filter, or one comparison or presence test: a bounded set of SQL texts. */
 function isSingleCondition(filter: FilterNode | undefined): boolean {

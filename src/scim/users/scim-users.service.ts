@@ -6,10 +6,13 @@ import { isUuid } from '../../common/ids';
 import { RequestMeta } from '../../common/request-context';
 import { APP_CONFIG, AppConfig } from '../../config/config';
 import { Tx, UnitOfWork } from '../../database/unit-of-work';
+import { SessionsService } from '../../end-users/sessions.service';
+import type { DeniedToken } from '../../end-users/tokens/token-denylist.repository';
 import { ScimGroupsRepository } from '../groups/scim-groups.repository';
 import { applyUserPatch, UserState } from '../patch/apply-user';
 import { normalizeUserPatch } from '../patch/normalize';
-import { ListQuery, listResponse } from '../protocol/list-query';
+import { positionFor } from '../protocol/cursor';
+import { cursorListResponse, ListQuery, listResponse } from '../protocol/list-query';
 import { project, Projection } from '../protocol/projection';
 import { scimAuditFacts } from '../scim-audit';
 import { rethrowWorkspaceGone, ScimError } from '../scim.errors';
@@ -29,11 +32,24 @@ export class ScimUsersService {
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly users: ScimUsersRepository,
     private readonly groups: ScimGroupsRepository,
+    private readonly sessions: SessionsService,
   ) {
     this.baseUrl = config.PUBLIC_BASE_URL;
   }
 
   async list(workspaceId: string, q: ListQuery): Promise<Json> {
+    if (q.cursor) {
+      // One row more than the page: whether a next page exists, without a second query.
+      const { total, rows } = await this.users.listAfter(workspaceId, q.filter, positionFor(q.cursor, 'u'), q.count && q.count + 1);
+      const page = rows.slice(0, q.count);
+      const last = page.at(-1);
+      const next = rows.length > q.count && last ? { kind: 'u' as const, createdUs: last.pageKey, id: last.id } : null;
+      return cursorListResponse(
+        total,
+        page.map((r) => this.present(r, q.projection)),
+        next,
+      );
+    }
     const { total, rows } = await this.users.list(workspaceId, q.filter, q.startIndex - 1, q.count);
     return listResponse(
       total,
@@ -46,7 +62,10 @@ export class ScimUsersService {
     return this.present(await this.load(workspaceId, id), projection);
   }
 
-  /** A taken userName (workspace, case-insensitive) is a 409 and writes nothing. */
+  /**
+   * A userName (workspace, case-insensitive) taken by an active user is a 409 and writes nothing;
+   * taken by a deactivated user, the POST reactivates that user (decision 0131).
+   */
   async create(actor: ScimPrincipal, body: unknown, request: RequestMeta): Promise<Json> {
     const input = readUserInput(body);
     const state: UserState = { email: input.email, firstName: input.firstName, lastName: input.lastName, isActive: input.isActive ?? true };
@@ -63,8 +82,28 @@ export class ScimUsersService {
         (created) => created !== undefined,
       )
       .catch(rethrowWorkspaceGone);
-    if (!row) throw taken(state.email);
+    if (!row) return toScimUser(await this.reactivate(actor, state, request), this.baseUrl);
     return toScimUser(row, this.baseUrl);
+  }
+
+  /**
+   * IdPs re-provision a person they deactivated with a POST (Okta's reassignment, Entra's re-create after
+   * a hard delete): the same user comes back, its attributes replaced as a PUT would, audited as
+   * scim_user_update with reactivated: true. An active holder of the name is still a 409.
+   */
+  private async reactivate(actor: ScimPrincipal, state: UserState, request: RequestMeta): Promise<UserRow> {
+    return this.uow.run(async (tx, events) => {
+      const current = await this.users.lockByEmail(tx, actor.workspaceId, state.email);
+      // Gone since the insert saw it (deleted with its workspace, renamed): the name is free, but a retry is the client's call.
+      if (!current || current.is_active) throw taken(state.email);
+      const updated = await this.update(tx, actor.workspaceId, current.id, state);
+      const changed = changedFields(toState(current), state);
+      events.emit(
+        'scim_user_update',
+        scimAuditFacts(actor, target(updated), request, { changed, active: updated.is_active, reactivated: updated.is_active }),
+      );
+      return updated;
+    });
   }
 
   /** PUT: the body replaces the stored attributes; an absent `active` keeps the current value. */
@@ -88,13 +127,23 @@ export class ScimUsersService {
   /** DELETE is soft (spec): the user is deactivated, stays readable, and leaves every group. */
   async deactivate(actor: ScimPrincipal, id: string, request: RequestMeta): Promise<void> {
     assertId(id);
-    await this.uow.run(async (tx, events) => {
+    const denied = await this.uow.run(async (tx, events) => {
       const current = await this.users.lock(tx, actor.workspaceId, id);
       if (!current) throw notFound(id);
       await this.users.update(tx, actor.workspaceId, id, { ...toState(current), isActive: false });
       const groups = await this.groups.removeUserFromAll(tx, actor.workspaceId, id);
-      events.emit('scim_user_delete', scimAuditFacts(actor, target(current), request, { userName: current.email, groups_left: groups }));
+      const ended = await this.endSessions(tx, actor.workspaceId, id);
+      events.emit(
+        'scim_user_delete',
+        scimAuditFacts(actor, target(current), request, {
+          userName: current.email,
+          groups_left: groups,
+          sessions_ended: ended.sessionsEnded,
+        }),
+      );
+      return ended.denied;
     });
+    await this.sessions.mirrorDenied(denied);
   }
 
   private async write(
@@ -104,6 +153,7 @@ export class ScimUsersService {
     projection: Projection,
     change: (s: UserState) => UserState,
   ): Promise<Json> {
+    let denied: DeniedToken[] = [];
     const row = await this.uow.run(async (tx, events) => {
       const current = await this.users.lock(tx, actor.workspaceId, id);
       if (!current) throw notFound(id);
@@ -112,10 +162,22 @@ export class ScimUsersService {
       const changed = changedFields(before, after);
       if (changed.length === 0) return current;
       const updated = await this.update(tx, actor.workspaceId, id, after);
-      events.emit('scim_user_update', scimAuditFacts(actor, target(updated), request, { changed, active: updated.is_active }));
+      const metadata: Record<string, unknown> = { changed, active: updated.is_active };
+      if (before.isActive && !after.isActive) {
+        const ended = await this.endSessions(tx, actor.workspaceId, id);
+        metadata.sessions_ended = ended.sessionsEnded;
+        denied = ended.denied;
+      }
+      events.emit('scim_user_update', scimAuditFacts(actor, target(updated), request, metadata));
       return updated;
     });
+    await this.sessions.mirrorDenied(denied);
     return this.present(row, projection);
+  }
+
+  /** Deactivation ends every session of the person and denylists their tokens (decision 0131). */
+  private endSessions(tx: Tx, workspaceId: string, id: string) {
+    return this.sessions.endAllOfUser(tx, workspaceId, id, 'scim_deactivated');
   }
 
   private async update(tx: Tx, workspaceId: string, id: string, state: UserState): Promise<UserRow> {

@@ -1,0 +1,29 @@
+import { Injectable } from '@nestjs/common';
+import type { OAuthClientStore, RegisteredClient } from './registered-client';
+
+const MAX_CLIENT_ID = 200;
+
+/**
+ * Every kind of client the authorization server serves. A feature module registers its store at
+ * init (the SCIM clients here; the applications with issue 25), so the core never imports a
+ * feature and a feature never reshapes the core.
+ */
+@Injectable()
+export class OAuthClientDirectory {
+  private readonly stores: OAuthClientStore[] = [];
+
+  register(store: OAuthClientStore): void {
+    if (this.stores.some((s) => s.kind === store.kind)) throw new Error(`OAuth client store ${store.kind} registered twice`);
+    this.stores.push(store);
+  }
+
+  async find(clientId: string): Promise<RegisteredClient | undefined> {
+    if (!clientId || clientId.length > MAX_CLIENT_ID) return undefined;
+    const store = this.stores.find((s) => s.owns(clientId));
+    return store?.find(clientId);
+  }
+
+  scopes(): string[] {
+    return [...new Set(this.stores.flatMap((s) => s.scopes))];
+  }
+}

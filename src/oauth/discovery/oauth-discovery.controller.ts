@@ -1,0 +1,31 @@
+import { Controller, Get, Header } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Doc, Returns } from '../../api-docs/decorators';
+import { Auth } from '../../common/auth/auth.decorator';
+import { OAuthDiscoveryService } from './oauth-discovery.service';
+
+@ApiTags('oauth')
+@Controller()
+@Auth('public')
+export class OAuthDiscoveryController {
+  constructor(private readonly discovery: OAuthDiscoveryService) {}
+
+  @Doc(
+    'Authorization server metadata',
+    'RFC 8414 metadata of the one authorization server: issuer (PUBLIC_BASE_URL), token endpoint, the grant types, client authentication methods, assertion algorithms and scopes it supports, and its JWKS.',
+  )
+  @Returns(200, 'OAuthServerMetadata', 'The metadata document')
+  @Get('.well-known/oauth-authorization-server')
+  @Header('Cache-Control', 'public, max-age=300')
+  metadata() {
+    return this.discovery.metadata();
+  }
+
+  @Doc('Signing keys of the authorization server', 'RFC 7517 JWK Set with the public keys its access tokens are signed with.')
+  @Returns(200, 'Jwks', 'The JWK Set')
+  @Get('oauth/jwks')
+  @Header('Cache-Control', 'public, max-age=300')
+  jwks() {
+    return this.discovery.jwks();
+  }
+}

@@ -1,0 +1,48 @@
+import { Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AssertionJtisRepository } from './assertions/assertion-jtis.repository';
+import { AssertionVerifier } from './assertions/assertion-verifier';
+import { OAuthAssertionJti } from './assertions/entities/oauth-assertion-jti.entity';
+import { KeySets } from './assertions/key-sets';
+import { OAuthClientDirectory } from './clients/oauth-client-directory';
+import { OAuthDiscoveryController } from './discovery/oauth-discovery.controller';
+import { OAuthDiscoveryService } from './discovery/oauth-discovery.service';
+import { OAuthSigningKey } from './keys/entities/oauth-signing-key.entity';
+import { SigningKeysRepository } from './keys/signing-keys.repository';
+import { SigningKeysService } from './keys/signing-keys.service';
+import { ClientAuthenticator } from './token/client-authenticator';
+import { ClientCredentialsGrant } from './token/client-credentials.grant';
+import { GrantRegistry } from './token/grants';
+import { JwtBearerGrant } from './token/jwt-bearer.grant';
+import { TokenController } from './token/token.controller';
+import { TokenEndpointService } from './token/token-endpoint.service';
+import { AccessTokensService } from './tokens/access-tokens.service';
+
+/**
+ * The one OAuth 2.0 authorization server (decision 0900): token endpoint dispatching by grant
+ * type, client authentication, signing keys and JWKS, RFC 8414 metadata. Kinds of client register
+ * their store with OAuthClientDirectory; grants register with GrantRegistry; resources verify
+ * access tokens with AccessTokensService.
+ */
+@Global()
+@Module({
+  imports: [TypeOrmModule.forFeature([OAuthSigningKey, OAuthAssertionJti])],
+  controllers: [TokenController, OAuthDiscoveryController],
+  providers: [
+    SigningKeysRepository,
+    SigningKeysService,
+    AccessTokensService,
+    AssertionJtisRepository,
+    AssertionVerifier,
+    KeySets,
+    OAuthClientDirectory,
+    GrantRegistry,
+    ClientAuthenticator,
+    ClientCredentialsGrant,
+    JwtBearerGrant,
+    TokenEndpointService,
+    OAuthDiscoveryService,
+  ],
+  exports: [OAuthClientDirectory, GrantRegistry, AccessTokensService, AssertionVerifier, KeySets, SigningKeysService],
+})
+export class OAuthModule {}

@@ -1,0 +1,128 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Doc, Errors, NoBody, Returns } from '../../api-docs/decorators';
+import { Auth, CurrentPrincipal } from '../../common/auth/auth.decorator';
+import type { DeveloperPrincipal } from '../../common/auth/principal';
+import { ReqMeta, type RequestMeta } from '../../common/request-context';
+import {
+  CreateScimClientDto,
+  CreateScimClientSecretDto,
+  ScimClientFederationDto,
+  ScimClientKeysDto,
+  ScimClientQueryDto,
+} from './scim-client.dto';
+import { ScimClientsService } from './scim-clients.service';
+
+const NO_CLIENT = [404, 'not_found', 'No such SCIM client in a workspace of the caller'] as [number, string, string];
+const REVOKED = [409, 'client_revoked', 'The client is revoked'] as [number, string, string];
+
+@ApiTags('scim clients')
+@Controller('developer/scim/clients')
+@Auth('developer')
+export class ScimClientsController {
+  constructor(private readonly clients: ScimClientsService) {}
+
+  @Doc(
+    'Create a SCIM OAuth client',
+    'An identity provider that authenticates to /scim/v2 with OAuth 2.0 instead of a static `scim_` token: it gets short-lived access tokens from POST /oauth/token (client credentials, private_key_jwt, or the JWT-bearer grant). Answers the client_id and a first secret (`value`, shown once, stored hashed; expires_at default one year).',
+  )
+  @Returns(201, 'ScimClientCreated', 'The client and its first secret, shown this once')
+  @Errors([404, 'not_found', 'No such workspace, or the caller is not a member of it'])
+  @Post()
+  create(@CurrentPrincipal() p: DeveloperPrincipal, @Body() dto: CreateScimClientDto, @ReqMeta() meta: RequestMeta) {
+    return this.clients.create(p, dto, meta);
+  }
+
+  @Doc('List SCIM OAuth clients of a workspace', "Live and revoked clients with their secrets' ids and expiries, never a secret value.")
+  @Returns(200, 'ScimClient', 'The clients', { list: true })
+  @Errors([404, 'not_found', 'No such workspace, or the caller is not a member of it'])
+  @Get()
+  async list(@CurrentPrincipal() p: DeveloperPrincipal, @Query() query: ScimClientQueryDto) {
+    return { results: await this.clients.list(p, query.workspace_id) };
+  }
+
+  @Doc('Show a SCIM OAuth client', 'With its secrets (ids, expiries, revocations), keys and trusted issuer.')
+  @Returns(200, 'ScimClient', 'The client')
+  @Errors(NO_CLIENT)
+  @Get(':id')
+  get(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string) {
+    return this.clients.get(p, id);
+  }
+
+  @Doc(
+    'Revoke a SCIM OAuth client',
+    'The client can no longer get tokens, and every access token it holds is refused on its next use, on every instance. Idempotent.',
+  )
+  @NoBody(204, 'Revoked')
+  @Errors(NO_CLIENT)
+  @Delete(':id')
+  @HttpCode(204)
+  revoke(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string, @ReqMeta() meta: RequestMeta) {
+    return this.clients.revoke(p, id, meta);
+  }
+
+  @Doc(
+    'Add a client secret',
+    'Another live secret (rotation without downtime: configure the new one, then revoke the old). Shown once; expires_at default one year, at most five. At most 5 live secrets.',
+  )
+  @Returns(201, 'ScimClientSecretCreated', 'The secret, shown this once')
+  @Errors(NO_CLIENT, REVOKED, [409, 'too_many_secrets', 'The client already has 5 live secrets'])
+  @Post(':id/secrets')
+  createSecret(
+    @CurrentPrincipal() p: DeveloperPrincipal,
+    @Param('id') id: string,
+    @Body() dto: CreateScimClientSecretDto,
+    @ReqMeta() meta: RequestMeta,
+  ) {
+    return this.clients.createSecret(p, id, dto, meta);
+  }
+
+  @Doc(
+    'Revoke a client secret',
+    'It can no longer get tokens, and the access tokens issued under it are refused on their next use. Idempotent.',
+  )
+  @NoBody(204, 'Revoked')
+  @Errors([404, 'not_found', 'No such client in a workspace of the caller, or no such secret of it'])
+  @Delete(':id/secrets/:secretId')
+  @HttpCode(204)
+  revokeSecret(
+    @CurrentPrincipal() p: DeveloperPrincipal,
+    @Param('id') id: string,
+    @Param('secretId') secretId: string,
+    @ReqMeta() meta: RequestMeta,
+  ) {
+    return this.clients.revokeSecret(p, id, secretId, meta);
+  }
+
+  @Doc(
+    'Register keys for private_key_jwt',
+    'Either `jwks_uri` (fetched over https, cached) or `jwks` (a JWK Set of 1 to 10 public keys). The client then authenticates with a JWT it signs (RFC 7523 §2.2). Replaces earlier keys.',
+  )
+  @Returns(200, 'ScimClient', 'The client')
+  @Errors(NO_CLIENT, REVOKED)
+  @Put(':id/keys')
+  setKeys(
+    @CurrentPrincipal() p: DeveloperPrincipal,
+    @Param('id') id: string,
+    @Body() dto: ScimClientKeysDto,
+    @ReqMeta() meta: RequestMeta,
+  ) {
+    return this.clients.setKeys(p, id, dto, meta);
+  }
+
+  @Doc(
+    'Trust an external issuer (JWT-bearer grant)',
+    "The client may exchange a JWT of this issuer (signed by a key of `jwks_uri`, `sub` = `subject`, `aud` = `audience` or this server's issuer or token endpoint) for an access token (RFC 7523 §2.1): Entra ID workload identity federation, with no secret at all. Replaces an earlier trust.",
+  )
+  @Returns(200, 'ScimClient', 'The client')
+  @Errors(NO_CLIENT, REVOKED)
+  @Put(':id/federation')
+  setFederation(
+    @CurrentPrincipal() p: DeveloperPrincipal,
+    @Param('id') id: string,
+    @Body() dto: ScimClientFederationDto,
+    @ReqMeta() meta: RequestMeta,
+  ) {
+    return this.clients.setFederation(p, id, dto, meta);
+  }
+}

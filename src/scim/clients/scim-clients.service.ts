@@ -1,0 +1,270 @@
+import { Injectable } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { importJWK, type JWK } from 'jose';
+import { CredentialCache } from '../../common/auth/credential-cache';
+import type { DeveloperPrincipal } from '../../common/auth/principal';
+import { Clock } from '../../common/clock';
+import { generateToken, sha256Hex } from '../../common/crypto/tokens';
+import { DomainError, notFound } from '../../common/errors';
+import { isUuid } from '../../common/ids';
+import type { RequestMeta } from '../../common/request-context';
+import { Tx, UnitOfWork } from '../../database/unit-of-work';
+import type { AuditFacts } from '../../events/domain-events';
+import { KeySets } from '../../oauth/assertions/key-sets';
+import { WorkspacesService } from '../../workspaces/workspaces.service';
+import { ScimOAuthClientSecret } from './entities/scim-oauth-client-secret.entity';
+import { JwkSet, ScimOAuthClient, StoredJwk } from './entities/scim-oauth-client.entity';
+import { clientTag, secretTag, toClientView } from './scim-client.views';
+import { CreateScimClientDto, CreateScimClientSecretDto, ScimClientFederationDto, ScimClientKeysDto } from './scim-client.dto';
+import { ScimClientsRepository } from './scim-clients.repository';
+
+export const SCIM_CLIENT_ID_PREFIX = 'scimc_';
+const DEFAULT_SECRET_DAYS = 365;
+/** Five years: a secret that outlives that is a static credential again. */
+const MAX_SECRET_DAYS = 5 * 365;
+/** Enough for overlapping rotations; a client hoarding secrets is a mistake worth a 409. */
+const MAX_LIVE_SECRETS = 5;
+const MAX_KEYS = 10;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * SCIM OAuth clients (issue 26): an identity provider's credentials for POST /oauth/token.
+ * Secrets are shown once and stored as SHA-256; several can be live at once. Revoking a secret
+ * or the client kills the access tokens issued under it on their next use, on every instance
+ * (NOTIFY of the client's or secret's tag to the credential caches, decision 0902).
+ */
+@Injectable()
+export class ScimClientsService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clients: ScimClientsRepository,
+    private readonly workspaces: WorkspacesService,
+    private readonly keySets: KeySets,
+    private readonly cache: CredentialCache,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(p: DeveloperPrincipal, dto: CreateScimClientDto, request: RequestMeta) {
+    const expiresAt = this.secretExpiry(dto.expires_at);
+    return this.uow.run(async (tx, events) => {
+      await this.workspaces.assertMember(p.developerId, dto.workspace_id, tx);
+      const client = await this.clients.insertClient(tx, dto.workspace_id, {
+        clientId: `${SCIM_CLIENT_ID_PREFIX}${randomBytes(16).toString('hex')}`,
+        label: dto.label,
+        createdBy: p.developerId,
+      });
+      const value = generateToken('scs_');
+      const secret = await this.clients.insertSecret(tx, client.workspaceId, client.id, { secretHash: sha256Hex(value), expiresAt });
+      events.emit(
+        'scim_client_create',
+        facts(p, client, request, { secret_id: secret.id, secret_expires_at: secret.expiresAt.toISOString() }),
+      );
+      return {
+        id: client.id,
+        client_id: client.clientId,
+        label: client.label,
+        workspace_id: client.workspaceId,
+        created_at: client.createdAt.toISOString(),
+        secret: { id: secret.id, value, expires_at: secret.expiresAt.toISOString() },
+      };
+    });
+  }
+
+  async list(p: DeveloperPrincipal, workspaceId: string) {
+    await this.workspaces.assertMember(p.developerId, workspaceId);
+    const clients = await this.clients.listClients(workspaceId);
+    const secrets = await this.clients.listSecrets(
+      null,
+      workspaceId,
+      clients.map((c) => c.id),
+    );
+    return clients.map((c) => toClientView(c, secrets));
+  }
+
+  async get(p: DeveloperPrincipal, id: string) {
+    const client = await this.load(null, p, id);
+    return toClientView(client, await this.clients.listSecrets(null, client.workspaceId, [client.id]));
+  }
+
+  /** Idempotent: revoking a revoked client records nothing new. */
+  async revoke(p: DeveloperPrincipal, id: string, request: RequestMeta): Promise<void> {
+    await this.uow.run(async (tx, events) => {
+      const client = await this.load(tx, p, id);
+      if (client.revokedAt) return;
+      await this.clients.markClientRevoked(tx, client.workspaceId, client.id);
+      await this.clients.notifyRevoked(tx, clientTag(client.id));
+      events.emit('scim_client_revoke', facts(p, client, request));
+      events.emit('oauth_token_revoke', facts(p, client, request, { reason: 'client_revoked' }));
+    });
+    // This instance evicts synchronously, after commit, before answering (the others on NOTIFY).
+    if (isUuid(id)) this.cache.evict(clientTag(id));
+  }
+
+  async createSecret(p: DeveloperPrincipal, id: string, dto: CreateScimClientSecretDto, request: RequestMeta) {
+    const expiresAt = this.secretExpiry(dto.expires_at);
+    return this.uow.run(async (tx, events) => {
+      const client = await this.load(tx, p, id);
+      if (client.revokedAt) throw new DomainError('client_revoked', 'the client is revoked; create a new one', { status: 409 });
+      if ((await this.clients.countLiveSecrets(tx, client.workspaceId, client.id, this.clock.now())) >= MAX_LIVE_SECRETS) {
+        throw new DomainError('too_many_secrets', `a client has at most ${MAX_LIVE_SECRETS} live secrets; revoke one first`, {
+          status: 409,
+        });
+      }
+      const value = generateToken('scs_');
+      const secret = await this.clients.insertSecret(tx, client.workspaceId, client.id, { secretHash: sha256Hex(value), expiresAt });
+      events.emit('scim_client_secret_create', secretFacts(p, client, secret, request));
+      return { id: secret.id, value, expires_at: secret.expiresAt.toISOString() };
+    });
+  }
+
+  /** Idempotent: revoking a revoked secret records nothing new. */
+  async revokeSecret(p: DeveloperPrincipal, id: string, secretId: string, request: RequestMeta): Promise<void> {
+    if (!isUuid(secretId)) throw notFound('secret');
+    await this.uow.run(async (tx, events) => {
+      const client = await this.load(tx, p, id);
+      const secret = await this.clients.findSecret(tx, client.workspaceId, client.id, secretId);
+      if (!secret) throw notFound('secret');
+      if (secret.revokedAt) return;
+      await this.clients.markSecretRevoked(tx, client.workspaceId, secret.id);
+      await this.clients.notifyRevoked(tx, secretTag(secret.id));
+      events.emit('oauth_token_revoke', secretFacts(p, client, secret, request, { reason: 'secret_revoked' }));
+    });
+    this.cache.evict(secretTag(secretId));
+  }
+
+  async setKeys(p: DeveloperPrincipal, id: string, dto: ScimClientKeysDto, request: RequestMeta) {
+    if ((dto.jwks === undefined) === (dto.jwks_uri === undefined)) {
+      throw invalid('jwks', 'send exactly one of jwks_uri and jwks');
+    }
+    await this.load(null, p, id); // 404 for a stranger before anything about the body (or a DNS lookup)
+    const jwks = dto.jwks === undefined ? null : await publicKeySet(dto.jwks);
+    if (dto.jwks_uri !== undefined) await this.assertSafeUri('jwks_uri', dto.jwks_uri);
+    return this.uow.run(async (tx, events) => {
+      const client = await this.live(tx, p, id);
+      await this.clients.setKeys(tx, client.workspaceId, client.id, { jwks, jwksUri: dto.jwks_uri ?? null });
+      events.emit(
+        'scim_client_update',
+        facts(p, client, request, { changed: 'keys', jwks_uri: dto.jwks_uri ?? null, keys: jwks?.keys.length ?? null }),
+      );
+      return this.viewAfterChange(tx, client.id, client.workspaceId);
+    });
+  }
+
+  async setFederation(p: DeveloperPrincipal, id: string, dto: ScimClientFederationDto, request: RequestMeta) {
+    await this.load(null, p, id); // 404 for a stranger before a DNS lookup of their URL
+    await this.assertSafeUri('jwks_uri', dto.jwks_uri);
+    return this.uow.run(async (tx, events) => {
+      const client = await this.live(tx, p, id);
+      await this.clients.setFederation(tx, client.workspaceId, client.id, {
+        federationIssuer: dto.issuer,
+        federationJwksUri: dto.jwks_uri,
+        federationSubject: dto.subject,
+        federationAudience: dto.audience ?? null,
+      });
+      events.emit(
+        'scim_client_update',
+        facts(p, client, request, { changed: 'federation', issuer: dto.issuer, subject: dto.subject, audience: dto.audience ?? null }),
+      );
+      return this.viewAfterChange(tx, client.id, client.workspaceId);
+    });
+  }
+
+  private async viewAfterChange(tx: Tx, id: string, workspaceId: string) {
+    const client = (await this.clients.findById(tx, id))!;
+    return toClientView(client, await this.clients.listSecrets(tx, workspaceId, [id]));
+  }
+
+  /** The client, if the developer is a member of its workspace; 404 otherwise (never 403 across tenants). */
+  private async load(tx: Tx | null, p: DeveloperPrincipal, id: string): Promise<ScimOAuthClient> {
+    if (!isUuid(id)) throw notFound('SCIM client');
+    const client = await this.clients.findById(tx, id);
+    if (!client) throw notFound('SCIM client');
+    try {
+      await this.workspaces.assertMember(p.developerId, client.workspaceId, tx ?? undefined);
+    } catch (err) {
+      if (err instanceof DomainError && err.code === 'not_found') throw notFound('SCIM client');
+      throw err;
+    }
+    return client;
+  }
+
+  private async live(tx: Tx, p: DeveloperPrincipal, id: string): Promise<ScimOAuthClient> {
+    const client = await this.load(tx, p, id);
+    if (client.revokedAt) throw new DomainError('client_revoked', 'the client is revoked; create a new one', { status: 409 });
+    return client;
+  }
+
+  private secretExpiry(requested: string | undefined): Date {
+    const now = this.clock.now().getTime();
+    if (requested === undefined) return new Date(now + DEFAULT_SECRET_DAYS * DAY_MS);
+    const at = Date.parse(requested);
+    if (!(at > now)) throw invalid('expires_at', 'must be in the future');
+    if (at > now + MAX_SECRET_DAYS * DAY_MS) throw invalid('expires_at', `must be within ${MAX_SECRET_DAYS / 365} years`);
+    return new Date(at);
+  }
+
+  private async assertSafeUri(field: string, uri: string): Promise<void> {
+    const reason = await this.keySets.unsafeReason(uri);
+    if (reason) throw invalid(field, `cannot be used: ${reason}`);
+  }
+}
+
+function invalid(field: string, problem: string): DomainError {
+  return new DomainError('validation_failed', `${field} ${problem}`, { details: { [field]: [problem] } });
+}
+
+/** A JWK Set of 1 to 10 public signing keys jose can import (a private key, or `d`, is refused). */
+async function publicKeySet(input: Record<string, unknown>): Promise<JwkSet> {
+  const keys = input.keys;
+  if (!Array.isArray(keys) || keys.length === 0 || keys.length > MAX_KEYS) throw invalid('jwks', `keys must hold 1 to ${MAX_KEYS} JWKs`);
+  const out: StoredJwk[] = [];
+  for (const [i, key] of keys.entries()) {
+    if (key === null || typeof key !== 'object' || Array.isArray(key)) throw invalid('jwks', `keys[${i}] is not a JWK`);
+    const jwk = key as JWK;
+    if ('d' in jwk || jwk.kty === 'oct') throw invalid('jwks', `keys[${i}] must be a public key (no private or symmetric keys)`);
+    if (!['RSA', 'EC', 'OKP'].includes(String(jwk.kty))) throw invalid('jwks', `keys[${i}].kty must be RSA, EC or OKP`);
+    try {
+      const alg = jwk.alg ?? (jwk.kty === 'RSA' ? 'RS256' : jwk.kty === 'OKP' ? 'EdDSA' : jwk.crv === 'P-384' ? 'ES384' : 'ES256');
+      await importJWK(jwk, alg);
+    } catch {
+      throw invalid('jwks', `keys[${i}] is not a usable public key`);
+    }
+    out.push(storable(jwk));
+  }
+  if (JSON.stringify(out).length > 32 * 1024) throw invalid('jwks', 'is larger than 32 KiB');
+  return { keys: out };
+}
+
+/** The JSON members a JWK has (strings, booleans, string arrays); anything else is dropped. */
+function storable(jwk: JWK): StoredJwk {
+  const out: StoredJwk = {};
+  for (const [name, value] of Object.entries(jwk)) {
+    if (typeof value === 'string' || typeof value === 'boolean') out[name] = value;
+    else if (Array.isArray(value) && value.every((v) => typeof v === 'string')) out[name] = value as string[];
+  }
+  return out;
+}
+
+function facts(p: DeveloperPrincipal, client: ScimOAuthClient, request: RequestMeta, metadata: Record<string, unknown> = {}): AuditFacts {
+  return {
+    workspaceId: client.workspaceId,
+    actor: { type: 'developer', id: p.developerId, email: p.email },
+    target: { type: 'ScimClient', id: client.id },
+    oauthClientId: client.id,
+    request,
+    metadata: { label: client.label, client_id: client.clientId, ...metadata },
+  };
+}
+
+function secretFacts(
+  p: DeveloperPrincipal,
+  client: ScimOAuthClient,
+  secret: ScimOAuthClientSecret,
+  request: RequestMeta,
+  metadata: Record<string, unknown> = {},
+): AuditFacts {
+  return {
+    ...facts(p, client, request, { secret_id: secret.id, expires_at: secret.expiresAt.toISOString(), ...metadata }),
+    target: { type: 'ScimClientSecret', id: secret.id },
+  };
+}
