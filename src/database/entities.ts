@@ -11,6 +11,9 @@ import { EndUserRefreshToken } from '../end-users/entities/end-user-refresh-toke
 import { EndUserSession } from '../end-users/entities/end-user-session.entity';
 import { EndUser } from '../end-users/entities/end-user.entity';
 import { TokenDenylistEntry } from '../end-users/entities/token-denylist-entry.entity';
+import { EndUserMfaChallenge } from '../end-users/mfa/entities/mfa-challenge.entity';
+import { EndUserRecoveryCode } from '../end-users/mfa/entities/end-user-recovery-code.entity';
+import { EndUserTotp } from '../end-users/mfa/entities/end-user-totp.entity';
 import { Job } from '../jobs/entities/job.entity';
 import { EmailTemplate } from '../mail/entities/email-template.entity';
 import { MailOutboxMessage } from '../mail/entities/mail-outbox-message.entity';
@@ -48,6 +51,9 @@ export const ENTITIES = [
   EndUserSession,
   EndUser,
   TokenDenylistEntry,
+  EndUserTotp,
+  EndUserRecoveryCode,
+  EndUserMfaChallenge,
   Job,
   EmailTemplate,
   MailOutboxMessage,

@@ -23,6 +23,14 @@ import { HostedSessionsController } from './hosted-login/hosted-sessions.control
 import { HostedSessionsService } from './hosted-login/hosted-sessions.service';
 import { HostedLoginController } from './hosted-login/hosted-login.controller';
 import { hostedBasePath, HostedLoginService } from './hosted-login/hosted-login.service';
+import { EndUserRecoveryCode } from './mfa/entities/end-user-recovery-code.entity';
+import { EndUserTotp } from './mfa/entities/end-user-totp.entity';
+import { EndUserMfaChallenge } from './mfa/entities/mfa-challenge.entity';
+import { FactorVerifier } from './mfa/factor-verifier';
+import { MfaChallengesService } from './mfa/mfa-challenges.service';
+import { MfaController } from './mfa/mfa.controller';
+import { MfaRepository } from './mfa/mfa.repository';
+import { MfaService } from './mfa/mfa.service';
 import { PasswordService } from './password.service';
 import { AuthRateLimiter } from './rate-limit/auth-rate-limiter';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
@@ -45,10 +53,30 @@ const DEFAULT_LOGIN_PATH = '/auth/login/';
     PassportModule,
     ClockModule,
     MailModule,
-    TypeOrmModule.forFeature([EndUser, EndUserSession, EndUserRefreshToken, TokenDenylistEntry, EndUserCode]),
+    TypeOrmModule.forFeature([
+      EndUser,
+      EndUserSession,
+      EndUserRefreshToken,
+      TokenDenylistEntry,
+      EndUserCode,
+      EndUserTotp,
+      EndUserRecoveryCode,
+      EndUserMfaChallenge,
+    ]),
   ],
-  controllers: [AuthController, SessionsController, EmailVerificationController, HostedLoginController, HostedSessionsController],
+  controllers: [
+    AuthController,
+    SessionsController,
+    EmailVerificationController,
+    HostedLoginController,
+    HostedSessionsController,
+    MfaController,
+  ],
   providers: [
+    MfaRepository,
+    FactorVerifier,
+    MfaService,
+    MfaChallengesService,
     HostedSessionsService,
     EndUsersRepository,
     SessionsRepository,

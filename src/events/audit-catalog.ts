@@ -81,6 +81,13 @@ export const AUDIT_EVENTS = {
   webhook_delete: { severity: 'warn', status: 'emitted', description: 'Webhook endpoint deleted' },
   webhook_secret_rotate: { severity: 'warn', status: 'emitted', description: 'Webhook signing secret rotated' },
   webhook_disable: { severity: 'warn', status: 'emitted', description: 'Webhook endpoint disabled after failing for the retry window' },
+  mfa_enroll: { severity: 'warn', status: 'emitted', description: 'End user enrolled a second factor' },
+  mfa_remove: { severity: 'warn', status: 'emitted', description: 'End user removed a second factor' },
+  mfa_challenge_success: { severity: 'info', status: 'emitted', description: 'Second step of a sign-in passed' },
+  mfa_challenge_failure: { severity: 'warn', status: 'emitted', description: 'Wrong second-factor code at sign-in' },
+  recovery_codes_regenerate: { severity: 'warn', status: 'emitted', description: 'New recovery codes issued (the old set is void)' },
+  step_up_required: { severity: 'warn', status: 'emitted', description: 'A sign-in policy asked for a second step' },
+  sign_in_blocked: { severity: 'warn', status: 'emitted', description: 'A sign-in policy refused a sign-in' },
 } as const satisfies Record<string, CatalogEntry>;
 
 export type AuditEventType = keyof typeof AUDIT_EVENTS;

@@ -14,6 +14,8 @@ export interface BrowserSession {
   oauthClientId: string | null;
   email: string;
   authenticatedAt: Date;
+  /** How the browser session was authenticated (RFC 8176). */
+  amr: string[];
 }
 
 /**
@@ -40,6 +42,7 @@ export class BrowserSessionsService {
       oauthClientId: row.oauthClientId,
       email: row.email,
       authenticatedAt: row.createdAt,
+      amr: row.amr,
     };
   }
 
