@@ -19,6 +19,8 @@ import { EndUserSession } from './entities/end-user-session.entity';
 import { EndUser } from './entities/end-user.entity';
 import { TokenDenylistEntry } from './entities/token-denylist-entry.entity';
 import { BrowserSessionsService } from './hosted-login/browser-sessions.service';
+import { HostedSecurityController } from './hosted-login/hosted-security.controller';
+import { HostedSecurityService } from './hosted-login/hosted-security.service';
 import { HostedSessionsController } from './hosted-login/hosted-sessions.controller';
 import { HostedSessionsService } from './hosted-login/hosted-sessions.service';
 import { HostedLoginController } from './hosted-login/hosted-login.controller';
@@ -70,9 +72,11 @@ const DEFAULT_LOGIN_PATH = '/auth/login/';
     EmailVerificationController,
     HostedLoginController,
     HostedSessionsController,
+    HostedSecurityController,
     MfaController,
   ],
   providers: [
+    HostedSecurityService,
     MfaRepository,
     FactorVerifier,
     MfaService,

@@ -3,7 +3,9 @@ import { DomainError } from '../../common/errors';
 import { isUuid } from '../../common/ids';
 import type { RequestMeta } from '../../common/request-context';
 import { EmailVerificationService } from '../../email-verification/email-verification.service';
-import { EndUsersRepository, SignInScope } from '../end-users.repository';
+import { EndUserRecord, EndUsersRepository, SignInScope } from '../end-users.repository';
+import { MfaChallengesService, methodsOf } from '../mfa/mfa-challenges.service';
+import { AuthRateLimiter } from '../rate-limit/auth-rate-limiter';
 import { PasswordService } from '../password.service';
 import { SessionsService } from '../sessions.service';
 import { INVALID_CREDENTIALS_MESSAGE, SignInService } from '../sign-in.service';
@@ -11,6 +13,7 @@ import { BrowserSession, BrowserSessionsService } from './browser-sessions.servi
 import { safeNext } from './safe-next';
 import { renderErrorPage } from './views/error-page.view';
 import { LoginContext, renderLoginPage } from './views/login-page.view';
+import { renderSecondFactorPage } from './views/second-factor-page.view';
 import { renderResetConfirmPage, renderResetRequestPage } from './views/reset-password.view';
 import { renderSignedInPage } from './views/signed-in-page.view';
 import { renderVerifyEmailPage } from './views/verify-email-page.view';
@@ -26,6 +29,9 @@ export interface HostedInput {
   password?: string;
   code?: string;
   newPassword?: string;
+  /** The second step: the mfa_token of the password step and a recovery code (the TOTP code is `code`). */
+  mfaToken?: string;
+  recoveryCode?: string;
   /** The application the sign-in continues to, when the controller knows it (the SAML SP). */
   appName?: string | null;
 }
@@ -53,6 +59,8 @@ export class HostedLoginService {
     private readonly browser: BrowserSessionsService,
     private readonly verification: EmailVerificationService,
     private readonly passwords: PasswordService,
+    private readonly mfa: MfaChallengesService,
+    private readonly limiter: AuthRateLimiter,
   ) {
     this.basePath = HOSTED_LOGIN_PATH;
   }
@@ -83,18 +91,86 @@ export class HostedLoginService {
     }
     // Nothing is asserted to a service provider for an address nobody has proven to own.
     if (!user.emailVerified) return page(403, this.verifyPage({ ...input, email }, csrfToken, resolved.brand));
+    // An account with a second factor owes it before any session exists.
+    const methods = methodsOf(await this.mfa.factors(user));
+    if (methods.length) {
+      const challenge = await this.mfa.open(user, 'browser', methods);
+      return page(200, this.secondFactorPage(input, csrfToken, resolved.brand, challenge.mfa_token, challenge.methods));
+    }
+    return this.openBrowserSession(user, ['pwd'], input.next, request, previous);
+  }
+
+  /** The second step of the hosted sign-in: an authenticator code or a recovery code against the mfa_token. */
+  async secondStep(input: HostedInput, csrfToken: string, request: RequestMeta, previous: BrowserSession | null): Promise<HostedResult> {
+    const resolved = await this.resolve(input.context);
+    if (!resolved) return this.incompleteLink();
+    const step = input.recoveryCode !== undefined ? { recovery_code: input.recoveryCode } : { code: (input.code ?? '').trim() };
+    let passed;
+    try {
+      passed = await this.mfa.pass({ mfa_token: input.mfaToken ?? '', ...step }, 'browser', request, (userId) =>
+        this.limiter.hitAccount('mfa', `user:${userId}`),
+      );
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err;
+      if (err.code === 'invalid_code') {
+        // Recovery codes exist only beside an authenticator (they are voided with the last factor).
+        const methods = ['totp', 'recovery_code'];
+        const message =
+          input.recoveryCode !== undefined ? 'That recovery code is not valid.' : 'That code is not correct. Try the current one.';
+        return page(
+          401,
+          this.secondFactorPage(input, csrfToken, resolved.brand, input.mfaToken ?? '', methods, message, input.recoveryCode !== undefined),
+        );
+      }
+      if (err.code === 'rate_limited') throw err;
+      return page(401, this.loginForm(input, csrfToken, resolved.brand, 'This sign-in has expired. Sign in with your password again.'));
+    }
+    const user = await this.users.byId(passed.workspaceId, passed.userId);
+    if (!user?.isActive || user.workspaceId !== resolved.scope.workspaceId) return this.incompleteLink();
+    return this.openBrowserSession(user, passed.amr, input.next, request, previous);
+  }
+
+  /** The browser session of a finished sign-in; it replaces the previous one of this browser (its cookie is overwritten). */
+  private async openBrowserSession(
+    user: EndUserRecord,
+    amr: string[],
+    next: string,
+    request: RequestMeta,
+    previous: BrowserSession | null,
+  ): Promise<HostedResult> {
     const cookie = this.browser.newToken();
-    // A new sign-in in this browser replaces the previous browser session (its cookie is overwritten).
     await this.signIn.startSession(
       user,
-      { kind: 'browser', expiresAt: cookie.expiresAt, browserTokenHash: cookie.hash },
+      { kind: 'browser', expiresAt: cookie.expiresAt, browserTokenHash: cookie.hash, amr },
       request,
       (tx, _s, now) =>
         previous
           ? this.sessions.revokeIn(tx, previous.workspaceId, { sessionId: previous.sessionId }, 'replaced', now)
           : Promise.resolve([]),
     );
-    return { kind: 'redirect', location: input.next, sessionToken: cookie.token };
+    return { kind: 'redirect', location: next, sessionToken: cookie.token };
+  }
+
+  private secondFactorPage(
+    input: HostedInput,
+    csrfToken: string,
+    brand: string,
+    mfaToken: string,
+    methods: string[],
+    error: string | null = null,
+    recoveryFirst = false,
+  ): string {
+    return renderSecondFactorPage({
+      action: `${this.basePath}mfa/`,
+      csrfToken,
+      mfaToken,
+      next: input.next,
+      context: input.context,
+      brand,
+      methods,
+      error,
+      recoveryFirst,
+    });
   }
 
   async verify(input: HostedInput, csrfToken: string, request: RequestMeta): Promise<HostedResult> {
@@ -315,5 +391,7 @@ export function hostedInput(source: unknown): HostedInput {
     password: str(s.password, 1024),
     code: str(s.code, 32),
     newPassword: str(s.new_password, 1024),
+    mfaToken: str(s.mfa_token, 200),
+    recoveryCode: str(s.recovery_code, 64),
   };
 }

@@ -71,6 +71,16 @@ export class MfaService {
     return view;
   }
 
+  /** The pending set-up of the account (the same secret again, with its QR code), or null. */
+  async pendingTotp(principal: EndUserPrincipal): Promise<TotpEnrolmentView | null> {
+    const row = await this.repo.totp(principal.workspaceId, principal.userId);
+    if (!row || row.confirmedAt) return null;
+    const user = await this.account(principal);
+    const secret = this.verifier.open(row.secretEncrypted);
+    const uri = totpUri(secret, await this.repo.issuerName(user.workspaceId, user.id), user.email);
+    return { secret, otpauth_uri: uri, qrSvgDataUrl: await qrDataUrl(uri) };
+  }
+
   /** The first code turns the pending secret on; the first factor of an account also brings recovery codes. */
   async confirmTotp(principal: EndUserPrincipal, code: string, request: RequestMeta): Promise<{ recovery_codes: string[] | null }> {
     const user = await this.account(principal);
