@@ -32,6 +32,8 @@ export interface HostedInput {
   /** The second step: the mfa_token of the password step and a recovery code (the TOTP code is `code`). */
   mfaToken?: string;
   recoveryCode?: string;
+  /** The signed-in user is asked for a second factor only (SAML step-up). */
+  stepUp?: boolean;
   /** The application the sign-in continues to, when the controller knows it (the SAML SP). */
   appName?: string | null;
 }
@@ -68,6 +70,11 @@ export class HostedLoginService {
   async show(input: HostedInput, csrfToken: string, current: BrowserSession | null): Promise<HostedResult> {
     const resolved = await this.resolve(input.context);
     if (current && (!resolved || resolved.scope.workspaceId === current.workspaceId)) {
+      // Step-up (a SAML SP asked for a second factor): the signed-in user owes the factor, not the password.
+      if (input.stepUp && resolved && !current.amr.includes('mfa')) {
+        const challenge = await this.stepUpChallenge(current);
+        if (challenge) return page(200, this.secondFactorPage(input, csrfToken, resolved.brand, challenge.mfa_token, challenge.methods));
+      }
       if (input.next !== '/') return { kind: 'redirect', location: input.next };
       return page(
         200,
@@ -128,6 +135,14 @@ export class HostedLoginService {
     const user = await this.users.byId(passed.workspaceId, passed.userId);
     if (!user?.isActive || user.workspaceId !== resolved.scope.workspaceId) return this.incompleteLink();
     return this.openBrowserSession(user, passed.amr, input.next, request, previous);
+  }
+
+  /** A challenge for the browser's signed-in user, or null when they have no factor to step up with. */
+  private async stepUpChallenge(current: BrowserSession) {
+    const user = await this.users.byId(current.workspaceId, current.userId);
+    if (!user) return null;
+    const methods = methodsOf(await this.mfa.factors(user));
+    return methods.length ? this.mfa.open(user, 'browser', methods, 'step_up') : null;
   }
 
   /** The browser session of a finished sign-in; it replaces the previous one of this browser (its cookie is overwritten). */
@@ -392,6 +407,7 @@ export function hostedInput(source: unknown): HostedInput {
     code: str(s.code, 32),
     newPassword: str(s.new_password, 1024),
     mfaToken: str(s.mfa_token, 200),
+    stepUp: s.step_up === '1',
     recoveryCode: str(s.recovery_code, 64),
   };
 }
