@@ -528,6 +528,16 @@ export const SCHEMAS = {
       },
     },
   },
+  SignInPolicy: {
+    type: 'object',
+    required: ['workspace_id', 'new_device', 'new_ip', 'updated_at'],
+    properties: {
+      workspace_id: id,
+      new_device: { type: 'string', enum: ['allow', 'challenge', 'block'], example: 'challenge' },
+      new_ip: { type: 'string', enum: ['allow', 'challenge', 'block'], example: 'allow' },
+      updated_at: { ...nullableTime, description: 'Null while the workspace never set a policy (all allow).' },
+    },
+  },
   MfaRequired: {
     type: 'object',
     required: ['mfa_required', 'mfa_token', 'methods'],

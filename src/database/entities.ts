@@ -14,6 +14,7 @@ import { TokenDenylistEntry } from '../end-users/entities/token-denylist-entry.e
 import { EndUserMfaChallenge } from '../end-users/mfa/entities/mfa-challenge.entity';
 import { EndUserRecoveryCode } from '../end-users/mfa/entities/end-user-recovery-code.entity';
 import { EndUserTotp } from '../end-users/mfa/entities/end-user-totp.entity';
+import { SignInPolicy } from '../end-users/mfa/entities/sign-in-policy.entity';
 import { Job } from '../jobs/entities/job.entity';
 import { EmailTemplate } from '../mail/entities/email-template.entity';
 import { MailOutboxMessage } from '../mail/entities/mail-outbox-message.entity';
@@ -54,6 +55,7 @@ export const ENTITIES = [
   EndUserTotp,
   EndUserRecoveryCode,
   EndUserMfaChallenge,
+  SignInPolicy,
   Job,
   EmailTemplate,
   MailOutboxMessage,

@@ -33,6 +33,11 @@ import { MfaChallengesService } from './mfa/mfa-challenges.service';
 import { MfaController } from './mfa/mfa.controller';
 import { MfaRepository } from './mfa/mfa.repository';
 import { MfaService } from './mfa/mfa.service';
+import { SignInPolicy } from './mfa/entities/sign-in-policy.entity';
+import { SignInGate } from './mfa/sign-in-gate.service';
+import { SignInPolicyController } from './mfa/sign-in-policy.controller';
+import { SignInPolicyRepository } from './mfa/sign-in-policy.repository';
+import { SignInPolicyService } from './mfa/sign-in-policy.service';
 import { PasswordService } from './password.service';
 import { AuthRateLimiter } from './rate-limit/auth-rate-limiter';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
@@ -64,6 +69,7 @@ const DEFAULT_LOGIN_PATH = '/auth/login/';
       EndUserTotp,
       EndUserRecoveryCode,
       EndUserMfaChallenge,
+      SignInPolicy,
     ]),
   ],
   controllers: [
@@ -74,8 +80,12 @@ const DEFAULT_LOGIN_PATH = '/auth/login/';
     HostedSessionsController,
     HostedSecurityController,
     MfaController,
+    SignInPolicyController,
   ],
   providers: [
+    SignInGate,
+    SignInPolicyRepository,
+    SignInPolicyService,
     HostedSecurityService,
     MfaRepository,
     FactorVerifier,

@@ -9,7 +9,8 @@ import { EmailVerificationService } from '../email-verification/email-verificati
 import { MailService } from '../mail/mail.service';
 import { LoginDto, RegisterDto } from './dto/auth.dto';
 import { EndUserRecord, EndUsersRepository } from './end-users.repository';
-import { MfaChallengesService, MfaRequired, methodsOf, SecondStep } from './mfa/mfa-challenges.service';
+import { MfaChallengesService, MfaRequired, SecondStep } from './mfa/mfa-challenges.service';
+import { SignInGate } from './mfa/sign-in-gate.service';
 import { AuthRateLimiter } from './rate-limit/auth-rate-limiter';
 import { SessionsService, TokenPair } from './sessions.service';
 import { SignInService } from './sign-in.service';
@@ -46,6 +47,7 @@ export class EndUsersService {
     private readonly clock: Clock,
     private readonly mfa: MfaChallengesService,
     private readonly limiter: AuthRateLimiter,
+    private readonly gate: SignInGate,
   ) {}
 
   /** Create the account and queue its verification code, in one transaction. */
@@ -86,9 +88,8 @@ export class EndUsersService {
     const { client, users } = await this.users.clientAndCandidates(dto.client_id, dto.email);
     const scope = { workspaceId: client.workspaceId, oauthClientId: client.id };
     const user = await this.signIn.checkPassword(scope, dto.email, dto.password, request, users);
-    const methods = methodsOf(await this.mfa.factors(user));
-    if (methods.length) return this.mfa.open(user, 'api', methods);
-    return this.openApiSession(user, ['pwd'], request);
+    const owed = await this.gate.afterPassword(user, 'api', request);
+    return owed ?? this.openApiSession(user, ['pwd'], request);
   }
 
   /** The second step of an API sign-in: a TOTP code or a recovery code against the mfa_token. */
@@ -96,16 +97,26 @@ export class EndUsersService {
     const passed = await this.mfa.pass(dto, 'api', request, (userId) => this.limiter.hitAccount('mfa', `user:${userId}`));
     const user = await this.users.byId(passed.workspaceId, passed.userId);
     if (!user?.isActive) throw new DomainError('mfa_token_invalid', 'This account can no longer sign in', { status: 401 });
-    return this.openApiSession(user, passed.amr, request);
+    return this.openApiSession(
+      user,
+      passed.amr,
+      request,
+      passed.reason === 'step_up' ? { action: 'challenge', kinds: passed.anomalyKinds } : undefined,
+    );
   }
 
-  private async openApiSession(user: EndUserRecord, amr: string[], request: RequestMeta): Promise<TokenPair> {
+  private async openApiSession(
+    user: EndUserRecord,
+    amr: string[],
+    request: RequestMeta,
+    policy?: { action: 'challenge'; kinds: string[] },
+  ): Promise<TokenPair> {
     const now = this.clock.now();
     const session = { id: randomUUID(), workspaceId: user.workspaceId, userId: user.id, oauthClientId: user.oauthClientId, amr };
     const { pair, refresh } = await this.sessions.mintTokens(session, now);
     await this.signIn.startSession(
       user,
-      { kind: 'api', id: session.id, expiresAt: this.sessions.refreshExpiry(now), refresh, amr },
+      { kind: 'api', id: session.id, expiresAt: this.sessions.refreshExpiry(now), refresh, amr, policy },
       request,
       undefined,
       now,

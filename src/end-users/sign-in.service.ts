@@ -23,6 +23,8 @@ export interface SessionOptions {
   refresh?: NewRefreshToken;
   /** RFC 8176 methods; a password alone when not given. */
   amr?: string[];
+  /** The sign-in policy that acted before this session (a passed step-up), for the anomaly record. */
+  policy?: { action: 'challenge'; kinds: string[] };
 }
 
 /**
@@ -114,6 +116,7 @@ export class SignInService {
           browser_family: families.browserFamily,
           os_family: families.osFamily,
           amr: created.amr,
+          ...(options.policy ? { policy: options.policy } : {}),
         },
         session: created,
         user: { id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName, oauthClientId: user.oauthClientId },

@@ -11,6 +11,7 @@ import { SamlPairwiseAndPendingBound1795522988245 } from './1795522988245-SamlPa
 import { ScimWithoutWaits1795522988294 } from './1795522988294-ScimWithoutWaits';
 import { AuditChainAndWebhooks1795523082895 } from './1795523082895-AuditChainAndWebhooks';
 import { EndUserSecondFactors1795686501550 } from './1795686501550-EndUserSecondFactors';
+import { SignInPolicies1795688130344 } from './1795688130344-SignInPolicies';
 
 /** Every migration, in order. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   ScimWithoutWaits1795522988294,
   AuditChainAndWebhooks1795523082895,
   EndUserSecondFactors1795686501550,
+  SignInPolicies1795688130344,
 ];

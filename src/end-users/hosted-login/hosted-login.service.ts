@@ -5,6 +5,7 @@ import type { RequestMeta } from '../../common/request-context';
 import { EmailVerificationService } from '../../email-verification/email-verification.service';
 import { EndUserRecord, EndUsersRepository, SignInScope } from '../end-users.repository';
 import { MfaChallengesService, methodsOf } from '../mfa/mfa-challenges.service';
+import { SignInGate } from '../mfa/sign-in-gate.service';
 import { AuthRateLimiter } from '../rate-limit/auth-rate-limiter';
 import { PasswordService } from '../password.service';
 import { SessionsService } from '../sessions.service';
@@ -63,6 +64,7 @@ export class HostedLoginService {
     private readonly passwords: PasswordService,
     private readonly mfa: MfaChallengesService,
     private readonly limiter: AuthRateLimiter,
+    private readonly gate: SignInGate,
   ) {
     this.basePath = HOSTED_LOGIN_PATH;
   }
@@ -98,12 +100,15 @@ export class HostedLoginService {
     }
     // Nothing is asserted to a service provider for an address nobody has proven to own.
     if (!user.emailVerified) return page(403, this.verifyPage({ ...input, email }, csrfToken, resolved.brand));
-    // An account with a second factor owes it before any session exists.
-    const methods = methodsOf(await this.mfa.factors(user));
-    if (methods.length) {
-      const challenge = await this.mfa.open(user, 'browser', methods);
-      return page(200, this.secondFactorPage(input, csrfToken, resolved.brand, challenge.mfa_token, challenge.methods));
+    // A second factor, or a step-up the workspace's policy asks for, comes before any session exists.
+    let owed;
+    try {
+      owed = await this.gate.afterPassword(user, 'browser', request);
+    } catch (err) {
+      if (!(err instanceof DomainError) || err.code !== 'sign_in_blocked') throw err;
+      return page(403, this.loginForm({ ...input, email }, csrfToken, resolved.brand, err.message));
     }
+    if (owed) return page(200, this.secondFactorPage(input, csrfToken, resolved.brand, owed.mfa_token, owed.methods));
     return this.openBrowserSession(user, ['pwd'], input.next, request, previous);
   }
 
@@ -134,7 +139,8 @@ export class HostedLoginService {
     }
     const user = await this.users.byId(passed.workspaceId, passed.userId);
     if (!user?.isActive || user.workspaceId !== resolved.scope.workspaceId) return this.incompleteLink();
-    return this.openBrowserSession(user, passed.amr, input.next, request, previous);
+    const policy = passed.reason === 'step_up' ? { action: 'challenge' as const, kinds: passed.anomalyKinds } : undefined;
+    return this.openBrowserSession(user, passed.amr, input.next, request, previous, policy);
   }
 
   /** A challenge for the browser's signed-in user, or null when they have no factor to step up with. */
@@ -152,11 +158,12 @@ export class HostedLoginService {
     next: string,
     request: RequestMeta,
     previous: BrowserSession | null,
+    policy?: { action: 'challenge'; kinds: string[] },
   ): Promise<HostedResult> {
     const cookie = this.browser.newToken();
     await this.signIn.startSession(
       user,
-      { kind: 'browser', expiresAt: cookie.expiresAt, browserTokenHash: cookie.hash, amr },
+      { kind: 'browser', expiresAt: cookie.expiresAt, browserTokenHash: cookie.hash, amr, policy },
       request,
       (tx, _s, now) =>
         previous

@@ -3,12 +3,16 @@ import { Clock } from '../../common/clock';
 import { generateToken, sha256Hex } from '../../common/crypto/tokens';
 import { DomainError } from '../../common/errors';
 import type { RequestMeta } from '../../common/request-context';
-import { UnitOfWork } from '../../database/unit-of-work';
+import { type Tx, UnitOfWork } from '../../database/unit-of-work';
+import { CodeMailer } from '../../email-verification/code-mailer';
+import { CodesRepository, RESEND_COOLDOWN_MS } from '../../email-verification/codes.repository';
+import { MailService } from '../../mail/mail.service';
 import type { EndUserRecord } from '../end-users.repository';
 import type { ChallengeReason } from './entities/mfa-challenge.entity';
 import { FactorMethod, FactorVerifier } from './factor-verifier';
-import { FactorSummary } from './mfa.repository';
-import { MfaRepository } from './mfa.repository';
+import { FactorSummary, MfaRepository, NewChallenge } from './mfa.repository';
+
+const SIGN_IN_CODE = 'sign_in' as const;
 
 export const MFA_TOKEN_TTL_MS = 5 * 60 * 1000;
 export const MAX_MFA_ATTEMPTS = 5;
@@ -49,7 +53,8 @@ export function amrFor(method: FactorMethod): string[] {
     case 'passkey':
       return ['pwd', 'hwk', 'mfa'];
     case 'email_code':
-      return ['pwd', 'otp', 'mfa'];
+      // A mailed code proves the mailbox, not an enrolled factor: no 'mfa', so no MFA class in SAML (decision 0313).
+      return ['pwd', 'otp'];
   }
 }
 
@@ -73,6 +78,9 @@ export class MfaChallengesService {
     private readonly repo: MfaRepository,
     private readonly verifier: FactorVerifier,
     private readonly clock: Clock,
+    private readonly codes: CodesRepository,
+    private readonly codeMailer: CodeMailer,
+    private readonly mail: MailService,
   ) {}
 
   factors(user: Pick<EndUserRecord, 'workspaceId' | 'id'>): Promise<FactorSummary> {
@@ -84,23 +92,91 @@ export class MfaChallengesService {
     kind: 'api' | 'browser',
     methods: FactorMethod[],
     reason: ChallengeReason = 'second_factor',
-    anomalyKinds: string[] = [],
   ): Promise<MfaRequired> {
     const token = generateToken('mfa_');
     const now = this.clock.now();
     await this.uow.run(async (tx) => {
-      await this.repo.insertChallenge(tx, user.workspaceId, {
-        userId: user.id,
-        tokenHash: sha256Hex(token),
-        kind,
-        reason,
-        methods,
-        anomalyKinds,
-        now,
-        expiresAt: new Date(now.getTime() + MFA_TOKEN_TTL_MS),
-      });
+      await this.repo.insertChallenge(tx, user.workspaceId, this.challenge(user, token, kind, reason, methods, [], now));
     });
     return { mfa_required: true, mfa_token: token, methods };
+  }
+
+  /**
+   * A sign-in a policy challenged (step_up_required): the user's factors, or for a user without one
+   * a 6-digit code by mail. The mail is sent at most once a minute per user; a challenge within that
+   * minute is answered with the code already mailed (it belongs to the user, not to the challenge).
+   */
+  async stepUp(
+    user: EndUserRecord,
+    kind: 'api' | 'browser',
+    factors: FactorMethod[],
+    anomalyKinds: string[],
+    request: RequestMeta,
+  ): Promise<MfaRequired> {
+    const methods: FactorMethod[] = factors.length ? factors : ['email_code'];
+    const token = generateToken('mfa_');
+    const now = this.clock.now();
+    const facts = {
+      workspaceId: user.workspaceId,
+      actor: { type: 'end_user' as const, id: user.id, email: user.email },
+      target: { type: 'EndUser', id: user.id },
+      oauthClientId: user.oauthClientId,
+      request,
+    };
+    const mailed = await this.uow.run(async (tx, events) => {
+      await this.repo.insertChallenge(tx, user.workspaceId, this.challenge(user, token, kind, 'step_up', methods, anomalyKinds, now));
+      const metadata = { kinds: anomalyKinds, policy: 'challenge', methods };
+      if (!methods.includes('email_code')) {
+        events.emit('step_up_required', { ...facts, metadata });
+        return false;
+      }
+      const [existing] = await this.codes.lockCodes(tx, SIGN_IN_CODE, [user.id]);
+      const fresh = existing && existing.sentAt.getTime() + RESEND_COOLDOWN_MS > now.getTime() && existing.expiresAt > now;
+      if (fresh) {
+        events.emit('step_up_required', { ...facts, metadata: { ...metadata, code_mailed: false } });
+        return false;
+      }
+      await this.codeMailer.send(tx, events, user, {
+        purpose: SIGN_IN_CODE,
+        template: 'sign_in_code',
+        event: 'step_up_required',
+        request,
+        now,
+        metadata: { ...metadata, code_mailed: true },
+      });
+      return true;
+    });
+    if (mailed) this.mail.kick();
+    return { mfa_required: true, mfa_token: token, methods };
+  }
+
+  private challenge(
+    user: EndUserRecord,
+    token: string,
+    kind: 'api' | 'browser',
+    reason: ChallengeReason,
+    methods: FactorMethod[],
+    anomalyKinds: string[],
+    now: Date,
+  ): NewChallenge {
+    return {
+      userId: user.id,
+      tokenHash: sha256Hex(token),
+      kind,
+      reason,
+      methods,
+      anomalyKinds,
+      now,
+      expiresAt: new Date(now.getTime() + MFA_TOKEN_TTL_MS),
+    };
+  }
+
+  /** The mailed sign-in code: checked in constant time, spent on success. */
+  private async useEmailCode(tx: Tx, workspaceId: string, userId: string, code: string, now: Date): Promise<boolean> {
+    const [row] = await this.codes.lockCodes(tx, SIGN_IN_CODE, [userId]);
+    if (!row || row.workspaceId !== workspaceId || row.expiresAt <= now || !this.codes.matches(row, code)) return false;
+    await this.codes.remove(tx, workspaceId, userId, SIGN_IN_CODE);
+    return true;
   }
 
   /**
@@ -134,8 +210,12 @@ export class MfaChallengesService {
       }
       const { workspaceId, userId } = challenge;
       let method: FactorMethod | null = null;
-      if (step.code !== undefined && challenge.methods.includes('totp')) {
-        if (await this.verifier.useTotp(tx, workspaceId, userId, step.code, now)) method = 'totp';
+      if (step.code !== undefined) {
+        if (challenge.methods.includes('totp') && (await this.verifier.useTotp(tx, workspaceId, userId, step.code, now))) {
+          method = 'totp';
+        } else if (challenge.methods.includes('email_code') && (await this.useEmailCode(tx, workspaceId, userId, step.code, now))) {
+          method = 'email_code';
+        }
       } else if (step.recovery_code !== undefined && challenge.methods.includes('recovery_code')) {
         if (await this.verifier.useRecoveryCode(tx, workspaceId, userId, step.recovery_code, now)) method = 'recovery_code';
       }

@@ -25,13 +25,27 @@ export function renderSecondFactorPage(model: SecondFactorPageModel): string {
     <input type="hidden" name="mfa_token" value="${model.mfaToken}" />
     ${contextFields(model.next, model.context)}`;
   const hasError = Boolean(model.error);
-  const totp = model.methods.includes('totp')
-    ? html`<form method="post" action="${model.action}" novalidate>
-        ${hidden}
-        ${codeField({ label: 'Authentication code', hasError: hasError && !model.recoveryFirst, hint: 'The 6-digit code your authenticator app shows.' })}
-        <button type="submit">Verify</button>
-      </form>`
-    : '';
+  const byEmail = !model.methods.includes('totp') && model.methods.includes('email_code');
+  const totp =
+    model.methods.includes('totp') || byEmail
+      ? html`<form method="post" action="${model.action}" novalidate>
+          ${hidden}
+          ${codeField(
+            byEmail
+              ? {
+                  label: 'Code from your email',
+                  hasError,
+                  hint: 'We emailed you a 6-digit code because this sign-in comes from a device we have not seen.',
+                }
+              : {
+                  label: 'Authentication code',
+                  hasError: hasError && !model.recoveryFirst,
+                  hint: 'The 6-digit code your authenticator app shows.',
+                },
+          )}
+          <button type="submit">Verify</button>
+        </form>`
+      : '';
   const recovery = model.methods.includes('recovery_code')
     ? html`<details ${model.recoveryFirst || !model.methods.includes('totp') ? html`open` : ''}>
         <summary>Use a recovery code</summary>
