@@ -166,6 +166,7 @@ describe('step-up on risk: the sign-in policy of a workspace', () => {
       ip: `198.51.${Math.floor(i / 250)}.${(i % 250) + 1}`,
     }));
     const answers: { status: number; body: Record<string, unknown> }[] = [];
+    const started = Date.now();
     for (let i = 0; i < attempts.length; i += 25) {
       const batch = await Promise.all(attempts.slice(i, i + 25).map((a) => login(a.user, { ua: a.ua, ip: a.ip })));
       answers.push(...batch.map((r) => ({ status: r.status, body: r.body as Record<string, unknown> })));
@@ -178,8 +179,9 @@ describe('step-up on risk: the sign-in policy of a workspace', () => {
     ]);
     expect(count).toBe(users.length); // only each user's own earlier sign-in
     // At most one code mail per user and minute, however many attempts: the bot cannot mail-bomb them.
-    for (const user of users.slice(0, 3)) {
-      expect(smtp.messagesTo(user.email).filter((m) => m.subject.includes('sign-in code')).length).toBeLessThanOrEqual(1);
+    const minutes = Math.ceil((Date.now() - started) / 60_000);
+    for (const user of users) {
+      expect(smtp.messagesTo(user.email).filter((m) => m.subject.includes('sign-in code')).length).toBeLessThanOrEqual(minutes);
     }
   }, 180_000);
 });

@@ -414,7 +414,7 @@ export function hostedInput(source: unknown): HostedInput {
     code: str(s.code, 32),
     newPassword: str(s.new_password, 1024),
     mfaToken: str(s.mfa_token, 200),
-    stepUp: s.step_up === '1',
+    stepUp: s.step_up === '1' || undefined,
     recoveryCode: str(s.recovery_code, 64),
   };
 }

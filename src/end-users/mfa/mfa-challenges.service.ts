@@ -130,6 +130,7 @@ export class MfaChallengesService {
         events.emit('step_up_required', { ...facts, metadata });
         return false;
       }
+      await this.repo.lockUser(tx, user.workspaceId, user.id);
       const [existing] = await this.codes.lockCodes(tx, SIGN_IN_CODE, [user.id]);
       const fresh = existing && existing.sentAt.getTime() + RESEND_COOLDOWN_MS > now.getTime() && existing.expiresAt > now;
       if (fresh) {

@@ -147,6 +147,14 @@ export class MfaRepository {
     return tx.getRepository(EndUserMfaChallenge).findOne({ where: { tokenHash }, lock: { mode: 'pessimistic_write' } });
   }
 
+  /**
+   * Serialise the step-ups of one user (row lock on the account): two concurrent challenges must not
+   * both find no recent code and mail two.
+   */
+  async lockUser(tx: Tx, workspaceId: string, userId: string): Promise<void> {
+    await preparedQuery(tx, 'SELECT id FROM end_users WHERE workspace_id = $1 AND id = $2 FOR UPDATE', [workspaceId, userId]);
+  }
+
   /** The user a token names (for per-account rate limits before the locked check). */
   async challengeOwner(tokenHash: string): Promise<string | null> {
     const row = await this.dataSource.getRepository(EndUserMfaChallenge).findOne({ select: { userId: true }, where: { tokenHash } });
