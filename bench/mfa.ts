@@ -26,7 +26,9 @@ const BASE = `http://127.0.0.1:${PORT}`;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 const WINDOW_SECONDS = Number(process.env.BENCH_WINDOW_SECONDS ?? 5);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
-const MFA_USERS = Number(process.env.BENCH_MFA_USERS ?? 300);
+// Each account spends about one TOTP step per 30 s: enough accounts that the flood never runs out of codes.
+const MFA_USERS = Number(process.env.BENCH_MFA_USERS ?? 500);
+const POLICY_CONCURRENCY = Number(process.env.BENCH_POLICY_CONCURRENCY ?? 2);
 const UA = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
 const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
 
@@ -47,12 +49,12 @@ async function post(path: string, body: unknown): Promise<{ status: number; json
 }
 
 /** Runs `one` on CONCURRENCY loops for `seconds`; counts the sign-ins that ended with tokens. */
-async function window(seconds: number, one: () => Promise<boolean>): Promise<{ ok: number; failed: number }> {
+async function window(seconds: number, one: () => Promise<boolean>, concurrency = CONCURRENCY): Promise<{ ok: number; failed: number }> {
   const until = Date.now() + seconds * 1000;
   let ok = 0;
   let failed = 0;
   await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
+    Array.from({ length: concurrency }, async () => {
       while (Date.now() < until) {
         if (await one()) ok++;
         else failed++;
@@ -62,17 +64,28 @@ async function window(seconds: number, one: () => Promise<boolean>): Promise<{ o
   return { ok, failed };
 }
 
-/** Histogram quantile from cumulative Prometheus buckets (upper bound of the bucket holding it). */
-function quantileFromBuckets(metrics: string, name: string, q: number): { bound: number; count: number; mean: number } {
+interface HistogramSnapshot {
+  buckets: { le: number; n: number }[];
+  count: number;
+  sum: number;
+}
+
+function histogram(metrics: string, name: string): HistogramSnapshot {
   const buckets = [...metrics.matchAll(new RegExp(`^${name}_bucket\\{le="([^"]+)"\\} (\\d+)`, 'gm'))].map((m) => ({
     le: Number(m[1]),
     n: Number(m[2]),
   }));
   const count = Number(new RegExp(`^${name}_count (\\d+)`, 'm').exec(metrics)?.[1] ?? 0);
   const sum = Number(new RegExp(`^${name}_sum ([0-9.e-]+)`, 'm').exec(metrics)?.[1] ?? 0);
+  return { buckets, count, sum };
+}
+
+/** The quantile of the observations between two snapshots: the upper bound of the bucket that holds it. */
+function quantileBetween(before: HistogramSnapshot, after: HistogramSnapshot, q: number): { bound: number; count: number; mean: number } {
+  const count = after.count - before.count;
   const target = q * count;
-  const hit = buckets.find((b) => b.n >= target);
-  return { bound: hit ? hit.le : Infinity, count, mean: count ? sum / count : 0 };
+  const hit = after.buckets.find((b, i) => b.n - (before.buckets[i]?.n ?? 0) >= target);
+  return { bound: hit ? hit.le : Infinity, count, mean: count ? (after.sum - before.sum) / count : 0 };
 }
 
 async function main(): Promise<void> {
@@ -143,7 +156,8 @@ async function main(): Promise<void> {
       for (let tries = 0; tries < users.length; tries++) {
         const user = users[cursor++ % users.length];
         const now = Math.floor(Date.now() / 30_000);
-        const step = Math.max(user.lastStep + 1, now - 1);
+        // Never the previous step: it may fall out of the ±1 window before the request lands.
+        const step = Math.max(user.lastStep + 1, now);
         if (step > now + 1) continue;
         user.lastStep = step;
         return { user, code: totpCodeAt(user.secret, new Date(step * 30_000 + 15_000)) };
@@ -187,18 +201,19 @@ async function main(): Promise<void> {
       `password + TOTP sign-ins/s: ${round(mfaRate)} (failed ${mfaFailed}) = ${round((100 * mfaRate) / plainRate)}% of password-only`,
     );
 
-    // Policy evaluation on the sign-in path: a challenge policy, sign-ins from the known device.
+    // Policy evaluation on the sign-in path: a challenge policy, sign-ins from the known device, at a
+    // rate the two cores serve without queueing (a saturated argon2 flood would measure CPU contention).
     await request(BASE)
       .put(`/e/v1/developer/workspaces/${ws.id}/sign-in-policy/`)
       .set(dev.auth)
       .send({ new_device: 'challenge', new_ip: 'challenge' })
       .expect(200);
-    const before = quantileFromBuckets((await request(BASE).get('/metrics')).text, 'sign_in_policy_evaluation_seconds', 0.95);
-    const policed = await window(WINDOW_SECONDS * 2, passwordOnly);
-    const metrics = (await request(BASE).get('/metrics')).text;
-    const p95 = quantileFromBuckets(metrics, 'sign_in_policy_evaluation_seconds', 0.95);
+    const METRIC = 'sign_in_policy_evaluation_seconds';
+    const before = histogram((await request(BASE).get('/metrics')).text, METRIC);
+    const policed = await window(WINDOW_SECONDS * 3, passwordOnly, POLICY_CONCURRENCY);
+    const p95 = quantileBetween(before, histogram((await request(BASE).get('/metrics')).text, METRIC), 0.95);
     console.log(
-      `policy evaluation (challenge policy, ${p95.count - before.count} sign-ins under load, ${policed.failed} failed): p95 <= ${round(p95.bound * 1000, 2)} ms (histogram bucket), mean ${round(p95.mean * 1000, 3)} ms over the whole run`,
+      `policy evaluation (challenge policy, ${p95.count} sign-ins, ${POLICY_CONCURRENCY} concurrent, ${policed.failed} failed): p95 <= ${round(p95.bound * 1000, 2)} ms (histogram bucket), mean ${round(p95.mean * 1000, 3)} ms`,
     );
 
     const results = {

@@ -95,9 +95,8 @@ export class MfaChallengesService {
   ): Promise<MfaRequired> {
     const token = generateToken('mfa_');
     const now = this.clock.now();
-    await this.uow.run(async (tx) => {
-      await this.repo.insertChallenge(tx, user.workspaceId, this.challenge(user, token, kind, reason, methods, [], now));
-    });
+    // One row and no audit event (the password step is audited when it ends): a single statement.
+    await this.repo.insertChallenge(null, user.workspaceId, this.challenge(user, token, kind, reason, methods, [], now));
     return { mfa_required: true, mfa_token: token, methods };
   }
 
@@ -193,10 +192,6 @@ export class MfaChallengesService {
   ): Promise<PassedChallenge> {
     if (typeof step.mfa_token !== 'string' || !step.mfa_token.startsWith('mfa_') || step.mfa_token.length > 200) throw tokenInvalid();
     const tokenHash = sha256Hex(step.mfa_token);
-    if (countAttempt) {
-      const owner = await this.repo.challengeOwner(tokenHash);
-      if (owner) await countAttempt(owner);
-    }
     const now = this.clock.now();
     const outcome = await this.uow.run(async (tx, events) => {
       const challenge = await this.repo.lockChallenge(tx, tokenHash);
@@ -210,6 +205,8 @@ export class MfaChallengesService {
         return tokenInvalid();
       }
       const { workspaceId, userId } = challenge;
+      // Limits as for passwords: every attempt also counts against the account (rate_limited rolls back).
+      if (countAttempt) await countAttempt(userId);
       let method: FactorMethod | null = null;
       if (step.code !== undefined) {
         if (challenge.methods.includes('totp') && (await this.verifier.useTotp(tx, workspaceId, userId, step.code, now))) {

@@ -120,8 +120,9 @@ export class MfaRepository {
     return rows.length === 1;
   }
 
-  async insertChallenge(tx: Tx, workspaceId: string, c: NewChallenge): Promise<void> {
-    await tx
+  /** In the caller's transaction, or (tx null) as one statement of its own. */
+  async insertChallenge(tx: Tx | null, workspaceId: string, c: NewChallenge): Promise<void> {
+    await (tx ?? this.dataSource.manager)
       .getRepository(EndUserMfaChallenge)
       .createQueryBuilder()
       .insert()
@@ -153,12 +154,6 @@ export class MfaRepository {
    */
   async lockUser(tx: Tx, workspaceId: string, userId: string): Promise<void> {
     await preparedQuery(tx, 'SELECT id FROM end_users WHERE workspace_id = $1 AND id = $2 FOR UPDATE', [workspaceId, userId]);
-  }
-
-  /** The user a token names (for per-account rate limits before the locked check). */
-  async challengeOwner(tokenHash: string): Promise<string | null> {
-    const row = await this.dataSource.getRepository(EndUserMfaChallenge).findOne({ select: { userId: true }, where: { tokenHash } });
-    return row?.userId ?? null;
   }
 
   async countChallengeFailure(tx: Tx, workspaceId: string, id: string, attempts: number, now: Date, voided: boolean): Promise<void> {
