@@ -28,7 +28,7 @@ const WINDOW_SECONDS = Number(process.env.BENCH_WINDOW_SECONDS ?? 5);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 // Each account spends about one TOTP step per 30 s: enough accounts that the flood never runs out of codes.
 const MFA_USERS = Number(process.env.BENCH_MFA_USERS ?? 500);
-const POLICY_CONCURRENCY = Number(process.env.BENCH_POLICY_CONCURRENCY ?? 2);
+const POLICY_CONCURRENCY = Number(process.env.BENCH_POLICY_CONCURRENCY ?? 1);
 const UA = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
 const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
 

@@ -95,8 +95,8 @@ export class EndUsersService {
   /** The second step of an API sign-in: a TOTP code or a recovery code against the mfa_token. */
   async loginSecondStep(dto: SecondStep, request: RequestMeta): Promise<TokenPair> {
     const passed = await this.mfa.pass(dto, 'api', request, (userId) => this.limiter.hitAccount('mfa', `user:${userId}`));
-    const user = await this.users.byId(passed.workspaceId, passed.userId);
-    if (!user?.isActive) throw new DomainError('mfa_token_invalid', 'This account can no longer sign in', { status: 401 });
+    const user = passed.user;
+    if (!user.isActive) throw new DomainError('mfa_token_invalid', 'This account can no longer sign in', { status: 401 });
     return this.openApiSession(
       user,
       passed.amr,

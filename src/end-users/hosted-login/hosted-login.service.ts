@@ -137,8 +137,8 @@ export class HostedLoginService {
       if (err.code === 'rate_limited') throw err;
       return page(401, this.loginForm(input, csrfToken, resolved.brand, 'This sign-in has expired. Sign in with your password again.'));
     }
-    const user = await this.users.byId(passed.workspaceId, passed.userId);
-    if (!user?.isActive || user.workspaceId !== resolved.scope.workspaceId) return this.incompleteLink();
+    const user = passed.user;
+    if (!user.isActive || user.workspaceId !== resolved.scope.workspaceId) return this.incompleteLink();
     const policy = passed.reason === 'step_up' ? { action: 'challenge' as const, kinds: passed.anomalyKinds } : undefined;
     return this.openBrowserSession(user, passed.amr, input.next, request, previous, policy);
   }

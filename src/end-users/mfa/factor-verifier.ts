@@ -48,6 +48,13 @@ export class FactorVerifier {
     return this.repo.useTotpStep(tx, workspaceId, userId, step);
   }
 
+  /** As useTotp, with the sealed secret already read (the second step reads it with its challenge). */
+  async useTotpSecret(tx: Tx, workspaceId: string, userId: string, sealed: string, code: string, now: Date): Promise<boolean> {
+    const step = matchingStep(this.open(sealed), code, now);
+    // The conditional update alone decides between concurrent uses of one step.
+    return step !== null && this.repo.useTotpStep(tx, workspaceId, userId, step);
+  }
+
   /**
    * Spend one recovery code: each stored hash is compared in constant time, and the code is
    * marked used by a conditional update, so of concurrent requests with one code exactly one wins.

@@ -34,6 +34,8 @@ export interface SecondStep {
 export interface PassedChallenge {
   userId: string;
   workspaceId: string;
+  /** The account, read with the challenge. */
+  user: EndUserRecord;
   method: FactorMethod;
   amr: string[];
   reason: ChallengeReason;
@@ -209,7 +211,8 @@ export class MfaChallengesService {
       if (countAttempt) await countAttempt(userId);
       let method: FactorMethod | null = null;
       if (step.code !== undefined) {
-        if (challenge.methods.includes('totp') && (await this.verifier.useTotp(tx, workspaceId, userId, step.code, now))) {
+        const sealed = challenge.methods.includes('totp') ? challenge.totpSecret : null;
+        if (sealed && (await this.verifier.useTotpSecret(tx, workspaceId, userId, sealed, step.code, now))) {
           method = 'totp';
         } else if (challenge.methods.includes('email_code') && (await this.useEmailCode(tx, workspaceId, userId, step.code, now))) {
           method = 'email_code';
@@ -243,6 +246,7 @@ export class MfaChallengesService {
       return {
         userId,
         workspaceId,
+        user: challenge.user,
         method,
         amr: amrFor(method),
         reason: challenge.reason,

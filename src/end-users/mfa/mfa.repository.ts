@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, IsNull } from 'typeorm';
 import { preparedQuery } from '../../database/prepared-query';
-import { bool, num, QueryRow, text } from '../../database/rows';
+import { bool, date, dateOrNull, num, QueryRow, RowShapeError, text, textOrNull } from '../../database/rows';
+import type { EndUserRecord } from '../end-users.repository';
 import type { Tx } from '../../database/unit-of-work';
 import { EndUserRecoveryCode } from './entities/end-user-recovery-code.entity';
 import { EndUserTotp } from './entities/end-user-totp.entity';
@@ -39,6 +40,75 @@ const USE_STEP = `UPDATE end_user_totp SET last_used_step = $3
 // A recovery code works once: of concurrent requests presenting it, exactly one update returns the row.
 const USE_RECOVERY = `UPDATE end_user_recovery_codes SET used_at = $3
    WHERE workspace_id = $1 AND id = $2 AND used_at IS NULL RETURNING id`;
+
+// The second step's one read: the challenge (locked), its user, and the user's TOTP secret.
+const LOCK_CHALLENGE = `SELECT c.id, c.workspace_id, c.user_id, c.kind, c.reason, c.methods, c.anomaly_kinds, c.attempts,
+         c.expires_at, c.consumed_at,
+         u.oauth_client_id AS u_oauth_client_id, u.email AS u_email, u.first_name AS u_first_name, u.last_name AS u_last_name,
+         u.is_active AS u_is_active, u.email_verified AS u_email_verified, u.created_at AS u_created_at,
+         t.secret_encrypted AS totp_secret, (t.confirmed_at IS NOT NULL) AS totp_confirmed
+    FROM end_user_mfa_challenges c
+    JOIN end_users u ON u.id = c.user_id AND u.workspace_id = c.workspace_id
+    LEFT JOIN end_user_totp t ON t.user_id = c.user_id AND t.workspace_id = c.workspace_id
+   WHERE c.token_hash = $1
+     FOR UPDATE OF c`;
+
+/** A challenge as the second step reads it. */
+export interface LockedChallenge {
+  id: string;
+  workspaceId: string;
+  userId: string;
+  kind: 'api' | 'browser';
+  reason: ChallengeReason;
+  methods: string[];
+  anomalyKinds: string[];
+  attempts: number;
+  expiresAt: Date;
+  consumedAt: Date | null;
+  user: EndUserRecord;
+  /** The sealed secret of a confirmed authenticator, else null. */
+  totpSecret: string | null;
+}
+
+function strings(row: QueryRow, column: string): string[] {
+  const value = row[column];
+  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) throw new RowShapeError(column, 'text[]', value);
+  return value as string[];
+}
+
+function toLockedChallenge(row: QueryRow): LockedChallenge {
+  const kind = text(row, 'kind');
+  const reason = text(row, 'reason');
+  if (kind !== 'api' && kind !== 'browser') throw new RowShapeError('kind', "'api' or 'browser'", kind);
+  if (reason !== 'second_factor' && reason !== 'step_up') throw new RowShapeError('reason', 'a challenge reason', reason);
+  const workspaceId = text(row, 'workspace_id');
+  const userId = text(row, 'user_id');
+  return {
+    id: text(row, 'id'),
+    workspaceId,
+    userId,
+    kind,
+    reason,
+    methods: strings(row, 'methods'),
+    anomalyKinds: strings(row, 'anomaly_kinds'),
+    attempts: num(row, 'attempts'),
+    expiresAt: date(row, 'expires_at'),
+    consumedAt: dateOrNull(row, 'consumed_at'),
+    user: {
+      id: userId,
+      workspaceId,
+      oauthClientId: textOrNull(row, 'u_oauth_client_id'),
+      email: text(row, 'u_email'),
+      firstName: text(row, 'u_first_name'),
+      lastName: text(row, 'u_last_name'),
+      isActive: bool(row, 'u_is_active'),
+      emailVerified: bool(row, 'u_email_verified'),
+      passwordHash: null,
+      createdAt: date(row, 'u_created_at'),
+    },
+    totpSecret: bool(row, 'totp_confirmed') ? textOrNull(row, 'totp_secret') : null,
+  };
+}
 
 function toFactors(row: QueryRow): FactorSummary {
   return { totp: bool(row, 'totp'), recoveryCodesLeft: num(row, 'recovery_left') };
@@ -143,9 +213,13 @@ export class MfaRepository {
       .execute();
   }
 
-  /** The challenge of a presented mfa_token, row-locked so its attempts and its single use are serialised. */
-  lockChallenge(tx: Tx, tokenHash: string): Promise<EndUserMfaChallenge | null> {
-    return tx.getRepository(EndUserMfaChallenge).findOne({ where: { tokenHash }, lock: { mode: 'pessimistic_write' } });
+  /**
+   * The challenge of a presented mfa_token, row-locked so its attempts and its single use are
+   * serialised, with its account and sealed TOTP secret read in the same round trip.
+   */
+  async lockChallenge(tx: Tx, tokenHash: string): Promise<LockedChallenge | null> {
+    const [row] = await preparedQuery(tx, LOCK_CHALLENGE, [tokenHash]);
+    return row ? toLockedChallenge(row) : null;
   }
 
   /**
