@@ -612,7 +612,7 @@ export const SCHEMAS = {
   },
   EndUserSession: {
     type: 'object',
-    required: ['id', 'browser_family', 'os_family', 'kind', 'created_at', 'last_seen_at', 'current'],
+    required: ['id', 'browser_family', 'os_family', 'kind', 'amr', 'created_at', 'last_seen_at', 'current'],
     properties: {
       id,
       ip_address: { type: 'string', nullable: true, example: '203.0.113.7' },
@@ -622,9 +622,92 @@ export const SCHEMAS = {
       browser_family: str('Firefox'),
       os_family: str('Mac OS'),
       kind: { type: 'string', enum: ['api', 'browser'], example: 'api' },
+      amr: {
+        type: 'array',
+        items: { type: 'string' },
+        example: ['pwd', 'otp', 'mfa'],
+        description:
+          'How the session was authenticated (RFC 8176): `pwd` password, `otp` one-time code, `hwk`/`swk` passkey, `mfa` two factors.',
+      },
       created_at: time,
       last_seen_at: time,
       current: { type: 'boolean', example: true, description: 'The session of the token making this call.' },
+    },
+  },
+  MfaStatus: {
+    type: 'object',
+    required: ['totp', 'passkeys', 'recovery_codes_left'],
+    properties: {
+      totp: { type: 'boolean', example: true, description: 'An authenticator app is set up (confirmed).' },
+      passkeys: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['id', 'name', 'created_at', 'last_used_at'],
+          properties: { id, name: str('YubiKey 5C'), created_at: time, last_used_at: nullableTime },
+        },
+      },
+      recovery_codes_left: { type: 'integer', example: 9, description: 'Unused recovery codes.' },
+    },
+  },
+  TotpEnrolment: {
+    type: 'object',
+    required: ['secret', 'otpauth_uri'],
+    properties: {
+      secret: str('JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP', { description: 'Base32 secret, for typing into an app by hand' }),
+      otpauth_uri: str(
+        'otpauth://totp/Acme%20Notes:ada%40example.com?issuer=Acme%20Notes&secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&algorithm=SHA1&digits=6&period=30',
+        {
+          description: 'Key URI for a QR code',
+        },
+      ),
+    },
+  },
+  RecoveryCodes: {
+    type: 'object',
+    required: ['recovery_codes'],
+    properties: {
+      recovery_codes: {
+        type: 'array',
+        nullable: true,
+        items: { type: 'string' },
+        example: [
+          'K7QH2-M9XTR',
+          'B4WPN-2ZKQC',
+          'H8RT3-VXN6M',
+          'Q2MZ7-KJ4PW',
+          'T9XBC-3RHN8',
+          'W6KDP-Q7M2Z',
+          'Z3NVR-8BXK4',
+          'C5HTM-W2QJ9',
+          'P7ZKX-N4BR3',
+          'R2QWM-6TCH8',
+        ],
+        description: 'Ten single-use codes, shown this once; null when this was not the first factor.',
+      },
+    },
+  },
+  SignInPolicy: {
+    type: 'object',
+    required: ['workspace_id', 'new_device', 'new_ip', 'updated_at'],
+    properties: {
+      workspace_id: id,
+      new_device: { type: 'string', enum: ['allow', 'challenge', 'block'], example: 'challenge' },
+      new_ip: { type: 'string', enum: ['allow', 'challenge', 'block'], example: 'allow' },
+      updated_at: { ...nullableTime, description: 'Null while the workspace never set a policy (all allow).' },
+    },
+  },
+  MfaRequired: {
+    type: 'object',
+    required: ['mfa_required', 'mfa_token', 'methods'],
+    properties: {
+      mfa_required: { type: 'boolean', enum: [true], example: true },
+      mfa_token: str('mfa_Vb2xQ9kT4mZ7pL1cR8nW5hY3jF6gD0sAe2Uo7IiKx', { description: 'Single use, 5 minutes, void after 5 wrong codes' }),
+      methods: {
+        type: 'array',
+        items: { type: 'string', enum: ['totp', 'passkey', 'recovery_code', 'email_code'] },
+        example: ['totp', 'recovery_code'],
+      },
     },
   },
   Success: {

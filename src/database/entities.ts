@@ -11,6 +11,10 @@ import { EndUserRefreshToken } from '../end-users/entities/end-user-refresh-toke
 import { EndUserSession } from '../end-users/entities/end-user-session.entity';
 import { EndUser } from '../end-users/entities/end-user.entity';
 import { TokenDenylistEntry } from '../end-users/entities/token-denylist-entry.entity';
+import { EndUserMfaChallenge } from '../end-users/mfa/entities/mfa-challenge.entity';
+import { EndUserRecoveryCode } from '../end-users/mfa/entities/end-user-recovery-code.entity';
+import { EndUserTotp } from '../end-users/mfa/entities/end-user-totp.entity';
+import { SignInPolicy } from '../end-users/mfa/entities/sign-in-policy.entity';
 import { Job } from '../jobs/entities/job.entity';
 import { EmailTemplate } from '../mail/entities/email-template.entity';
 import { MailOutboxMessage } from '../mail/entities/mail-outbox-message.entity';
@@ -54,6 +58,10 @@ export const ENTITIES = [
   EndUserSession,
   EndUser,
   TokenDenylistEntry,
+  EndUserTotp,
+  EndUserRecoveryCode,
+  EndUserMfaChallenge,
+  SignInPolicy,
   Job,
   EmailTemplate,
   MailOutboxMessage,

@@ -10,8 +10,9 @@ import type { CodePurpose } from './one-time-code';
 export interface CodeMail {
   purpose: CodePurpose;
   template: TemplateName;
-  event: 'email_verify_send' | 'password_reset_request';
+  event: 'email_verify_send' | 'password_reset_request' | 'step_up_required';
   request?: RequestMeta;
+  metadata?: Record<string, unknown>;
   now: Date;
 }
 
@@ -48,6 +49,7 @@ export class CodeMailer {
       target: { type: 'EndUser', id: user.id },
       oauthClientId: user.oauthClientId,
       request: mail.request,
+      metadata: mail.metadata,
     });
   }
 }

@@ -17,7 +17,8 @@ export function isWellFormedCode(code: unknown): code is string {
   return typeof code === 'string' && /^[0-9]{6}$/.test(code);
 }
 
-export type CodePurpose = 'email_verification' | 'password_reset';
+/** sign_in: the code mailed when a sign-in policy challenges a user without a second factor. */
+export type CodePurpose = 'email_verification' | 'password_reset' | 'sign_in';
 
 export function hashCode(key: Buffer | string, purpose: CodePurpose, accountId: string, code: string): string {
   return createHmac('sha256', key).update(`${purpose}\0${accountId}\0${code}`).digest('hex');

@@ -1,6 +1,8 @@
 import { Doc, Errors, NoBody, Returns } from '../api-docs/decorators';
 import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ref } from '../api-docs/schemas';
+import { LoginSecondStepDto } from './mfa/dto/mfa.dto';
 import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
 import type { EndUserPrincipal } from '../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
@@ -18,6 +20,14 @@ import { EndUsersService } from './end-users.service';
 import { PasswordService } from './password.service';
 import { RateLimit, RateLimitGuard } from './rate-limit/rate-limit.guard';
 import { SessionsService } from './sessions.service';
+
+const EXAMPLE_TOKENS = {
+  access_token: 'kR4pZ2xW9mT7vL1cQ8nB5hY3jF6gD0sAe2Uo7Ii',
+  refresh_token: 'rt_q8Zt1mXv3Lp7Rk2Wn5Bc9Hd4Fs6Gj0Ya',
+  token_type: 'Bearer',
+  expires_in: 900,
+  session_id: '2d4f6a8c-0e1b-4c3d-9e5f-7a9b1c3d5e7f',
+};
 
 @ApiTags('end-user auth')
 @Controller('e/v1/auth')
@@ -48,7 +58,7 @@ export class AuthController {
 
   @Doc(
     'Sign an end user in',
-    'Checks email and password for an application and returns an opaque access token (Bearer, `expires_in` seconds) and a refresh token. Each sign-in is checked for anomalies afterwards (new device, new country, …) and may mail the user. Rate limited.',
+    'Checks email and password for an application and returns an opaque access token (Bearer, `expires_in` seconds) and a refresh token. For an account with a second factor the answer is instead `{mfa_required: true, mfa_token, methods}` and no tokens: finish with POST /e/v1/auth/login/mfa/. Each sign-in is checked for anomalies afterwards (new device, new country, …) and may mail the user. Rate limited.',
   )
   @Errors(
     [400, 'invalid_client', 'Unknown client_id'],
@@ -59,9 +69,42 @@ export class AuthController {
   @Auth('public')
   @HttpCode(200)
   @RateLimit('login')
-  @ApiOkResponse({ type: TokenResponse })
+  @ApiResponse({
+    status: 200,
+    description: 'Signed in (tokens), or a second step is owed (`mfa_required`)',
+    content: {
+      'application/json': {
+        schema: { oneOf: [{ $ref: '#/components/schemas/TokenResponse' }, ref('MfaRequired')] },
+        examples: {
+          tokens: { summary: 'Password-only account', value: EXAMPLE_TOKENS },
+          mfa: {
+            summary: 'Account with a second factor',
+            value: { mfa_required: true, mfa_token: 'mfa_Vb2xQ9kT4mZ7pL1cR8nW5hY3jF6gD0sAe2Uo7IiKx', methods: ['totp', 'recovery_code'] },
+          },
+        },
+      },
+    },
+  })
   login(@Body() dto: LoginDto, @ReqMeta() meta: RequestMeta) {
     return this.endUsers.login(dto, meta);
+  }
+
+  @Doc(
+    'Finish a sign-in with the second factor',
+    'Trades the `mfa_token` of POST /e/v1/auth/login/ and a current authenticator code (`code`) or one recovery code (`recovery_code`) for the usual token body. The access token carries `amr` (RFC 8176) and `acr`. The token works once and for 5 minutes; five wrong codes void it. Rate limited per IP and per account.',
+  )
+  @Errors(
+    [401, 'invalid_code', 'The code is not correct (or was already used)'],
+    [401, 'mfa_token_invalid', 'The mfa_token is unknown, expired, used, or void after 5 wrong codes: sign in with the password again'],
+    [429, 'rate_limited', 'Too many attempts from this IP or for this account; retry after Retry-After seconds'],
+  )
+  @Post('login/mfa')
+  @Auth('public')
+  @HttpCode(200)
+  @RateLimit('mfa')
+  @ApiOkResponse({ type: TokenResponse })
+  loginSecondStep(@Body() dto: LoginSecondStepDto, @ReqMeta() meta: RequestMeta) {
+    return this.endUsers.loginSecondStep(dto, meta);
   }
 
   @Doc(

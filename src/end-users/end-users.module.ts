@@ -19,11 +19,26 @@ import { EndUserSession } from './entities/end-user-session.entity';
 import { EndUser } from './entities/end-user.entity';
 import { TokenDenylistEntry } from './entities/token-denylist-entry.entity';
 import { BrowserSessionsService } from './hosted-login/browser-sessions.service';
+import { HostedSecurityController } from './hosted-login/hosted-security.controller';
+import { HostedSecurityService } from './hosted-login/hosted-security.service';
 import { HostedSessionsController } from './hosted-login/hosted-sessions.controller';
 import { HostedSessionsService } from './hosted-login/hosted-sessions.service';
 import { HostedLoginController } from './hosted-login/hosted-login.controller';
 import { hostedBasePath, HostedLoginService } from './hosted-login/hosted-login.service';
 import { SignInContinuations } from './hosted-login/sign-in-continuation';
+import { EndUserRecoveryCode } from './mfa/entities/end-user-recovery-code.entity';
+import { EndUserTotp } from './mfa/entities/end-user-totp.entity';
+import { EndUserMfaChallenge } from './mfa/entities/mfa-challenge.entity';
+import { FactorVerifier } from './mfa/factor-verifier';
+import { MfaChallengesService } from './mfa/mfa-challenges.service';
+import { MfaController } from './mfa/mfa.controller';
+import { MfaRepository } from './mfa/mfa.repository';
+import { MfaService } from './mfa/mfa.service';
+import { SignInPolicy } from './mfa/entities/sign-in-policy.entity';
+import { SignInGate } from './mfa/sign-in-gate.service';
+import { SignInPolicyController } from './mfa/sign-in-policy.controller';
+import { SignInPolicyRepository } from './mfa/sign-in-policy.repository';
+import { SignInPolicyService } from './mfa/sign-in-policy.service';
 import { PasswordService } from './password.service';
 import { AuthRateLimiter } from './rate-limit/auth-rate-limiter';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
@@ -46,10 +61,37 @@ const DEFAULT_LOGIN_PATH = '/auth/login/';
     PassportModule,
     ClockModule,
     MailModule,
-    TypeOrmModule.forFeature([EndUser, EndUserSession, EndUserRefreshToken, TokenDenylistEntry, EndUserCode]),
+    TypeOrmModule.forFeature([
+      EndUser,
+      EndUserSession,
+      EndUserRefreshToken,
+      TokenDenylistEntry,
+      EndUserCode,
+      EndUserTotp,
+      EndUserRecoveryCode,
+      EndUserMfaChallenge,
+      SignInPolicy,
+    ]),
   ],
-  controllers: [AuthController, SessionsController, EmailVerificationController, HostedLoginController, HostedSessionsController],
+  controllers: [
+    AuthController,
+    SessionsController,
+    EmailVerificationController,
+    HostedLoginController,
+    HostedSessionsController,
+    HostedSecurityController,
+    MfaController,
+    SignInPolicyController,
+  ],
   providers: [
+    SignInGate,
+    SignInPolicyRepository,
+    SignInPolicyService,
+    HostedSecurityService,
+    MfaRepository,
+    FactorVerifier,
+    MfaService,
+    MfaChallengesService,
     HostedSessionsService,
     EndUsersRepository,
     SessionsRepository,

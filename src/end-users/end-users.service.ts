@@ -2,12 +2,16 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { Clock } from '../common/clock';
 import { PasswordHasher } from '../common/crypto/password-hasher';
+import { DomainError } from '../common/errors';
 import type { RequestMeta } from '../common/request-context';
 import { UnitOfWork } from '../database/unit-of-work';
 import { EmailVerificationService } from '../email-verification/email-verification.service';
 import { MailService } from '../mail/mail.service';
 import { LoginDto, RegisterDto } from './dto/auth.dto';
 import { EndUserRecord, EndUsersRepository } from './end-users.repository';
+import { MfaChallengesService, MfaRequired, SecondStep } from './mfa/mfa-challenges.service';
+import { SignInGate } from './mfa/sign-in-gate.service';
+import { AuthRateLimiter } from './rate-limit/auth-rate-limiter';
 import { SessionsService, TokenPair } from './sessions.service';
 import { SignInService } from './sign-in.service';
 
@@ -41,6 +45,9 @@ export class EndUsersService {
     private readonly hasher: PasswordHasher,
     private readonly mail: MailService,
     private readonly clock: Clock,
+    private readonly mfa: MfaChallengesService,
+    private readonly limiter: AuthRateLimiter,
+    private readonly gate: SignInGate,
   ) {}
 
   /** Create the account and queue its verification code, in one transaction. */
@@ -73,18 +80,43 @@ export class EndUsersService {
 
   /**
    * Sign in through an OAuth client: only that client's users are candidates. Hot path: one query
-   * before the hash, one transaction after (session and refresh token in one statement, plus audit).
+   * before the hash, one after it (the account's factors), one transaction for the session (session
+   * and refresh token in one statement, plus audit). An account with a second factor gets an
+   * mfa_token instead of tokens (POST /e/v1/auth/login/mfa/ finishes).
    */
-  async login(dto: LoginDto, request: RequestMeta): Promise<TokenPair> {
+  async login(dto: LoginDto, request: RequestMeta): Promise<TokenPair | MfaRequired> {
     const { client, users } = await this.users.clientAndCandidates(dto.client_id, dto.email);
     const scope = { workspaceId: client.workspaceId, oauthClientId: client.id };
     const user = await this.signIn.checkPassword(scope, dto.email, dto.password, request, users);
+    const owed = await this.gate.afterPassword(user, 'api', request);
+    return owed ?? this.openApiSession(user, ['pwd'], request);
+  }
+
+  /** The second step of an API sign-in: a TOTP code or a recovery code against the mfa_token. */
+  async loginSecondStep(dto: SecondStep, request: RequestMeta): Promise<TokenPair> {
+    const passed = await this.mfa.pass(dto, 'api', request, (userId) => this.limiter.hitAccount('mfa', `user:${userId}`));
+    const user = passed.user;
+    if (!user.isActive) throw new DomainError('mfa_token_invalid', 'This account can no longer sign in', { status: 401 });
+    return this.openApiSession(
+      user,
+      passed.amr,
+      request,
+      passed.reason === 'step_up' ? { action: 'challenge', kinds: passed.anomalyKinds } : undefined,
+    );
+  }
+
+  private async openApiSession(
+    user: EndUserRecord,
+    amr: string[],
+    request: RequestMeta,
+    policy?: { action: 'challenge'; kinds: string[] },
+  ): Promise<TokenPair> {
     const now = this.clock.now();
-    const session = { id: randomUUID(), workspaceId: user.workspaceId, userId: user.id, oauthClientId: user.oauthClientId };
+    const session = { id: randomUUID(), workspaceId: user.workspaceId, userId: user.id, oauthClientId: user.oauthClientId, amr };
     const { pair, refresh } = await this.sessions.mintTokens(session, now);
     await this.signIn.startSession(
       user,
-      { kind: 'api', id: session.id, expiresAt: this.sessions.refreshExpiry(now), refresh },
+      { kind: 'api', id: session.id, expiresAt: this.sessions.refreshExpiry(now), refresh, amr, policy },
       request,
       undefined,
       now,

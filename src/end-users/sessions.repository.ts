@@ -28,6 +28,8 @@ export interface NewSession {
   browserTokenHash: string | null;
   now: Date;
   expiresAt: Date;
+  /** RFC 8176 methods of the sign-in (decision 0313). */
+  amr: string[];
   /** Written in the same statement (API sign-ins). */
   refresh?: NewRefreshToken;
 }
@@ -44,6 +46,7 @@ export interface LockedRefreshToken {
   userId: string;
   oauthClientId: string | null;
   userActive: boolean;
+  amr: string[];
 }
 
 /** The live browser session behind an esid cookie, with its user's email. */
@@ -54,12 +57,20 @@ export interface BrowserSessionRow {
   oauthClientId: string | null;
   createdAt: Date;
   email: string;
+  amr: string[];
 }
 
 export type SessionFilter = { sessionId?: string; userId?: string; exceptSessionId?: string };
 
 const SESSION_COLUMNS = `id, workspace_id, user_id, oauth_client_id, kind, ip_address, user_agent, browser_family, os_family,
-  country, city, latitude, longitude, created_at, last_seen_at`;
+  country, city, latitude, longitude, created_at, last_seen_at, amr`;
+
+/** A text[] column (node-postgres parses it into an array). */
+function textArray(row: QueryRow, column: string): string[] {
+  const value = row[column];
+  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) throw new RowShapeError(column, 'text[]', value);
+  return value as string[];
+}
 
 function sessionKind(row: QueryRow): 'api' | 'browser' {
   const kind = text(row, 'kind');
@@ -85,6 +96,7 @@ function toSessionRecord(row: QueryRow): EndUserSessionRecord {
     longitude: numOrNull(row, 'longitude'),
     createdAt: date(row, 'created_at'),
     lastSeenAt: date(row, 'last_seen_at'),
+    amr: textArray(row, 'amr'),
   };
 }
 
@@ -105,6 +117,7 @@ function fromEntity(s: EndUserSession): EndUserSessionRecord & { expiresAt: Date
     longitude: s.longitude,
     createdAt: s.createdAt,
     lastSeenAt: s.lastSeenAt,
+    amr: s.amr,
     expiresAt: s.expiresAt,
   };
 }
@@ -121,6 +134,7 @@ function toLockedRefreshToken(row: QueryRow): LockedRefreshToken {
     userId: text(row, 'user_id'),
     oauthClientId: textOrNull(row, 'oauth_client_id'),
     userActive: bool(row, 'user_active'),
+    amr: textArray(row, 'amr'),
   };
 }
 
@@ -145,14 +159,15 @@ function toBrowserSession(row: QueryRow): BrowserSessionRow {
     oauthClientId: textOrNull(row, 'oauth_client_id'),
     createdAt: date(row, 'created_at'),
     email: text(row, 'email'),
+    amr: textArray(row, 'amr'),
   };
 }
 
 // Sign-in hot path: the session row and, for API sign-ins, its first refresh token in one statement.
 const INSERT_SESSION = `WITH session AS (
     INSERT INTO end_user_sessions (id, workspace_id, user_id, oauth_client_id, kind, ip_address, user_agent, browser_family,
-      os_family, browser_token_hash, created_at, last_seen_at, expires_at)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12) RETURNING ${SESSION_COLUMNS}),
+      os_family, browser_token_hash, created_at, last_seen_at, expires_at, amr)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $17) RETURNING ${SESSION_COLUMNS}),
   refresh AS (
     INSERT INTO end_user_refresh_tokens (workspace_id, session_id, token_hash, access_jti, access_expires_at, expires_at, created_at)
     SELECT workspace_id, id, $13, $14, $15, $16, $11 FROM session WHERE $13::text IS NOT NULL)
@@ -161,7 +176,7 @@ const INSERT_SESSION = `WITH session AS (
 // Refresh: the token and its session row-locked, so two concurrent refreshes cannot both win.
 const LOCK_REFRESH_TOKEN = `SELECT rt.id, rt.workspace_id, rt.session_id, rt.used_at, rt.expires_at,
          s.revoked_at AS session_revoked_at, s.expires_at AS session_expires_at, s.user_id, s.oauth_client_id,
-         u.is_active AS user_active
+         u.is_active AS user_active, s.amr
     FROM end_user_refresh_tokens rt
     JOIN end_user_sessions s ON s.id = rt.session_id AND s.workspace_id = rt.workspace_id
     JOIN end_users u ON u.id = s.user_id AND u.workspace_id = s.workspace_id
@@ -197,7 +212,7 @@ const BROWSER_SESSION = `UPDATE end_user_sessions s SET last_seen_at = $2
     FROM end_users u
    WHERE s.browser_token_hash = $1 AND s.kind = 'browser' AND s.revoked_at IS NULL AND s.expires_at > $2
      AND u.id = s.user_id AND u.workspace_id = s.workspace_id AND u.is_active
-   RETURNING s.id, s.workspace_id, s.user_id, s.oauth_client_id, s.created_at, u.email`;
+   RETURNING s.id, s.workspace_id, s.user_id, s.oauth_client_id, s.created_at, u.email, s.amr`;
 
 /**
  * end_user_sessions and end_user_refresh_tokens. Methods take the workspace first, except the
@@ -232,6 +247,7 @@ export class SessionsRepository {
       r?.accessJti ?? null,
       r?.accessExpiresAt ?? null,
       r?.expiresAt ?? null,
+      s.amr,
     ]);
     return toSessionRecord(row);
   }

@@ -29,12 +29,14 @@ export interface SessionView {
   browser_family: string;
   os_family: string;
   kind: 'api' | 'browser';
+  /** How the session was authenticated (RFC 8176), e.g. ["pwd"] or ["pwd", "otp", "mfa"]. */
+  amr: string[];
   created_at: string;
   last_seen_at: string;
   current: boolean;
 }
 
-type SessionRef = Pick<EndUserSessionRecord, 'id' | 'workspaceId' | 'userId' | 'oauthClientId'>;
+type SessionRef = Pick<EndUserSessionRecord, 'id' | 'workspaceId' | 'userId' | 'oauthClientId'> & { amr?: string[] };
 
 const invalidRefresh = () => new DomainError('invalid_token', 'Refresh token is invalid, expired or revoked');
 
@@ -53,7 +55,13 @@ export class SessionsService {
   /** Sign an access token and draw a refresh token for a session; nothing is written yet. */
   async mintTokens(session: SessionRef, now: Date): Promise<{ pair: TokenPair; refresh: NewRefreshToken }> {
     const access = await this.codec.sign(
-      { userId: session.userId, sessionId: session.id, workspaceId: session.workspaceId, oauthClientId: session.oauthClientId },
+      {
+        userId: session.userId,
+        sessionId: session.id,
+        workspaceId: session.workspaceId,
+        oauthClientId: session.oauthClientId,
+        amr: session.amr,
+      },
       now,
     );
     const refreshToken = generateToken('rt_');
@@ -117,7 +125,7 @@ export class SessionsService {
       await this.sessions.extend(tx, row.workspaceId, row.sessionId, now, this.refreshExpiry(now));
       const pair = await this.issueTokens(
         tx,
-        { id: row.sessionId, workspaceId: row.workspaceId, userId: row.userId, oauthClientId: row.oauthClientId },
+        { id: row.sessionId, workspaceId: row.workspaceId, userId: row.userId, oauthClientId: row.oauthClientId, amr: row.amr },
         now,
       );
       return { pair };
@@ -188,6 +196,7 @@ export class SessionsService {
       browser_family: s.browserFamily,
       os_family: s.osFamily,
       kind: s.kind,
+      amr: s.amr,
       created_at: s.createdAt.toISOString(),
       last_seen_at: s.lastSeenAt.toISOString(),
       current: s.id === principal.sessionId,

@@ -21,6 +21,10 @@ export interface SessionOptions {
   expiresAt: Date;
   browserTokenHash?: string;
   refresh?: NewRefreshToken;
+  /** RFC 8176 methods; a password alone when not given. */
+  amr?: string[];
+  /** The sign-in policy that acted before this session (a passed step-up), for the anomaly record. */
+  policy?: { action: 'challenge'; kinds: string[] };
 }
 
 /**
@@ -96,6 +100,7 @@ export class SignInService {
         browserTokenHash: options.browserTokenHash ?? null,
         now,
         expiresAt: options.expiresAt,
+        amr: options.amr ?? ['pwd'],
         refresh: options.refresh,
       });
       const value = extra ? await extra(tx, created, now) : undefined;
@@ -110,6 +115,8 @@ export class SignInService {
           session_kind: options.kind,
           browser_family: families.browserFamily,
           os_family: families.osFamily,
+          amr: created.amr,
+          ...(options.policy ? { policy: options.policy } : {}),
         },
         session: created,
         user: { id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName, oauthClientId: user.oauthClientId },

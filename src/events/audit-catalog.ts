@@ -89,6 +89,13 @@ export const AUDIT_EVENTS = {
     status: 'emitted',
     description: 'SCIM OAuth client keys (private_key_jwt) or trusted issuer (JWT-bearer grant) changed',
   },
+  mfa_enroll: { severity: 'warn', status: 'emitted', description: 'End user enrolled a second factor' },
+  mfa_remove: { severity: 'warn', status: 'emitted', description: 'End user removed a second factor' },
+  mfa_challenge_success: { severity: 'info', status: 'emitted', description: 'Second step of a sign-in passed' },
+  mfa_challenge_failure: { severity: 'warn', status: 'emitted', description: 'Wrong second-factor code at sign-in' },
+  recovery_codes_regenerate: { severity: 'warn', status: 'emitted', description: 'New recovery codes issued (the old set is void)' },
+  step_up_required: { severity: 'warn', status: 'emitted', description: 'A sign-in policy asked for a second step' },
+  sign_in_blocked: { severity: 'warn', status: 'emitted', description: 'A sign-in policy refused a sign-in' },
 } as const satisfies Record<string, CatalogEntry>;
 
 export type AuditEventType = keyof typeof AUDIT_EVENTS;

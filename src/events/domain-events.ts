@@ -49,6 +49,8 @@ export interface EndUserSessionRecord {
   longitude: number | null;
   createdAt: Date;
   lastSeenAt: Date;
+  /** How the session was authenticated (RFC 8176 values, e.g. ['pwd'] or ['pwd', 'otp', 'mfa']). */
+  amr: string[];
 }
 
 export interface DomainEvents {
@@ -109,6 +111,13 @@ export interface DomainEvents {
   scim_client_secret_create: AuditFacts;
   scim_client_revoke: AuditFacts;
   scim_client_update: AuditFacts;
+  mfa_enroll: AuditFacts;
+  mfa_remove: AuditFacts;
+  mfa_challenge_success: AuditFacts;
+  mfa_challenge_failure: AuditFacts;
+  recovery_codes_regenerate: AuditFacts;
+  step_up_required: AuditFacts;
+  sign_in_blocked: AuditFacts;
 }
 
 export type DomainEventName = keyof DomainEvents;

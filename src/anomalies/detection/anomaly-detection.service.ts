@@ -93,11 +93,14 @@ export class AnomalyDetectionService {
   /** Anomaly rows and their anomaly_detected audit events commit together. */
   private record(event: LoginSuccess, current: SessionFacts, findings: AnomalyFinding[]): Promise<SecurityAnomaly[]> {
     const { session, user } = event;
+    const acted = policyOf(event);
     return this.uow.run(async (tx, events) => {
       const rows = await this.anomalies.insertMany(
         tx,
         findings.map((f) => ({
           ...f,
+          // A sign-in policy challenged this kind before the session existed: the record says so.
+          metadata: acted?.kinds.includes(f.kind) ? { ...f.metadata, policy: acted.action } : f.metadata,
           workspaceId: session.workspaceId,
           userId: session.userId,
           oauthClientId: session.oauthClientId,
@@ -168,6 +171,13 @@ export class AnomalyDetectionService {
     });
     this.mail.kick();
   }
+}
+
+/** The policy that acted on this sign-in (login_success metadata.policy), if any. */
+function policyOf(event: LoginSuccess): { action: string; kinds: string[] } | null {
+  const policy = event.metadata?.policy as { action?: unknown; kinds?: unknown } | undefined;
+  if (!policy || typeof policy.action !== 'string' || !Array.isArray(policy.kinds)) return null;
+  return { action: policy.action, kinds: policy.kinds.filter((k): k is string => typeof k === 'string') };
 }
 
 function describe(err: unknown): string {

@@ -12,6 +12,8 @@ import { ScimWithoutWaits1795522988294 } from './1795522988294-ScimWithoutWaits'
 import { AuditChainAndWebhooks1795523082895 } from './1795523082895-AuditChainAndWebhooks';
 import { SamlNameIdKeyAndSeenRequests1795687114451 } from './1795687114451-SamlNameIdKeyAndSeenRequests';
 import { ScimOAuthClients1795686466223 } from './1795686466223-ScimOAuthClients';
+import { EndUserSecondFactors1795686501550 } from './1795686501550-EndUserSecondFactors';
+import { SignInPolicies1795688130344 } from './1795688130344-SignInPolicies';
 
 /** Every migration, in order. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -28,5 +30,7 @@ export const MIGRATIONS = [
   ScimWithoutWaits1795522988294,
   AuditChainAndWebhooks1795523082895,
   ScimOAuthClients1795686466223,
+  EndUserSecondFactors1795686501550,
   SamlNameIdKeyAndSeenRequests1795687114451,
+  SignInPolicies1795688130344,
 ];

@@ -6,7 +6,7 @@ import type { CodePurpose } from '../one-time-code';
 /** The live one-time code of an account for one purpose, as an HMAC (decision 0302); a resend replaces it. */
 @Entity('end_user_codes')
 @Unique('end_user_codes_user_id_purpose_key', ['userId', 'purpose'])
-@Check('end_user_codes_purpose_check', `purpose IN ('email_verification', 'password_reset')`)
+@Check('end_user_codes_purpose_check', `purpose IN ('email_verification', 'password_reset', 'sign_in')`)
 export class EndUserCode {
   @PrimaryGeneratedColumn('uuid') id: string;
   @Column('uuid', { name: 'workspace_id' }) workspaceId: string;

@@ -38,4 +38,6 @@ export class EndUserSession {
   @Column('timestamptz', { name: 'expires_at' }) expiresAt: Date;
   @Column('timestamptz', { name: 'revoked_at', nullable: true }) revokedAt: Date | null;
   @Column('text', { name: 'revoke_reason', nullable: true }) revokeReason: string | null;
+  /** How the session was authenticated, RFC 8176 values (decision 0313). */
+  @Column('text', { array: true, default: () => "'{pwd}'" }) amr: string[];
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { Clock } from '../../common/clock';
 import { sha256Hex } from '../../common/crypto/tokens';
+import { MfaRepository } from '../mfa/mfa.repository';
 import { SessionsRepository } from '../sessions.repository';
 import { BROWSER_SESSION_TTL_MS } from './browser-session-cookie';
 
@@ -14,6 +15,8 @@ export interface BrowserSession {
   oauthClientId: string | null;
   email: string;
   authenticatedAt: Date;
+  /** How the browser session was authenticated (RFC 8176). */
+  amr: string[];
 }
 
 /**
@@ -26,7 +29,13 @@ export class BrowserSessionsService {
   constructor(
     private readonly sessions: SessionsRepository,
     private readonly clock: Clock,
+    private readonly mfa: MfaRepository,
   ) {}
+
+  /** Whether the user has a second factor to step up with (SAML asks before sending them to the login page). */
+  async hasSecondFactor(workspaceId: string, userId: string): Promise<boolean> {
+    return (await this.mfa.factors(workspaceId, userId)).totp;
+  }
 
   /** Who holds this cookie token, or null (none, unknown, expired, revoked, inactive user). */
   async sessionFor(token: unknown): Promise<BrowserSession | null> {
@@ -40,6 +49,7 @@ export class BrowserSessionsService {
       oauthClientId: row.oauthClientId,
       email: row.email,
       authenticatedAt: row.createdAt,
+      amr: row.amr,
     };
   }
 

@@ -64,6 +64,17 @@ export class HostedLoginController {
     );
   }
 
+  @Post('mfa')
+  @RateLimit('mfa')
+  async secondStep(
+    @Body() body: Record<string, unknown>,
+    @Req() req: Request,
+    @Res() res: Response,
+    @ReqMeta() meta: RequestMeta,
+  ): Promise<void> {
+    return this.form(req, res, body, async (input, token) => this.hosted.secondStep(input, token, meta, await this.signedIn(req)));
+  }
+
   @Post('verify')
   @RateLimit('verify')
   async verify(

@@ -4,6 +4,9 @@ import { isUuid } from '../../common/ids';
 import type { RequestMeta } from '../../common/request-context';
 import { EmailVerificationService } from '../../email-verification/email-verification.service';
 import { EndUserRecord, EndUsersRepository, SignInScope } from '../end-users.repository';
+import { MfaChallengesService, methodsOf } from '../mfa/mfa-challenges.service';
+import { SignInGate } from '../mfa/sign-in-gate.service';
+import { AuthRateLimiter } from '../rate-limit/auth-rate-limiter';
 import { PasswordService } from '../password.service';
 import { SessionsService } from '../sessions.service';
 import { INVALID_CREDENTIALS_MESSAGE, SignInService } from '../sign-in.service';
@@ -12,6 +15,7 @@ import { safeNext } from './safe-next';
 import { SignInContinuations } from './sign-in-continuation';
 import { renderErrorPage } from './views/error-page.view';
 import { LoginContext, renderLoginPage } from './views/login-page.view';
+import { renderSecondFactorPage } from './views/second-factor-page.view';
 import { renderResetConfirmPage, renderResetRequestPage } from './views/reset-password.view';
 import { renderSignedInPage } from './views/signed-in-page.view';
 import { renderVerifyEmailPage } from './views/verify-email-page.view';
@@ -38,6 +42,11 @@ export interface HostedInput {
   password?: string;
   code?: string;
   newPassword?: string;
+  /** The second step: the mfa_token of the password step and a recovery code (the TOTP code is `code`). */
+  mfaToken?: string;
+  recoveryCode?: string;
+  /** The signed-in user is asked for a second factor only (SAML step-up). */
+  stepUp?: boolean;
   /** The application the sign-in continues to, when the controller knows it (the SAML SP). */
   appName?: string | null;
 }
@@ -66,6 +75,9 @@ export class HostedLoginService {
     private readonly verification: EmailVerificationService,
     private readonly passwords: PasswordService,
     private readonly continuations: SignInContinuations,
+    private readonly mfa: MfaChallengesService,
+    private readonly limiter: AuthRateLimiter,
+    private readonly gate: SignInGate,
   ) {
     this.basePath = HOSTED_LOGIN_PATH;
   }
@@ -73,6 +85,11 @@ export class HostedLoginService {
   async show(input: HostedInput, csrfToken: string, current: BrowserSession | null): Promise<HostedResult> {
     const resolved = await this.resolve(input.context);
     if (current && (!resolved || resolved.scope.workspaceId === current.workspaceId)) {
+      // Step-up (a SAML SP asked for a second factor): the signed-in user owes the factor, not the password.
+      if (input.stepUp && resolved && !current.amr.includes('mfa')) {
+        const challenge = await this.stepUpChallenge(current);
+        if (challenge) return page(200, this.secondFactorPage(input, csrfToken, resolved.brand, challenge.mfa_token, challenge.methods));
+      }
       if (input.next !== '/') return { kind: 'redirect', location: input.next };
       return page(
         200,
@@ -119,24 +136,85 @@ export class HostedLoginService {
         ...(continuation ? { continuation: { set: continuation } } : {}),
       };
     }
-    return this.completeSignIn(user, input, request, previous);
+    return this.completeSignIn(user, input, csrfToken, resolved.brand, request, previous);
   }
 
   /**
-   * The account is known (password checked, email verified): start the browser session and go on.
-   * Every path that signs a person in on these pages ends here (a second factor would be asked here).
+   * The account is known (password checked, email verified). A second factor, or a step-up the
+   * workspace's policy asks for, comes before any session exists; otherwise the browser session
+   * starts. Every path that signs a person in on these pages ends here.
    */
   private async completeSignIn(
     user: EndUserRecord,
     input: HostedInput,
+    csrfToken: string,
+    brand: string,
     request: RequestMeta,
     previous: BrowserSession | null,
   ): Promise<HostedResult> {
+    let owed;
+    try {
+      owed = await this.gate.afterPassword(user, 'browser', request);
+    } catch (err) {
+      if (!(err instanceof DomainError) || err.code !== 'sign_in_blocked') throw err;
+      return page(403, this.loginForm({ ...input, email: user.email }, csrfToken, brand, err.message));
+    }
+    if (owed) return page(200, this.secondFactorPage(input, csrfToken, brand, owed.mfa_token, owed.methods));
+    return this.openBrowserSession(user, ['pwd'], input, request, previous);
+  }
+
+  /** The second step of the hosted sign-in: an authenticator code or a recovery code against the mfa_token. */
+  async secondStep(input: HostedInput, csrfToken: string, request: RequestMeta, previous: BrowserSession | null): Promise<HostedResult> {
+    const resolved = await this.resolve(input.context);
+    if (!resolved) return this.incompleteLink();
+    const step = input.recoveryCode !== undefined ? { recovery_code: input.recoveryCode } : { code: (input.code ?? '').trim() };
+    let passed;
+    try {
+      passed = await this.mfa.pass({ mfa_token: input.mfaToken ?? '', ...step }, 'browser', request, (userId) =>
+        this.limiter.hitAccount('mfa', `user:${userId}`),
+      );
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err;
+      if (err.code === 'invalid_code') {
+        // Recovery codes exist only beside an authenticator (they are voided with the last factor).
+        const methods = ['totp', 'recovery_code'];
+        const message =
+          input.recoveryCode !== undefined ? 'That recovery code is not valid.' : 'That code is not correct. Try the current one.';
+        return page(
+          401,
+          this.secondFactorPage(input, csrfToken, resolved.brand, input.mfaToken ?? '', methods, message, input.recoveryCode !== undefined),
+        );
+      }
+      if (err.code === 'rate_limited') throw err;
+      return page(401, this.loginForm(input, csrfToken, resolved.brand, 'This sign-in has expired. Sign in with your password again.'));
+    }
+    const user = passed.user;
+    if (!user.isActive || user.workspaceId !== resolved.scope.workspaceId) return this.incompleteLink();
+    const policy = passed.reason === 'step_up' ? { action: 'challenge' as const, kinds: passed.anomalyKinds } : undefined;
+    return this.openBrowserSession(user, passed.amr, input, request, previous, policy);
+  }
+
+  /** A challenge for the browser's signed-in user, or null when they have no factor to step up with. */
+  private async stepUpChallenge(current: BrowserSession) {
+    const user = await this.users.byId(current.workspaceId, current.userId);
+    if (!user) return null;
+    const methods = methodsOf(await this.mfa.factors(user));
+    return methods.length ? this.mfa.open(user, 'browser', methods, 'step_up') : null;
+  }
+
+  /** The browser session of a finished sign-in; it replaces the previous one of this browser (its cookie is overwritten). */
+  private async openBrowserSession(
+    user: EndUserRecord,
+    amr: string[],
+    input: HostedInput,
+    request: RequestMeta,
+    previous: BrowserSession | null,
+    policy?: { action: 'challenge'; kinds: string[] },
+  ): Promise<HostedResult> {
     const cookie = this.browser.newToken();
-    // A new sign-in in this browser replaces the previous browser session (its cookie is overwritten).
     await this.signIn.startSession(
       user,
-      { kind: 'browser', expiresAt: cookie.expiresAt, browserTokenHash: cookie.hash },
+      { kind: 'browser', expiresAt: cookie.expiresAt, browserTokenHash: cookie.hash, amr, policy },
       request,
       (tx, _s, now) =>
         previous
@@ -144,6 +222,28 @@ export class HostedLoginService {
           : Promise.resolve([]),
     );
     return { kind: 'redirect', location: this.destination(input), sessionToken: cookie.token };
+  }
+
+  private secondFactorPage(
+    input: HostedInput,
+    csrfToken: string,
+    brand: string,
+    mfaToken: string,
+    methods: string[],
+    error: string | null = null,
+    recoveryFirst = false,
+  ): string {
+    return renderSecondFactorPage({
+      action: `${this.basePath}mfa/`,
+      csrfToken,
+      mfaToken,
+      next: input.next,
+      context: input.context,
+      brand,
+      methods,
+      error,
+      recoveryFirst,
+    });
   }
 
   /**
@@ -183,7 +283,7 @@ export class HostedLoginService {
         resolved.scope.workspaceId === verified.workspaceId &&
         (!resolved.scope.oauthClientId || resolved.scope.oauthClientId === verified.oauthClientId);
       if (sameScope && verified.isActive) {
-        const done = await this.completeSignIn({ ...verified, emailVerified: true }, input, request, previous);
+        const done = await this.completeSignIn({ ...verified, emailVerified: true }, input, csrfToken, resolved.brand, request, previous);
         return { ...done, continuation: 'clear' };
       }
     }
@@ -398,5 +498,8 @@ export function hostedInput(source: unknown): HostedInput {
     password: str(s.password, 1024),
     code: str(s.code, 32),
     newPassword: str(s.new_password, 1024),
+    mfaToken: str(s.mfa_token, 200),
+    stepUp: s.step_up === '1' || undefined,
+    recoveryCode: str(s.recovery_code, 64),
   };
 }

@@ -43,7 +43,8 @@ export class HostedSessionsService {
   }
 }
 
-function principalOf(session: BrowserSession): EndUserPrincipal {
+/** The browser session as an end-user principal (the hosted pages act as the signed-in user). */
+export function principalOf(session: BrowserSession): EndUserPrincipal {
   return {
     kind: 'end-user',
     userId: session.userId,
@@ -62,8 +63,8 @@ function contextParams(context: SessionsContext, lead: '?' | '&'): string {
   return s ? `${lead}${s}` : '';
 }
 
-function loginFirst(context: SessionsContext): string {
-  const q = new URLSearchParams({ next: SESSIONS_PAGE });
+export function loginFirst(context: SessionsContext, page = SESSIONS_PAGE): string {
+  const q = new URLSearchParams({ next: page });
   if (context.clientId) q.set('client_id', context.clientId);
   else if (context.workspaceId) q.set('workspace_id', context.workspaceId);
   return `${LOGIN_PAGE}?${q.toString()}`;

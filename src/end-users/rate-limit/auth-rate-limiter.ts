@@ -6,7 +6,7 @@ import { DomainError } from '../../common/errors';
 import { REDIS_CLIENT, type RedisClient } from '../../common/redis.provider';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 
-export type RateLimitedAction = 'login' | 'register' | 'verify' | 'resend' | 'reset' | 'saml_sso';
+export type RateLimitedAction = 'login' | 'mfa' | 'register' | 'verify' | 'resend' | 'reset' | 'saml_sso';
 
 const WINDOW_MS = 60_000;
 
@@ -32,6 +32,11 @@ export class AuthRateLimiter implements OnApplicationShutdown {
   async hit(action: RateLimitedAction, ip: string, account: string | null): Promise<void> {
     await this.check(`rl:${action}:ip:${ip}`, this.ipLimit(action), action);
     if (account) await this.check(`rl:${action}:acct:${sha256Hex(account)}`, this.config.RATE_LIMIT_ACCOUNT_PER_MINUTE, action);
+  }
+
+  /** Count one attempt against an account only (the route's guard already counted the IP). */
+  async hitAccount(action: RateLimitedAction, account: string): Promise<void> {
+    await this.check(`rl:${action}:acct:${sha256Hex(account)}`, this.config.RATE_LIMIT_ACCOUNT_PER_MINUTE, action);
   }
 
   /** SAML SSO has its own per-address budget: one sign-in there is two or three requests (start, finish). */

@@ -12,9 +12,17 @@ describe('AccessTokenCodec', () => {
     const { token, jti } = await codec.sign(subject, t0);
     expect(await codec.verify(token, t0)).toEqual({
       ...subject,
+      amr: ['pwd'],
       jti,
       expiresAt: new Date(t0.getTime() + 900_000),
     });
+  });
+
+  it('carries the RFC 8176 methods and the acr they meet', async () => {
+    const { token } = await codec.sign({ ...subject, amr: ['pwd', 'otp', 'mfa'] }, t0);
+    expect(await codec.verify(token, t0)).toMatchObject({ amr: ['pwd', 'otp', 'mfa'] });
+    const payload = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as Record<string, unknown>;
+    expect(payload).toMatchObject({ amr: ['pwd', 'otp', 'mfa'], acr: 'https://refeds.org/profile/mfa' });
   });
 
   it('refuses an expired token when the clock moves past its lifetime', async () => {

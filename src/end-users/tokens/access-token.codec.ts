@@ -7,9 +7,16 @@ export interface AccessTokenClaims {
   sessionId: string;
   workspaceId: string;
   oauthClientId: string | null;
+  /** RFC 8176 authentication methods of the session (decision 0313). */
+  amr: string[];
   jti: string;
   expiresAt: Date;
 }
+
+/** The acr of a session: REFEDS's multi-factor profile when a second factor was used, else single-factor. */
+export const ACR_MFA = 'https://refeds.org/profile/mfa';
+export const ACR_SFA = 'https://refeds.org/profile/sfa';
+export const acrFor = (amr: readonly string[]): string => (amr.includes('mfa') ? ACR_MFA : ACR_SFA);
 
 const ISSUER = 'identity-service';
 const AUDIENCE = 'end-user';
@@ -34,11 +41,15 @@ export class AccessTokenCodec {
     return this.ttlSeconds;
   }
 
-  async sign(subject: Omit<AccessTokenClaims, 'jti' | 'expiresAt'>, now: Date): Promise<{ token: string; jti: string; expiresAt: Date }> {
+  async sign(
+    subject: Omit<AccessTokenClaims, 'jti' | 'expiresAt' | 'amr'> & { amr?: string[] },
+    now: Date,
+  ): Promise<{ token: string; jti: string; expiresAt: Date }> {
     const jti = randomUUID();
     const iat = Math.floor(now.getTime() / 1000);
     const exp = iat + this.ttlSeconds;
-    const token = await new SignJWT({ sid: subject.sessionId, wid: subject.workspaceId, cid: subject.oauthClientId })
+    const amr = subject.amr ?? ['pwd'];
+    const token = await new SignJWT({ sid: subject.sessionId, wid: subject.workspaceId, cid: subject.oauthClientId, amr, acr: acrFor(amr) })
       .setProtectedHeader({ alg: ALG, typ: 'JWT' })
       .setSubject(subject.userId)
       .setJti(jti)
@@ -60,13 +71,14 @@ export class AccessTokenCodec {
         currentDate: now,
         requiredClaims: ['sub', 'jti', 'exp', 'sid', 'wid'],
       });
-      const { sub, jti, exp, sid, wid, cid } = payload;
+      const { sub, jti, exp, sid, wid, cid, amr } = payload;
       if (typeof sid !== 'string' || typeof wid !== 'string' || !sub || !jti || !exp) return null;
       return {
         userId: sub,
         sessionId: sid,
         workspaceId: wid,
         oauthClientId: typeof cid === 'string' ? cid : null,
+        amr: Array.isArray(amr) && amr.every((v) => typeof v === 'string') ? (amr as string[]) : ['pwd'],
         jti,
         expiresAt: new Date(exp * 1000),
       };

@@ -2,7 +2,13 @@
  * The templates a workspace can edit, their placeholders and their defaults.
  * A workspace that never saved a template gets the default; saving stores a full copy.
  */
-export const TEMPLATE_NAMES = ['registration_confirmation', 'new_device_alert', 'password_reset'] as const;
+export const TEMPLATE_NAMES = [
+  'registration_confirmation',
+  'new_device_alert',
+  'password_reset',
+  'sign_in_code',
+  'sign_in_blocked',
+] as const;
 export type TemplateName = (typeof TEMPLATE_NAMES)[number];
 
 export interface TemplateContent {
@@ -74,6 +80,23 @@ const PASSWORD_RESET_BODY = layout(
 <p style="margin:0 0 16px;">The code expires in 1 hour. If you did not ask for this, ignore this email: your password stays as it is.</p>`,
 );
 
+const SIGN_IN_CODE_BODY = layout(
+  'Confirm your sign-in',
+  `<h1 style="font-size:20px;margin:0 0 16px;">Confirm it is you</h1>
+<p style="margin:0 0 16px;">Hi {{first_name}},</p>
+<p style="margin:0 0 16px;">Someone signed in to the {{oauth_client.name}} account for {{email}} with the right password from a device or place we have not seen. Enter this code to finish signing in:</p>
+<p style="font-size:32px;font-weight:700;letter-spacing:8px;margin:24px 0;font-family:'SFMono-Regular',Consolas,monospace;">{{code}}</p>
+<p style="margin:0 0 16px;">The code expires in 1 hour. If this was not you, change your password now: whoever tried knows it.</p>`,
+);
+
+const SIGN_IN_BLOCKED_BODY = layout(
+  'Sign-in blocked',
+  `<h1 style="font-size:20px;margin:0 0 16px;">We blocked a sign-in to your account</h1>
+<p style="margin:0 0 16px;">Hi {{first_name}},</p>
+<p style="margin:0 0 16px;">Someone used the right password for the {{oauth_client.name}} account of {{email}} from {{device}} (IP {{ip_address}}), which this account has not used before. The sign-in policy of {{oauth_client.name}} refused it.</p>
+<p style="margin:0 0 16px;">If this was not you, change your password now: whoever tried knows it. If it was you, sign in from a device you used before or ask the administrators of {{oauth_client.name}}.</p>`,
+);
+
 export const TEMPLATE_CATALOG: Record<TemplateName, TemplateDefinition> = {
   registration_confirmation: {
     name: 'registration_confirmation',
@@ -118,6 +141,18 @@ export const TEMPLATE_CATALOG: Record<TemplateName, TemplateDefinition> = {
       from_name: FROM_NAME,
       body: PASSWORD_RESET_BODY,
     },
+  },
+  sign_in_code: {
+    name: 'sign_in_code',
+    display_name: 'Sign-in Code',
+    placeholders: ['code', 'first_name', 'last_name', 'email', 'oauth_client.name'],
+    defaults: { subject: '{{code}} is your {{oauth_client.name}} sign-in code', from_name: FROM_NAME, body: SIGN_IN_CODE_BODY },
+  },
+  sign_in_blocked: {
+    name: 'sign_in_blocked',
+    display_name: 'Sign-in Blocked',
+    placeholders: ['first_name', 'last_name', 'email', 'oauth_client.name', 'device', 'ip_address'],
+    defaults: { subject: 'We blocked a sign-in to your {{oauth_client.name}} account', from_name: FROM_NAME, body: SIGN_IN_BLOCKED_BODY },
   },
 };
 

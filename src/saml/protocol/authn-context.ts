@@ -7,6 +7,10 @@ const AC = 'urn:oasis:names:tc:SAML:2.0:ac:classes:';
 
 export const AUTHN_CLASS = {
   passwordProtectedTransport: `${AC}PasswordProtectedTransport`,
+  timeSyncToken: `${AC}TimeSyncToken`,
+  mobileTwoFactorContract: `${AC}MobileTwoFactorContract`,
+  /** REFEDS MFA profile: two distinct factors were used (https://refeds.org/profile/mfa). */
+  refedsMfa: 'https://refeds.org/profile/mfa',
 } as const;
 
 /**
@@ -31,6 +35,8 @@ const RANK: ReadonlyMap<string, number> = new Map([
   [`${AC}TLSClient`, 6],
   [`${AC}Smartcard`, 6],
   [`${AC}SmartcardPKI`, 7],
+  // Not a SAML class but the federations' way of asking for two factors; ranked with the two-factor classes.
+  [AUTHN_CLASS.refedsMfa, 6],
 ]);
 
 export const COMPARISONS = ['exact', 'minimum', 'better', 'maximum'] as const;
@@ -68,10 +74,36 @@ export function satisfiesRequested(actual: string, requested: RequestedAuthnCont
   });
 }
 
-/** The class of a hosted-login session: the only way to sign in there is a password, over HTTPS in production. */
-export function sessionAuthnClass(method: 'password'): string {
-  switch (method) {
-    case 'password':
-      return AUTHN_CLASS.passwordProtectedTransport;
+/**
+ * The classes a hosted-login session meets, strongest first, from its RFC 8176 methods
+ * (decision 0314): a password over HTTPS is PasswordProtectedTransport; a password and a
+ * one-time code (authenticator app, recovery code, mailed code) also meet TimeSyncToken,
+ * MobileTwoFactorContract and the REFEDS MFA profile; a password and a passkey the last two.
+ */
+export function sessionClasses(amr: readonly string[]): string[] {
+  if (!amr.includes('mfa')) return [AUTHN_CLASS.passwordProtectedTransport];
+  const classes: string[] = [AUTHN_CLASS.refedsMfa, AUTHN_CLASS.mobileTwoFactorContract];
+  if (amr.includes('otp')) classes.push(AUTHN_CLASS.timeSyncToken);
+  classes.push(AUTHN_CLASS.passwordProtectedTransport);
+  return classes;
+}
+
+/** The methods of a session that used a second factor, for asking "could a second factor meet this request?". */
+export const TWO_FACTOR_AMR: readonly string[] = ['pwd', 'otp', 'mfa'];
+
+/**
+ * The class an assertion names for a session of these methods, or null when the session does not
+ * meet the request. A requested class the session meets is named as asked; otherwise the
+ * strongest class of the session that satisfies the comparison. Without a request: the
+ * session's strongest class.
+ */
+export function assertedClass(amr: readonly string[], requested: RequestedAuthnContext | undefined): string | null {
+  const have = sessionClasses(amr);
+  if (!requested) return have[0];
+  if (requested.declRefs.length > 0) return null;
+  if (requested.comparison !== 'better') {
+    const named = requested.classRefs.find((ref) => have.includes(ref));
+    if (named) return named;
   }
+  return have.find((c) => satisfiesRequested(c, requested)) ?? null;
 }

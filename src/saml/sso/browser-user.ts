@@ -13,8 +13,8 @@ export interface BrowserUser {
   emailVerified: boolean;
   /** When the password was typed for this session (ForceAuthn compares it). */
   authenticatedAt: Date;
-  /** How the session was opened: the hosted login page has one way, the password. */
-  authnMethod: 'password';
+  /** How the session was authenticated (RFC 8176): ['pwd'], or with a second factor ['pwd', 'otp', 'mfa']. */
+  amr: string[];
 }
 
 /**
@@ -43,13 +43,20 @@ export class BrowserUsers {
       lastName: profile.lastName || null,
       emailVerified: profile.emailVerified,
       authenticatedAt: session.authenticatedAt,
-      authnMethod: 'password',
+      amr: session.amr,
     };
   }
 
+  /** Whether the user could answer a step-up (has a second factor). */
+  hasSecondFactor(user: BrowserUser): Promise<boolean> {
+    return this.sessions.hasSecondFactor(user.workspaceId, user.userId);
+  }
+
   /** The hosted login page, told which workspace's users may sign in and where to come back. */
-  loginLocation(loginUrl: string, workspaceId: string, next: string): string {
+  loginLocation(loginUrl: string, workspaceId: string, next: string, stepUp = false): string {
     const params = new URLSearchParams({ workspace_id: workspaceId, next });
+    // The signed-in user owes a second factor (step-up): the login page asks for it, not the password.
+    if (stepUp) params.set('step_up', '1');
     return `${loginUrl}${loginUrl.includes('?') ? '&' : '?'}${params.toString()}`;
   }
 }

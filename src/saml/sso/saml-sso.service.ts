@@ -7,7 +7,7 @@ import { DomainEventBus } from '../../events/domain-event-bus';
 import { IdpRuntime } from '../idp/idp-runtime';
 import { IdpSettings } from '../idp/idp-settings';
 import { AuthnRequestInfo, postToRedirectEncoding, readRedirectAuthnRequest } from '../protocol/authn-request.parser';
-import { satisfiesRequested, sessionAuthnClass } from '../protocol/authn-context';
+import { assertedClass, TWO_FACTOR_AMR } from '../protocol/authn-context';
 import { buildLoginResponse, buildStatusResponse } from '../protocol/login-response.builder';
 import { NameIdRule, nameIdValue, ruleForPolicy, subjectMatches } from '../protocol/name-id';
 import { pairwiseId } from '../protocol/pairwise';
@@ -91,18 +91,26 @@ export class SamlSsoService {
     // A NameIDPolicy the registration cannot meet is answered at once: signing in would not change it.
     if (!ruleForPolicy(registeredRule(sp), request.nameIdPolicy)) return this.invalidNameIdPolicy(flow, 'keep');
 
-    // The only sign-in we offer is a password: a request that excludes it is answered at once.
-    if (!satisfiesRequested(sessionAuthnClass('password'), request.requestedAuthnContext)) return this.noAuthnContext(flow);
+    // A request that neither a password nor a second factor can meet is answered at once.
+    const requested = request.requestedAuthnContext;
+    if (!assertedClass(['pwd'], requested) && !assertedClass(TWO_FACTOR_AMR, requested)) return this.noAuthnContext(flow);
 
     const user = this.users.asMember(session, sp.workspaceId, profile);
-    if (user && !request.forceAuthn) return this.issue(flow, user, 'clear');
+    let stepUp = false;
+    if (user && !request.forceAuthn) {
+      const met = assertedClass(user.amr, requested);
+      if (met) return this.issue(flow, user, 'clear', met);
+      // Signed in with the password alone and a second factor asked: step up, or NoAuthnContext without a factor.
+      if (!(await this.users.hasSecondFactor(user))) return this.noAuthnContext(flow);
+      stepUp = true;
+    }
     if (request.isPassive) return this.noPassive(flow);
     const ticket = await this.requests.stash(sp, request, flow.relayState, meta.ip, this.config.SAML_PENDING_PER_CLIENT);
     return {
       kind: 'login',
       ticket,
       signOut: request.forceAuthn && user !== null,
-      location: this.users.loginLocation(settings.loginUrl, sp.workspaceId, FINISH_PATH),
+      location: this.users.loginLocation(settings.loginUrl, sp.workspaceId, FINISH_PATH, stepUp),
     };
   }
 
@@ -153,6 +161,16 @@ export class SamlSsoService {
         location: this.users.loginLocation(settings.loginUrl, sp.workspaceId, FINISH_PATH),
       };
     }
+    const met = assertedClass(user.amr, pending.request.requestedAuthnContext);
+    if (!met && (await this.users.hasSecondFactor(user))) {
+      // Password only, and the request wants a second factor the user has: step up, keep the ticket.
+      return {
+        kind: 'login',
+        ticket: 'keep',
+        signOut: false,
+        location: this.users.loginLocation(settings.loginUrl, sp.workspaceId, FINISH_PATH, true),
+      };
+    }
     // Single use: two tabs finishing the same ticket get one assertion between them.
     if (!(await this.requests.consume(pending.id))) {
       return {
@@ -163,7 +181,8 @@ export class SamlSsoService {
         ticket: 'clear',
       };
     }
-    return this.issue(flow, user, 'clear');
+    if (!met) return this.noAuthnContext(flow, 'clear');
+    return this.issue(flow, user, 'clear', met);
   }
 
   /** For ForceAuthn: the password was typed after the request arrived. */
@@ -238,7 +257,7 @@ export class SamlSsoService {
     return raw;
   }
 
-  private async issue(flow: Flow, user: BrowserUser, ticket: 'clear' | 'keep'): Promise<SsoOutcome> {
+  private async issue(flow: Flow, user: BrowserUser, ticket: 'clear' | 'keep', authnClass: string): Promise<SsoOutcome> {
     const { sp, request, settings, meta } = flow;
     const actor = { type: 'end_user' as const, id: user.userId, email: user.email };
     const facts = toAssertable(user);
@@ -307,7 +326,7 @@ export class SamlSsoService {
         nameIdFormat: rule.format,
         sessionIndex,
         authnInstant: user.authenticatedAt,
-        authnContextClassRef: sessionAuthnClass(user.authnMethod),
+        authnContextClassRef: authnClass,
         // An unverified address is never asserted, in the NameID or as a claim (one user could claim another's at the SP).
         attributes: mapAttributes(facts, user.emailVerified ? sp.attributeMapping : withoutEmail(sp.attributeMapping)),
         signAssertion: sp.signAssertions,
@@ -328,6 +347,7 @@ export class SamlSsoService {
         request_id: request.id,
         session_id: user.sessionId,
         session_index: sessionIndex,
+        authn_context_class: authnClass,
       },
     });
     const page = renderAutoPostPage({
@@ -344,7 +364,7 @@ export class SamlSsoService {
   }
 
   /** RequestedAuthnContext we cannot satisfy: Requester/NoAuthnContext to the ACS (saml-core §3.3.2.2.1), audited. */
-  private async noAuthnContext(flow: Flow): Promise<SsoOutcome> {
+  private async noAuthnContext(flow: Flow, ticket: 'clear' | 'keep' = 'keep'): Promise<SsoOutcome> {
     const requested = flow.request.requestedAuthnContext!;
     await this.recordFailure(
       flow.sp,
@@ -364,8 +384,8 @@ export class SamlSsoService {
       flow,
       STATUS.requester,
       STATUS.noAuthnContext,
-      'This identity provider signs users in with a password (PasswordProtectedTransport); the requested authentication context excludes it',
-      'keep',
+      'The requested authentication context cannot be met for this user (a password, or a password and a second factor the user has)',
+      ticket,
     );
   }
 

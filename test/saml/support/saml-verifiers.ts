@@ -2,7 +2,7 @@
  * Independent consumers of our SAML output, shared by unit and e2e tests:
  * node-saml as a real service provider, and xmlsec1 (libxmlsec) as a verifier.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -105,4 +105,36 @@ export async function xmlsecVerify(xml: string, certPem: string, node: 'Assertio
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** pysaml2 (Debian's python3-pysaml2) as the SP: whether it accepts a Response, and the AuthnContextClassRef it reads. */
+export async function pysaml2Accepts(job: {
+  metadata: string;
+  spEntityId: string;
+  acsUrl: string;
+  requestId: string;
+  samlResponse: string;
+}): Promise<{ ok: boolean; name_id?: string; authn_class?: string | null; error?: string }> {
+  const script = join(__dirname, 'pysaml2_sp.py');
+  return new Promise((resolve, reject) => {
+    const child = spawn('/usr/bin/python3', [script], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`pysaml2 exited ${code}: ${err.slice(-2000)}`));
+      resolve(JSON.parse(out.trim().split('\n').pop()!) as { ok: boolean });
+    });
+    child.stdin.end(
+      JSON.stringify({
+        metadata: job.metadata,
+        sp_entity_id: job.spEntityId,
+        acs_url: job.acsUrl,
+        request_id: job.requestId,
+        saml_response: job.samlResponse,
+      }),
+    );
+  });
 }

@@ -1,0 +1,253 @@
+/**
+ * Second-factor benchmark (BENCHMARKS.md, "Second factor").
+ *   npx ts-node --transpile-only bench/mfa.ts
+ * Needs the local Postgres and Redis. Measures, in one run on this machine:
+ *  1. full sign-ins per second, password only (POST /e/v1/auth/login/) against password + TOTP
+ *     (login, then POST /e/v1/auth/login/mfa/ with a fresh code), in alternating windows with the
+ *     same concurrency, so both see the same background load; the ratio is the figure;
+ *  2. the sign-in policy's evaluation time on the sign-in path (a workspace with a `challenge`
+ *     policy, sign-ins from known devices), read from the service's own histogram in /metrics.
+ */
+import { fork } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { totpCodeAt } from '../src/end-users/mfa/totp';
+import { generateAuditSigningKey } from '../src/config/dev-secrets';
+import { databaseUrl, recreateDatabase, withAdmin } from '../test/support/databases';
+import { aDeveloper, anOAuthClient, aWorkspace } from '../test/support/factories';
+import type { TestApp } from '../test/support/app';
+
+const DB = 'idsvc_bench_mfa';
+const PORT = 3990 + Math.floor(Math.random() * 9);
+const BASE = `http://127.0.0.1:${PORT}`;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
+const WINDOW_SECONDS = Number(process.env.BENCH_WINDOW_SECONDS ?? 5);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+// Each account spends about one TOTP step per 30 s: enough accounts that the flood never runs out of codes.
+const MFA_USERS = Number(process.env.BENCH_MFA_USERS ?? 500);
+const POLICY_CONCURRENCY = Number(process.env.BENCH_POLICY_CONCURRENCY ?? 1);
+const UA = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
+const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
+
+interface MfaUser {
+  email: string;
+  secret: string;
+  /** The last TOTP step this user spent (a code works once). */
+  lastStep: number;
+}
+
+async function post(path: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+  const res = await fetch(`${BASE}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'user-agent': UA },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+}
+
+/** Runs `one` on CONCURRENCY loops for `seconds`; counts the sign-ins that ended with tokens. */
+async function window(seconds: number, one: () => Promise<boolean>, concurrency = CONCURRENCY): Promise<{ ok: number; failed: number }> {
+  const until = Date.now() + seconds * 1000;
+  let ok = 0;
+  let failed = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (Date.now() < until) {
+        if (await one()) ok++;
+        else failed++;
+      }
+    }),
+  );
+  return { ok, failed };
+}
+
+interface HistogramSnapshot {
+  buckets: { le: number; n: number }[];
+  count: number;
+  sum: number;
+}
+
+function histogram(metrics: string, name: string): HistogramSnapshot {
+  const buckets = [...metrics.matchAll(new RegExp(`^${name}_bucket\\{le="([^"]+)"\\} (\\d+)`, 'gm'))].map((m) => ({
+    le: Number(m[1]),
+    n: Number(m[2]),
+  }));
+  const count = Number(new RegExp(`^${name}_count (\\d+)`, 'm').exec(metrics)?.[1] ?? 0);
+  const sum = Number(new RegExp(`^${name}_sum ([0-9.e-]+)`, 'm').exec(metrics)?.[1] ?? 0);
+  return { buckets, count, sum };
+}
+
+/** The quantile of the observations between two snapshots: the upper bound of the bucket that holds it. */
+function quantileBetween(before: HistogramSnapshot, after: HistogramSnapshot, q: number): { bound: number; count: number; mean: number } {
+  const count = after.count - before.count;
+  const target = q * count;
+  const hit = after.buckets.find((b, i) => b.n - (before.buckets[i]?.n ?? 0) >= target);
+  return { bound: hit ? hit.le : Infinity, count, mean: count ? (after.sum - before.sum) / count : 0 };
+}
+
+async function main(): Promise<void> {
+  await withAdmin((c) => recreateDatabase(c, DB));
+  const env = {
+    ...process.env,
+    NODE_ENV: 'test',
+    PORT: String(PORT),
+    PUBLIC_BASE_URL: BASE,
+    DATABASE_URL: databaseUrl(DB),
+    DATABASE_POOL_SIZE: '10',
+    REDIS_URL: 'redis://127.0.0.1:6379',
+    REDIS_KEY_PREFIX: `bench:${randomUUID()}:`,
+    AUTH_JWT_SECRET: randomBytes(32).toString('base64url'),
+    SECRETS_ENCRYPTION_KEY: `bench:${randomBytes(32).toString('base64')}`,
+    AUDIT_SIGNING_KEYS: generateAuditSigningKey('bench'),
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'idsvc-bench-')),
+    LOG_LEVEL: 'silent',
+    JOBS_POLL_INTERVAL_MS: '100',
+    RATE_LIMIT_AUTH_PER_MINUTE: '100000000',
+    RATE_LIMIT_ACCOUNT_PER_MINUTE: '100000000',
+  };
+  const server = fork(join(__dirname, 'end-users.server.ts'), [], {
+    env,
+    execArgv: ['-r', 'ts-node/register/transpile-only'],
+    stdio: 'inherit',
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('message', () => resolve());
+    server.once('exit', (code) => reject(new Error(`server exited (${code})`)));
+  });
+  try {
+    const t = { http: () => request(BASE) } as unknown as TestApp;
+    const dev = await aDeveloper(t);
+    const ws = await aWorkspace(t, dev);
+    const client = await anOAuthClient(t, dev, ws, 'Bench App');
+    const password = 'bench password 123';
+    const plain = { client_id: client.client_id, email: 'plain@bench.test', password };
+    await request(BASE).post('/e/v1/auth/register/').send(plain).expect(201);
+    expect200((await post('/e/v1/auth/login/', plain)).status);
+
+    // Accounts with an authenticator: each can spend up to three steps (previous, current, next) per 30 s.
+    const users: MfaUser[] = [];
+    for (let i = 0; i < MFA_USERS; i += 10) {
+      users.push(
+        ...(await Promise.all(
+          Array.from({ length: Math.min(10, MFA_USERS - i) }, async (_, j) => {
+            const email = `mfa${i + j}@bench.test`;
+            await request(BASE).post('/e/v1/auth/register/').send({ client_id: client.client_id, email, password }).expect(201);
+            const login = await post('/e/v1/auth/login/', { client_id: client.client_id, email, password });
+            const auth = { Authorization: `Bearer ${String(login.json.access_token)}` };
+            const started = await request(BASE).post('/e/v1/auth/mfa/totp/').set(auth).send({}).expect(201);
+            const secret = started.body.secret as string;
+            const now = Date.now();
+            await request(BASE)
+              .post('/e/v1/auth/mfa/totp/confirm/')
+              .set(auth)
+              .send({ code: totpCodeAt(secret, new Date(now)) })
+              .expect(200);
+            return { email, secret, lastStep: Math.floor(now / 30_000) };
+          }),
+        )),
+      );
+    }
+    let cursor = 0;
+    /** The next user with a spendable step, and the code of that step. */
+    const nextCode = (): { user: MfaUser; code: string } | null => {
+      for (let tries = 0; tries < users.length; tries++) {
+        const user = users[cursor++ % users.length];
+        const now = Math.floor(Date.now() / 30_000);
+        // Never the previous step: it may fall out of the ±1 window before the request lands.
+        const step = Math.max(user.lastStep + 1, now);
+        if (step > now + 1) continue;
+        user.lastStep = step;
+        return { user, code: totpCodeAt(user.secret, new Date(step * 30_000 + 15_000)) };
+      }
+      return null;
+    };
+    const passwordOnly = async () => (await post('/e/v1/auth/login/', plain)).status === 200;
+    const twoStep = async () => {
+      const next = nextCode();
+      if (!next) return false;
+      const first = await post('/e/v1/auth/login/', { client_id: client.client_id, email: next.user.email, password });
+      if (first.json.mfa_required !== true) return false;
+      const second = await post('/e/v1/auth/login/mfa/', { mfa_token: first.json.mfa_token, code: next.code });
+      return second.status === 200;
+    };
+
+    console.log(`cores: ${availableParallelism()} (${cpus()[0]?.model ?? '?'}), ${CONCURRENCY} concurrent sign-ins`);
+    let plainOk = 0;
+    let mfaOk = 0;
+    let plainFailed = 0;
+    let mfaFailed = 0;
+    for (let r = 0; r < ROUNDS; r++) {
+      // Alternate which goes first so a drift in background load favours neither.
+      const order = r % 2 === 0 ? ['plain', 'mfa'] : ['mfa', 'plain'];
+      for (const which of order) {
+        const w = await window(WINDOW_SECONDS, which === 'plain' ? passwordOnly : twoStep);
+        if (which === 'plain') {
+          plainOk += w.ok;
+          plainFailed += w.failed;
+        } else {
+          mfaOk += w.ok;
+          mfaFailed += w.failed;
+        }
+      }
+    }
+    const seconds = ROUNDS * WINDOW_SECONDS;
+    const plainRate = plainOk / seconds;
+    const mfaRate = mfaOk / seconds;
+    console.log(`password-only sign-ins/s: ${round(plainRate)} (failed ${plainFailed})`);
+    console.log(
+      `password + TOTP sign-ins/s: ${round(mfaRate)} (failed ${mfaFailed}) = ${round((100 * mfaRate) / plainRate)}% of password-only`,
+    );
+
+    // Policy evaluation on the sign-in path: a challenge policy, sign-ins from the known device, at a
+    // rate the two cores serve without queueing (a saturated argon2 flood would measure CPU contention).
+    await request(BASE)
+      .put(`/e/v1/developer/workspaces/${ws.id}/sign-in-policy/`)
+      .set(dev.auth)
+      .send({ new_device: 'challenge', new_ip: 'challenge' })
+      .expect(200);
+    const METRIC = 'sign_in_policy_evaluation_seconds';
+    const before = histogram((await request(BASE).get('/metrics')).text, METRIC);
+    const policed = await window(WINDOW_SECONDS * 3, passwordOnly, POLICY_CONCURRENCY);
+    const p95 = quantileBetween(before, histogram((await request(BASE).get('/metrics')).text, METRIC), 0.95);
+    console.log(
+      `policy evaluation (challenge policy, ${p95.count} sign-ins, ${POLICY_CONCURRENCY} concurrent, ${policed.failed} failed): p95 <= ${round(p95.bound * 1000, 2)} ms (histogram bucket), mean ${round(p95.mean * 1000, 3)} ms`,
+    );
+
+    const results = {
+      measured_at: new Date().toISOString(),
+      machine: {
+        cores: availableParallelism(),
+        cpu: cpus()[0]?.model ?? null,
+        node: process.version,
+        load_average_1m: round(loadavg()[0], 2),
+      },
+      sign_ins: {
+        windows: ROUNDS,
+        window_seconds: WINDOW_SECONDS,
+        concurrency: CONCURRENCY,
+        password_only_per_second: round(plainRate),
+        password_and_totp_per_second: round(mfaRate),
+        mfa_share_of_password_only: round(mfaRate / plainRate, 3),
+        failures: { password_only: plainFailed, password_and_totp: mfaFailed },
+      },
+      policy_evaluation: { p95_ms_at_most: round(p95.bound * 1000, 2), mean_ms: round(p95.mean * 1000, 3), evaluations: p95.count },
+    };
+    mkdirSync(join(__dirname, 'results'), { recursive: true });
+    writeFileSync(join(__dirname, 'results', 'mfa.json'), `${JSON.stringify(results, null, 2)}\n`);
+    console.log('written bench/results/mfa.json');
+  } finally {
+    server.kill('SIGTERM');
+  }
+}
+
+function expect200(status: number): void {
+  if (status !== 200) throw new Error(`expected 200, got ${status}`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,115 @@
+import { Body, Controller, Get, Inject, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { Auth } from '../../common/auth/auth.decorator';
+import { ReqMeta, type RequestMeta } from '../../common/request-context';
+import { APP_CONFIG, type AppConfig } from '../../config/config';
+import { RateLimit, RateLimitGuard } from '../rate-limit/rate-limit.guard';
+import { clearSessionCookie, sessionCookie } from './browser-session-cookie';
+import { BrowserSession, BrowserSessionsService } from './browser-sessions.service';
+import type { HostedResult } from './hosted-login.service';
+import { HostedSecurityService } from './hosted-security.service';
+import { CSRF_COOKIE, LoginCsrf } from './login-csrf';
+
+/** The hosted security page (HTML, no JavaScript): second factors of the browser's signed-in user. */
+@ApiExcludeController()
+@Controller('auth/security')
+@Auth('public')
+@UseGuards(RateLimitGuard)
+export class HostedSecurityController {
+  private readonly csrf: LoginCsrf;
+
+  constructor(
+    private readonly pages: HostedSecurityService,
+    private readonly browser: BrowserSessionsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    this.csrf = new LoginCsrf(config.AUTH_JWT_SECRET ?? '');
+  }
+
+  @Get()
+  async show(@Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const str = (v: unknown) => (typeof v === 'string' && v.length <= 200 ? v : null);
+    const context = { clientId: str(query.client_id), workspaceId: str(query.workspace_id) };
+    this.send(res, await this.pages.show(await this.session(req), context, this.csrfToken(req, res)));
+  }
+
+  @Post('totp')
+  async startTotp(@Body() body: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.form(req, res, body, (session, token) => this.pages.startTotp(session, token));
+  }
+
+  @Post('totp/confirm')
+  @RateLimit('mfa')
+  async confirmTotp(
+    @Body() body: Record<string, unknown>,
+    @Req() req: Request,
+    @Res() res: Response,
+    @ReqMeta() meta: RequestMeta,
+  ): Promise<void> {
+    return this.form(req, res, body, (session, token) => this.pages.confirmTotp(session, token, body?.code, meta));
+  }
+
+  @Post('totp/remove')
+  @RateLimit('mfa')
+  async removeTotp(
+    @Body() body: Record<string, unknown>,
+    @Req() req: Request,
+    @Res() res: Response,
+    @ReqMeta() meta: RequestMeta,
+  ): Promise<void> {
+    return this.form(req, res, body, (session, token) => this.pages.removeTotp(session, token, body?.proof, meta));
+  }
+
+  @Post('recovery-codes')
+  async regenerate(
+    @Body() body: Record<string, unknown>,
+    @Req() req: Request,
+    @Res() res: Response,
+    @ReqMeta() meta: RequestMeta,
+  ): Promise<void> {
+    return this.form(req, res, body, (session, token) => this.pages.regenerate(session, token, meta));
+  }
+
+  private session(req: Request): Promise<BrowserSession | null> {
+    return this.browser.sessionFor(sessionCookie(req));
+  }
+
+  /** A form POST: with a stale CSRF token the page is shown again and nothing changes. */
+  private async form(
+    req: Request,
+    res: Response,
+    body: Record<string, unknown>,
+    action: (session: BrowserSession | null, token: string) => Promise<HostedResult>,
+  ): Promise<void> {
+    const session = await this.session(req);
+    const token = this.csrfToken(req, res);
+    if (!this.csrf.check((req.cookies as Record<string, unknown>)?.[CSRF_COOKIE], body?.csrf_token)) {
+      this.send(
+        res,
+        await this.pages.show(session, { clientId: null, workspaceId: null }, token, { error: 'That form had expired. Try again.' }),
+      );
+      return;
+    }
+    this.send(res, await action(session, token));
+  }
+
+  private csrfToken(req: Request, res: Response): string {
+    let cookie = (req.cookies as Record<string, unknown>)?.[CSRF_COOKIE];
+    if (typeof cookie !== 'string' || cookie.length < 32) {
+      cookie = this.csrf.newCookieValue();
+      res.cookie(CSRF_COOKIE, cookie, { httpOnly: true, sameSite: 'lax', secure: this.config.COOKIE_SECURE, path: '/' });
+    }
+    return this.csrf.tokenFor(cookie as string);
+  }
+
+  private send(res: Response, result: HostedResult): void {
+    res.setHeader('Cache-Control', 'no-store');
+    if (result.kind === 'redirect') {
+      if (result.clearSession) clearSessionCookie(res, this.config.COOKIE_SECURE);
+      res.redirect(303, result.location);
+      return;
+    }
+    res.status(result.status).type('html').send(result.html);
+  }
+}

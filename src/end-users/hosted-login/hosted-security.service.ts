@@ -1,0 +1,98 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError } from '../../common/errors';
+import type { RequestMeta } from '../../common/request-context';
+import { MfaService, TotpEnrolmentView } from '../mfa/mfa.service';
+import type { BrowserSession } from './browser-sessions.service';
+import type { HostedResult } from './hosted-login.service';
+import { loginFirst as loginWith, principalOf, SessionsContext } from './hosted-sessions.service';
+import { renderSecurityPage, SecurityPageModel } from './views/security-page.view';
+
+export const SECURITY_PAGE = '/auth/security/';
+
+type Extra = Partial<Pick<SecurityPageModel, 'notice' | 'error' | 'recoveryCodes' | 'enrolment'>>;
+
+/**
+ * The hosted security page: the browser's signed-in end user sets up and removes the authenticator
+ * app and renews recovery codes. Every change goes through MfaService, as the API does.
+ */
+@Injectable()
+export class HostedSecurityService {
+  constructor(private readonly mfa: MfaService) {}
+
+  async show(session: BrowserSession | null, context: SessionsContext, csrfToken: string, extra: Extra = {}): Promise<HostedResult> {
+    if (!session) return { kind: 'redirect', location: loginWith(context, SECURITY_PAGE) };
+    return this.page(session, csrfToken, 200, extra);
+  }
+
+  async startTotp(session: BrowserSession | null, csrfToken: string): Promise<HostedResult> {
+    if (!session) return loginFirst();
+    return this.attempt(session, csrfToken, async () => ({ enrolment: await this.mfa.startTotp(principalOf(session), true) }));
+  }
+
+  async confirmTotp(session: BrowserSession | null, csrfToken: string, code: unknown, request: RequestMeta): Promise<HostedResult> {
+    if (!session) return loginFirst();
+    const submitted = typeof code === 'string' ? code.trim() : '';
+    return this.attempt(
+      session,
+      csrfToken,
+      async () => {
+        const { recovery_codes } = await this.mfa.confirmTotp(principalOf(session), submitted, request);
+        return { notice: 'Two-step verification is on.', recoveryCodes: recovery_codes };
+      },
+      // A wrong code keeps the set-up on screen with a fresh look at the same pending key.
+      async () => ({ enrolment: await this.pendingEnrolment(session) }),
+    );
+  }
+
+  async removeTotp(session: BrowserSession | null, csrfToken: string, proof: unknown, request: RequestMeta): Promise<HostedResult> {
+    if (!session) return loginFirst();
+    const value = typeof proof === 'string' ? proof.trim().slice(0, 64) : '';
+    const byCode = /^[0-9]{6}$/.test(value);
+    return this.attempt(session, csrfToken, async () => {
+      await this.mfa.disableTotp(principalOf(session), byCode ? { code: value } : { recovery_code: value }, request);
+      return { notice: 'The authenticator app is removed. Your password alone signs you in now.' };
+    });
+  }
+
+  async regenerate(session: BrowserSession | null, csrfToken: string, request: RequestMeta): Promise<HostedResult> {
+    if (!session) return loginFirst();
+    return this.attempt(session, csrfToken, async () => {
+      const { recovery_codes } = await this.mfa.regenerateRecoveryCodes(principalOf(session), request);
+      return { notice: 'New recovery codes issued; the old ones no longer work.', recoveryCodes: recovery_codes };
+    });
+  }
+
+  /** Run a change; a domain error is shown on the page (400) instead of failing it. */
+  private async attempt(
+    session: BrowserSession,
+    csrfToken: string,
+    change: () => Promise<Extra>,
+    onError: () => Promise<Extra> = async () => ({}),
+  ): Promise<HostedResult> {
+    try {
+      return await this.page(session, csrfToken, 200, await change());
+    } catch (err) {
+      if (!(err instanceof DomainError) || err.status >= 500) throw err;
+      return this.page(session, csrfToken, err.status === 401 ? 400 : err.status, { error: err.message, ...(await onError()) });
+    }
+  }
+
+  private async pendingEnrolment(session: BrowserSession): Promise<TotpEnrolmentView | null> {
+    return this.mfa.pendingTotp(principalOf(session));
+  }
+
+  private async page(session: BrowserSession | null, csrfToken: string, status: number, extra: Extra): Promise<HostedResult> {
+    if (!session) return loginFirst();
+    const mfaStatus = await this.mfa.status(principalOf(session));
+    return {
+      kind: 'page',
+      status,
+      html: renderSecurityPage({ email: session.email, csrfToken, base: SECURITY_PAGE, status: mfaStatus, ...extra }),
+    };
+  }
+}
+
+/** A form posted after the session ended: back to the page, which sends the user to sign in. */
+function loginFirst(): HostedResult {
+  return { kind: 'redirect', location: SECURITY_PAGE };
+}

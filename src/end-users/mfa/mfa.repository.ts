@@ -1,0 +1,245 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, IsNull } from 'typeorm';
+import { preparedQuery } from '../../database/prepared-query';
+import { bool, date, dateOrNull, num, QueryRow, RowShapeError, text, textOrNull } from '../../database/rows';
+import type { EndUserRecord } from '../end-users.repository';
+import type { Tx } from '../../database/unit-of-work';
+import { EndUserRecoveryCode } from './entities/end-user-recovery-code.entity';
+import { EndUserTotp } from './entities/end-user-totp.entity';
+import { ChallengeReason, EndUserMfaChallenge } from './entities/mfa-challenge.entity';
+
+/** What a sign-in needs to know of a user's factors: one indexed round trip. */
+export interface FactorSummary {
+  totp: boolean;
+  recoveryCodesLeft: number;
+}
+
+export interface NewChallenge {
+  userId: string;
+  tokenHash: string;
+  kind: 'api' | 'browser';
+  reason: ChallengeReason;
+  methods: string[];
+  anomalyKinds: string[];
+  now: Date;
+  expiresAt: Date;
+}
+
+const FACTORS = `SELECT EXISTS (SELECT 1 FROM end_user_totp t WHERE t.workspace_id = $1 AND t.user_id = $2 AND t.confirmed_at IS NOT NULL) AS totp,
+         (SELECT count(*)::int FROM end_user_recovery_codes r WHERE r.workspace_id = $1 AND r.user_id = $2 AND r.used_at IS NULL) AS recovery_left`;
+
+const ISSUER = `SELECT COALESCE(c.name, w.name) AS issuer
+    FROM end_users u JOIN workspaces w ON w.id = u.workspace_id LEFT JOIN oauth_clients c ON c.id = u.oauth_client_id
+   WHERE u.workspace_id = $1 AND u.id = $2`;
+
+// Accept a TOTP step once: the update wins only for a step later than the last accepted one.
+const USE_STEP = `UPDATE end_user_totp SET last_used_step = $3
+   WHERE workspace_id = $1 AND user_id = $2 AND confirmed_at IS NOT NULL AND last_used_step < $3 RETURNING user_id`;
+
+// A recovery code works once: of concurrent requests presenting it, exactly one update returns the row.
+const USE_RECOVERY = `UPDATE end_user_recovery_codes SET used_at = $3
+   WHERE workspace_id = $1 AND id = $2 AND used_at IS NULL RETURNING id`;
+
+// The second step's one read: the challenge (locked), its user, and the user's TOTP secret.
+const LOCK_CHALLENGE = `SELECT c.id, c.workspace_id, c.user_id, c.kind, c.reason, c.methods, c.anomaly_kinds, c.attempts,
+         c.expires_at, c.consumed_at,
+         u.oauth_client_id AS u_oauth_client_id, u.email AS u_email, u.first_name AS u_first_name, u.last_name AS u_last_name,
+         u.is_active AS u_is_active, u.email_verified AS u_email_verified, u.created_at AS u_created_at,
+         t.secret_encrypted AS totp_secret, (t.confirmed_at IS NOT NULL) AS totp_confirmed
+    FROM end_user_mfa_challenges c
+    JOIN end_users u ON u.id = c.user_id AND u.workspace_id = c.workspace_id
+    LEFT JOIN end_user_totp t ON t.user_id = c.user_id AND t.workspace_id = c.workspace_id
+   WHERE c.token_hash = $1
+     FOR UPDATE OF c`;
+
+/** A challenge as the second step reads it. */
+export interface LockedChallenge {
+  id: string;
+  workspaceId: string;
+  userId: string;
+  kind: 'api' | 'browser';
+  reason: ChallengeReason;
+  methods: string[];
+  anomalyKinds: string[];
+  attempts: number;
+  expiresAt: Date;
+  consumedAt: Date | null;
+  user: EndUserRecord;
+  /** The sealed secret of a confirmed authenticator, else null. */
+  totpSecret: string | null;
+}
+
+function strings(row: QueryRow, column: string): string[] {
+  const value = row[column];
+  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) throw new RowShapeError(column, 'text[]', value);
+  return value as string[];
+}
+
+function toLockedChallenge(row: QueryRow): LockedChallenge {
+  const kind = text(row, 'kind');
+  const reason = text(row, 'reason');
+  if (kind !== 'api' && kind !== 'browser') throw new RowShapeError('kind', "'api' or 'browser'", kind);
+  if (reason !== 'second_factor' && reason !== 'step_up') throw new RowShapeError('reason', 'a challenge reason', reason);
+  const workspaceId = text(row, 'workspace_id');
+  const userId = text(row, 'user_id');
+  return {
+    id: text(row, 'id'),
+    workspaceId,
+    userId,
+    kind,
+    reason,
+    methods: strings(row, 'methods'),
+    anomalyKinds: strings(row, 'anomaly_kinds'),
+    attempts: num(row, 'attempts'),
+    expiresAt: date(row, 'expires_at'),
+    consumedAt: dateOrNull(row, 'consumed_at'),
+    user: {
+      id: userId,
+      workspaceId,
+      oauthClientId: textOrNull(row, 'u_oauth_client_id'),
+      email: text(row, 'u_email'),
+      firstName: text(row, 'u_first_name'),
+      lastName: text(row, 'u_last_name'),
+      isActive: bool(row, 'u_is_active'),
+      emailVerified: bool(row, 'u_email_verified'),
+      passwordHash: null,
+      createdAt: date(row, 'u_created_at'),
+    },
+    totpSecret: bool(row, 'totp_confirmed') ? textOrNull(row, 'totp_secret') : null,
+  };
+}
+
+function toFactors(row: QueryRow): FactorSummary {
+  return { totp: bool(row, 'totp'), recoveryCodesLeft: num(row, 'recovery_left') };
+}
+
+/**
+ * The second-factor tables: TOTP secrets, recovery codes and sign-in challenges. Every method
+ * takes the workspace first, except the challenge lookup by a presented token, which learns it
+ * from the row.
+ */
+@Injectable()
+export class MfaRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async factors(workspaceId: string, userId: string, on: Tx | DataSource = this.dataSource): Promise<FactorSummary> {
+    const [row] = await preparedQuery(on, FACTORS, [workspaceId, userId]);
+    return toFactors(row);
+  }
+
+  /** The name an authenticator app shows for the account: the application's, else the workspace's. */
+  async issuerName(workspaceId: string, userId: string): Promise<string> {
+    const [row] = await preparedQuery(this.dataSource, ISSUER, [workspaceId, userId]);
+    return row ? text(row, 'issuer') : 'Identity';
+  }
+
+  lockTotp(tx: Tx, workspaceId: string, userId: string): Promise<EndUserTotp | null> {
+    return tx.getRepository(EndUserTotp).findOne({ where: { workspaceId, userId }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  totp(workspaceId: string, userId: string): Promise<EndUserTotp | null> {
+    return this.dataSource.getRepository(EndUserTotp).findOne({ where: { workspaceId, userId } });
+  }
+
+  /** A new pending secret, replacing a pending one (never a confirmed one: the caller checked). */
+  async savePendingTotp(tx: Tx, workspaceId: string, userId: string, secretEncrypted: string, now: Date): Promise<void> {
+    await tx
+      .getRepository(EndUserTotp)
+      .createQueryBuilder()
+      .insert()
+      .values({ workspaceId, userId, secretEncrypted, confirmedAt: null, lastUsedStep: '0', createdAt: now })
+      .orUpdate(['secret_encrypted', 'confirmed_at', 'last_used_step', 'created_at'], ['user_id'])
+      .updateEntity(false)
+      .execute();
+  }
+
+  async confirmTotp(tx: Tx, workspaceId: string, userId: string, step: number, now: Date): Promise<void> {
+    await tx.getRepository(EndUserTotp).update({ workspaceId, userId }, { confirmedAt: now, lastUsedStep: String(step) });
+  }
+
+  /** True when this step is later than the last accepted one (and is now the last accepted one). */
+  async useTotpStep(tx: Tx, workspaceId: string, userId: string, step: number): Promise<boolean> {
+    const rows = await preparedQuery(tx, USE_STEP, [workspaceId, userId, step]);
+    return rows.length === 1;
+  }
+
+  async deleteTotp(tx: Tx, workspaceId: string, userId: string): Promise<void> {
+    await tx.getRepository(EndUserTotp).delete({ workspaceId, userId });
+  }
+
+  /** The old set dies with the new one. */
+  async replaceRecoveryCodes(tx: Tx, workspaceId: string, userId: string, hashes: string[], now: Date): Promise<void> {
+    const repo = tx.getRepository(EndUserRecoveryCode);
+    await repo.delete({ workspaceId, userId });
+    if (!hashes.length) return;
+    await repo
+      .createQueryBuilder()
+      .insert()
+      .values(hashes.map((codeHash) => ({ workspaceId, userId, codeHash, usedAt: null, createdAt: now })))
+      .updateEntity(false)
+      .execute();
+  }
+
+  unusedRecoveryCodes(tx: Tx, workspaceId: string, userId: string): Promise<EndUserRecoveryCode[]> {
+    return tx.getRepository(EndUserRecoveryCode).find({ where: { workspaceId, userId, usedAt: IsNull() }, take: 50 });
+  }
+
+  async useRecoveryCode(tx: Tx, workspaceId: string, id: string, now: Date): Promise<boolean> {
+    const rows = await preparedQuery(tx, USE_RECOVERY, [workspaceId, id, now]);
+    return rows.length === 1;
+  }
+
+  /** In the caller's transaction, or (tx null) as one statement of its own. */
+  async insertChallenge(tx: Tx | null, workspaceId: string, c: NewChallenge): Promise<void> {
+    await (tx ?? this.dataSource.manager)
+      .getRepository(EndUserMfaChallenge)
+      .createQueryBuilder()
+      .insert()
+      .values({
+        workspaceId,
+        userId: c.userId,
+        tokenHash: c.tokenHash,
+        kind: c.kind,
+        reason: c.reason,
+        methods: c.methods,
+        anomalyKinds: c.anomalyKinds,
+        attempts: 0,
+        createdAt: c.now,
+        expiresAt: c.expiresAt,
+        consumedAt: null,
+      })
+      .updateEntity(false)
+      .execute();
+  }
+
+  /**
+   * The challenge of a presented mfa_token, row-locked so its attempts and its single use are
+   * serialised, with its account and sealed TOTP secret read in the same round trip.
+   */
+  async lockChallenge(tx: Tx, tokenHash: string): Promise<LockedChallenge | null> {
+    const [row] = await preparedQuery(tx, LOCK_CHALLENGE, [tokenHash]);
+    return row ? toLockedChallenge(row) : null;
+  }
+
+  /**
+   * Serialise the step-ups of one user (row lock on the account): two concurrent challenges must not
+   * both find no recent code and mail two.
+   */
+  async lockUser(tx: Tx, workspaceId: string, userId: string): Promise<void> {
+    await preparedQuery(tx, 'SELECT id FROM end_users WHERE workspace_id = $1 AND id = $2 FOR UPDATE', [workspaceId, userId]);
+  }
+
+  async countChallengeFailure(tx: Tx, workspaceId: string, id: string, attempts: number, now: Date, voided: boolean): Promise<void> {
+    await tx.getRepository(EndUserMfaChallenge).update({ workspaceId, id }, { attempts, ...(voided ? { consumedAt: now } : {}) });
+  }
+
+  async consumeChallenge(tx: Tx, workspaceId: string, id: string, now: Date): Promise<void> {
+    await tx.getRepository(EndUserMfaChallenge).update({ workspaceId, id }, { consumedAt: now });
+  }
+
+  /** Spent and expired challenges are worth nothing; called now and then from sign-ins. */
+  async pruneChallenges(before: Date): Promise<void> {
+    await this.dataSource.query(`DELETE FROM end_user_mfa_challenges WHERE expires_at < $1`, [before]);
+  }
+}

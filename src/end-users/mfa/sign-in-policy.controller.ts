@@ -1,0 +1,50 @@
+import { Body, Controller, Get, Param, Put } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Doc, Errors, Returns } from '../../api-docs/decorators';
+import { Auth, CurrentPrincipal } from '../../common/auth/auth.decorator';
+import type { DeveloperPrincipal } from '../../common/auth/principal';
+import { ReqMeta, type RequestMeta } from '../../common/request-context';
+import { SignInPolicyDto } from './dto/sign-in-policy.dto';
+import { SignInPolicyService } from './sign-in-policy.service';
+
+const EXAMPLE = {
+  workspace_id: '3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11',
+  new_device: 'challenge',
+  new_ip: 'allow',
+  updated_at: '2026-11-24T12:00:00.000Z',
+};
+
+/** Step-up on risk: what a sign-in that the detectors would flag does (docs/anomalies.md, "Policies"). */
+@ApiTags('workspaces')
+@Controller('e/v1/developer/workspaces/:id/sign-in-policy')
+@Auth('developer')
+export class SignInPolicyController {
+  constructor(private readonly policies: SignInPolicyService) {}
+
+  @Doc(
+    "Read the workspace's sign-in policy",
+    'The action per anomaly kind judged before a session exists: `allow` (default: sign in, alert afterwards), `challenge` (no tokens until a second factor, or a mailed code for users without one) or `block` (403 `sign_in_blocked`, the user mailed). Members only.',
+  )
+  @Returns(200, 'SignInPolicy', 'The policy', { example: EXAMPLE })
+  @Errors([404, 'not_found', 'No such workspace among the caller’s'])
+  @Get()
+  get(@CurrentPrincipal() principal: DeveloperPrincipal, @Param('id') id: string) {
+    return this.policies.get(principal, id);
+  }
+
+  @Doc(
+    "Set the workspace's sign-in policy",
+    'Sets the action of one or more kinds; kinds left out keep theirs. Audited as workspace_update. Members only.',
+  )
+  @Returns(200, 'SignInPolicy', 'The policy now in force', { example: EXAMPLE })
+  @Errors([404, 'not_found', 'No such workspace among the caller’s'])
+  @Put()
+  set(
+    @CurrentPrincipal() principal: DeveloperPrincipal,
+    @Param('id') id: string,
+    @Body() dto: SignInPolicyDto,
+    @ReqMeta() meta: RequestMeta,
+  ) {
+    return this.policies.set(principal, id, dto, meta);
+  }
+}

@@ -1,0 +1,154 @@
+import { DOMParser } from '@xmldom/xmldom';
+import { SamlStatusError } from '@node-saml/node-saml';
+import { Clock } from '../../src/common/clock';
+import { createTestApp, TestApp } from '../support/app';
+import { startSmtpReceiver, SmtpReceiver } from '../support/smtp-receiver';
+import { withTotp, TestAuthenticator } from '../end-users/mfa-support';
+import { aTenant, anEndUser, Tenant, TestEndUser } from '../end-users/support';
+import { Agent, newBrowser, signInAt, ssoAs } from './support/browser-flow';
+import { aRegisteredSp, auditEvents, formFields, RegisteredSp, spRequest } from './support/saml-sso.helpers';
+import { samlEnv } from './support/saml-env';
+import { pysaml2Accepts } from './support/saml-verifiers';
+
+const AC = 'urn:oasis:names:tc:SAML:2.0:ac:classes:';
+const REFEDS_MFA = 'https://refeds.org/profile/mfa';
+const A = 'urn:oasis:names:tc:SAML:2.0:assertion';
+const P = 'urn:oasis:names:tc:SAML:2.0:protocol';
+const decode = (b64: string) => Buffer.from(b64, 'base64').toString('utf8');
+const requested = (comparison: string, ...classes: string[]) =>
+  `<samlp:RequestedAuthnContext Comparison="${comparison}">${classes.map((c) => `<saml:AuthnContextClassRef>${c}</saml:AuthnContextClassRef>`).join('')}</samlp:RequestedAuthnContext>`;
+const csrfFrom = (html: string) => /name="csrf_token" value="([^"]+)"/.exec(html)![1];
+const mfaTokenFrom = (html: string) => /name="mfa_token" value="([^"]+)"/.exec(html)?.[1];
+
+function facts(xml: string) {
+  const doc = new DOMParser().parseFromString(xml, 'text/xml');
+  const codes = Array.from(doc.getElementsByTagNameNS(P, 'StatusCode')).map((c) => c.getAttribute('Value')!.replace(/^.*:/, ''));
+  return { codes, classRef: doc.getElementsByTagNameNS(A, 'AuthnContextClassRef')[0]?.textContent ?? null };
+}
+
+describe('SAML authentication contexts met by a second factor', () => {
+  let t: TestApp;
+  let smtp: SmtpReceiver;
+  let tenant: Tenant;
+  let metadata: string;
+  beforeAll(async () => {
+    smtp = await startSmtpReceiver();
+    t = await createTestApp({ ...samlEnv(), SMTP_URL: smtp.url });
+    tenant = await aTenant(t);
+    metadata = (await t.http().get('/saml/metadata/').expect(200)).text;
+  });
+  afterEach(() => t.get<Clock>(Clock).reset());
+  afterAll(async () => {
+    await t.close();
+    await smtp.stop();
+  });
+
+  /** Answer the second-factor page the IdP shows, with a fresh code; returns where it sends the browser. */
+  async function answerSecondFactor(
+    browser: Agent,
+    page: string,
+    app: TestAuthenticator,
+    next: string,
+    workspaceId: string,
+  ): Promise<string> {
+    const token = mfaTokenFrom(page);
+    if (!token) throw new Error(`no second-factor form: ${page.slice(0, 300)}`);
+    const res = await browser
+      .post('/auth/login/mfa/')
+      .type('form')
+      .send({ csrf_token: csrfFrom(page), mfa_token: token, workspace_id: workspaceId, next, code: app.next() });
+    if (res.status !== 303) throw new Error(`second step failed: ${res.status} ${res.text.slice(0, 300)}`);
+    return res.headers.location as string;
+  }
+
+  /** The password on the hosted login, which then asks for the second factor. */
+  async function passwordThenFactor(browser: Agent, loginLocation: string, user: TestEndUser, app: TestAuthenticator): Promise<string> {
+    const form = await browser.get(loginLocation).expect(200);
+    const url = new URL(loginLocation, 'http://x');
+    const next = url.searchParams.get('next')!;
+    const workspaceId = url.searchParams.get('workspace_id')!;
+    const challenged = await browser
+      .post(url.pathname)
+      .type('form')
+      .send({ csrf_token: csrfFrom(form.text), workspace_id: workspaceId, next, email: user.email, password: user.password })
+      .expect(200);
+    return answerSecondFactor(browser, challenged.text, app, next, workspaceId);
+  }
+
+  async function expectAcceptedByBothSps(sp: RegisteredSp, samlResponse: string, requestId: string, user: TestEndUser, authnClass: string) {
+    const { profile } = await sp.saml.validatePostResponseAsync({ SAMLResponse: samlResponse });
+    expect(profile?.nameID).toBe(user.email);
+    const py = await pysaml2Accepts({ metadata, spEntityId: sp.entityId, acsUrl: sp.acsUrl, requestId, samlResponse });
+    expect(py).toEqual({ ok: true, name_id: user.email, authn_class: authnClass });
+  }
+
+  const requestIdOf = (sp: RegisteredSp) => [...sp.cache.ids.keys()].pop()!;
+
+  it('asks a user with an authenticator for the code after the password and asserts the REFEDS MFA class; pysaml2 accepts it', async () => {
+    const user = await anEndUser(t, tenant.client, { smtp });
+    const { app } = await withTotp(t, user);
+    const sp = await aRegisteredSp(t, tenant.dev, tenant.ws);
+    const browser = newBrowser(t);
+    const start = await browser.get(spRequest(sp, requested('exact', REFEDS_MFA))).expect(302);
+    const requestId = requestIdOf(sp);
+    const finish = await passwordThenFactor(browser, start.headers.location as string, user, app);
+    const form = formFields((await browser.get(finish).expect(200)).text);
+    expect(facts(decode(form.SAMLResponse))).toEqual({ codes: ['Success'], classRef: REFEDS_MFA });
+    await expectAcceptedByBothSps(sp, form.SAMLResponse, requestId, user, REFEDS_MFA);
+    const success = await auditEvents(t, tenant.dev, tenant.ws, 'saml_sso_success');
+    expect(success.find((e) => e.target_id === sp.id)?.metadata).toMatchObject({ authn_context_class: REFEDS_MFA });
+  });
+
+  it('steps up a password-only browser session with the second factor alone, and names the class met (TimeSyncToken)', async () => {
+    const user = await anEndUser(t, tenant.client, { smtp });
+    // The browser signed in with the password before the account had a second factor.
+    const browser = newBrowser(t);
+    const plain = await ssoAs(browser, spRequest(await aRegisteredSp(t, tenant.dev, tenant.ws)), user);
+    expect(facts(decode(formFields(plain.text).SAMLResponse)).classRef).toBe(`${AC}PasswordProtectedTransport`);
+    const { app } = await withTotp(t, user);
+
+    const sp = await aRegisteredSp(t, tenant.dev, tenant.ws);
+    const start = await browser.get(spRequest(sp, requested('minimum', `${AC}TimeSyncToken`))).expect(302);
+    const requestId = requestIdOf(sp);
+    const login = new URL(start.headers.location as string, 'http://x');
+    expect(login.searchParams.get('step_up')).toBe('1');
+    const challenge = await browser.get(start.headers.location as string).expect(200);
+    expect(challenge.text).toContain('Two-step verification');
+    expect(challenge.text).not.toContain('name="password"');
+    const finish = await answerSecondFactor(browser, challenge.text, app, login.searchParams.get('next')!, tenant.ws.id);
+    const form = formFields((await browser.get(finish).expect(200)).text);
+    expect(facts(decode(form.SAMLResponse))).toEqual({ codes: ['Success'], classRef: `${AC}TimeSyncToken` });
+    await expectAcceptedByBothSps(sp, form.SAMLResponse, requestId, user, `${AC}TimeSyncToken`);
+
+    // The stepped-up session now meets MobileTwoFactorContract at once, without a login page.
+    const again = await aRegisteredSp(t, tenant.dev, tenant.ws);
+    const page = await browser.get(spRequest(again, requested('exact', `${AC}MobileTwoFactorContract`))).expect(200);
+    expect(facts(decode(formFields(page.text).SAMLResponse)).classRef).toBe(`${AC}MobileTwoFactorContract`);
+  });
+
+  it('answers a signed NoAuthnContext to a user without a second factor, and PasswordProtectedTransport when the password suffices', async () => {
+    const user = await anEndUser(t, tenant.client, { smtp });
+    const browser = newBrowser(t);
+    const warmup = await aRegisteredSp(t, tenant.dev, tenant.ws);
+    const plain = await ssoAs(browser, spRequest(warmup), user);
+    expect(facts(decode(formFields(plain.text).SAMLResponse)).classRef).toBe(`${AC}PasswordProtectedTransport`);
+
+    const sp = await aRegisteredSp(t, tenant.dev, tenant.ws);
+    const page = await browser.get(spRequest(sp, requested('exact', REFEDS_MFA))).expect(200);
+    const form = formFields(page.text);
+    const error = await sp.saml.validatePostResponseAsync({ SAMLResponse: form.SAMLResponse }).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(error).toBeInstanceOf(SamlStatusError);
+    expect(facts(decode(form.SAMLResponse)).codes).toEqual(['Requester', 'NoAuthnContext']);
+
+    // Not signed in yet: the password is asked, then the same answer.
+    const fresh = newBrowser(t);
+    const other = await aRegisteredSp(t, tenant.dev, tenant.ws);
+    const start = await fresh.get(spRequest(other, requested('exact', REFEDS_MFA))).expect(302);
+    const finish = await signInAt(fresh, start.headers.location as string, user);
+    const after = formFields((await fresh.get(finish).expect(200)).text);
+    expect(facts(decode(after.SAMLResponse)).codes).toEqual(['Requester', 'NoAuthnContext']);
+  });
+});
