@@ -37,6 +37,8 @@ const targets = {
     ],
     tool: join(root, 'node_modules', 'vite', 'bin', 'vite.js'),
     args: ['build', '--config', join(root, 'console', 'vite.config.mts')],
+    // Vite keeps an inherited NODE_ENV: under Jest (NODE_ENV=test) it would bundle React's development build.
+    env: { NODE_ENV: 'production' },
   },
 };
 
@@ -67,7 +69,11 @@ function buildIfStale(name, force = false) {
     return existsSync(target.output) ? 0 : 1;
   }
   process.stdout.write(`building ${target.what} (sources changed since the last build)…\n`);
-  const result = spawnSync(process.execPath, [target.tool, ...target.args], { cwd: root, stdio: 'inherit' });
+  const result = spawnSync(process.execPath, [target.tool, ...target.args], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, ...target.env },
+  });
   if (result.status !== 0) return result.status ?? 1;
   writeFileSync(target.stamp, `${new Date().toISOString()}\n`);
   return 0;

@@ -3,6 +3,8 @@ import { createTestApp, TestApp } from '../support/app';
 import { launchChromium } from '../support/browser';
 import { eventually } from '../support/eventually';
 import { uniqueEmail } from '../support/factories';
+import { codeIn, startSmtpReceiver, SmtpReceiver } from '../support/smtp-receiver';
+import { WebhookReceiver } from '../webhooks/receiver';
 import { expectAccessible, openConsole, type ConsoleBrowser } from './support';
 
 const SCIM_USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
@@ -33,17 +35,20 @@ async function newWorkspace(page: Page, name: string): Promise<string> {
 
 describe('developer console in a real browser', () => {
   let t: TestApp;
+  let smtp: SmtpReceiver;
   let browser: Browser;
   let session: ConsoleBrowser;
   let page: Page;
 
   beforeAll(async () => {
-    t = await createTestApp();
+    smtp = await startSmtpReceiver();
+    t = await createTestApp({ SMTP_URL: smtp.url, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
     browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
     await t?.close();
+    await smtp?.stop();
   });
   beforeEach(async () => {
     session = await openConsole(browser, t.baseUrl);
@@ -129,4 +134,186 @@ describe('developer console in a real browser', () => {
     expect(workspaceId).toMatch(/[0-9a-f-]{36}/);
     expect(session.problems).toEqual([]);
   });
+
+  it('application → template edit → the next verification mail uses it; SP imported from metadata → the test SP sign-in works', async () => {
+    await signUp(page);
+    const workspaceId = await newWorkspace(page, 'Notes');
+
+    await page.getByRole('link', { name: 'Applications' }).click();
+    await page.getByRole('button', { name: 'New application' }).click();
+    await page.getByLabel('Name').fill('Acme Notes');
+    await page.getByLabel('Redirect URIs').fill('https://notes.example.com/callback');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.getByLabel('Client secret').waitFor();
+    await page.getByText('it will not be shown again').waitFor();
+    const clientId = (await page.getByRole('table', { name: 'Applications' }).locator('code').first().textContent())!.trim();
+    expect(clientId).toBeTruthy();
+    await expectAccessible(page);
+
+    await page.getByRole('link', { name: 'Email templates' }).click();
+    const subject = page.getByLabel('Subject');
+    await subject.waitFor();
+    // A placeholder the template does not offer: the server's validation message shows beside the field.
+    await page.getByLabel('Body').fill('Hello {{nope}}');
+    await page.getByRole('button', { name: 'Save template' }).click();
+    const bodyError = page.locator('.field', { has: page.getByLabel('Body') }).locator('.field-error');
+    await bodyError.filter({ hasText: 'unknown placeholder {{nope}}' }).waitFor();
+    expect(await page.getByLabel('Body').getAttribute('aria-invalid')).toBe('true');
+    await subject.fill('Welcome aboard: {{code}}');
+    await page.getByLabel('Body').fill('<p>Hi {{first_name}}, your Acme Notes code is <b>{{code}}</b>.</p>');
+    await expect(page.getByTestId('preview-subject').textContent()).resolves.toBe('Welcome aboard: 428193');
+    await page.getByRole('document', { name: 'Rendered mail' }).getByText('Hi Ada, your Acme Notes code is').waitFor();
+    await page.getByRole('button', { name: 'Save template' }).click();
+    await page.getByText('Saved: the next mail uses it.').waitFor();
+    await expectAccessible(page);
+
+    const email = uniqueEmail('enduser');
+    const password = 'end user password 1';
+    await t.http().post('/e/v1/auth/register/').send({ client_id: clientId, email, password, first_name: 'Grace' }).expect(201);
+    const mail = await smtp.waitFor(email);
+    expect(mail.subject).toMatch(/^Welcome aboard: \d{6}$/);
+    expect(mail.html).toContain('Hi Grace, your Acme Notes code is');
+    await t
+      .http()
+      .post('/e/v1/email/verify/')
+      .send({ email, code: codeIn(mail) })
+      .expect(200);
+
+    // The built-in test SP, registered from its metadata pasted into the import form.
+    const entityId = `${t.baseUrl}/saml/test-sp/${workspaceId}`;
+    const metadata =
+      `<md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" entityID="${entityId}">` +
+      `<md:SPSSODescriptor protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol">` +
+      `<md:AssertionConsumerService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST" Location="${t.baseUrl}/saml/test-sp/acs" index="0"/>` +
+      `</md:SPSSODescriptor></md:EntityDescriptor>`;
+    await page.getByRole('link', { name: 'SAML' }).click();
+    await page.getByRole('button', { name: 'Import metadata' }).click();
+    await page.getByLabel('Metadata XML').fill(metadata);
+    await page.getByLabel('Name (optional)').fill('Test SP (development)');
+    await page.getByRole('button', { name: 'Import' }).click();
+    // The import opens the new SP for editing: its entity ID and ACS URL came from the metadata.
+    await expect(page.getByLabel('Entity ID').inputValue()).resolves.toBe(entityId);
+    await expect(page.getByLabel('ACS URL').inputValue()).resolves.toBe(`${t.baseUrl}/saml/test-sp/acs`);
+    await page.getByRole('button', { name: 'Add attribute' }).click();
+    await page
+      .getByLabel(/^Attribute \d+ name$/)
+      .last()
+      .fill('firstName');
+    await page
+      .getByLabel(/^Attribute \d+ field$/)
+      .last()
+      .selectOption('first_name');
+    await page.getByRole('button', { name: 'Save' }).click();
+    const spRow = page.getByRole('table', { name: 'Service providers' }).getByRole('row').filter({ hasText: entityId });
+    await spRow.getByText('active').waitFor();
+    await expectAccessible(page);
+
+    const sso = await browser.newContext();
+    const ssoPage = await sso.newPage();
+    await ssoPage.goto(`${t.baseUrl}/saml/test-sp/?workspace_id=${workspaceId}`);
+    await ssoPage.getByRole('button', { name: 'Sign in with SAML' }).click();
+    await ssoPage.waitForURL(/\/auth\/login\//);
+    await ssoPage.getByLabel('Email').fill(email);
+    await ssoPage.getByLabel('Password').fill(password);
+    await ssoPage.getByRole('button', { name: 'Sign in' }).click();
+    await ssoPage.waitForURL(`${t.baseUrl}/saml/test-sp/acs`);
+    expect(await ssoPage.textContent('h1')).toBe('Signed in: the assertion is valid');
+    expect(await ssoPage.locator('#attributes').textContent()).toContain('Grace');
+    await sso.close();
+    expect(session.problems).toEqual([]);
+  }, 90_000);
+
+  it('webhook endpoint: the secret is shown once, a test event is delivered and the delivery appears with its response code', async () => {
+    const receiver = await new WebhookReceiver().start();
+    try {
+      await signUp(page);
+      await newWorkspace(page, 'Hooks');
+      await page.getByRole('link', { name: 'Webhooks' }).click();
+      await page.getByRole('button', { name: 'New endpoint' }).click();
+      await page.getByLabel('Endpoint URL').fill(receiver.url);
+      await page.getByRole('button', { name: 'Create endpoint' }).click();
+      const secretField = page.getByLabel('Signing secret');
+      await secretField.waitFor();
+      receiver.secret = await secretField.inputValue();
+      expect(receiver.secret).toMatch(/^whsec_/);
+      await page.getByRole('button', { name: 'Send test event' }).click();
+      await eventually(() => {
+        if (receiver.received.length === 0) throw new Error('nothing delivered yet');
+      });
+      expect(receiver.rejected).toEqual([]);
+      const deliveries = page.getByRole('table', { name: `Deliveries to ${receiver.url}` });
+      await deliveries.getByRole('row').filter({ hasText: 'succeeded' }).filter({ hasText: '204' }).first().waitFor({ timeout: 15_000 });
+      await expectAccessible(page);
+      await page.getByRole('button', { name: 'Disable' }).click();
+      await page.getByText('disabled').first().waitFor();
+      expect(session.problems).toEqual([]);
+    } finally {
+      await receiver.stop();
+    }
+  }, 60_000);
+
+  it('session expiry sends the person to sign-in, then back to the page they were on', async () => {
+    const { email, password } = await signUp(page);
+    await newWorkspace(page, 'Expiry');
+    await page.getByRole('link', { name: 'Members' }).click();
+    await page.getByRole('table', { name: 'Members' }).waitFor();
+    const membersUrl = page.url();
+    // The session runs out (as after DEVELOPER_SESSION_TTL_SECONDS) while the page is open.
+    await t.dataSource.query("UPDATE developer_sessions SET expires_at = now() - interval '1 minute'");
+    await page.getByRole('link', { name: 'Audit log' }).click();
+    await page.getByText('Your session has ended').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/console/signin');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Audit log' }).waitFor();
+    expect(page.url()).toBe(membersUrl.replace('/members', '/audit'));
+  }, 60_000);
+
+  it('every page passes an axe scan (no serious or critical violation) at desktop width and at 375 px in dark mode', async () => {
+    await signUp(page);
+    const workspaceId = await newWorkspace(page, 'Scanned');
+    const pages = ['scim', 'saml', 'applications', 'audit', 'webhooks', 'databases', 'members', 'templates', 'settings'];
+    const phone = await openConsole(browser, t.baseUrl, { width: 375, height: 740 });
+    await phone.page.emulateMedia({ colorScheme: 'dark' });
+    await phone.context.addCookies(await session.context.cookies());
+    try {
+      for (const view of [page, phone.page]) {
+        await view.goto('/console/tokens');
+        await view.getByRole('heading', { name: 'Developer access tokens' }).waitFor();
+        await expectAccessible(view);
+        await view.goto('/console/');
+        await view.getByRole('heading', { name: 'Workspaces' }).waitFor();
+        await expectAccessible(view);
+        for (const section of pages) {
+          await view.goto(`/console/w/${workspaceId}/${section}`);
+          await view.getByRole('heading', { level: 1 }).waitFor();
+          await view
+            .getByRole('status')
+            .filter({ hasText: /^Loading/ })
+            .waitFor({ state: 'detached' });
+          await expectAccessible(view);
+          // Nothing wider than the viewport: the layout works at 375 px.
+          const wide = await view.evaluate(() =>
+            [...document.querySelectorAll('body *')]
+              // Tables and code blocks scroll inside their own box; everything else must fit.
+              .filter((e) => !e.closest('.table-wrap, pre') && e.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
+              .map((e) => `${e.tagName.toLowerCase()}.${e.className}`),
+          );
+          expect({ section, wide }).toEqual({ section, wide: [] });
+        }
+      }
+      await page.context().clearCookies();
+      await page.goto('/console/signin');
+      await page.getByRole('button', { name: 'Sign in' }).waitFor();
+      await expectAccessible(page);
+      await page.getByRole('link', { name: 'Sign up' }).click();
+      await page.getByRole('button', { name: 'Create account' }).waitFor();
+      await expectAccessible(page);
+      expect(session.problems).toEqual([]);
+      expect(phone.problems).toEqual([]);
+    } finally {
+      await phone.context.close();
+    }
+  }, 120_000);
 });
