@@ -295,7 +295,7 @@ describe('developer console in a real browser', () => {
           await expectAccessible(view);
           // Nothing wider than the viewport: the layout works at 375 px.
           const wide = await view.evaluate(() =>
-            [...document.querySelectorAll('body *')]
+            Array.from(document.querySelectorAll('body *'))
               // Tables and code blocks scroll inside their own box; everything else must fit.
               .filter((e) => !e.closest('.table-wrap, pre') && e.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
               .map((e) => `${e.tagName.toLowerCase()}.${e.className}`),
