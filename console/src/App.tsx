@@ -15,6 +15,8 @@ export function App() {
   const route = useRoute();
   const [auth, setAuth] = useState<Auth>({ state: 'checking' });
   const main = useRef<HTMLElement>(null);
+  const state = useRef(auth.state);
+  state.current = auth.state;
 
   useEffect(() => {
     let live = true;
@@ -23,6 +25,8 @@ export function App() {
       .then(({ data }) => live && setAuth(data ? { state: 'signed-in', developer: data } : { state: 'anonymous' }))
       .catch(() => live && setAuth({ state: 'anonymous' }));
     whenSessionExpires(() => {
+      // While the first /developer/me/ is under way, its own answer decides (a never signed-in visitor is not "expired").
+      if (state.current !== 'signed-in') return;
       setCsrfToken(undefined);
       setAuth({ state: 'anonymous' });
       navigate(signInPath(currentPath(), true), true);
@@ -57,8 +61,9 @@ export function App() {
     main.current?.focus({ preventScroll: true });
   }, [path]);
 
+  // Signed-in pages start loading their data while the session is being checked: one round trip less on a cold load.
   let content;
-  if (auth.state === 'checking') content = <Loading />;
+  if (auth.state === 'checking' && (route.page === 'signin' || route.page === 'signup')) content = <Loading />;
   else if (route.page === 'signin') content = <SignInPage next={route.next} expired={route.expired} onSignedIn={signedIn} />;
   else if (route.page === 'signup') content = <SignUpPage onSignedIn={signedIn} />;
   else if (route.page === 'not-found') content = <NotFound />;

@@ -4,14 +4,13 @@ import type { Schemas } from './api';
 export type Developer = Schemas['Developer'];
 
 export interface SessionState {
-  developer: Developer;
+  /** Undefined while the session is being checked. */
+  developer?: Developer;
   signOut: () => Promise<void>;
 }
 
-export const SessionContext = createContext<SessionState | undefined>(undefined);
+export const SessionContext = createContext<SessionState>({ signOut: async () => undefined });
 
 export function useSession(): SessionState {
-  const session = useContext(SessionContext);
-  if (!session) throw new Error('useSession outside a signed-in page');
-  return session;
+  return useContext(SessionContext);
 }

@@ -7,10 +7,10 @@ import type { SectionProps } from './WorkspacePage';
 type Client = Schemas['OAuthClient'];
 
 /** OAuth clients: the applications end users register and sign in through. */
-export function ApplicationsPage({ workspace }: SectionProps) {
+export function ApplicationsPage({ workspaceId }: SectionProps) {
   const list = useLoad(
-    () => call(api.GET('/developer/oauth/clients/', { params: { query: { workspace_id: workspace.id } } })),
-    [workspace.id],
+    () => call(api.GET('/developer/oauth/clients/', { params: { query: { workspace_id: workspaceId } } })),
+    [workspaceId],
   );
   const [editing, setEditing] = useState<Client | 'new'>();
   const [secret, setSecret] = useState<string>();
@@ -49,7 +49,7 @@ export function ApplicationsPage({ workspace }: SectionProps) {
       {editing ? (
         <ClientForm
           key={editing === 'new' ? 'new' : editing.id}
-          workspaceId={workspace.id}
+          workspaceId={workspaceId}
           client={editing === 'new' ? undefined : editing}
           onDone={(created) => {
             setEditing(undefined);

@@ -10,7 +10,7 @@ type AuditEvent = Schemas['AuditEvent'];
 
 const SEVERITY_TONE = { info: 'neutral', warn: 'warn', error: 'bad' } as const;
 
-export function AuditPage({ workspace }: SectionProps) {
+export function AuditPage({ workspaceId }: SectionProps) {
   const [draft, setDraft] = useState<AuditFilters>(EMPTY_FILTERS);
   const [filters, setFilters] = useState<AuditFilters>(EMPTY_FILTERS);
   const [events, setEvents] = useState<AuditEvent[]>();
@@ -29,7 +29,7 @@ export function AuditPage({ workspace }: SectionProps) {
       try {
         const page = await call(
           api.GET('/developer/audit/', {
-            params: { query: { workspace_id: workspace.id, limit: 50, ...auditQuery(filters), ...(after ? { cursor: after } : {}) } },
+            params: { query: { workspace_id: workspaceId, limit: 50, ...auditQuery(filters), ...(after ? { cursor: after } : {}) } },
           }),
         );
         setEvents((before) => (after ? [...(before ?? []), ...page.results] : page.results));
@@ -40,7 +40,7 @@ export function AuditPage({ workspace }: SectionProps) {
         setLoading(false);
       }
     },
-    [workspace.id, filters],
+    [workspaceId, filters],
   );
 
   useEffect(() => {
@@ -58,7 +58,7 @@ export function AuditPage({ workspace }: SectionProps) {
     const result = await verify.run(() =>
       call(
         api.GET('/developer/audit/verify/', {
-          params: { query: { workspace_id: workspace.id, ...(from ? { from } : {}), ...(to ? { to } : {}) } },
+          params: { query: { workspace_id: workspaceId, ...(from ? { from } : {}), ...(to ? { to } : {}) } },
         }),
       ),
     );
@@ -70,12 +70,12 @@ export function AuditPage({ workspace }: SectionProps) {
     const text = await exporter.run(() =>
       call(
         api.GET('/developer/audit/export/', {
-          params: { query: { workspace_id: workspace.id, ...(from ? { from } : {}), ...(to ? { to } : {}) } },
+          params: { query: { workspace_id: workspaceId, ...(from ? { from } : {}), ...(to ? { to } : {}) } },
           parseAs: 'text',
         }),
       ),
     );
-    if (text !== undefined) download(`audit-${workspace.id}.ndjson`, String(text), 'application/x-ndjson');
+    if (text !== undefined) download(`audit-${workspaceId}.ndjson`, String(text), 'application/x-ndjson');
   };
 
   return (

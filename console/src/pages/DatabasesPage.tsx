@@ -9,10 +9,10 @@ type Engine = Database['engine'];
 
 const STATUS_TONE = { creating: 'warn', available: 'ok', failed: 'bad', deleting: 'neutral' } as const;
 
-export function DatabasesPage({ workspace }: SectionProps) {
+export function DatabasesPage({ workspaceId }: SectionProps) {
   const list = useLoad(
-    () => call(api.GET('/e/v1/developer/workspaces/{workspaceId}/databases/', { params: { path: { workspaceId: workspace.id } } })),
-    [workspace.id],
+    () => call(api.GET('/e/v1/developer/workspaces/{workspaceId}/databases/', { params: { path: { workspaceId: workspaceId } } })),
+    [workspaceId],
   );
   const [open, setOpen] = useState(false);
   const [selected, setSelected] = useState<string>();
@@ -50,7 +50,7 @@ export function DatabasesPage({ workspace }: SectionProps) {
       <p className="lead">Managed PostgreSQL, Redis and MongoDB databases for this workspace.</p>
       {open ? (
         <NewDatabaseForm
-          workspaceId={workspace.id}
+          workspaceId={workspaceId}
           onDone={(created) => {
             setOpen(false);
             if (created) setSelected(created.id);

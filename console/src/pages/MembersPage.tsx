@@ -7,11 +7,11 @@ import type { SectionProps } from './WorkspacePage';
 
 type Member = Schemas['WorkspaceMember'];
 
-export function MembersPage({ workspace, onChanged }: SectionProps) {
+export function MembersPage({ workspaceId, onChanged }: SectionProps) {
   const { developer } = useSession();
   const list = useLoad(
-    () => call(api.GET('/e/v1/developer/workspaces/{id}/members/', { params: { path: { id: workspace.id } } })),
-    [workspace.id],
+    () => call(api.GET('/e/v1/developer/workspaces/{id}/members/', { params: { path: { id: workspaceId } } })),
+    [workspaceId],
   );
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Member['role']>('member');
@@ -21,7 +21,7 @@ export function MembersPage({ workspace, onChanged }: SectionProps) {
   const add = async (event: FormEvent) => {
     event.preventDefault();
     const added = await action.run(() =>
-      call(api.POST('/e/v1/developer/workspaces/{id}/members/', { params: { path: { id: workspace.id } }, body: { email, role } })),
+      call(api.POST('/e/v1/developer/workspaces/{id}/members/', { params: { path: { id: workspaceId } }, body: { email, role } })),
     );
     if (added) {
       setEmail('');
@@ -35,7 +35,7 @@ export function MembersPage({ workspace, onChanged }: SectionProps) {
     const done = await action.run(() =>
       call(
         api.DELETE('/e/v1/developer/workspaces/{id}/members/{developerId}/', {
-          params: { path: { id: workspace.id, developerId: member.developer_id } },
+          params: { path: { id: workspaceId, developerId: member.developer_id } },
         }),
       ).then(() => true),
     );
@@ -98,7 +98,7 @@ export function MembersPage({ workspace, onChanged }: SectionProps) {
                 <tr key={m.developer_id}>
                   <td>
                     {m.name}
-                    {m.developer_id === developer.id ? <span className="muted"> (you)</span> : null}
+                    {m.developer_id === developer?.id ? <span className="muted"> (you)</span> : null}
                   </td>
                   <td>{m.email}</td>
                   <td>{m.role}</td>

@@ -36,9 +36,9 @@ const NAME_ID_FORMATS = [
 
 type Editing = { mode: 'new' } | { mode: 'import' } | { mode: 'edit'; sp: Sp };
 
-export function SamlPage({ workspace }: SectionProps) {
+export function SamlPage({ workspaceId }: SectionProps) {
   const metadataUrl = `${window.location.origin}/saml/metadata/`;
-  const list = useLoad(() => call(api.GET('/developer/saml/sps/', { params: { query: { workspace_id: workspace.id } } })), [workspace.id]);
+  const list = useLoad(() => call(api.GET('/developer/saml/sps/', { params: { query: { workspace_id: workspaceId } } })), [workspaceId]);
   const [editing, setEditing] = useState<Editing>();
   const action = useAction();
   const certificate = useAction();
@@ -115,7 +115,7 @@ export function SamlPage({ workspace }: SectionProps) {
       </div>
       {editing?.mode === 'import' ? (
         <ImportForm
-          workspaceId={workspace.id}
+          workspaceId={workspaceId}
           onDone={(saved) => {
             setEditing(saved ? { mode: 'edit', sp: saved } : undefined);
             void list.reload();
@@ -125,7 +125,7 @@ export function SamlPage({ workspace }: SectionProps) {
       {editing && editing.mode !== 'import' ? (
         <SpForm
           key={editing.mode === 'edit' ? editing.sp.id : 'new'}
-          workspaceId={workspace.id}
+          workspaceId={workspaceId}
           sp={editing.mode === 'edit' ? editing.sp : undefined}
           onDone={() => {
             setEditing(undefined);
@@ -190,7 +190,7 @@ export function SamlPage({ workspace }: SectionProps) {
       ) : null}
       <p className="hint">
         To try a sign-in without an application, use the{' '}
-        <a href={`/saml/test-sp/?workspace_id=${workspace.id}`}>built-in test service provider</a> (development only).
+        <a href={`/saml/test-sp/?workspace_id=${workspaceId}`}>built-in test service provider</a> (development only).
       </p>
       {confirm.dialog}
     </section>

@@ -6,12 +6,9 @@ import type { SectionProps } from './WorkspacePage';
 
 type ScimToken = Schemas['ScimToken'];
 
-export function ScimPage({ workspace }: SectionProps) {
+export function ScimPage({ workspaceId }: SectionProps) {
   const baseUrl = `${window.location.origin}/scim/v2`;
-  const list = useLoad(
-    () => call(api.GET('/developer/scim/tokens/', { params: { query: { workspace_id: workspace.id } } })),
-    [workspace.id],
-  );
+  const list = useLoad(() => call(api.GET('/developer/scim/tokens/', { params: { query: { workspace_id: workspaceId } } })), [workspaceId]);
   const [open, setOpen] = useState(false);
   const [label, setLabel] = useState('');
   const [expires, setExpires] = useState('');
@@ -24,7 +21,7 @@ export function ScimPage({ workspace }: SectionProps) {
     const token = await action.run(() =>
       call(
         api.POST('/developer/scim/tokens/', {
-          body: { workspace_id: workspace.id, label, ...(expires ? { expires_at: new Date(expires).toISOString() } : {}) },
+          body: { workspace_id: workspaceId, label, ...(expires ? { expires_at: new Date(expires).toISOString() } : {}) },
         }),
       ),
     );

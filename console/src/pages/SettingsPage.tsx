@@ -3,10 +3,10 @@ import { api, call } from '../api';
 import { BASE } from '../logic/routes';
 import { navigate } from '../router';
 import { ErrorBanner, TextField, useAction, useConfirm } from '../ui/kit';
-import type { SectionProps } from './WorkspacePage';
+import type { Workspace } from './WorkspacePage';
 
 /** Rename or delete the workspace. */
-export function SettingsPage({ workspace, onChanged }: SectionProps) {
+export function SettingsPage({ workspace, onChanged }: { workspace: Workspace; onChanged: () => void }) {
   const [name, setName] = useState(workspace.name);
   const [description, setDescription] = useState(workspace.description ?? '');
   const [saved, setSaved] = useState(false);

@@ -8,10 +8,10 @@ import type { SectionProps } from './WorkspacePage';
 
 type Template = Schemas['EmailTemplate'];
 
-export function TemplatesPage({ workspace }: SectionProps) {
+export function TemplatesPage({ workspaceId }: SectionProps) {
   const list = useLoad(
-    () => call(api.GET('/developer/email-templates/', { params: { query: { workspace_id: workspace.id } } })),
-    [workspace.id],
+    () => call(api.GET('/developer/email-templates/', { params: { query: { workspace_id: workspaceId } } })),
+    [workspaceId],
   );
   const [name, setName] = useState<Template['name']>('registration_confirmation');
   const template = list.data?.results.find((t) => t.name === name);
@@ -33,7 +33,7 @@ export function TemplatesPage({ workspace }: SectionProps) {
             ))}
           </SelectField>
           {template ? (
-            <TemplateEditor key={template.name} workspaceId={workspace.id} template={template} onSaved={() => void list.reload()} />
+            <TemplateEditor key={template.name} workspaceId={workspaceId} template={template} onSaved={() => void list.reload()} />
           ) : null}
         </>
       ) : null}

@@ -29,8 +29,8 @@ const COMMON_EVENTS: EventType[] = [
 
 const STATUS_TONE = { pending: 'warn', succeeded: 'ok', failed: 'bad' } as const;
 
-export function WebhooksPage({ workspace }: SectionProps) {
-  const list = useLoad(() => call(api.GET('/developer/webhooks/', { params: { query: { workspace_id: workspace.id } } })), [workspace.id]);
+export function WebhooksPage({ workspaceId }: SectionProps) {
+  const list = useLoad(() => call(api.GET('/developer/webhooks/', { params: { query: { workspace_id: workspaceId } } })), [workspaceId]);
   const [open, setOpen] = useState(false);
   const [secret, setSecret] = useState<{ label: string; value: string }>();
   const [shown, setShown] = useState<string>();
@@ -75,7 +75,7 @@ export function WebhooksPage({ workspace }: SectionProps) {
       <p className="lead">Audit events of this workspace, signed (Standard Webhooks) and delivered to your HTTPS endpoints with retries.</p>
       {open ? (
         <NewWebhookForm
-          workspaceId={workspace.id}
+          workspaceId={workspaceId}
           onCancel={() => setOpen(false)}
           onCreated={(created) => {
             setOpen(false);

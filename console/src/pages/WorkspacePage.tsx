@@ -15,11 +15,12 @@ import { WebhooksPage } from './WebhooksPage';
 export type Workspace = Schemas['Workspace'];
 
 export interface SectionProps {
-  workspace: Workspace;
+  workspaceId: string;
   onChanged: () => void;
 }
 
-const PAGES: Record<Section, (props: SectionProps) => React.JSX.Element> = {
+/** Sections load their own data from the workspace id at once (no wait for the workspace itself). */
+const PAGES: Record<Exclude<Section, 'settings'>, (props: SectionProps) => React.JSX.Element> = {
   scim: ScimPage,
   saml: SamlPage,
   applications: ApplicationsPage,
@@ -28,7 +29,6 @@ const PAGES: Record<Section, (props: SectionProps) => React.JSX.Element> = {
   databases: DatabasesPage,
   members: MembersPage,
   templates: TemplatesPage,
-  settings: SettingsPage,
 };
 
 export function WorkspacePage({ workspaceId, section }: { workspaceId: string; section: Section }) {
@@ -36,7 +36,7 @@ export function WorkspacePage({ workspaceId, section }: { workspaceId: string; s
     () => call(api.GET('/e/v1/developer/workspaces/{id}/', { params: { path: { id: workspaceId } } })),
     [workspaceId],
   );
-  const Page = PAGES[section];
+  const onChanged = () => void workspace.reload();
   return (
     <div className="workspace">
       <nav className="side" aria-label="Workspace">
@@ -52,10 +52,22 @@ export function WorkspacePage({ workspaceId, section }: { workspaceId: string; s
         </ul>
       </nav>
       <div className="content">
-        {workspace.loading && !workspace.data ? <Loading /> : null}
         <ErrorBanner problem={workspace.problem} />
-        {workspace.data ? <Page workspace={workspace.data} onChanged={() => void workspace.reload()} /> : null}
+        {section === 'settings' ? (
+          workspace.data ? (
+            <SettingsPage key={workspace.data.name} workspace={workspace.data} onChanged={onChanged} />
+          ) : workspace.loading ? (
+            <Loading />
+          ) : null
+        ) : workspace.problem ? null : (
+          <SectionPage section={section} workspaceId={workspaceId} onChanged={onChanged} />
+        )}
       </div>
     </div>
   );
+}
+
+function SectionPage({ section, ...props }: SectionProps & { section: Exclude<Section, 'settings'> }) {
+  const Page = PAGES[section];
+  return <Page {...props} />;
 }
