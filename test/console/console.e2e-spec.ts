@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { createTestApp, TestApp } from '../support/app';
 import { launchChromium } from '../support/browser';
@@ -8,6 +10,10 @@ import { WebhookReceiver } from '../webhooks/receiver';
 import { expectAccessible, openConsole, type ConsoleBrowser } from './support';
 
 const SCIM_USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
+
+/** Screenshots for docs/console.md: written to docs/images with UPDATE_SCREENSHOTS=1, else to a temporary file. */
+const shot = (name: string) =>
+  process.env.UPDATE_SCREENSHOTS ? join(__dirname, '..', '..', 'docs', 'images', name) : join(tmpdir(), `${process.pid}-${name}`);
 
 /** Signs up a new developer in the console and lands on the workspace list. */
 async function signUp(page: Page, name = 'Ada Developer'): Promise<{ email: string; password: string }> {
@@ -90,6 +96,7 @@ describe('developer console in a real browser', () => {
     expect(token).toMatch(/^scim_/);
     expect(await field.inputValue()).toBe(token);
     await expectAccessible(page);
+    await page.screenshot({ path: shot('console-scim.png'), fullPage: true });
 
     const userName = uniqueEmail('ada');
     const created = await t
@@ -122,6 +129,11 @@ describe('developer console in a real browser', () => {
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.getByText(/Chain intact: \d+ events? verified/).waitFor();
     await expectAccessible(page);
+    await page.screenshot({ path: shot('console-audit.png') });
+    await row.first().getByRole('button').click();
+    await page.getByRole('dialog').waitFor();
+    await page.screenshot({ path: shot('console-audit-drawer.png') });
+    await page.keyboard.press('Escape');
 
     await page.getByRole('link', { name: 'SCIM' }).click();
     await page.getByRole('button', { name: 'Revoke' }).click();
@@ -166,6 +178,7 @@ describe('developer console in a real browser', () => {
     await page.getByRole('button', { name: 'Save template' }).click();
     await page.getByText('Saved: the next mail uses it.').waitFor();
     await expectAccessible(page);
+    await page.screenshot({ path: shot('console-templates.png'), fullPage: true });
 
     const email = uniqueEmail('enduser');
     const password = 'end user password 1';
@@ -207,6 +220,7 @@ describe('developer console in a real browser', () => {
     const spRow = page.getByRole('table', { name: 'Service providers' }).getByRole('row').filter({ hasText: entityId });
     await spRow.getByText('active').waitFor();
     await expectAccessible(page);
+    await page.screenshot({ path: shot('console-saml.png'), fullPage: true });
 
     const sso = await browser.newContext();
     const ssoPage = await sso.newPage();
@@ -244,6 +258,7 @@ describe('developer console in a real browser', () => {
       const deliveries = page.getByRole('table', { name: `Deliveries to ${receiver.url}` });
       await deliveries.getByRole('row').filter({ hasText: 'succeeded' }).filter({ hasText: '204' }).first().waitFor({ timeout: 15_000 });
       await expectAccessible(page);
+      await page.screenshot({ path: shot('console-webhooks.png'), fullPage: true });
       await page.getByRole('button', { name: 'Disable' }).click();
       await page.getByText('disabled').first().waitFor();
       expect(session.problems).toEqual([]);
@@ -285,6 +300,7 @@ describe('developer console in a real browser', () => {
         await view.goto('/console/');
         await view.getByRole('heading', { name: 'Workspaces' }).waitFor();
         await expectAccessible(view);
+        if (view === page) await view.screenshot({ path: shot('console-workspaces.png') });
         for (const section of pages) {
           await view.goto(`/console/w/${workspaceId}/${section}`);
           await view.getByRole('heading', { level: 1 }).waitFor();
@@ -301,6 +317,7 @@ describe('developer console in a real browser', () => {
               .map((e) => `${e.tagName.toLowerCase()}.${e.className}`),
           );
           expect({ section, wide }).toEqual({ section, wide: [] });
+          if (view === phone.page && section === 'scim') await view.screenshot({ path: shot('console-phone-dark.png') });
         }
       }
       await page.context().clearCookies();
