@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -333,4 +334,52 @@ describe('developer console in a real browser', () => {
       await phone.context.close();
     }
   }, 120_000);
+
+  it('access token shown once drives the API; the audit log filters, pages with Load more and exports NDJSON; the revoked token is refused', async () => {
+    await signUp(page);
+    const workspaceId = await newWorkspace(page, 'Paging');
+    await page.getByRole('link', { name: 'Access tokens' }).click();
+    await page.getByLabel('Label').fill('CI');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const field = page.getByLabel('New access token value');
+    await field.waitFor();
+    const token = await field.inputValue();
+    expect(token).toMatch(/^dat_/);
+    const auth = { Authorization: `Bearer ${token}` };
+    // 55 audited changes through the API with the copied token: more than one page of 50.
+    for (let i = 0; i < 55; i++) {
+      await t
+        .http()
+        .post('/developer/scim/tokens/')
+        .set(auth)
+        .send({ workspace_id: workspaceId, label: `idp ${i}` })
+        .expect(201);
+    }
+
+    await page.goto(`/console/w/${workspaceId}/audit`);
+    const rows = page.getByRole('table', { name: 'Audit events' }).locator('tbody tr');
+    await eventually(async () => expect(await rows.count()).toBe(50));
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await eventually(async () => expect(await rows.count()).toBe(56)); // 55 tokens and the workspace
+    await expect(page.getByRole('button', { name: 'Load more' }).count()).resolves.toBe(0);
+
+    await page.getByText('Filters', { exact: true }).click();
+    await page.getByLabel('Event type').fill('workspace_create');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await eventually(async () => expect(await rows.count()).toBe(1));
+    await expect(rows.first().textContent()).resolves.toContain('workspace_create');
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export NDJSON' }).click()]);
+    const path = await download.path();
+    const lines = readFileSync(path, 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(56);
+    expect(lines.map((line) => (JSON.parse(line) as { event_type: string }).event_type)).toContain('workspace_create');
+
+    await page.getByRole('link', { name: 'Access tokens' }).click();
+    await page.getByRole('table').getByRole('button', { name: 'Revoke' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
+    await page.getByText('No access tokens.').waitFor();
+    await t.http().get('/developer/scim/tokens/').query({ workspace_id: workspaceId }).set(auth).expect(401);
+    expect(session.problems).toEqual([]);
+  }, 90_000);
 });
