@@ -7,6 +7,7 @@ import { launchChromium } from '../support/browser';
 import { eventually } from '../support/eventually';
 import { uniqueEmail } from '../support/factories';
 import { codeIn, startSmtpReceiver, SmtpReceiver } from '../support/smtp-receiver';
+import { managedEnv } from '../managed-databases/support';
 import { WebhookReceiver } from '../webhooks/receiver';
 import { expectAccessible, openConsole, type ConsoleBrowser } from './support';
 
@@ -49,7 +50,8 @@ describe('developer console in a real browser', () => {
 
   beforeAll(async () => {
     smtp = await startSmtpReceiver();
-    t = await createTestApp({ SMTP_URL: smtp.url, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
+    // Managed PostgreSQL on the local server; MongoDB left unconfigured, so the console must explain it.
+    t = await createTestApp(managedEnv({ SMTP_URL: smtp.url, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', MANAGED_MONGODB_ADMIN_URL: '' }));
     browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
@@ -380,6 +382,42 @@ describe('developer console in a real browser', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
     await page.getByText('No access tokens.').waitFor();
     await t.http().get('/developer/scim/tokens/').query({ workspace_id: workspaceId }).set(auth).expect(401);
+    expect(session.problems).toEqual([]);
+  }, 90_000);
+
+  it('databases: an unconfigured engine is explained; a Postgres database becomes available, reveals its connection, backs up with a checksum and is deleted', async () => {
+    await signUp(page);
+    await newWorkspace(page, 'Data');
+    await page.getByRole('link', { name: 'Databases' }).click();
+    await page.getByRole('button', { name: 'New database' }).click();
+    await page.getByLabel('Name').fill('Sessions');
+    await page.getByLabel('Engine').selectOption('mongodb');
+    await page.getByRole('button', { name: 'Create database' }).click();
+    await page.getByText('This engine is not configured on this server').waitFor();
+    await page.getByRole('alert').first().waitFor();
+
+    await page.getByLabel('Engine').selectOption('postgres');
+    await page.getByLabel('Name').fill('Orders');
+    await page.getByRole('button', { name: 'Create database' }).click();
+    const card = page.getByRole('article', { name: 'Database Orders' });
+    // The status updates by itself while the database is being created.
+    await card.getByText('available', { exact: true }).waitFor({ timeout: 30_000 });
+    // The new database's details are open already.
+    await expect(card.getByRole('button', { name: 'Details', exact: true }).getAttribute('aria-expanded')).resolves.toBe('true');
+    await card.getByRole('button', { name: 'Show connection details' }).click();
+    await card.getByText(/^postgresql:\/\//).waitFor();
+    await card.getByLabel('Backup name').fill('before-migration');
+    await card.getByRole('button', { name: 'Back up now' }).click();
+    const backup = card.getByRole('table', { name: 'Backups of Orders' }).getByRole('row').filter({ hasText: 'before-migration' });
+    await backup.getByText('completed').waitFor({ timeout: 30_000 });
+    expect(await backup.textContent()).toMatch(/[0-9a-f]{16}…/);
+    await card.getByText(/Storage .* of 1\.0 GiB/).waitFor();
+    await expectAccessible(page);
+    await page.screenshot({ path: shot('console-databases.png'), fullPage: true });
+
+    await card.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await card.waitFor({ state: 'detached', timeout: 30_000 });
     expect(session.problems).toEqual([]);
   }, 90_000);
 });
