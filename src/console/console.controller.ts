@@ -1,4 +1,4 @@
-import { Controller, Get, Head, Req, Res } from '@nestjs/common';
+import { Controller, Get, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Auth } from '../common/auth/auth.decorator';
@@ -17,9 +17,7 @@ export class ConsoleController {
   private readonly files = loadConsoleFiles();
 
   @Get(['console', 'console/*path'])
-  @Head(['console', 'console/*path'])
   serve(@Req() req: Request, @Res() res: Response): void {
-    res.setHeader('Content-Security-Policy', CONSOLE_CSP);
     if (req.path === '/console') {
       res.redirect(301, '/console/');
       return;
@@ -41,6 +39,8 @@ export class ConsoleController {
         .send(renderErrorPage(404, 'Not found', 'No such file in the developer console.'));
       return;
     }
+    // The error pages above keep the service's default policy (their styles are inline); the console's own files get its strict one.
+    res.setHeader('Content-Security-Policy', CONSOLE_CSP);
     res.setHeader('Content-Type', file.type);
     res.setHeader('Cache-Control', file.immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
     res.setHeader('Vary', 'Accept-Encoding');
