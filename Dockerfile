@@ -6,7 +6,7 @@
 # --build-arg NODE_IMAGE=node:24-trixie-slim to stay on the previous LTS.
 ARG NODE_IMAGE=node:26-trixie-slim
 
-# ---- build: full dependency tree, compile TypeScript to dist/ ----
+# ---- build: full dependency tree, compile TypeScript to dist/ and the console to console/dist/ ----
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -14,6 +14,10 @@ RUN --mount=type=cache,target=/root/.npm npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src ./src
 RUN npx nest build
+# The developer console (console/, React + Vite) into console/dist, served at /console/ (decision 0801).
+COPY clients ./clients
+COPY console ./console
+RUN npx vite build --config console/vite.config.mts
 
 # ---- runtime: production dependencies and the compiled app only ----
 FROM ${NODE_IMAGE} AS runtime
@@ -32,6 +36,7 @@ COPY package.json package-lock.json ./
 RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --no-audit --no-fund \
  && npm cache clean --force
 COPY --from=build /app/dist ./dist
+COPY --from=build /app/console/dist ./console/dist
 # The app's files stay root-owned and read-only to the process; only ./data (embedded
 # Postgres without DATABASE_URL, .eml files without SMTP_URL, backup files) is writable.
 RUN mkdir -p /app/data && chown node:node /app/data

@@ -7,6 +7,7 @@ export default tseslint.config(
   {
     ignores: [
       'dist/**',
+      'console/dist/**',
       'node_modules/**',
       'coverage/**',
       'data/**',

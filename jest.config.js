@@ -12,7 +12,7 @@ module.exports = {
     {
       displayName: 'unit',
       rootDir: __dirname,
-      testMatch: ['<rootDir>/src/**/*.spec.ts'],
+      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/console/src/**/*.spec.ts'],
       ...esmDeps,
       testEnvironment: 'node',
     },

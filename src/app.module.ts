@@ -6,6 +6,7 @@ import { AnomaliesModule } from './anomalies/anomalies.module';
 import { AuditModule } from './audit/audit.module';
 import { AuthenticationGuard } from './common/auth/auth.guard';
 import { CommonModule } from './common/common.module';
+import { ConsoleModule } from './console/console.module';
 import { AllExceptionsFilter } from './common/exception.filter';
 import { loggerParams } from './common/logging';
 import { buildValidationPipe } from './common/validation';
@@ -48,6 +49,7 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     LandingModule,
     TestSpModule,
     WebhooksModule,
+    ConsoleModule,
   ],
   providers: [
     { provide: APP_PIPE, useFactory: buildValidationPipe },

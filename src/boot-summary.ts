@@ -15,6 +15,7 @@ export function bootSummaryRows({ config, given, saml, envFile }: BootFacts): [s
   const rows: [string, string][] = [
     ['URL', `${base}  (bound to ${config.HOST}:${config.PORT}, ${config.NODE_ENV})`],
     ['API docs', `${base}/docs  ·  ${base}/openapi.json`],
+    ['Console', `${base}/console/`],
     ['Start here', `${base}/  ·  docs/quickstart.md`],
     [
       'Database',

@@ -40,6 +40,10 @@ export function renderLandingPage(facts: LandingFacts): string {
             <h2>Start here</h2>
             <ul class="links">
               ${facts.quickstart ? html`<li><a href="/guide/quickstart">Quickstart</a>: from nothing to a provisioned user and a SAML sign-in</li>` : ''}
+              <li>
+                <a href="/console/">Developer console</a>: sign up, create a workspace, mint SCIM tokens, register SAML apps, read the audit
+                log
+              </li>
               <li><a href="/docs">API reference</a> (Swagger UI) · <a href="/openapi.json">/openapi.json</a></li>
               <li><a href="/health/ready">/health/ready</a>: database and migrations</li>
               <li>SAML IdP metadata: <a href="/saml/metadata/">/saml/metadata/</a>${facts.samlOn ? '' : ' (not configured: 503)'}</li>

@@ -60,7 +60,7 @@ describe('zero-config start (embedded database, mail to files)', () => {
       .get('/')
       .expect(200)
       .expect('Content-Type', /text\/html/);
-    for (const link of ['/docs', '/openapi.json', '/health/ready', '/guide/quickstart', '/saml/test-sp/']) {
+    for (const link of ['/console/', '/docs', '/openapi.json', '/health/ready', '/guide/quickstart', '/saml/test-sp/']) {
       expect(landing.text).toContain(`href="${link}"`);
     }
     await http()
@@ -68,6 +68,13 @@ describe('zero-config start (embedded database, mail to files)', () => {
       .expect(200)
       .expect('Content-Type', /text\/html/);
     await http().get('/docs').redirects(1).expect(200);
+    // The developer console, deep links included, with its own strict CSP.
+    const consolePage = await http()
+      .get('/console/w/0b6f2d4e-5a7c-4c1e-9f3a-2d8e6b1c7a90/audit')
+      .expect(200)
+      .expect('Content-Type', /text\/html/);
+    expect(consolePage.text).toContain('<div id="root">');
+    expect(consolePage.headers['content-security-policy']).toContain("default-src 'none'");
     const metadata = await http().get('/saml/metadata/').expect(200);
     expect(metadata.text).toContain(`entityID="${app.baseUrl}/saml/metadata/"`);
     expect(existsSync(join(dataDir, 'saml', 'idp-key.pem'))).toBe(true);
@@ -83,6 +90,8 @@ describe('production without SAML configuration', () => {
       expect(res.body.error).toBe('not_configured');
       const landing = await t.http().get('/').expect(200);
       expect(landing.text).toContain('not configured');
+      // Production serves the console as development does.
+      expect((await t.http().get('/console/').expect(200)).text).toContain('<div id="root">');
       expect(landing.text).not.toContain('/saml/test-sp/');
       expect(existsSync(join(t.config.DATA_DIR, 'saml'))).toBe(false);
     } finally {

@@ -8,6 +8,8 @@ import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../../src/database/data-source';
 import { runMigrations } from '../../src/database/migrate';
 import { ensureBuilt, runSpawnsInstances } from './build';
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a plain CommonJS script shared with npm start
+const { buildIfStale } = require('../../scripts/build-if-stale.js') as { buildIfStale: (target: 'console') => number };
 import { databasePrefix, databaseUrl, recreateDatabase, withAdmin, WORKER_SLOTS } from './databases';
 
 /**
@@ -19,6 +21,8 @@ import { databasePrefix, databaseUrl, recreateDatabase, withAdmin, WORKER_SLOTS 
 export default async function globalSetup(globalConfig: { testPathPattern?: string }): Promise<void> {
   const building = runSpawnsInstances(globalConfig.testPathPattern) ? ensureBuilt() : Promise.resolve();
   process.env.TEST_ROOT_DIR ??= process.cwd();
+  // The console's browser suites (test/console) need console/dist: built once here when stale (a few seconds).
+  if (buildIfStale('console') !== 0) throw new Error('building the developer console (console/) failed');
   Logger.overrideLogger(false);
   process.env.TEST_LOG_DIR ??= mkdtempSync(join(tmpdir(), 'idsvc-test-logs-'));
   // Every Redis key of this run lives under test:<run id>: (test/support/redis-keys.ts); teardown deletes them.

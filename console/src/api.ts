@@ -1,0 +1,74 @@
+import createClient, { type Middleware } from 'openapi-fetch';
+import type { components, paths } from '../../clients/typescript/openapi';
+import { networkProblem, toProblem, type Problem } from './logic/problem';
+
+export type Schemas = components['schemas'];
+
+/** A failed API call, carrying the server's explanation. */
+export class ApiProblem extends Error {
+  constructor(readonly problem: Problem) {
+    super(problem.message);
+  }
+}
+
+let csrfToken: string | undefined;
+let onSessionExpired: (() => void) | undefined;
+
+/** The CSRF token of the login answer; after a reload, the readable csrftoken cookie. */
+export function setCsrfToken(token: string | undefined): void {
+  csrfToken = token;
+}
+
+function csrfFromCookie(): string | undefined {
+  const entry = document.cookie.split(';').find((part) => part.trim().startsWith('csrftoken='));
+  return entry ? decodeURIComponent(entry.trim().slice('csrftoken='.length)) : undefined;
+}
+
+/** Called when a signed-in request is answered 401: the session ended. */
+export function whenSessionExpires(handler: () => void): void {
+  onSessionExpired = handler;
+}
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+const session: Middleware = {
+  onRequest({ request }) {
+    if (UNSAFE.has(request.method)) {
+      const token = csrfToken ?? csrfFromCookie();
+      if (token) request.headers.set('X-CSRF-Token', token);
+    }
+    return request;
+  },
+  onResponse({ request, response }) {
+    const path = new URL(request.url).pathname;
+    if (response.status === 401 && !path.startsWith('/developer/auth/') && path !== '/developer/me/') onSessionExpired?.();
+    return response;
+  },
+};
+
+/** The typed client of the service's API (clients/typescript/openapi.d.ts), same origin, session cookie. */
+export const api = createClient<paths>({ baseUrl: window.location.origin, credentials: 'same-origin' });
+api.use(session);
+
+interface Answer<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
+
+/** The data of a successful answer; throws ApiProblem with the server's message otherwise. */
+export async function call<T>(request: Promise<Answer<T>>): Promise<T> {
+  let answer: Answer<T>;
+  try {
+    answer = await request;
+  } catch {
+    throw new ApiProblem(networkProblem());
+  }
+  if (!answer.response.ok) throw new ApiProblem(toProblem(answer.response.status, answer.error));
+  return answer.data as T;
+}
+
+export function problemOf(error: unknown): Problem {
+  if (error instanceof ApiProblem) return error.problem;
+  return { status: 0, code: 'client_error', message: error instanceof Error ? error.message : String(error), fields: {} };
+}

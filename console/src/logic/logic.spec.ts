@@ -1,0 +1,136 @@
+import { auditQuery, describeVerification, EMPTY_FILTERS } from './audit';
+import { formatBytes, lines, sparkline } from './format';
+import { mappingFromRows, rowsFromMapping } from './mapping';
+import { certificateFromMetadata } from './pem';
+import { fieldMessages, toProblem } from './problem';
+import { matchRoute, safeNext, signInPath } from './routes';
+import { escapeHtml, fillPlaceholders, isHtmlBody, unknownPlaceholders } from './template';
+
+const WS = '0b6f2d4e-5a7c-4c1e-9f3a-2d8e6b1c7a90';
+
+describe('console routes', () => {
+  it('maps console paths to pages, defaulting a workspace to its SCIM page', () => {
+    expect(matchRoute('/console/')).toEqual({ page: 'workspaces' });
+    expect(matchRoute('/console/tokens')).toEqual({ page: 'tokens' });
+    expect(matchRoute(`/console/w/${WS}`)).toEqual({ page: 'workspace', workspaceId: WS, section: 'scim' });
+    expect(matchRoute(`/console/w/${WS}/audit`)).toEqual({ page: 'workspace', workspaceId: WS, section: 'audit' });
+    expect(matchRoute(`/console/w/${WS}/nope`)).toEqual({ page: 'not-found' });
+    expect(matchRoute('/console/w/not-a-uuid/audit')).toEqual({ page: 'not-found' });
+  });
+
+  it('follows ?next= only to a page of the console, never to another site', () => {
+    expect(matchRoute('/console/signin', `?next=${encodeURIComponent(`/console/w/${WS}/saml`)}&expired=1`)).toEqual({
+      page: 'signin',
+      next: `/console/w/${WS}/saml`,
+      expired: true,
+    });
+    for (const evil of [
+      'https://evil.example/console/',
+      '//evil.example/console/',
+      '/console\\..\\evil',
+      '/other/',
+      'javascript:alert(1)',
+    ]) {
+      expect(safeNext(evil)).toBeUndefined();
+    }
+    expect(safeNext('/console/../admin')).toBeUndefined();
+  });
+
+  it('sends an expired session to sign-in with the page to come back to, but not back to sign-in itself', () => {
+    expect(signInPath(`/console/w/${WS}/audit`, true)).toBe(
+      `/console/signin?next=${encodeURIComponent(`/console/w/${WS}/audit`)}&expired=1`,
+    );
+    expect(signInPath('/console/signin?next=/console/tokens', false)).toBe('/console/signin');
+  });
+});
+
+describe('API problems', () => {
+  it('keeps the server message and the per-field messages of a validation error', () => {
+    const problem = toProblem(400, {
+      error: 'validation_failed',
+      message: 'Invalid request: check body',
+      details: { body: ['unknown placeholder {{nope}}'], 'attribute_mapping.email': ['bad path'] },
+    });
+    expect(problem.message).toBe('Invalid request: check body');
+    expect(fieldMessages(problem, 'body')).toEqual(['unknown placeholder {{nope}}']);
+    expect(fieldMessages(problem, 'attribute_mapping')).toEqual(['bad path']);
+    expect(fieldMessages(problem, 'subject')).toEqual([]);
+  });
+
+  it('says something useful for bodies without a message (SCIM detail, HTML, nothing)', () => {
+    expect(toProblem(401, { detail: 'Invalid token' }).message).toBe('Invalid token');
+    expect(toProblem(502, '<html>Bad gateway</html>').message).toMatch(/service failed \(HTTP 502\)/);
+    expect(toProblem(429, undefined).message).toMatch(/Too many requests/);
+  });
+});
+
+describe('email template preview', () => {
+  it('fills known placeholders (dotted too), leaves unknown ones visible, and escapes values in HTML', () => {
+    expect(fillPlaceholders('{{code}} for {{ oauth_client.name }} {{nope}}')).toBe('428193 for Acme {{nope}}');
+    expect(fillPlaceholders('<b>{{first_name}}</b>', { first_name: '<i>x</i>' }, escapeHtml)).toBe('<b>&lt;i&gt;x&lt;/i&gt;</b>');
+    expect(unknownPlaceholders('{{code}} {{nope}} {{code}}', ['code'])).toEqual(['nope']);
+  });
+
+  it('tells an HTML body from plain text as the mailer does', () => {
+    expect(isHtmlBody('<p>Hello</p>')).toBe(true);
+    expect(isHtmlBody('Hello {{first_name}}, 2 < 3')).toBe(false);
+  });
+});
+
+describe('audit filters and verification', () => {
+  it('leaves empty filters out and sends times as UTC ISO 8601', () => {
+    const query = auditQuery({ ...EMPTY_FILTERS, event_type: ' scim_user_create ', from: '2026-11-24T12:00', severity: '' });
+    expect(Object.keys(query).sort()).toEqual(['event_type', 'from']);
+    expect(query.event_type).toBe('scim_user_create');
+    expect(query.from).toBe(new Date('2026-11-24T12:00').toISOString());
+  });
+
+  it('describes an intact chain and the first break with its reason', () => {
+    expect(describeVerification({ verified: 1, checkpoints: 0, first_break: null })).toEqual({
+      ok: true,
+      text: 'Chain intact: 1 event verified, 0 checkpoints.',
+    });
+    const broken = describeVerification({ verified: 56, checkpoints: 2, first_break: { event_id: 'e1', seq: 57, reason: 'edited_event' } });
+    expect(broken.ok).toBe(false);
+    expect(broken.text).toBe(
+      'Chain broken at event e1 (position 57): an event was changed after it was written. Before it: 56 events verified, 2 checkpoints.',
+    );
+  });
+});
+
+describe('SAML helpers', () => {
+  it('extracts the signing certificate of IdP metadata as PEM with 64-character lines', () => {
+    const base64 = 'A'.repeat(100);
+    const pem = certificateFromMetadata(
+      `<md:EntityDescriptor><ds:X509Certificate>\n ${base64} \n</ds:X509Certificate></md:EntityDescriptor>`,
+    );
+    expect(pem).toBe(`-----BEGIN CERTIFICATE-----\n${'A'.repeat(64)}\n${'A'.repeat(36)}\n-----END CERTIFICATE-----\n`);
+    expect(certificateFromMetadata('<md:EntityDescriptor/>')).toBeUndefined();
+    expect(certificateFromMetadata('<X509Certificate>not base64!</X509Certificate>')).toBeUndefined();
+  });
+
+  it('edits the attribute mapping as rows and refuses empty or repeated names', () => {
+    const rows = rowsFromMapping({ email: 'email', firstName: 'first_name', odd: 'password' });
+    expect(rows).toEqual([
+      { claim: 'email', field: 'email' },
+      { claim: 'firstName', field: 'first_name' },
+      { claim: 'odd', field: 'email' },
+    ]);
+    expect(mappingFromRows(rows.slice(0, 2))).toEqual({ mapping: { email: 'email', firstName: 'first_name' } });
+    expect(mappingFromRows([{ claim: ' ', field: 'id' }])).toEqual({ error: 'Every attribute needs a name.' });
+    expect(mappingFromRows([...rows.slice(0, 1), { claim: 'email ', field: 'id' }])).toEqual({
+      error: 'The attribute email is listed twice.',
+    });
+  });
+});
+
+describe('formatting', () => {
+  it('formats sizes, splits redirect URI lines and scales a sparkline', () => {
+    expect(formatBytes(512)).toBe('512 B');
+    expect(formatBytes(8 * 1024 * 1024)).toBe('8.0 MiB');
+    expect(formatBytes(null)).toBe('—');
+    expect(lines(' https://a.example/cb \n\n https://b.example/cb\n')).toEqual(['https://a.example/cb', 'https://b.example/cb']);
+    expect(sparkline([0, 5, 10], 100, 50)).toBe('0,50 50,25 100,0');
+    expect(sparkline([], 100, 50)).toBe('');
+  });
+});

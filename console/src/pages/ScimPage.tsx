@@ -1,0 +1,175 @@
+import { useState, type FormEvent } from 'react';
+import { api, call, type Schemas } from '../api';
+import { formatTime } from '../logic/format';
+import { Badge, CopyButton, Empty, ErrorBanner, Loading, SecretOnce, TextField, useAction, useConfirm, useLoad } from '../ui/kit';
+import type { SectionProps } from './WorkspacePage';
+
+type ScimToken = Schemas['ScimToken'];
+
+export function ScimPage({ workspaceId }: SectionProps) {
+  const baseUrl = `${window.location.origin}/scim/v2`;
+  const list = useLoad(() => call(api.GET('/developer/scim/tokens/', { params: { query: { workspace_id: workspaceId } } })), [workspaceId]);
+  const [open, setOpen] = useState(false);
+  const [label, setLabel] = useState('');
+  const [expires, setExpires] = useState('');
+  const [created, setCreated] = useState<string>();
+  const action = useAction();
+  const confirm = useConfirm();
+
+  const create = async (event: FormEvent) => {
+    event.preventDefault();
+    const token = await action.run(() =>
+      call(
+        api.POST('/developer/scim/tokens/', {
+          body: { workspace_id: workspaceId, label, ...(expires ? { expires_at: new Date(expires).toISOString() } : {}) },
+        }),
+      ),
+    );
+    if (token) {
+      setCreated((token as Schemas['ScimTokenCreated']).token);
+      setOpen(false);
+      setLabel('');
+      setExpires('');
+      void list.reload();
+    }
+  };
+
+  const revoke = async (token: ScimToken) => {
+    const ok = await confirm.ask(
+      `Revoke “${token.label}”?`,
+      <p>The identity provider using this token will get 401 on its next call and stop provisioning until it gets a new token.</p>,
+      'Revoke',
+    );
+    if (!ok) return;
+    const done = await action.run(() => call(api.DELETE('/developer/scim/tokens/{id}/', { params: { path: { id: token.id } } })));
+    if (done) void list.reload();
+  };
+
+  return (
+    <section>
+      <h1>SCIM provisioning</h1>
+      <p className="lead">
+        Your customer's identity provider (Okta, Entra ID, Google) creates, updates and removes users here over SCIM 2.0.
+      </p>
+      <div className="card">
+        <h2>SCIM base URL</h2>
+        <div className="row">
+          <code className="mono grow" aria-label="SCIM base URL">
+            {baseUrl}
+          </code>
+          <CopyButton value={baseUrl} />
+        </div>
+        <p className="hint">Paste it in the identity provider with a token below as its bearer token (“HTTP header” authentication).</p>
+      </div>
+
+      <div className="page-head">
+        <h2>Tokens</h2>
+        {!open ? (
+          <button type="button" onClick={() => setOpen(true)}>
+            New token
+          </button>
+        ) : null}
+      </div>
+      {open ? (
+        <form className="card" onSubmit={(e) => void create(e)} aria-label="New SCIM token" noValidate>
+          <div className="row wrap">
+            <TextField
+              label="Label"
+              name="label"
+              required
+              autoFocus
+              value={label}
+              onChange={(e) => setLabel(e.target.value)}
+              problem={action.problem}
+              hint="Which IdP uses it, e.g. Okta production."
+            />
+            <TextField
+              label="Expires (optional)"
+              name="expires_at"
+              type="datetime-local"
+              value={expires}
+              onChange={(e) => setExpires(e.target.value)}
+              problem={action.problem}
+            />
+          </div>
+          <ErrorBanner problem={action.problem} />
+          <div className="actions">
+            <button type="submit" disabled={action.busy}>
+              Create
+            </button>
+            <button type="button" className="secondary" onClick={() => setOpen(false)}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      ) : (
+        <ErrorBanner problem={action.problem} />
+      )}
+      {created ? <SecretOnce label="New token value" value={created} onDone={() => setCreated(undefined)} /> : null}
+
+      {list.loading && !list.data ? <Loading /> : null}
+      <ErrorBanner problem={list.problem} />
+      {list.data && list.data.results.length === 0 ? <Empty>No SCIM tokens yet.</Empty> : null}
+      {list.data && list.data.results.length > 0 ? (
+        <div className="table-wrap">
+          <table>
+            <caption className="visually-hidden">SCIM tokens</caption>
+            <thead>
+              <tr>
+                <th scope="col">Label</th>
+                <th scope="col">Status</th>
+                <th scope="col">Created</th>
+                <th scope="col">Expires</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.data.results.map((t) => (
+                <tr key={t.id}>
+                  <td>{t.label}</td>
+                  <td>
+                    {t.is_active ? <Badge tone="ok">active</Badge> : <Badge tone="neutral">revoked {formatTime(t.revoked_at)}</Badge>}
+                  </td>
+                  <td>{formatTime(t.created_at)}</td>
+                  <td>{formatTime(t.expires_at)}</td>
+                  <td>
+                    {t.is_active ? (
+                      <button type="button" className="danger small" onClick={() => void revoke(t)} aria-label={`Revoke ${t.label}`}>
+                        Revoke
+                      </button>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+
+      <details className="card">
+        <summary>Setup notes per identity provider</summary>
+        <h3>Okta</h3>
+        <p>
+          SCIM 2.0 app, base URL above, unique identifier field <code>userName</code>, authentication “HTTP Header” with the token. Turn on
+          Push New Users, Push Profile Updates, Push Groups and Deactivate Users.
+        </p>
+        <h3>Microsoft Entra ID</h3>
+        <p>
+          Enterprise application → Provisioning → Automatic: Tenant URL = the base URL above, Secret Token = the token. The default
+          attribute mappings work (<code>userPrincipalName</code> → <code>userName</code>).
+        </p>
+        <h3>OneLogin, JumpCloud, Google Workspace</h3>
+        <p>
+          SCIM 2.0 base URL and bearer token; match users on <code>userName</code>, which must be an email address.
+        </p>
+        <p className="hint">
+          A deleted user stays readable with <code>active: false</code>; userName is stored lower-cased. The full compatibility notes are in
+          docs/scim.md.
+        </p>
+      </details>
+      {confirm.dialog}
+    </section>
+  );
+}

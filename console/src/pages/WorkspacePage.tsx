@@ -1,0 +1,73 @@
+import { api, call, type Schemas } from '../api';
+import { WORKSPACE_SECTIONS, workspacePath, type Section } from '../logic/routes';
+import { Link } from '../router';
+import { ErrorBanner, Loading, useLoad } from '../ui/kit';
+import { ApplicationsPage } from './ApplicationsPage';
+import { AuditPage } from './AuditPage';
+import { DatabasesPage } from './DatabasesPage';
+import { MembersPage } from './MembersPage';
+import { SamlPage } from './SamlPage';
+import { ScimPage } from './ScimPage';
+import { SettingsPage } from './SettingsPage';
+import { TemplatesPage } from './TemplatesPage';
+import { WebhooksPage } from './WebhooksPage';
+
+export type Workspace = Schemas['Workspace'];
+
+export interface SectionProps {
+  workspaceId: string;
+  onChanged: () => void;
+}
+
+/** Sections load their own data from the workspace id at once (no wait for the workspace itself). */
+const PAGES: Record<Exclude<Section, 'settings'>, (props: SectionProps) => React.JSX.Element> = {
+  scim: ScimPage,
+  saml: SamlPage,
+  applications: ApplicationsPage,
+  audit: AuditPage,
+  webhooks: WebhooksPage,
+  databases: DatabasesPage,
+  members: MembersPage,
+  templates: TemplatesPage,
+};
+
+export function WorkspacePage({ workspaceId, section }: { workspaceId: string; section: Section }) {
+  const workspace = useLoad(
+    () => call(api.GET('/e/v1/developer/workspaces/{id}/', { params: { path: { id: workspaceId } } })),
+    [workspaceId],
+  );
+  const onChanged = () => void workspace.reload();
+  return (
+    <div className="workspace">
+      <nav className="side" aria-label="Workspace">
+        <p className="side-title">{workspace.data?.name ?? 'Workspace'}</p>
+        <ul>
+          {WORKSPACE_SECTIONS.map((s) => (
+            <li key={s.id}>
+              <Link href={workspacePath(workspaceId, s.id)} aria-current={s.id === section ? 'page' : undefined}>
+                {s.label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div className="content">
+        <ErrorBanner problem={workspace.problem} />
+        {section === 'settings' ? (
+          workspace.data ? (
+            <SettingsPage key={workspace.data.name} workspace={workspace.data} onChanged={onChanged} />
+          ) : workspace.loading ? (
+            <Loading />
+          ) : null
+        ) : workspace.problem ? null : (
+          <SectionPage section={section} workspaceId={workspaceId} onChanged={onChanged} />
+        )}
+      </div>
+    </div>
+  );
+}
+
+function SectionPage({ section, ...props }: SectionProps & { section: Exclude<Section, 'settings'> }) {
+  const Page = PAGES[section];
+  return <Page {...props} />;
+}
