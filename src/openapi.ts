@@ -90,12 +90,16 @@ function kindOf(op: OperationObject): Kind {
   return 'public';
 }
 
+const BUDGET_REFUSAL =
+  'The {tenant} is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left)';
+
 /** The answers every route of a kind shares, so each route documents only its own. */
 function addSharedErrors(op: OperationObject, kind: Kind, write: boolean, scim: boolean, schemas: Record<string, unknown>): void {
   const body = op.requestBody && 'content' in op.requestBody ? op.requestBody.content : {};
   const hasJsonBody = Object.keys(body).some((type) => type.includes('json'));
   if (scim) {
     addScimError(op, 401, '', 'The bearer SCIM token is missing, unknown, expired or revoked');
+    addScimError(op, 429, '', BUDGET_REFUSAL.replace('{tenant}', 'workspace'));
     if (hasJsonBody) {
       addScimError(op, 400, 'invalidSyntax', 'The body is not a JSON object');
       addScimError(op, 413, 'tooLarge', 'The body is larger than BODY_LIMIT');
@@ -103,6 +107,7 @@ function addSharedErrors(op: OperationObject, kind: Kind, write: boolean, scim: 
     return;
   }
   if (kind === 'developer') addError(op, 401, 'unauthorized', 'No developer session cookie or access token, or it expired or was revoked');
+  if (kind === 'developer') addError(op, 429, 'rate_limited', BUDGET_REFUSAL.replace('{tenant}', 'developer account'));
   if (kind === 'developer' && write) addError(op, 403, 'csrf_failed', 'Cookie-authenticated write without the X-CSRF-Token of the session');
   if (kind === 'end-user') addError(op, 401, 'unauthorized', 'The bearer access token is missing, invalid, expired or revoked');
   if (hasJsonBody) {

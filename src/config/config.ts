@@ -111,6 +111,14 @@ export class EnvSchema {
   @Transform(toInt) @IsInt() @Min(1) RATE_LIMIT_AUTH_PER_MINUTE = 20;
   @Transform(toInt) @IsInt() @Min(1) RATE_LIMIT_ACCOUNT_PER_MINUTE = 10;
 
+  // Per-tenant request budgets (docs/scaling.md): SCIM per workspace, the developer API per developer
+  /** Sustained requests per second per workspace (SCIM) or developer (developer API); 0 turns the rate off. */
+  @Transform(toInt) @IsInt() @Min(0) TENANT_RATE_PER_SECOND = 100;
+  /** Requests a tenant may send at once after a quiet spell (the bucket size); 0: twice the rate. */
+  @Transform(toInt) @IsInt() @Min(0) TENANT_BURST = 0;
+  /** A tenant's requests in flight per instance; beyond it 429 (one tenant cannot hold the database pool). 0: no cap. */
+  @Transform(toInt) @IsInt() @Min(0) TENANT_MAX_IN_FLIGHT = 8;
+
   // SAML IdP
   @IsOptional() @Transform(emptyToUndefined) @IsString() SAML_IDP_ENTITY_ID?: string;
   @IsOptional() @Transform(emptyToUndefined) @IsString() SAML_IDP_SSO_URL?: string;
