@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import cluster from 'node:cluster';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createApp } from './app.factory';
@@ -6,6 +7,7 @@ import { bootSummaryRows, bootSummaryText } from './boot-summary';
 import { rootLogger } from './common/logging';
 import { APP_CONFIG, AppConfig, ConfigError, loadConfig } from './config/config';
 import { IdpRuntime } from './saml/idp/idp-runtime';
+import { isFirstProcess, superviseWorkers, workerCount } from './workers';
 
 /**
  * A `.env` file in the working directory (or ENV_FILE) fills in variables the environment
@@ -33,12 +35,19 @@ async function main(): Promise<void> {
     }
     throw err;
   }
+  const workers = workerCount(given);
+  if (cluster.isPrimary && workers > 1) {
+    superviseWorkers(workers, (line) => process.stdout.write(`${line}\n`));
+    return;
+  }
   const app = await createApp();
   const config = app.get<AppConfig>(APP_CONFIG);
   await app.listen(config.PORT, config.HOST);
   const facts = { config, given, saml: app.get(IdpRuntime).summary, envFile };
   const log = rootLogger(config);
-  if (config.LOG_FORMAT === 'pretty') {
+  if (!isFirstProcess()) {
+    log.info(`worker ${process.pid} listening on ${config.PUBLIC_BASE_URL}`);
+  } else if (config.LOG_FORMAT === 'pretty') {
     // Through the logger, so the block lands after the boot's lines (pino writes asynchronously).
     log.info({ banner: true }, bootSummaryText(facts));
   } else {

@@ -19,6 +19,8 @@ export class EnvSchema {
   @IsIn(['development', 'production', 'test']) NODE_ENV = 'development';
   @Transform(toInt) @IsInt() @Min(0) @Max(65535) PORT = 3000;
   @IsString() HOST = '0.0.0.0';
+  /** Processes serving the port (one per core when 0 or unset); the zero-config embedded database keeps one. */
+  @Transform(toInt) @IsInt() @Min(0) @Max(64) WEB_CONCURRENCY = 0;
   /** Absolute base URL clients use to reach this service (SCIM meta.location, emails, SAML). */
   @IsOptional()
   @Transform(emptyToUndefined)

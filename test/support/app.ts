@@ -61,6 +61,8 @@ export function baseTestEnv(port: number): Record<string, string> {
     // Suites drive one workspace hard; the budget's own tests turn it back on.
     TENANT_RATE_PER_SECOND: '0',
     TENANT_MAX_IN_FLIGHT: '0',
+    // A spawned instance is one process unless a test is about workers (tests kill and signal that process).
+    WEB_CONCURRENCY: '1',
   };
 }
 
