@@ -151,6 +151,19 @@ export class AuditChainRepository {
     }
   }
 
+  /**
+   * Summarizes the created_at BRIN ranges filled since the last call, so the sealer's look for new
+   * events reads only the open tail (migration 1795600000000). Returns how many ranges it summarized.
+   */
+  async summarizeNewRanges(): Promise<number> {
+    const [row] = await preparedQuery(
+      this.dataSource,
+      `SELECT brin_summarize_new_values('audit_events_created_brin'::regclass) AS ranges`,
+      [],
+    );
+    return num(row, 'ranges');
+  }
+
   async heads(tx: Tx, workspaceIds: string[]): Promise<ChainHead[]> {
     return (await preparedQuery(tx, HEADS, [workspaceIds])).map(toHead);
   }

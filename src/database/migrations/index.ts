@@ -10,7 +10,7 @@ import { ScimGroupExternalId1795522600462 } from './1795522600462-ScimGroupExter
 import { SamlPairwiseAndPendingBound1795522988245 } from './1795522988245-SamlPairwiseAndPendingBound';
 import { ScimWithoutWaits1795522988294 } from './1795522988294-ScimWithoutWaits';
 import { AuditChainAndWebhooks1795523082895 } from './1795523082895-AuditChainAndWebhooks';
-import { AuditBrinAutosummarize1795600000000 } from './1795600000000-AuditBrinAutosummarize';
+import { AuditBrinSmallRanges1795600000000 } from './1795600000000-AuditBrinSmallRanges';
 
 /** Every migration, in order. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -26,5 +26,5 @@ export const MIGRATIONS = [
   SamlPairwiseAndPendingBound1795522988245,
   ScimWithoutWaits1795522988294,
   AuditChainAndWebhooks1795523082895,
-  AuditBrinAutosummarize1795600000000,
+  AuditBrinSmallRanges1795600000000,
 ];
