@@ -52,6 +52,9 @@ async function main(): Promise<void> {
     TRUST_PROXY: 'true',
     LOG_LEVEL: 'warn',
     RATE_LIMIT_AUTH_PER_MINUTE: '10000000',
+    // Throughput runs drive one workspace flat out: a budget that never binds, still spent per request.
+    TENANT_RATE_PER_SECOND: '1000000',
+    TENANT_MAX_IN_FLIGHT: '0',
     RATE_LIMIT_ACCOUNT_PER_MINUTE: '10000000',
     GEO_TOKEN: 'bench-token',
     GEO_API_URL: geo.url,

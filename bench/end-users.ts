@@ -81,6 +81,9 @@ async function main(): Promise<void> {
     SMTP_URL: smtp.url,
     JOBS_POLL_INTERVAL_MS: '100',
     RATE_LIMIT_AUTH_PER_MINUTE: '100000000',
+    // Throughput runs drive one workspace flat out: a budget that never binds, still spent per request.
+    TENANT_RATE_PER_SECOND: '1000000',
+    TENANT_MAX_IN_FLIGHT: '0',
     RATE_LIMIT_ACCOUNT_PER_MINUTE: '100000000',
   };
   const server = fork(join(__dirname, 'end-users.server.ts'), [], {

@@ -103,6 +103,9 @@ async function main(): Promise<void> {
     AUDIT_SIGNING_KEYS: generateAuditSigningKey('bench'),
     JOBS_POLL_INTERVAL_MS: '50',
     RATE_LIMIT_AUTH_PER_MINUTE: '100000',
+    // Throughput runs drive one workspace flat out: a budget that never binds, still spent per request.
+    TENANT_RATE_PER_SECOND: '1000000',
+    TENANT_MAX_IN_FLIGHT: '0',
     RATE_LIMIT_ACCOUNT_PER_MINUTE: '100000',
     MANAGED_POSTGRES_ADMIN_URL: ADMIN_PG,
     MANAGED_POSTGRES_PUBLIC_HOST: '127.0.0.1',

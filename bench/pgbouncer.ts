@@ -243,6 +243,9 @@ function serviceEnv(port: number): Record<string, string> {
     ...productionEnv(port, SHARED_SECRETS),
     DATABASE_POOL_SIZE: String(POOL_SIZE),
     RATE_LIMIT_AUTH_PER_MINUTE: '100000000',
+    // Throughput runs drive one workspace flat out: a budget that never binds, still spent per request.
+    TENANT_RATE_PER_SECOND: '1000000',
+    TENANT_MAX_IN_FLIGHT: '0',
     RATE_LIMIT_ACCOUNT_PER_MINUTE: '100000000',
     // Sign-in measures the pooled path, not the detectors' (they run after the answer anyway).
     ANOMALY_DETECTION_ENABLED: 'false',

@@ -201,6 +201,9 @@ function serviceEnv(port: number, databaseUrl: string): Record<string, string> {
     DATABASE_URL: databaseUrl,
     REDIS_KEY_PREFIX: `bench-scim-${process.pid}:`,
     RATE_LIMIT_AUTH_PER_MINUTE: '100000',
+    // Throughput runs drive one workspace flat out: a budget that never binds, still spent per request.
+    TENANT_RATE_PER_SECOND: '1000000',
+    TENANT_MAX_IN_FLIGHT: '0',
     RATE_LIMIT_ACCOUNT_PER_MINUTE: '100000',
   };
 }

@@ -50,6 +50,9 @@ async function main(): Promise<number> {
     {
       ...samlIdpEnv(),
       RATE_LIMIT_AUTH_PER_MINUTE: '1000000',
+      // Throughput runs drive one workspace flat out: a budget that never binds, still spent per request.
+      TENANT_RATE_PER_SECOND: '1000000',
+      TENANT_MAX_IN_FLIGHT: '0',
       RATE_LIMIT_SAML_SSO_PER_MINUTE: '1000000',
       RATE_LIMIT_ACCOUNT_PER_MINUTE: '1000000',
     },

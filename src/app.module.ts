@@ -1,10 +1,11 @@
 import { Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { LoggerModule } from 'nestjs-pino';
 import { AnomaliesModule } from './anomalies/anomalies.module';
 import { AuditModule } from './audit/audit.module';
 import { AuthenticationGuard } from './common/auth/auth.guard';
+import { RequestBudgetInterceptor } from './common/budget/request-budget.interceptor';
 import { CommonModule } from './common/common.module';
 import { ConsoleModule } from './console/console.module';
 import { AllExceptionsFilter } from './common/exception.filter';
@@ -55,6 +56,7 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     { provide: APP_PIPE, useFactory: buildValidationPipe },
     { provide: APP_FILTER, useClass: AllExceptionsFilter },
     { provide: APP_GUARD, useClass: AuthenticationGuard },
+    { provide: APP_INTERCEPTOR, useClass: RequestBudgetInterceptor },
   ],
 })
 export class AppModule {}

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { type INestApplication, Logger } from '@nestjs/common';
+import cluster from 'node:cluster';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createApp } from './app.factory';
@@ -9,6 +10,7 @@ import { APP_CONFIG, AppConfig, ConfigError, configurationReport, loadConfig } f
 import { withGeneratedSecrets } from './config/dev-secrets';
 import { IdpRuntime } from './saml/idp/idp-runtime';
 import { IdpConfigError } from './saml/idp/idp-settings';
+import { isFirstProcess, superviseWorkers, workerCount } from './workers';
 
 /**
  * A `.env` file in the working directory (or ENV_FILE) fills in variables the environment
@@ -32,7 +34,7 @@ interface Booted {
 /**
  * Reads the configuration and assembles the application. A configuration problem is the operator's
  * to fix, not a bug: it is printed as a list of problems on stderr, without a stack trace, and the
- * process exits 1 (answers null). Anything else is rethrown with Nest's boot lines.
+ * process exits 1 (answers null, as does the primary of several workers). Anything else is rethrown with Nest's boot lines.
  */
 async function boot(): Promise<Booted | null> {
   try {
@@ -40,6 +42,12 @@ async function boot(): Promise<Booted | null> {
     const given = loadConfig();
     // What the app will also do first (idempotent): the secrets production must set, checked before Nest starts.
     withGeneratedSecrets(given);
+    const workers = workerCount(given);
+    if (cluster.isPrimary && workers > 1) {
+      // This process only supervises; the workers boot the application (and report their own problems).
+      superviseWorkers(workers, (line) => process.stdout.write(`${line}\n`));
+      return null;
+    }
     return { app: await createApp(), given, envFile };
   } catch (err) {
     if (!(err instanceof ConfigError || err instanceof IdpConfigError)) {
@@ -63,7 +71,9 @@ async function main(): Promise<void> {
   await app.listen(config.PORT, config.HOST);
   const facts = { config, given, saml: app.get(IdpRuntime).summary, envFile };
   const log = rootLogger(config);
-  if (config.LOG_FORMAT === 'pretty') {
+  if (!isFirstProcess()) {
+    log.info(`worker ${process.pid} listening on ${config.PUBLIC_BASE_URL}`);
+  } else if (config.LOG_FORMAT === 'pretty') {
     // Through the logger, so the block lands after the boot's lines (pino writes asynchronously).
     log.info({ banner: true }, bootSummaryText(facts));
   } else {

@@ -99,6 +99,8 @@ function kindOf(op: OperationObject): Kind {
 
 /** The HTTP pipeline refuses text PostgreSQL cannot store before routing, on every route (decision 0030). */
 const URL_PROBLEM = 'The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate';
+const BUDGET_REFUSAL =
+  'The {tenant} is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left)';
 
 /** The answers every route of a kind shares, so each route documents only its own. */
 function addSharedErrors(op: OperationObject, path: string, kind: Kind, write: boolean, schemas: Record<string, unknown>): void {
@@ -108,6 +110,7 @@ function addSharedErrors(op: OperationObject, path: string, kind: Kind, write: b
   const query = (op.parameters ?? []).filter((p) => 'in' in p && p.in === 'query').map((p) => ('name' in p ? p.name : ''));
   if (path.startsWith('/scim/v2')) {
     addScimError(op, 401, '', 'The bearer SCIM token is missing, unknown, expired or revoked');
+    addScimError(op, 429, '', BUDGET_REFUSAL.replace('{tenant}', 'workspace'));
     if (hasJsonBody) {
       addScimError(op, 400, 'invalidSyntax', 'The body is not a JSON object');
       addScimError(op, 413, 'tooLarge', 'The body is larger than BODY_LIMIT');
@@ -121,6 +124,7 @@ function addSharedErrors(op: OperationObject, path: string, kind: Kind, write: b
     return;
   }
   if (kind === 'developer') addError(op, 401, 'unauthorized', 'No developer session cookie or access token, or it expired or was revoked');
+  if (kind === 'developer') addError(op, 429, 'rate_limited', BUDGET_REFUSAL.replace('{tenant}', 'developer account'));
   if (kind === 'developer' && write) addError(op, 403, 'csrf_failed', 'Cookie-authenticated write without the X-CSRF-Token of the session');
   if (kind === 'end-user') addError(op, 401, 'unauthorized', 'The bearer access token is missing, invalid, expired or revoked');
   if (query.length > 0) {

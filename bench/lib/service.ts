@@ -70,6 +70,9 @@ export function productionEnv(port: number, secrets: Record<string, string> = th
     LOG_LEVEL: 'info',
     DATABASE_POOL_SIZE: '10',
     REDIS_URL: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
+    // Throughput runs drive one workspace flat out: a budget that never binds, still spent per request.
+    TENANT_RATE_PER_SECOND: '1000000',
+    TENANT_MAX_IN_FLIGHT: '0',
     ...secrets,
     DATA_DIR: join(tmpdir(), `identity-bench-${process.pid}-${port}`),
   };

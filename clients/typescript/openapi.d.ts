@@ -4228,6 +4228,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   AuditController_checkpoints: {
@@ -4284,6 +4293,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   AuditController_keys: {
@@ -4315,6 +4333,15 @@ export interface operations {
       };
       /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -4384,6 +4411,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   AuditController_export: {
@@ -4429,6 +4465,15 @@ export interface operations {
       };
       /** @description `not_found`: No such workspace, or the caller is not a member of it */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -4770,6 +4815,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   DeveloperTokensController_list: {
@@ -4803,6 +4857,15 @@ export interface operations {
       };
       /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -4870,6 +4933,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   DeveloperTokensController_revoke: {
@@ -4926,6 +4998,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   WorkspacesController_list: {
@@ -4957,6 +5038,15 @@ export interface operations {
       };
       /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -5024,6 +5114,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   WorkspacesController_get: {
@@ -5066,6 +5165,15 @@ export interface operations {
       };
       /** @description `not_found`: No such workspace, or the caller is not a member of it */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -5122,6 +5230,15 @@ export interface operations {
       };
       /** @description `not_found`: No such workspace, or the caller is not a member of it */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -5200,6 +5317,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   WorkspacesController_members: {
@@ -5244,6 +5370,15 @@ export interface operations {
       };
       /** @description `not_found`: No such workspace, or the caller is not a member of it */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -5331,6 +5466,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   WorkspacesController_removeMember: {
@@ -5397,6 +5541,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   OAuthClientsController_list: {
@@ -5441,6 +5594,15 @@ export interface operations {
       };
       /** @description `not_found`: No such workspace, or the caller is not a member of it */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -5517,6 +5679,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   OAuthClientsController_get: {
@@ -5559,6 +5730,15 @@ export interface operations {
       };
       /** @description `not_found`: No such OAuth client in a workspace of the caller */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -5637,6 +5817,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   OAuthClientsController_remove: {
@@ -5686,6 +5875,15 @@ export interface operations {
       };
       /** @description `not_found`: No such OAuth client in a workspace of the caller */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -5744,6 +5942,15 @@ export interface operations {
       };
       /** @description `not_found`: No such OAuth client in a workspace of the caller */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -5899,6 +6106,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   ScimTokensController_mint: {
@@ -5968,6 +6184,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   ScimTokensController_revoke: {
@@ -6019,6 +6244,15 @@ export interface operations {
       };
       /** @description `not_found`: No such token in a workspace of the caller */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -6563,6 +6797,15 @@ export interface operations {
           'application/scim+json': components['schemas']['ScimError'];
         };
       };
+      /** @description The workspace is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
     };
   };
   ScimUsersController_create: {
@@ -6627,6 +6870,15 @@ export interface operations {
           'application/scim+json': components['schemas']['ScimError'];
         };
       };
+      /** @description The workspace is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
     };
   };
   ScimUsersController_search: {
@@ -6673,6 +6925,15 @@ export interface operations {
       };
       /** @description `tooLarge`: The body is larger than BODY_LIMIT */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description The workspace is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -6727,6 +6988,15 @@ export interface operations {
       };
       /** @description No user with this id in the token's workspace */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description The workspace is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -6812,6 +7082,15 @@ export interface operations {
           'application/scim+json': components['schemas']['ScimError'];
         };
       };
+      /** @description The workspace is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
     };
   };
   ScimUsersController_deactivate: {
@@ -6852,6 +7131,15 @@ export interface operations {
       };
       /** @description No user with this id in the token's workspace */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description The workspace is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -6937,6 +7225,15 @@ export interface operations {
           'application/scim+json': components['schemas']['ScimError'];
         };
       };
+      /** @description The workspace is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
     };
   };
   ScimGroupsController_list: {
@@ -6981,6 +7278,15 @@ export interface operations {
       };
       /** @description The bearer SCIM token is missing, unknown, expired or revoked */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description The workspace is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -7052,6 +7358,15 @@ export interface operations {
           'application/scim+json': components['schemas']['ScimError'];
         };
       };
+      /** @description The workspace is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
     };
   };
   ScimGroupsController_search: {
@@ -7098,6 +7413,15 @@ export interface operations {
       };
       /** @description `tooLarge`: The body is larger than BODY_LIMIT */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description The workspace is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -7152,6 +7476,15 @@ export interface operations {
       };
       /** @description No group with this id in the token's workspace */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description The workspace is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -7237,6 +7570,15 @@ export interface operations {
           'application/scim+json': components['schemas']['ScimError'];
         };
       };
+      /** @description The workspace is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
     };
   };
   ScimGroupsController_remove: {
@@ -7277,6 +7619,15 @@ export interface operations {
       };
       /** @description No group with this id in the token's workspace */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description The workspace is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -7362,6 +7713,15 @@ export interface operations {
           'application/scim+json': components['schemas']['ScimError'];
         };
       };
+      /** @description The workspace is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
     };
   };
   ScimDiscoveryController_serviceProviderConfig: {
@@ -7400,6 +7760,15 @@ export interface operations {
           'application/scim+json': components['schemas']['ScimError'];
         };
       };
+      /** @description The workspace is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
     };
   };
   ScimDiscoveryController_resourceTypes: {
@@ -7431,6 +7800,15 @@ export interface operations {
       };
       /** @description The bearer SCIM token is missing, unknown, expired or revoked */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description The workspace is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -7487,6 +7865,15 @@ export interface operations {
           'application/scim+json': components['schemas']['ScimError'];
         };
       };
+      /** @description The workspace is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
     };
   };
   ScimDiscoveryController_schemas: {
@@ -7518,6 +7905,15 @@ export interface operations {
       };
       /** @description The bearer SCIM token is missing, unknown, expired or revoked */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description The workspace is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -7574,6 +7970,15 @@ export interface operations {
           'application/scim+json': components['schemas']['ScimError'];
         };
       };
+      /** @description The workspace is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
     };
   };
   ScimSearchController_search: {
@@ -7620,6 +8025,15 @@ export interface operations {
       };
       /** @description `tooLarge`: The body is larger than BODY_LIMIT */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description The workspace is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -8270,6 +8684,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   EmailTemplatesController_save: {
@@ -8334,6 +8757,15 @@ export interface operations {
       };
       /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -8476,6 +8908,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   DatabasesController_create: {
@@ -8555,6 +8996,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   DatabasesController_get: {
@@ -8596,6 +9046,15 @@ export interface operations {
       };
       /** @description `not_found`: No such database in a workspace of the caller */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -8669,6 +9128,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   DatabasesController_connection: {
@@ -8719,6 +9187,15 @@ export interface operations {
       };
       /** @description `not_ready`: The database is not available yet (still provisioning, or deleting) */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -8783,6 +9260,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `service_unavailable`: The database engine did not answer */
       503: {
         headers: {
@@ -8833,6 +9319,15 @@ export interface operations {
       };
       /** @description `not_found`: No such database in a workspace of the caller */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -8902,6 +9397,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `service_unavailable`: The database engine did not answer */
       503: {
         headers: {
@@ -8952,6 +9456,15 @@ export interface operations {
       };
       /** @description `not_found`: No such database in a workspace of the caller */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -9038,6 +9551,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   BackupsController_get: {
@@ -9079,6 +9601,15 @@ export interface operations {
       };
       /** @description `not_found`: No such backup in a workspace of the caller */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -9152,6 +9683,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   BackupsController_getRestore: {
@@ -9193,6 +9733,15 @@ export interface operations {
       };
       /** @description `not_found`: No such restore in a workspace of the caller */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -9290,6 +9839,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   SamlSpsController_create: {
@@ -9368,6 +9926,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   SamlSpsController_get: {
@@ -9410,6 +9977,15 @@ export interface operations {
       };
       /** @description `not_found`: No such SAML app in a workspace of the caller */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -9497,6 +10073,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   SamlSpsController_remove: {
@@ -9546,6 +10131,15 @@ export interface operations {
       };
       /** @description `not_found`: No such SAML app in a workspace of the caller */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -9787,6 +10381,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   WebhooksController_create: {
@@ -9856,6 +10459,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   WebhooksController_get: {
@@ -9898,6 +10510,15 @@ export interface operations {
       };
       /** @description `not_found`: No such webhook in a workspace of the caller */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -9954,6 +10575,15 @@ export interface operations {
       };
       /** @description `not_found`: No such webhook in a workspace of the caller */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -10032,6 +10662,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   WebhooksController_rotateSecret: {
@@ -10083,6 +10722,15 @@ export interface operations {
       };
       /** @description `not_found`: No such webhook in a workspace of the caller */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -10163,6 +10811,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   WebhooksController_deliveries: {
@@ -10209,6 +10866,15 @@ export interface operations {
       };
       /** @description `not_found`: No such webhook in a workspace of the caller */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -10267,6 +10933,15 @@ export interface operations {
       };
       /** @description `not_found`: No such webhook delivery in a workspace of the caller */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
         headers: {
           [name: string]: unknown;
         };

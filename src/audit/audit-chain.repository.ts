@@ -108,8 +108,18 @@ export class AuditChainRepository {
   async unsignedHeads(tx: Tx): Promise<ChainHead[]> {
     const rows = await preparedQuery(
       tx,
-      `SELECT h.workspace_id, h.seq, h.event_id, h.hash
-         FROM (SELECT DISTINCT ON (workspace_id) workspace_id, seq, event_id, hash FROM audit_chain ORDER BY workspace_id, seq DESC) h
+      // A loose index scan: one probe of (workspace_id, seq) per workspace, never the whole chain.
+      `WITH RECURSIVE ws AS (
+         (SELECT workspace_id FROM audit_chain ORDER BY workspace_id LIMIT 1)
+         UNION ALL
+         SELECT (SELECT c.workspace_id FROM audit_chain c WHERE c.workspace_id > ws.workspace_id ORDER BY c.workspace_id LIMIT 1)
+           FROM ws WHERE ws.workspace_id IS NOT NULL
+       )
+       SELECT h.workspace_id, h.seq, h.event_id, h.hash
+         FROM ws CROSS JOIN LATERAL (
+           SELECT c.workspace_id, c.seq, c.event_id, c.hash FROM audit_chain c
+            WHERE c.workspace_id = ws.workspace_id ORDER BY c.seq DESC LIMIT 1
+         ) h
         WHERE NOT EXISTS (SELECT 1 FROM audit_checkpoints k WHERE k.workspace_id = h.workspace_id AND k.seq >= h.seq)`,
       [],
     );
@@ -139,6 +149,19 @@ export class AuditChainRepository {
     } catch {
       return null;
     }
+  }
+
+  /**
+   * Summarizes the created_at BRIN ranges filled since the last call, so the sealer's look for new
+   * events reads only the open tail (migration 1795600000000). Returns how many ranges it summarized.
+   */
+  async summarizeNewRanges(): Promise<number> {
+    const [row] = await preparedQuery(
+      this.dataSource,
+      `SELECT brin_summarize_new_values('audit_events_created_brin'::regclass) AS ranges`,
+      [],
+    );
+    return num(row, 'ranges');
   }
 
   async heads(tx: Tx, workspaceIds: string[]): Promise<ChainHead[]> {

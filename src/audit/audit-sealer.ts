@@ -11,6 +11,8 @@ import { AuditSigningKeys } from './chain/signing-keys';
 export const AUDIT_SEALED = 'audit.chain.sealed';
 
 const BATCH = 1000;
+/** How often the sealer summarizes the audit log's new BRIN ranges (see summarizeNewRanges). */
+const SUMMARIZE_EVERY_MS = 60_000;
 
 const sealed =
   (register.getSingleMetric('audit_events_sealed_total') as Counter | undefined) ??
@@ -33,6 +35,7 @@ export class AuditSealer implements OnApplicationBootstrap, OnApplicationShutdow
   /** created_at from which unsealed rows may still appear (null: anywhere; the next pass sweeps). */
   private horizon: string | null = null;
   private lastSweep = 0;
+  private lastSummary = 0;
 
   constructor(
     private readonly uow: UnitOfWork,
@@ -76,7 +79,15 @@ export class AuditSealer implements OnApplicationBootstrap, OnApplicationShutdow
     }
     this.horizon = nextHorizon;
     if (sweep) this.lastSweep = Date.now();
+    await this.summarizeRanges();
     return total;
+  }
+
+  /** Keeps the index the next passes read summarized; a failure (e.g. not the table's owner) only costs speed. */
+  private async summarizeRanges(): Promise<void> {
+    if (Date.now() - this.lastSummary < SUMMARIZE_EVERY_MS) return;
+    this.lastSummary = Date.now();
+    await this.chain.summarizeNewRanges().catch((err: Error) => this.logger.warn(`could not summarize the audit index: ${err.message}`));
   }
 
   private tick(): void {

@@ -19,6 +19,8 @@ export class EnvSchema {
   @IsIn(['development', 'production', 'test']) NODE_ENV = 'development';
   @Transform(toInt) @IsInt() @Min(0) @Max(65535) PORT = 3000;
   @IsString() HOST = '0.0.0.0';
+  /** Processes serving the port (one per core when 0 or unset); the zero-config embedded database keeps one. */
+  @Transform(toInt) @IsInt() @Min(0) @Max(64) WEB_CONCURRENCY = 0;
   /** Absolute base URL clients use to reach this service (SCIM meta.location, emails, SAML). */
   @IsOptional()
   @Transform(emptyToUndefined)
@@ -110,6 +112,14 @@ export class EnvSchema {
   // Rate limits (per IP / per account, per minute)
   @Transform(toInt) @IsInt() @Min(1) RATE_LIMIT_AUTH_PER_MINUTE = 20;
   @Transform(toInt) @IsInt() @Min(1) RATE_LIMIT_ACCOUNT_PER_MINUTE = 10;
+
+  // Per-tenant request budgets (docs/scaling.md): SCIM per workspace, the developer API per developer
+  /** Sustained requests per second per workspace (SCIM) or developer (developer API); 0 turns the rate off. */
+  @Transform(toInt) @IsInt() @Min(0) TENANT_RATE_PER_SECOND = 100;
+  /** Requests a tenant may send at once after a quiet spell (the bucket size); 0: twice the rate. */
+  @Transform(toInt) @IsInt() @Min(0) TENANT_BURST = 0;
+  /** A tenant's requests in flight per instance; beyond it 429 (one tenant cannot hold the database pool). 0: no cap. */
+  @Transform(toInt) @IsInt() @Min(0) TENANT_MAX_IN_FLIGHT = 8;
 
   // SAML IdP
   @IsOptional() @Transform(emptyToUndefined) @IsString() SAML_IDP_ENTITY_ID?: string;

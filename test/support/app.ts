@@ -59,6 +59,11 @@ export function baseTestEnv(port: number): Record<string, string> {
     JOBS_POLL_INTERVAL_MS: '50',
     RATE_LIMIT_AUTH_PER_MINUTE: '100000',
     RATE_LIMIT_ACCOUNT_PER_MINUTE: '100000',
+    // Suites drive one workspace hard; the budget's own tests turn it back on.
+    TENANT_RATE_PER_SECOND: '0',
+    TENANT_MAX_IN_FLIGHT: '0',
+    // A spawned instance is one process unless a test is about workers (tests kill and signal that process).
+    WEB_CONCURRENCY: '1',
   };
 }
 

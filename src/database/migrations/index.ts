@@ -14,6 +14,7 @@ import { SamlNameIdKeyAndSeenRequests1795687114451 } from './1795687114451-SamlN
 import { ScimOAuthClients1795686466223 } from './1795686466223-ScimOAuthClients';
 import { EndUserSecondFactors1795686501550 } from './1795686501550-EndUserSecondFactors';
 import { SignInPolicies1795688130344 } from './1795688130344-SignInPolicies';
+import { AuditBrinSmallRanges1795600000000 } from './1795600000000-AuditBrinSmallRanges';
 
 /** Every migration, in order. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -29,6 +30,7 @@ export const MIGRATIONS = [
   SamlPairwiseAndPendingBound1795522988245,
   ScimWithoutWaits1795522988294,
   AuditChainAndWebhooks1795523082895,
+  AuditBrinSmallRanges1795600000000,
   ScimOAuthClients1795686466223,
   EndUserSecondFactors1795686501550,
   SamlNameIdKeyAndSeenRequests1795687114451,

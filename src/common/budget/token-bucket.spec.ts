@@ -1,0 +1,33 @@
+import { MemoryBuckets } from './token-bucket';
+
+describe('MemoryBuckets (token bucket kept in process memory)', () => {
+  const limit = { ratePerSecond: 2, burst: 3 };
+
+  it('lets a burst through, refuses the next with the wait until one token is back, and refills at the rate', () => {
+    let now = 1_000_000;
+    const buckets = new MemoryBuckets(() => now);
+    expect([1, 2, 3].map(() => buckets.take('ws-a', limit).allowed)).toEqual([true, true, true]);
+    const refused = buckets.take('ws-a', limit);
+    expect(refused).toMatchObject({ allowed: false, remaining: 0, retryAfterSeconds: 1 });
+    now += 500; // one token at 2/s
+    expect(buckets.take('ws-a', limit)).toMatchObject({ allowed: true, remaining: 0 });
+    expect(buckets.take('ws-a', limit).allowed).toBe(false);
+    now += 60_000; // never more than the burst, however long the quiet spell
+    expect(buckets.take('ws-a', limit)).toMatchObject({ allowed: true, remaining: 2, resetSeconds: 1 });
+  });
+
+  it('keeps one bucket per key: one tenant spending its budget leaves the other’s whole', () => {
+    const buckets = new MemoryBuckets(() => 0);
+    for (let i = 0; i < 3; i++) buckets.take('noisy', limit);
+    expect(buckets.take('noisy', limit).allowed).toBe(false);
+    expect(buckets.take('quiet', limit)).toMatchObject({ allowed: true, remaining: 2 });
+  });
+
+  it('a clock that goes back never adds tokens', () => {
+    let now = 10_000;
+    const buckets = new MemoryBuckets(() => now);
+    for (let i = 0; i < 3; i++) buckets.take('ws', limit);
+    now -= 5_000;
+    expect(buckets.take('ws', limit).allowed).toBe(false);
+  });
+});

@@ -1,0 +1,64 @@
+import cluster, { Worker } from 'node:cluster';
+import { availableParallelism } from 'node:os';
+import type { AppConfig } from './config/config';
+
+/**
+ * How many processes serve the port (decision 0061): WEB_CONCURRENCY when set, else one per core.
+ * The zero-config embedded database lives inside its process, so it keeps one whatever is asked.
+ */
+export function workerCount(config: AppConfig): number {
+  if (!config.DATABASE_URL) return 1;
+  return config.WEB_CONCURRENCY || availableParallelism();
+}
+
+const RESTART_DELAY_MS = 1000;
+/** A worker that dies this soon after starting, this many times in a row, means the boot itself fails. */
+const EARLY_DEATH_MS = 10_000;
+const EARLY_DEATHS_TO_GIVE_UP = 5;
+
+/**
+ * The primary process: forks the workers (they share the listening socket through Node's cluster
+ * module), replaces one that dies, and on SIGTERM/SIGINT stops them all and exits when they have.
+ * Everything that must happen once (migrations, the audit sealer, job draining) is already safe
+ * with several instances: each worker is an instance.
+ */
+export function superviseWorkers(count: number, write: (line: string) => void): void {
+  let stopping = false;
+  let earlyDeaths = 0;
+  const startedAt = new Map<number, number>();
+  const fork = (): Worker => {
+    const worker = cluster.fork({ WORKER_INDEX: String(startedAt.size) });
+    startedAt.set(worker.id, Date.now());
+    return worker;
+  };
+  cluster.on('exit', (worker, code, signal) => {
+    const lived = Date.now() - (startedAt.get(worker.id) ?? 0);
+    startedAt.delete(worker.id);
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      return;
+    }
+    earlyDeaths = lived < EARLY_DEATH_MS ? earlyDeaths + 1 : 0;
+    if (earlyDeaths >= EARLY_DEATHS_TO_GIVE_UP) {
+      write(`worker ${worker.process.pid} exited (${signal ?? code}); ${earlyDeaths} workers died while starting: giving up`);
+      process.exit(1);
+    }
+    write(`worker ${worker.process.pid} exited (${signal ?? code}); starting a replacement`);
+    setTimeout(fork, RESTART_DELAY_MS).unref();
+  });
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
+    if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  for (let i = 0; i < count; i++) fork();
+  write(`started ${count} workers (WEB_CONCURRENCY; pid ${process.pid} supervises)`);
+}
+
+/** Whether this process is the one that prints the boot summary: the only process, or the first worker. */
+export function isFirstProcess(): boolean {
+  return cluster.isPrimary || process.env.WORKER_INDEX === '0';
+}
