@@ -26,7 +26,8 @@ import { anEndUser, logIn, TestEndUser } from '../end-users/support';
  * Schema-driven fuzzing (issue 28): every operation of the served OpenAPI document gets requests
  * generated from its own description — valid ones, and ones with null in each field, wrong types,
  * boundary and huge numbers, long and unstorable strings, missing and extra fields, hostile query
- * and path values — sent with real credentials. Every answer must be below 500, have a status the
+ * and path values — sent with real credentials (dashboard routes alternate between a developer token and the
+ * session cookie with its CSRF header). Every answer must be below 500, have a status the
  * document lists for the operation, and a body matching the document's schema for that status.
  *
  * Seeded (FUZZ_SEED, default 28) so a CI failure replays; FUZZ_RUNS random cases per operation
@@ -71,6 +72,7 @@ describe('requests generated from the OpenAPI document, for every operation', ()
   let scimToken: string;
   let endUser: TestEndUser;
   let endUserToken: string;
+  let session: { sid: string; csrf: string };
   let sent = 0;
   const findings = new Map<string, Finding>();
   const fixtureIds = new Map<string, string>();
@@ -89,7 +91,16 @@ describe('requests generated from the OpenAPI document, for every operation', ()
     scimToken = (await aScimToken(t, dev, ws)).token;
     endUser = await anEndUser(t, client);
     endUserToken = (await logIn(t, endUser)).access_token;
+    session = await developerSession();
   });
+
+  /** The developer's dashboard session: the sid cookie and the CSRF token cookie-authenticated writes must send. */
+  async function developerSession(): Promise<{ sid: string; csrf: string }> {
+    const login = await t.http().post('/developer/auth/login/').send({ email: dev.email, password: dev.password }).expect(200);
+    const cookies = ([] as string[]).concat(login.headers['set-cookie'] ?? []);
+    const sid = cookies.map((c) => c.split(';')[0]).find((c) => c.startsWith('sid='));
+    return { sid: sid?.slice('sid='.length) ?? '', csrf: login.body.csrf_token as string };
+  }
 
   afterAll(async () => {
     const never = (operations ?? []).filter((op) => !succeeded.has(op.label)).map((op) => op.label);
@@ -183,10 +194,10 @@ describe('requests generated from the OpenAPI document, for every operation', ()
     return query;
   }
 
-  function credentialHeaders(op: Operation): Record<string, string> {
+  function credentialHeaders(op: Operation, viaSession = false): Record<string, string> {
     switch (op.credential) {
       case 'developer':
-        return dev.auth;
+        return viaSession ? { Cookie: `sid=${session.sid}`, 'X-CSRF-Token': session.csrf } : dev.auth;
       case 'scim':
         return { Authorization: `Bearer ${scimToken}` };
       case 'end-user':
@@ -196,8 +207,14 @@ describe('requests generated from the OpenAPI document, for every operation', ()
     }
   }
 
-  async function send(op: Operation, path: string, query: Record<string, string | string[]>, body: unknown): Promise<Response> {
-    const req = t.http()[op.method](path).query(query).set(credentialHeaders(op)).timeout(30_000);
+  async function send(
+    op: Operation,
+    path: string,
+    query: Record<string, string | string[]>,
+    body: unknown,
+    viaSession = false,
+  ): Promise<Response> {
+    const req = t.http()[op.method](path).query(query).set(credentialHeaders(op, viaSession)).timeout(30_000);
     sent++;
     const res = await (body === undefined || !op.body
       ? req
@@ -265,6 +282,8 @@ describe('requests generated from the OpenAPI document, for every operation', ()
     if (op.credential === 'developer') {
       const res = await t.http().get('/developer/me/').set(dev.auth);
       if (res.status === 401) dev = await aDeveloper(t, { email: dev.email, password: dev.password }).catch(() => aDeveloper(t));
+      const viaCookie = await t.http().get('/developer/me/').set('Cookie', `sid=${session.sid}`);
+      if (viaCookie.status === 401) session = await developerSession();
     }
   }
 
@@ -285,7 +304,8 @@ describe('requests generated from the OpenAPI document, for every operation', ()
       values.push(c.path?.index === i ? c.path.value : await resourceFor(op, i, values, op.method === 'delete'));
     }
     const path = fill(op.path, values);
-    const res = await send(op, path, c.query, c.body);
+    // Every other request of a dashboard route comes with the session cookie and its CSRF header instead of a token.
+    const res = await send(op, path, c.query, c.body, sent % 2 === 1);
     if (res.status < 400) succeeded.add(op.label);
     if (res.status >= 500) record(op, `server error ${res.status}`, c, path, res);
     const refusable = refusableBecause(op, c);
