@@ -220,9 +220,15 @@ function addScimError(op: OperationObject, status: number, scimType: string, whe
 function addExample(op: OperationObject, status: number, type: string, schema: string, key: string, value: unknown, line: string): void {
   const existing = op.responses[String(status)] as ResponseObject | undefined;
   const response: ResponseObject = existing ?? { description: '', content: {} };
-  const media = (response.content ??= {})[type] ?? { schema: { $ref: `#/components/schemas/${schema}` }, examples: {} };
+  const ref = { $ref: `#/components/schemas/${schema}` };
+  const media = (response.content ??= {})[type] ?? { schema: ref, examples: {} };
   media.examples ??= {};
   if (media.examples[key]) return;
+  // A route whose own errors have another shape (OAuth's {error, error_description}) can still
+  // answer the shared ones in the common shape: the status then documents either.
+  const alternatives = media.schema && 'anyOf' in media.schema ? (media.schema.anyOf ?? []) : [media.schema];
+  if (!alternatives.some((s) => s && '$ref' in s && s.$ref === ref.$ref))
+    media.schema = { anyOf: [...alternatives.filter(Boolean), ref] } as typeof media.schema;
   media.examples[key] = { summary: line.replace(/`/g, ''), value };
   response.content[type] = media;
   response.description = response.description ? `${response.description}; ${line}` : line;

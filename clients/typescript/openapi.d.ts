@@ -967,9 +967,29 @@ export interface paths {
     put?: never;
     /**
      * Sign an end user in
-     * @description Checks email and password for an application and returns an opaque access token (Bearer, `expires_in` seconds) and a refresh token. Each sign-in is checked for anomalies afterwards (new device, new country, …) and may mail the user. Rate limited.
+     * @description Checks email and password for an application and returns an opaque access token (Bearer, `expires_in` seconds) and a refresh token. For an account with a second factor the answer is instead `{mfa_required: true, mfa_token, methods}` and no tokens: finish with POST /e/v1/auth/login/mfa/. Each sign-in is checked for anomalies afterwards (new device, new country, …) and may mail the user. Rate limited.
      */
     post: operations['AuthController_login'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/e/v1/auth/login/mfa/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Finish a sign-in with the second factor
+     * @description Trades the `mfa_token` of POST /e/v1/auth/login/ and a current authenticator code (`code`) or one recovery code (`recovery_code`) for the usual token body. The access token carries `amr` (RFC 8176) and `acr`. The token works once and for 5 minutes; five wrong codes void it. Rate limited per IP and per account.
+     */
+    post: operations['AuthController_loginSecondStep'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1150,6 +1170,114 @@ export interface paths {
      * @description Mails a fresh code (the previous one stops working); at most one a minute.
      */
     post: operations['EmailVerificationController_resend'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/e/v1/auth/mfa/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List my second factors
+     * @description Whether an authenticator app is set up, the passkeys, and how many recovery codes are left.
+     */
+    get: operations['MfaController_status'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/e/v1/auth/mfa/totp/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Start setting up an authenticator app
+     * @description Draws a new TOTP secret (RFC 6238: SHA-1, 6 digits, 30 s) and returns it with its `otpauth://` URI for a QR code. It stays pending until confirmed with a first code; a second call replaces a pending secret. The secret is stored encrypted.
+     */
+    post: operations['MfaController_startTotp'];
+    /**
+     * Remove the authenticator app
+     * @description Needs a current code (`code`) or one recovery code (`recovery_code`). When no factor is left the recovery codes are voided too. Audited as mfa_remove.
+     */
+    delete: operations['MfaController_disableTotp'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/e/v1/auth/mfa/totp/confirm/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Confirm the authenticator app
+     * @description Turns the pending secret on with a current code. On the first factor of the account the answer carries ten single-use recovery codes, shown this once; otherwise `recovery_codes` is null. Audited as mfa_enroll.
+     */
+    post: operations['MfaController_confirmTotp'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/e/v1/auth/mfa/recovery-codes/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Issue new recovery codes
+     * @description Ten new single-use codes, shown this once; every code of the previous set stops working. Audited as recovery_codes_regenerate.
+     */
+    post: operations['MfaController_regenerate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/e/v1/developer/workspaces/{id}/sign-in-policy/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read the workspace's sign-in policy
+     * @description The action per anomaly kind judged before a session exists: `allow` (default: sign in, alert afterwards), `challenge` (no tokens until a second factor, or a mailed code for users without one) or `block` (403 `sign_in_blocked`, the user mailed). Members only.
+     */
+    get: operations['SignInPolicyController_get'];
+    /**
+     * Set the workspace's sign-in policy
+     * @description Sets the action of one or more kinds; kinds left out keep theirs. Audited as workspace_update. Members only.
+     */
+    put: operations['SignInPolicyController_set'];
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -1934,6 +2062,23 @@ export interface components {
     };
     /**
      * @example {
+     *       "mfa_token": "mfa_Vb2xQ9kT4mZ7pL1cR8nW5hY3jF6gD0sAe2Uo7IiKx",
+     *       "code": "492039"
+     *     }
+     */
+    LoginSecondStepDto: {
+      /** @description From the answer of POST /e/v1/auth/login/; single use, 5 minutes */
+      mfa_token: string;
+      /**
+       * @description A TOTP code (or, under a step-up policy, the mailed code)
+       * @example 492039
+       */
+      code?: string;
+      /** @example K7QH2-M9XTR */
+      recovery_code?: string;
+    };
+    /**
+     * @example {
      *       "access_token": "kR4pZ2xW9mT7vL1cQ8nB5hY3jF6gD0sAe2Uo7Ii",
      *       "refresh_token": "rt_q8Zt1mXv3Lp7Rk2Wn5Bc9Hd4Fs6Gj0Ya",
      *       "token_type": "Bearer",
@@ -2043,6 +2188,49 @@ export interface components {
        * @example ada@example.com
        */
       email: string;
+    };
+    /**
+     * @example {
+     *       "code": "492039"
+     *     }
+     */
+    TotpCodeDto: {
+      /**
+       * @description The 6-digit code the authenticator app shows now
+       * @example 492039
+       */
+      code: string;
+    };
+    /**
+     * @example {
+     *       "recovery_code": "K7QH2-M9XTR"
+     *     }
+     */
+    FactorProofDto: {
+      /** @example 492039 */
+      code?: string;
+      /** @example K7QH2-M9XTR */
+      recovery_code?: string;
+    };
+    /**
+     * @example {
+     *       "new_device": "challenge",
+     *       "new_ip": "allow"
+     *     }
+     */
+    SignInPolicyDto: {
+      /**
+       * @description A sign-in from a device (browser and OS) the user never used
+       * @example challenge
+       * @enum {string}
+       */
+      new_device?: 'allow' | 'challenge' | 'block';
+      /**
+       * @description A known device from an address it never used
+       * @example allow
+       * @enum {string}
+       */
+      new_ip?: 'allow' | 'challenge' | 'block';
     };
     /**
      * @example {
@@ -2543,6 +2731,13 @@ export interface components {
         | 'scim_client_secret_create'
         | 'scim_client_revoke'
         | 'scim_client_update'
+        | 'mfa_enroll'
+        | 'mfa_remove'
+        | 'mfa_challenge_success'
+        | 'mfa_challenge_failure'
+        | 'recovery_codes_regenerate'
+        | 'step_up_required'
+        | 'sign_in_blocked'
         | '*'
       )[];
       description?: string;
@@ -2623,6 +2818,13 @@ export interface components {
         | 'scim_client_secret_create'
         | 'scim_client_revoke'
         | 'scim_client_update'
+        | 'mfa_enroll'
+        | 'mfa_remove'
+        | 'mfa_challenge_success'
+        | 'mfa_challenge_failure'
+        | 'recovery_codes_regenerate'
+        | 'step_up_required'
+        | 'sign_in_blocked'
         | '*'
       )[];
       description?: string;
@@ -3427,6 +3629,15 @@ export interface components {
        */
       kind: 'api' | 'browser';
       /**
+       * @description How the session was authenticated (RFC 8176): `pwd` password, `otp` one-time code, `hwk`/`swk` passkey, `mfa` two factors.
+       * @example [
+       *       "pwd",
+       *       "otp",
+       *       "mfa"
+       *     ]
+       */
+      amr: string[];
+      /**
        * Format: date-time
        * @example 2026-11-24T12:00:00.000Z
        */
@@ -3441,6 +3652,109 @@ export interface components {
        * @example true
        */
       current: boolean;
+    };
+    MfaStatus: {
+      /**
+       * @description An authenticator app is set up (confirmed).
+       * @example true
+       */
+      totp: boolean;
+      passkeys: {
+        /**
+         * Format: uuid
+         * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+         */
+        id: string;
+        /** @example YubiKey 5C */
+        name: string;
+        /**
+         * Format: date-time
+         * @example 2026-11-24T12:00:00.000Z
+         */
+        created_at: string;
+        /**
+         * Format: date-time
+         * @example 2026-11-24T12:00:00.000Z
+         */
+        last_used_at: string | null;
+      }[];
+      /**
+       * @description Unused recovery codes.
+       * @example 9
+       */
+      recovery_codes_left: number;
+    };
+    TotpEnrolment: {
+      /**
+       * @description Base32 secret, for typing into an app by hand
+       * @example JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP
+       */
+      secret: string;
+      /**
+       * @description Key URI for a QR code
+       * @example otpauth://totp/Acme%20Notes:ada%40example.com?issuer=Acme%20Notes&secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&algorithm=SHA1&digits=6&period=30
+       */
+      otpauth_uri: string;
+    };
+    RecoveryCodes: {
+      /**
+       * @description Ten single-use codes, shown this once; null when this was not the first factor.
+       * @example [
+       *       "K7QH2-M9XTR",
+       *       "B4WPN-2ZKQC",
+       *       "H8RT3-VXN6M",
+       *       "Q2MZ7-KJ4PW",
+       *       "T9XBC-3RHN8",
+       *       "W6KDP-Q7M2Z",
+       *       "Z3NVR-8BXK4",
+       *       "C5HTM-W2QJ9",
+       *       "P7ZKX-N4BR3",
+       *       "R2QWM-6TCH8"
+       *     ]
+       */
+      recovery_codes: string[] | null;
+    };
+    SignInPolicy: {
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      workspace_id: string;
+      /**
+       * @example challenge
+       * @enum {string}
+       */
+      new_device: 'allow' | 'challenge' | 'block';
+      /**
+       * @example allow
+       * @enum {string}
+       */
+      new_ip: 'allow' | 'challenge' | 'block';
+      /**
+       * Format: date-time
+       * @description Null while the workspace never set a policy (all allow).
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      updated_at: string | null;
+    };
+    MfaRequired: {
+      /**
+       * @example true
+       * @enum {boolean}
+       */
+      mfa_required: true;
+      /**
+       * @description Single use, 5 minutes, void after 5 wrong codes
+       * @example mfa_Vb2xQ9kT4mZ7pL1cR8nW5hY3jF6gD0sAe2Uo7IiKx
+       */
+      mfa_token: string;
+      /**
+       * @example [
+       *       "totp",
+       *       "recovery_code"
+       *     ]
+       */
+      methods: ('totp' | 'passkey' | 'recovery_code' | 'email_code')[];
     };
     Success: {
       /**
@@ -5997,13 +6311,13 @@ export interface operations {
           'application/json': components['schemas']['OAuthTokenResponse'];
         };
       };
-      /** @description `invalid_request`: A parameter is missing, repeated or malformed, or the body is not a form; `invalid_grant`: The JWT-bearer assertion is expired, replayed, wrongly signed or not for this client; `unauthorized_client`: The client may not use this grant type (e.g. no trusted issuer configured); `unsupported_grant_type`: The grant type is not one this server supports; `invalid_scope`: A requested scope is not available to the client */
+      /** @description `invalid_request`: A parameter is missing, repeated or malformed, or the body is not a form; `invalid_grant`: The JWT-bearer assertion is expired, replayed, wrongly signed or not for this client; `unauthorized_client`: The client may not use this grant type (e.g. no trusted issuer configured); `unsupported_grant_type`: The grant type is not one this server supports; `invalid_scope`: A requested scope is not available to the client; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['OAuthError'];
+          'application/json': components['schemas']['OAuthError'] | components['schemas']['Error'];
         };
       };
       /** @description `invalid_client`: Unknown client, wrong or revoked secret, refused client assertion (with WWW-Authenticate after Basic) */
@@ -6035,6 +6349,15 @@ export interface operations {
           'application/json': components['schemas']['OAuthServerMetadata'];
         };
       };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   OAuthDiscoveryController_jwks: {
@@ -6053,6 +6376,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Jwks'];
+        };
+      };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
     };
@@ -6284,6 +6616,15 @@ export interface operations {
           };
         };
       };
+      /** @description `validation_failed`: a query parameter is missing, malformed or out of range; details names each one; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
       401: {
         headers: {
@@ -6295,6 +6636,15 @@ export interface operations {
       };
       /** @description `not_found`: No such workspace, or the caller is not a member of it */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -6326,7 +6676,7 @@ export interface operations {
           'application/json': components['schemas']['ScimClientCreated'];
         };
       };
-      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
+      /** @description `validation_failed`: a field is missing, null where it may not be, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6371,6 +6721,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   ScimClientsController_get: {
@@ -6393,6 +6752,15 @@ export interface operations {
           'application/json': components['schemas']['ScimClient'];
         };
       };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
       401: {
         headers: {
@@ -6404,6 +6772,15 @@ export interface operations {
       };
       /** @description `not_found`: No such SCIM client in a workspace of the caller */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -6431,6 +6808,15 @@ export interface operations {
         };
         content?: never;
       };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
       401: {
         headers: {
@@ -6451,6 +6837,15 @@ export interface operations {
       };
       /** @description `not_found`: No such SCIM client in a workspace of the caller */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -6484,7 +6879,7 @@ export interface operations {
           'application/json': components['schemas']['ScimClientSecretCreated'];
         };
       };
-      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
+      /** @description `validation_failed`: a field is missing, null where it may not be, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6538,6 +6933,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   ScimClientsController_revokeSecret: {
@@ -6559,6 +6963,15 @@ export interface operations {
         };
         content?: never;
       };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
       401: {
         headers: {
@@ -6579,6 +6992,15 @@ export interface operations {
       };
       /** @description `not_found`: No such client in a workspace of the caller, or no such secret of it */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -6612,7 +7034,7 @@ export interface operations {
           'application/json': components['schemas']['ScimClient'];
         };
       };
-      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
+      /** @description `validation_failed`: a field is missing, null where it may not be, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6659,6 +7081,15 @@ export interface operations {
       };
       /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -6692,7 +7123,7 @@ export interface operations {
           'application/json': components['schemas']['ScimClient'];
         };
       };
-      /** @description `validation_failed`: a field is missing, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON */
+      /** @description `validation_failed`: a field is missing, null where it may not be, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6739,6 +7170,15 @@ export interface operations {
       };
       /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -8117,12 +8557,13 @@ export interface operations {
       };
     };
     responses: {
+      /** @description Signed in (tokens), or a second step is owed (`mfa_required`) */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['TokenResponse'];
+          'application/json': components['schemas']['TokenResponse'] | components['schemas']['MfaRequired'];
         };
       };
       /** @description `invalid_client`: Unknown client_id; `validation_failed`: a field is missing, null where it may not be, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
@@ -8135,6 +8576,67 @@ export interface operations {
         };
       };
       /** @description `invalid_credentials`: Unknown email, wrong password, or inactive account (one answer for all) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: Too many attempts from this IP or for this account; retry after Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  AuthController_loginSecondStep: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['LoginSecondStepDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TokenResponse'];
+        };
+      };
+      /** @description `validation_failed`: a field is missing, null where it may not be, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_code`: The code is not correct (or was already used); `mfa_token_invalid`: The mfa_token is unknown, expired, used, or void after 5 wrong codes: sign in with the password again */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8627,6 +9129,417 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  MfaController_status: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The factors */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "totp": true,
+           *       "passkeys": [],
+           *       "recovery_codes_left": 10
+           *     }
+           */
+          'application/json': components['schemas']['MfaStatus'];
+        };
+      };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The bearer access token is missing, invalid, expired or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  MfaController_startTotp: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The pending secret */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TotpEnrolment'];
+        };
+      };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The bearer access token is missing, invalid, expired or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `totp_already_enabled`: An authenticator app is already set up; remove it first */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  MfaController_disableTotp: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['FactorProofDto'];
+      };
+    };
+    responses: {
+      /** @description Removed */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `invalid_code`: The code or recovery code is not correct; `validation_failed`: a field is missing, null where it may not be, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The bearer access token is missing, invalid, expired or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No authenticator app is set up */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  MfaController_confirmTotp: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['TotpCodeDto'];
+      };
+    };
+    responses: {
+      /** @description Enabled */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RecoveryCodes'];
+        };
+      };
+      /** @description `invalid_code`: The code is not the current one; `validation_failed`: a field is missing, null where it may not be, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The bearer access token is missing, invalid, expired or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `no_pending_totp`: No set-up was started */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  MfaController_regenerate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The new set */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RecoveryCodes'];
+        };
+      };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The bearer access token is missing, invalid, expired or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `no_second_factor`: The account has no second factor */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  SignInPolicyController_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The policy */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "workspace_id": "3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11",
+           *       "new_device": "challenge",
+           *       "new_ip": "allow",
+           *       "updated_at": "2026-11-24T12:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['SignInPolicy'];
+        };
+      };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such workspace among the caller’s */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  SignInPolicyController_set: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SignInPolicyDto'];
+      };
+    };
+    responses: {
+      /** @description The policy now in force */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "workspace_id": "3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11",
+           *       "new_device": "challenge",
+           *       "new_ip": "allow",
+           *       "updated_at": "2026-11-24T12:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['SignInPolicy'];
+        };
+      };
+      /** @description `validation_failed`: a field is missing, null where it may not be, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `csrf_failed`: Cookie-authenticated write without the X-CSRF-Token of the session */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such workspace among the caller’s */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
