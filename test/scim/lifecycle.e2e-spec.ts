@@ -3,6 +3,9 @@ import request from 'supertest';
 import { BrowserSessionsService } from '../../src/end-users/hosted-login/browser-sessions.service';
 import { createTestApp, TestApp } from '../support/app';
 import { startSmtpReceiver, SmtpReceiver, codeIn } from '../support/smtp-receiver';
+import { newBrowser, signInAt } from '../saml/support/browser-flow';
+import { samlEnv } from '../saml/support/saml-env';
+import { aRegisteredSp, authorizePath, formFields } from '../saml/support/saml-sso.helpers';
 import { aScimTenant, PATCH_OP, ScimTenant, USER_SCHEMA, userBody } from './scim-support';
 
 const csrfFrom = (html: string) => /name="csrf_token" value="([^"]+)"/.exec(html)![1];
@@ -16,7 +19,7 @@ describe('SCIM user lifecycle', () => {
   let smtp: SmtpReceiver;
   beforeAll(async () => {
     smtp = await startSmtpReceiver();
-    t = await createTestApp({ SMTP_URL: smtp.url });
+    t = await createTestApp({ ...samlEnv(), SMTP_URL: smtp.url });
   });
   afterAll(async () => {
     await t.close();
@@ -96,6 +99,44 @@ describe('SCIM user lifecycle', () => {
     expect((await byName(s, name).expect(200)).body.Resources[0]).toMatchObject({ id, active: false });
     const recreated = await s.post('/Users', { ...entra, externalId: 'ea1f3b2d' }).expect(201);
     expect(recreated.body).toMatchObject({ id, active: true, userName: name });
+  });
+
+  /** A SCIM user who chose a password through the reset flow (decision 0307). */
+  async function directoryUserWithPassword(s: ScimTenant, name: string) {
+    const { id } = (await s.post('/Users', userBody(name)).expect(201)).body as { id: string };
+    await t.http().post('/e/v1/auth/password/reset/').send({ workspace_id: s.ws.id, email: name }).expect(200);
+    const code = codeIn(await smtp.waitFor(name));
+    const password = `pw-${randomUUID()}`;
+    await t
+      .http()
+      .post('/e/v1/auth/password/reset/confirm/')
+      .send({ workspace_id: s.ws.id, email: name, code, new_password: password })
+      .expect(200);
+    return { id, email: name, password, clientId: '' };
+  }
+
+  it('refuses SAML SSO to a deactivated person: the signed-in browser and a request parked before sign-in', async () => {
+    const s = await aScimTenant(t);
+    const user = await directoryUserWithPassword(s, userName('saml'));
+    const sp = await aRegisteredSp(t, s.dev, s.ws);
+    const browser = newBrowser(t);
+    const first = await authorizePath(sp);
+    const start = await browser.get(first.path).expect(302);
+    const next = await signInAt(browser, start.headers.location as string, user);
+    const page = await browser.get(next).expect(200);
+    expect(formFields(page.text).action).toBe(sp.acsUrl);
+
+    // A second browser parks a request before signing in.
+    const other = newBrowser(t);
+    const parked = await other.get((await authorizePath(sp)).path).expect(302);
+
+    await s.delete(`/Users/${user.id}`).expect(204);
+    // The signed-in browser is sent to the login page again: no assertion for the deactivated person.
+    const again = await browser.get((await authorizePath(sp)).path);
+    expect(again.status).toBe(302);
+    expect(again.headers.location).toMatch(/^\/auth\/login\//);
+    // The parked request cannot be completed: the sign-in is refused.
+    await expect(signInAt(other, parked.headers.location as string, user)).rejects.toThrow(/sign-in failed: 401/);
   });
 
   it('ends the browser session of a deactivated person on their next request, refuses their sign-in, and counts the sessions ended', async () => {

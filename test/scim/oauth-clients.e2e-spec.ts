@@ -1,5 +1,6 @@
 import { createLocalJWKSet, decodeJwt, jwtVerify } from 'jose';
 import { Clock } from '../../src/common/clock';
+import { ConfigError, loadConfig } from '../../src/config/config';
 import { createTestApp, TestApp } from '../support/app';
 import { eventually } from '../support/eventually';
 import { aDeveloper, aWorkspace, TestDeveloper, TestWorkspace } from '../support/factories';
@@ -395,6 +396,42 @@ describe('SCIM OAuth clients and the token endpoint', () => {
     for (const [method, path, body] of bad) {
       const res = await (method === 'post' ? t.http().post(path) : t.http().put(path)).set(dev.auth).send(body);
       expect({ path, body, status: res.status, error: res.body.error }).toEqual({ path, body, status: 400, error: 'validation_failed' });
+    }
+  });
+});
+
+describe('access token lifetime', () => {
+  it('is configurable from 5 minutes to 6 hours, and the token endpoint says so in expires_in', async () => {
+    expect(() => loadConfig({ OAUTH_ACCESS_TOKEN_TTL_SECONDS: '299' })).toThrow(ConfigError);
+    expect(() => loadConfig({ OAUTH_ACCESS_TOKEN_TTL_SECONDS: '21601' })).toThrow(ConfigError);
+    expect(loadConfig({ OAUTH_ACCESS_TOKEN_TTL_SECONDS: '21600' }).OAUTH_ACCESS_TOKEN_TTL_SECONDS).toBe(21600);
+    const t = await createTestApp({ OAUTH_ACCESS_TOKEN_TTL_SECONDS: '300' });
+    try {
+      const dev = await aDeveloper(t);
+      const ws = await aWorkspace(t, dev);
+      const client = await t
+        .http()
+        .post('/developer/scim/clients/')
+        .set(dev.auth)
+        .send({ workspace_id: ws.id, label: 'short' })
+        .expect(201);
+      const res = await t
+        .http()
+        .post('/oauth/token')
+        .type('form')
+        .send({ grant_type: 'client_credentials', client_id: client.body.client_id, client_secret: client.body.secret.value })
+        .expect(200);
+      expect(res.body.expires_in).toBe(300);
+      const clock = t.get<Clock>(Clock);
+      await scimClient(t, res.body.access_token).get('/Users').expect(200);
+      clock.advance(301_000);
+      try {
+        await scimClient(t, res.body.access_token).get('/Users').expect(401);
+      } finally {
+        clock.reset();
+      }
+    } finally {
+      await t.close();
     }
   });
 });
