@@ -144,6 +144,7 @@ export const SCHEMAS = {
           'invalidVers',
           'sensitive',
           'tooLarge',
+          'invalidCursor',
         ],
         example: 'uniqueness',
       },
@@ -598,7 +599,7 @@ export const SCHEMAS = {
     properties: {
       name: {
         type: 'string',
-        enum: ['registration_confirmation', 'password_reset', 'new_device_alert'],
+        enum: ['registration_confirmation', 'password_reset', 'new_device_alert', 'sign_in_code', 'sign_in_blocked'],
         example: 'registration_confirmation',
       },
       display_name: str('Registration confirmation'),

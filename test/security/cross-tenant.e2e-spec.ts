@@ -9,7 +9,8 @@ import { aDeveloper, anOAuthClient, aWorkspace, TestDeveloper } from '../support
 import { listRoutes } from '../support/routes';
 
 /** Routes whose parameter names public, tenant-independent metadata (SCIM discovery), not a tenant's object. */
-const NOT_TENANT_DATA = /^\w+ \/scim\/v2\/(ResourceTypes|Schemas)\/:/;
+// Protocol metadata and the rendered docs (/guide/…) belong to no workspace.
+const NOT_TENANT_DATA = /^\w+ (\/scim\/v2\/(ResourceTypes|Schemas)|\/guide)\//;
 
 type Kind = 'developer' | 'scim' | 'end-user';
 interface Attempt {
@@ -131,6 +132,11 @@ describe('no route lets one workspace reach another workspace’s objects', () =
     'PATCH /e/v1/developer/workspaces/:id': () => ({ path: `/e/v1/developer/workspaces/${a.workspace}/`, body: { name: 'taken over' } }),
     'DELETE /e/v1/developer/workspaces/:id': () => ({ path: `/e/v1/developer/workspaces/${a.workspace}/` }),
     'GET /e/v1/developer/workspaces/:id/members': () => ({ path: `/e/v1/developer/workspaces/${a.workspace}/members/` }),
+    'GET /e/v1/developer/workspaces/:id/sign-in-policy': () => ({ path: `/e/v1/developer/workspaces/${a.workspace}/sign-in-policy/` }),
+    'PUT /e/v1/developer/workspaces/:id/sign-in-policy': () => ({
+      path: `/e/v1/developer/workspaces/${a.workspace}/sign-in-policy/`,
+      body: { new_device: 'block' },
+    }),
     'POST /e/v1/developer/workspaces/:id/members': () => ({
       path: `/e/v1/developer/workspaces/${a.workspace}/members/`,
       body: { email: 'x@example.test', role: 'owner' },
