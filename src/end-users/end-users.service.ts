@@ -13,7 +13,7 @@ import { MfaChallengesService, MfaRequired, SecondStep } from './mfa/mfa-challen
 import { SignInGate } from './mfa/sign-in-gate.service';
 import { AuthRateLimiter } from './rate-limit/auth-rate-limiter';
 import { SessionsService, TokenPair } from './sessions.service';
-import { SignInService } from './sign-in.service';
+import { SessionOptions, SignInService } from './sign-in.service';
 
 export interface EndUserView {
   id: string;
@@ -92,35 +92,44 @@ export class EndUsersService {
     return owed ?? this.openApiSession(user, ['pwd'], request);
   }
 
-  /** The second step of an API sign-in: a TOTP code or a recovery code against the mfa_token. */
+  /**
+   * The second step of an API sign-in: a TOTP code, a recovery code or a mailed code against the
+   * mfa_token. The session opens in the transaction that spends the code.
+   */
   async loginSecondStep(dto: SecondStep, request: RequestMeta): Promise<TokenPair> {
-    const passed = await this.mfa.pass(dto, 'api', request, (userId) => this.limiter.hitAccount('mfa', `user:${userId}`));
-    const user = passed.user;
-    if (!user.isActive) throw new DomainError('mfa_token_invalid', 'This account can no longer sign in', { status: 401 });
-    return this.openApiSession(
-      user,
-      passed.amr,
+    const now = this.clock.now();
+    const passed = await this.mfa.pass(
+      dto,
+      'api',
       request,
-      passed.reason === 'step_up' ? { action: 'challenge', kinds: passed.anomalyKinds } : undefined,
+      (userId) => this.limiter.hitAccount('mfa', `user:${userId}`),
+      async (tx, events, p) => {
+        if (!p.user.isActive) throw new DomainError('mfa_token_invalid', 'This account can no longer sign in', { status: 401 });
+        const policy = p.reason === 'step_up' ? { action: 'challenge' as const, kinds: p.anomalyKinds } : undefined;
+        const { pair, options } = await this.apiSession(p.user, p.amr, now, policy);
+        await this.signIn.openSessionIn(tx, events, p.user, options, request, undefined, now);
+        return pair;
+      },
     );
+    return passed.opened!;
   }
 
-  private async openApiSession(
+  private async openApiSession(user: EndUserRecord, amr: string[], request: RequestMeta): Promise<TokenPair> {
+    const now = this.clock.now();
+    const { pair, options } = await this.apiSession(user, amr, now);
+    await this.signIn.startSession(user, options, request, undefined, now);
+    return pair;
+  }
+
+  /** Tokens for a new API session, and the session's options. */
+  private async apiSession(
     user: EndUserRecord,
     amr: string[],
-    request: RequestMeta,
+    now: Date,
     policy?: { action: 'challenge'; kinds: string[] },
-  ): Promise<TokenPair> {
-    const now = this.clock.now();
+  ): Promise<{ pair: TokenPair; options: SessionOptions }> {
     const session = { id: randomUUID(), workspaceId: user.workspaceId, userId: user.id, oauthClientId: user.oauthClientId, amr };
     const { pair, refresh } = await this.sessions.mintTokens(session, now);
-    await this.signIn.startSession(
-      user,
-      { kind: 'api', id: session.id, expiresAt: this.sessions.refreshExpiry(now), refresh, amr, policy },
-      request,
-      undefined,
-      now,
-    );
-    return pair;
+    return { pair, options: { kind: 'api', id: session.id, expiresAt: this.sessions.refreshExpiry(now), refresh, amr, policy } };
   }
 }

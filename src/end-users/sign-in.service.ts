@@ -5,7 +5,7 @@ import { PasswordHasher } from '../common/crypto/password-hasher';
 import { DomainError } from '../common/errors';
 import type { RequestMeta } from '../common/request-context';
 import { reduceUserAgent } from '../common/user-agent';
-import { type Tx, UnitOfWork } from '../database/unit-of-work';
+import { type EmittedEvents, type Tx, UnitOfWork } from '../database/unit-of-work';
 import { DomainEventBus } from '../events/domain-event-bus';
 import type { EndUserSessionRecord } from '../events/domain-events';
 import { EndUserRecord, EndUsersRepository, SignInScope } from './end-users.repository';
@@ -85,44 +85,55 @@ export class SignInService {
     extra?: (tx: Tx, session: EndUserSessionRecord, now: Date) => Promise<T>,
     now: Date = this.clock.now(),
   ): Promise<{ session: EndUserSessionRecord; result: T | undefined }> {
+    return this.uow.run((tx, events) => this.openSessionIn(tx, events, user, options, request, extra, now));
+  }
+
+  /** startSession inside the caller's unit of work (the second step opens the session in the transaction that spends the code). */
+  async openSessionIn<T>(
+    tx: Tx,
+    events: EmittedEvents,
+    user: EndUserRecord,
+    options: SessionOptions,
+    request: RequestMeta,
+    extra?: (tx: Tx, session: EndUserSessionRecord, now: Date) => Promise<T>,
+    now: Date = this.clock.now(),
+  ): Promise<{ session: EndUserSessionRecord; result: T | undefined }> {
     const ua = request.userAgent ? request.userAgent.slice(0, 1000) : null;
     const families = reduceUserAgent(ua);
-    return this.uow.run(async (tx, events) => {
-      const created = await this.sessions.insert(tx, user.workspaceId, {
-        id: options.id ?? randomUUID(),
-        userId: user.id,
-        oauthClientId: user.oauthClientId,
-        kind: options.kind,
-        ipAddress: request.ip || null,
-        userAgent: ua,
-        browserFamily: families.browserFamily,
-        osFamily: families.osFamily,
-        browserTokenHash: options.browserTokenHash ?? null,
-        now,
-        expiresAt: options.expiresAt,
-        amr: options.amr ?? ['pwd'],
-        refresh: options.refresh,
-      });
-      const value = extra ? await extra(tx, created, now) : undefined;
-      events.emit('login_success', {
-        workspaceId: user.workspaceId,
-        actor: { type: 'end_user', id: user.id, email: user.email },
-        target: { type: 'EndUserSession', id: created.id },
-        oauthClientId: user.oauthClientId,
-        request,
-        metadata: {
-          session_id: created.id,
-          session_kind: options.kind,
-          browser_family: families.browserFamily,
-          os_family: families.osFamily,
-          amr: created.amr,
-          ...(options.policy ? { policy: options.policy } : {}),
-        },
-        session: created,
-        user: { id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName, oauthClientId: user.oauthClientId },
-      });
-      return { session: created, result: value };
+    const created = await this.sessions.insert(tx, user.workspaceId, {
+      id: options.id ?? randomUUID(),
+      userId: user.id,
+      oauthClientId: user.oauthClientId,
+      kind: options.kind,
+      ipAddress: request.ip || null,
+      userAgent: ua,
+      browserFamily: families.browserFamily,
+      osFamily: families.osFamily,
+      browserTokenHash: options.browserTokenHash ?? null,
+      now,
+      expiresAt: options.expiresAt,
+      amr: options.amr ?? ['pwd'],
+      refresh: options.refresh,
     });
+    const value = extra ? await extra(tx, created, now) : undefined;
+    events.emit('login_success', {
+      workspaceId: user.workspaceId,
+      actor: { type: 'end_user', id: user.id, email: user.email },
+      target: { type: 'EndUserSession', id: created.id },
+      oauthClientId: user.oauthClientId,
+      request,
+      metadata: {
+        session_id: created.id,
+        session_kind: options.kind,
+        browser_family: families.browserFamily,
+        os_family: families.osFamily,
+        amr: created.amr,
+        ...(options.policy ? { policy: options.policy } : {}),
+      },
+      session: created,
+      user: { id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName, oauthClientId: user.oauthClientId },
+    });
+    return { session: created, result: value };
   }
 
   private async recordFailure(

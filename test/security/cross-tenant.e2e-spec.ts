@@ -144,6 +144,11 @@ describe('no route lets one workspace reach another workspace’s objects', () =
     'DELETE /e/v1/developer/workspaces/:id/members/:developerId': () => ({
       path: `/e/v1/developer/workspaces/${a.workspace}/members/${a.devId}/`,
     }),
+    'GET /e/v1/developer/workspaces/:id/sign-in-policy': () => ({ path: `/e/v1/developer/workspaces/${a.workspace}/sign-in-policy/` }),
+    'PUT /e/v1/developer/workspaces/:id/sign-in-policy': () => ({
+      path: `/e/v1/developer/workspaces/${a.workspace}/sign-in-policy/`,
+      body: { new_device: 'block', new_ip: 'block' },
+    }),
     'GET /developer/oauth/clients/:id': () => ({ path: `/developer/oauth/clients/${a.client}/` }),
     'PUT /developer/oauth/clients/:id': () => ({ path: `/developer/oauth/clients/${a.client}/`, body: { name: 'taken over' } }),
     'DELETE /developer/oauth/clients/:id': () => ({ path: `/developer/oauth/clients/${a.client}/` }),
@@ -302,6 +307,10 @@ describe('no route lets one workspace reach another workspace’s objects', () =
     await readA('/user/security/sessions/', bearer(a.accessToken)).expect(200);
     const members = (await readA(`/e/v1/developer/workspaces/${a.workspace}/members/`).expect(200)).body.results as unknown[];
     expect(members).toHaveLength(1);
+    expect((await readA(`/e/v1/developer/workspaces/${a.workspace}/sign-in-policy/`).expect(200)).body).toMatchObject({
+      new_device: 'allow',
+      new_ip: 'allow',
+    });
     const audit = (await readA(`/developer/audit/?workspace_id=${a.workspace}&actor_type=developer&limit=100`).expect(200)).body
       .results as { actor_id: string }[];
     expect(audit.every((e) => e.actor_id === devA.id)).toBe(true);

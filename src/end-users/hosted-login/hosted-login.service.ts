@@ -199,7 +199,8 @@ export class HostedLoginService {
     const user = await this.users.byId(current.workspaceId, current.userId);
     if (!user) return null;
     const methods = methodsOf(await this.mfa.factors(user));
-    return methods.length ? this.mfa.open(user, 'browser', methods, 'step_up') : null;
+    // A SAML SP's request, not a sign-in policy: an ordinary second step for this browser's user.
+    return methods.length ? this.mfa.open(user, 'browser', methods) : null;
   }
 
   /** The browser session of a finished sign-in; it replaces the previous one of this browser (its cookie is overwritten). */

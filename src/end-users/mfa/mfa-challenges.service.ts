@@ -3,7 +3,7 @@ import { Clock } from '../../common/clock';
 import { generateToken, sha256Hex } from '../../common/crypto/tokens';
 import { DomainError } from '../../common/errors';
 import type { RequestMeta } from '../../common/request-context';
-import { type Tx, UnitOfWork } from '../../database/unit-of-work';
+import { type EmittedEvents, type Tx, UnitOfWork } from '../../database/unit-of-work';
 import { CodeMailer } from '../../email-verification/code-mailer';
 import { CodesRepository, RESEND_COOLDOWN_MS } from '../../email-verification/codes.repository';
 import { MailService } from '../../mail/mail.service';
@@ -185,13 +185,15 @@ export class MfaChallengesService {
    * Check the second step. A wrong code counts against the token (the fifth voids it) and is
    * audited; the right one consumes the token, in one transaction with spending the code.
    */
-  async pass(
+  async pass<R = undefined>(
     step: SecondStep,
     kind: 'api' | 'browser',
     request: RequestMeta,
     /** Counts the attempt against the account's rate limit (throws rate_limited). */
     countAttempt?: (userId: string) => Promise<void>,
-  ): Promise<PassedChallenge> {
+    /** Runs in the same transaction once the step passed (opens the session: the code is spent iff it opens). */
+    onPass?: (tx: Tx, events: EmittedEvents, passed: PassedChallenge) => Promise<R>,
+  ): Promise<PassedChallenge & { opened?: R }> {
     if (typeof step.mfa_token !== 'string' || !step.mfa_token.startsWith('mfa_') || step.mfa_token.length > 200) throw tokenInvalid();
     const tokenHash = sha256Hex(step.mfa_token);
     const now = this.clock.now();
@@ -243,7 +245,7 @@ export class MfaChallengesService {
       }
       await this.repo.consumeChallenge(tx, workspaceId, challenge.id, now);
       events.emit('mfa_challenge_success', { ...facts, metadata: { method, reason: challenge.reason } });
-      return {
+      const passed: PassedChallenge = {
         userId,
         workspaceId,
         user: challenge.user,
@@ -251,7 +253,8 @@ export class MfaChallengesService {
         amr: amrFor(method),
         reason: challenge.reason,
         anomalyKinds: challenge.anomalyKinds,
-      } satisfies PassedChallenge;
+      };
+      return { ...passed, opened: onPass ? await onPass(tx, events, passed) : undefined };
     });
     if (outcome instanceof DomainError) throw outcome;
     return outcome;
