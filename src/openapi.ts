@@ -227,8 +227,9 @@ function addExample(op: OperationObject, status: number, type: string, schema: s
   // A route whose own errors have another shape (OAuth's {error, error_description}) can still
   // answer the shared ones in the common shape: the status then documents either.
   const alternatives = media.schema && 'anyOf' in media.schema ? (media.schema.anyOf ?? []) : [media.schema];
-  if (!alternatives.some((s) => s && '$ref' in s && s.$ref === ref.$ref))
+  if (!alternatives.some((s) => s && '$ref' in s && s.$ref === ref.$ref)) {
     media.schema = { anyOf: [...alternatives.filter(Boolean), ref] } as typeof media.schema;
+  }
   media.examples[key] = { summary: line.replace(/`/g, ''), value };
   response.content[type] = media;
   response.description = response.description ? `${response.description}; ${line}` : line;

@@ -2885,7 +2885,8 @@ export interface components {
         | 'invalidValue'
         | 'invalidVers'
         | 'sensitive'
-        | 'tooLarge';
+        | 'tooLarge'
+        | 'invalidCursor';
       /** @example userName ada@example.com is already taken */
       detail: string;
     };
@@ -3577,7 +3578,7 @@ export interface components {
        * @example registration_confirmation
        * @enum {string}
        */
-      name: 'registration_confirmation' | 'password_reset' | 'new_device_alert';
+      name: 'registration_confirmation' | 'password_reset' | 'new_device_alert' | 'sign_in_code' | 'sign_in_blocked';
       /** @example Registration confirmation */
       display_name: string;
       /** @example Your {{app_name}} code */

@@ -132,11 +132,6 @@ describe('no route lets one workspace reach another workspace’s objects', () =
     'PATCH /e/v1/developer/workspaces/:id': () => ({ path: `/e/v1/developer/workspaces/${a.workspace}/`, body: { name: 'taken over' } }),
     'DELETE /e/v1/developer/workspaces/:id': () => ({ path: `/e/v1/developer/workspaces/${a.workspace}/` }),
     'GET /e/v1/developer/workspaces/:id/members': () => ({ path: `/e/v1/developer/workspaces/${a.workspace}/members/` }),
-    'GET /e/v1/developer/workspaces/:id/sign-in-policy': () => ({ path: `/e/v1/developer/workspaces/${a.workspace}/sign-in-policy/` }),
-    'PUT /e/v1/developer/workspaces/:id/sign-in-policy': () => ({
-      path: `/e/v1/developer/workspaces/${a.workspace}/sign-in-policy/`,
-      body: { new_device: 'block' },
-    }),
     'POST /e/v1/developer/workspaces/:id/members': () => ({
       path: `/e/v1/developer/workspaces/${a.workspace}/members/`,
       body: { email: 'x@example.test', role: 'owner' },
