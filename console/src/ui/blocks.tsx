@@ -1,0 +1,144 @@
+import type { ReactNode } from 'react';
+import type { Problem } from '../logic/problem';
+import { Empty, ErrorBanner, Loading } from './kit';
+
+/**
+ * The states of a list the pages show: `Loading…` until the first answer (when `loading` is given),
+ * the API's problem, the `empty` text for no items, else `children` with the items.
+ * Without `empty`, an empty list still renders `children`.
+ */
+export function ListState<T>({
+  loading,
+  problem,
+  items,
+  empty,
+  children,
+}: {
+  loading?: boolean;
+  problem?: Problem;
+  items: readonly T[] | undefined;
+  empty?: ReactNode;
+  children: (items: readonly T[]) => ReactNode;
+}) {
+  return (
+    <>
+      {loading && !items ? <Loading /> : null}
+      <ErrorBanner problem={problem} />
+      {items && items.length === 0 && empty !== undefined ? <Empty>{empty}</Empty> : null}
+      {items && (items.length > 0 || empty === undefined) ? children(items) : null}
+    </>
+  );
+}
+
+/** A table of rows: a caption for screen readers, column headers, and an unlabelled actions column when `actions`. */
+export function DataTable({
+  caption,
+  columns,
+  actions,
+  children,
+}: {
+  caption?: ReactNode;
+  columns: readonly string[];
+  actions?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <div className="table-wrap">
+      <table>
+        {caption ? <caption className="visually-hidden">{caption}</caption> : null}
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <th scope="col" key={column}>
+                {column}
+              </th>
+            ))}
+            {actions ? (
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            ) : null}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The foot of a form: its problem, the submit button and, with `onCancel`, a Cancel button beside it. */
+export function FormFooter({
+  problem,
+  busy,
+  submit,
+  disabled,
+  onCancel,
+}: {
+  problem?: Problem;
+  busy: boolean;
+  submit: ReactNode;
+  disabled?: boolean;
+  onCancel?: () => void;
+}) {
+  const button = (
+    <button type="submit" disabled={busy || disabled}>
+      {submit}
+    </button>
+  );
+  return (
+    <>
+      <ErrorBanner problem={problem} />
+      {onCancel ? (
+        <div className="actions">
+          {button}
+          <button type="button" className="secondary" onClick={onCancel}>
+            Cancel
+          </button>
+        </div>
+      ) : (
+        button
+      )}
+    </>
+  );
+}
+
+/** A heading with the button that opens a create form beside it; the button hides while the form is open. */
+export function PageHead({ heading, open, children }: { heading: ReactNode; open?: boolean; children?: ReactNode }) {
+  return (
+    <div className="page-head">
+      {heading}
+      {!open ? children : null}
+    </div>
+  );
+}
+
+/** A small button in a table row; `danger` for destructive ones. */
+export function RowButton({
+  danger,
+  label,
+  onClick,
+  children,
+}: {
+  danger?: boolean;
+  /** The accessible name, when the visible text alone would be ambiguous. */
+  label?: string;
+  onClick: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <button type="button" className={danger ? 'danger small' : 'secondary small'} onClick={onClick} aria-label={label}>
+      {children}
+    </button>
+  );
+}
+
+/** Asks with `confirm` first, then runs `action`; the action's result, or undefined when cancelled or failed. */
+export async function confirmThenRun<T>(
+  confirm: { ask: (title: string, body: ReactNode, action: string) => Promise<boolean> },
+  action: { run: <R>(task: () => Promise<R>) => Promise<R | undefined> },
+  question: [title: string, body: ReactNode, verb: string],
+  task: () => Promise<T>,
+): Promise<T | undefined> {
+  if (!(await confirm.ask(...question))) return undefined;
+  return action.run(task);
+}
