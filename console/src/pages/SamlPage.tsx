@@ -3,20 +3,8 @@ import { api, call, type Schemas } from '../api';
 import { mappingFromRows, rowsFromMapping, USER_FIELDS, type MappingRow, type UserField } from '../logic/mapping';
 import { certificateFromMetadata } from '../logic/pem';
 import { fieldMessages, type Problem } from '../logic/problem';
-import {
-  Badge,
-  CopyButton,
-  download,
-  Empty,
-  ErrorBanner,
-  Loading,
-  SelectField,
-  TextArea,
-  TextField,
-  useAction,
-  useConfirm,
-  useLoad,
-} from '../ui/kit';
+import { confirmThenRun, DataTable, FormFooter, ListState, PageHead, RowButton } from '../ui/blocks';
+import { Badge, CopyButton, download, ErrorBanner, SelectField, TextArea, TextField, useAction, useConfirm, useLoad } from '../ui/kit';
 import type { SectionProps } from './WorkspacePage';
 
 type Sp = Schemas['SamlServiceProvider'];
@@ -67,15 +55,13 @@ export function SamlPage({ workspaceId }: SectionProps) {
   };
 
   const remove = async (sp: Sp) => {
-    const ok = await confirm.ask(
-      `Delete “${sp.name}”?`,
-      <p>Sign-ins from {sp.sp_entity_id} will be refused. This cannot be undone.</p>,
-      'Delete',
+    const done = await confirmThenRun(
+      confirm,
+      action,
+      [`Delete “${sp.name}”?`, <p>Sign-ins from {sp.sp_entity_id} will be refused. This cannot be undone.</p>, 'Delete'],
+      () => call(api.DELETE('/developer/saml/sps/{id}/', { params: { path: { id: sp.id } } })).then(() => true),
     );
-    if (!ok) return;
-    if (await action.run(() => call(api.DELETE('/developer/saml/sps/{id}/', { params: { path: { id: sp.id } } })).then(() => true))) {
-      void list.reload();
-    }
+    if (done) void list.reload();
   };
 
   return (
@@ -100,19 +86,16 @@ export function SamlPage({ workspaceId }: SectionProps) {
         <ErrorBanner problem={certificate.problem} />
       </div>
 
-      <div className="page-head">
-        <h2>Service providers</h2>
-        {!editing ? (
-          <div className="actions">
-            <button type="button" onClick={() => setEditing({ mode: 'new' })}>
-              New service provider
-            </button>
-            <button type="button" className="secondary" onClick={() => setEditing({ mode: 'import' })}>
-              Import metadata
-            </button>
-          </div>
-        ) : null}
-      </div>
+      <PageHead heading={<h2>Service providers</h2>} open={Boolean(editing)}>
+        <div className="actions">
+          <button type="button" onClick={() => setEditing({ mode: 'new' })}>
+            New service provider
+          </button>
+          <button type="button" className="secondary" onClick={() => setEditing({ mode: 'import' })}>
+            Import metadata
+          </button>
+        </div>
+      </PageHead>
       {editing?.mode === 'import' ? (
         <ImportForm
           workspaceId={workspaceId}
@@ -134,60 +117,33 @@ export function SamlPage({ workspaceId }: SectionProps) {
         />
       ) : null}
       <ErrorBanner problem={action.problem} />
-      {list.loading && !list.data ? <Loading /> : null}
-      <ErrorBanner problem={list.problem} />
-      {list.data && list.data.results.length === 0 ? <Empty>No service providers yet.</Empty> : null}
-      {list.data && list.data.results.length > 0 ? (
-        <div className="table-wrap">
-          <table>
-            <caption className="visually-hidden">Service providers</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Entity ID</th>
-                <th scope="col">ACS URL</th>
-                <th scope="col">Status</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
+      <ListState loading={list.loading} problem={list.problem} items={list.data?.results} empty="No service providers yet.">
+        {(sps) => (
+          <DataTable caption="Service providers" columns={['Name', 'Entity ID', 'ACS URL', 'Status']} actions>
+            {sps.map((sp) => (
+              <tr key={sp.id}>
+                <td>{sp.name}</td>
+                <td className="mono">{sp.sp_entity_id}</td>
+                <td className="mono">{sp.acs_url}</td>
+                <td>{sp.is_active ? <Badge tone="ok">active</Badge> : <Badge tone="neutral">inactive</Badge>}</td>
+                <td>
+                  <div className="actions">
+                    <RowButton onClick={() => setEditing({ mode: 'edit', sp })} label={`Edit ${sp.name}`}>
+                      Edit
+                    </RowButton>
+                    <RowButton onClick={() => void toggle(sp)} label={`${sp.is_active ? 'Deactivate' : 'Activate'} ${sp.name}`}>
+                      {sp.is_active ? 'Deactivate' : 'Activate'}
+                    </RowButton>
+                    <RowButton danger onClick={() => void remove(sp)} label={`Delete ${sp.name}`}>
+                      Delete
+                    </RowButton>
+                  </div>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {list.data.results.map((sp) => (
-                <tr key={sp.id}>
-                  <td>{sp.name}</td>
-                  <td className="mono">{sp.sp_entity_id}</td>
-                  <td className="mono">{sp.acs_url}</td>
-                  <td>{sp.is_active ? <Badge tone="ok">active</Badge> : <Badge tone="neutral">inactive</Badge>}</td>
-                  <td>
-                    <div className="actions">
-                      <button
-                        type="button"
-                        className="secondary small"
-                        onClick={() => setEditing({ mode: 'edit', sp })}
-                        aria-label={`Edit ${sp.name}`}
-                      >
-                        Edit
-                      </button>
-                      <button
-                        type="button"
-                        className="secondary small"
-                        onClick={() => void toggle(sp)}
-                        aria-label={`${sp.is_active ? 'Deactivate' : 'Activate'} ${sp.name}`}
-                      >
-                        {sp.is_active ? 'Deactivate' : 'Activate'}
-                      </button>
-                      <button type="button" className="danger small" onClick={() => void remove(sp)} aria-label={`Delete ${sp.name}`}>
-                        Delete
-                      </button>
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+            ))}
+          </DataTable>
+        )}
+      </ListState>
       <p className="hint">
         To try a sign-in without an application, use the{' '}
         <a href={`/saml/test-sp/?workspace_id=${workspaceId}`}>built-in test service provider</a> (development only).
@@ -233,15 +189,7 @@ function ImportForm({ workspaceId, onDone }: { workspaceId: string; onDone: (sav
         className="mono"
       />
       <TextField label="Name (optional)" name="name" value={name} onChange={(e) => setName(e.target.value)} problem={action.problem} />
-      <ErrorBanner problem={action.problem} />
-      <div className="actions">
-        <button type="submit" disabled={action.busy || !xml.trim()}>
-          Import
-        </button>
-        <button type="button" className="secondary" onClick={() => onDone()}>
-          Cancel
-        </button>
-      </div>
+      <FormFooter problem={action.problem} busy={action.busy} disabled={!xml.trim()} submit="Import" onCancel={() => onDone()} />
     </form>
   );
 }
@@ -390,15 +338,7 @@ function SpForm({ workspaceId, sp, onDone }: { workspaceId: string; sp?: Sp; onD
         problem={problem}
         className="mono"
       />
-      <ErrorBanner problem={problem} />
-      <div className="actions">
-        <button type="submit" disabled={action.busy}>
-          {sp ? 'Save' : 'Create'}
-        </button>
-        <button type="button" className="secondary" onClick={onDone}>
-          Cancel
-        </button>
-      </div>
+      <FormFooter problem={problem} busy={action.busy} submit={sp ? 'Save' : 'Create'} onCancel={onDone} />
     </form>
   );
 }
