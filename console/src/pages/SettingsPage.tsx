@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { api, call } from '../api';
 import { BASE } from '../logic/routes';
 import { navigate } from '../router';
+import { confirmThenRun, FormFooter } from '../ui/blocks';
 import { ErrorBanner, TextField, useAction, useConfirm } from '../ui/kit';
 import type { Workspace } from './WorkspacePage';
 
@@ -26,14 +27,15 @@ export function SettingsPage({ workspace, onChanged }: { workspace: Workspace; o
     }
   };
   const remove = async () => {
-    const ok = await confirm.ask(
-      `Delete “${workspace.name}”?`,
-      <p>Its SCIM tokens, SAML apps, applications, end users and webhooks go with it. This cannot be undone.</p>,
-      'Delete workspace',
-    );
-    if (!ok) return;
-    const done = await removal.run(() =>
-      call(api.DELETE('/e/v1/developer/workspaces/{id}/', { params: { path: { id: workspace.id } } })).then(() => true),
+    const done = await confirmThenRun(
+      confirm,
+      removal,
+      [
+        `Delete “${workspace.name}”?`,
+        <p>Its SCIM tokens, SAML apps, applications, end users and webhooks go with it. This cannot be undone.</p>,
+        'Delete workspace',
+      ],
+      () => call(api.DELETE('/e/v1/developer/workspaces/{id}/', { params: { path: { id: workspace.id } } })).then(() => true),
     );
     if (done) navigate(`${BASE}/`);
   };
@@ -50,17 +52,13 @@ export function SettingsPage({ workspace, onChanged }: { workspace: Workspace; o
           onChange={(e) => setDescription(e.target.value)}
           problem={save.problem}
         />
-        <ErrorBanner problem={save.problem} />
-        <div className="actions">
-          <button type="submit" disabled={save.busy}>
-            Save
-          </button>
+        <FormFooter problem={save.problem} busy={save.busy} submit="Save">
           {saved ? (
             <span role="status" className="muted">
               Saved.
             </span>
           ) : null}
-        </div>
+        </FormFooter>
       </form>
       <div className="card">
         <h2>Delete this workspace</h2>

@@ -66,19 +66,21 @@ export function DataTable({
   );
 }
 
-/** The foot of a form: its problem, the submit button and, with `onCancel`, a Cancel button beside it. */
+/** The foot of a form: its problem, the submit button and, with `onCancel`, a Cancel button beside it; `children` (a status) after them. */
 export function FormFooter({
   problem,
   busy,
   submit,
   disabled,
   onCancel,
+  children,
 }: {
   problem?: Problem;
   busy: boolean;
   submit: ReactNode;
   disabled?: boolean;
   onCancel?: () => void;
+  children?: ReactNode;
 }) {
   const button = (
     <button type="submit" disabled={busy || disabled}>
@@ -88,12 +90,15 @@ export function FormFooter({
   return (
     <>
       <ErrorBanner problem={problem} />
-      {onCancel ? (
+      {onCancel || children ? (
         <div className="actions">
           {button}
-          <button type="button" className="secondary" onClick={onCancel}>
-            Cancel
-          </button>
+          {onCancel ? (
+            <button type="button" className="secondary" onClick={onCancel}>
+              Cancel
+            </button>
+          ) : null}
+          {children}
         </div>
       ) : (
         button
