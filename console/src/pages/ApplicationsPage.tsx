@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { api, call, type Schemas } from '../api';
 import { formatTime, lines } from '../logic/format';
-import { confirmThenRun, DataTable, FormFooter, ListState, PageHead, RowButton } from '../ui/blocks';
+import { bind, confirmThenRun, DataTable, FormFooter, ListState, PageHead, RowButton } from '../ui/blocks';
 import { CopyButton, ErrorBanner, SecretOnce, TextArea, TextField, useAction, useConfirm, useLoad } from '../ui/kit';
 import type { SectionProps } from './WorkspacePage';
 
@@ -125,20 +125,11 @@ function ClientForm({
   };
   return (
     <form className="card" onSubmit={(e) => void submit(e)} aria-label={client ? `Edit ${client.name}` : 'New application'} noValidate>
-      <TextField
-        label="Name"
-        name="name"
-        required
-        autoFocus
-        value={name}
-        onChange={(e) => setName(e.target.value)}
-        problem={action.problem}
-      />
+      <TextField label="Name" name="name" required autoFocus {...bind(name, setName)} problem={action.problem} />
       <TextArea
         label="Redirect URIs"
         name="redirect_uris"
-        value={uris}
-        onChange={(e) => setUris(e.target.value)}
+        {...bind(uris, setUris)}
         problem={action.problem}
         rows={3}
         hint="One per line."

@@ -4,6 +4,7 @@ import { BASE } from '../logic/routes';
 import { Link } from '../router';
 import type { Developer } from '../session';
 import { ErrorBanner, TextField, useAction } from '../ui/kit';
+import { bind } from '../ui/blocks';
 
 type SignedIn = (developer: Developer, csrf: string, next?: string) => void;
 
@@ -35,8 +36,7 @@ export function SignInPage({ next, expired, onSignedIn }: { next?: string; expir
           type="email"
           autoComplete="username"
           required
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
+          {...bind(email, setEmail)}
           problem={action.problem}
         />
         <TextField
@@ -45,8 +45,7 @@ export function SignInPage({ next, expired, onSignedIn }: { next?: string; expir
           type="password"
           autoComplete="current-password"
           required
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
+          {...bind(password, setPassword)}
           problem={action.problem}
         />
         <ErrorBanner problem={action.problem} />
@@ -78,23 +77,14 @@ export function SignUpPage({ onSignedIn }: { onSignedIn: SignedIn }) {
     <section className="narrow card">
       <h1>Create a developer account</h1>
       <form onSubmit={(e) => void submit(e)} noValidate>
-        <TextField
-          label="Name"
-          name="name"
-          autoComplete="name"
-          required
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          problem={action.problem}
-        />
+        <TextField label="Name" name="name" autoComplete="name" required {...bind(name, setName)} problem={action.problem} />
         <TextField
           label="Email"
           name="email"
           type="email"
           autoComplete="email"
           required
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
+          {...bind(email, setEmail)}
           problem={action.problem}
         />
         <TextField
@@ -104,8 +94,7 @@ export function SignUpPage({ onSignedIn }: { onSignedIn: SignedIn }) {
           autoComplete="new-password"
           required
           minLength={8}
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
+          {...bind(password, setPassword)}
           problem={action.problem}
           hint="At least 8 characters."
         />

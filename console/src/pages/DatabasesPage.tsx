@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { api, call, type Schemas } from '../api';
 import { formatBytes, formatTime, sparkline } from '../logic/format';
-import { confirmThenRun, DataTable, FormFooter, ListState, PageHead, RowButton } from '../ui/blocks';
+import { bind, confirmThenRun, DataTable, FormFooter, ListState, PageHead, RowButton } from '../ui/blocks';
 import { Badge, CopyButton, ErrorBanner, Loading, SelectField, TextField, useAction, useConfirm, useLoad } from '../ui/kit';
 import type { SectionProps } from './WorkspacePage';
 
@@ -122,15 +122,7 @@ function NewDatabaseForm({ workspaceId, onDone }: { workspaceId: string; onDone:
   return (
     <form className="card" onSubmit={(e) => void submit(e)} aria-label="New database" noValidate>
       <div className="row wrap">
-        <TextField
-          label="Name"
-          name="display_name"
-          required
-          autoFocus
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          problem={action.problem}
-        />
+        <TextField label="Name" name="display_name" required autoFocus {...bind(name, setName)} problem={action.problem} />
         <SelectField
           label="Engine"
           name="engine"
@@ -148,8 +140,7 @@ function NewDatabaseForm({ workspaceId, onDone }: { workspaceId: string; onDone:
           type="number"
           min={1}
           max={500}
-          value={connections}
-          onChange={(e) => setConnections(e.target.value)}
+          {...bind(connections, setConnections)}
           problem={action.problem}
           placeholder="20"
         />
@@ -158,8 +149,7 @@ function NewDatabaseForm({ workspaceId, onDone }: { workspaceId: string; onDone:
           name="max_storage_mb"
           type="number"
           min={16}
-          value={storage}
-          onChange={(e) => setStorage(e.target.value)}
+          {...bind(storage, setStorage)}
           problem={action.problem}
           placeholder="1024"
         />
@@ -308,13 +298,7 @@ function DatabaseDetails({ db }: { db: Database }) {
 
       <h3>Backups</h3>
       <form className="row wrap" onSubmit={(e) => void backup(e)} aria-label="New backup" noValidate>
-        <TextField
-          label="Backup name"
-          name="name"
-          value={backupName}
-          onChange={(e) => setBackupName(e.target.value)}
-          problem={backupAction.problem}
-        />
+        <TextField label="Backup name" name="name" {...bind(backupName, setBackupName)} problem={backupAction.problem} />
         <button type="submit" disabled={backupAction.busy}>
           Back up now
         </button>

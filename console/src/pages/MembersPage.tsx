@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { api, call, type Schemas } from '../api';
 import { formatTime } from '../logic/format';
 import { useSession } from '../session';
-import { confirmThenRun, DataTable, ListState, RowButton } from '../ui/blocks';
+import { bind, confirmThenRun, DataTable, ListState, RowButton } from '../ui/blocks';
 import { ErrorBanner, SelectField, TextField, useAction, useConfirm, useLoad } from '../ui/kit';
 import type { SectionProps } from './WorkspacePage';
 
@@ -54,15 +54,7 @@ export function MembersPage({ workspaceId, onChanged }: SectionProps) {
       <p className="lead">Developers who manage this workspace. They need a developer account first.</p>
       <form className="card" onSubmit={(e) => void add(e)} aria-label="Add a member" noValidate>
         <div className="row wrap">
-          <TextField
-            label="Email"
-            name="email"
-            type="email"
-            required
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            problem={action.problem}
-          />
+          <TextField label="Email" name="email" type="email" required {...bind(email, setEmail)} problem={action.problem} />
           <SelectField
             label="Role"
             name="role"

@@ -3,7 +3,7 @@ import { api, call, type Schemas } from '../api';
 import { mappingFromRows, rowsFromMapping, USER_FIELDS, type MappingRow, type UserField } from '../logic/mapping';
 import { certificateFromMetadata } from '../logic/pem';
 import { fieldMessages, type Problem } from '../logic/problem';
-import { confirmThenRun, DataTable, FormFooter, ListState, PageHead, RowButton } from '../ui/blocks';
+import { bind, confirmThenRun, DataTable, FormFooter, ListState, PageHead, RowButton } from '../ui/blocks';
 import { Badge, CopyButton, download, ErrorBanner, SelectField, TextArea, TextField, useAction, useConfirm, useLoad } from '../ui/kit';
 import type { SectionProps } from './WorkspacePage';
 
@@ -180,15 +180,8 @@ function ImportForm({ workspaceId, onDone }: { workspaceId: string; onDone: (sav
         accept=".xml,application/xml,text/xml"
         onChange={(e) => void readFile(e.target.files?.[0])}
       />
-      <TextArea
-        label="Metadata XML"
-        name="metadata_xml"
-        value={xml}
-        onChange={(e) => setXml(e.target.value)}
-        problem={action.problem}
-        className="mono"
-      />
-      <TextField label="Name (optional)" name="name" value={name} onChange={(e) => setName(e.target.value)} problem={action.problem} />
+      <TextArea label="Metadata XML" name="metadata_xml" {...bind(xml, setXml)} problem={action.problem} className="mono" />
+      <TextField label="Name (optional)" name="name" {...bind(name, setName)} problem={action.problem} />
       <FormFooter problem={action.problem} busy={action.busy} disabled={!xml.trim()} submit="Import" onCancel={() => onDone()} />
     </form>
   );
@@ -239,46 +232,26 @@ function SpForm({ workspaceId, sp, onDone }: { workspaceId: string; sp?: Sp; onD
   return (
     <form className="card" onSubmit={(e) => void submit(e)} aria-label={sp ? `Edit ${sp.name}` : 'New service provider'} noValidate>
       <h3>{sp ? `Edit ${sp.name}` : 'New service provider'}</h3>
-      <TextField label="Name" name="name" value={name} onChange={(e) => setName(e.target.value)} problem={problem} autoFocus />
-      <TextField
-        label="Entity ID"
-        name="sp_entity_id"
-        value={entityId}
-        onChange={(e) => setEntityId(e.target.value)}
-        problem={problem}
-        required
-      />
+      <TextField label="Name" name="name" {...bind(name, setName)} problem={problem} autoFocus />
+      <TextField label="Entity ID" name="sp_entity_id" {...bind(entityId, setEntityId)} problem={problem} required />
       <TextField
         label="ACS URL"
         name="acs_url"
         type="url"
-        value={acsUrl}
-        onChange={(e) => setAcsUrl(e.target.value)}
+        {...bind(acsUrl, setAcsUrl)}
         problem={problem}
         required
         hint="https (http only for localhost)"
       />
       <div className="two-col">
-        <SelectField
-          label="NameID format"
-          name="name_id_format"
-          value={format}
-          onChange={(e) => setFormat(e.target.value)}
-          problem={problem}
-        >
+        <SelectField label="NameID format" name="name_id_format" {...bind(format, setFormat)} problem={problem}>
           {NAME_ID_FORMATS.map(([value, label]) => (
             <option key={value} value={value}>
               {label}
             </option>
           ))}
         </SelectField>
-        <SelectField
-          label="NameID value"
-          name="name_id_attribute"
-          value={nameIdField}
-          onChange={(e) => setNameIdField(e.target.value)}
-          problem={problem}
-        >
+        <SelectField label="NameID value" name="name_id_attribute" {...bind(nameIdField, setNameIdField)} problem={problem}>
           <option value="email">email</option>
           <option value="id">id</option>
         </SelectField>
@@ -323,21 +296,8 @@ function SpForm({ workspaceId, sp, onDone }: { workspaceId: string; sp?: Sp; onD
           <p className="field-error">{fieldMessages(problem, 'attribute_mapping').join('; ')}</p>
         ) : null}
       </fieldset>
-      <TextField
-        label="Default relay state (optional)"
-        name="default_relay_state"
-        value={relay}
-        onChange={(e) => setRelay(e.target.value)}
-        problem={problem}
-      />
-      <TextArea
-        label="SP certificate PEM (optional)"
-        name="sp_cert_pem"
-        value={cert}
-        onChange={(e) => setCert(e.target.value)}
-        problem={problem}
-        className="mono"
-      />
+      <TextField label="Default relay state (optional)" name="default_relay_state" {...bind(relay, setRelay)} problem={problem} />
+      <TextArea label="SP certificate PEM (optional)" name="sp_cert_pem" {...bind(cert, setCert)} problem={problem} className="mono" />
       <FormFooter problem={problem} busy={action.busy} submit={sp ? 'Save' : 'Create'} onCancel={onDone} />
     </form>
   );

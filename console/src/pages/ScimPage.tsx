@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { api, call, type Schemas } from '../api';
 import { formatTime } from '../logic/format';
-import { confirmThenRun, DataTable, FormFooter, ListState, PageHead, RowButton } from '../ui/blocks';
+import { bind, confirmThenRun, DataTable, FormFooter, ListState, PageHead, RowButton } from '../ui/blocks';
 import { Badge, CopyButton, ErrorBanner, SecretOnce, TextField, useAction, useConfirm, useLoad } from '../ui/kit';
 import type { SectionProps } from './WorkspacePage';
 
@@ -79,8 +79,7 @@ export function ScimPage({ workspaceId }: SectionProps) {
               name="label"
               required
               autoFocus
-              value={label}
-              onChange={(e) => setLabel(e.target.value)}
+              {...bind(label, setLabel)}
               problem={action.problem}
               hint="Which IdP uses it, e.g. Okta production."
             />
@@ -88,8 +87,7 @@ export function ScimPage({ workspaceId }: SectionProps) {
               label="Expires (optional)"
               name="expires_at"
               type="datetime-local"
-              value={expires}
-              onChange={(e) => setExpires(e.target.value)}
+              {...bind(expires, setExpires)}
               problem={action.problem}
             />
           </div>

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { api, call } from '../api';
 import { BASE } from '../logic/routes';
 import { navigate } from '../router';
-import { confirmThenRun, FormFooter } from '../ui/blocks';
+import { bind, confirmThenRun, FormFooter } from '../ui/blocks';
 import { ErrorBanner, TextField, useAction, useConfirm } from '../ui/kit';
 import type { Workspace } from './WorkspacePage';
 
@@ -44,14 +44,8 @@ export function SettingsPage({ workspace, onChanged }: { workspace: Workspace; o
     <section>
       <h1>Settings</h1>
       <form className="card" onSubmit={(e) => void submit(e)} aria-label="Rename workspace" noValidate>
-        <TextField label="Name" name="name" required value={name} onChange={(e) => setName(e.target.value)} problem={save.problem} />
-        <TextField
-          label="Description"
-          name="description"
-          value={description}
-          onChange={(e) => setDescription(e.target.value)}
-          problem={save.problem}
-        />
+        <TextField label="Name" name="name" required {...bind(name, setName)} problem={save.problem} />
+        <TextField label="Description" name="description" {...bind(description, setDescription)} problem={save.problem} />
         <FormFooter problem={save.problem} busy={save.busy} submit="Save">
           {saved ? (
             <span role="status" className="muted">

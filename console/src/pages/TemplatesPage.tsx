@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { api, call, type Schemas } from '../api';
 import { formatTime } from '../logic/format';
 import { escapeHtml, fillPlaceholders, isHtmlBody, unknownPlaceholders } from '../logic/template';
-import { FormFooter, ListState } from '../ui/blocks';
+import { bind, FormFooter, ListState } from '../ui/blocks';
 import { Badge, SelectField, TextArea, TextField, useAction, useLoad } from '../ui/kit';
 import { SafeHtml } from '../ui/SafeHtml';
 import type { SectionProps } from './WorkspacePage';
@@ -78,27 +78,12 @@ function TemplateEditor({ workspaceId, template, onSaved }: { workspaceId: strin
             <Badge tone="ok">customised {formatTime(template.updated_at)}</Badge>
           )}
         </p>
-        <TextField
-          label="Subject"
-          name="subject"
-          value={subject}
-          onChange={(e) => setSubject(e.target.value)}
-          problem={action.problem}
-          maxLength={255}
-        />
-        <TextField
-          label="From name"
-          name="from_name"
-          value={fromName}
-          onChange={(e) => setFromName(e.target.value)}
-          problem={action.problem}
-          maxLength={100}
-        />
+        <TextField label="Subject" name="subject" {...bind(subject, setSubject)} problem={action.problem} maxLength={255} />
+        <TextField label="From name" name="from_name" {...bind(fromName, setFromName)} problem={action.problem} maxLength={100} />
         <TextArea
           label="Body"
           name="body"
-          value={body}
-          onChange={(e) => setBody(e.target.value)}
+          {...bind(body, setBody)}
           problem={action.problem}
           rows={14}
           className="mono"

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { api, call, type Schemas } from '../api';
 import { formatTime } from '../logic/format';
-import { confirmThenRun, DataTable, FormFooter, ListState, RowButton } from '../ui/blocks';
+import { bind, confirmThenRun, DataTable, FormFooter, ListState, RowButton } from '../ui/blocks';
 import { SecretOnce, TextField, useAction, useConfirm, useLoad } from '../ui/kit';
 
 /** Developer access tokens (dat_…): for scripts and CI, sent as a bearer token. */
@@ -45,20 +45,12 @@ export function TokensPage() {
       </p>
       <form className="card" onSubmit={(e) => void create(e)} aria-label="New access token" noValidate>
         <div className="row wrap">
-          <TextField
-            label="Label"
-            name="label"
-            required
-            value={label}
-            onChange={(e) => setLabel(e.target.value)}
-            problem={action.problem}
-          />
+          <TextField label="Label" name="label" required {...bind(label, setLabel)} problem={action.problem} />
           <TextField
             label="Expires (optional)"
             name="expires_at"
             type="datetime-local"
-            value={expires}
-            onChange={(e) => setExpires(e.target.value)}
+            {...bind(expires, setExpires)}
             problem={action.problem}
           />
         </div>

@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, call, type Schemas } from '../api';
 import { formatTime } from '../logic/format';
-import { confirmThenRun, DataTable, FormFooter, ListState, PageHead, RowButton } from '../ui/blocks';
+import { bind, confirmThenRun, DataTable, FormFooter, ListState, PageHead, RowButton } from '../ui/blocks';
 import { Badge, ErrorBanner, SecretOnce, TextField, useAction, useConfirm, useLoad } from '../ui/kit';
 import type { SectionProps } from './WorkspacePage';
 
@@ -159,18 +159,11 @@ function NewWebhookForm({
         type="url"
         required
         autoFocus
-        value={url}
-        onChange={(e) => setUrl(e.target.value)}
+        {...bind(url, setUrl)}
         problem={action.problem}
         placeholder="https://hooks.example.com/identity"
       />
-      <TextField
-        label="Description"
-        name="description"
-        value={description}
-        onChange={(e) => setDescription(e.target.value)}
-        problem={action.problem}
-      />
+      <TextField label="Description" name="description" {...bind(description, setDescription)} problem={action.problem} />
       <fieldset>
         <legend>Events</legend>
         <label>

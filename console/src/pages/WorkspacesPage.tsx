@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { api, call } from '../api';
 import { workspacePath } from '../logic/routes';
 import { Link, navigate } from '../router';
-import { FormFooter, ListState, PageHead } from '../ui/blocks';
+import { bind, FormFooter, ListState, PageHead } from '../ui/blocks';
 import { TextField, useAction, useLoad } from '../ui/kit';
 
 export function WorkspacesPage() {
@@ -30,22 +30,8 @@ export function WorkspacesPage() {
       <p className="lead">A workspace holds one customer's directory, SAML apps, tokens, audit log and databases.</p>
       {creating ? (
         <form className="card" onSubmit={(e) => void create(e)} aria-label="New workspace" noValidate>
-          <TextField
-            label="Name"
-            name="name"
-            required
-            autoFocus
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            problem={action.problem}
-          />
-          <TextField
-            label="Description"
-            name="description"
-            value={description}
-            onChange={(e) => setDescription(e.target.value)}
-            problem={action.problem}
-          />
+          <TextField label="Name" name="name" required autoFocus {...bind(name, setName)} problem={action.problem} />
+          <TextField label="Description" name="description" {...bind(description, setDescription)} problem={action.problem} />
           <FormFooter problem={action.problem} busy={action.busy} submit="Create" onCancel={() => setCreating(false)} />
         </form>
       ) : null}

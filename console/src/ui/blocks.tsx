@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { ChangeEvent, ReactNode } from 'react';
 import type { Problem } from '../logic/problem';
 import { Empty, ErrorBanner, Loading } from './kit';
 
@@ -146,4 +146,9 @@ export async function confirmThenRun<T>(
 ): Promise<T | undefined> {
   if (!(await confirm.ask(...question))) return undefined;
   return action.run(task);
+}
+
+/** The `value` and `onChange` of an input, textarea or select kept in a string state. */
+export function bind(value: string, set: (value: string) => void) {
+  return { value, onChange: (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) => set(e.target.value) };
 }
