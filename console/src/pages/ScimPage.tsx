@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { api, call, type Schemas } from '../api';
 import { formatTime } from '../logic/format';
-import { bind, confirmThenRun, DataTable, FormFooter, ListState, PageHead, RowButton } from '../ui/blocks';
+import { bind, confirmThenRun, DataTable, expiresAt, ExpiresField, FormFooter, ListState, PageHead, RowButton } from '../ui/blocks';
 import { Badge, CopyButton, ErrorBanner, SecretOnce, TextField, useAction, useConfirm, useLoad } from '../ui/kit';
 import type { SectionProps } from './WorkspacePage';
 
@@ -22,7 +22,7 @@ export function ScimPage({ workspaceId }: SectionProps) {
     const token = await action.run(() =>
       call(
         api.POST('/developer/scim/tokens/', {
-          body: { workspace_id: workspaceId, label, ...(expires ? { expires_at: new Date(expires).toISOString() } : {}) },
+          body: { workspace_id: workspaceId, label, ...expiresAt(expires) },
         }),
       ),
     );
@@ -83,13 +83,7 @@ export function ScimPage({ workspaceId }: SectionProps) {
               problem={action.problem}
               hint="Which IdP uses it, e.g. Okta production."
             />
-            <TextField
-              label="Expires (optional)"
-              name="expires_at"
-              type="datetime-local"
-              {...bind(expires, setExpires)}
-              problem={action.problem}
-            />
+            <ExpiresField value={expires} set={setExpires} problem={action.problem} />
           </div>
           <FormFooter problem={action.problem} busy={action.busy} submit="Create" onCancel={() => setOpen(false)} />
         </form>

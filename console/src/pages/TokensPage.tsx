@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { api, call, type Schemas } from '../api';
 import { formatTime } from '../logic/format';
-import { bind, confirmThenRun, DataTable, FormFooter, ListState, RowButton } from '../ui/blocks';
+import { bind, confirmThenRun, DataTable, expiresAt, ExpiresField, FormFooter, ListState, RowButton } from '../ui/blocks';
 import { SecretOnce, TextField, useAction, useConfirm, useLoad } from '../ui/kit';
 
 /** Developer access tokens (dat_…): for scripts and CI, sent as a bearer token. */
@@ -15,9 +15,7 @@ export function TokensPage() {
 
   const create = async (event: FormEvent) => {
     event.preventDefault();
-    const token = await action.run(() =>
-      call(api.POST('/developer/tokens/', { body: { label, ...(expires ? { expires_at: new Date(expires).toISOString() } : {}) } })),
-    );
+    const token = await action.run(() => call(api.POST('/developer/tokens/', { body: { label, ...expiresAt(expires) } })));
     if (token) {
       setCreated(token);
       setLabel('');
@@ -46,13 +44,7 @@ export function TokensPage() {
       <form className="card" onSubmit={(e) => void create(e)} aria-label="New access token" noValidate>
         <div className="row wrap">
           <TextField label="Label" name="label" required {...bind(label, setLabel)} problem={action.problem} />
-          <TextField
-            label="Expires (optional)"
-            name="expires_at"
-            type="datetime-local"
-            {...bind(expires, setExpires)}
-            problem={action.problem}
-          />
+          <ExpiresField value={expires} set={setExpires} problem={action.problem} />
         </div>
         <FormFooter problem={action.problem} busy={action.busy} submit="Create token" />
       </form>

@@ -1,6 +1,6 @@
 import type { ChangeEvent, ReactNode } from 'react';
 import type { Problem } from '../logic/problem';
-import { Empty, ErrorBanner, Loading } from './kit';
+import { Empty, ErrorBanner, Loading, TextField } from './kit';
 
 /**
  * The states of a list the pages show: `Loading…` until the first answer (when `loading` is given),
@@ -151,4 +151,14 @@ export async function confirmThenRun<T>(
 /** The `value` and `onChange` of an input, textarea or select kept in a string state. */
 export function bind(value: string, set: (value: string) => void) {
   return { value, onChange: (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) => set(e.target.value) };
+}
+
+/** The optional expiry of a new token, as a local date and time. */
+export function ExpiresField({ value, set, problem }: { value: string; set: (value: string) => void; problem?: Problem }) {
+  return <TextField label="Expires (optional)" name="expires_at" type="datetime-local" {...bind(value, set)} problem={problem} />;
+}
+
+/** The `expires_at` body field for an ExpiresField's value: none when it is empty. */
+export function expiresAt(value: string): { expires_at?: string } {
+  return value ? { expires_at: new Date(value).toISOString() } : {};
 }
