@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { api, call, type Schemas } from '../api';
 import { formatTime, lines } from '../logic/format';
-import { bind, confirmThenRun, DataTable, FormFooter, ListState, PageHead, RowButton } from '../ui/blocks';
+import { bind, confirmThenRun, FormFooter, ListTable, PageHead, RowButton } from '../ui/blocks';
 import { CopyButton, ErrorBanner, SecretOnce, TextArea, TextField, useAction, useConfirm, useLoad } from '../ui/kit';
 import type { SectionProps } from './WorkspacePage';
 
@@ -59,35 +59,38 @@ export function ApplicationsPage({ workspaceId }: SectionProps) {
       ) : null}
       {secret ? <SecretOnce label="Client secret" value={secret} onDone={() => setSecret(undefined)} /> : null}
       <ErrorBanner problem={action.problem} />
-      <ListState loading={list.loading} problem={list.problem} items={list.data?.results} empty="No applications yet.">
-        {(clients) => (
-          <DataTable caption="Applications" columns={['Name', 'Client ID', 'Redirect URIs', 'Created']} actions>
-            {clients.map((c) => (
-              <tr key={c.id}>
-                <td>{c.name}</td>
-                <td>
-                  <code>{c.client_id}</code> <CopyButton value={c.client_id} label="Copy ID" />
-                </td>
-                <td className="mono">{c.redirect_uris.length ? c.redirect_uris.join(', ') : '—'}</td>
-                <td>{formatTime(c.created_at)}</td>
-                <td>
-                  <div className="actions">
-                    <RowButton onClick={() => setEditing(c)} label={`Edit ${c.name}`}>
-                      Edit
-                    </RowButton>
-                    <RowButton onClick={() => void rotate(c)} label={`Rotate secret of ${c.name}`}>
-                      Rotate secret
-                    </RowButton>
-                    <RowButton danger onClick={() => void remove(c)} label={`Delete ${c.name}`}>
-                      Delete
-                    </RowButton>
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </DataTable>
+      <ListTable
+        loading={list.loading}
+        problem={list.problem}
+        items={list.data?.results}
+        empty="No applications yet."
+        caption="Applications"
+        columns={['Name', 'Client ID', 'Redirect URIs', 'Created']}
+        actions
+        row={(c) => (
+          <tr key={c.id}>
+            <td>{c.name}</td>
+            <td>
+              <code>{c.client_id}</code> <CopyButton value={c.client_id} label="Copy ID" />
+            </td>
+            <td className="mono">{c.redirect_uris.length ? c.redirect_uris.join(', ') : '—'}</td>
+            <td>{formatTime(c.created_at)}</td>
+            <td>
+              <div className="actions">
+                <RowButton onClick={() => setEditing(c)} label={`Edit ${c.name}`}>
+                  Edit
+                </RowButton>
+                <RowButton onClick={() => void rotate(c)} label={`Rotate secret of ${c.name}`}>
+                  Rotate secret
+                </RowButton>
+                <RowButton danger onClick={() => void remove(c)} label={`Delete ${c.name}`}>
+                  Delete
+                </RowButton>
+              </div>
+            </td>
+          </tr>
         )}
-      </ListState>
+      />
       {confirm.dialog}
     </section>
   );

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { api, call, type Schemas } from '../api';
 import { formatBytes, formatTime, sparkline } from '../logic/format';
-import { bind, confirmThenRun, DataTable, FormFooter, ListState, PageHead, RowButton } from '../ui/blocks';
+import { bind, confirmThenRun, FormFooter, ListState, ListTable, PageHead, RowButton } from '../ui/blocks';
 import { Badge, CopyButton, ErrorBanner, Loading, SelectField, TextField, useAction, useConfirm, useLoad } from '../ui/kit';
 import type { SectionProps } from './WorkspacePage';
 
@@ -303,25 +303,27 @@ function DatabaseDetails({ db }: { db: Database }) {
           Back up now
         </button>
       </form>
-      <ListState problem={backupAction.problem ?? backups.problem} items={backups.data?.results} empty="No backups yet.">
-        {(items) => (
-          <DataTable caption={`Backups of ${db.display_name}`} columns={['Name', 'Status', 'Size', 'SHA-256', 'Created']} actions>
-            {items.map((b) => (
-              <tr key={b.id}>
-                <td>{b.name}</td>
-                <td>
-                  <Badge tone={b.status === 'completed' ? 'ok' : b.status === 'failed' ? 'bad' : 'warn'}>{b.status}</Badge>
-                  {b.error ? <div className="muted">{b.error}</div> : null}
-                </td>
-                <td>{formatBytes(b.size_bytes)}</td>
-                <td className="mono">{b.checksum_sha256 ? `${b.checksum_sha256.slice(0, 16)}…` : '—'}</td>
-                <td>{formatTime(b.created_at)}</td>
-                <td>{b.status === 'completed' ? <RowButton onClick={() => void restore(b)}>Restore</RowButton> : null}</td>
-              </tr>
-            ))}
-          </DataTable>
+      <ListTable
+        problem={backupAction.problem ?? backups.problem}
+        items={backups.data?.results}
+        empty="No backups yet."
+        caption={`Backups of ${db.display_name}`}
+        columns={['Name', 'Status', 'Size', 'SHA-256', 'Created']}
+        actions
+        row={(b) => (
+          <tr key={b.id}>
+            <td>{b.name}</td>
+            <td>
+              <Badge tone={b.status === 'completed' ? 'ok' : b.status === 'failed' ? 'bad' : 'warn'}>{b.status}</Badge>
+              {b.error ? <div className="muted">{b.error}</div> : null}
+            </td>
+            <td>{formatBytes(b.size_bytes)}</td>
+            <td className="mono">{b.checksum_sha256 ? `${b.checksum_sha256.slice(0, 16)}…` : '—'}</td>
+            <td>{formatTime(b.created_at)}</td>
+            <td>{b.status === 'completed' ? <RowButton onClick={() => void restore(b)}>Restore</RowButton> : null}</td>
+          </tr>
         )}
-      </ListState>
+      />
       {confirm.dialog}
     </div>
   );

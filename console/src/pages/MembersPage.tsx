@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { api, call, type Schemas } from '../api';
 import { formatTime } from '../logic/format';
 import { useSession } from '../session';
-import { bind, confirmThenRun, DataTable, ListState, RowButton } from '../ui/blocks';
+import { bind, confirmThenRun, ListTable, RowButton } from '../ui/blocks';
 import { ErrorBanner, SelectField, TextField, useAction, useConfirm, useLoad } from '../ui/kit';
 import type { SectionProps } from './WorkspacePage';
 
@@ -71,28 +71,30 @@ export function MembersPage({ workspaceId, onChanged }: SectionProps) {
         </button>
       </form>
       <ErrorBanner problem={action.problem} />
-      <ListState loading={list.loading} problem={list.problem} items={list.data?.results}>
-        {(members) => (
-          <DataTable caption="Members" columns={['Name', 'Email', 'Role', 'Since']} actions>
-            {members.map((m) => (
-              <tr key={m.developer_id}>
-                <td>
-                  {m.name}
-                  {m.developer_id === developer?.id ? <span className="muted"> (you)</span> : null}
-                </td>
-                <td>{m.email}</td>
-                <td>{m.role}</td>
-                <td>{formatTime(m.created_at)}</td>
-                <td>
-                  <RowButton danger onClick={() => void remove(m)} label={`Remove ${m.email}`}>
-                    Remove
-                  </RowButton>
-                </td>
-              </tr>
-            ))}
-          </DataTable>
+      <ListTable
+        loading={list.loading}
+        problem={list.problem}
+        items={list.data?.results}
+        caption="Members"
+        columns={['Name', 'Email', 'Role', 'Since']}
+        actions
+        row={(m) => (
+          <tr key={m.developer_id}>
+            <td>
+              {m.name}
+              {m.developer_id === developer?.id ? <span className="muted"> (you)</span> : null}
+            </td>
+            <td>{m.email}</td>
+            <td>{m.role}</td>
+            <td>{formatTime(m.created_at)}</td>
+            <td>
+              <RowButton danger onClick={() => void remove(m)} label={`Remove ${m.email}`}>
+                Remove
+              </RowButton>
+            </td>
+          </tr>
         )}
-      </ListState>
+      />
       {confirm.dialog}
     </section>
   );

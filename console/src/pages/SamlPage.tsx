@@ -3,7 +3,7 @@ import { api, call, type Schemas } from '../api';
 import { mappingFromRows, rowsFromMapping, USER_FIELDS, type MappingRow, type UserField } from '../logic/mapping';
 import { certificateFromMetadata } from '../logic/pem';
 import { fieldMessages, type Problem } from '../logic/problem';
-import { bind, confirmThenRun, DataTable, FormFooter, ListState, PageHead, RowButton } from '../ui/blocks';
+import { bind, confirmThenRun, FormFooter, ListTable, PageHead, RowButton } from '../ui/blocks';
 import { Badge, CopyButton, download, ErrorBanner, SelectField, TextArea, TextField, useAction, useConfirm, useLoad } from '../ui/kit';
 import type { SectionProps } from './WorkspacePage';
 
@@ -117,33 +117,36 @@ export function SamlPage({ workspaceId }: SectionProps) {
         />
       ) : null}
       <ErrorBanner problem={action.problem} />
-      <ListState loading={list.loading} problem={list.problem} items={list.data?.results} empty="No service providers yet.">
-        {(sps) => (
-          <DataTable caption="Service providers" columns={['Name', 'Entity ID', 'ACS URL', 'Status']} actions>
-            {sps.map((sp) => (
-              <tr key={sp.id}>
-                <td>{sp.name}</td>
-                <td className="mono">{sp.sp_entity_id}</td>
-                <td className="mono">{sp.acs_url}</td>
-                <td>{sp.is_active ? <Badge tone="ok">active</Badge> : <Badge tone="neutral">inactive</Badge>}</td>
-                <td>
-                  <div className="actions">
-                    <RowButton onClick={() => setEditing({ mode: 'edit', sp })} label={`Edit ${sp.name}`}>
-                      Edit
-                    </RowButton>
-                    <RowButton onClick={() => void toggle(sp)} label={`${sp.is_active ? 'Deactivate' : 'Activate'} ${sp.name}`}>
-                      {sp.is_active ? 'Deactivate' : 'Activate'}
-                    </RowButton>
-                    <RowButton danger onClick={() => void remove(sp)} label={`Delete ${sp.name}`}>
-                      Delete
-                    </RowButton>
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </DataTable>
+      <ListTable
+        loading={list.loading}
+        problem={list.problem}
+        items={list.data?.results}
+        empty="No service providers yet."
+        caption="Service providers"
+        columns={['Name', 'Entity ID', 'ACS URL', 'Status']}
+        actions
+        row={(sp) => (
+          <tr key={sp.id}>
+            <td>{sp.name}</td>
+            <td className="mono">{sp.sp_entity_id}</td>
+            <td className="mono">{sp.acs_url}</td>
+            <td>{sp.is_active ? <Badge tone="ok">active</Badge> : <Badge tone="neutral">inactive</Badge>}</td>
+            <td>
+              <div className="actions">
+                <RowButton onClick={() => setEditing({ mode: 'edit', sp })} label={`Edit ${sp.name}`}>
+                  Edit
+                </RowButton>
+                <RowButton onClick={() => void toggle(sp)} label={`${sp.is_active ? 'Deactivate' : 'Activate'} ${sp.name}`}>
+                  {sp.is_active ? 'Deactivate' : 'Activate'}
+                </RowButton>
+                <RowButton danger onClick={() => void remove(sp)} label={`Delete ${sp.name}`}>
+                  Delete
+                </RowButton>
+              </div>
+            </td>
+          </tr>
         )}
-      </ListState>
+      />
       <p className="hint">
         To try a sign-in without an application, use the{' '}
         <a href={`/saml/test-sp/?workspace_id=${workspaceId}`}>built-in test service provider</a> (development only).

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { api, call, type Schemas } from '../api';
 import { formatTime } from '../logic/format';
-import { bind, confirmThenRun, DataTable, expiresAt, ExpiresField, FormFooter, ListState, PageHead, RowButton } from '../ui/blocks';
+import { bind, confirmThenRun, expiresAt, ExpiresField, FormFooter, ListTable, PageHead, RowButton } from '../ui/blocks';
 import { Badge, CopyButton, ErrorBanner, SecretOnce, TextField, useAction, useConfirm, useLoad } from '../ui/kit';
 import type { SectionProps } from './WorkspacePage';
 
@@ -92,27 +92,30 @@ export function ScimPage({ workspaceId }: SectionProps) {
       )}
       {created ? <SecretOnce label="New token value" value={created} onDone={() => setCreated(undefined)} /> : null}
 
-      <ListState loading={list.loading} problem={list.problem} items={list.data?.results} empty="No SCIM tokens yet.">
-        {(tokens) => (
-          <DataTable caption="SCIM tokens" columns={['Label', 'Status', 'Created', 'Expires']} actions>
-            {tokens.map((t) => (
-              <tr key={t.id}>
-                <td>{t.label}</td>
-                <td>{t.is_active ? <Badge tone="ok">active</Badge> : <Badge tone="neutral">revoked {formatTime(t.revoked_at)}</Badge>}</td>
-                <td>{formatTime(t.created_at)}</td>
-                <td>{formatTime(t.expires_at)}</td>
-                <td>
-                  {t.is_active ? (
-                    <RowButton danger onClick={() => void revoke(t)} label={`Revoke ${t.label}`}>
-                      Revoke
-                    </RowButton>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </DataTable>
+      <ListTable
+        loading={list.loading}
+        problem={list.problem}
+        items={list.data?.results}
+        empty="No SCIM tokens yet."
+        caption="SCIM tokens"
+        columns={['Label', 'Status', 'Created', 'Expires']}
+        actions
+        row={(t) => (
+          <tr key={t.id}>
+            <td>{t.label}</td>
+            <td>{t.is_active ? <Badge tone="ok">active</Badge> : <Badge tone="neutral">revoked {formatTime(t.revoked_at)}</Badge>}</td>
+            <td>{formatTime(t.created_at)}</td>
+            <td>{formatTime(t.expires_at)}</td>
+            <td>
+              {t.is_active ? (
+                <RowButton danger onClick={() => void revoke(t)} label={`Revoke ${t.label}`}>
+                  Revoke
+                </RowButton>
+              ) : null}
+            </td>
+          </tr>
         )}
-      </ListState>
+      />
 
       <details className="card">
         <summary>Setup notes per identity provider</summary>

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { api, call, type Schemas } from '../api';
 import { formatTime } from '../logic/format';
-import { bind, confirmThenRun, DataTable, expiresAt, ExpiresField, FormFooter, ListState, RowButton } from '../ui/blocks';
+import { bind, confirmThenRun, expiresAt, ExpiresField, FormFooter, ListTable, RowButton } from '../ui/blocks';
 import { SecretOnce, TextField, useAction, useConfirm, useLoad } from '../ui/kit';
 
 /** Developer access tokens (dat_…): for scripts and CI, sent as a bearer token. */
@@ -50,24 +50,26 @@ export function TokensPage() {
       </form>
       {created ? <SecretOnce label="New access token value" value={created.token} onDone={() => setCreated(undefined)} /> : null}
       <h2>Your tokens</h2>
-      <ListState loading={list.loading} problem={list.problem} items={list.data?.results} empty="No access tokens.">
-        {(tokens) => (
-          <DataTable columns={['Label', 'Created', 'Expires']} actions>
-            {tokens.map((t) => (
-              <tr key={t.id}>
-                <td>{t.label}</td>
-                <td>{formatTime(t.created_at)}</td>
-                <td>{formatTime(t.expires_at)}</td>
-                <td>
-                  <RowButton danger onClick={() => void revoke(t)}>
-                    Revoke
-                  </RowButton>
-                </td>
-              </tr>
-            ))}
-          </DataTable>
+      <ListTable
+        loading={list.loading}
+        problem={list.problem}
+        items={list.data?.results}
+        empty="No access tokens."
+        columns={['Label', 'Created', 'Expires']}
+        actions
+        row={(t) => (
+          <tr key={t.id}>
+            <td>{t.label}</td>
+            <td>{formatTime(t.created_at)}</td>
+            <td>{formatTime(t.expires_at)}</td>
+            <td>
+              <RowButton danger onClick={() => void revoke(t)}>
+                Revoke
+              </RowButton>
+            </td>
+          </tr>
         )}
-      </ListState>
+      />
       {confirm.dialog}
     </section>
   );

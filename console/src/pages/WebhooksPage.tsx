@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, call, type Schemas } from '../api';
 import { formatTime } from '../logic/format';
-import { bind, confirmThenRun, DataTable, FormFooter, ListState, PageHead, RowButton } from '../ui/blocks';
+import { bind, confirmThenRun, FormFooter, ListState, ListTable, PageHead, RowButton } from '../ui/blocks';
 import { Badge, ErrorBanner, SecretOnce, TextField, useAction, useConfirm, useLoad } from '../ui/kit';
 import type { SectionProps } from './WorkspacePage';
 
@@ -211,29 +211,30 @@ function Deliveries({ hook }: { hook: Webhook }) {
         </button>
       </div>
       <ErrorBanner problem={action.problem ?? list.problem} />
-      <ListState items={list.data?.results} empty="No deliveries yet.">
-        {(deliveries) => (
-          <DataTable caption={`Deliveries to ${hook.url}`} columns={['Created', 'Event', 'Status', 'Attempts', 'Response']} actions>
-            {deliveries.map((d) => (
-              <tr key={d.id}>
-                <td>{formatTime(d.created_at)}</td>
-                <td>
-                  <code>{d.event_type}</code>
-                </td>
-                <td>
-                  <Badge tone={STATUS_TONE[d.status]}>{d.status}</Badge>
-                </td>
-                <td>{d.attempts}</td>
-                <td>
-                  {d.last_response_code ?? '—'}
-                  {d.last_error ? <div className="muted">{d.last_error}</div> : null}
-                </td>
-                <td>{d.status === 'failed' ? <RowButton onClick={() => void retry(d.id)}>Retry</RowButton> : null}</td>
-              </tr>
-            ))}
-          </DataTable>
+      <ListTable
+        items={list.data?.results}
+        empty="No deliveries yet."
+        caption={`Deliveries to ${hook.url}`}
+        columns={['Created', 'Event', 'Status', 'Attempts', 'Response']}
+        actions
+        row={(d) => (
+          <tr key={d.id}>
+            <td>{formatTime(d.created_at)}</td>
+            <td>
+              <code>{d.event_type}</code>
+            </td>
+            <td>
+              <Badge tone={STATUS_TONE[d.status]}>{d.status}</Badge>
+            </td>
+            <td>{d.attempts}</td>
+            <td>
+              {d.last_response_code ?? '—'}
+              {d.last_error ? <div className="muted">{d.last_error}</div> : null}
+            </td>
+            <td>{d.status === 'failed' ? <RowButton onClick={() => void retry(d.id)}>Retry</RowButton> : null}</td>
+          </tr>
         )}
-      </ListState>
+      />
     </div>
   );
 }

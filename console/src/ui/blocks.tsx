@@ -162,3 +162,34 @@ export function ExpiresField({ value, set, problem }: { value: string; set: (val
 export function expiresAt(value: string): { expires_at?: string } {
   return value ? { expires_at: new Date(value).toISOString() } : {};
 }
+
+/** A list shown as a table: ListState's loading, problem and empty states around a DataTable with one `row` per item. */
+export function ListTable<T>({
+  loading,
+  problem,
+  items,
+  empty,
+  caption,
+  columns,
+  actions,
+  row,
+}: {
+  loading?: boolean;
+  problem?: Problem;
+  items: readonly T[] | undefined;
+  empty?: ReactNode;
+  caption?: ReactNode;
+  columns: readonly string[];
+  actions?: boolean;
+  row: (item: T) => ReactNode;
+}) {
+  return (
+    <ListState loading={loading} problem={problem} items={items} empty={empty}>
+      {(rows) => (
+        <DataTable caption={caption} columns={columns} actions={actions}>
+          {rows.map(row)}
+        </DataTable>
+      )}
+    </ListState>
+  );
+}
