@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { api, call, type Schemas } from '../api';
 import { formatTime, lines } from '../logic/format';
-import { bind, confirmThenRun, FormFooter, ListTable, PageHead, RowButton } from '../ui/blocks';
+import { bind, confirmThenRun, FormFooter, listOf, ListTable, PageHead, RowButton } from '../ui/blocks';
 import { CopyButton, ErrorBanner, SecretOnce, TextArea, TextField, useAction, useConfirm, useLoad } from '../ui/kit';
 import type { SectionProps } from './WorkspacePage';
 
@@ -39,11 +39,7 @@ export function ApplicationsPage({ workspaceId }: SectionProps) {
 
   return (
     <section>
-      <PageHead heading={<h1>Applications</h1>} open={Boolean(editing)}>
-        <button type="button" onClick={() => setEditing('new')}>
-          New application
-        </button>
-      </PageHead>
+      <PageHead heading={<h1>Applications</h1>} open={Boolean(editing)} create="New application" onCreate={() => setEditing('new')} />
       <p className="lead">OAuth clients: the apps your end users register, verify their email and sign in through.</p>
       {editing ? (
         <ClientForm
@@ -60,9 +56,7 @@ export function ApplicationsPage({ workspaceId }: SectionProps) {
       {secret ? <SecretOnce label="Client secret" value={secret} onDone={() => setSecret(undefined)} /> : null}
       <ErrorBanner problem={action.problem} />
       <ListTable
-        loading={list.loading}
-        problem={list.problem}
-        items={list.data?.results}
+        {...listOf(list)}
         empty="No applications yet."
         caption="Applications"
         columns={['Name', 'Client ID', 'Redirect URIs', 'Created']}

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { api, call, type Schemas } from '../api';
 import { formatBytes, formatTime, sparkline } from '../logic/format';
-import { bind, confirmThenRun, FormFooter, ListState, ListTable, PageHead, RowButton } from '../ui/blocks';
+import { bind, confirmThenRun, FormFooter, listOf, ListState, ListTable, PageHead, RowButton } from '../ui/blocks';
 import { Badge, CopyButton, ErrorBanner, Loading, SelectField, TextField, useAction, useConfirm, useLoad } from '../ui/kit';
 import type { SectionProps } from './WorkspacePage';
 
@@ -40,11 +40,7 @@ export function DatabasesPage({ workspaceId }: SectionProps) {
 
   return (
     <section>
-      <PageHead heading={<h1>Databases</h1>} open={open}>
-        <button type="button" onClick={() => setOpen(true)}>
-          New database
-        </button>
-      </PageHead>
+      <PageHead heading={<h1>Databases</h1>} open={open} create="New database" onCreate={() => setOpen(true)} />
       <p className="lead">Managed PostgreSQL, Redis and MongoDB databases for this workspace.</p>
       {open ? (
         <NewDatabaseForm
@@ -57,7 +53,7 @@ export function DatabasesPage({ workspaceId }: SectionProps) {
         />
       ) : null}
       <ErrorBanner problem={action.problem} />
-      <ListState loading={list.loading} problem={list.problem} items={list.data?.results} empty="No databases yet.">
+      <ListState {...listOf(list)} empty="No databases yet.">
         {(databases) =>
           databases.map((db) => (
             <article className="card" key={db.id} aria-label={`Database ${db.display_name}`}>

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { api, call, type Schemas } from '../api';
 import { formatTime } from '../logic/format';
 import { useSession } from '../session';
-import { bind, confirmThenRun, ListTable, RowButton } from '../ui/blocks';
+import { bind, confirmThenRun, listOf, ListTable, RowButton } from '../ui/blocks';
 import { ErrorBanner, SelectField, TextField, useAction, useConfirm, useLoad } from '../ui/kit';
 import type { SectionProps } from './WorkspacePage';
 
@@ -72,9 +72,7 @@ export function MembersPage({ workspaceId, onChanged }: SectionProps) {
       </form>
       <ErrorBanner problem={action.problem} />
       <ListTable
-        loading={list.loading}
-        problem={list.problem}
-        items={list.data?.results}
+        {...listOf(list)}
         caption="Members"
         columns={['Name', 'Email', 'Role', 'Since']}
         actions

@@ -3,7 +3,7 @@ import { api, call, type Schemas } from '../api';
 import { mappingFromRows, rowsFromMapping, USER_FIELDS, type MappingRow, type UserField } from '../logic/mapping';
 import { certificateFromMetadata } from '../logic/pem';
 import { fieldMessages, type Problem } from '../logic/problem';
-import { bind, confirmThenRun, FormFooter, ListTable, PageHead, RowButton } from '../ui/blocks';
+import { bind, confirmThenRun, FormFooter, listOf, ListTable, PageHead, RowButton } from '../ui/blocks';
 import { Badge, CopyButton, download, ErrorBanner, SelectField, TextArea, TextField, useAction, useConfirm, useLoad } from '../ui/kit';
 import type { SectionProps } from './WorkspacePage';
 
@@ -118,9 +118,7 @@ export function SamlPage({ workspaceId }: SectionProps) {
       ) : null}
       <ErrorBanner problem={action.problem} />
       <ListTable
-        loading={list.loading}
-        problem={list.problem}
-        items={list.data?.results}
+        {...listOf(list)}
         empty="No service providers yet."
         caption="Service providers"
         columns={['Name', 'Entity ID', 'ACS URL', 'Status']}

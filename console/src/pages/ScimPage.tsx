@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { api, call, type Schemas } from '../api';
 import { formatTime } from '../logic/format';
-import { bind, confirmThenRun, expiresAt, ExpiresField, FormFooter, ListTable, PageHead, RowButton } from '../ui/blocks';
+import { bind, confirmThenRun, expiresAt, ExpiresField, FormFooter, listOf, ListTable, PageHead, RowButton } from '../ui/blocks';
 import { Badge, CopyButton, ErrorBanner, SecretOnce, TextField, useAction, useConfirm, useLoad } from '../ui/kit';
 import type { SectionProps } from './WorkspacePage';
 
@@ -66,11 +66,7 @@ export function ScimPage({ workspaceId }: SectionProps) {
         <p className="hint">Paste it in the identity provider with a token below as its bearer token (“HTTP header” authentication).</p>
       </div>
 
-      <PageHead heading={<h2>Tokens</h2>} open={open}>
-        <button type="button" onClick={() => setOpen(true)}>
-          New token
-        </button>
-      </PageHead>
+      <PageHead heading={<h2>Tokens</h2>} open={open} create="New token" onCreate={() => setOpen(true)} />
       {open ? (
         <form className="card" onSubmit={(e) => void create(e)} aria-label="New SCIM token" noValidate>
           <div className="row wrap">
@@ -93,9 +89,7 @@ export function ScimPage({ workspaceId }: SectionProps) {
       {created ? <SecretOnce label="New token value" value={created} onDone={() => setCreated(undefined)} /> : null}
 
       <ListTable
-        loading={list.loading}
-        problem={list.problem}
-        items={list.data?.results}
+        {...listOf(list)}
         empty="No SCIM tokens yet."
         caption="SCIM tokens"
         columns={['Label', 'Status', 'Created', 'Expires']}

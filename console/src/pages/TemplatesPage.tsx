@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { api, call, type Schemas } from '../api';
 import { formatTime } from '../logic/format';
 import { escapeHtml, fillPlaceholders, isHtmlBody, unknownPlaceholders } from '../logic/template';
-import { bind, FormFooter, ListState } from '../ui/blocks';
+import { bind, FormFooter, listOf, ListState } from '../ui/blocks';
 import { Badge, SelectField, TextArea, TextField, useAction, useLoad } from '../ui/kit';
 import { SafeHtml } from '../ui/SafeHtml';
 import type { SectionProps } from './WorkspacePage';
@@ -22,7 +22,7 @@ export function TemplatesPage({ workspaceId }: SectionProps) {
       <p className="lead">
         The mails end users of this workspace receive. Placeholders in double braces are filled when each mail is sent.
       </p>
-      <ListState loading={list.loading} problem={list.problem} items={list.data?.results}>
+      <ListState {...listOf(list)}>
         {(templates) => (
           <>
             <SelectField label="Template" value={name} onChange={(e) => setName(e.target.value as Template['name'])}>

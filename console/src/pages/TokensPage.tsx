@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { api, call, type Schemas } from '../api';
 import { formatTime } from '../logic/format';
-import { bind, confirmThenRun, expiresAt, ExpiresField, FormFooter, ListTable, RowButton } from '../ui/blocks';
+import { bind, confirmThenRun, expiresAt, ExpiresField, FormFooter, listOf, ListTable, RowButton } from '../ui/blocks';
 import { SecretOnce, TextField, useAction, useConfirm, useLoad } from '../ui/kit';
 
 /** Developer access tokens (dat_…): for scripts and CI, sent as a bearer token. */
@@ -51,9 +51,7 @@ export function TokensPage() {
       {created ? <SecretOnce label="New access token value" value={created.token} onDone={() => setCreated(undefined)} /> : null}
       <h2>Your tokens</h2>
       <ListTable
-        loading={list.loading}
-        problem={list.problem}
-        items={list.data?.results}
+        {...listOf(list)}
         empty="No access tokens."
         columns={['Label', 'Created', 'Expires']}
         actions

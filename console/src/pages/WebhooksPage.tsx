@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, call, type Schemas } from '../api';
 import { formatTime } from '../logic/format';
-import { bind, confirmThenRun, FormFooter, ListState, ListTable, PageHead, RowButton } from '../ui/blocks';
+import { bind, confirmThenRun, FormFooter, listOf, ListState, ListTable, PageHead, RowButton } from '../ui/blocks';
 import { Badge, ErrorBanner, SecretOnce, TextField, useAction, useConfirm, useLoad } from '../ui/kit';
 import type { SectionProps } from './WorkspacePage';
 
@@ -64,11 +64,7 @@ export function WebhooksPage({ workspaceId }: SectionProps) {
 
   return (
     <section>
-      <PageHead heading={<h1>Webhooks</h1>} open={open}>
-        <button type="button" onClick={() => setOpen(true)}>
-          New endpoint
-        </button>
-      </PageHead>
+      <PageHead heading={<h1>Webhooks</h1>} open={open} create="New endpoint" onCreate={() => setOpen(true)} />
       <p className="lead">Audit events of this workspace, signed (Standard Webhooks) and delivered to your HTTPS endpoints with retries.</p>
       {open ? (
         <NewWebhookForm
@@ -84,7 +80,7 @@ export function WebhooksPage({ workspaceId }: SectionProps) {
       ) : null}
       {secret ? <SecretOnce label={secret.label} value={secret.value} onDone={() => setSecret(undefined)} /> : null}
       <ErrorBanner problem={action.problem} />
-      <ListState loading={list.loading} problem={list.problem} items={list.data?.results} empty="No webhook endpoints yet.">
+      <ListState {...listOf(list)} empty="No webhook endpoints yet.">
         {(hooks) =>
           hooks.map((hook) => (
             <article className="card" key={hook.id} aria-label={`Endpoint ${hook.url}`}>

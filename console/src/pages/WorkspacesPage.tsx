@@ -22,11 +22,7 @@ export function WorkspacesPage() {
 
   return (
     <section>
-      <PageHead heading={<h1>Workspaces</h1>} open={creating}>
-        <button type="button" onClick={() => setCreating(true)}>
-          New workspace
-        </button>
-      </PageHead>
+      <PageHead heading={<h1>Workspaces</h1>} open={creating} create="New workspace" onCreate={() => setCreating(true)} />
       <p className="lead">A workspace holds one customer's directory, SAML apps, tokens, audit log and databases.</p>
       {creating ? (
         <form className="card" onSubmit={(e) => void create(e)} aria-label="New workspace" noValidate>

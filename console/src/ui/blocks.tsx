@@ -107,14 +107,43 @@ export function FormFooter({
   );
 }
 
-/** A heading with the button that opens a create form beside it; the button hides while the form is open. */
-export function PageHead({ heading, open, children }: { heading: ReactNode; open?: boolean; children?: ReactNode }) {
+/**
+ * A heading with what opens a create form beside it, hidden while the form is `open`:
+ * a `New …` button (`create` names it, `onCreate` opens the form) or any `children`.
+ */
+export function PageHead({
+  heading,
+  open,
+  create,
+  onCreate,
+  children,
+}: {
+  heading: ReactNode;
+  open?: boolean;
+  create?: string;
+  onCreate?: () => void;
+  children?: ReactNode;
+}) {
   return (
     <div className="page-head">
       {heading}
-      {!open ? children : null}
+      {!open ? (
+        <>
+          {create ? (
+            <button type="button" onClick={onCreate}>
+              {create}
+            </button>
+          ) : null}
+          {children}
+        </>
+      ) : null}
     </div>
   );
+}
+
+/** A page's loaded list (`useLoad` of a `{ results }` answer) as ListState and ListTable props. */
+export function listOf<T>(list: { loading: boolean; problem?: Problem; data?: { results: T[] } }) {
+  return { loading: list.loading, problem: list.problem, items: list.data?.results };
 }
 
 /** A small button in a table row; `danger` for destructive ones. */
