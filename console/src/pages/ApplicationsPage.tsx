@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { api, call, type Schemas } from '../api';
 import { formatTime, lines } from '../logic/format';
-import { CopyButton, Empty, ErrorBanner, Loading, SecretOnce, TextArea, TextField, useAction, useConfirm, useLoad } from '../ui/kit';
+import { bind, confirmThenRun, FormFooter, listOf, ListTable, PageHead, RowButton } from '../ui/blocks';
+import { CopyButton, ErrorBanner, SecretOnce, TextArea, TextField, useAction, useConfirm, useLoad } from '../ui/kit';
 import type { SectionProps } from './WorkspacePage';
 
 type Client = Schemas['OAuthClient'];
@@ -18,33 +19,27 @@ export function ApplicationsPage({ workspaceId }: SectionProps) {
   const confirm = useConfirm();
 
   const rotate = async (client: Client) => {
-    const ok = await confirm.ask(`Rotate the secret of “${client.name}”?`, <p>The current secret stops working at once.</p>, 'Rotate');
-    if (!ok) return;
-    const rotated = await action.run(() =>
-      call(api.POST('/developer/oauth/clients/{id}/secret/', { params: { path: { id: client.id } } })),
+    const rotated = await confirmThenRun(
+      confirm,
+      action,
+      [`Rotate the secret of “${client.name}”?`, <p>The current secret stops working at once.</p>, 'Rotate'],
+      () => call(api.POST('/developer/oauth/clients/{id}/secret/', { params: { path: { id: client.id } } })),
     );
     if (rotated) setSecret((rotated as Schemas['OAuthClientWithSecret']).client_secret);
   };
   const remove = async (client: Client) => {
-    const ok = await confirm.ask(`Delete “${client.name}”?`, <p>Its end users can no longer sign in through it.</p>, 'Delete');
-    if (!ok) return;
-    if (
-      await action.run(() => call(api.DELETE('/developer/oauth/clients/{id}/', { params: { path: { id: client.id } } })).then(() => true))
-    ) {
-      void list.reload();
-    }
+    const done = await confirmThenRun(
+      confirm,
+      action,
+      [`Delete “${client.name}”?`, <p>Its end users can no longer sign in through it.</p>, 'Delete'],
+      () => call(api.DELETE('/developer/oauth/clients/{id}/', { params: { path: { id: client.id } } })).then(() => true),
+    );
+    if (done) void list.reload();
   };
 
   return (
     <section>
-      <div className="page-head">
-        <h1>Applications</h1>
-        {!editing ? (
-          <button type="button" onClick={() => setEditing('new')}>
-            New application
-          </button>
-        ) : null}
-      </div>
+      <PageHead heading={<h1>Applications</h1>} open={Boolean(editing)} create="New application" onCreate={() => setEditing('new')} />
       <p className="lead">OAuth clients: the apps your end users register, verify their email and sign in through.</p>
       {editing ? (
         <ClientForm
@@ -60,57 +55,36 @@ export function ApplicationsPage({ workspaceId }: SectionProps) {
       ) : null}
       {secret ? <SecretOnce label="Client secret" value={secret} onDone={() => setSecret(undefined)} /> : null}
       <ErrorBanner problem={action.problem} />
-      {list.loading && !list.data ? <Loading /> : null}
-      <ErrorBanner problem={list.problem} />
-      {list.data && list.data.results.length === 0 ? <Empty>No applications yet.</Empty> : null}
-      {list.data && list.data.results.length > 0 ? (
-        <div className="table-wrap">
-          <table>
-            <caption className="visually-hidden">Applications</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Client ID</th>
-                <th scope="col">Redirect URIs</th>
-                <th scope="col">Created</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.results.map((c) => (
-                <tr key={c.id}>
-                  <td>{c.name}</td>
-                  <td>
-                    <code>{c.client_id}</code> <CopyButton value={c.client_id} label="Copy ID" />
-                  </td>
-                  <td className="mono">{c.redirect_uris.length ? c.redirect_uris.join(', ') : '—'}</td>
-                  <td>{formatTime(c.created_at)}</td>
-                  <td>
-                    <div className="actions">
-                      <button type="button" className="secondary small" onClick={() => setEditing(c)} aria-label={`Edit ${c.name}`}>
-                        Edit
-                      </button>
-                      <button
-                        type="button"
-                        className="secondary small"
-                        onClick={() => void rotate(c)}
-                        aria-label={`Rotate secret of ${c.name}`}
-                      >
-                        Rotate secret
-                      </button>
-                      <button type="button" className="danger small" onClick={() => void remove(c)} aria-label={`Delete ${c.name}`}>
-                        Delete
-                      </button>
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+      <ListTable
+        {...listOf(list)}
+        empty="No applications yet."
+        caption="Applications"
+        columns={['Name', 'Client ID', 'Redirect URIs', 'Created']}
+        actions
+        row={(c) => (
+          <tr key={c.id}>
+            <td>{c.name}</td>
+            <td>
+              <code>{c.client_id}</code> <CopyButton value={c.client_id} label="Copy ID" />
+            </td>
+            <td className="mono">{c.redirect_uris.length ? c.redirect_uris.join(', ') : '—'}</td>
+            <td>{formatTime(c.created_at)}</td>
+            <td>
+              <div className="actions">
+                <RowButton onClick={() => setEditing(c)} label={`Edit ${c.name}`}>
+                  Edit
+                </RowButton>
+                <RowButton onClick={() => void rotate(c)} label={`Rotate secret of ${c.name}`}>
+                  Rotate secret
+                </RowButton>
+                <RowButton danger onClick={() => void remove(c)} label={`Delete ${c.name}`}>
+                  Delete
+                </RowButton>
+              </div>
+            </td>
+          </tr>
+        )}
+      />
       {confirm.dialog}
     </section>
   );
@@ -148,33 +122,16 @@ function ClientForm({
   };
   return (
     <form className="card" onSubmit={(e) => void submit(e)} aria-label={client ? `Edit ${client.name}` : 'New application'} noValidate>
-      <TextField
-        label="Name"
-        name="name"
-        required
-        autoFocus
-        value={name}
-        onChange={(e) => setName(e.target.value)}
-        problem={action.problem}
-      />
+      <TextField label="Name" name="name" required autoFocus {...bind(name, setName)} problem={action.problem} />
       <TextArea
         label="Redirect URIs"
         name="redirect_uris"
-        value={uris}
-        onChange={(e) => setUris(e.target.value)}
+        {...bind(uris, setUris)}
         problem={action.problem}
         rows={3}
         hint="One per line."
       />
-      <ErrorBanner problem={action.problem} />
-      <div className="actions">
-        <button type="submit" disabled={action.busy}>
-          {client ? 'Save' : 'Create'}
-        </button>
-        <button type="button" className="secondary" onClick={() => onDone()}>
-          Cancel
-        </button>
-      </div>
+      <FormFooter problem={action.problem} busy={action.busy} submit={client ? 'Save' : 'Create'} onCancel={() => onDone()} />
     </form>
   );
 }

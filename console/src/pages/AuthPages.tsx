@@ -1,14 +1,58 @@
 import { useState, type FormEvent } from 'react';
 import { api, call, type Schemas } from '../api';
+import type { Problem } from '../logic/problem';
 import { BASE } from '../logic/routes';
 import { Link } from '../router';
 import type { Developer } from '../session';
-import { ErrorBanner, TextField, useAction } from '../ui/kit';
+import { bind, FormFooter } from '../ui/blocks';
+import { TextField, useAction } from '../ui/kit';
 
 type SignedIn = (developer: Developer, csrf: string, next?: string) => void;
 
 async function login(email: string, password: string): Promise<Schemas['DeveloperLogin']> {
   return call(api.POST('/developer/auth/login/', { body: { email, password } }));
+}
+
+/** The Email and Password fields of the sign-in and sign-up forms; `signUp` asks for a new password of 8 or more characters. */
+function CredentialFields({
+  email,
+  setEmail,
+  password,
+  setPassword,
+  problem,
+  signUp,
+}: {
+  email: string;
+  setEmail: (email: string) => void;
+  password: string;
+  setPassword: (password: string) => void;
+  problem?: Problem;
+  signUp?: boolean;
+}) {
+  return (
+    <>
+      <TextField
+        label="Email"
+        name="email"
+        type="email"
+        autoComplete={signUp ? 'email' : 'username'}
+        required
+        {...bind(email, setEmail)}
+        problem={problem}
+      />
+      <TextField
+        label="Password"
+        name="password"
+        type="password"
+        autoComplete={signUp ? 'new-password' : 'current-password'}
+        required
+        minLength={signUp ? 8 : undefined}
+        {...bind(password, setPassword)}
+        problem={problem}
+        hint={signUp ? 'At least 8 characters.' : undefined}
+      />
+    </>
+  );
 }
 
 export function SignInPage({ next, expired, onSignedIn }: { next?: string; expired: boolean; onSignedIn: SignedIn }) {
@@ -29,30 +73,8 @@ export function SignInPage({ next, expired, onSignedIn }: { next?: string; expir
         </p>
       ) : null}
       <form onSubmit={(e) => void submit(e)} noValidate>
-        <TextField
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="username"
-          required
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-          problem={action.problem}
-        />
-        <TextField
-          label="Password"
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          required
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          problem={action.problem}
-        />
-        <ErrorBanner problem={action.problem} />
-        <button type="submit" disabled={action.busy}>
-          Sign in
-        </button>
+        <CredentialFields email={email} setEmail={setEmail} password={password} setPassword={setPassword} problem={action.problem} />
+        <FormFooter problem={action.problem} busy={action.busy} submit="Sign in" />
       </form>
       <p>
         New here? <Link href={`${BASE}/signup`}>Sign up</Link>
@@ -78,41 +100,9 @@ export function SignUpPage({ onSignedIn }: { onSignedIn: SignedIn }) {
     <section className="narrow card">
       <h1>Create a developer account</h1>
       <form onSubmit={(e) => void submit(e)} noValidate>
-        <TextField
-          label="Name"
-          name="name"
-          autoComplete="name"
-          required
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          problem={action.problem}
-        />
-        <TextField
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          required
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-          problem={action.problem}
-        />
-        <TextField
-          label="Password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={8}
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          problem={action.problem}
-          hint="At least 8 characters."
-        />
-        <ErrorBanner problem={action.problem} />
-        <button type="submit" disabled={action.busy}>
-          Create account
-        </button>
+        <TextField label="Name" name="name" autoComplete="name" required {...bind(name, setName)} problem={action.problem} />
+        <CredentialFields email={email} setEmail={setEmail} password={password} setPassword={setPassword} problem={action.problem} signUp />
+        <FormFooter problem={action.problem} busy={action.busy} submit="Create account" />
       </form>
       <p>
         Already have an account? <Link href={`${BASE}/signin`}>Sign in</Link>

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { api, call, type Schemas } from '../api';
 import { formatBytes, formatTime, sparkline } from '../logic/format';
-import { Badge, CopyButton, Empty, ErrorBanner, Loading, SelectField, TextField, useAction, useConfirm, useLoad } from '../ui/kit';
+import { bind, confirmThenRun, FormFooter, listOf, ListState, ListTable, PageHead, RowButton } from '../ui/blocks';
+import { Badge, CopyButton, ErrorBanner, Loading, SelectField, TextField, useAction, useConfirm, useLoad } from '../ui/kit';
 import type { SectionProps } from './WorkspacePage';
 
 type Database = Schemas['DatabaseResponse'];
@@ -28,25 +29,18 @@ export function DatabasesPage({ workspaceId }: SectionProps) {
   }, [busy, reload]);
 
   const remove = async (db: Database) => {
-    const ok = await confirm.ask(
-      `Delete “${db.display_name}”?`,
-      <p>The database and its data are dropped. Backups are deleted with it.</p>,
-      'Delete',
+    const done = await confirmThenRun(
+      confirm,
+      action,
+      [`Delete “${db.display_name}”?`, <p>The database and its data are dropped. Backups are deleted with it.</p>, 'Delete'],
+      () => call(api.DELETE('/e/v1/developer/databases/{id}/', { params: { path: { id: db.id } } })),
     );
-    if (!ok) return;
-    if (await action.run(() => call(api.DELETE('/e/v1/developer/databases/{id}/', { params: { path: { id: db.id } } })))) void reload();
+    if (done) void reload();
   };
 
   return (
     <section>
-      <div className="page-head">
-        <h1>Databases</h1>
-        {!open ? (
-          <button type="button" onClick={() => setOpen(true)}>
-            New database
-          </button>
-        ) : null}
-      </div>
+      <PageHead heading={<h1>Databases</h1>} open={open} create="New database" onCreate={() => setOpen(true)} />
       <p className="lead">Managed PostgreSQL, Redis and MongoDB databases for this workspace.</p>
       {open ? (
         <NewDatabaseForm
@@ -59,39 +53,40 @@ export function DatabasesPage({ workspaceId }: SectionProps) {
         />
       ) : null}
       <ErrorBanner problem={action.problem} />
-      {list.loading && !list.data ? <Loading /> : null}
-      <ErrorBanner problem={list.problem} />
-      {list.data && list.data.results.length === 0 ? <Empty>No databases yet.</Empty> : null}
-      {list.data?.results.map((db) => (
-        <article className="card" key={db.id} aria-label={`Database ${db.display_name}`}>
-          <div className="page-head">
-            <h2>{db.display_name}</h2>
-            <Badge tone={STATUS_TONE[db.status]}>{db.status}</Badge>
-          </div>
-          <p className="muted">
-            {db.engine} · <code>{db.db_name}</code> · {db.max_connections} connections · {db.max_storage_mb} MB
-          </p>
-          {db.error ? <p className="error">{db.error}</p> : null}
-          <div className="actions">
-            {db.status === 'available' ? (
-              <button
-                type="button"
-                className="secondary small"
-                onClick={() => setSelected(selected === db.id ? undefined : db.id)}
-                aria-expanded={selected === db.id}
-              >
-                Details
-              </button>
-            ) : null}
-            {db.status !== 'deleting' ? (
-              <button type="button" className="danger small" onClick={() => void remove(db)}>
-                Delete
-              </button>
-            ) : null}
-          </div>
-          {selected === db.id && db.status === 'available' ? <DatabaseDetails db={db} /> : null}
-        </article>
-      ))}
+      <ListState {...listOf(list)} empty="No databases yet.">
+        {(databases) =>
+          databases.map((db) => (
+            <article className="card" key={db.id} aria-label={`Database ${db.display_name}`}>
+              <div className="page-head">
+                <h2>{db.display_name}</h2>
+                <Badge tone={STATUS_TONE[db.status]}>{db.status}</Badge>
+              </div>
+              <p className="muted">
+                {db.engine} · <code>{db.db_name}</code> · {db.max_connections} connections · {db.max_storage_mb} MB
+              </p>
+              {db.error ? <p className="error">{db.error}</p> : null}
+              <div className="actions">
+                {db.status === 'available' ? (
+                  <button
+                    type="button"
+                    className="secondary small"
+                    onClick={() => setSelected(selected === db.id ? undefined : db.id)}
+                    aria-expanded={selected === db.id}
+                  >
+                    Details
+                  </button>
+                ) : null}
+                {db.status !== 'deleting' ? (
+                  <RowButton danger onClick={() => void remove(db)}>
+                    Delete
+                  </RowButton>
+                ) : null}
+              </div>
+              {selected === db.id && db.status === 'available' ? <DatabaseDetails db={db} /> : null}
+            </article>
+          ))
+        }
+      </ListState>
       {confirm.dialog}
     </section>
   );
@@ -123,15 +118,7 @@ function NewDatabaseForm({ workspaceId, onDone }: { workspaceId: string; onDone:
   return (
     <form className="card" onSubmit={(e) => void submit(e)} aria-label="New database" noValidate>
       <div className="row wrap">
-        <TextField
-          label="Name"
-          name="display_name"
-          required
-          autoFocus
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          problem={action.problem}
-        />
+        <TextField label="Name" name="display_name" required autoFocus {...bind(name, setName)} problem={action.problem} />
         <SelectField
           label="Engine"
           name="engine"
@@ -149,8 +136,7 @@ function NewDatabaseForm({ workspaceId, onDone }: { workspaceId: string; onDone:
           type="number"
           min={1}
           max={500}
-          value={connections}
-          onChange={(e) => setConnections(e.target.value)}
+          {...bind(connections, setConnections)}
           problem={action.problem}
           placeholder="20"
         />
@@ -159,8 +145,7 @@ function NewDatabaseForm({ workspaceId, onDone }: { workspaceId: string; onDone:
           name="max_storage_mb"
           type="number"
           min={16}
-          value={storage}
-          onChange={(e) => setStorage(e.target.value)}
+          {...bind(storage, setStorage)}
           problem={action.problem}
           placeholder="1024"
         />
@@ -171,15 +156,7 @@ function NewDatabaseForm({ workspaceId, onDone }: { workspaceId: string; onDone:
           engine.
         </p>
       ) : null}
-      <ErrorBanner problem={action.problem} />
-      <div className="actions">
-        <button type="submit" disabled={action.busy}>
-          Create database
-        </button>
-        <button type="button" className="secondary" onClick={() => onDone()}>
-          Cancel
-        </button>
-      </div>
+      <FormFooter problem={action.problem} busy={action.busy} submit="Create database" onCancel={() => onDone()} />
     </form>
   );
 }
@@ -251,9 +228,12 @@ function DatabaseDetails({ db }: { db: Database }) {
     }
   };
   const restore = async (b: Schemas['BackupResponse']) => {
-    const ok = await confirm.ask(`Restore “${b.name}”?`, <p>The database's current data is replaced by this backup.</p>, 'Restore');
-    if (!ok) return;
-    await backupAction.run(() => call(api.POST('/e/v1/developer/backups/{id}/restore/', { params: { path: { id: b.id } } })));
+    await confirmThenRun(
+      confirm,
+      backupAction,
+      [`Restore “${b.name}”?`, <p>The database's current data is replaced by this backup.</p>, 'Restore'],
+      () => call(api.POST('/e/v1/developer/backups/{id}/restore/', { params: { path: { id: b.id } } })),
+    );
   };
 
   return (
@@ -314,59 +294,32 @@ function DatabaseDetails({ db }: { db: Database }) {
 
       <h3>Backups</h3>
       <form className="row wrap" onSubmit={(e) => void backup(e)} aria-label="New backup" noValidate>
-        <TextField
-          label="Backup name"
-          name="name"
-          value={backupName}
-          onChange={(e) => setBackupName(e.target.value)}
-          problem={backupAction.problem}
-        />
+        <TextField label="Backup name" name="name" {...bind(backupName, setBackupName)} problem={backupAction.problem} />
         <button type="submit" disabled={backupAction.busy}>
           Back up now
         </button>
       </form>
-      <ErrorBanner problem={backupAction.problem ?? backups.problem} />
-      {backups.data && backups.data.results.length === 0 ? <Empty>No backups yet.</Empty> : null}
-      {backups.data && backups.data.results.length > 0 ? (
-        <div className="table-wrap">
-          <table>
-            <caption className="visually-hidden">Backups of {db.display_name}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Status</th>
-                <th scope="col">Size</th>
-                <th scope="col">SHA-256</th>
-                <th scope="col">Created</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {backups.data.results.map((b) => (
-                <tr key={b.id}>
-                  <td>{b.name}</td>
-                  <td>
-                    <Badge tone={b.status === 'completed' ? 'ok' : b.status === 'failed' ? 'bad' : 'warn'}>{b.status}</Badge>
-                    {b.error ? <div className="muted">{b.error}</div> : null}
-                  </td>
-                  <td>{formatBytes(b.size_bytes)}</td>
-                  <td className="mono">{b.checksum_sha256 ? `${b.checksum_sha256.slice(0, 16)}…` : '—'}</td>
-                  <td>{formatTime(b.created_at)}</td>
-                  <td>
-                    {b.status === 'completed' ? (
-                      <button type="button" className="secondary small" onClick={() => void restore(b)}>
-                        Restore
-                      </button>
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+      <ListTable
+        problem={backupAction.problem ?? backups.problem}
+        items={backups.data?.results}
+        empty="No backups yet."
+        caption={`Backups of ${db.display_name}`}
+        columns={['Name', 'Status', 'Size', 'SHA-256', 'Created']}
+        actions
+        row={(b) => (
+          <tr key={b.id}>
+            <td>{b.name}</td>
+            <td>
+              <Badge tone={b.status === 'completed' ? 'ok' : b.status === 'failed' ? 'bad' : 'warn'}>{b.status}</Badge>
+              {b.error ? <div className="muted">{b.error}</div> : null}
+            </td>
+            <td>{formatBytes(b.size_bytes)}</td>
+            <td className="mono">{b.checksum_sha256 ? `${b.checksum_sha256.slice(0, 16)}…` : '—'}</td>
+            <td>{formatTime(b.created_at)}</td>
+            <td>{b.status === 'completed' ? <RowButton onClick={() => void restore(b)}>Restore</RowButton> : null}</td>
+          </tr>
+        )}
+      />
       {confirm.dialog}
     </div>
   );

@@ -2,7 +2,8 @@ import { useState, type FormEvent } from 'react';
 import { api, call, type Schemas } from '../api';
 import { formatTime } from '../logic/format';
 import { useSession } from '../session';
-import { ErrorBanner, Loading, SelectField, TextField, useAction, useConfirm, useLoad } from '../ui/kit';
+import { bind, confirmThenRun, listOf, ListTable, RowButton } from '../ui/blocks';
+import { ErrorBanner, SelectField, TextField, useAction, useConfirm, useLoad } from '../ui/kit';
 import type { SectionProps } from './WorkspacePage';
 
 type Member = Schemas['WorkspaceMember'];
@@ -30,14 +31,16 @@ export function MembersPage({ workspaceId, onChanged }: SectionProps) {
     }
   };
   const remove = async (member: Member) => {
-    const ok = await confirm.ask(`Remove ${member.name}?`, <p>{member.email} loses access to this workspace.</p>, 'Remove');
-    if (!ok) return;
-    const done = await action.run(() =>
-      call(
-        api.DELETE('/e/v1/developer/workspaces/{id}/members/{developerId}/', {
-          params: { path: { id: workspaceId, developerId: member.developer_id } },
-        }),
-      ).then(() => true),
+    const done = await confirmThenRun(
+      confirm,
+      action,
+      [`Remove ${member.name}?`, <p>{member.email} loses access to this workspace.</p>, 'Remove'],
+      () =>
+        call(
+          api.DELETE('/e/v1/developer/workspaces/{id}/members/{developerId}/', {
+            params: { path: { id: workspaceId, developerId: member.developer_id } },
+          }),
+        ).then(() => true),
     );
     if (done) {
       void list.reload();
@@ -51,15 +54,7 @@ export function MembersPage({ workspaceId, onChanged }: SectionProps) {
       <p className="lead">Developers who manage this workspace. They need a developer account first.</p>
       <form className="card" onSubmit={(e) => void add(e)} aria-label="Add a member" noValidate>
         <div className="row wrap">
-          <TextField
-            label="Email"
-            name="email"
-            type="email"
-            required
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            problem={action.problem}
-          />
+          <TextField label="Email" name="email" type="email" required {...bind(email, setEmail)} problem={action.problem} />
           <SelectField
             label="Role"
             name="role"
@@ -76,44 +71,28 @@ export function MembersPage({ workspaceId, onChanged }: SectionProps) {
         </button>
       </form>
       <ErrorBanner problem={action.problem} />
-      {list.loading && !list.data ? <Loading /> : null}
-      <ErrorBanner problem={list.problem} />
-      {list.data ? (
-        <div className="table-wrap">
-          <table>
-            <caption className="visually-hidden">Members</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Since</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.results.map((m) => (
-                <tr key={m.developer_id}>
-                  <td>
-                    {m.name}
-                    {m.developer_id === developer?.id ? <span className="muted"> (you)</span> : null}
-                  </td>
-                  <td>{m.email}</td>
-                  <td>{m.role}</td>
-                  <td>{formatTime(m.created_at)}</td>
-                  <td>
-                    <button type="button" className="danger small" onClick={() => void remove(m)} aria-label={`Remove ${m.email}`}>
-                      Remove
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+      <ListTable
+        {...listOf(list)}
+        caption="Members"
+        columns={['Name', 'Email', 'Role', 'Since']}
+        actions
+        row={(m) => (
+          <tr key={m.developer_id}>
+            <td>
+              {m.name}
+              {m.developer_id === developer?.id ? <span className="muted"> (you)</span> : null}
+            </td>
+            <td>{m.email}</td>
+            <td>{m.role}</td>
+            <td>{formatTime(m.created_at)}</td>
+            <td>
+              <RowButton danger onClick={() => void remove(m)} label={`Remove ${m.email}`}>
+                Remove
+              </RowButton>
+            </td>
+          </tr>
+        )}
+      />
       {confirm.dialog}
     </section>
   );

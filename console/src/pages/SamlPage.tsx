@@ -3,20 +3,8 @@ import { api, call, type Schemas } from '../api';
 import { mappingFromRows, rowsFromMapping, USER_FIELDS, type MappingRow, type UserField } from '../logic/mapping';
 import { certificateFromMetadata } from '../logic/pem';
 import { fieldMessages, type Problem } from '../logic/problem';
-import {
-  Badge,
-  CopyButton,
-  download,
-  Empty,
-  ErrorBanner,
-  Loading,
-  SelectField,
-  TextArea,
-  TextField,
-  useAction,
-  useConfirm,
-  useLoad,
-} from '../ui/kit';
+import { bind, confirmThenRun, FormFooter, listOf, ListTable, PageHead, RowButton } from '../ui/blocks';
+import { Badge, CopyButton, download, ErrorBanner, SelectField, TextArea, TextField, useAction, useConfirm, useLoad } from '../ui/kit';
 import type { SectionProps } from './WorkspacePage';
 
 type Sp = Schemas['SamlServiceProvider'];
@@ -67,15 +55,13 @@ export function SamlPage({ workspaceId }: SectionProps) {
   };
 
   const remove = async (sp: Sp) => {
-    const ok = await confirm.ask(
-      `Delete “${sp.name}”?`,
-      <p>Sign-ins from {sp.sp_entity_id} will be refused. This cannot be undone.</p>,
-      'Delete',
+    const done = await confirmThenRun(
+      confirm,
+      action,
+      [`Delete “${sp.name}”?`, <p>Sign-ins from {sp.sp_entity_id} will be refused. This cannot be undone.</p>, 'Delete'],
+      () => call(api.DELETE('/developer/saml/sps/{id}/', { params: { path: { id: sp.id } } })).then(() => true),
     );
-    if (!ok) return;
-    if (await action.run(() => call(api.DELETE('/developer/saml/sps/{id}/', { params: { path: { id: sp.id } } })).then(() => true))) {
-      void list.reload();
-    }
+    if (done) void list.reload();
   };
 
   return (
@@ -100,19 +86,16 @@ export function SamlPage({ workspaceId }: SectionProps) {
         <ErrorBanner problem={certificate.problem} />
       </div>
 
-      <div className="page-head">
-        <h2>Service providers</h2>
-        {!editing ? (
-          <div className="actions">
-            <button type="button" onClick={() => setEditing({ mode: 'new' })}>
-              New service provider
-            </button>
-            <button type="button" className="secondary" onClick={() => setEditing({ mode: 'import' })}>
-              Import metadata
-            </button>
-          </div>
-        ) : null}
-      </div>
+      <PageHead heading={<h2>Service providers</h2>} open={Boolean(editing)}>
+        <div className="actions">
+          <button type="button" onClick={() => setEditing({ mode: 'new' })}>
+            New service provider
+          </button>
+          <button type="button" className="secondary" onClick={() => setEditing({ mode: 'import' })}>
+            Import metadata
+          </button>
+        </div>
+      </PageHead>
       {editing?.mode === 'import' ? (
         <ImportForm
           workspaceId={workspaceId}
@@ -134,60 +117,34 @@ export function SamlPage({ workspaceId }: SectionProps) {
         />
       ) : null}
       <ErrorBanner problem={action.problem} />
-      {list.loading && !list.data ? <Loading /> : null}
-      <ErrorBanner problem={list.problem} />
-      {list.data && list.data.results.length === 0 ? <Empty>No service providers yet.</Empty> : null}
-      {list.data && list.data.results.length > 0 ? (
-        <div className="table-wrap">
-          <table>
-            <caption className="visually-hidden">Service providers</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Entity ID</th>
-                <th scope="col">ACS URL</th>
-                <th scope="col">Status</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.results.map((sp) => (
-                <tr key={sp.id}>
-                  <td>{sp.name}</td>
-                  <td className="mono">{sp.sp_entity_id}</td>
-                  <td className="mono">{sp.acs_url}</td>
-                  <td>{sp.is_active ? <Badge tone="ok">active</Badge> : <Badge tone="neutral">inactive</Badge>}</td>
-                  <td>
-                    <div className="actions">
-                      <button
-                        type="button"
-                        className="secondary small"
-                        onClick={() => setEditing({ mode: 'edit', sp })}
-                        aria-label={`Edit ${sp.name}`}
-                      >
-                        Edit
-                      </button>
-                      <button
-                        type="button"
-                        className="secondary small"
-                        onClick={() => void toggle(sp)}
-                        aria-label={`${sp.is_active ? 'Deactivate' : 'Activate'} ${sp.name}`}
-                      >
-                        {sp.is_active ? 'Deactivate' : 'Activate'}
-                      </button>
-                      <button type="button" className="danger small" onClick={() => void remove(sp)} aria-label={`Delete ${sp.name}`}>
-                        Delete
-                      </button>
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+      <ListTable
+        {...listOf(list)}
+        empty="No service providers yet."
+        caption="Service providers"
+        columns={['Name', 'Entity ID', 'ACS URL', 'Status']}
+        actions
+        row={(sp) => (
+          <tr key={sp.id}>
+            <td>{sp.name}</td>
+            <td className="mono">{sp.sp_entity_id}</td>
+            <td className="mono">{sp.acs_url}</td>
+            <td>{sp.is_active ? <Badge tone="ok">active</Badge> : <Badge tone="neutral">inactive</Badge>}</td>
+            <td>
+              <div className="actions">
+                <RowButton onClick={() => setEditing({ mode: 'edit', sp })} label={`Edit ${sp.name}`}>
+                  Edit
+                </RowButton>
+                <RowButton onClick={() => void toggle(sp)} label={`${sp.is_active ? 'Deactivate' : 'Activate'} ${sp.name}`}>
+                  {sp.is_active ? 'Deactivate' : 'Activate'}
+                </RowButton>
+                <RowButton danger onClick={() => void remove(sp)} label={`Delete ${sp.name}`}>
+                  Delete
+                </RowButton>
+              </div>
+            </td>
+          </tr>
+        )}
+      />
       <p className="hint">
         To try a sign-in without an application, use the{' '}
         <a href={`/saml/test-sp/?workspace_id=${workspaceId}`}>built-in test service provider</a> (development only).
@@ -224,24 +181,9 @@ function ImportForm({ workspaceId, onDone }: { workspaceId: string; onDone: (sav
         accept=".xml,application/xml,text/xml"
         onChange={(e) => void readFile(e.target.files?.[0])}
       />
-      <TextArea
-        label="Metadata XML"
-        name="metadata_xml"
-        value={xml}
-        onChange={(e) => setXml(e.target.value)}
-        problem={action.problem}
-        className="mono"
-      />
-      <TextField label="Name (optional)" name="name" value={name} onChange={(e) => setName(e.target.value)} problem={action.problem} />
-      <ErrorBanner problem={action.problem} />
-      <div className="actions">
-        <button type="submit" disabled={action.busy || !xml.trim()}>
-          Import
-        </button>
-        <button type="button" className="secondary" onClick={() => onDone()}>
-          Cancel
-        </button>
-      </div>
+      <TextArea label="Metadata XML" name="metadata_xml" {...bind(xml, setXml)} problem={action.problem} className="mono" />
+      <TextField label="Name (optional)" name="name" {...bind(name, setName)} problem={action.problem} />
+      <FormFooter problem={action.problem} busy={action.busy} disabled={!xml.trim()} submit="Import" onCancel={() => onDone()} />
     </form>
   );
 }
@@ -291,46 +233,26 @@ function SpForm({ workspaceId, sp, onDone }: { workspaceId: string; sp?: Sp; onD
   return (
     <form className="card" onSubmit={(e) => void submit(e)} aria-label={sp ? `Edit ${sp.name}` : 'New service provider'} noValidate>
       <h3>{sp ? `Edit ${sp.name}` : 'New service provider'}</h3>
-      <TextField label="Name" name="name" value={name} onChange={(e) => setName(e.target.value)} problem={problem} autoFocus />
-      <TextField
-        label="Entity ID"
-        name="sp_entity_id"
-        value={entityId}
-        onChange={(e) => setEntityId(e.target.value)}
-        problem={problem}
-        required
-      />
+      <TextField label="Name" name="name" {...bind(name, setName)} problem={problem} autoFocus />
+      <TextField label="Entity ID" name="sp_entity_id" {...bind(entityId, setEntityId)} problem={problem} required />
       <TextField
         label="ACS URL"
         name="acs_url"
         type="url"
-        value={acsUrl}
-        onChange={(e) => setAcsUrl(e.target.value)}
+        {...bind(acsUrl, setAcsUrl)}
         problem={problem}
         required
         hint="https (http only for localhost)"
       />
       <div className="two-col">
-        <SelectField
-          label="NameID format"
-          name="name_id_format"
-          value={format}
-          onChange={(e) => setFormat(e.target.value)}
-          problem={problem}
-        >
+        <SelectField label="NameID format" name="name_id_format" {...bind(format, setFormat)} problem={problem}>
           {NAME_ID_FORMATS.map(([value, label]) => (
             <option key={value} value={value}>
               {label}
             </option>
           ))}
         </SelectField>
-        <SelectField
-          label="NameID value"
-          name="name_id_attribute"
-          value={nameIdField}
-          onChange={(e) => setNameIdField(e.target.value)}
-          problem={problem}
-        >
+        <SelectField label="NameID value" name="name_id_attribute" {...bind(nameIdField, setNameIdField)} problem={problem}>
           <option value="email">email</option>
           <option value="id">id</option>
         </SelectField>
@@ -375,30 +297,9 @@ function SpForm({ workspaceId, sp, onDone }: { workspaceId: string; sp?: Sp; onD
           <p className="field-error">{fieldMessages(problem, 'attribute_mapping').join('; ')}</p>
         ) : null}
       </fieldset>
-      <TextField
-        label="Default relay state (optional)"
-        name="default_relay_state"
-        value={relay}
-        onChange={(e) => setRelay(e.target.value)}
-        problem={problem}
-      />
-      <TextArea
-        label="SP certificate PEM (optional)"
-        name="sp_cert_pem"
-        value={cert}
-        onChange={(e) => setCert(e.target.value)}
-        problem={problem}
-        className="mono"
-      />
-      <ErrorBanner problem={problem} />
-      <div className="actions">
-        <button type="submit" disabled={action.busy}>
-          {sp ? 'Save' : 'Create'}
-        </button>
-        <button type="button" className="secondary" onClick={onDone}>
-          Cancel
-        </button>
-      </div>
+      <TextField label="Default relay state (optional)" name="default_relay_state" {...bind(relay, setRelay)} problem={problem} />
+      <TextArea label="SP certificate PEM (optional)" name="sp_cert_pem" {...bind(cert, setCert)} problem={problem} className="mono" />
+      <FormFooter problem={problem} busy={action.busy} submit={sp ? 'Save' : 'Create'} onCancel={onDone} />
     </form>
   );
 }

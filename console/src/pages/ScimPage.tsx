@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { api, call, type Schemas } from '../api';
 import { formatTime } from '../logic/format';
-import { Badge, CopyButton, Empty, ErrorBanner, Loading, SecretOnce, TextField, useAction, useConfirm, useLoad } from '../ui/kit';
+import { bind, confirmThenRun, expiresAt, ExpiresField, FormFooter, listOf, ListTable, PageHead, RowButton } from '../ui/blocks';
+import { Badge, CopyButton, ErrorBanner, SecretOnce, TextField, useAction, useConfirm, useLoad } from '../ui/kit';
 import type { SectionProps } from './WorkspacePage';
 
 type ScimToken = Schemas['ScimToken'];
@@ -21,7 +22,7 @@ export function ScimPage({ workspaceId }: SectionProps) {
     const token = await action.run(() =>
       call(
         api.POST('/developer/scim/tokens/', {
-          body: { workspace_id: workspaceId, label, ...(expires ? { expires_at: new Date(expires).toISOString() } : {}) },
+          body: { workspace_id: workspaceId, label, ...expiresAt(expires) },
         }),
       ),
     );
@@ -35,13 +36,16 @@ export function ScimPage({ workspaceId }: SectionProps) {
   };
 
   const revoke = async (token: ScimToken) => {
-    const ok = await confirm.ask(
-      `Revoke “${token.label}”?`,
-      <p>The identity provider using this token will get 401 on its next call and stop provisioning until it gets a new token.</p>,
-      'Revoke',
+    const done = await confirmThenRun(
+      confirm,
+      action,
+      [
+        `Revoke “${token.label}”?`,
+        <p>The identity provider using this token will get 401 on its next call and stop provisioning until it gets a new token.</p>,
+        'Revoke',
+      ],
+      () => call(api.DELETE('/developer/scim/tokens/{id}/', { params: { path: { id: token.id } } })),
     );
-    if (!ok) return;
-    const done = await action.run(() => call(api.DELETE('/developer/scim/tokens/{id}/', { params: { path: { id: token.id } } })));
     if (done) void list.reload();
   };
 
@@ -62,14 +66,7 @@ export function ScimPage({ workspaceId }: SectionProps) {
         <p className="hint">Paste it in the identity provider with a token below as its bearer token (“HTTP header” authentication).</p>
       </div>
 
-      <div className="page-head">
-        <h2>Tokens</h2>
-        {!open ? (
-          <button type="button" onClick={() => setOpen(true)}>
-            New token
-          </button>
-        ) : null}
-      </div>
+      <PageHead heading={<h2>Tokens</h2>} open={open} create="New token" onCreate={() => setOpen(true)} />
       {open ? (
         <form className="card" onSubmit={(e) => void create(e)} aria-label="New SCIM token" noValidate>
           <div className="row wrap">
@@ -78,75 +75,41 @@ export function ScimPage({ workspaceId }: SectionProps) {
               name="label"
               required
               autoFocus
-              value={label}
-              onChange={(e) => setLabel(e.target.value)}
+              {...bind(label, setLabel)}
               problem={action.problem}
               hint="Which IdP uses it, e.g. Okta production."
             />
-            <TextField
-              label="Expires (optional)"
-              name="expires_at"
-              type="datetime-local"
-              value={expires}
-              onChange={(e) => setExpires(e.target.value)}
-              problem={action.problem}
-            />
+            <ExpiresField value={expires} set={setExpires} problem={action.problem} />
           </div>
-          <ErrorBanner problem={action.problem} />
-          <div className="actions">
-            <button type="submit" disabled={action.busy}>
-              Create
-            </button>
-            <button type="button" className="secondary" onClick={() => setOpen(false)}>
-              Cancel
-            </button>
-          </div>
+          <FormFooter problem={action.problem} busy={action.busy} submit="Create" onCancel={() => setOpen(false)} />
         </form>
       ) : (
         <ErrorBanner problem={action.problem} />
       )}
       {created ? <SecretOnce label="New token value" value={created} onDone={() => setCreated(undefined)} /> : null}
 
-      {list.loading && !list.data ? <Loading /> : null}
-      <ErrorBanner problem={list.problem} />
-      {list.data && list.data.results.length === 0 ? <Empty>No SCIM tokens yet.</Empty> : null}
-      {list.data && list.data.results.length > 0 ? (
-        <div className="table-wrap">
-          <table>
-            <caption className="visually-hidden">SCIM tokens</caption>
-            <thead>
-              <tr>
-                <th scope="col">Label</th>
-                <th scope="col">Status</th>
-                <th scope="col">Created</th>
-                <th scope="col">Expires</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.results.map((t) => (
-                <tr key={t.id}>
-                  <td>{t.label}</td>
-                  <td>
-                    {t.is_active ? <Badge tone="ok">active</Badge> : <Badge tone="neutral">revoked {formatTime(t.revoked_at)}</Badge>}
-                  </td>
-                  <td>{formatTime(t.created_at)}</td>
-                  <td>{formatTime(t.expires_at)}</td>
-                  <td>
-                    {t.is_active ? (
-                      <button type="button" className="danger small" onClick={() => void revoke(t)} aria-label={`Revoke ${t.label}`}>
-                        Revoke
-                      </button>
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+      <ListTable
+        {...listOf(list)}
+        empty="No SCIM tokens yet."
+        caption="SCIM tokens"
+        columns={['Label', 'Status', 'Created', 'Expires']}
+        actions
+        row={(t) => (
+          <tr key={t.id}>
+            <td>{t.label}</td>
+            <td>{t.is_active ? <Badge tone="ok">active</Badge> : <Badge tone="neutral">revoked {formatTime(t.revoked_at)}</Badge>}</td>
+            <td>{formatTime(t.created_at)}</td>
+            <td>{formatTime(t.expires_at)}</td>
+            <td>
+              {t.is_active ? (
+                <RowButton danger onClick={() => void revoke(t)} label={`Revoke ${t.label}`}>
+                  Revoke
+                </RowButton>
+              ) : null}
+            </td>
+          </tr>
+        )}
+      />
 
       <details className="card">
         <summary>Setup notes per identity provider</summary>

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { api, call } from '../api';
 import { BASE } from '../logic/routes';
 import { navigate } from '../router';
+import { bind, confirmThenRun, FormFooter } from '../ui/blocks';
 import { ErrorBanner, TextField, useAction, useConfirm } from '../ui/kit';
 import type { Workspace } from './WorkspacePage';
 
@@ -26,14 +27,15 @@ export function SettingsPage({ workspace, onChanged }: { workspace: Workspace; o
     }
   };
   const remove = async () => {
-    const ok = await confirm.ask(
-      `Delete “${workspace.name}”?`,
-      <p>Its SCIM tokens, SAML apps, applications, end users and webhooks go with it. This cannot be undone.</p>,
-      'Delete workspace',
-    );
-    if (!ok) return;
-    const done = await removal.run(() =>
-      call(api.DELETE('/e/v1/developer/workspaces/{id}/', { params: { path: { id: workspace.id } } })).then(() => true),
+    const done = await confirmThenRun(
+      confirm,
+      removal,
+      [
+        `Delete “${workspace.name}”?`,
+        <p>Its SCIM tokens, SAML apps, applications, end users and webhooks go with it. This cannot be undone.</p>,
+        'Delete workspace',
+      ],
+      () => call(api.DELETE('/e/v1/developer/workspaces/{id}/', { params: { path: { id: workspace.id } } })).then(() => true),
     );
     if (done) navigate(`${BASE}/`);
   };
@@ -42,25 +44,15 @@ export function SettingsPage({ workspace, onChanged }: { workspace: Workspace; o
     <section>
       <h1>Settings</h1>
       <form className="card" onSubmit={(e) => void submit(e)} aria-label="Rename workspace" noValidate>
-        <TextField label="Name" name="name" required value={name} onChange={(e) => setName(e.target.value)} problem={save.problem} />
-        <TextField
-          label="Description"
-          name="description"
-          value={description}
-          onChange={(e) => setDescription(e.target.value)}
-          problem={save.problem}
-        />
-        <ErrorBanner problem={save.problem} />
-        <div className="actions">
-          <button type="submit" disabled={save.busy}>
-            Save
-          </button>
+        <TextField label="Name" name="name" required {...bind(name, setName)} problem={save.problem} />
+        <TextField label="Description" name="description" {...bind(description, setDescription)} problem={save.problem} />
+        <FormFooter problem={save.problem} busy={save.busy} submit="Save">
           {saved ? (
             <span role="status" className="muted">
               Saved.
             </span>
           ) : null}
-        </div>
+        </FormFooter>
       </form>
       <div className="card">
         <h2>Delete this workspace</h2>

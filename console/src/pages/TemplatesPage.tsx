@@ -2,7 +2,8 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { api, call, type Schemas } from '../api';
 import { formatTime } from '../logic/format';
 import { escapeHtml, fillPlaceholders, isHtmlBody, unknownPlaceholders } from '../logic/template';
-import { Badge, ErrorBanner, Loading, SelectField, TextArea, TextField, useAction, useLoad } from '../ui/kit';
+import { bind, FormFooter, listOf, ListState } from '../ui/blocks';
+import { Badge, SelectField, TextArea, TextField, useAction, useLoad } from '../ui/kit';
 import { SafeHtml } from '../ui/SafeHtml';
 import type { SectionProps } from './WorkspacePage';
 
@@ -21,22 +22,22 @@ export function TemplatesPage({ workspaceId }: SectionProps) {
       <p className="lead">
         The mails end users of this workspace receive. Placeholders in double braces are filled when each mail is sent.
       </p>
-      {list.loading && !list.data ? <Loading /> : null}
-      <ErrorBanner problem={list.problem} />
-      {list.data ? (
-        <>
-          <SelectField label="Template" value={name} onChange={(e) => setName(e.target.value as Template['name'])}>
-            {list.data.results.map((t) => (
-              <option key={t.name} value={t.name}>
-                {t.display_name}
-              </option>
-            ))}
-          </SelectField>
-          {template ? (
-            <TemplateEditor key={template.name} workspaceId={workspaceId} template={template} onSaved={() => void list.reload()} />
-          ) : null}
-        </>
-      ) : null}
+      <ListState {...listOf(list)}>
+        {(templates) => (
+          <>
+            <SelectField label="Template" value={name} onChange={(e) => setName(e.target.value as Template['name'])}>
+              {templates.map((t) => (
+                <option key={t.name} value={t.name}>
+                  {t.display_name}
+                </option>
+              ))}
+            </SelectField>
+            {template ? (
+              <TemplateEditor key={template.name} workspaceId={workspaceId} template={template} onSaved={() => void list.reload()} />
+            ) : null}
+          </>
+        )}
+      </ListState>
     </section>
   );
 }
@@ -77,27 +78,12 @@ function TemplateEditor({ workspaceId, template, onSaved }: { workspaceId: strin
             <Badge tone="ok">customised {formatTime(template.updated_at)}</Badge>
           )}
         </p>
-        <TextField
-          label="Subject"
-          name="subject"
-          value={subject}
-          onChange={(e) => setSubject(e.target.value)}
-          problem={action.problem}
-          maxLength={255}
-        />
-        <TextField
-          label="From name"
-          name="from_name"
-          value={fromName}
-          onChange={(e) => setFromName(e.target.value)}
-          problem={action.problem}
-          maxLength={100}
-        />
+        <TextField label="Subject" name="subject" {...bind(subject, setSubject)} problem={action.problem} maxLength={255} />
+        <TextField label="From name" name="from_name" {...bind(fromName, setFromName)} problem={action.problem} maxLength={100} />
         <TextArea
           label="Body"
           name="body"
-          value={body}
-          onChange={(e) => setBody(e.target.value)}
+          {...bind(body, setBody)}
           problem={action.problem}
           rows={14}
           className="mono"
@@ -114,17 +100,13 @@ function TemplateEditor({ workspaceId, template, onSaved }: { workspaceId: strin
             Not a placeholder of this template: {unknown.map((p) => `{{${p}}}`).join(', ')}
           </p>
         ) : null}
-        <ErrorBanner problem={action.problem} />
-        <div className="actions">
-          <button type="submit" disabled={action.busy}>
-            Save template
-          </button>
+        <FormFooter problem={action.problem} busy={action.busy} submit="Save template">
           {saved ? (
             <span role="status" className="muted">
               Saved: the next mail uses it.
             </span>
           ) : null}
-        </div>
+        </FormFooter>
       </form>
       <div className="card" aria-label="Preview" role="region">
         <h2>Preview</h2>

@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { api, call, type Schemas } from '../api';
 import { formatTime } from '../logic/format';
-import { Empty, ErrorBanner, Loading, SecretOnce, TextField, useAction, useConfirm, useLoad } from '../ui/kit';
+import { bind, confirmThenRun, expiresAt, ExpiresField, FormFooter, listOf, ListTable, RowButton } from '../ui/blocks';
+import { SecretOnce, TextField, useAction, useConfirm, useLoad } from '../ui/kit';
 
 /** Developer access tokens (dat_…): for scripts and CI, sent as a bearer token. */
 export function TokensPage() {
@@ -14,9 +15,7 @@ export function TokensPage() {
 
   const create = async (event: FormEvent) => {
     event.preventDefault();
-    const token = await action.run(() =>
-      call(api.POST('/developer/tokens/', { body: { label, ...(expires ? { expires_at: new Date(expires).toISOString() } : {}) } })),
-    );
+    const token = await action.run(() => call(api.POST('/developer/tokens/', { body: { label, ...expiresAt(expires) } })));
     if (token) {
       setCreated(token);
       setLabel('');
@@ -26,11 +25,13 @@ export function TokensPage() {
   };
 
   const revoke = async (token: Schemas['DeveloperToken']) => {
-    const ok = await confirm.ask('Revoke this token?', <p>Scripts using “{token.label}” will be refused from now on.</p>, 'Revoke');
-    if (!ok) return;
-    if (await action.run(() => call(api.DELETE('/developer/tokens/{id}/', { params: { path: { id: token.id } } })).then(() => true))) {
-      void list.reload();
-    }
+    const done = await confirmThenRun(
+      confirm,
+      action,
+      ['Revoke this token?', <p>Scripts using “{token.label}” will be refused from now on.</p>, 'Revoke'],
+      () => call(api.DELETE('/developer/tokens/{id}/', { params: { path: { id: token.id } } })).then(() => true),
+    );
+    if (done) void list.reload();
   };
 
   return (
@@ -42,63 +43,31 @@ export function TokensPage() {
       </p>
       <form className="card" onSubmit={(e) => void create(e)} aria-label="New access token" noValidate>
         <div className="row wrap">
-          <TextField
-            label="Label"
-            name="label"
-            required
-            value={label}
-            onChange={(e) => setLabel(e.target.value)}
-            problem={action.problem}
-          />
-          <TextField
-            label="Expires (optional)"
-            name="expires_at"
-            type="datetime-local"
-            value={expires}
-            onChange={(e) => setExpires(e.target.value)}
-            problem={action.problem}
-          />
+          <TextField label="Label" name="label" required {...bind(label, setLabel)} problem={action.problem} />
+          <ExpiresField value={expires} set={setExpires} problem={action.problem} />
         </div>
-        <ErrorBanner problem={action.problem} />
-        <button type="submit" disabled={action.busy}>
-          Create token
-        </button>
+        <FormFooter problem={action.problem} busy={action.busy} submit="Create token" />
       </form>
       {created ? <SecretOnce label="New access token value" value={created.token} onDone={() => setCreated(undefined)} /> : null}
       <h2>Your tokens</h2>
-      {list.loading && !list.data ? <Loading /> : null}
-      <ErrorBanner problem={list.problem} />
-      {list.data && list.data.results.length === 0 ? <Empty>No access tokens.</Empty> : null}
-      {list.data && list.data.results.length > 0 ? (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Label</th>
-                <th scope="col">Created</th>
-                <th scope="col">Expires</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.results.map((t) => (
-                <tr key={t.id}>
-                  <td>{t.label}</td>
-                  <td>{formatTime(t.created_at)}</td>
-                  <td>{formatTime(t.expires_at)}</td>
-                  <td>
-                    <button type="button" className="danger small" onClick={() => void revoke(t)}>
-                      Revoke
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+      <ListTable
+        {...listOf(list)}
+        empty="No access tokens."
+        columns={['Label', 'Created', 'Expires']}
+        actions
+        row={(t) => (
+          <tr key={t.id}>
+            <td>{t.label}</td>
+            <td>{formatTime(t.created_at)}</td>
+            <td>{formatTime(t.expires_at)}</td>
+            <td>
+              <RowButton danger onClick={() => void revoke(t)}>
+                Revoke
+              </RowButton>
+            </td>
+          </tr>
+        )}
+      />
       {confirm.dialog}
     </section>
   );

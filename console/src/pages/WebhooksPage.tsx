@@ -1,7 +1,8 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, call, type Schemas } from '../api';
 import { formatTime } from '../logic/format';
-import { Badge, Empty, ErrorBanner, Loading, SecretOnce, TextField, useAction, useConfirm, useLoad } from '../ui/kit';
+import { bind, confirmThenRun, FormFooter, listOf, ListState, ListTable, PageHead, RowButton } from '../ui/blocks';
+import { Badge, ErrorBanner, SecretOnce, TextField, useAction, useConfirm, useLoad } from '../ui/kit';
 import type { SectionProps } from './WorkspacePage';
 
 type Webhook = Schemas['Webhook'];
@@ -43,35 +44,27 @@ export function WebhooksPage({ workspaceId }: SectionProps) {
     }
   };
   const rotate = async (hook: Webhook) => {
-    const ok = await confirm.ask(
-      'Rotate the signing secret?',
-      <p>Deliveries are signed with the new secret from now on; update your receiver with it.</p>,
-      'Rotate',
-    );
-    if (!ok) return;
-    const rotated = await action.run(() =>
-      call(api.POST('/developer/webhooks/{id}/rotate-secret/', { params: { path: { id: hook.id } } })),
+    const rotated = await confirmThenRun(
+      confirm,
+      action,
+      ['Rotate the signing secret?', <p>Deliveries are signed with the new secret from now on; update your receiver with it.</p>, 'Rotate'],
+      () => call(api.POST('/developer/webhooks/{id}/rotate-secret/', { params: { path: { id: hook.id } } })),
     );
     if (rotated) setSecret({ label: 'New signing secret', value: (rotated as Schemas['WebhookWithSecret']).secret });
   };
   const remove = async (hook: Webhook) => {
-    const ok = await confirm.ask('Delete this endpoint?', <p>Nothing more will be delivered to {hook.url}.</p>, 'Delete');
-    if (!ok) return;
-    if (await action.run(() => call(api.DELETE('/developer/webhooks/{id}/', { params: { path: { id: hook.id } } })).then(() => true))) {
-      void list.reload();
-    }
+    const done = await confirmThenRun(
+      confirm,
+      action,
+      ['Delete this endpoint?', <p>Nothing more will be delivered to {hook.url}.</p>, 'Delete'],
+      () => call(api.DELETE('/developer/webhooks/{id}/', { params: { path: { id: hook.id } } })).then(() => true),
+    );
+    if (done) void list.reload();
   };
 
   return (
     <section>
-      <div className="page-head">
-        <h1>Webhooks</h1>
-        {!open ? (
-          <button type="button" onClick={() => setOpen(true)}>
-            New endpoint
-          </button>
-        ) : null}
-      </div>
+      <PageHead heading={<h1>Webhooks</h1>} open={open} create="New endpoint" onCreate={() => setOpen(true)} />
       <p className="lead">Audit events of this workspace, signed (Standard Webhooks) and delivered to your HTTPS endpoints with retries.</p>
       {open ? (
         <NewWebhookForm
@@ -87,43 +80,42 @@ export function WebhooksPage({ workspaceId }: SectionProps) {
       ) : null}
       {secret ? <SecretOnce label={secret.label} value={secret.value} onDone={() => setSecret(undefined)} /> : null}
       <ErrorBanner problem={action.problem} />
-      {list.loading && !list.data ? <Loading /> : null}
-      <ErrorBanner problem={list.problem} />
-      {list.data && list.data.results.length === 0 ? <Empty>No webhook endpoints yet.</Empty> : null}
-      {list.data?.results.map((hook) => (
-        <article className="card" key={hook.id} aria-label={`Endpoint ${hook.url}`}>
-          <div className="page-head">
-            <h2 className="mono">{hook.url}</h2>
-            {hook.is_active ? (
-              <Badge tone="ok">enabled</Badge>
-            ) : (
-              <Badge tone="neutral">disabled{hook.disabled_reason ? `: ${hook.disabled_reason}` : ''}</Badge>
-            )}
-          </div>
-          {hook.description ? <p>{hook.description}</p> : null}
-          <p className="muted">Events: {hook.event_types.join(', ')}</p>
-          <div className="actions">
-            <button
-              type="button"
-              className="secondary small"
-              onClick={() => setShown(shown === hook.id ? undefined : hook.id)}
-              aria-expanded={shown === hook.id}
-            >
-              Deliveries
-            </button>
-            <button type="button" className="secondary small" onClick={() => void patch(hook, { is_active: !hook.is_active })}>
-              {hook.is_active ? 'Disable' : 'Enable'}
-            </button>
-            <button type="button" className="secondary small" onClick={() => void rotate(hook)}>
-              Rotate secret
-            </button>
-            <button type="button" className="danger small" onClick={() => void remove(hook)}>
-              Delete
-            </button>
-          </div>
-          {shown === hook.id ? <Deliveries hook={hook} /> : null}
-        </article>
-      ))}
+      <ListState {...listOf(list)} empty="No webhook endpoints yet.">
+        {(hooks) =>
+          hooks.map((hook) => (
+            <article className="card" key={hook.id} aria-label={`Endpoint ${hook.url}`}>
+              <div className="page-head">
+                <h2 className="mono">{hook.url}</h2>
+                {hook.is_active ? (
+                  <Badge tone="ok">enabled</Badge>
+                ) : (
+                  <Badge tone="neutral">disabled{hook.disabled_reason ? `: ${hook.disabled_reason}` : ''}</Badge>
+                )}
+              </div>
+              {hook.description ? <p>{hook.description}</p> : null}
+              <p className="muted">Events: {hook.event_types.join(', ')}</p>
+              <div className="actions">
+                <button
+                  type="button"
+                  className="secondary small"
+                  onClick={() => setShown(shown === hook.id ? undefined : hook.id)}
+                  aria-expanded={shown === hook.id}
+                >
+                  Deliveries
+                </button>
+                <RowButton onClick={() => void patch(hook, { is_active: !hook.is_active })}>
+                  {hook.is_active ? 'Disable' : 'Enable'}
+                </RowButton>
+                <RowButton onClick={() => void rotate(hook)}>Rotate secret</RowButton>
+                <RowButton danger onClick={() => void remove(hook)}>
+                  Delete
+                </RowButton>
+              </div>
+              {shown === hook.id ? <Deliveries hook={hook} /> : null}
+            </article>
+          ))
+        }
+      </ListState>
       {confirm.dialog}
     </section>
   );
@@ -163,18 +155,11 @@ function NewWebhookForm({
         type="url"
         required
         autoFocus
-        value={url}
-        onChange={(e) => setUrl(e.target.value)}
+        {...bind(url, setUrl)}
         problem={action.problem}
         placeholder="https://hooks.example.com/identity"
       />
-      <TextField
-        label="Description"
-        name="description"
-        value={description}
-        onChange={(e) => setDescription(e.target.value)}
-        problem={action.problem}
-      />
+      <TextField label="Description" name="description" {...bind(description, setDescription)} problem={action.problem} />
       <fieldset>
         <legend>Events</legend>
         <label>
@@ -190,15 +175,7 @@ function NewWebhookForm({
           </div>
         ) : null}
       </fieldset>
-      <ErrorBanner problem={action.problem} />
-      <div className="actions">
-        <button type="submit" disabled={action.busy}>
-          Create endpoint
-        </button>
-        <button type="button" className="secondary" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormFooter problem={action.problem} busy={action.busy} submit="Create endpoint" onCancel={onCancel} />
     </form>
   );
 }
@@ -230,51 +207,30 @@ function Deliveries({ hook }: { hook: Webhook }) {
         </button>
       </div>
       <ErrorBanner problem={action.problem ?? list.problem} />
-      {list.data && list.data.results.length === 0 ? <Empty>No deliveries yet.</Empty> : null}
-      {list.data && list.data.results.length > 0 ? (
-        <div className="table-wrap">
-          <table>
-            <caption className="visually-hidden">Deliveries to {hook.url}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Created</th>
-                <th scope="col">Event</th>
-                <th scope="col">Status</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Response</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.results.map((d) => (
-                <tr key={d.id}>
-                  <td>{formatTime(d.created_at)}</td>
-                  <td>
-                    <code>{d.event_type}</code>
-                  </td>
-                  <td>
-                    <Badge tone={STATUS_TONE[d.status]}>{d.status}</Badge>
-                  </td>
-                  <td>{d.attempts}</td>
-                  <td>
-                    {d.last_response_code ?? '—'}
-                    {d.last_error ? <div className="muted">{d.last_error}</div> : null}
-                  </td>
-                  <td>
-                    {d.status === 'failed' ? (
-                      <button type="button" className="secondary small" onClick={() => void retry(d.id)}>
-                        Retry
-                      </button>
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+      <ListTable
+        items={list.data?.results}
+        empty="No deliveries yet."
+        caption={`Deliveries to ${hook.url}`}
+        columns={['Created', 'Event', 'Status', 'Attempts', 'Response']}
+        actions
+        row={(d) => (
+          <tr key={d.id}>
+            <td>{formatTime(d.created_at)}</td>
+            <td>
+              <code>{d.event_type}</code>
+            </td>
+            <td>
+              <Badge tone={STATUS_TONE[d.status]}>{d.status}</Badge>
+            </td>
+            <td>{d.attempts}</td>
+            <td>
+              {d.last_response_code ?? '—'}
+              {d.last_error ? <div className="muted">{d.last_error}</div> : null}
+            </td>
+            <td>{d.status === 'failed' ? <RowButton onClick={() => void retry(d.id)}>Retry</RowButton> : null}</td>
+          </tr>
+        )}
+      />
     </div>
   );
 }

@@ -109,18 +109,20 @@ function FieldShell({
   );
 }
 
+/** The attributes that tie a control to its label, hint and validation messages. */
+function controlProps(id: string, describedBy: string | undefined, name: string | undefined, problem: Problem | undefined) {
+  return {
+    id,
+    name,
+    'aria-describedby': describedBy,
+    'aria-invalid': name && fieldMessages(problem, name).length ? true : undefined,
+  };
+}
+
 export function TextField({ label, name, problem, hint, ...input }: FieldProps & InputHTMLAttributes<HTMLInputElement>) {
   return (
     <FieldShell label={label} name={name} problem={problem} hint={hint}>
-      {(id, describedBy) => (
-        <input
-          id={id}
-          name={name}
-          aria-describedby={describedBy}
-          aria-invalid={name && fieldMessages(problem, name).length ? true : undefined}
-          {...input}
-        />
-      )}
+      {(id, describedBy) => <input {...controlProps(id, describedBy, name, problem)} {...input} />}
     </FieldShell>
   );
 }
@@ -128,15 +130,7 @@ export function TextField({ label, name, problem, hint, ...input }: FieldProps &
 export function TextArea({ label, name, problem, hint, ...input }: FieldProps & TextareaHTMLAttributes<HTMLTextAreaElement>) {
   return (
     <FieldShell label={label} name={name} problem={problem} hint={hint}>
-      {(id, describedBy) => (
-        <textarea
-          id={id}
-          name={name}
-          aria-describedby={describedBy}
-          aria-invalid={name && fieldMessages(problem, name).length ? true : undefined}
-          {...input}
-        />
-      )}
+      {(id, describedBy) => <textarea {...controlProps(id, describedBy, name, problem)} {...input} />}
     </FieldShell>
   );
 }
