@@ -12,7 +12,8 @@
  *   npx ts-node --transpile-only bench/ab.ts --a=/tmp/before --b=. [--scenario=NAME] [--rounds=10] [--duration=3] [--cpu-prof]
  *
  * Scenarios: get (SCIM GET /Users/{id}), filter (userName eq), create (POST /Users), group-patch
- * (PATCH /Groups/{id} adding one member; each build has its own group), audit-first and
+ * (PATCH /Groups/{id}?excludedAttributes=members adding one member; each build has its own group),
+ * group-patch-okta (the same PATCH without a query, as Okta and Entra send it: 204 since decision 0133), audit-first and
  * audit-deep (the audit list at 1,000,000 events), sso (GET /saml/sso/ for a signed-in browser)
  * and sign-in (POST /e/v1/auth/login/, argon2-bound).
  *
@@ -41,7 +42,7 @@ import { newUserBody } from './scenarios/scim';
 
 const USERS = 20_000;
 
-const SCENARIOS = ['get', 'filter', 'create', 'group-patch', 'audit-first', 'audit-deep', 'sso', 'sign-in'] as const;
+const SCENARIOS = ['get', 'filter', 'create', 'group-patch', 'group-patch-okta', 'audit-first', 'audit-deep', 'sso', 'sign-in'] as const;
 type ScenarioName = (typeof SCENARIOS)[number];
 
 interface Options {
@@ -137,7 +138,8 @@ async function seed(baseUrl: string, db: Pool, scenario: ScenarioName, smtp: Smt
     case 'create':
       return scimRequests(new ApiClient(baseUrl), db, scenario);
     case 'group-patch':
-      return groupPatchRequests(new ApiClient(baseUrl), db, build);
+    case 'group-patch-okta':
+      return groupPatchRequests(new ApiClient(baseUrl), db, build, scenario === 'group-patch' ? '?excludedAttributes=members' : '');
     case 'audit-first':
     case 'audit-deep':
       return auditRequests(new ApiClient(baseUrl), db, scenario);
@@ -186,8 +188,8 @@ async function scimRequests(api: ApiClient, db: Pool, scenario: 'get' | 'filter'
   return [{ method: 'POST', path: '/scim/v2/Users', headers, newBody: newUserBody }];
 }
 
-/** A group, each PATCH adding one user not yet a member. */
-async function groupPatchRequests(api: ApiClient, db: Pool, build: string): Promise<BenchRequest[]> {
+/** A group, each PATCH adding one user not yet a member (2xx counts as success: 200 with `query`, 204 without). */
+async function groupPatchRequests(api: ApiClient, db: Pool, build: string, query: string): Promise<BenchRequest[]> {
   const { headers, userIds } = await scimWorkspace(api, db);
   const group = await api.post<{ id: string }>('/scim/v2/Groups', {
     headers,
@@ -199,7 +201,7 @@ async function groupPatchRequests(api: ApiClient, db: Pool, build: string): Prom
       schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
       Operations: [{ op: 'add', path: 'members', value: [{ value: userIds[next++ % userIds.length] }] }],
     });
-  return [{ method: 'PATCH', path: `/scim/v2/Groups/${group.body.id}?excludedAttributes=members`, headers, newBody }];
+  return [{ method: 'PATCH', path: `/scim/v2/Groups/${group.body.id}${query}`, headers, newBody }];
 }
 
 /** A workspace holding 1,000,000 audit events (seeded as bench/scenarios/audit-list.ts does), and its first or deep pages. */

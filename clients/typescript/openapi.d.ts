@@ -811,7 +811,7 @@ export interface paths {
     head?: never;
     /**
      * Patch a group
-     * @description Applies RFC 7644 §3.5.2 operations in order, all or nothing.
+     * @description Applies RFC 7644 §3.5.2 operations in order, all or nothing. Answers 204 No Content, or 200 with the group when the query has attributes or excludedAttributes (decision 0133).
      */
     patch: operations['ScimGroupsController_patch'];
     trace?: never;
@@ -8100,7 +8100,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description The patched group */
+      /** @description The patched group, shaped by attributes / excludedAttributes (only when either is given) */
       200: {
         headers: {
           [name: string]: unknown;
@@ -8108,6 +8108,13 @@ export interface operations {
         content: {
           'application/scim+json': components['schemas']['ScimGroup'] | components['schemas']['ScimGroupPartial'];
         };
+      };
+      /** @description Done: the answer without attributes or excludedAttributes (no body; read the group with GET) */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description `invalidValue`: displayName missing or empty, or members not an array; `invalidPath`: The path cannot be read or names an unknown attribute; `invalidSyntax`: No Operations array, or an op other than add, replace or remove; `noTarget`: A remove without a path; `mutability`: The operation removes a required attribute (userName, displayName) */
       400: {

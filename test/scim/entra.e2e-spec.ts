@@ -127,7 +127,9 @@ describe('Microsoft Entra ID provisioning cycle', () => {
     expect(byName.body.Resources[0]).not.toHaveProperty('members');
 
     const newName = `${randomUUID()}updatedDisplayName`;
-    await s.patch(`/Groups/${gid}`, patch([{ op: 'Replace', path: 'displayName', value: newName }])).expect(200);
+    // Entra sends no attributes / excludedAttributes: 204 No Content, no body (decision 0133).
+    const renamed = await s.patch(`/Groups/${gid}`, patch([{ op: 'Replace', path: 'displayName', value: newName }])).expect(204);
+    expect(renamed.text).toBe('');
 
     await s
       .patch(
@@ -143,16 +145,15 @@ describe('Microsoft Entra ID provisioning cycle', () => {
           },
         ]),
       )
-      .expect(200);
+      .expect(204);
 
     const membership = (uid: string) =>
       s.get(`/Groups?filter=${encodeURIComponent(`id eq "${gid}" and members[value eq "${uid}"]`)}&excludedAttributes=members`).expect(200);
     expect((await membership(a.id)).body.totalResults).toBe(1);
 
     // Entra's legacy removal: path "members" with a value array removes only those.
-    const removed = await s
-      .patch(`/Groups/${gid}`, patch([{ op: 'Remove', path: 'members', value: [{ $ref: null, value: a.id }] }]))
-      .expect(200);
+    await s.patch(`/Groups/${gid}`, patch([{ op: 'Remove', path: 'members', value: [{ $ref: null, value: a.id }] }])).expect(204);
+    const removed = await s.get(`/Groups/${gid}`).expect(200);
     expect(removed.body.displayName).toBe(newName);
     expect(removed.body.members.map((m: { value: string }) => m.value)).toEqual([b.id]);
     expect((await membership(a.id)).body.totalResults).toBe(0);

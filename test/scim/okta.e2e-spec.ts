@@ -123,10 +123,12 @@ describe('Okta provisioning cycle', () => {
         schemas: [PATCH_OP],
         Operations: [{ op: 'replace', value: { id: gid, displayName: `${displayName} (renamed)` } }],
       })
-      .expect(200);
-    expect(renamed.body.displayName).toBe(`${displayName} (renamed)`);
+      .expect(204);
+    // Okta's shape (no attributes / excludedAttributes) gets 204 No Content; a GET shows the change (decision 0133).
+    expect(renamed.text).toBe('');
+    expect((await s.get(`/Groups/${gid}`).expect(200)).body.displayName).toBe(`${displayName} (renamed)`);
 
-    const added = await s
+    await s
       .patch(`/Groups/${gid}`, {
         schemas: [PATCH_OP],
         Operations: [
@@ -140,7 +142,8 @@ describe('Okta provisioning cycle', () => {
           },
         ],
       })
-      .expect(200);
+      .expect(204);
+    const added = await s.get(`/Groups/${gid}`).expect(200);
     expect(added.body.members.map((m: { value: string }) => m.value)).toEqual([alice.id, bob.id]);
     expect(added.body.members[0]).toEqual({
       value: alice.id,
@@ -149,9 +152,10 @@ describe('Okta provisioning cycle', () => {
       $ref: `${t.baseUrl}/scim/v2/Users/${alice.id}`,
     });
 
-    const removed = await s
+    await s
       .patch(`/Groups/${gid}`, { schemas: [PATCH_OP], Operations: [{ op: 'remove', path: `members[value eq "${alice.id}"]` }] })
-      .expect(200);
+      .expect(204);
+    const removed = await s.get(`/Groups/${gid}`).expect(200);
     expect(removed.body.members.map((m: { value: string }) => m.value)).toEqual([bob.id]);
 
     await s.delete(`/Groups/${gid}`).expect(204, '');

@@ -283,6 +283,49 @@ describe('SCIM protocol details', () => {
   });
 
   describe('groups', () => {
+    it('answers a group PATCH without attributes / excludedAttributes with 204 and no body, and with attributes=displayName with just that', async () => {
+      const s = await aScimTenant(t);
+      const u = await aScimUser(s);
+      const g = await aScimGroup(s, 'Sales');
+      const add = { schemas: [PATCH_OP], Operations: [{ op: 'add', path: 'members', value: [{ value: u.id }] }] };
+
+      const quiet = await s.patch(`/Groups/${g.id}`, add).expect(204);
+      expect(quiet.text).toBe('');
+      expect(quiet.headers['content-length'] ?? '0').toBe('0');
+      expect((await s.get(`/Groups/${g.id}`).expect(200)).body.members.map((m: { value: string }) => m.value)).toEqual([u.id]);
+      const [{ n }] = (await t.dataSource.query(
+        `SELECT count(*)::int AS n FROM audit_events WHERE event_type = 'scim_group_update' AND target_id = $1`,
+        [g.id],
+      )) as { n: number }[];
+      expect(n).toBe(1);
+
+      // Nothing to change answers 204 too (no audit row); an unknown or another workspace's group is still 404.
+      await s.patch(`/Groups/${g.id}`, add).expect(204, '');
+      await s.patch(`/Groups/${randomUUID()}`, add).expect(404);
+      const other = await aScimTenant(t);
+      await other.patch(`/Groups/${g.id}`, { schemas: [PATCH_OP], Operations: [{ op: 'remove', path: 'members' }] }).expect(404);
+
+      const named = await s
+        .patch(`/Groups/${g.id}?attributes=displayName`, {
+          schemas: [PATCH_OP],
+          Operations: [{ op: 'replace', path: 'displayName', value: 'Sales EMEA' }],
+        })
+        .expect(200);
+      expect(named.headers['content-type']).toMatch(/^application\/scim\+json/);
+      expect(Object.keys(named.body).sort()).toEqual(['displayName', 'id', 'schemas']);
+      expect(named.body).toMatchObject({ id: g.id, displayName: 'Sales EMEA' });
+
+      const lean = await s.patch(`/Groups/${g.id}?excludedAttributes=members`, add).expect(200);
+      expect(lean.body).toMatchObject({ id: g.id, displayName: 'Sales EMEA' });
+      expect(lean.body).not.toHaveProperty('members');
+
+      // Users' PATCH still answers 200 with the user.
+      const user = await s
+        .patch(`/Users/${u.id}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', path: 'active', value: false }] })
+        .expect(200);
+      expect(user.body).toMatchObject({ id: u.id, active: false });
+    });
+
     it('silently skips members that are not users of this workspace', async () => {
       const s = await aScimTenant(t);
       const other = await aScimTenant(t);
@@ -290,10 +333,8 @@ describe('SCIM protocol details', () => {
       const theirs = await aScimUser(other);
       const g = await aScimGroup(s, undefined, [mine.id, theirs.id, randomUUID(), 'not-a-uuid']);
       expect(g.members.map((m: { value: string }) => m.value)).toEqual([mine.id]);
-      const p = await s
-        .patch(`/Groups/${g.id}`, { Operations: [{ op: 'add', path: 'members', value: [{ value: theirs.id }] }] })
-        .expect(200);
-      expect(p.body.members).toHaveLength(1);
+      await s.patch(`/Groups/${g.id}`, { Operations: [{ op: 'add', path: 'members', value: [{ value: theirs.id }] }] }).expect(204);
+      expect((await s.get(`/Groups/${g.id}`).expect(200)).body.members).toHaveLength(1);
     });
 
     it('replaces the membership on PUT with members, and keeps it on PUT without', async () => {
@@ -318,7 +359,7 @@ describe('SCIM protocol details', () => {
         users.map((u) =>
           s
             .patch(`/Groups/${g.id}`, { schemas: [PATCH_OP], Operations: [{ op: 'add', path: 'members', value: [{ value: u.id }] }] })
-            .expect(200),
+            .expect(204),
         ),
       );
       const res = await s.get(`/Groups/${g.id}`).expect(200);

@@ -128,7 +128,10 @@ export class ScimGroupsController {
     return this.groups.replace(p, id, body, meta, readProjectionQuery(query));
   }
 
-  @Doc('Patch a group', 'Applies RFC 7644 §3.5.2 operations in order, all or nothing.')
+  @Doc(
+    'Patch a group',
+    'Applies RFC 7644 §3.5.2 operations in order, all or nothing. Answers 204 No Content, or 200 with the group when the query has attributes or excludedAttributes (decision 0133).',
+  )
   @ScimProjectionQuery()
   @ScimBody('ScimPatchRequest', 'PatchOp', {
     addMember: {
@@ -146,7 +149,8 @@ export class ScimGroupsController {
       },
     },
   })
-  @ScimReturns(200, 'ScimGroup', 'The patched group')
+  @ScimReturns(200, 'ScimGroup', 'The patched group, shaped by attributes / excludedAttributes (only when either is given)')
+  @NoBody(204, 'Done: the answer without attributes or excludedAttributes (no body; read the group with GET)')
   @ScimErrors(
     [400, 'invalidValue', 'displayName missing or empty, or members not an array'],
     [400, 'invalidPath', 'The path cannot be read or names an unknown attribute'],
@@ -158,14 +162,17 @@ export class ScimGroupsController {
   )
   @ScimJson()
   @Patch(':id')
-  patch(
+  async patch(
     @CurrentPrincipal() p: ScimPrincipal,
     @Param('id') id: string,
     @Body() body: unknown,
     @Query() query: QueryParams,
     @ReqMeta() meta: RequestMeta,
+    @Res({ passthrough: true }) res: Response,
   ) {
-    return this.groups.patch(p, id, body, meta, readProjectionQuery(query));
+    const group = await this.groups.patch(p, id, body, meta, readProjectionQuery(query));
+    if (group === undefined) res.status(204);
+    return group;
   }
 
   @Doc('Delete a group', 'Deletes the group; its members stay.')

@@ -61,6 +61,12 @@ export class ScimGroupsRepository {
     return rows.map(toGroupRow)[0];
   }
 
+  /** Whether the workspace has the group (a primary-key probe: no members, no meta.lastModified). */
+  async exists(tx: Tx, workspaceId: string, id: string): Promise<boolean> {
+    const rows = await preparedQuery(tx, `SELECT 1 FROM scim_groups WHERE workspace_id = $1 AND id = $2`, [workspaceId, id]);
+    return rows.length > 0;
+  }
+
   /**
    * Sets the displayName and/or the externalId (undefined keeps it, a null externalId clears it)
    * when they differ, and answers what they were; undefined when the group is gone or already has

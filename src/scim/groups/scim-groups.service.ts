@@ -94,9 +94,22 @@ export class ScimGroupsService {
     return this.change(actor, id, { displayName, externalId, members: steps }, request, projection);
   }
 
-  async patch(actor: ScimPrincipal, id: string, body: unknown, request: RequestMeta, projection: Projection = {}): Promise<Json> {
+  /**
+   * PATCH answers the group (200) only when the client asks for a representation with
+   * `attributes` or `excludedAttributes`; otherwise undefined (204 No Content), and neither the
+   * group nor its members are read back (decision 0133).
+   */
+  async patch(
+    actor: ScimPrincipal,
+    id: string,
+    body: unknown,
+    request: RequestMeta,
+    projection: Projection = {},
+  ): Promise<Json | undefined> {
     assertId(id);
-    return this.change(actor, id, applyGroupPatch(normalizeGroupPatch(body)), request, projection);
+    const change = applyGroupPatch(normalizeGroupPatch(body));
+    if (!asksForRepresentation(projection)) return this.changeQuietly(actor, id, change, request);
+    return this.change(actor, id, change, request, projection);
   }
 
   async delete(actor: ScimPrincipal, id: string, request: RequestMeta): Promise<void> {
@@ -137,6 +150,34 @@ export class ScimGroupsService {
       }
       return this.presentWithMembers(tx, actor.workspaceId, row, projection);
     });
+  }
+
+  /**
+   * The change of `change` without its read-back (204): the audit row's names come from the
+   * change itself, and the group's existence is checked only when nothing was written (a rename
+   * or a member row written proves it; a foreign key violation answers 404 as in change).
+   */
+  private async changeQuietly(actor: ScimPrincipal, id: string, change: GroupChange, request: RequestMeta): Promise<undefined> {
+    await this.uow.run(async (tx, events) => {
+      const renamed = await this.rename(tx, actor.workspaceId, id, change);
+      const { added, removed } = await this.applySteps(tx, actor.workspaceId, id, change.members);
+      if (!renamed && !added && !removed) {
+        if (!(await this.groups.exists(tx, actor.workspaceId, id))) throw notFound(id);
+        return;
+      }
+      const metadata = {
+        ...(renamed && change.displayName !== undefined && renamed.previousDisplayName !== change.displayName
+          ? { displayName: change.displayName, previous_displayName: renamed.previousDisplayName }
+          : {}),
+        ...(renamed && change.externalId !== undefined && renamed.previousExternalId !== change.externalId
+          ? { externalId: change.externalId }
+          : {}),
+        members_added: added,
+        members_removed: removed,
+      };
+      events.emit('scim_group_update', scimAuditFacts(actor, { type: 'ScimGroup', id }, request, metadata));
+    });
+    return undefined;
   }
 
   /** Runs the member steps in order (each records the change it made); 404 when the group was deleted meanwhile (its foreign key). */
@@ -203,6 +244,8 @@ function readGroupInput(body: unknown): { displayName: string; externalId?: stri
   };
 }
 
+/** Whether the query asked for a representation (non-empty `attributes` or `excludedAttributes`). */
+const asksForRepresentation = (p: Projection) => p.include !== undefined || p.exclude !== undefined;
 const target = (row: GroupRow) => ({ type: 'ScimGroup' as const, id: row.id });
 const notFound = (id: string) => ScimError.notFound('Group', id);
 const taken = (name: string) => new ScimError('uniqueness', `displayName ${name} is already taken in this workspace`);
