@@ -28,6 +28,7 @@ import { ADMIN_URL, recreateDatabase } from './lib/postgres';
 import { createDeveloper, createWorkspace, productionEnv, productionNodeFlags, throwawaySecrets } from './lib/service';
 import { newUserBody } from './scenarios/scim';
 import { acquireLock, BenchRequest, freePort, Measurement, probe, run, Side, startServer, summarize, window, Window } from './scim/harness';
+import { treeCpuSeconds } from './lib/proc';
 
 const ROOT = resolve(__dirname, '..');
 const arg = (name: string, dflt: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? dflt);
@@ -59,9 +60,7 @@ interface Instance {
 }
 
 function procCpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+  return treeCpuSeconds(pid);
 }
 
 async function main(): Promise<void> {

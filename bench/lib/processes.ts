@@ -1,7 +1,8 @@
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { ChildProcess, spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
+import { treeCpuSeconds, treeRssMb } from './proc';
 
 export interface StartOptions {
   name: string;
@@ -16,7 +17,6 @@ export interface StartOptions {
 }
 
 const running = new Set<ChildProcess>();
-const CLOCK_TICKS = clockTicks();
 // A crashed or interrupted run must not leave servers holding ports and pool slots.
 process.on('exit', () => running.forEach((c) => c.kill('SIGKILL')));
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -63,19 +63,14 @@ export class ServerProcess {
     return this.child.pid ?? -1;
   }
 
-  /** Current resident set size in MB, read from /proc (Linux). */
+  /** Current resident set size in MB of the service's processes (the primary and its workers), from /proc. */
   rssMb(): number {
-    const status = readFileSync(`/proc/${this.pid}/status`, 'utf8');
-    const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-    return kb / 1024;
+    return treeRssMb(this.pid);
   }
 
-  /** User + system CPU seconds the process (all its threads) has used so far, from /proc. */
+  /** User + system CPU seconds the service's processes (all their threads) have used so far, from /proc. */
   cpuSeconds(): number {
-    const stat = readFileSync(`/proc/${this.pid}/stat`, 'utf8');
-    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    return treeCpuSeconds(this.pid);
   }
 
   /** Samples RSS every 250 ms until the returned function is called; it returns the peak. */
@@ -157,12 +152,4 @@ export function profileArgs(root: string, name: string, enabled: boolean): strin
   if (!enabled) return [];
   const stamp = new Date().toISOString().replace(/[-:]/g, '').slice(0, 15);
   return ['--cpu-prof', `--cpu-prof-dir=${join(root, 'bench/results/profiles')}`, `--cpu-prof-name=${name}-${stamp}.cpuprofile`];
-}
-
-function clockTicks(): number {
-  try {
-    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-  } catch {
-    return 100;
-  }
 }

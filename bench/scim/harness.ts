@@ -8,6 +8,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname } from 'node:path';
+import { treeCpuSeconds } from '../lib/proc';
 
 const children = new Set<ChildProcess>();
 process.on('exit', () => children.forEach((c) => c.kill('SIGKILL')));
@@ -64,12 +65,8 @@ export async function startServer(args: string[], env: Record<string, string>, c
     await sleep(200);
   }
   return {
-    /** User + system CPU seconds the server has used so far (Linux /proc). */
-    cpuSeconds: () => {
-      const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      return (Number(fields[11]) + Number(fields[12])) / 100;
-    },
+    /** User + system CPU seconds the server (primary and workers) has used so far (Linux /proc). */
+    cpuSeconds: () => treeCpuSeconds(child.pid!),
     stop: async () => {
       if (exited) return;
       const done = new Promise<void>((r) => child.once('exit', () => r()));

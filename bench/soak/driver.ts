@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { schedule, SOAK_MIX, SoakKind, SoakRequest } from './mix';
 import type { SoakTenant } from './tenant';
+import { treeRssMb } from '../lib/proc';
 
 export interface SoakOptions {
   baseUrl: string;
@@ -240,8 +240,7 @@ export function slope(points: [number, number][]): number {
 }
 
 export function rssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+  return round(treeRssMb(pid));
 }
 
 function median(values: number[]): number {
