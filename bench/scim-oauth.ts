@@ -258,7 +258,7 @@ function render(r: {
     '## SCIM with OAuth access tokens (issue 26)',
     '',
     `Run ${r.ranAt} on ${r.machine.cpus} × ${r.machine.model ?? 'cpu'} (load ${r.machine.loadAverage.join(' / ')}), \`${r.command}\`.`,
-    "`GET /scim/v2/Users/{id}` with a static `scim_` token and with a SCIM OAuth client's access token, alternating windows against one service process.",
+    "`GET /scim/v2/Users/{id}` with a static `scim_` token and with a SCIM OAuth client's access token, alternating windows against one service (its default worker processes, CPU summed over them).",
     '',
     '| bearer | req/s | p50 ms | p99 ms | CPU ms/req | non-2xx |',
     '|---|---|---|---|---|---|',
