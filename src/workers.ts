@@ -25,15 +25,18 @@ const EARLY_DEATHS_TO_GIVE_UP = 5;
 export function superviseWorkers(count: number, write: (line: string) => void): void {
   let stopping = false;
   let earlyDeaths = 0;
-  const startedAt = new Map<number, number>();
-  const fork = (): Worker => {
-    const worker = cluster.fork({ WORKER_INDEX: String(startedAt.size) });
-    startedAt.set(worker.id, Date.now());
+  // Each worker holds a slot (its WORKER_INDEX): a replacement takes the slot of the worker it replaces,
+  // so index 0 (the process that prints the boot summary) always exists once.
+  const slots = new Map<number, { index: number; startedAt: number }>();
+  const fork = (index: number): Worker => {
+    const worker = cluster.fork({ WORKER_INDEX: String(index) });
+    slots.set(worker.id, { index, startedAt: Date.now() });
     return worker;
   };
   cluster.on('exit', (worker, code, signal) => {
-    const lived = Date.now() - (startedAt.get(worker.id) ?? 0);
-    startedAt.delete(worker.id);
+    const slot = slots.get(worker.id) ?? { index: 0, startedAt: 0 };
+    const lived = Date.now() - slot.startedAt;
+    slots.delete(worker.id);
     if (stopping) {
       if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
       return;
@@ -44,7 +47,8 @@ export function superviseWorkers(count: number, write: (line: string) => void): 
       process.exit(1);
     }
     write(`worker ${worker.process.pid} exited (${signal ?? code}); starting a replacement`);
-    setTimeout(fork, RESTART_DELAY_MS).unref();
+    // Not unref'd: when every worker has died, this timer is what keeps the primary alive to replace them.
+    setTimeout(() => fork(slot.index), RESTART_DELAY_MS);
   });
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
@@ -54,7 +58,7 @@ export function superviseWorkers(count: number, write: (line: string) => void): 
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
-  for (let i = 0; i < count; i++) fork();
+  for (let i = 0; i < count; i++) fork(i);
   write(`started ${count} workers (WEB_CONCURRENCY; pid ${process.pid} supervises)`);
 }
 

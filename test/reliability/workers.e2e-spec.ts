@@ -41,7 +41,7 @@ describe('one instance with two worker processes', () => {
     pg?.destroy();
   });
 
-  it('runs two workers on one port, migrates once, seals one chain, replaces a killed worker and stops on SIGTERM', async () => {
+  it('runs two workers on one port, migrates once, seals one chain, replaces a killed worker (and all of them at once) and stops on SIGTERM', async () => {
     const workers = await eventually(
       () => {
         const pids = listeningPids(app);
@@ -107,6 +107,18 @@ describe('one instance with two worker processes', () => {
       },
       { timeoutMs: 90_000, intervalMs: 200 },
     );
+
+    // Every worker killed at once: the primary stays up and starts two again.
+    const serving = [...listeningPids(app)].filter(alive);
+    for (const pid of serving) process.kill(pid, 'SIGKILL');
+    await eventually(
+      async () => {
+        expect(listeningPids(app).size).toBe(5);
+        expect((await fetch(`${app.baseUrl}/health/ready`)).status).toBe(200);
+      },
+      { timeoutMs: 90_000, intervalMs: 200 },
+    );
+    expect(alive(app.child.pid!)).toBe(true);
 
     const all = [...listeningPids(app)];
     await app.stop('SIGTERM');
