@@ -1,5 +1,6 @@
 import cluster, { Worker } from 'node:cluster';
 import { availableParallelism } from 'node:os';
+import { WORKER_COUNT_ENV } from './common/cores';
 import type { AppConfig } from './config/config';
 
 /**
@@ -29,7 +30,7 @@ export function superviseWorkers(count: number, write: (line: string) => void): 
   // so index 0 (the process that prints the boot summary) always exists once.
   const slots = new Map<number, { index: number; startedAt: number }>();
   const fork = (index: number): Worker => {
-    const worker = cluster.fork({ WORKER_INDEX: String(index) });
+    const worker = cluster.fork({ WORKER_INDEX: String(index), [WORKER_COUNT_ENV]: String(count) });
     slots.set(worker.id, { index, startedAt: Date.now() });
     return worker;
   };

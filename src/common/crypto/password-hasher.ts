@@ -1,17 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import * as argon2 from 'argon2';
-import { availableParallelism } from 'node:os';
+import { coresForThisProcess } from '../cores';
 
 /** OWASP's argon2id baseline (19 MiB, t=2, p=1): strong, and cheap enough to serve sign-ins. */
 export const ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
 /**
- * argon2id hashing with bounded concurrency: a flood of sign-ins queues here
- * instead of occupying every libuv thread and starving other endpoints.
+ * argon2id hashing with bounded concurrency, one hash at a time per core this process may use: a flood of
+ * sign-ins queues here instead of occupying every libuv thread and starving other endpoints.
  */
 @Injectable()
 export class PasswordHasher {
-  private readonly limit = Math.max(1, availableParallelism());
+  private readonly limit = coresForThisProcess();
   private active = 0;
   private readonly waiting: (() => void)[] = [];
   private dummyHash?: Promise<string>;
