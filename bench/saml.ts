@@ -2,13 +2,15 @@
  * SAML benchmark (issue 5). Run: npx ts-node bench/saml.ts
  * (BENCH_ROUNDS=5 rounds of BENCH_DURATION_S=4 s SSO windows, BENCH_CONNECTIONS=16)
  *
- * - baseline: xml-crypto signing a typical ~3 KB assertion with the key passed as
- *   PEM text, on this thread, measured before and after the HTTP runs (same process).
+ * - baselines: xml-crypto signing a typical ~3 KB assertion with the key passed as PEM text, and the
+ *   bare RSA-SHA256 signature with a KeyObject parsed once (the floor of SSO on one core, issue 27),
+ *   on this thread, measured before and after every SSO window (same process).
  * - sso: GET /saml/sso/ for signed-in browsers (one esid cookie per connection)
  *   through the real service: parse the AuthnRequest, look up the session, the SP
  *   and the user, build, sign, audit, render the auto-submit page. The service runs
- *   as its own process (src/main.ts, as test/support/app-process.ts starts it, one
- *   event loop = one core); autocannon runs in a worker thread of this process.
+ *   as its own process (dist/main.js, as test/support/app-process.ts starts it), first with one
+ *   worker (one event loop = one core), then with one worker per core (its default), on the same
+ *   database and sessions; autocannon runs in a worker thread of this process.
  * - pipeline: the same parse/build/sign/render without HTTP or database, in-process.
  * - metadata: GET /saml/metadata/ latency percentiles.
  * Results: bench/results/saml.json.
@@ -16,7 +18,7 @@
 import 'reflect-metadata';
 import autocannon from 'autocannon';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { readRedirectAuthnRequest } from '../src/saml/protocol/authn-request.parser';
@@ -28,10 +30,10 @@ import { aTenant, anEndUser } from '../test/end-users/support';
 import type { TestApp } from '../test/support/app';
 import { spawnApp } from '../test/support/app-process';
 import { databaseUrl, recreateDatabase, withAdmin } from '../test/support/databases';
-import { startSmtpReceiver } from '../test/support/smtp-receiver';
+import { SmtpReceiver, startSmtpReceiver } from '../test/support/smtp-receiver';
 import { aRegisteredSp, authorizePath, formFields } from '../test/saml/support/saml-sso.helpers';
 import { samlEnv, testIdpKeyPair } from '../test/saml/support/saml-env';
-import { baselineRate } from './saml-baseline';
+import { baselineRate, keyObjectSignRate } from './saml-baseline';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 4);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -114,48 +116,124 @@ function pipelineRate(settings: IdpSettings, samlRequest: string, ms = 4000): nu
   return n / (Number(process.hrtime.bigint() - start) / 1e9);
 }
 
+interface SsoRound {
+  baseline: number;
+  keyObject: number;
+  sso: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/**
+ * Interleaved rounds: the machine's load drifts, so each SSO window is compared with baseline
+ * windows (xml-crypto with PEM text, and the bare KeyObject signature) measured just before and after it.
+ */
+async function ssoRounds(baseUrl: string, path: string, setupClient: string): Promise<SsoRound[]> {
+  const { keyPem, certPem } = testIdpKeyPair();
+  const load = (duration: number) =>
+    run({
+      url: `${baseUrl}${path}`,
+      setupClient: setupClient as unknown as autocannon.Options['setupClient'],
+      connections: CONNECTIONS,
+      duration,
+      workers: 1,
+    });
+  await load(WARMUP_S); // not counted: JIT, connection pool, Postgres caches of the fresh database
+  const rounds: SsoRound[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    const before = [baselineRate(keyPem, certPem, 2000), keyObjectSignRate(keyPem, 1000)];
+    const sso = await load(DURATION_S);
+    const after = [baselineRate(keyPem, certPem, 2000), keyObjectSignRate(keyPem, 1000)];
+    rounds.push({
+      baseline: (before[0] + after[0]) / 2,
+      keyObject: (before[1] + after[1]) / 2,
+      sso: sso.requests.average,
+      p50: sso.latency.p50,
+      p99: sso.latency.p99,
+      non2xx: sso.non2xx + sso.errors + sso.timeouts,
+    });
+  }
+  return rounds;
+}
+
+function summarizeRounds(rounds: SsoRound[], workers: number) {
+  return {
+    workers,
+    sso_signed_in_responses_per_s_median: Math.round(median(rounds.map((r) => r.sso))),
+    sso_vs_baseline_percent_median: Math.round(median(rounds.map((r) => r.sso / r.baseline)) * 100),
+    sso_per_worker_vs_key_object_loop_median: Math.round(median(rounds.map((r) => r.sso / workers / r.keyObject)) * 100) / 100,
+    baseline_xml_crypto_pem_signs_per_s_median: Math.round(median(rounds.map((r) => r.baseline))),
+    key_object_signs_per_s_median: Math.round(median(rounds.map((r) => r.keyObject))),
+    sso_non_2xx: rounds.reduce((n, r) => n + r.non2xx, 0),
+    per_round: rounds.map((r) => ({
+      baseline: Math.round(r.baseline),
+      key_object: Math.round(r.keyObject),
+      sso: Math.round(r.sso),
+      p50_ms: r.p50,
+      p99_ms: r.p99,
+    })),
+  };
+}
+
+/** One signed-in browser per connection (distinct users, distinct sessions), through the hosted page. */
+async function signedInBrowsers(
+  t: TestApp,
+  tenant: Awaited<ReturnType<typeof aTenant>>,
+  smtp: SmtpReceiver,
+  freshPath: () => Promise<string>,
+) {
+  const cookies: string[] = [];
+  for (let i = 0; i < CONNECTIONS; i++) {
+    const user = await anEndUser(t, tenant.client, { smtp, firstName: 'Ada' });
+    const agent = request.agent(t.baseUrl);
+    const start = await agent.get(await freshPath()).expect(302);
+    const form = await agent.get(start.headers.location as string).expect(200);
+    const csrf = /name="csrf_token" value="([^"]+)"/.exec(form.text)![1];
+    const login = await agent
+      .post('/auth/login/')
+      .type('form')
+      .send({ csrf_token: csrf, workspace_id: tenant.ws.id, next: '/saml/sso/finish/', email: user.email, password: user.password })
+      .expect(303);
+    cookies.push(
+      ([] as string[])
+        .concat(login.headers['set-cookie'] ?? [])
+        .find((c) => c.startsWith('esid='))!
+        .split(';')[0],
+    );
+  }
+  return cookies;
+}
+
 async function main(): Promise<void> {
   const dbName = 'idsvc_bench_saml';
   await withAdmin((client) => recreateDatabase(client, dbName));
   const smtp = await startSmtpReceiver();
   // Production defaults where the test harness lowers them (pool size); request logs off (they would fill the pipe).
-  const app = await spawnApp({
+  const env = (workers: number) => ({
     ...samlEnv(),
     RATE_LIMIT_SAML_SSO_PER_MINUTE: '100000000',
     SMTP_URL: smtp.url,
     DATABASE_URL: databaseUrl(dbName),
     DATABASE_POOL_SIZE: '10',
     LOG_LEVEL: 'warn',
+    WEB_CONCURRENCY: String(workers),
   });
-  // The factories only need an HTTP client aimed at the service.
-  const t = { http: () => request(app.baseUrl), baseUrl: app.baseUrl } as unknown as TestApp;
+  // One process first (the single-process figure), then the default, one worker per core (issue 27), on
+  // the same database, users and browser sessions.
+  const cores = availableParallelism();
+  let app = await spawnApp(env(1));
   try {
+    // The factories only need an HTTP client aimed at the service.
+    const t = { http: () => request(app.baseUrl), baseUrl: app.baseUrl } as unknown as TestApp;
     const tenant = await aTenant(t);
     const sp = await aRegisteredSp(t, tenant.dev, tenant.ws);
     // Each sign-in and each request sends a new AuthnRequest: the IdP answers a request ID once.
     const { path } = await authorizePath(sp, '/dashboard');
     const freshPath = async () => (await authorizePath(sp, '/dashboard')).path;
-
-    // One signed-in browser per connection (distinct users, distinct sessions), through the hosted page.
-    const cookies: string[] = [];
-    for (let i = 0; i < CONNECTIONS; i++) {
-      const user = await anEndUser(t, tenant.client, { smtp, firstName: 'Ada' });
-      const agent = request.agent(app.baseUrl);
-      const start = await agent.get(await freshPath()).expect(302);
-      const form = await agent.get(start.headers.location as string).expect(200);
-      const csrf = /name="csrf_token" value="([^"]+)"/.exec(form.text)![1];
-      const login = await agent
-        .post('/auth/login/')
-        .type('form')
-        .send({ csrf_token: csrf, workspace_id: tenant.ws.id, next: '/saml/sso/finish/', email: user.email, password: user.password })
-        .expect(303);
-      cookies.push(
-        ([] as string[])
-          .concat(login.headers['set-cookie'] ?? [])
-          .find((c) => c.startsWith('esid='))!
-          .split(';')[0],
-      );
-    }
+    const cookies = await signedInBrowsers(t, tenant, smtp, freshPath);
     const check = await request(app.baseUrl)
       .get(await freshPath())
       .set('Cookie', cookies[0])
@@ -163,64 +241,31 @@ async function main(): Promise<void> {
     await sp.saml.validatePostResponseAsync({ SAMLResponse: formFields(check.text).SAMLResponse }); // a real, valid answer
     const setupClient = writeSetupClient(cookies, sp);
 
-    // Interleaved rounds: the machine's load drifts, so each SSO window is compared
-    // with baseline windows measured just before and just after it.
-    const { keyPem, certPem } = testIdpKeyPair();
-    // Warm-up (not counted): JIT, connection pool, Postgres caches of the fresh database.
-    await run({
-      url: `${app.baseUrl}${path}`,
-      setupClient: setupClient as unknown as autocannon.Options['setupClient'],
-      connections: CONNECTIONS,
-      duration: WARMUP_S,
-      workers: 1,
-    });
-    const rounds: { baseline: number; sso: number; ratio: number; p50: number; p99: number; non2xx: number }[] = [];
-    for (let r = 0; r < ROUNDS; r++) {
-      const before = baselineRate(keyPem, certPem, 2000);
-      const sso = await run({
-        url: `${app.baseUrl}${path}`,
-        setupClient: setupClient as unknown as autocannon.Options['setupClient'],
-        connections: CONNECTIONS,
-        duration: DURATION_S,
-        workers: 1,
-      });
-      const after = baselineRate(keyPem, certPem, 2000);
-      const baseline = (before + after) / 2;
-      rounds.push({
-        baseline,
-        sso: sso.requests.average,
-        ratio: sso.requests.average / baseline,
-        p50: sso.latency.p50,
-        p99: sso.latency.p99,
-        non2xx: sso.non2xx + sso.errors + sso.timeouts,
-      });
-    }
+    const single = summarizeRounds(await ssoRounds(app.baseUrl, path, setupClient), 1);
     const metadata = await run({ url: `${app.baseUrl}/saml/metadata/`, connections: CONNECTIONS, duration: DURATION_S, workers: 1 });
+    await app.stop();
+    app = await spawnApp(env(cores));
+    const perCore = summarizeRounds(await ssoRounds(app.baseUrl, path, setupClient), cores);
+
     const samlRequest = new URL(path, 'http://x').searchParams.get('SAMLRequest')!;
     const idp = resolveIdpState(samlEnv());
     if (!idp.configured) throw new Error('bench IdP not configured');
+    const { keyPem, certPem } = testIdpKeyPair();
     const pipelineBaseline = baselineRate(keyPem, certPem, 3000);
     const pipeline = pipelineRate(idp.settings, samlRequest, 3000);
 
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     const results = {
       measured_at: new Date().toISOString(),
       node: process.version,
+      cores,
       rounds: ROUNDS,
       warmup_s: WARMUP_S,
       sso_window_s: DURATION_S,
       connections: CONNECTIONS,
-      sso_vs_baseline_percent_median: Math.round(median(rounds.map((r) => r.ratio)) * 100),
-      baseline_xml_crypto_pem_signs_per_s_median: Math.round(median(rounds.map((r) => r.baseline))),
-      sso_signed_in_responses_per_s_median: Math.round(median(rounds.map((r) => r.sso))),
-      sso_non_2xx: rounds.reduce((n, r) => n + r.non2xx, 0),
-      per_round: rounds.map((r) => ({
-        baseline: Math.round(r.baseline),
-        sso: Math.round(r.sso),
-        percent: Math.round(r.ratio * 100),
-        p50_ms: r.p50,
-        p99_ms: r.p99,
-      })),
+      one_worker: single,
+      one_worker_per_core: perCore,
+      sso_scaling_vs_one_worker:
+        Math.round((perCore.sso_signed_in_responses_per_s_median / single.sso_signed_in_responses_per_s_median) * 100) / 100,
       pipeline_in_process_per_s: Math.round(pipeline),
       pipeline_vs_baseline_percent: Math.round((pipeline / pipelineBaseline) * 100),
       metadata_requests_per_s: Math.round(metadata.requests.average),

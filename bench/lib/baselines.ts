@@ -26,9 +26,9 @@ export async function startBaseline(name: BaselineName, root: string, dbName: st
   const baseUrl = `http://127.0.0.1:${port}`;
   const env: Record<string, string> = { NODE_ENV: 'production', PORT: String(port) };
   let requests: BenchRequest[] = [{ path: '/hello' }];
-  if (name === 'pk-select' || name === 'pk-select-shared') {
-    // Each its own database: both may run at once, and seeding recreates it.
-    const seeded = await seedItems(name === 'pk-select' ? dbName : `${dbName}_shared`);
+  if (name === 'pk-select' || name === 'pk-select-shared' || name === 'bare-pk') {
+    // Each its own database: they may run at once, and seeding recreates it.
+    const seeded = await seedItems(name === 'pk-select' ? dbName : `${dbName}_${name.replace(/-/g, '_')}`);
     env.DATABASE_URL = seeded.url;
     requests = seeded.ids.map((id) => ({ path: `/items/${id}` }));
     if (name === 'pk-select-shared') env.BASELINE_SHARED_PROTOTYPES = '1';

@@ -21,6 +21,7 @@ export const BASELINE_TITLES: Record<BaselineName, string> = {
   'pk-select-shared':
     "the same `pk-select` app on a server that builds requests on Express's prototypes, as the service does (decision 0012) (context)",
   'page-select': 'bare NestJS 11 + TypeORM, one 50-event keyset page of an audit-shaped table of 1,000,000 rows, pool 10 (context)',
+  'bare-pk': '`node:http` + `pg`, no framework, one primary-key SELECT, pool 10, one worker per core like the service',
 };
 
 const AREA_TITLES: Record<string, string> = {

@@ -2,7 +2,7 @@ import type { Pool } from 'pg';
 import type { ApiClient } from './api-client';
 
 /** The reference servers scenarios are compared with, measured in the same run. */
-export type BaselineName = 'hello' | 'pk-select' | 'pk-select-shared' | 'page-select';
+export type BaselineName = 'hello' | 'pk-select' | 'pk-select-shared' | 'page-select' | 'bare-pk';
 
 /** One request autocannon sends; the list is cycled round-robin by every connection. */
 export interface BenchRequest {

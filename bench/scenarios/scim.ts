@@ -145,6 +145,15 @@ export const scenarios: Scenario<ScimWorkspace>[] = [
   {
     // Context, no target: the service builds requests on Express's prototypes (decision 0012), which the stock
     // baseline does not; this compares the read with a baseline that has the same server change.
+    name: 'scim-user-get-vs-bare',
+    area: 'scim',
+    title: 'the same `GET /scim/v2/Users/{id}`, compared with `bare-pk` (`node:http` + `pg`, one worker per core like the service)',
+    baseline: 'bare-pk',
+    targets: { minThroughputRatio: 0.7 },
+    setup: scimWorkspace,
+    requests: byId,
+  },
+  {
     name: 'scim-user-get-vs-shared',
     area: 'scim',
     title: 'the same `GET /scim/v2/Users/{id}`, compared with `pk-select-shared` (the baseline on the same kind of server)',
