@@ -73,7 +73,7 @@ async function main(): Promise<void> {
       RATE_LIMIT_AUTH_PER_MINUTE: '100000000',
       RATE_LIMIT_ACCOUNT_PER_MINUTE: '100000000',
     },
-    false,
+    process.argv.includes('--cpu-prof'),
   );
   BASE = baseUrl;
   try {

@@ -1,7 +1,7 @@
 /**
  * Summarises a V8 .cpuprofile (from `npm run bench -- --cpu-prof`): self time by
  * function and by package, and inclusive time of the hottest frames.
- *   npx ts-node bench/profile-summary.ts bench/results/profiles/<file>.cpuprofile [top]
+ *   npx ts-node bench/profile-summary.ts bench/results/profiles/<server>-<time>/<file>.cpuprofile [top]
  */
 import { readFileSync } from 'node:fs';
 

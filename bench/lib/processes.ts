@@ -151,5 +151,7 @@ export function runCommand(command: string, args: string[], cwd: string): Promis
 export function profileArgs(root: string, name: string, enabled: boolean): string[] {
   if (!enabled) return [];
   const stamp = new Date().toISOString().replace(/[-:]/g, '').slice(0, 15);
-  return ['--cpu-prof', `--cpu-prof-dir=${join(root, 'bench/results/profiles')}`, `--cpu-prof-name=${name}-${stamp}.cpuprofile`];
+  // One folder per server, with Node's default file names (they carry the pid): a service's cluster workers
+  // inherit these flags, and one file name would leave only the last process's profile.
+  return ['--cpu-prof', `--cpu-prof-dir=${join(root, 'bench/results/profiles', `${name}-${stamp}`)}`];
 }
