@@ -15,6 +15,7 @@ export default tseslint.config(
       'eslint.config.mjs',
       'jest.config.js',
       'scripts/build-if-stale.js',
+      '.dependency-cruiser.cjs',
     ],
   },
   js.configs.recommended,
