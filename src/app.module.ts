@@ -3,6 +3,7 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { LoggerModule } from 'nestjs-pino';
 import { AnomaliesModule } from './anomalies/anomalies.module';
+import { ENTITIES } from './app.entities';
 import { AuditModule } from './audit/audit.module';
 import { AuthenticationGuard } from './common/auth/auth.guard';
 import { RequestBudgetInterceptor } from './common/budget/request-budget.interceptor';
@@ -33,7 +34,7 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     ConfigModule,
     LoggerModule.forRootAsync({ inject: [APP_CONFIG], useFactory: (config: AppConfig) => loggerParams(config) }),
     EventEmitterModule.forRoot(),
-    DatabaseModule,
+    DatabaseModule.forRoot(ENTITIES),
     CommonModule,
     JobsModule,
     AuditModule,

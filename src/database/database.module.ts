@@ -1,9 +1,9 @@
-import { Global, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
+import { DynamicModule, Global, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/config';
-import { dataSourceOptions } from './data-source';
+import { dataSourceOptions, EntityList } from './data-source';
 import { EmbeddedPostgres, startEmbeddedPostgres } from './embedded-postgres';
 import { runMigrations, runMigrationsThroughPooler } from './migrate';
 import { unnamedStatementsOn } from './prepared-query';
@@ -68,37 +68,49 @@ async function reportPooler(dataSource: DataSource, config: AppConfig): Promise<
   }
 }
 
-/** TypeORM over PostgreSQL (or embedded PGlite); migrations run at boot under an advisory lock. */
+/**
+ * TypeORM over PostgreSQL (or embedded PGlite); migrations run at boot under an advisory lock. The
+ * app layer hands in its entity list (src/app.entities.ts): this module names no feature.
+ * Global with the configuration: every feature's repositories need the data source.
+ */
 @Global()
-@Module({
-  imports: [
-    TypeOrmModule.forRootAsync({
-      inject: [APP_CONFIG],
-      useFactory: async (config: AppConfig) => {
-        const target = await databaseUrl(config);
-        return {
-          ...dataSourceOptions({
-            ...target,
-            poolSize: config.DATABASE_POOL_SIZE,
-            statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
-            pooler: behindPooler(config) ? 'transaction' : 'none',
-          }),
-          autoLoadEntities: true,
-          [CONFIG]: config,
-        };
-      },
-      dataSourceFactory: async (options) => {
-        const dataSource = await new DataSource(options!).initialize();
-        const config = (options as { [CONFIG]?: AppConfig })[CONFIG]!;
-        if (behindPooler(config)) {
-          unnamedStatementsOn(dataSource);
-          await reportPooler(dataSource, config);
-        }
-        await migrate(dataSource, config);
-        return dataSource;
-      },
-    }),
-  ],
-  providers: [EmbeddedDatabaseShutdown],
-})
-export class DatabaseModule {}
+@Module({})
+export class DatabaseModule {
+  static forRoot(entities: EntityList): DynamicModule {
+    return {
+      module: DatabaseModule,
+      imports: [
+        TypeOrmModule.forRootAsync({
+          inject: [APP_CONFIG],
+          useFactory: async (config: AppConfig) => {
+            const target = await databaseUrl(config);
+            return {
+              ...dataSourceOptions(
+                {
+                  ...target,
+                  poolSize: config.DATABASE_POOL_SIZE,
+                  statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+                  pooler: behindPooler(config) ? 'transaction' : 'none',
+                },
+                entities,
+              ),
+              autoLoadEntities: true,
+              [CONFIG]: config,
+            };
+          },
+          dataSourceFactory: async (options) => {
+            const dataSource = await new DataSource(options!).initialize();
+            const config = (options as { [CONFIG]?: AppConfig })[CONFIG]!;
+            if (behindPooler(config)) {
+              unnamedStatementsOn(dataSource);
+              await reportPooler(dataSource, config);
+            }
+            await migrate(dataSource, config);
+            return dataSource;
+          },
+        }),
+      ],
+      providers: [EmbeddedDatabaseShutdown],
+    };
+  }
+}
