@@ -3,11 +3,13 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/config';
+import { DomainEventBus } from '../events/domain-event-bus';
 import { dataSourceOptions, EntityList } from './data-source';
 import { EmbeddedPostgres, startEmbeddedPostgres } from './embedded-postgres';
 import { runMigrations, runMigrationsThroughPooler } from './migrate';
 import { unnamedStatementsOn } from './prepared-query';
 import { sessionDatabaseUrl } from './session-url';
+import { UnitOfWork } from './unit-of-work';
 
 let embedded: EmbeddedPostgres | undefined;
 
@@ -70,8 +72,9 @@ async function reportPooler(dataSource: DataSource, config: AppConfig): Promise<
 
 /**
  * TypeORM over PostgreSQL (or embedded PGlite); migrations run at boot under an advisory lock. The
- * app layer hands in its entity list (src/app.entities.ts): this module names no feature.
- * Global with the configuration: every feature's repositories need the data source.
+ * app layer hands in its entity list (src/app.entities.ts): this module names no feature. It also
+ * provides the unit of work and the domain event bus every service runs its changes through.
+ * Global, with the configuration, and the only other global module: every feature needs it.
  */
 @Global()
 @Module({})
@@ -110,7 +113,8 @@ export class DatabaseModule {
           },
         }),
       ],
-      providers: [EmbeddedDatabaseShutdown],
+      providers: [EmbeddedDatabaseShutdown, DomainEventBus, UnitOfWork],
+      exports: [DomainEventBus, UnitOfWork],
     };
   }
 }

@@ -11,7 +11,7 @@ import { LoginDto, RegisterDto } from './dto/auth.dto';
 import { EndUserRecord, EndUsersRepository } from './end-users.repository';
 import { MfaChallengesService, MfaRequired, SecondStep } from './mfa/mfa-challenges.service';
 import { SignInGate } from './mfa/sign-in-gate.service';
-import { AuthRateLimiter } from './rate-limit/auth-rate-limiter';
+import { AuthRateLimiter } from '../common/rate-limit/auth-rate-limiter';
 import { SessionsService, TokenPair } from './sessions.service';
 import { SessionOptions, SignInService } from './sign-in.service';
 

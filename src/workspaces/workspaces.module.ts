@@ -1,5 +1,6 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CommonModule } from '../common/common.module';
 import { DevelopersModule } from '../developers/developers.module';
 import { WorkspaceMember } from './entities/workspace-member.entity';
 import { Workspace } from './entities/workspace.entity';
@@ -8,10 +9,9 @@ import { WorkspacesController } from './workspaces.controller';
 import { WorkspacesRepository } from './workspaces.repository';
 import { WorkspacesService } from './workspaces.service';
 
-/** Global: every developer-facing module checks membership through WorkspacesService. */
-@Global()
+/** Workspaces and their members; every developer-facing module that checks membership imports it. */
 @Module({
-  imports: [TypeOrmModule.forFeature([Workspace, WorkspaceMember]), DevelopersModule],
+  imports: [TypeOrmModule.forFeature([Workspace, WorkspaceMember]), DevelopersModule, CommonModule],
   controllers: [WorkspacesController],
   providers: [WorkspacesService, WorkspacesRepository, WorkspaceMembersRepository],
   exports: [WorkspacesService],
