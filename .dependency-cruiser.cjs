@@ -18,8 +18,10 @@ const FEATURE = '^src/(?!(?:config|database|events|common|api-docs)/)[^/]+/';
 const APP = '^src/[^/]+\\.ts$';
 const SPEC = '\\.spec\\.ts$';
 
-/** The only modules that read or write end_users through its entity (the directory's owners). */
-const END_USER_READERS = '^src/(end-users|scim/users|email-verification)/';
+const { END_USER_READERS } = require('./scripts/table-readers.cjs');
+
+/** The modules that may read end_users (scripts/table-readers.cjs, decision 0155), as one path pattern. */
+const END_USER_READER_PATHS = `^(${END_USER_READERS.map(({ folder }) => folder).join('|')})`;
 
 module.exports = {
   forbidden: [
@@ -48,10 +50,10 @@ module.exports = {
       name: 'end-users-read-by-their-owners',
       severity: 'error',
       comment:
-        'end_users is read and written only by end-users/, scim/users/ (the directory) and email-verification/ ' +
-        '(decision 0155); every other module asks EndUsersService.',
-      from: { path: '^src/', pathNot: [END_USER_READERS, SPEC, APP] },
-      to: { path: '^src/end-users/entities/end-user\\.entity\\.ts$' },
+        'end_users is read only by the modules listed in scripts/table-readers.cjs (decision 0155): no other module ' +
+        'imports its entity or EndUsersRepository; they ask EndUsersService. (SQL naming the table: scripts/check-table-readers.cjs.)',
+      from: { path: '^src/', pathNot: [END_USER_READER_PATHS, SPEC, APP] },
+      to: { path: '^src/end-users/(entities/end-user\\.entity|end-users\\.repository)\\.ts$' },
     },
   ],
   options: {

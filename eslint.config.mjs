@@ -15,7 +15,6 @@ export default tseslint.config(
       'eslint.config.mjs',
       'jest.config.js',
       'scripts/build-if-stale.js',
-      '.dependency-cruiser.cjs',
     ],
   },
   js.configs.recommended,
@@ -38,5 +37,16 @@ export default tseslint.config(
     files: ['**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: { ...tseslint.configs.disableTypeChecked.languageOptions, globals: { console: 'readonly', process: 'readonly' } },
+  },
+  // CommonJS tool configs and scripts (dependency-cruiser's config, the table-readers check): no type information.
+  {
+    files: ['**/*.cjs'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      sourceType: 'commonjs',
+      globals: { console: 'readonly', process: 'readonly', require: 'readonly', module: 'writable', __dirname: 'readonly' },
+    },
+    rules: { ...tseslint.configs.disableTypeChecked.rules, '@typescript-eslint/no-require-imports': 'off' },
   },
 );
