@@ -27,6 +27,7 @@ import { SamlModule } from './saml/saml.module';
 import { TestSpModule } from './saml/test-sp/test-sp.module';
 import { ScimModule } from './scim/scim.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { WorkspaceMemberGuard } from './workspaces/workspace-scoped';
 import { WorkspacesModule } from './workspaces/workspaces.module';
 
 @Module({
@@ -57,6 +58,8 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     { provide: APP_PIPE, useFactory: buildValidationPipe },
     { provide: APP_FILTER, useClass: AllExceptionsFilter },
     { provide: APP_GUARD, useClass: AuthenticationGuard },
+    // After authentication (guards run in this order): routes with @WorkspaceScoped need a member.
+    { provide: APP_GUARD, useClass: WorkspaceMemberGuard },
     { provide: APP_INTERCEPTOR, useClass: RequestBudgetInterceptor },
   ],
 })

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { WorkspacesModule } from '../workspaces/workspaces.module';
 import { AuditChainRepository } from './audit-chain.repository';
 import { AuditQueryService } from './audit-query.service';
 import { AuditSealer } from './audit-sealer';
@@ -15,7 +14,7 @@ import { AuditEvent } from './entities/audit-event.entity';
 
 /** The audit log: its writer listens to domain events; nothing else writes audit rows. */
 @Module({
-  imports: [TypeOrmModule.forFeature([AuditEvent, AuditChainEntry, AuditCheckpoint]), WorkspacesModule],
+  imports: [TypeOrmModule.forFeature([AuditEvent, AuditChainEntry, AuditCheckpoint])],
   controllers: [AuditController],
   providers: [AuditRepository, AuditListener, AuditQueryService, AuditChainRepository, AuditSigningKeys, AuditSealer, AuditVerifyService],
   exports: [AuditChainRepository, AuditSealer],

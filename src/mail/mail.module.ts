@@ -3,7 +3,6 @@ import { MailerModule } from '@nestjs-modules/mailer';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { JobsModule } from '../jobs/jobs.module';
-import { WorkspacesModule } from '../workspaces/workspaces.module';
 import { EmailTemplatesController } from './email-templates.controller';
 import { EmailTemplatesRepository } from './email-templates.repository';
 import { EmailTemplatesService } from './email-templates.service';
@@ -23,7 +22,6 @@ function transportFor(config: AppConfig) {
   imports: [
     TypeOrmModule.forFeature([EmailTemplate, MailOutboxMessage]),
     JobsModule,
-    WorkspacesModule,
     // No `template` option: templates are ours (src/mail/templates), so no template engine is loaded.
     MailerModule.forRootAsync({
       inject: [APP_CONFIG],

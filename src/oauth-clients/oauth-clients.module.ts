@@ -1,13 +1,12 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { WorkspacesModule } from '../workspaces/workspaces.module';
 import { OAuthClient } from './entities/oauth-client.entity';
 import { OAuthClientsController } from './oauth-clients.controller';
 import { OAuthClientsRepository } from './oauth-clients.repository';
 import { OAuthClientsService } from './oauth-clients.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([OAuthClient]), WorkspacesModule],
+  imports: [TypeOrmModule.forFeature([OAuthClient])],
   controllers: [OAuthClientsController],
   providers: [OAuthClientsService, OAuthClientsRepository],
   exports: [OAuthClientsService],

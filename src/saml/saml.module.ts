@@ -20,7 +20,6 @@ import { SamlSsoService } from './sso/saml-sso.service';
 import { SsoRequestsRepository } from './sso/sso-requests.repository';
 import { SeenRequestsRepository } from './sso/seen-requests.repository';
 import { SpLoginNames } from './sso/sp-login-names';
-import { WorkspacesModule } from '../workspaces/workspaces.module';
 
 /**
  * SAML 2.0 identity provider: SP registry, metadata, SP-initiated SSO. Above the end-users module
@@ -28,10 +27,10 @@ import { WorkspacesModule } from '../workspaces/workspaces.module';
  * filling that module's LoginAppNamesSlot (SpLoginNames), not by being global.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([SamlServiceProvider, SamlPendingRequest, SamlSeenRequest, SamlNameIdKey]),
+  imports: [
+    TypeOrmModule.forFeature([SamlServiceProvider, SamlPendingRequest, SamlSeenRequest, SamlNameIdKey]),
     CommonModule,
     RateLimitModule,
-    WorkspacesModule,
     EndUsersModule,
   ],
   controllers: [SamlMetadataController, SamlSpsController, SamlSsoController],
