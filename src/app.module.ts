@@ -4,6 +4,8 @@ import { EventEmitterModule } from '@nestjs/event-emitter';
 import { LoggerModule } from 'nestjs-pino';
 import { AnomaliesModule } from './anomalies/anomalies.module';
 import { ENTITIES } from './app.entities';
+import { AuditWriter } from './audit/audit-writer';
+import { AuditWriterModule } from './audit/audit-writer.module';
 import { AuditModule } from './audit/audit.module';
 import { AuthenticationGuard } from './common/auth/auth.guard';
 import { RequestBudgetInterceptor } from './common/budget/request-budget.interceptor';
@@ -35,7 +37,8 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     ConfigModule,
     LoggerModule.forRootAsync({ inject: [APP_CONFIG], useFactory: (config: AppConfig) => loggerParams(config) }),
     EventEmitterModule.forRoot(),
-    DatabaseModule.forRoot(ENTITIES),
+    // The unit of work's transaction-phase writers, in order: the audit row commits with its change.
+    DatabaseModule.forRoot(ENTITIES, { imports: [AuditWriterModule], writers: [AuditWriter] }),
     CommonModule,
     JobsModule,
     AuditModule,

@@ -1,9 +1,10 @@
-import { DynamicModule, Global, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
+import { DynamicModule, Global, Logger, Module, OnApplicationShutdown, Type } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { DomainEventBus } from '../events/domain-event-bus';
+import { TRANSACTION_PHASE_WRITERS, type TransactionPhaseWriter } from '../events/transaction-phase';
 import { dataSourceOptions, EntityList } from './data-source';
 import { EmbeddedPostgres, startEmbeddedPostgres } from './embedded-postgres';
 import { runMigrations, runMigrationsThroughPooler } from './migrate';
@@ -70,16 +71,23 @@ async function reportPooler(dataSource: DataSource, config: AppConfig): Promise<
   }
 }
 
+/** The writers of the transaction phase, in order, and the modules that provide them. */
+export interface TransactionPhase {
+  imports: Type[];
+  writers: Type<TransactionPhaseWriter>[];
+}
+
 /**
  * TypeORM over PostgreSQL (or embedded PGlite); migrations run at boot under an advisory lock. The
  * app layer hands in its entity list (src/app.entities.ts): this module names no feature. It also
- * provides the unit of work and the domain event bus every service runs its changes through.
+ * provides the unit of work and the domain event bus every service runs its changes through, with
+ * the transaction-phase writers the app names (`transactionPhase`, the audit writer first).
  * Global, with the configuration, and the only other global module: every feature needs it.
  */
 @Global()
 @Module({})
 export class DatabaseModule {
-  static forRoot(entities: EntityList): DynamicModule {
+  static forRoot(entities: EntityList, transactionPhase: TransactionPhase): DynamicModule {
     return {
       module: DatabaseModule,
       imports: [
@@ -112,9 +120,19 @@ export class DatabaseModule {
             return dataSource;
           },
         }),
+        ...transactionPhase.imports,
       ],
-      providers: [EmbeddedDatabaseShutdown, DomainEventBus, UnitOfWork],
-      exports: [DomainEventBus, UnitOfWork],
+      providers: [
+        EmbeddedDatabaseShutdown,
+        {
+          provide: TRANSACTION_PHASE_WRITERS,
+          inject: transactionPhase.writers,
+          useFactory: (...writers: TransactionPhaseWriter[]) => writers,
+        },
+        DomainEventBus,
+        UnitOfWork,
+      ],
+      exports: [DomainEventBus, UnitOfWork, TRANSACTION_PHASE_WRITERS],
     };
   }
 }

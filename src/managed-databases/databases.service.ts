@@ -76,7 +76,6 @@ export class DatabasesService {
       });
       return inserted;
     });
-    this.jobs.kick();
     return databaseView(row);
   }
 
@@ -104,8 +103,7 @@ export class DatabasesService {
         });
         return { ...db, status: 'deleting' as const };
       });
-      this.jobs.kick();
-      return databaseView(row);
+        return databaseView(row);
     } catch (err) {
       if (isLockNotAvailable(err)) {
         throw new DomainError('conflict', 'A backup or restore of this database is running; retry when it has finished', {

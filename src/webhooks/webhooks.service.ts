@@ -128,7 +128,6 @@ export class WebhooksService {
       await this.jobs.enqueue(tx, WEBHOOK_DELIVERY_QUEUE, { delivery_id: deliveryId }, { maxAttempts: WEBHOOK_JOB_ATTEMPTS });
       return (await this.webhooks.findDelivery(tx, deliveryId))!;
     });
-    this.jobs.kick();
     return toDeliveryView(delivery);
   }
 
@@ -147,7 +146,6 @@ export class WebhooksService {
       await this.jobs.enqueue(tx, WEBHOOK_DELIVERY_QUEUE, { delivery_id: found.id }, { maxAttempts: WEBHOOK_JOB_ATTEMPTS });
       return (await this.webhooks.findDelivery(tx, found.id))!;
     });
-    this.jobs.kick();
     return toDeliveryView(delivery);
   }
 

@@ -1,5 +1,6 @@
 import { CanActivate, createParamDecorator, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { ApiParam } from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { Principal } from '../common/auth/principal';
 import { DomainError, notFound } from '../common/errors';
@@ -41,8 +42,10 @@ const checkedScope = createParamDecorator((_: unknown, ctx: ExecutionContext): W
 export function WorkspaceScoped(source: IdSource, name: string): ParameterDecorator {
   return (target, key, index) => {
     if (key === undefined) throw new Error('@WorkspaceScoped() goes on a route handler parameter');
-    const handler = (target as Record<string | symbol, unknown>)[key] as object;
-    Reflect.defineMetadata(WORKSPACE_ID_AT, { source, name } satisfies IdLocation, handler);
+    const descriptor = Object.getOwnPropertyDescriptor(target, key)!;
+    Reflect.defineMetadata(WORKSPACE_ID_AT, { source, name } satisfies IdLocation, descriptor.value as object);
+    // A path parameter is documented as @Param(name) documented it; a query or body field by its DTO.
+    if (source === 'param') ApiParam({ name, type: String })(target, key, descriptor);
     checkedScope()(target, key, index);
   };
 }

@@ -110,8 +110,10 @@ export class WorkspacesService {
     const { workspaceId } = scope;
     await this.uow.run(async (tx, events) => {
       await this.workspaces.delete(tx, workspaceId);
-      // The delete cascades to the workspace's SCIM tokens: every instance drops its cached credentials at commit.
+      // The delete cascades to the workspace's SCIM tokens: every instance drops its cached credentials at
+      // commit, this one before answering.
       await notifyAllCredentialsRevoked(tx);
+      events.afterCommit('evict every cached credential', () => this.credentials.evictAll());
       events.emit('workspace_delete', {
         workspaceId,
         actor: actorOf(principal),
@@ -119,8 +121,6 @@ export class WorkspacesService {
         request,
       });
     });
-    // This instance synchronously, after commit, before answering.
-    this.credentials.evictAll();
   }
 
   async listMembers({ workspaceId }: WorkspaceScope) {

@@ -89,14 +89,14 @@ export class ScimClientsService {
   async revoke(p: DeveloperPrincipal, id: string, request: RequestMeta): Promise<void> {
     await this.uow.run(async (tx, events) => {
       const client = await this.load(tx, p, id);
+      // This instance evicts after commit, before answering (the others on NOTIFY).
+      events.afterCommit('evict the revoked SCIM client', () => this.cache.evict(clientTag(client.id)));
       if (client.revokedAt) return;
       await this.clients.markClientRevoked(tx, client.workspaceId, client.id);
       await this.clients.notifyRevoked(tx, clientTag(client.id));
       events.emit('scim_client_revoke', facts(p, client, request));
       events.emit('oauth_token_revoke', facts(p, client, request, { reason: 'client_revoked' }));
     });
-    // This instance evicts synchronously, after commit, before answering (the others on NOTIFY).
-    if (isUuid(id)) this.cache.evict(clientTag(id));
   }
 
   async createSecret(p: DeveloperPrincipal, id: string, dto: CreateScimClientSecretDto, request: RequestMeta) {
@@ -123,12 +123,12 @@ export class ScimClientsService {
       const client = await this.load(tx, p, id);
       const secret = await this.clients.findSecret(tx, client.workspaceId, client.id, secretId);
       if (!secret) throw notFound('secret');
+      events.afterCommit('evict the revoked SCIM client secret', () => this.cache.evict(secretTag(secret.id)));
       if (secret.revokedAt) return;
       await this.clients.markSecretRevoked(tx, client.workspaceId, secret.id);
       await this.clients.notifyRevoked(tx, secretTag(secret.id));
       events.emit('oauth_token_revoke', secretFacts(p, client, secret, request, { reason: 'secret_revoked' }));
     });
-    this.cache.evict(secretTag(secretId));
   }
 
   async setKeys(p: DeveloperPrincipal, id: string, dto: ScimClientKeysDto, request: RequestMeta) {

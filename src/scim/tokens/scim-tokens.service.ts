@@ -62,21 +62,20 @@ export class ScimTokensService {
   /** Idempotent: revoking a revoked token returns its original revoked_at and records nothing new. */
   async revoke(p: DeveloperPrincipal, id: string, request: RequestMeta) {
     if (!isUuid(id)) throw notFound('SCIM token');
-    const { view, hash } = await this.uow.run(async (tx, events) => {
+    return this.uow.run(async (tx, events) => {
       const row = await this.tokens.lockById(tx, id);
       if (!row) throw notFound('SCIM token');
       // The token names its workspace: the caller must be a member of it (the same 404 as for a foreign workspace).
       if (!(await this.membership.roleOf(p.developerId, row.workspaceId, tx))) throw notFound('workspace');
-      if (!row.isActive) return { view: { id: row.id, is_active: false, revoked_at: iso(row.revokedAt) }, hash: row.tokenHash };
+      // This instance evicts after commit, before answering (the others on NOTIFY).
+      events.afterCommit('evict the revoked SCIM token', () => this.cache.evict(row.tokenHash));
+      if (!row.isActive) return { id: row.id, is_active: false, revoked_at: iso(row.revokedAt) };
       const revokedAt = await this.tokens.markRevoked(tx, row.workspaceId, id);
       // Delivered at commit to every instance's token cache.
       await this.tokens.notifyRevoked(tx, row.tokenHash);
       events.emit('scim_token_revoke', auditFacts(p, row, request));
-      return { view: { id: row.id, is_active: false, revoked_at: iso(revokedAt) }, hash: row.tokenHash };
+      return { id: row.id, is_active: false, revoked_at: iso(revokedAt) };
     });
-    // This instance evicts synchronously, after commit, before answering.
-    this.cache.evict(hash);
-    return view;
   }
 
   /**
