@@ -6,7 +6,6 @@ import { WorkspaceMember } from './entities/workspace-member.entity';
 import { Workspace } from './entities/workspace.entity';
 import { WorkspaceMembersRepository } from './workspace-members.repository';
 import { WorkspaceMembership } from './workspace-membership';
-import { WorkspaceMemberGuard } from './workspace-scoped';
 import { WorkspacesController } from './workspaces.controller';
 import { WorkspacesRepository } from './workspaces.repository';
 import { WorkspacesService } from './workspaces.service';
@@ -18,7 +17,7 @@ import { WorkspacesService } from './workspaces.service';
 @Module({
   imports: [TypeOrmModule.forFeature([Workspace, WorkspaceMember]), DevelopersModule, CommonModule],
   controllers: [WorkspacesController],
-  providers: [WorkspacesService, WorkspacesRepository, WorkspaceMembersRepository, WorkspaceMembership, WorkspaceMemberGuard],
-  exports: [WorkspacesService, WorkspaceMembership, WorkspaceMemberGuard],
+  providers: [WorkspacesService, WorkspacesRepository, WorkspaceMembersRepository, WorkspaceMembership],
+  exports: [WorkspacesService, WorkspaceMembership],
 })
 export class WorkspacesModule {}
