@@ -81,7 +81,10 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     if (schema && !('$ref' in schema)) schema.example = example;
   }
   document.components = { ...document.components, schemas: { ...document.components?.schemas, ...SCHEMAS } };
-  for (const [name, example] of Object.entries(SERVED_EXAMPLES)) document.components.schemas![name] = { ...SCHEMAS[name as keyof typeof SCHEMAS], example };
+  const schemas = document.components.schemas!;
+  for (const [name, example] of Object.entries(SERVED_EXAMPLES)) {
+    schemas[name] = { ...SCHEMAS[name as keyof typeof SCHEMAS], example };
+  }
   // Nest labels every bearer scheme "JWT"; ours are opaque strings a client must not parse.
   for (const scheme of Object.values(document.components.securitySchemes ?? {})) if ('bearerFormat' in scheme) delete scheme.bearerFormat;
   for (const [path, item] of Object.entries(document.paths)) {

@@ -103,7 +103,7 @@ export class DatabasesService {
         });
         return { ...db, status: 'deleting' as const };
       });
-        return databaseView(row);
+      return databaseView(row);
     } catch (err) {
       if (isLockNotAvailable(err)) {
         throw new DomainError('conflict', 'A backup or restore of this database is running; retry when it has finished', {

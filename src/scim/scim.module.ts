@@ -30,7 +30,8 @@ import { ScimUsersService } from './users/scim-users.service';
 
 /** SCIM 2.0 server (spec area A): tokens, OAuth clients, Users, Groups, discovery. */
 @Module({
-  imports: [TypeOrmModule.forFeature([ScimToken, ScimGroup, ScimGroupMember, ScimOAuthClient, ScimOAuthClientSecret]),
+  imports: [
+    TypeOrmModule.forFeature([ScimToken, ScimGroup, ScimGroupMember, ScimOAuthClient, ScimOAuthClientSecret]),
     CommonModule,
     WorkspacesModule,
     OAuthModule,

@@ -70,7 +70,8 @@ export class WorkspaceMemberGuard implements CanActivate {
     const at = this.reflector.get<IdLocation | undefined>(WORKSPACE_ID_AT, context.getHandler());
     if (!at) return true;
     const request = context.switchToHttp().getRequest<ScopedRequest>();
-    const workspaceId = (request[at.source] as Record<string, unknown> | undefined)?.[at.name];
+    const fields = (at.source === 'param' ? request.params : request[at.source]) as Record<string, unknown> | undefined;
+    const workspaceId = fields?.[at.name];
     if (!isUuid(workspaceId)) {
       if (at.source === 'param') throw notFound('workspace');
       return true;
