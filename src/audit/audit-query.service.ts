@@ -17,7 +17,7 @@ export class AuditQueryService {
   }
 
   /** Oldest first, in batches, for the NDJSON export. */
-  async *export(_proof: WorkspaceScope, query: AuditExportQueryDto): AsyncGenerator<AuditExportLine> {
-    yield* this.events.exportRange(query);
+  async *export({ workspaceId }: WorkspaceScope, query: AuditExportQueryDto): AsyncGenerator<AuditExportLine> {
+    yield* this.events.exportRange({ ...query, workspace_id: workspaceId });
   }
 }

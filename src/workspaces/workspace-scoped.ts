@@ -25,12 +25,27 @@ interface IdLocation {
 const WORKSPACE_ID_AT = 'workspace:id-at';
 type ScopedRequest = Request & { user?: Principal; workspaceScope?: WorkspaceScope };
 
-const checkedScope = createParamDecorator((_: unknown, ctx: ExecutionContext): WorkspaceScope => {
-  const scope = ctx.switchToHttp().getRequest<ScopedRequest>().workspaceScope;
-  // Only when the id was not a UUID and the DTO let it through: the answer assertMember always gave.
-  if (!scope) throw notFound('workspace');
-  return scope;
+/**
+ * The scope of a request whose id the guard left to validation (missing, or not a UUID, in a query
+ * or a body): the DTO refuses it with a 400 before the handler runs. Should a handler ever get it,
+ * any use answers the 404 "workspace not found" a non-member gets. Not thrown here: the parameters
+ * are resolved together with the DTO's validation, and the 400 must win.
+ */
+const UNCHECKED: WorkspaceScope = Object.freeze({
+  get workspaceId(): string {
+    throw notFound('workspace');
+  },
+  get developerId(): string {
+    throw notFound('workspace');
+  },
+  get role(): WorkspaceRole {
+    throw notFound('workspace');
+  },
 });
+
+const checkedScope = createParamDecorator(
+  (_: unknown, ctx: ExecutionContext): WorkspaceScope => ctx.switchToHttp().getRequest<ScopedRequest>().workspaceScope ?? UNCHECKED,
+);
 
 /**
  * `@WorkspaceScoped('param', 'id') scope: WorkspaceScope` — the route acts in the workspace its
