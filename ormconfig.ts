@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
+import { ENTITIES } from './src/app.entities';
 import { loadConfig } from './src/config/config';
 import { dataSourceOptions } from './src/database/data-source';
 
@@ -13,11 +14,14 @@ if (!config.DATABASE_URL) {
 }
 const direct = config.DATABASE_DIRECT_URL;
 export default new DataSource(
-  dataSourceOptions({
-    url: direct ?? config.DATABASE_URL,
-    embedded: false,
-    poolSize: 2,
-    statementTimeoutMs: 0,
-    pooler: direct ? 'none' : config.DATABASE_POOLER,
-  }),
+  dataSourceOptions(
+    {
+      url: direct ?? config.DATABASE_URL,
+      embedded: false,
+      poolSize: 2,
+      statementTimeoutMs: 0,
+      pooler: direct ? 'none' : config.DATABASE_POOLER,
+    },
+    ENTITIES,
+  ),
 );

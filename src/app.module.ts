@@ -3,6 +3,9 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { LoggerModule } from 'nestjs-pino';
 import { AnomaliesModule } from './anomalies/anomalies.module';
+import { ENTITIES } from './app.entities';
+import { AuditWriter } from './audit/audit-writer';
+import { AuditWriterModule } from './audit/audit-writer.module';
 import { AuditModule } from './audit/audit.module';
 import { AuthenticationGuard } from './common/auth/auth.guard';
 import { RequestBudgetInterceptor } from './common/budget/request-budget.interceptor';
@@ -26,6 +29,7 @@ import { SamlModule } from './saml/saml.module';
 import { TestSpModule } from './saml/test-sp/test-sp.module';
 import { ScimModule } from './scim/scim.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { WorkspaceMemberGuard } from './workspaces/workspace-scoped';
 import { WorkspacesModule } from './workspaces/workspaces.module';
 
 @Module({
@@ -33,7 +37,8 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     ConfigModule,
     LoggerModule.forRootAsync({ inject: [APP_CONFIG], useFactory: (config: AppConfig) => loggerParams(config) }),
     EventEmitterModule.forRoot(),
-    DatabaseModule,
+    // The unit of work's transaction-phase writers, in order: the audit row commits with its change.
+    DatabaseModule.forRoot(ENTITIES, { imports: [AuditWriterModule], writers: [AuditWriter] }),
     CommonModule,
     JobsModule,
     AuditModule,
@@ -56,6 +61,8 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     { provide: APP_PIPE, useFactory: buildValidationPipe },
     { provide: APP_FILTER, useClass: AllExceptionsFilter },
     { provide: APP_GUARD, useClass: AuthenticationGuard },
+    // After authentication (guards run in this order): routes with @WorkspaceScoped need a member.
+    { provide: APP_GUARD, useClass: WorkspaceMemberGuard },
     { provide: APP_INTERCEPTOR, useClass: RequestBudgetInterceptor },
   ],
 })

@@ -5,6 +5,7 @@ import { SCHEMA_EXAMPLES } from './api-docs/examples';
 import { SCHEMAS } from './api-docs/schemas';
 import { applyValidationRules, applyValidationRulesToQueries } from './api-docs/validation-rules';
 import { isBrowserPage } from './common/exception.filter';
+import { listOf, resourceType, serviceProviderConfig } from './scim/discovery/discovery.documents';
 
 const DESCRIPTION = `SCIM 2.0 server, SAML 2.0 identity provider, email verification, sign-in anomaly detection, audit log and managed databases.
 
@@ -13,6 +14,16 @@ const DESCRIPTION = `SCIM 2.0 server, SAML 2.0 identity provider, email verifica
 **Errors.** Outside SCIM every error is \`{"error": "<snake_case_code>", "message": "…", "details"?: {…}}\`: branch on \`error\`. SCIM routes answer RFC 7644's error body (\`application/scim+json\`). Besides the statuses listed per operation, any route can answer 503 \`service_unavailable\` (with \`Retry-After\`) while the database is unreachable, and 500 \`internal_error\` with a \`request_id\` to quote.
 
 **Requests.** JSON bodies; unknown fields are rejected with 400 \`validation_failed\` (SCIM accepts and ignores them). Every response carries \`X-Request-Id\`. A method a path does not support is 405 with an \`Allow\` header. U+0000 and unpaired surrogates in any body, URL, cookie or header are 400 (SCIM: \`invalidValue\`). Paths end with a slash as shown (the same path without it is served too); SCIM paths have none.`;
+
+/**
+ * Examples that are a feature's own served documents (the SCIM discovery documents, for an
+ * example base URL): put in here, in the app layer, because src/api-docs names no feature.
+ */
+const EXAMPLE_BASE = 'https://id.example.com';
+const SERVED_EXAMPLES = {
+  ScimDiscoveryList: listOf([resourceType(EXAMPLE_BASE, 'User'), resourceType(EXAMPLE_BASE, 'Group')]),
+  ScimDiscoveryDocument: serviceProviderConfig(EXAMPLE_BASE),
+} satisfies Partial<Record<keyof typeof SCHEMAS, unknown>>;
 
 type Kind = 'developer' | 'scim' | 'end-user' | 'public';
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
@@ -70,6 +81,10 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     if (schema && !('$ref' in schema)) schema.example = example;
   }
   document.components = { ...document.components, schemas: { ...document.components?.schemas, ...SCHEMAS } };
+  const schemas = document.components.schemas!;
+  for (const [name, example] of Object.entries(SERVED_EXAMPLES)) {
+    schemas[name] = { ...SCHEMAS[name as keyof typeof SCHEMAS], example };
+  }
   // Nest labels every bearer scheme "JWT"; ours are opaque strings a client must not parse.
   for (const scheme of Object.values(document.components.securitySchemes ?? {})) if ('bearerFormat' in scheme) delete scheme.bearerFormat;
   for (const [path, item] of Object.entries(document.paths)) {

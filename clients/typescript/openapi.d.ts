@@ -5797,8 +5797,8 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
         developerId: string;
+        id: string;
       };
       cookie?: never;
     };

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CommonModule } from '../common/common.module';
 import { MailModule } from '../mail/mail.module';
 import { AnomaliesController } from './anomalies.controller';
 import { AnomaliesRepository } from './anomalies.repository';
@@ -15,7 +16,7 @@ import { geolocatorProvider } from './geo/geo.provider';
 
 /** Area D: sign-in anomaly detection, geolocation, alert emails and the end user's anomaly API. */
 @Module({
-  imports: [TypeOrmModule.forFeature([SecurityAnomaly, GeoCacheEntry]), MailModule],
+  imports: [TypeOrmModule.forFeature([SecurityAnomaly, GeoCacheEntry]), CommonModule, MailModule],
   controllers: [AnomaliesController],
   providers: [
     AnomaliesRepository,

@@ -1,5 +1,4 @@
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { listOf, resourceType, serviceProviderConfig } from '../scim/discovery/discovery.documents';
 
 /**
  * Named response (and SCIM request) bodies of the OpenAPI description, registered under
@@ -13,8 +12,6 @@ const nullableTime = { ...time, nullable: true } as const;
 const str = (example: string, extra: SchemaObject = {}): SchemaObject => ({ type: 'string', example, ...extra });
 
 const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
-/** Discovery examples are the real documents, for an example base URL. */
-const EXAMPLE_BASE = 'https://id.example.com';
 const USER_EXAMPLE = {
   schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
   id: '8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13',
@@ -884,7 +881,7 @@ export const SCHEMAS = {
   ScimDiscoveryList: {
     type: 'object',
     description: 'ListResponse of ResourceType or Schema documents (RFC 7644 §4).',
-    example: listOf([resourceType(EXAMPLE_BASE, 'User'), resourceType(EXAMPLE_BASE, 'Group')]),
+    // example: the served documents, filled in by src/openapi.ts (this layer names no feature)
     required: ['schemas', 'totalResults', 'Resources'],
     properties: {
       schemas: { type: 'array', items: { type: 'string' }, example: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'] },
@@ -897,7 +894,7 @@ export const SCHEMAS = {
   ScimDiscoveryDocument: {
     type: 'object',
     description: 'A ServiceProviderConfig, ResourceType or Schema document (RFC 7643 §5–7).',
-    example: serviceProviderConfig(EXAMPLE_BASE),
+    // example: the served ServiceProviderConfig, filled in by src/openapi.ts
     required: ['schemas'],
     additionalProperties: true,
     properties: {

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/config';
-import { WorkspacesService } from '../workspaces/workspaces.service';
+import type { WorkspaceScope } from '../workspaces/workspace-scoped';
 import { AuditChainRepository } from './audit-chain.repository';
 import { ChainVerifier, checkpointsBySeq, CheckpointView, GENESIS_HASH, publicKeyMap, PublicKeyView, VerifyResult } from './chain/chain';
 import { AuditSigningKeys } from './chain/signing-keys';
@@ -14,7 +14,6 @@ export class AuditVerifyService {
   constructor(
     private readonly chain: AuditChainRepository,
     private readonly keys: AuditSigningKeys,
-    private readonly workspaces: WorkspacesService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -23,13 +22,12 @@ export class AuditVerifyService {
    * and checks every checkpoint in that span. Without `from` it starts at the genesis, so a
    * removed first link is found too.
    */
-  async verify(developerId: string, query: AuditVerifyQueryDto): Promise<VerifyResult> {
-    await this.workspaces.assertMember(developerId, query.workspace_id);
-    const range = await this.chain.seqRange(query.workspace_id, query.from, query.to);
+  async verify({ workspaceId }: WorkspaceScope, query: AuditVerifyQueryDto): Promise<VerifyResult> {
+    const range = await this.chain.seqRange(workspaceId, query.from, query.to);
     if (!range) return { verified: 0, checkpoints: 0, first_break: null };
     const fromGenesis = query.from === undefined;
     const first = fromGenesis ? 1 : range.first;
-    const checkpoints = await this.chain.checkpointsCovering(query.workspace_id, first, range.last);
+    const checkpoints = await this.chain.checkpointsCovering(workspaceId, first, range.last);
     const verifier = new ChainVerifier(
       checkpointsBySeq(checkpoints),
       publicKeyMap(this.keys.publicKeys()),
@@ -38,7 +36,7 @@ export class AuditVerifyService {
     );
     let after = first - 1;
     for (;;) {
-      const links = await this.chain.links(null, query.workspace_id, after, range.last, PAGE);
+      const links = await this.chain.links(null, workspaceId, after, range.last, PAGE);
       for (const link of links) if (!verifier.push(link)) return verifier.result();
       if (links.length < PAGE) return verifier.result();
       after = links[links.length - 1].seq;
@@ -46,12 +44,11 @@ export class AuditVerifyService {
   }
 
   async checkpoints(
-    developerId: string,
+    { workspaceId }: WorkspaceScope,
     query: AuditCheckpointsQueryDto,
   ): Promise<{ results: CheckpointView[]; next_cursor: number | null }> {
-    await this.workspaces.assertMember(developerId, query.workspace_id);
     const limit = query.limit ?? 1000;
-    const rows = await this.chain.checkpointsSigned(query.workspace_id, {
+    const rows = await this.chain.checkpointsSigned(workspaceId, {
       from: query.from,
       to: query.to,
       // Exact: the DTO bounds the cursor to safe integers (decision 0042).

@@ -3,8 +3,8 @@ import { Controller, Get, Query, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { once } from 'node:events';
-import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
-import type { DeveloperPrincipal } from '../common/auth/principal';
+import { Auth } from '../common/auth/auth.decorator';
+import { type WorkspaceScope, WorkspaceScoped } from '../workspaces/workspace-scoped';
 import { AuditQueryService } from './audit-query.service';
 import { AuditVerifyService } from './audit-verify.service';
 import { AuditCheckpointsQueryDto, AuditExportQueryDto, AuditQueryDto, AuditVerifyQueryDto } from './dto/audit-query.dto';
@@ -35,8 +35,8 @@ export class AuditController {
     [404, 'not_found', 'No such workspace, or the caller is not a member of it'],
   )
   @Get('verify')
-  verify(@CurrentPrincipal() p: DeveloperPrincipal, @Query() query: AuditVerifyQueryDto) {
-    return this.verification.verify(p.developerId, query);
+  verify(@WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope, @Query() query: AuditVerifyQueryDto) {
+    return this.verification.verify(scope, query);
   }
 
   @Doc(
@@ -49,8 +49,8 @@ export class AuditController {
     [404, 'not_found', 'No such workspace, or the caller is not a member of it'],
   )
   @Get('checkpoints')
-  checkpoints(@CurrentPrincipal() p: DeveloperPrincipal, @Query() query: AuditCheckpointsQueryDto) {
-    return this.verification.checkpoints(p.developerId, query);
+  checkpoints(@WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope, @Query() query: AuditCheckpointsQueryDto) {
+    return this.verification.checkpoints(scope, query);
   }
 
   /** The Ed25519 public keys that sign checkpoints: the active one and those retired by rotation. */
@@ -74,8 +74,8 @@ export class AuditController {
     [404, 'not_found', 'No such workspace, or the caller is not a member of it'],
   )
   @Get()
-  list(@CurrentPrincipal() p: DeveloperPrincipal, @Query() query: AuditQueryDto) {
-    return this.audit.list(p.developerId, query);
+  list(@WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope, @Query() query: AuditQueryDto) {
+    return this.audit.list(scope, query);
   }
 
   @Doc(
@@ -93,9 +93,13 @@ export class AuditController {
     [404, 'not_found', 'No such workspace, or the caller is not a member of it'],
   )
   @Get('export')
-  async export(@CurrentPrincipal() p: DeveloperPrincipal, @Query() query: AuditExportQueryDto, @Res() res: Response): Promise<void> {
-    const events = this.audit.export(p.developerId, query);
-    // Pull the first row before committing to a 200, so a membership error still gets its JSON status.
+  async export(
+    @WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope,
+    @Query() query: AuditExportQueryDto,
+    @Res() res: Response,
+  ): Promise<void> {
+    const events = this.audit.export(scope, query);
+    // Pull the first row before committing to a 200, so an error still gets its JSON status.
     let next = await events.next();
     res.status(200).type('application/x-ndjson');
     while (!next.done) {

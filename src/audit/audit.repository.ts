@@ -127,7 +127,7 @@ export function auditPageQuery(developerId: string, query: AuditQueryDto, stable
 }
 
 /**
- * audit_events: appended by the audit listener only, read newest first by a keyset on the
+ * audit_events: appended by the audit writer only, read newest first by a keyset on the
  * unique (workspace_id, created_at). SQL text here: the append is one call of a function that
  * cannot fail its caller's transaction, and the page is a prepared statement on its index.
  *

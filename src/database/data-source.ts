@@ -1,5 +1,4 @@
 import { DataSourceOptions } from 'typeorm';
-import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 
 export interface DatabaseTarget {
@@ -15,8 +14,15 @@ export interface DatabaseTarget {
   pooler?: 'none' | 'transaction';
 }
 
-/** One description of the database shared by the app, the CLI (ormconfig.ts) and the tests. */
-export function dataSourceOptions(target: DatabaseTarget): DataSourceOptions {
+/** The entity classes a data source maps (the app's list is src/app.entities.ts). */
+export type EntityList = Extract<NonNullable<DataSourceOptions['entities']>, unknown[]>;
+
+/**
+ * One description of the database shared by the app, the CLI (ormconfig.ts) and the tests. The
+ * entities come from the caller (the app layer's list) so that this layer names no feature; a
+ * data source that only migrates passes none.
+ */
+export function dataSourceOptions(target: DatabaseTarget, entities: EntityList = []): DataSourceOptions {
   return {
     type: 'postgres',
     url: target.url,
@@ -24,7 +30,7 @@ export function dataSourceOptions(target: DatabaseTarget): DataSourceOptions {
     uuidExtension: 'pgcrypto',
     synchronize: false,
     migrationsRun: false,
-    entities: ENTITIES,
+    entities,
     migrations: MIGRATIONS,
     migrationsTableName: 'schema_migrations',
     // A 0.3-style findOneBy({ id: undefined }) returns the table's first row; make it throw.

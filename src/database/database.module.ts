@@ -1,13 +1,16 @@
-import { Global, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
+import { DynamicModule, Global, Logger, Module, OnApplicationShutdown, Type } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/config';
-import { dataSourceOptions } from './data-source';
+import { DomainEventBus } from '../events/domain-event-bus';
+import { TRANSACTION_PHASE_WRITERS, type TransactionPhaseWriter } from '../events/transaction-phase';
+import { dataSourceOptions, EntityList } from './data-source';
 import { EmbeddedPostgres, startEmbeddedPostgres } from './embedded-postgres';
 import { runMigrations, runMigrationsThroughPooler } from './migrate';
 import { unnamedStatementsOn } from './prepared-query';
 import { sessionDatabaseUrl } from './session-url';
+import { UnitOfWork } from './unit-of-work';
 
 let embedded: EmbeddedPostgres | undefined;
 
@@ -68,37 +71,68 @@ async function reportPooler(dataSource: DataSource, config: AppConfig): Promise<
   }
 }
 
-/** TypeORM over PostgreSQL (or embedded PGlite); migrations run at boot under an advisory lock. */
+/** The writers of the transaction phase, in order, and the modules that provide them. */
+export interface TransactionPhase {
+  imports: Type[];
+  writers: Type<TransactionPhaseWriter>[];
+}
+
+/**
+ * TypeORM over PostgreSQL (or embedded PGlite); migrations run at boot under an advisory lock. The
+ * app layer hands in its entity list (src/app.entities.ts): this module names no feature. It also
+ * provides the unit of work and the domain event bus every service runs its changes through, with
+ * the transaction-phase writers the app names (`transactionPhase`, the audit writer first).
+ * Global, with the configuration, and the only other global module: every feature needs it.
+ */
 @Global()
-@Module({
-  imports: [
-    TypeOrmModule.forRootAsync({
-      inject: [APP_CONFIG],
-      useFactory: async (config: AppConfig) => {
-        const target = await databaseUrl(config);
-        return {
-          ...dataSourceOptions({
-            ...target,
-            poolSize: config.DATABASE_POOL_SIZE,
-            statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
-            pooler: behindPooler(config) ? 'transaction' : 'none',
-          }),
-          autoLoadEntities: true,
-          [CONFIG]: config,
-        };
-      },
-      dataSourceFactory: async (options) => {
-        const dataSource = await new DataSource(options!).initialize();
-        const config = (options as { [CONFIG]?: AppConfig })[CONFIG]!;
-        if (behindPooler(config)) {
-          unnamedStatementsOn(dataSource);
-          await reportPooler(dataSource, config);
-        }
-        await migrate(dataSource, config);
-        return dataSource;
-      },
-    }),
-  ],
-  providers: [EmbeddedDatabaseShutdown],
-})
-export class DatabaseModule {}
+@Module({})
+export class DatabaseModule {
+  static forRoot(entities: EntityList, transactionPhase: TransactionPhase): DynamicModule {
+    return {
+      module: DatabaseModule,
+      imports: [
+        TypeOrmModule.forRootAsync({
+          inject: [APP_CONFIG],
+          useFactory: async (config: AppConfig) => {
+            const target = await databaseUrl(config);
+            return {
+              ...dataSourceOptions(
+                {
+                  ...target,
+                  poolSize: config.DATABASE_POOL_SIZE,
+                  statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+                  pooler: behindPooler(config) ? 'transaction' : 'none',
+                },
+                entities,
+              ),
+              autoLoadEntities: true,
+              [CONFIG]: config,
+            };
+          },
+          dataSourceFactory: async (options) => {
+            const dataSource = await new DataSource(options!).initialize();
+            const config = (options as { [CONFIG]?: AppConfig })[CONFIG]!;
+            if (behindPooler(config)) {
+              unnamedStatementsOn(dataSource);
+              await reportPooler(dataSource, config);
+            }
+            await migrate(dataSource, config);
+            return dataSource;
+          },
+        }),
+        ...transactionPhase.imports,
+      ],
+      providers: [
+        EmbeddedDatabaseShutdown,
+        {
+          provide: TRANSACTION_PHASE_WRITERS,
+          inject: transactionPhase.writers,
+          useFactory: (...writers: TransactionPhaseWriter[]) => writers,
+        },
+        DomainEventBus,
+        UnitOfWork,
+      ],
+      exports: [DomainEventBus, UnitOfWork, TRANSACTION_PHASE_WRITERS],
+    };
+  }
+}

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { DomainEventBus } from '../events/domain-event-bus';
@@ -7,28 +7,58 @@ import { DomainEvent, DomainEventName, DomainEvents, StatementRider } from '../e
 /** A transaction's EntityManager, as repositories take it. */
 export type Tx = EntityManager;
 
-/** What a service says happened inside its unit of work. */
+const logger = new Logger('UnitOfWork');
+
+/** What a service says happened inside its unit of work, and what must follow its commit. */
 export class EmittedEvents {
   private readonly list: DomainEvent[] = [];
+  private readonly hooks = new Map<string, () => void>();
 
   emit<K extends DomainEventName>(name: K, payload: DomainEvents[K]): void {
     this.list.push({ name, payload } as DomainEvent);
   }
 
+  /**
+   * Work that must wait for the commit and happen before the service answers: this instance's
+   * cache eviction after a revocation, a worker woken for the job just queued. Named for the
+   * logs and run once per name (ten jobs queued wake the worker once); runs only if the unit of
+   * work committed, synchronously, in registration order, before the events' after-commit
+   * handlers; a hook that throws is logged and never fails the request.
+   */
+  afterCommit(name: string, run: () => void): void {
+    if (!this.hooks.has(name)) this.hooks.set(name, run);
+  }
+
   get all(): readonly DomainEvent[] {
     return this.list;
+  }
+
+  /** @internal Called by UnitOfWork once committed. */
+  runAfterCommitHooks(): void {
+    for (const [name, run] of this.hooks) {
+      try {
+        run();
+      } catch (err) {
+        logger.error(`after-commit hook ${name} failed: ${(err as Error).message}`);
+      }
+    }
   }
 }
 
 /**
- * One transaction and the domain events emitted inside it. The transaction-phase listeners
- * (the audit writer) run on the same transaction once the work is done and before it commits,
- * so a change and its audit row commit together or not at all; the after-commit listeners
- * (anomaly detection, mail) run only once it has committed, so they never see a change that
- * was rolled back.
+ * One transaction and the domain events emitted inside it. The transaction-phase writers (the
+ * audit writer, injected as TRANSACTION_PHASE_WRITERS) run on the same transaction once the work
+ * is done and before it commits, so a change and its audit row commit together or not at all.
+ * Once it has committed, and only then: the after-commit hooks the work registered
+ * (`events.afterCommit`, or `afterCommit(tx, …)` for code handed only the transaction), then each
+ * event by name to its `@OnEvent` handlers (anomaly detection). Nothing after commit sees a change
+ * that was rolled back.
  */
 @Injectable()
 export class UnitOfWork {
+  /** The events of each open unit of work, by its transaction, for afterCommit(tx, …). */
+  private readonly open = new WeakMap<Tx, EmittedEvents>();
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly bus: DomainEventBus,
@@ -37,12 +67,22 @@ export class UnitOfWork {
   async run<T>(work: (tx: Tx, events: EmittedEvents) => Promise<T>): Promise<T> {
     const events = new EmittedEvents();
     const result = await this.dataSource.transaction(async (tx) => {
+      this.open.set(tx, events);
       const value = await work(tx, events);
       await this.bus.runTransactionPhase(events.all, tx);
       return value;
     });
-    this.bus.runAfterCommit(events.all);
+    this.committed(events);
     return result;
+  }
+
+  /**
+   * For code that is handed a unit of work's transaction but not its events (JobsService.enqueue):
+   * run `hook` once that unit of work commits. A transaction opened elsewhere has no unit of
+   * work: the hook is dropped (the job is still found by the worker's next poll).
+   */
+  afterCommit(tx: Tx, name: string, hook: () => void): void {
+    this.open.get(tx)?.afterCommit(name, hook);
   }
 
   /**
@@ -50,9 +90,9 @@ export class UnitOfWork {
    * service emits its events up front, and `write` runs the change with the transaction-phase
    * writes riding in the same statement (`riders`, evaluated once per row the change returns, so
    * a change that writes nothing records nothing). One round trip and PostgreSQL's own atomicity
-   * instead of BEGIN, statement, audit append, COMMIT. When some transaction-phase listener cannot
-   * ride, `write` runs inside an ordinary unit of work with no riders. After-commit listeners run
-   * once it has committed and only if it wrote something (`wrote`).
+   * instead of BEGIN, statement, audit append, COMMIT. When some transaction-phase writer cannot
+   * ride, `write` runs inside an ordinary unit of work with no riders. What follows a commit runs
+   * only if it wrote something (`wrote`).
    */
   async runAsOneStatement<T>(
     emit: (events: EmittedEvents) => void,
@@ -61,16 +101,24 @@ export class UnitOfWork {
   ): Promise<T> {
     const events = new EmittedEvents();
     emit(events);
-    const riders = await this.bus.riders(events.all);
+    const riders = this.bus.riders(events.all);
     if (riders === null) {
       return this.run(async (tx, inner) => {
         const result = await write(tx, []);
-        if (wrote(result)) for (const event of events.all) inner.emit(event.name, event.payload as never);
+        if (wrote(result)) {
+          for (const event of events.all) inner.emit(event.name, event.payload as never);
+          inner.afterCommit('one-statement hooks', () => events.runAfterCommitHooks());
+        }
         return result;
       });
     }
     const result = await write(null, riders);
-    if (wrote(result)) this.bus.runAfterCommit(events.all);
+    if (wrote(result)) this.committed(events);
     return result;
+  }
+
+  private committed(events: EmittedEvents): void {
+    events.runAfterCommitHooks();
+    this.bus.runAfterCommit(events.all);
   }
 }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CommonModule } from '../common/common.module';
 import { DEVELOPER_SESSION_AUTHENTICATOR } from '../common/auth/principal';
 import { DeveloperAuthController } from './developer-auth.controller';
 import { DeveloperBearerStrategy } from './developer-bearer.strategy';
@@ -14,7 +15,7 @@ import { DeveloperSession } from './entities/developer-session.entity';
 import { DeveloperToken } from './entities/developer-token.entity';
 
 @Module({
-  imports: [PassportModule, TypeOrmModule.forFeature([Developer, DeveloperSession, DeveloperToken])],
+  imports: [PassportModule, CommonModule, TypeOrmModule.forFeature([Developer, DeveloperSession, DeveloperToken])],
   controllers: [DeveloperAuthController, DeveloperTokensController],
   providers: [
     DevelopersService,

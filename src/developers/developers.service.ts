@@ -149,20 +149,18 @@ export class DevelopersService implements DeveloperSessionAuthenticator {
 
   async revokeToken(principal: DeveloperPrincipal, tokenId: string, request: RequestMeta): Promise<void> {
     if (!isUuid(tokenId)) throw notFound('token');
-    const hash = await this.uow.run(async (tx, events) => {
+    await this.uow.run(async (tx, events) => {
       const revoked = await this.tokens.revoke(tx, principal.developerId, tokenId);
       if (!revoked) throw notFound('token');
-      // Delivered at commit to every instance's credential cache.
+      // Delivered at commit to every instance's credential cache; this instance evicts before answering.
       await notifyCredentialRevoked(tx, revoked);
+      events.afterCommit('evict the revoked developer token', () => this.tokenCache.evict(revoked));
       events.emit('api_token_revoke', {
         workspaceId: null,
         request,
         actor: { type: 'developer', id: principal.developerId, email: principal.email },
         target: { type: 'DeveloperToken', id: tokenId },
       });
-      return revoked;
     });
-    // This instance evicts synchronously, after commit, before answering.
-    this.tokenCache.evict(hash);
   }
 }

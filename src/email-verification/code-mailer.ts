@@ -18,8 +18,8 @@ export interface CodeMail {
 
 /**
  * Issues a one-time code and queues the mail that carries it, and says so (its audit row), all in
- * the caller's unit of work (email verification and password reset share this). Call
- * MailService.kick() after the commit.
+ * the caller's unit of work (email verification, password reset and the emailed second step share
+ * this). The delivery job wakes the mail worker once that unit of work commits (JobsService.enqueue).
  */
 @Injectable()
 export class CodeMailer {

@@ -3,7 +3,7 @@ import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Auth } from '../common/auth/auth.decorator';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
-import { RateLimit, RateLimitGuard } from '../end-users/rate-limit/rate-limit.guard';
+import { RateLimit, RateLimitGuard } from '../common/rate-limit/rate-limit.guard';
 import { ResendVerificationDto, VerificationResponse, VerifyEmailDto } from './email-verification.dto';
 import { EmailVerificationService } from './email-verification.service';
 

@@ -4,7 +4,6 @@ import { DomainError } from '../common/errors';
 import type { RequestMeta } from '../common/request-context';
 import { type EmittedEvents, type Tx, UnitOfWork } from '../database/unit-of-work';
 import { EndUserRecord, EndUsersRepository } from '../end-users/end-users.repository';
-import { MailService } from '../mail/mail.service';
 import { CodeMailer } from './code-mailer';
 import { CodesRepository, MAX_CODE_ATTEMPTS, RESEND_COOLDOWN_MS } from './codes.repository';
 import { EndUserCode } from './entities/end-user-code.entity';
@@ -28,12 +27,11 @@ export class EmailVerificationService {
     private readonly uow: UnitOfWork,
     private readonly users: EndUsersRepository,
     private readonly codes: CodesRepository,
-    private readonly mail: MailService,
     private readonly clock: Clock,
     private readonly codeMailer: CodeMailer,
   ) {}
 
-  /** Issue a code and queue its mail in the caller's unit of work; call mail.kick() after commit. */
+  /** Issue a code and queue its mail in the caller's unit of work (the mail worker wakes when it commits). */
   async issue(tx: Tx, events: EmittedEvents, user: EndUserRecord, request: RequestMeta | undefined, now: Date): Promise<void> {
     await this.codeMailer.send(tx, events, user, {
       purpose: PURPOSE,
@@ -103,7 +101,6 @@ export class EmailVerificationService {
       }
       for (const user of pending) await this.issue(tx, events, user, request, now);
     });
-    this.mail.kick();
     return { success: true, message: 'A new verification code has been sent' };
   }
 

@@ -18,7 +18,7 @@ import {
 } from './dto/auth.dto';
 import { EndUsersService } from './end-users.service';
 import { PasswordService } from './password.service';
-import { RateLimit, RateLimitGuard } from './rate-limit/rate-limit.guard';
+import { RateLimit, RateLimitGuard } from '../common/rate-limit/rate-limit.guard';
 import { SessionsService } from './sessions.service';
 
 const EXAMPLE_TOKENS = {

@@ -2,17 +2,15 @@ import { Inject, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { NextFunction, Request, Response } from 'express';
-import { ClockModule } from '../common/clock.module';
+import { CommonModule } from '../common/common.module';
+import { RateLimitModule } from '../common/rate-limit/rate-limit.module';
 import { APP_CONFIG, type AppConfig } from '../config/config';
-import { CodeMailer } from '../email-verification/code-mailer';
-import { CodesRepository } from '../email-verification/codes.repository';
-import { EmailVerificationController } from '../email-verification/email-verification.controller';
-import { EmailVerificationService } from '../email-verification/email-verification.service';
-import { EndUserCode } from '../email-verification/entities/end-user-code.entity';
+import { EmailVerificationModule } from '../email-verification/email-verification.module';
 import { MailModule } from '../mail/mail.module';
+import { WorkspacesModule } from '../workspaces/workspaces.module';
 import { AuthController } from './auth.controller';
+import { EndUserDirectoryModule } from './end-user-directory.module';
 import { EndUserStrategy } from './end-user.strategy';
-import { EndUsersRepository } from './end-users.repository';
 import { EndUsersService } from './end-users.service';
 import { EndUserRefreshToken } from './entities/end-user-refresh-token.entity';
 import { EndUserSession } from './entities/end-user-session.entity';
@@ -25,6 +23,7 @@ import { HostedSessionsController } from './hosted-login/hosted-sessions.control
 import { HostedSessionsService } from './hosted-login/hosted-sessions.service';
 import { HostedLoginController } from './hosted-login/hosted-login.controller';
 import { hostedBasePath, HostedLoginService } from './hosted-login/hosted-login.service';
+import { LOGIN_APP_NAMES, LoginAppNamesSlot } from './hosted-login/login-app-names';
 import { SignInContinuations } from './hosted-login/sign-in-continuation';
 import { EndUserRecoveryCode } from './mfa/entities/end-user-recovery-code.entity';
 import { EndUserTotp } from './mfa/entities/end-user-totp.entity';
@@ -40,8 +39,6 @@ import { SignInPolicyController } from './mfa/sign-in-policy.controller';
 import { SignInPolicyRepository } from './mfa/sign-in-policy.repository';
 import { SignInPolicyService } from './mfa/sign-in-policy.service';
 import { PasswordService } from './password.service';
-import { AuthRateLimiter } from './rate-limit/auth-rate-limiter';
-import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 import { SessionsController } from './sessions.controller';
 import { SessionsRepository } from './sessions.repository';
 import { SessionsService } from './sessions.service';
@@ -53,20 +50,24 @@ import { TokenDenylistService } from './tokens/token-denylist.service';
 const DEFAULT_LOGIN_PATH = '/auth/login/';
 
 /**
- * End users: accounts, sign-in (API and hosted page), sessions and tokens, email verification and
- * password reset. Email verification lives in its own folder but shares this module's repositories.
+ * End users: accounts, sign-in (API and hosted page), sessions and tokens, password reset, second
+ * factors. Builds on the directory (end_users) and on email verification, which it imports: the
+ * arrows run end-users → email-verification → directory, never back.
  */
 @Module({
   imports: [
     PassportModule,
-    ClockModule,
+    CommonModule,
+    RateLimitModule,
     MailModule,
+    EndUserDirectoryModule,
+    EmailVerificationModule,
+    WorkspacesModule,
     TypeOrmModule.forFeature([
       EndUser,
       EndUserSession,
       EndUserRefreshToken,
       TokenDenylistEntry,
-      EndUserCode,
       EndUserTotp,
       EndUserRecoveryCode,
       EndUserMfaChallenge,
@@ -76,7 +77,6 @@ const DEFAULT_LOGIN_PATH = '/auth/login/';
   controllers: [
     AuthController,
     SessionsController,
-    EmailVerificationController,
     HostedLoginController,
     HostedSessionsController,
     HostedSecurityController,
@@ -93,22 +93,18 @@ const DEFAULT_LOGIN_PATH = '/auth/login/';
     MfaService,
     MfaChallengesService,
     HostedSessionsService,
-    EndUsersRepository,
     SessionsRepository,
-    CodesRepository,
     EndUsersService,
     SignInService,
     SessionsService,
     PasswordService,
-    EmailVerificationService,
-    CodeMailer,
     BrowserSessionsService,
     HostedLoginService,
     SignInContinuations,
+    LoginAppNamesSlot,
+    { provide: LOGIN_APP_NAMES, useExisting: LoginAppNamesSlot },
     TokenDenylistRepository,
     TokenDenylistService,
-    AuthRateLimiter,
-    RateLimitGuard,
     EndUserStrategy,
     {
       provide: AccessTokenCodec,
@@ -116,7 +112,7 @@ const DEFAULT_LOGIN_PATH = '/auth/login/';
       useFactory: (config: AppConfig) => new AccessTokenCodec(config.AUTH_JWT_SECRET ?? '', config.ACCESS_TOKEN_TTL_SECONDS),
     },
   ],
-  exports: [BrowserSessionsService, EmailVerificationService, SessionsService, MailModule, AuthRateLimiter, RateLimitGuard],
+  exports: [BrowserSessionsService, SessionsService, LoginAppNamesSlot],
 })
 export class EndUsersModule implements NestModule {
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}

@@ -6,12 +6,11 @@ import { DomainError } from '../common/errors';
 import type { RequestMeta } from '../common/request-context';
 import { UnitOfWork } from '../database/unit-of-work';
 import { EmailVerificationService } from '../email-verification/email-verification.service';
-import { MailService } from '../mail/mail.service';
 import { LoginDto, RegisterDto } from './dto/auth.dto';
 import { EndUserRecord, EndUsersRepository } from './end-users.repository';
 import { MfaChallengesService, MfaRequired, SecondStep } from './mfa/mfa-challenges.service';
 import { SignInGate } from './mfa/sign-in-gate.service';
-import { AuthRateLimiter } from './rate-limit/auth-rate-limiter';
+import { AuthRateLimiter } from '../common/rate-limit/auth-rate-limiter';
 import { SessionsService, TokenPair } from './sessions.service';
 import { SessionOptions, SignInService } from './sign-in.service';
 
@@ -43,7 +42,6 @@ export class EndUsersService {
     private readonly sessions: SessionsService,
     private readonly verification: EmailVerificationService,
     private readonly hasher: PasswordHasher,
-    private readonly mail: MailService,
     private readonly clock: Clock,
     private readonly mfa: MfaChallengesService,
     private readonly limiter: AuthRateLimiter,
@@ -74,7 +72,6 @@ export class EndUsersService {
       await this.verification.issue(tx, events, created, request, now);
       return created;
     });
-    this.mail.kick();
     return toEndUserView(user);
   }
 

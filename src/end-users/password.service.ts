@@ -8,7 +8,6 @@ import { UnitOfWork } from '../database/unit-of-work';
 import { CodeMailer } from '../email-verification/code-mailer';
 import { CodesRepository, MAX_CODE_ATTEMPTS, RESEND_COOLDOWN_MS } from '../email-verification/codes.repository';
 import { isWellFormedCode } from '../email-verification/one-time-code';
-import { MailService } from '../mail/mail.service';
 import { PasswordChangeDto, PasswordResetConfirmDto, PasswordResetRequestDto } from './dto/auth.dto';
 import { EndUserRecord, EndUsersRepository } from './end-users.repository';
 import { SessionsService } from './sessions.service';
@@ -25,7 +24,6 @@ export class PasswordService {
     private readonly codes: CodesRepository,
     private readonly sessions: SessionsService,
     private readonly hasher: PasswordHasher,
-    private readonly mail: MailService,
     private readonly clock: Clock,
     private readonly codeMailer: CodeMailer,
   ) {}
@@ -35,7 +33,7 @@ export class PasswordService {
     const user = await this.account(dto, dto.email);
     if (!user || !user.isActive) return { success: true };
     const now = this.clock.now();
-    const queued = await this.uow.run(async (tx, events) => {
+    await this.uow.run(async (tx, events) => {
       const [existing] = await this.codes.lockCodes(tx, PURPOSE, [user.id]);
       // Quietly skip within the cooldown: a loop on this endpoint must not mail-bomb the user.
       if (existing && existing.sentAt.getTime() + RESEND_COOLDOWN_MS > now.getTime()) return false;
@@ -48,7 +46,6 @@ export class PasswordService {
       });
       return true;
     });
-    if (queued) this.mail.kick();
     return { success: true };
   }
 

@@ -1,31 +1,28 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import type { EntityManager } from 'typeorm';
-import {
-  DomainEvent,
-  DomainEventName,
-  DomainEvents,
-  StatementRider,
-  TRANSACTION_PHASE,
-  TRANSACTION_PHASE_RIDER,
-  TransactionPhaseEvent,
-} from './domain-events';
+import { DomainEvent, DomainEventName, DomainEvents, StatementRider } from './domain-events';
+import { TRANSACTION_PHASE_WRITERS, type TransactionPhaseWriter } from './transaction-phase';
 
 /**
- * Fans domain events out to their listeners in two phases: the transaction phase (on the
- * unit of work's transaction, before commit; the audit writer) and after commit (anomaly
- * detection, mail). A listener failure is logged and never reaches the caller.
+ * Hands domain events on in two phases. The transaction phase runs the injected writers
+ * (TRANSACTION_PHASE_WRITERS: the audit writer) on the unit of work's transaction, before commit.
+ * After commit, each event goes out by its own name to its `@OnEvent(name)` handlers (e.g.
+ * `login_success` → AnomalyListener). A failure in either phase is logged and never reaches the caller.
  */
 @Injectable()
 export class DomainEventBus {
   private readonly logger = new Logger(DomainEventBus.name);
 
-  constructor(private readonly emitter: EventEmitter2) {}
+  constructor(
+    private readonly emitter: EventEmitter2,
+    @Inject(TRANSACTION_PHASE_WRITERS) private readonly writers: readonly TransactionPhaseWriter[],
+  ) {}
 
   /**
    * For an event that changes nothing, outside any unit of work (a refused sign-in, a refused
-   * SSO): the transaction-phase listeners run without a transaction (the audit writer writes
-   * on its own, with retries) and are awaited; the after-commit listeners follow.
+   * SSO): the writers write it on their own (the audit writer with retries) and are awaited; the
+   * after-commit handlers follow.
    */
   async publish<K extends DomainEventName>(name: K, payload: DomainEvents[K]): Promise<void> {
     const event = { name, payload } as DomainEvent;
@@ -33,56 +30,52 @@ export class DomainEventBus {
     this.runAfterCommit([event]);
   }
 
-  /** Runs the transaction-phase listeners of each event, in order, on `tx` (null: no transaction). */
+  /** Runs every writer on each event, in order, on `tx` (null: no transaction). */
   async runTransactionPhase(events: readonly DomainEvent[], tx: EntityManager | null): Promise<void> {
     for (const event of events) {
-      const phaseEvent: TransactionPhaseEvent = { ...event, tx };
-      try {
-        await this.emitter.emitAsync(TRANSACTION_PHASE, phaseEvent);
-      } catch (err) {
-        this.logger.error(`transaction-phase listener of ${event.name} failed: ${(err as Error).message}`);
+      for (const writer of this.writers) {
+        try {
+          await writer.write(event, tx);
+        } catch (err) {
+          this.logger.error(`transaction-phase writer ${writer.name} failed on ${event.name}: ${(err as Error).message}`);
+        }
       }
     }
   }
 
   /**
-   * The transaction phase of `events` as riders on one statement, or null when a transaction-phase
-   * listener cannot ride (then the caller runs a transaction instead): it answers nothing, or
-   * fails. Listeners are called one by one rather than through emitAsync, whose bookkeeping
-   * showed in the CPU profile of the hottest write.
+   * The transaction phase of `events` as riders on one statement, or null when some writer cannot
+   * ride (then the caller runs a transaction instead).
    */
-  async riders(events: readonly DomainEvent[]): Promise<StatementRider[] | null> {
-    const listeners = this.emitter.listeners(TRANSACTION_PHASE_RIDER) as ((event: DomainEvent) => unknown)[];
-    if (listeners.length !== this.emitter.listeners(TRANSACTION_PHASE).length) return null;
+  riders(events: readonly DomainEvent[]): StatementRider[] | null {
     const riders: StatementRider[] = [];
     for (const event of events) {
-      for (const listener of listeners) {
-        const answer = await ridingAnswer(() => listener(event));
-        if (answer === null) return null;
-        riders.push(answer);
+      for (const writer of this.writers) {
+        const rider = this.riderOf(writer, event);
+        if (rider === null) return null;
+        riders.push(rider);
       }
     }
     return riders;
   }
 
-  /** Hands each event to its after-commit listeners (they run asynchronously and catch their own errors). */
+  /** Hands each event to its after-commit handlers (they run asynchronously and catch their own errors). */
   runAfterCommit(events: readonly DomainEvent[]): void {
     for (const event of events) {
       try {
         this.emitter.emit(event.name, event.payload);
       } catch (err) {
-        this.logger.error(`listener of ${event.name} failed: ${(err as Error).message}`);
+        this.logger.error(`after-commit handler of ${event.name} failed: ${(err as Error).message}`);
       }
     }
   }
-}
 
-async function ridingAnswer(call: () => unknown): Promise<StatementRider | null> {
-  try {
-    const answer: unknown = await call();
-    const isRider = typeof answer === 'object' && answer !== null && 'expression' in answer && 'settle' in answer;
-    return isRider ? (answer as StatementRider) : null;
-  } catch {
-    return null;
+  private riderOf(writer: TransactionPhaseWriter, event: DomainEvent): StatementRider | null {
+    try {
+      return writer.rider(event);
+    } catch (err) {
+      this.logger.warn(`transaction-phase writer ${writer.name} cannot ride ${event.name}: ${(err as Error).message}`);
+      return null;
+    }
   }
 }

@@ -1,8 +1,10 @@
 /**
  * The typed map of domain events. A service emits them inside its unit of work
- * (src/database/unit-of-work.ts); listeners of the transaction phase (the audit writer)
- * run on the same transaction before it commits, and the others (anomaly detection, mail)
- * only once it has committed. Every event the audit catalog marks "emitted" is named here,
+ * (src/database/unit-of-work.ts); its transaction-phase writers (the audit writer, which
+ * turns each event into the audit row its name has in the catalog) run on the same transaction
+ * before it commits, and the `@OnEvent(name)` handlers (anomaly detection on login_success) only
+ * once it has committed. Mail is not a handler: it is queued in the transaction (the outbox) and
+ * its worker wakes after commit. Every event the audit catalog marks "emitted" is named here,
  * with the facts its audit row records; the compile-time check at the bottom keeps the two
  * lists equal.
  */
@@ -124,25 +126,6 @@ export type DomainEventName = keyof DomainEvents;
 
 /** One emitted event: its name and payload, typed together. */
 export type DomainEvent = { [K in DomainEventName]: { name: K; payload: DomainEvents[K] } }[DomainEventName];
-
-/**
- * The channel of the transaction phase. Its listeners get a {@link TransactionPhaseEvent} and
- * run, in emission order, on the unit of work's transaction just before it commits (`tx` is
- * null for an event published outside any transaction, such as a refused sign-in). After-commit
- * listeners subscribe to the event's own name.
- */
-export const TRANSACTION_PHASE = 'domain-event.transaction-phase';
-
-export type TransactionPhaseEvent = DomainEvent & { tx: import('typeorm').EntityManager | null };
-
-/**
- * The same phase for a one-statement unit of work (`UnitOfWork.runAsOneStatement`): a listener on
- * this channel answers its write as a {@link StatementRider} instead of running it, and the rider
- * is evaluated inside the change's own statement, once per row the change returns. A
- * transaction-phase listener that does not answer here makes the unit of work fall back to a
- * transaction.
- */
-export const TRANSACTION_PHASE_RIDER = 'domain-event.transaction-phase.rider';
 
 /** A transaction-phase write as one SQL expression (placeholders numbered from $1) and its values. */
 export interface StatementRider {

@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import { Counter, register } from 'prom-client';
 import type { EntityManager } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/config';
+import { UnitOfWork } from '../database/unit-of-work';
 import { ClaimedJob, JobsRepository } from './jobs.repository';
 
 export interface JobContext {
@@ -33,6 +34,7 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
 
   constructor(
     private readonly jobs: JobsRepository,
+    private readonly uow: UnitOfWork,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -40,14 +42,20 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     this.handlers.set(queue, handler);
   }
 
-  /** Enqueues on the caller's transaction (`manager`), so the job exists exactly when the change does. */
-  enqueue(
+  /**
+   * Enqueues on the caller's transaction (`manager`), so the job exists exactly when the change
+   * does, and wakes the worker once that unit of work commits (an after-commit hook: no caller
+   * kicks the worker by hand). A job due later waits for its time.
+   */
+  async enqueue(
     manager: EntityManager,
     queue: string,
     payload: Record<string, unknown>,
     opts: { runAt?: Date; maxAttempts?: number } = {},
   ): Promise<string> {
-    return this.jobs.enqueue(manager, { queue, payload, runAt: opts.runAt, maxAttempts: opts.maxAttempts ?? 10 });
+    const id = await this.jobs.enqueue(manager, { queue, payload, runAt: opts.runAt, maxAttempts: opts.maxAttempts ?? 10 });
+    if (!opts.runAt) this.uow.afterCommit(manager, `wake the job worker for ${queue}`, () => this.kick());
+    return id;
   }
 
   /** Ask the worker to look for due jobs now instead of at the next tick. */

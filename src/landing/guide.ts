@@ -1,8 +1,8 @@
 import MarkdownIt from 'markdown-it';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, posix } from 'node:path';
-import { html, raw } from '../end-users/hosted-login/views/html';
-import { PAGE_STYLES } from '../end-users/hosted-login/views/page-styles';
+import { html, raw } from '../common/html/html';
+import { PAGE_STYLES } from '../common/html/page-styles';
 
 /** Where a doc's files are served: `/guide/quickstart`, `/guide/decisions/0050-…`, `/guide/images/x.png`. */
 export const GUIDE_PATH = '/guide';

@@ -1,6 +1,6 @@
-import { html, raw } from '../end-users/hosted-login/views/html';
-import { PRODUCT_NAME } from '../end-users/hosted-login/views/page-layout';
-import { PAGE_STYLES } from '../end-users/hosted-login/views/page-styles';
+import { html, raw } from '../common/html/html';
+import { PRODUCT_NAME } from '../common/html/page-layout';
+import { PAGE_STYLES } from '../common/html/page-styles';
 
 export interface LandingFacts {
   baseUrl: string;

@@ -1,8 +1,8 @@
 import { Doc, Errors, Returns } from '../api-docs/decorators';
 import { Body, Controller, Get, Param, Put, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
-import type { DeveloperPrincipal } from '../common/auth/principal';
+import { Auth } from '../common/auth/auth.decorator';
+import { type WorkspaceScope, WorkspaceScoped } from '../workspaces/workspace-scoped';
 import { ListEmailTemplatesQuery, SaveEmailTemplateDto } from './dto/email-template.dto';
 import { EmailTemplatesService } from './email-templates.service';
 
@@ -22,8 +22,8 @@ export class EmailTemplatesController {
     [404, 'not_found', 'No such workspace, or the caller is not a member of it'],
   )
   @Get()
-  async list(@CurrentPrincipal() developer: DeveloperPrincipal, @Query() query: ListEmailTemplatesQuery) {
-    return { results: await this.templates.list(developer, query.workspace_id) };
+  async list(@WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope, @Query() _query: ListEmailTemplatesQuery) {
+    return { results: await this.templates.list(scope) };
   }
 
   @Doc(
@@ -36,7 +36,7 @@ export class EmailTemplatesController {
     [404, 'not_found', 'No template of this name, or no such workspace for the caller'],
   )
   @Put(':name')
-  save(@CurrentPrincipal() developer: DeveloperPrincipal, @Param('name') name: string, @Body() dto: SaveEmailTemplateDto) {
-    return this.templates.save(developer, name, dto);
+  save(@WorkspaceScoped('body', 'workspace_id') scope: WorkspaceScope, @Param('name') name: string, @Body() dto: SaveEmailTemplateDto) {
+    return this.templates.save(scope, name, dto);
   }
 }

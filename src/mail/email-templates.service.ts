@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DeveloperPrincipal } from '../common/auth/principal';
 import { DomainError, notFound } from '../common/errors';
 import type { Tx } from '../database/unit-of-work';
-import { WorkspacesService } from '../workspaces/workspaces.service';
+import type { WorkspaceScope } from '../workspaces/workspace-scoped';
 import { EmailTemplateView, SaveEmailTemplateDto } from './dto/email-template.dto';
 import { EmailTemplatesRepository, SavedTemplate } from './email-templates.repository';
 import { isTemplateName, TEMPLATE_CATALOG, TEMPLATE_NAMES, TemplateContent, TemplateName } from './templates/template-catalog';
@@ -11,18 +10,14 @@ import { unknownPlaceholders } from './templates/template-renderer';
 /** Per-workspace mail templates: the stored copy when a workspace saved one, else the default. */
 @Injectable()
 export class EmailTemplatesService {
-  constructor(
-    private readonly templates: EmailTemplatesRepository,
-    private readonly workspaces: WorkspacesService,
-  ) {}
+  constructor(private readonly templates: EmailTemplatesRepository) {}
 
   /** Read on the enqueuing transaction. */
   async effective(tx: Tx, workspaceId: string, name: TemplateName): Promise<TemplateContent> {
     return (await this.templates.find(tx, workspaceId, name)) ?? TEMPLATE_CATALOG[name].defaults;
   }
 
-  async list(developer: DeveloperPrincipal, workspaceId: string): Promise<EmailTemplateView[]> {
-    await this.workspaces.assertMember(developer.developerId, workspaceId);
+  async list({ workspaceId }: WorkspaceScope): Promise<EmailTemplateView[]> {
     const rows = await this.templates.list(workspaceId);
     return TEMPLATE_NAMES.map((name) =>
       toView(
@@ -32,11 +27,10 @@ export class EmailTemplatesService {
     );
   }
 
-  async save(developer: DeveloperPrincipal, name: string, dto: SaveEmailTemplateDto): Promise<EmailTemplateView> {
-    await this.workspaces.assertMember(developer.developerId, dto.workspace_id);
+  async save({ workspaceId }: WorkspaceScope, name: string, dto: SaveEmailTemplateDto): Promise<EmailTemplateView> {
     if (!isTemplateName(name)) throw notFound('email template');
     assertKnownPlaceholders(name, dto);
-    const saved = await this.templates.save(dto.workspace_id, name, { subject: dto.subject, from_name: dto.from_name, body: dto.body });
+    const saved = await this.templates.save(workspaceId, name, { subject: dto.subject, from_name: dto.from_name, body: dto.body });
     return toView(name, saved);
   }
 }

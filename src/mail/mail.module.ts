@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { MailerModule } from '@nestjs-modules/mailer';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { APP_CONFIG, AppConfig } from '../config/config';
+import { JobsModule } from '../jobs/jobs.module';
 import { EmailTemplatesController } from './email-templates.controller';
 import { EmailTemplatesRepository } from './email-templates.repository';
 import { EmailTemplatesService } from './email-templates.service';
@@ -20,6 +21,7 @@ function transportFor(config: AppConfig) {
 @Module({
   imports: [
     TypeOrmModule.forFeature([EmailTemplate, MailOutboxMessage]),
+    JobsModule,
     // No `template` option: templates are ours (src/mail/templates), so no template engine is loaded.
     MailerModule.forRootAsync({
       inject: [APP_CONFIG],

@@ -47,7 +47,11 @@ export class MailService {
     return outboxId;
   }
 
-  /** Call after the enqueuing transaction committed: deliver now rather than at the next poll. */
+  /**
+   * Deliver now rather than at the next poll. Not needed after enqueue: the delivery job wakes the
+   * worker itself once the enqueuing unit of work commits (JobsService.enqueue).
+   * @deprecated kept for the second-factor services until they drop their explicit call.
+   */
   kick(): void {
     this.jobs.kick();
   }

@@ -37,7 +37,6 @@ export class BackupsService {
       });
       return row;
     });
-    this.jobs.kick();
     return backupView(backup);
   }
 
@@ -81,7 +80,6 @@ export class BackupsService {
       });
       return row;
     });
-    this.jobs.kick();
     return restoreView(restore);
   }
 

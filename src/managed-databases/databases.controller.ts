@@ -4,6 +4,7 @@ import { ApiAcceptedResponse, ApiCreatedResponse, ApiOkResponse, ApiTags } from 
 import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
 import type { DeveloperPrincipal } from '../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
+import { type WorkspaceScope, WorkspaceScoped } from '../workspaces/workspace-scoped';
 import { DatabasesService } from './databases.service';
 import { CreateDatabaseDto, ListKeysQuery } from './dto/database.dto';
 import {
@@ -25,8 +26,8 @@ export class DatabasesController {
   @Doc('List databases of a workspace', 'Managed databases (postgres, redis, mongodb) with their status.')
   @Errors([404, 'not_found', 'No such workspace, or the caller is not a member of it'])
   @Get('workspaces/:workspaceId/databases')
-  async list(@CurrentPrincipal() p: DeveloperPrincipal, @Param('workspaceId') workspaceId: string) {
-    return { results: await this.databases.list(p.developerId, workspaceId) };
+  async list(@WorkspaceScoped('param', 'workspaceId') scope: WorkspaceScope) {
+    return { results: await this.databases.list(scope) };
   }
 
   @ApiCreatedResponse({ type: DatabaseResponse })
@@ -41,11 +42,11 @@ export class DatabasesController {
   @Post('workspaces/:workspaceId/databases')
   create(
     @CurrentPrincipal() p: DeveloperPrincipal,
-    @Param('workspaceId') workspaceId: string,
+    @WorkspaceScoped('param', 'workspaceId') scope: WorkspaceScope,
     @Body() dto: CreateDatabaseDto,
     @ReqMeta() meta: RequestMeta,
   ) {
-    return this.databases.create(p, workspaceId, dto, meta);
+    return this.databases.create(p, scope, dto, meta);
   }
 
   @ApiOkResponse({ type: DatabaseResponse })

@@ -7,7 +7,7 @@ import { APP_CONFIG, type AppConfig } from '../config/config';
 import { UnitOfWork } from '../database/unit-of-work';
 import { DomainEventBus } from '../events/domain-event-bus';
 import { JobsService } from '../jobs/jobs.service';
-import { WorkspacesService } from '../workspaces/workspaces.service';
+import type { WorkspaceScope } from '../workspaces/workspace-scoped';
 import type { CreateDatabaseDto } from './dto/database.dto';
 import { EngineRegistry } from './engine-registry';
 import { generateDbName, generatePassword, usernameFor } from './engines/credentials';
@@ -38,17 +38,14 @@ export class DatabasesService {
     private readonly repo: ManagedDatabasesRepository,
     private readonly engines: EngineRegistry,
     private readonly secrets: TenantSecrets,
-    private readonly workspaces: WorkspacesService,
     private readonly jobs: JobsService,
   ) {}
 
-  async list(developerId: string, workspaceId: string) {
-    await this.workspaces.assertMember(developerId, workspaceId);
+  async list({ workspaceId }: WorkspaceScope) {
     return (await this.repo.listDatabases(workspaceId)).map(databaseView);
   }
 
-  async create(p: DeveloperPrincipal, workspaceId: string, dto: CreateDatabaseDto, request: RequestMeta) {
-    await this.workspaces.assertMember(p.developerId, workspaceId);
+  async create(p: DeveloperPrincipal, { workspaceId }: WorkspaceScope, dto: CreateDatabaseDto, request: RequestMeta) {
     if (!this.engines.get(dto.engine).isAvailable()) {
       throw new DomainError('engine_unavailable', `The ${dto.engine} engine is not available on this service`, {
         details: { engine: dto.engine },
@@ -79,7 +76,6 @@ export class DatabasesService {
       });
       return inserted;
     });
-    this.jobs.kick();
     return databaseView(row);
   }
 
@@ -107,7 +103,6 @@ export class DatabasesService {
         });
         return { ...db, status: 'deleting' as const };
       });
-      this.jobs.kick();
       return databaseView(row);
     } catch (err) {
       if (isLockNotAvailable(err)) {

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { JobsModule } from '../jobs/jobs.module';
 import { BackupsController } from './backups.controller';
 import { BackupsService } from './backups.service';
 import { DatabasesController } from './databases.controller';
@@ -14,7 +15,7 @@ import { TenantSecrets } from './tenant-secrets';
 
 /** Area F: managed databases on real engines (Postgres, Redis, MongoDB). */
 @Module({
-  imports: [TypeOrmModule.forFeature([ManagedDatabase, ManagedDatabaseBackup, ManagedDatabaseRestore])],
+  imports: [TypeOrmModule.forFeature([ManagedDatabase, ManagedDatabaseBackup, ManagedDatabaseRestore]), JobsModule],
   controllers: [DatabasesController, BackupsController],
   providers: [EngineRegistry, ManagedDatabasesRepository, TenantSecrets, DatabasesService, BackupsService, ManagedDbJobs],
 })

@@ -5,6 +5,7 @@ import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
 import type { DeveloperPrincipal } from '../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
 import { CreateOAuthClientDto, UpdateOAuthClientDto, WorkspaceQueryDto } from './dto/oauth-client.dto';
+import { type WorkspaceScope, WorkspaceScoped } from '../workspaces/workspace-scoped';
 import { OAuthClientsService } from './oauth-clients.service';
 
 @ApiTags('oauth clients')
@@ -20,16 +21,21 @@ export class OAuthClientsController {
   @Returns(201, 'OAuthClientWithSecret', 'The client and its secret, shown this once')
   @Errors([404, 'not_found', 'No such workspace, or the caller is not a member of it'])
   @Post()
-  create(@CurrentPrincipal() p: DeveloperPrincipal, @Body() dto: CreateOAuthClientDto, @ReqMeta() meta: RequestMeta) {
-    return this.clients.create(p, dto, meta);
+  create(
+    @CurrentPrincipal() p: DeveloperPrincipal,
+    @WorkspaceScoped('body', 'workspace_id') scope: WorkspaceScope,
+    @Body() dto: CreateOAuthClientDto,
+    @ReqMeta() meta: RequestMeta,
+  ) {
+    return this.clients.create(p, scope, dto, meta);
   }
 
   @Doc('List applications of a workspace', 'Without secrets.')
   @Returns(200, 'OAuthClient', 'The clients', { list: true })
   @Errors([404, 'not_found', 'No such workspace, or the caller is not a member of it'])
   @Get()
-  async list(@CurrentPrincipal() p: DeveloperPrincipal, @Query() query: WorkspaceQueryDto) {
-    return { results: await this.clients.list(p, query.workspace_id) };
+  async list(@WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope, @Query() _query: WorkspaceQueryDto) {
+    return { results: await this.clients.list(scope) };
   }
 
   @Doc('Show an application', 'Without its secret.')

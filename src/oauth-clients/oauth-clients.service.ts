@@ -6,7 +6,7 @@ import { notFound } from '../common/errors';
 import { isUuid } from '../common/ids';
 import { RequestMeta } from '../common/request-context';
 import { EmittedEvents, Tx, UnitOfWork } from '../database/unit-of-work';
-import { WorkspacesService } from '../workspaces/workspaces.service';
+import type { WorkspaceScope } from '../workspaces/workspace-scoped';
 import { CreateOAuthClientDto, UpdateOAuthClientDto } from './dto/oauth-client.dto';
 import { OAuthClient } from './entities/oauth-client.entity';
 import { OAuthClientsRepository } from './oauth-clients.repository';
@@ -28,14 +28,12 @@ export class OAuthClientsService {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly clients: OAuthClientsRepository,
-    private readonly workspaces: WorkspacesService,
   ) {}
 
-  async create(p: DeveloperPrincipal, dto: CreateOAuthClientDto, request: RequestMeta) {
+  async create(p: DeveloperPrincipal, { workspaceId }: WorkspaceScope, dto: CreateOAuthClientDto, request: RequestMeta) {
     return this.uow.run(async (tx, events) => {
-      await this.workspaces.assertMember(p.developerId, dto.workspace_id, tx);
       const secret = generateToken('cs_');
-      const client = await this.clients.insert(tx, dto.workspace_id, {
+      const client = await this.clients.insert(tx, workspaceId, {
         clientId: `cli_${randomBytes(12).toString('hex')}`,
         clientSecretHash: sha256Hex(secret),
         name: dto.name,
@@ -46,8 +44,7 @@ export class OAuthClientsService {
     });
   }
 
-  async list(p: DeveloperPrincipal, workspaceId: string) {
-    await this.workspaces.assertMember(p.developerId, workspaceId);
+  async list({ workspaceId }: WorkspaceScope) {
     return (await this.clients.listForWorkspace(workspaceId)).map(toView);
   }
 

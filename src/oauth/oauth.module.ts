@@ -1,5 +1,6 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CommonModule } from '../common/common.module';
 import { AssertionJtisRepository } from './assertions/assertion-jtis.repository';
 import { AssertionVerifier } from './assertions/assertion-verifier';
 import { OAuthAssertionJti } from './assertions/entities/oauth-assertion-jti.entity';
@@ -24,9 +25,8 @@ import { AccessTokensService } from './tokens/access-tokens.service';
  * their store with OAuthClientDirectory; grants register with GrantRegistry; resources verify
  * access tokens with AccessTokensService.
  */
-@Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([OAuthSigningKey, OAuthAssertionJti])],
+  imports: [TypeOrmModule.forFeature([OAuthSigningKey, OAuthAssertionJti]), CommonModule],
   controllers: [TokenController, OAuthDiscoveryController],
   providers: [
     SigningKeysRepository,

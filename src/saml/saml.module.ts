@@ -1,5 +1,7 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CommonModule } from '../common/common.module';
+import { RateLimitModule } from '../common/rate-limit/rate-limit.module';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { EndUsersModule } from '../end-users/end-users.module';
 import { SamlNameIdKey } from './idp/entities/saml-nameid-key.entity';
@@ -10,7 +12,6 @@ import { SamlServiceProvider } from './sps/entities/saml-service-provider.entity
 import { SamlSpsController } from './sps/saml-sps.controller';
 import { SamlSpsRepository } from './sps/saml-sps.repository';
 import { SamlSpsService } from './sps/saml-sps.service';
-import { LOGIN_APP_NAMES } from '../end-users/hosted-login/login-app-names';
 import { BrowserUsers } from './sso/browser-user';
 import { SamlPendingRequest } from './sso/entities/saml-pending-request.entity';
 import { SamlSeenRequest } from './sso/entities/saml-seen-request.entity';
@@ -20,12 +21,20 @@ import { SsoRequestsRepository } from './sso/sso-requests.repository';
 import { SeenRequestsRepository } from './sso/seen-requests.repository';
 import { SpLoginNames } from './sso/sp-login-names';
 
-/** SAML 2.0 identity provider: SP registry, metadata, SP-initiated SSO. Global only for LOGIN_APP_NAMES (the hosted login names the SP). */
-@Global()
+/**
+ * SAML 2.0 identity provider: SP registry, metadata, SP-initiated SSO. Above the end-users module
+ * (the browser's session, the hosted login): it names the waiting SP to the hosted login by
+ * filling that module's LoginAppNamesSlot (SpLoginNames), not by being global.
+ */
 @Module({
-  imports: [TypeOrmModule.forFeature([SamlServiceProvider, SamlPendingRequest, SamlSeenRequest, SamlNameIdKey]), EndUsersModule],
+  imports: [
+    TypeOrmModule.forFeature([SamlServiceProvider, SamlPendingRequest, SamlSeenRequest, SamlNameIdKey]),
+    CommonModule,
+    RateLimitModule,
+    EndUsersModule,
+  ],
   controllers: [SamlMetadataController, SamlSpsController, SamlSsoController],
-  exports: [IdpRuntime, SamlSpsService, LOGIN_APP_NAMES],
+  exports: [IdpRuntime, SamlSpsService],
   providers: [
     NameIdKeysRepository,
     // Async: the NameID key may come from the database, and whatever injects the runtime sees it complete.
@@ -41,7 +50,6 @@ import { SpLoginNames } from './sso/sp-login-names';
     SeenRequestsRepository,
     BrowserUsers,
     SpLoginNames,
-    { provide: LOGIN_APP_NAMES, useExisting: SpLoginNames },
   ],
 })
 export class SamlModule {}

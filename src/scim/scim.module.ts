@@ -1,6 +1,9 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CommonModule } from '../common/common.module';
 import { EndUsersModule } from '../end-users/end-users.module';
+import { OAuthModule } from '../oauth/oauth.module';
+import { WorkspacesModule } from '../workspaces/workspaces.module';
 import { ScimOAuthClientSecret } from './clients/entities/scim-oauth-client-secret.entity';
 import { ScimOAuthClient } from './clients/entities/scim-oauth-client.entity';
 import { ScimAccessTokens } from './clients/scim-access-tokens';
@@ -27,7 +30,13 @@ import { ScimUsersService } from './users/scim-users.service';
 
 /** SCIM 2.0 server (spec area A): tokens, OAuth clients, Users, Groups, discovery. */
 @Module({
-  imports: [TypeOrmModule.forFeature([ScimToken, ScimGroup, ScimGroupMember, ScimOAuthClient, ScimOAuthClientSecret]), EndUsersModule],
+  imports: [
+    TypeOrmModule.forFeature([ScimToken, ScimGroup, ScimGroupMember, ScimOAuthClient, ScimOAuthClientSecret]),
+    CommonModule,
+    WorkspacesModule,
+    OAuthModule,
+    EndUsersModule,
+  ],
   controllers: [
     ScimTokensController,
     ScimClientsController,

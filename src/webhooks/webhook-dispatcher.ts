@@ -64,7 +64,6 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
         if (!more) break;
       }
     }
-    if (created > 0) this.jobs.kick();
     return created;
   }
 

@@ -5,6 +5,7 @@ import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
 import type { DeveloperPrincipal } from '../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
 import { CreateWebhookDto, DeliveriesQueryDto, UpdateWebhookDto, WebhookWorkspaceQueryDto } from './dto/webhook.dto';
+import { type WorkspaceScope, WorkspaceScoped } from '../workspaces/workspace-scoped';
 import { WebhooksService } from './webhooks.service';
 
 @ApiTags('webhooks')
@@ -28,8 +29,13 @@ export class WebhooksController {
     [404, 'not_found', 'No such workspace, or the caller is not a member of it'],
   )
   @Post()
-  create(@CurrentPrincipal() p: DeveloperPrincipal, @Body() dto: CreateWebhookDto, @ReqMeta() meta: RequestMeta) {
-    return this.webhooks.create(p, dto, meta);
+  create(
+    @CurrentPrincipal() p: DeveloperPrincipal,
+    @WorkspaceScoped('body', 'workspace_id') scope: WorkspaceScope,
+    @Body() dto: CreateWebhookDto,
+    @ReqMeta() meta: RequestMeta,
+  ) {
+    return this.webhooks.create(p, scope, dto, meta);
   }
 
   @Doc('List webhook endpoints', 'The webhook endpoints of one workspace, without their secrets. Members of the workspace only.')
@@ -39,8 +45,8 @@ export class WebhooksController {
     [404, 'not_found', 'No such workspace, or the caller is not a member of it'],
   )
   @Get()
-  async list(@CurrentPrincipal() p: DeveloperPrincipal, @Query() query: WebhookWorkspaceQueryDto) {
-    return { results: await this.webhooks.list(p, query.workspace_id) };
+  async list(@WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope, @Query() _query: WebhookWorkspaceQueryDto) {
+    return { results: await this.webhooks.list(scope) };
   }
 
   @Doc('Show a webhook endpoint', 'Without its secret. Visible to members of its workspace only (404 to anyone else).')

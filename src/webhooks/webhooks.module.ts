@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../audit/audit.module';
+import { JobsModule } from '../jobs/jobs.module';
 import { WebhookDelivery } from './entities/webhook-delivery.entity';
 import { WebhookSubscription } from './entities/webhook-subscription.entity';
 import { WebhookDeliveryWorker } from './webhook-delivery.worker';
@@ -11,7 +12,7 @@ import { WebhooksService } from './webhooks.service';
 
 /** Audit events delivered to customers' endpoints as Standard Webhooks (docs/audit.md). */
 @Module({
-  imports: [TypeOrmModule.forFeature([WebhookSubscription, WebhookDelivery]), AuditModule],
+  imports: [TypeOrmModule.forFeature([WebhookSubscription, WebhookDelivery]), AuditModule, JobsModule],
   controllers: [WebhooksController, WebhookDeliveriesController],
   providers: [WebhooksRepository, WebhooksService, WebhookDispatcher, WebhookDeliveryWorker],
 })

@@ -8,7 +8,7 @@ import { APP_CONFIG, AppConfig } from '../config/config';
 import { AuditChainRepository } from '../audit/audit-chain.repository';
 import { EmittedEvents, Tx, UnitOfWork } from '../database/unit-of-work';
 import { JobsService } from '../jobs/jobs.service';
-import { WorkspacesService } from '../workspaces/workspaces.service';
+import type { WorkspaceScope } from '../workspaces/workspace-scoped';
 import { CreateWebhookDto, UpdateWebhookDto } from './dto/webhook.dto';
 import { WebhookSubscription } from './entities/webhook-subscription.entity';
 import { unsafeTargetReason } from './safe-http';
@@ -44,22 +44,20 @@ export class WebhooksService {
     private readonly uow: UnitOfWork,
     private readonly webhooks: WebhooksRepository,
     private readonly chain: AuditChainRepository,
-    private readonly workspaces: WorkspacesService,
     private readonly jobs: JobsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.box = new SecretBox(config.SECRETS_ENCRYPTION_KEY!);
   }
 
-  async create(p: DeveloperPrincipal, dto: CreateWebhookDto, request: RequestMeta) {
-    await this.workspaces.assertMember(p.developerId, dto.workspace_id);
+  /** The caller's membership is settled before the url is resolved (WorkspaceMemberGuard): no DNS lookups for strangers. */
+  async create(p: DeveloperPrincipal, { workspaceId }: WorkspaceScope, dto: CreateWebhookDto, request: RequestMeta) {
     await this.assertSafe(dto.url);
     return this.uow.run(async (tx, events) => {
-      await this.workspaces.assertMember(p.developerId, dto.workspace_id, tx);
       const secret = generateWebhookSecret();
       // From the chain's head on: events sealed from now on are delivered.
-      const position = await this.chain.headSeq(tx, dto.workspace_id);
-      const webhook = await this.webhooks.insert(tx, dto.workspace_id, {
+      const position = await this.chain.headSeq(tx, workspaceId);
+      const webhook = await this.webhooks.insert(tx, workspaceId, {
         url: dto.url,
         eventTypes: [...new Set(dto.event_types)],
         description: dto.description ?? '',
@@ -71,8 +69,7 @@ export class WebhooksService {
     });
   }
 
-  async list(p: DeveloperPrincipal, workspaceId: string) {
-    await this.workspaces.assertMember(p.developerId, workspaceId);
+  async list({ workspaceId }: WorkspaceScope) {
     return (await this.webhooks.listForWorkspace(workspaceId)).map(toWebhookView);
   }
 
@@ -131,7 +128,6 @@ export class WebhooksService {
       await this.jobs.enqueue(tx, WEBHOOK_DELIVERY_QUEUE, { delivery_id: deliveryId }, { maxAttempts: WEBHOOK_JOB_ATTEMPTS });
       return (await this.webhooks.findDelivery(tx, deliveryId))!;
     });
-    this.jobs.kick();
     return toDeliveryView(delivery);
   }
 
@@ -150,7 +146,6 @@ export class WebhooksService {
       await this.jobs.enqueue(tx, WEBHOOK_DELIVERY_QUEUE, { delivery_id: found.id }, { maxAttempts: WEBHOOK_JOB_ATTEMPTS });
       return (await this.webhooks.findDelivery(tx, found.id))!;
     });
-    this.jobs.kick();
     return toDeliveryView(delivery);
   }
 

@@ -5,6 +5,7 @@ import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
 import type { DeveloperPrincipal } from '../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
 import { AddMemberDto, CreateWorkspaceDto, UpdateWorkspaceDto } from './dto/workspace.dto';
+import { type WorkspaceScope, WorkspaceScoped } from './workspace-scoped';
 import { WorkspacesService } from './workspaces.service';
 
 @ApiTags('workspaces')
@@ -34,8 +35,8 @@ export class WorkspacesController {
   @Returns(200, 'Workspace', 'The workspace')
   @Errors([404, 'not_found', 'No such workspace, or the caller is not a member of it'])
   @Get(':id')
-  get(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string) {
-    return this.workspaces.get(p.developerId, id);
+  get(@WorkspaceScoped('param', 'id') scope: WorkspaceScope) {
+    return this.workspaces.get(scope);
   }
 
   @Doc('Rename or describe a workspace', 'Any member may change name and description; fields not sent are kept.')
@@ -44,11 +45,11 @@ export class WorkspacesController {
   @Patch(':id')
   update(
     @CurrentPrincipal() p: DeveloperPrincipal,
-    @Param('id') id: string,
+    @WorkspaceScoped('param', 'id') scope: WorkspaceScope,
     @Body() dto: UpdateWorkspaceDto,
     @ReqMeta() meta: RequestMeta,
   ) {
-    return this.workspaces.update(p, id, dto, meta);
+    return this.workspaces.update(p, scope, dto, meta);
   }
 
   @Doc('Delete a workspace', 'Owners only. Deletes the workspace and everything in it.')
@@ -59,16 +60,16 @@ export class WorkspacesController {
   )
   @Delete(':id')
   @HttpCode(204)
-  remove(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string, @ReqMeta() meta: RequestMeta) {
-    return this.workspaces.remove(p, id, meta);
+  remove(@CurrentPrincipal() p: DeveloperPrincipal, @WorkspaceScoped('param', 'id') scope: WorkspaceScope, @ReqMeta() meta: RequestMeta) {
+    return this.workspaces.remove(p, scope, meta);
   }
 
   @Doc('List workspace members', 'Developers of the workspace with their role.')
   @Returns(200, 'WorkspaceMember', 'The members', { list: true })
   @Errors([404, 'not_found', 'No such workspace, or the caller is not a member of it'])
   @Get(':id/members')
-  async members(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string) {
-    return { results: await this.workspaces.listMembers(p.developerId, id) };
+  async members(@WorkspaceScoped('param', 'id') scope: WorkspaceScope) {
+    return { results: await this.workspaces.listMembers(scope) };
   }
 
   @Doc('Add a member', 'Owners only. The developer must already have signed up (400 otherwise). Role owner or member.')
@@ -79,8 +80,13 @@ export class WorkspacesController {
     [409, 'conflict', 'This developer is already a member'],
   )
   @Post(':id/members')
-  addMember(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string, @Body() dto: AddMemberDto, @ReqMeta() meta: RequestMeta) {
-    return this.workspaces.addMember(p, id, dto, meta);
+  addMember(
+    @CurrentPrincipal() p: DeveloperPrincipal,
+    @WorkspaceScoped('param', 'id') scope: WorkspaceScope,
+    @Body() dto: AddMemberDto,
+    @ReqMeta() meta: RequestMeta,
+  ) {
+    return this.workspaces.addMember(p, scope, dto, meta);
   }
 
   @Doc('Remove a member', 'Owners only. The last owner cannot be removed.')
@@ -95,10 +101,10 @@ export class WorkspacesController {
   @HttpCode(204)
   removeMember(
     @CurrentPrincipal() p: DeveloperPrincipal,
-    @Param('id') id: string,
+    @WorkspaceScoped('param', 'id') scope: WorkspaceScope,
     @Param('developerId') developerId: string,
     @ReqMeta() meta: RequestMeta,
   ) {
-    return this.workspaces.removeMember(p, id, developerId, meta);
+    return this.workspaces.removeMember(p, scope, developerId, meta);
   }
 }

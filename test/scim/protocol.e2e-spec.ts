@@ -1,6 +1,7 @@
-import { EventEmitter2 } from '@nestjs/event-emitter';
 import { randomUUID } from 'node:crypto';
-import { TRANSACTION_PHASE, TransactionPhaseEvent } from '../../src/events/domain-events';
+import type { EntityManager } from 'typeorm';
+import type { DomainEvent } from '../../src/events/domain-events';
+import { TRANSACTION_PHASE_WRITERS, type TransactionPhaseWriter } from '../../src/events/transaction-phase';
 import { createTestApp, TestApp } from '../support/app';
 import {
   aScimGroup,
@@ -194,18 +195,21 @@ describe('SCIM protocol details', () => {
       }
     });
 
-    it('runs a transaction-phase listener that cannot ride the statement inside a transaction with the change', async () => {
+    it('runs a transaction-phase writer that cannot ride the statement inside a transaction with the change', async () => {
       const s = await aScimTenant(t);
-      const emitter = t.get<EventEmitter2>(EventEmitter2);
+      // The unit of work's injected writers (the audit writer): one more, for this test only, that needs a transaction.
+      const writers = t.get<TransactionPhaseWriter[]>(TRANSACTION_PHASE_WRITERS);
       const seen: { name: string; inTransaction: boolean; userVisible: boolean }[] = [];
-      const listener = async (event: TransactionPhaseEvent) => {
-        const target = event.payload.target?.id ?? null;
-        const [row] = event.tx ? await event.tx.query(`SELECT count(*)::int AS n FROM end_users WHERE id = $1`, [target]) : [{ n: 0 }];
-        seen.push({ name: event.name, inTransaction: event.tx?.queryRunner?.isTransactionActive ?? false, userVisible: row.n === 1 });
+      const probe: TransactionPhaseWriter = {
+        name: 'test probe',
+        rider: () => null,
+        async write(event: DomainEvent, tx: EntityManager | null) {
+          const target = event.payload.target?.id ?? null;
+          const [row] = tx ? await tx.query(`SELECT count(*)::int AS n FROM end_users WHERE id = $1`, [target]) : [{ n: 0 }];
+          seen.push({ name: event.name, inTransaction: tx?.queryRunner?.isTransactionActive ?? false, userVisible: row.n === 1 });
+        },
       };
-      // emitAsync (the bus's transaction phase) awaits the promise a listener returns.
-      const asListener = listener as (event: TransactionPhaseEvent) => void;
-      emitter.on(TRANSACTION_PHASE, asListener);
+      writers.push(probe);
       try {
         const res = await s.post('/Users', userBody(aUserName('fallback'))).expect(201);
         expect(seen).toEqual([{ name: 'scim_user_create', inTransaction: true, userVisible: true }]);
@@ -215,7 +219,7 @@ describe('SCIM protocol details', () => {
         );
         expect(n).toBe(1);
       } finally {
-        emitter.off(TRANSACTION_PHASE, asListener);
+        writers.splice(writers.indexOf(probe), 1);
       }
     });
 

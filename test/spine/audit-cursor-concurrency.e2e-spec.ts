@@ -50,7 +50,7 @@ describe('audit cursor under concurrent writers', () => {
     return { events, newest: events[0]?.created_at ?? since };
   }
 
-  /** What a service's unit of work does before commit: the audit listener writes the event on `manager`'s transaction. */
+  /** What a service's unit of work does before commit: the audit writer writes the event on `manager`'s transaction. */
   const record = (manager: EntityManager, workspaceId: string, writer: number, i: number) =>
     bus.runTransactionPhase(
       [{ name: 'scim_user_update', payload: { workspaceId, actor: { type: 'system', id: null }, metadata: { writer, i } } }],

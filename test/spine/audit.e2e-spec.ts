@@ -16,7 +16,7 @@ describe('audit log', () => {
     uow = t.get(UnitOfWork);
     bus = t.get(DomainEventBus);
   });
-  /** What a refused sign-in does: an event that changes nothing, written on its own by the audit listener. */
+  /** What a refused sign-in does: an event that changes nothing, written on its own by the audit writer. */
   const recordDetached = (name: 'login_failure' | 'login_success' | 'custom_db_sync_fail', facts: AuditFacts) =>
     bus.runTransactionPhase([{ name, payload: facts } as never], null);
   afterAll(() => t.close());

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../../src/database/data-source';
-import { ENTITIES } from '../../src/database/entities';
+import { ENTITIES } from '../../src/app.entities';
 import { databasePrefix, databaseUrl } from '../support/databases';
 
 /**
@@ -11,12 +11,10 @@ import { databasePrefix, databaseUrl } from '../support/databases';
 describe('entities describe the migrated schema', () => {
   let dataSource: DataSource;
   beforeAll(async () => {
-    const options = dataSourceOptions({
-      url: databaseUrl(`${databasePrefix()}_template`),
-      embedded: false,
-      poolSize: 1,
-      statementTimeoutMs: 0,
-    });
+    const options = dataSourceOptions(
+      { url: databaseUrl(`${databasePrefix()}_template`), embedded: false, poolSize: 1, statementTimeoutMs: 0 },
+      ENTITIES,
+    );
     dataSource = await new DataSource(options).initialize();
   });
   afterAll(() => dataSource.destroy());

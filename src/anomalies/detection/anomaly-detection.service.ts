@@ -169,7 +169,6 @@ export class AnomalyDetectionService {
         metadata: { kinds: ordered.map((r) => r.kind), anomaly_ids: ordered.map((r) => r.id) },
       });
     });
-    this.mail.kick();
   }
 }
 

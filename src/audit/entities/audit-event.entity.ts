@@ -4,7 +4,7 @@ import { Check, Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
  * One audit event (spec E). Append-only: triggers reject UPDATE, DELETE and TRUNCATE, and a
  * BEFORE INSERT trigger assigns created_at, unique per workspace to the microsecond without writers
  * waiting on each other: the lossless cursor and the order key (decision 0120). Rows are written by
- * the audit listener only.
+ * the audit writer (src/audit/audit-writer.ts) only.
  */
 @Entity('audit_events')
 // (workspace_id, created_at DESC), unique: a descending key TypeORM cannot declare; the migration owns it.

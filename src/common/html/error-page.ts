@@ -1,4 +1,4 @@
-import { renderErrorPage as renderHostedErrorPage } from '../../end-users/hosted-login/views/error-page.view';
+import { renderErrorPage as renderHostedErrorPage } from './error-page.view';
 
 /**
  * The error page of the browser-facing surfaces (SAML, hosted login), in the hosted login's look.

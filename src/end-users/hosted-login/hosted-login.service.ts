@@ -6,14 +6,14 @@ import { EmailVerificationService } from '../../email-verification/email-verific
 import { EndUserRecord, EndUsersRepository, SignInScope } from '../end-users.repository';
 import { MfaChallengesService, methodsOf } from '../mfa/mfa-challenges.service';
 import { SignInGate } from '../mfa/sign-in-gate.service';
-import { AuthRateLimiter } from '../rate-limit/auth-rate-limiter';
+import { AuthRateLimiter } from '../../common/rate-limit/auth-rate-limiter';
 import { PasswordService } from '../password.service';
 import { SessionsService } from '../sessions.service';
 import { INVALID_CREDENTIALS_MESSAGE, SignInService } from '../sign-in.service';
 import { BrowserSession, BrowserSessionsService } from './browser-sessions.service';
 import { safeNext } from './safe-next';
 import { SignInContinuations } from './sign-in-continuation';
-import { renderErrorPage } from './views/error-page.view';
+import { renderErrorPage } from '../../common/html/error-page.view';
 import { LoginContext, renderLoginPage } from './views/login-page.view';
 import { renderSecondFactorPage } from './views/second-factor-page.view';
 import { renderResetConfirmPage, renderResetRequestPage } from './views/reset-password.view';

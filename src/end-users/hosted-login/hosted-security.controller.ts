@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { Auth } from '../../common/auth/auth.decorator';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
-import { RateLimit, RateLimitGuard } from '../rate-limit/rate-limit.guard';
+import { RateLimit, RateLimitGuard } from '../../common/rate-limit/rate-limit.guard';
 import { clearSessionCookie, sessionCookie } from './browser-session-cookie';
 import { BrowserSession, BrowserSessionsService } from './browser-sessions.service';
 import type { HostedResult } from './hosted-login.service';

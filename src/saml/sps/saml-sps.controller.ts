@@ -5,6 +5,7 @@ import { Auth, CurrentPrincipal } from '../../common/auth/auth.decorator';
 import type { DeveloperPrincipal } from '../../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import { CreateSamlSpDto, SamlSpListQueryDto, UpdateSamlSpDto } from './dto/saml-sp.dto';
+import { type WorkspaceScope, WorkspaceScoped } from '../../workspaces/workspace-scoped';
 import { SamlSpsService } from './saml-sps.service';
 
 @ApiTags('saml')
@@ -23,8 +24,13 @@ export class SamlSpsController {
     [409, 'sp_entity_id_taken', 'Another SP already uses this entity id'],
   )
   @Post()
-  create(@CurrentPrincipal() p: DeveloperPrincipal, @Body() dto: CreateSamlSpDto, @ReqMeta() meta: RequestMeta) {
-    return this.sps.create(p, dto, meta);
+  create(
+    @CurrentPrincipal() p: DeveloperPrincipal,
+    @WorkspaceScoped('body', 'workspace_id') scope: WorkspaceScope,
+    @Body() dto: CreateSamlSpDto,
+    @ReqMeta() meta: RequestMeta,
+  ) {
+    return this.sps.create(p, scope, dto, meta);
   }
 
   @Doc('List SAML service providers', 'The SAML apps of one workspace.')
@@ -34,8 +40,8 @@ export class SamlSpsController {
     [404, 'not_found', 'No such workspace, or the caller is not a member of it'],
   )
   @Get()
-  async list(@CurrentPrincipal() p: DeveloperPrincipal, @Query() query: SamlSpListQueryDto) {
-    return { results: await this.sps.list(p, query.workspace_id) };
+  async list(@WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope, @Query() _query: SamlSpListQueryDto) {
+    return { results: await this.sps.list(scope) };
   }
 
   @Doc('Show a SAML service provider', 'Visible to members of its workspace only.')

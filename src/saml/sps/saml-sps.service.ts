@@ -5,7 +5,7 @@ import { isUuid } from '../../common/ids';
 import { RequestMeta } from '../../common/request-context';
 import { UnitOfWork } from '../../database/unit-of-work';
 import type { AuditFacts } from '../../events/domain-events';
-import { WorkspacesService } from '../../workspaces/workspaces.service';
+import type { WorkspaceScope } from '../../workspaces/workspace-scoped';
 import { NAME_ID_FORMAT } from '../protocol/saml-urns';
 import { CreateSamlSpDto, UpdateSamlSpDto } from './dto/saml-sp.dto';
 import { SamlServiceProvider } from './entities/saml-service-provider.entity';
@@ -18,27 +18,24 @@ const spNotFound = () => notFound('SAML service provider');
 /** Formats whose value the IdP generates: registered with name_id_attribute "id", which is the default for them. */
 const GENERATED_FORMATS: readonly string[] = [NAME_ID_FORMAT.persistent, NAME_ID_FORMAT.transient];
 
-/** The SP registry. Every call checks the developer's membership of the SP's workspace. */
+/** The SP registry. Every call is for a member of the SP's workspace: the guard checks a named workspace, the repository an SP's. */
 @Injectable()
 export class SamlSpsService {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly sps: SamlSpsRepository,
-    private readonly workspaces: WorkspacesService,
   ) {}
 
-  async create(p: DeveloperPrincipal, dto: CreateSamlSpDto, request: RequestMeta): Promise<SamlSpView> {
+  async create(p: DeveloperPrincipal, { workspaceId }: WorkspaceScope, dto: CreateSamlSpDto, request: RequestMeta): Promise<SamlSpView> {
     const fields = resolveFields(dto, undefined);
     return this.uow.run(async (tx, events) => {
-      await this.workspaces.assertMember(p.developerId, dto.workspace_id, tx);
-      const sp = await this.sps.insert(tx, dto.workspace_id, fields);
+      const sp = await this.sps.insert(tx, workspaceId, fields);
       events.emit('saml_sp_create', spEvent(p, sp, request));
       return toSpView(sp);
     });
   }
 
-  async list(p: DeveloperPrincipal, workspaceId: string): Promise<SamlSpView[]> {
-    await this.workspaces.assertMember(p.developerId, workspaceId);
+  async list({ workspaceId }: WorkspaceScope): Promise<SamlSpView[]> {
     return (await this.sps.list(workspaceId)).map(toSpView);
   }
 

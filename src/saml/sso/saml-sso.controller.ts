@@ -8,7 +8,7 @@ import { renderErrorPage } from '../../common/html/error-page';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import { clearSessionCookie, SESSION_COOKIE } from '../../end-users/hosted-login/browser-session-cookie';
 import { APP_CONFIG, AppConfig } from '../../config/config';
-import { RateLimit, RateLimitGuard } from '../../end-users/rate-limit/rate-limit.guard';
+import { RateLimit, RateLimitGuard } from '../../common/rate-limit/rate-limit.guard';
 import { PENDING_TTL_SECONDS } from './sso-requests.repository';
 import { SamlSsoService, SsoOutcome } from './saml-sso.service';
 

@@ -1,5 +1,5 @@
-import { Injectable } from '@nestjs/common';
-import type { LoginAppNames } from '../../end-users/hosted-login/login-app-names';
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { type LoginAppNames, LoginAppNamesSlot } from '../../end-users/hosted-login/login-app-names';
 import { TICKET_COOKIE } from './saml-sso.controller';
 import { FINISH_PATH } from './saml-sso.service';
 import { SsoRequestsRepository } from './sso-requests.repository';
@@ -7,11 +7,18 @@ import { SsoRequestsRepository } from './sso-requests.repository';
 /**
  * For the hosted login: when the sign-in continues an SSO request (next = the finish path), the
  * name of the SP that sent it, read from the parked request the browser's ticket cookie names and
- * only if it belongs to the workspace of the login link.
+ * only if it belongs to the workspace of the login link. Fills the hosted login's slot at start-up.
  */
 @Injectable()
-export class SpLoginNames implements LoginAppNames {
-  constructor(private readonly requests: SsoRequestsRepository) {}
+export class SpLoginNames implements LoginAppNames, OnModuleInit {
+  constructor(
+    private readonly requests: SsoRequestsRepository,
+    private readonly slot: LoginAppNamesSlot,
+  ) {}
+
+  onModuleInit(): void {
+    this.slot.fill(this);
+  }
 
   async nameFor(next: string, workspaceId: string | null, cookies: Record<string, unknown>): Promise<string | null> {
     const ticket = cookies[TICKET_COOKIE];

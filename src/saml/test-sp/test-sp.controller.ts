@@ -6,6 +6,7 @@ import { Auth, CurrentPrincipal } from '../../common/auth/auth.decorator';
 import type { DeveloperPrincipal } from '../../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import { APP_CONFIG, AppConfig } from '../../config/config';
+import { type WorkspaceScope, WorkspaceScoped } from '../../workspaces/workspace-scoped';
 import { IdpRuntime } from '../idp/idp-runtime';
 import { TEST_SP_PATH, TestSpService } from './test-sp.service';
 import { renderTestSpHome, renderTestSpResult } from './test-sp.views';
@@ -49,11 +50,12 @@ export class TestSpController {
   @Auth('developer')
   async register(
     @CurrentPrincipal() p: DeveloperPrincipal,
-    @Body() dto: RegisterTestSpDto,
+    @WorkspaceScoped('body', 'workspace_id') scope: WorkspaceScope,
+    @Body() _dto: RegisterTestSpDto,
     @ReqMeta() meta: RequestMeta,
     @Res({ passthrough: true }) res: Response,
   ) {
-    const result = await this.testSp.register(p, dto.workspace_id, meta);
+    const result = await this.testSp.register(p, scope, meta);
     res.status(result.created ? 201 : 200);
     return result;
   }

@@ -12,6 +12,7 @@ import { BINDING, NS } from '../protocol/saml-urns';
 import { escapeXml } from '../protocol/xml-text';
 import { SamlSpView } from '../sps/saml-sp.view';
 import { SamlSpsService } from '../sps/saml-sps.service';
+import type { WorkspaceScope } from '../../workspaces/workspace-scoped';
 import { AssertionReport, inspectSamlResponse } from './inspect-response';
 
 export const TEST_SP_PATH = '/saml/test-sp';
@@ -58,13 +59,15 @@ export class TestSpService {
   }
 
   /** Registers the test SP in the workspace (once; a second call returns the same SP). */
-  async register(p: DeveloperPrincipal, workspaceId: string, meta: RequestMeta): Promise<TestSpRegistration> {
+  async register(p: DeveloperPrincipal, scope: WorkspaceScope, meta: RequestMeta): Promise<TestSpRegistration> {
     this.assertEnabled();
+    const { workspaceId } = scope;
     const entityId = this.entityId(workspaceId);
-    const existing = (await this.sps.list(p, workspaceId)).find((sp) => sp.sp_entity_id === entityId);
+    const existing = (await this.sps.list(scope)).find((sp) => sp.sp_entity_id === entityId);
     if (existing) return { created: false, sp: existing, start_url: this.startUrl(workspaceId) };
     const sp = await this.sps.create(
       p,
+      scope,
       {
         workspace_id: workspaceId,
         name: 'Test SP (development)',

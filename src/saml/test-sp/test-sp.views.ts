@@ -1,5 +1,5 @@
-import { html, SafeHtml } from '../../end-users/hosted-login/views/html';
-import { pageLayout } from '../../end-users/hosted-login/views/page-layout';
+import { html, SafeHtml } from '../../common/html/html';
+import { pageLayout } from '../../common/html/page-layout';
 import type { AssertionReport } from './inspect-response';
 
 const BRAND = 'Test SP (development)';

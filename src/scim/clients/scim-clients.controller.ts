@@ -11,6 +11,7 @@ import {
   ScimClientKeysDto,
   ScimClientQueryDto,
 } from './scim-client.dto';
+import { type WorkspaceScope, WorkspaceScoped } from '../../workspaces/workspace-scoped';
 import { ScimClientsService } from './scim-clients.service';
 
 const NO_CLIENT = [404, 'not_found', 'No such SCIM client in a workspace of the caller'] as [number, string, string];
@@ -29,16 +30,21 @@ export class ScimClientsController {
   @Returns(201, 'ScimClientCreated', 'The client and its first secret, shown this once')
   @Errors([404, 'not_found', 'No such workspace, or the caller is not a member of it'])
   @Post()
-  create(@CurrentPrincipal() p: DeveloperPrincipal, @Body() dto: CreateScimClientDto, @ReqMeta() meta: RequestMeta) {
-    return this.clients.create(p, dto, meta);
+  create(
+    @CurrentPrincipal() p: DeveloperPrincipal,
+    @WorkspaceScoped('body', 'workspace_id') scope: WorkspaceScope,
+    @Body() dto: CreateScimClientDto,
+    @ReqMeta() meta: RequestMeta,
+  ) {
+    return this.clients.create(p, scope, dto, meta);
   }
 
   @Doc('List SCIM OAuth clients of a workspace', "Live and revoked clients with their secrets' ids and expiries, never a secret value.")
   @Returns(200, 'ScimClient', 'The clients', { list: true })
   @Errors([404, 'not_found', 'No such workspace, or the caller is not a member of it'])
   @Get()
-  async list(@CurrentPrincipal() p: DeveloperPrincipal, @Query() query: ScimClientQueryDto) {
-    return { results: await this.clients.list(p, query.workspace_id) };
+  async list(@WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope, @Query() _query: ScimClientQueryDto) {
+    return { results: await this.clients.list(scope) };
   }
 
   @Doc('Show a SCIM OAuth client', 'With its secrets (ids, expiries, revocations), keys and trusted issuer.')

@@ -11,7 +11,8 @@ import type { RequestMeta } from '../../common/request-context';
 import { Tx, UnitOfWork } from '../../database/unit-of-work';
 import type { AuditFacts } from '../../events/domain-events';
 import { KeySets } from '../../oauth/assertions/key-sets';
-import { WorkspacesService } from '../../workspaces/workspaces.service';
+import { WorkspaceMembership } from '../../workspaces/workspace-membership';
+import type { WorkspaceScope } from '../../workspaces/workspace-scoped';
 import { ScimOAuthClientSecret } from './entities/scim-oauth-client-secret.entity';
 import { JwkSet, ScimOAuthClient, StoredJwk } from './entities/scim-oauth-client.entity';
 import { clientTag, secretTag, toClientView } from './scim-client.views';
@@ -38,17 +39,16 @@ export class ScimClientsService {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly clients: ScimClientsRepository,
-    private readonly workspaces: WorkspacesService,
+    private readonly membership: WorkspaceMembership,
     private readonly keySets: KeySets,
     private readonly cache: CredentialCache,
     private readonly clock: Clock,
   ) {}
 
-  async create(p: DeveloperPrincipal, dto: CreateScimClientDto, request: RequestMeta) {
+  async create(p: DeveloperPrincipal, { workspaceId }: WorkspaceScope, dto: CreateScimClientDto, request: RequestMeta) {
     const expiresAt = this.secretExpiry(dto.expires_at);
     return this.uow.run(async (tx, events) => {
-      await this.workspaces.assertMember(p.developerId, dto.workspace_id, tx);
-      const client = await this.clients.insertClient(tx, dto.workspace_id, {
+      const client = await this.clients.insertClient(tx, workspaceId, {
         clientId: `${SCIM_CLIENT_ID_PREFIX}${randomBytes(16).toString('hex')}`,
         label: dto.label,
         createdBy: p.developerId,
@@ -70,8 +70,7 @@ export class ScimClientsService {
     });
   }
 
-  async list(p: DeveloperPrincipal, workspaceId: string) {
-    await this.workspaces.assertMember(p.developerId, workspaceId);
+  async list({ workspaceId }: WorkspaceScope) {
     const clients = await this.clients.listClients(workspaceId);
     const secrets = await this.clients.listSecrets(
       null,
@@ -90,14 +89,14 @@ export class ScimClientsService {
   async revoke(p: DeveloperPrincipal, id: string, request: RequestMeta): Promise<void> {
     await this.uow.run(async (tx, events) => {
       const client = await this.load(tx, p, id);
+      // This instance evicts after commit, before answering (the others on NOTIFY).
+      events.afterCommit('evict the revoked SCIM client', () => this.cache.evict(clientTag(client.id)));
       if (client.revokedAt) return;
       await this.clients.markClientRevoked(tx, client.workspaceId, client.id);
       await this.clients.notifyRevoked(tx, clientTag(client.id));
       events.emit('scim_client_revoke', facts(p, client, request));
       events.emit('oauth_token_revoke', facts(p, client, request, { reason: 'client_revoked' }));
     });
-    // This instance evicts synchronously, after commit, before answering (the others on NOTIFY).
-    if (isUuid(id)) this.cache.evict(clientTag(id));
   }
 
   async createSecret(p: DeveloperPrincipal, id: string, dto: CreateScimClientSecretDto, request: RequestMeta) {
@@ -124,12 +123,12 @@ export class ScimClientsService {
       const client = await this.load(tx, p, id);
       const secret = await this.clients.findSecret(tx, client.workspaceId, client.id, secretId);
       if (!secret) throw notFound('secret');
+      events.afterCommit('evict the revoked SCIM client secret', () => this.cache.evict(secretTag(secret.id)));
       if (secret.revokedAt) return;
       await this.clients.markSecretRevoked(tx, client.workspaceId, secret.id);
       await this.clients.notifyRevoked(tx, secretTag(secret.id));
       events.emit('oauth_token_revoke', secretFacts(p, client, secret, request, { reason: 'secret_revoked' }));
     });
-    this.cache.evict(secretTag(secretId));
   }
 
   async setKeys(p: DeveloperPrincipal, id: string, dto: ScimClientKeysDto, request: RequestMeta) {
@@ -179,12 +178,7 @@ export class ScimClientsService {
     if (!isUuid(id)) throw notFound('SCIM client');
     const client = await this.clients.findById(tx, id);
     if (!client) throw notFound('SCIM client');
-    try {
-      await this.workspaces.assertMember(p.developerId, client.workspaceId, tx ?? undefined);
-    } catch (err) {
-      if (err instanceof DomainError && err.code === 'not_found') throw notFound('SCIM client');
-      throw err;
-    }
+    if (!(await this.membership.roleOf(p.developerId, client.workspaceId, tx))) throw notFound('SCIM client');
     return client;
   }
 

@@ -5,6 +5,7 @@ import { Auth, CurrentPrincipal } from '../../common/auth/auth.decorator';
 import type { DeveloperPrincipal } from '../../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import { CreateScimTokenDto, ScimTokenQueryDto } from './scim-token.dto';
+import { type WorkspaceScope, WorkspaceScoped } from '../../workspaces/workspace-scoped';
 import { ScimTokensService } from './scim-tokens.service';
 
 @ApiTags('scim tokens')
@@ -20,16 +21,21 @@ export class ScimTokensController {
   @Returns(201, 'ScimTokenCreated', 'The token, shown this once')
   @Errors([404, 'not_found', 'No such workspace, or the caller is not a member of it'])
   @Post()
-  mint(@CurrentPrincipal() p: DeveloperPrincipal, @Body() dto: CreateScimTokenDto, @ReqMeta() meta: RequestMeta) {
-    return this.tokens.mint(p, dto, meta);
+  mint(
+    @CurrentPrincipal() p: DeveloperPrincipal,
+    @WorkspaceScoped('body', 'workspace_id') scope: WorkspaceScope,
+    @Body() dto: CreateScimTokenDto,
+    @ReqMeta() meta: RequestMeta,
+  ) {
+    return this.tokens.mint(p, scope, dto, meta);
   }
 
   @Doc('List SCIM tokens of a workspace', 'Active and revoked tokens, never their value.')
   @Returns(200, 'ScimToken', 'The tokens', { list: true })
   @Errors([404, 'not_found', 'No such workspace, or the caller is not a member of it'])
   @Get()
-  async list(@CurrentPrincipal() p: DeveloperPrincipal, @Query() query: ScimTokenQueryDto) {
-    return { results: await this.tokens.list(p, query.workspace_id) };
+  async list(@WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope, @Query() _query: ScimTokenQueryDto) {
+    return { results: await this.tokens.list(scope) };
   }
 
   @Doc(

@@ -8,7 +8,8 @@ import { isUuid } from '../../common/ids';
 import { RequestMeta } from '../../common/request-context';
 import { UnitOfWork } from '../../database/unit-of-work';
 import type { AuditFacts } from '../../events/domain-events';
-import { WorkspacesService } from '../../workspaces/workspaces.service';
+import { WorkspaceMembership } from '../../workspaces/workspace-membership';
+import type { WorkspaceScope } from '../../workspaces/workspace-scoped';
 import { ScimToken } from './entities/scim-token.entity';
 import { CreateScimTokenDto } from './scim-token.dto';
 import { ScimTokensRepository } from './scim-tokens.repository';
@@ -30,21 +31,20 @@ export class ScimTokensService {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly tokens: ScimTokensRepository,
-    private readonly workspaces: WorkspacesService,
+    private readonly membership: WorkspaceMembership,
     private readonly cache: CredentialCache,
     private readonly clock: Clock,
   ) {}
 
-  async mint(p: DeveloperPrincipal, dto: CreateScimTokenDto, request: RequestMeta) {
+  async mint(p: DeveloperPrincipal, { workspaceId }: WorkspaceScope, dto: CreateScimTokenDto, request: RequestMeta) {
     if (dto.expires_at && Date.parse(dto.expires_at) <= this.clock.now().getTime()) {
       throw new DomainError('validation_failed', 'expires_at must be in the future', {
         details: { expires_at: ['must be in the future'] },
       });
     }
     return this.uow.run(async (tx, events) => {
-      await this.workspaces.assertMember(p.developerId, dto.workspace_id, tx);
       const token = generateToken('scim_');
-      const row = await this.tokens.insert(tx, dto.workspace_id, {
+      const row = await this.tokens.insert(tx, workspaceId, {
         label: dto.label,
         tokenHash: sha256Hex(token),
         expiresAt: dto.expires_at ? new Date(dto.expires_at) : null,
@@ -55,28 +55,27 @@ export class ScimTokensService {
     });
   }
 
-  async list(p: DeveloperPrincipal, workspaceId: string) {
-    await this.workspaces.assertMember(p.developerId, workspaceId);
+  async list({ workspaceId }: WorkspaceScope) {
     return (await this.tokens.list(workspaceId)).map(toView);
   }
 
   /** Idempotent: revoking a revoked token returns its original revoked_at and records nothing new. */
   async revoke(p: DeveloperPrincipal, id: string, request: RequestMeta) {
     if (!isUuid(id)) throw notFound('SCIM token');
-    const { view, hash } = await this.uow.run(async (tx, events) => {
+    return this.uow.run(async (tx, events) => {
       const row = await this.tokens.lockById(tx, id);
       if (!row) throw notFound('SCIM token');
-      await this.workspaces.assertMember(p.developerId, row.workspaceId, tx);
-      if (!row.isActive) return { view: { id: row.id, is_active: false, revoked_at: iso(row.revokedAt) }, hash: row.tokenHash };
+      // The token names its workspace: the caller must be a member of it (the same 404 as for a foreign workspace).
+      if (!(await this.membership.roleOf(p.developerId, row.workspaceId, tx))) throw notFound('workspace');
+      // This instance evicts after commit, before answering (the others on NOTIFY).
+      events.afterCommit('evict the revoked SCIM token', () => this.cache.evict(row.tokenHash));
+      if (!row.isActive) return { id: row.id, is_active: false, revoked_at: iso(row.revokedAt) };
       const revokedAt = await this.tokens.markRevoked(tx, row.workspaceId, id);
       // Delivered at commit to every instance's token cache.
       await this.tokens.notifyRevoked(tx, row.tokenHash);
       events.emit('scim_token_revoke', auditFacts(p, row, request));
-      return { view: { id: row.id, is_active: false, revoked_at: iso(revokedAt) }, hash: row.tokenHash };
+      return { id: row.id, is_active: false, revoked_at: iso(revokedAt) };
     });
-    // This instance evicts synchronously, after commit, before answering.
-    this.cache.evict(hash);
-    return view;
   }
 
   /**

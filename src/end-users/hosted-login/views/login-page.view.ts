@@ -1,5 +1,5 @@
-import { html, SafeHtml } from './html';
-import { pageLayout } from './page-layout';
+import { html, SafeHtml } from '../../../common/html/html';
+import { pageLayout } from '../../../common/html/page-layout';
 import { emailField } from './form-fields';
 
 /** Which accounts a hosted sign-in may pick from: one OAuth client's users, or one workspace's. */

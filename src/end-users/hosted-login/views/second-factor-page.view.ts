@@ -1,7 +1,7 @@
-import { html } from './html';
+import { html } from '../../../common/html/html';
 import { codeField } from './form-fields';
 import { contextFields, LoginContext } from './login-page.view';
-import { pageLayout } from './page-layout';
+import { pageLayout } from '../../../common/html/page-layout';
 
 export interface SecondFactorPageModel {
   action: string;

@@ -1,7 +1,7 @@
 import type { MfaStatusView, TotpEnrolmentView } from '../../mfa/mfa.service';
 import { codeField } from './form-fields';
-import { html, SafeHtml } from './html';
-import { pageLayout } from './page-layout';
+import { html, SafeHtml } from '../../../common/html/html';
+import { pageLayout } from '../../../common/html/page-layout';
 
 export interface SecurityPageModel {
   email: string;

@@ -1,6 +1,6 @@
 import type { SessionView } from '../../sessions.service';
-import { html } from './html';
-import { pageLayout } from './page-layout';
+import { html } from '../../../common/html/html';
+import { pageLayout } from '../../../common/html/page-layout';
 
 export interface SessionsPageModel {
   email: string;

@@ -1,6 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { Workspace } from '../../../workspaces/entities/workspace.entity';
-import { EndUser } from '../../../end-users/entities/end-user.entity';
 import { ScimGroup } from './scim-group.entity';
 
 /** One SCIM user (an end_users row without OAuth client) in one group of the same workspace. */
@@ -13,9 +12,10 @@ export class ScimGroupMember {
   @JoinColumn({ name: 'group_id', foreignKeyConstraintName: 'scim_group_members_group_id_fkey' })
   group?: ScimGroup;
   @PrimaryColumn('uuid', { name: 'user_id' }) userId!: string;
-  @ManyToOne(() => EndUser, { onDelete: 'CASCADE', nullable: false })
+  // Named by table: the end_users entity belongs to the end-users module (decision 0155).
+  @ManyToOne('end_users', { onDelete: 'CASCADE', nullable: false })
   @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'scim_group_members_user_id_fkey' })
-  user?: EndUser;
+  user?: object;
   @Column('uuid', { name: 'workspace_id' }) workspaceId!: string;
   @ManyToOne(() => Workspace, { onDelete: 'CASCADE', nullable: false })
   @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'scim_group_members_workspace_id_fkey' })

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../../../common/html/escape';
+import { escapeHtml } from './escape';
 
 /**
  * A tiny escaping template tag for server-rendered pages: every interpolated value is HTML-escaped

@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
-import { requestMeta } from '../../common/request-context';
+import { requestMeta } from '../request-context';
 import { AuthRateLimiter, RateLimitedAction } from './auth-rate-limiter';
 
 const RATE_LIMIT = 'auth:rate-limit';

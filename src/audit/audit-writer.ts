@@ -1,16 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { OnEvent } from '@nestjs/event-emitter';
+import type { EntityManager } from 'typeorm';
 import { Counter, register } from 'prom-client';
 import { isUuid } from '../common/ids';
 import { AUDIT_EVENTS } from '../events/audit-catalog';
-import {
-  AuditFacts,
-  DomainEvent,
-  StatementRider,
-  TRANSACTION_PHASE,
-  TRANSACTION_PHASE_RIDER,
-  TransactionPhaseEvent,
-} from '../events/domain-events';
+import { AuditFacts, DomainEvent, StatementRider } from '../events/domain-events';
+import type { TransactionPhaseWriter } from '../events/transaction-phase';
 import { AuditRepository, AuditRowValues } from './audit.repository';
 import { sanitizeMetadata, sanitizeText } from './sanitize';
 
@@ -22,23 +16,24 @@ const failures =
 const DETACHED_ATTEMPTS = 3;
 
 /**
- * The audit writer: every domain event becomes its catalog's audit row. Inside a unit of work
- * it writes on the same transaction before commit, so the change and its record commit
- * together; the write cannot fail that transaction (audit_append rolls a failed insert back to
+ * The audit writer, the first of the unit of work's transaction-phase writers (the app layer lists
+ * it in TRANSACTION_PHASE_WRITERS): every domain event becomes the audit row its name has in the
+ * catalog (src/events/audit-catalog.ts, `toRow` below). Inside a unit of work it writes on the
+ * same transaction before commit, so the change and its record commit together; the write cannot fail that transaction (audit_append rolls a failed insert back to
  * its own savepoint), and a failure is logged with the request id and counted, never thrown.
  * An event published outside a transaction (one that changes nothing) is written on its own,
  * with retries.
  */
 @Injectable()
-export class AuditListener {
+export class AuditWriter implements TransactionPhaseWriter {
+  readonly name = 'audit';
   private readonly logger = new Logger('Audit');
 
   constructor(private readonly repository: AuditRepository) {}
 
-  @OnEvent(TRANSACTION_PHASE)
-  async write(event: TransactionPhaseEvent): Promise<void> {
+  async write(event: DomainEvent, tx: EntityManager | null): Promise<void> {
     const row = toRow(event.name, event.payload);
-    if (event.tx) return this.report('transactional', event, await this.attempt(() => this.repository.append(event.tx, row)));
+    if (tx) return this.report('transactional', event, await this.attempt(() => this.repository.append(tx, row)));
     let error: string | null = null;
     for (let attempt = 1; attempt <= DETACHED_ATTEMPTS; attempt++) {
       error = await this.attempt(() => this.repository.append(null, row));
@@ -49,8 +44,7 @@ export class AuditListener {
   }
 
   /** The same write riding in a one-statement unit of work's statement; its outcome is reported alike. */
-  @OnEvent(TRANSACTION_PHASE_RIDER)
-  ride(event: DomainEvent): StatementRider {
+  rider(event: DomainEvent): StatementRider {
     const { expression, params } = this.repository.appendExpression(toRow(event.name, event.payload));
     return { expression, params, settle: (error) => this.report('transactional', event, error) };
   }

@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { ThrottlerStorage, ThrottlerStorageService } from '@nestjs/throttler';
 import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
-import { sha256Hex } from '../../common/crypto/tokens';
-import { DomainError } from '../../common/errors';
-import { REDIS_CLIENT, type RedisClient } from '../../common/redis.provider';
+import { sha256Hex } from '../crypto/tokens';
+import { DomainError } from '../errors';
+import { REDIS_CLIENT, type RedisClient } from '../redis.provider';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 
 export type RateLimitedAction = 'login' | 'mfa' | 'register' | 'verify' | 'resend' | 'reset' | 'saml_sso';

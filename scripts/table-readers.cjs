@@ -1,0 +1,15 @@
+/**
+ * Which modules may read the end_users table (decision 0155). One list, used twice by
+ * `npm run lint:layers`: dependency-cruiser refuses an import of the end_users entity or of
+ * EndUsersRepository from anywhere else (.dependency-cruiser.cjs), and scripts/check-table-readers.cjs
+ * refuses SQL that names end_users anywhere else. Everyone else asks EndUsersService (or, for
+ * the signed-in browser, BrowserSessionsService).
+ */
+const END_USER_READERS = [
+  { folder: 'src/end-users/', why: 'the accounts, their sign-in, sessions and second factors' },
+  { folder: 'src/email-verification/', why: 'marks an address verified and mails codes to the account' },
+  { folder: 'src/scim/', why: "SCIM Users are end users (decision 0100); Groups list their members' names" },
+  { folder: 'src/saml/sso/', why: "the assertion carries the signed-in user's profile, read with the parked request" },
+];
+
+module.exports = { END_USER_READERS };

@@ -1,0 +1,91 @@
+import { GeoCacheEntry } from './anomalies/entities/geo-cache-entry.entity';
+import { SecurityAnomaly } from './anomalies/entities/security-anomaly.entity';
+import { AuditChainEntry } from './audit/entities/audit-chain-entry.entity';
+import { AuditCheckpoint } from './audit/entities/audit-checkpoint.entity';
+import { AuditEvent } from './audit/entities/audit-event.entity';
+import { DeveloperSession } from './developers/entities/developer-session.entity';
+import { DeveloperToken } from './developers/entities/developer-token.entity';
+import { Developer } from './developers/entities/developer.entity';
+import { EndUserCode } from './email-verification/entities/end-user-code.entity';
+import { EndUserRefreshToken } from './end-users/entities/end-user-refresh-token.entity';
+import { EndUserSession } from './end-users/entities/end-user-session.entity';
+import { EndUser } from './end-users/entities/end-user.entity';
+import { TokenDenylistEntry } from './end-users/entities/token-denylist-entry.entity';
+import { EndUserMfaChallenge } from './end-users/mfa/entities/mfa-challenge.entity';
+import { EndUserRecoveryCode } from './end-users/mfa/entities/end-user-recovery-code.entity';
+import { EndUserTotp } from './end-users/mfa/entities/end-user-totp.entity';
+import { SignInPolicy } from './end-users/mfa/entities/sign-in-policy.entity';
+import { Job } from './jobs/entities/job.entity';
+import { EmailTemplate } from './mail/entities/email-template.entity';
+import { MailOutboxMessage } from './mail/entities/mail-outbox-message.entity';
+import { ManagedDatabaseBackup } from './managed-databases/entities/managed-database-backup.entity';
+import { ManagedDatabaseRestore } from './managed-databases/entities/managed-database-restore.entity';
+import { ManagedDatabase } from './managed-databases/entities/managed-database.entity';
+import { OAuthClient } from './oauth-clients/entities/oauth-client.entity';
+import { OAuthAssertionJti } from './oauth/assertions/entities/oauth-assertion-jti.entity';
+import { OAuthSigningKey } from './oauth/keys/entities/oauth-signing-key.entity';
+import { ScimOAuthClientSecret } from './scim/clients/entities/scim-oauth-client-secret.entity';
+import { ScimOAuthClient } from './scim/clients/entities/scim-oauth-client.entity';
+import { SamlServiceProvider } from './saml/sps/entities/saml-service-provider.entity';
+import { SamlPendingRequest } from './saml/sso/entities/saml-pending-request.entity';
+import { SamlSeenRequest } from './saml/sso/entities/saml-seen-request.entity';
+import { SamlNameIdKey } from './saml/idp/entities/saml-nameid-key.entity';
+import { ScimGroupChange } from './scim/groups/entities/scim-group-change.entity';
+import { ScimGroupMember } from './scim/groups/entities/scim-group-member.entity';
+import { ScimGroup } from './scim/groups/entities/scim-group.entity';
+import { ScimToken } from './scim/tokens/entities/scim-token.entity';
+import { ScimUserCount } from './scim/users/entities/scim-user-count.entity';
+import { WorkspaceMember } from './workspaces/entities/workspace-member.entity';
+import { WebhookDelivery } from './webhooks/entities/webhook-delivery.entity';
+import { WebhookSubscription } from './webhooks/entities/webhook-subscription.entity';
+import { Workspace } from './workspaces/entities/workspace.entity';
+
+/**
+ * Every entity, one per table: a new table is one line here. The list lives in the app layer
+ * because it names every feature; the database module below takes it as a parameter
+ * (DatabaseModule.forRoot) and knows no feature. The migrations own the schema (synchronize stays
+ * off); the schema test (test/spine/schema.e2e-spec.ts) proves these describe it exactly.
+ */
+export const ENTITIES = [
+  GeoCacheEntry,
+  SecurityAnomaly,
+  AuditChainEntry,
+  AuditCheckpoint,
+  AuditEvent,
+  DeveloperSession,
+  DeveloperToken,
+  Developer,
+  EndUserCode,
+  EndUserRefreshToken,
+  EndUserSession,
+  EndUser,
+  TokenDenylistEntry,
+  EndUserTotp,
+  EndUserRecoveryCode,
+  EndUserMfaChallenge,
+  SignInPolicy,
+  Job,
+  EmailTemplate,
+  MailOutboxMessage,
+  ManagedDatabaseBackup,
+  ManagedDatabaseRestore,
+  ManagedDatabase,
+  OAuthClient,
+  OAuthAssertionJti,
+  OAuthSigningKey,
+  SamlServiceProvider,
+  SamlPendingRequest,
+  SamlSeenRequest,
+  SamlNameIdKey,
+  ScimGroupChange,
+  ScimGroupMember,
+  ScimGroup,
+  ScimToken,
+  ScimOAuthClient,
+  ScimOAuthClientSecret,
+  ScimUserCount,
+  WorkspaceMember,
+  WebhookDelivery,
+  WebhookSubscription,
+  Workspace,
+];
