@@ -7,6 +7,7 @@ import { dataSourceOptions } from './data-source';
 import { EmbeddedPostgres, startEmbeddedPostgres } from './embedded-postgres';
 import { runMigrations, runMigrationsThroughPooler } from './migrate';
 import { unnamedStatementsOn } from './prepared-query';
+import { bindStatements } from './statement';
 import { sessionDatabaseUrl } from './session-url';
 
 let embedded: EmbeddedPostgres | undefined;
@@ -95,6 +96,8 @@ async function reportPooler(dataSource: DataSource, config: AppConfig): Promise<
           await reportPooler(dataSource, config);
         }
         await migrate(dataSource, config);
+        // Every typed statement's row shape against the entities: a renamed column fails here, not on a request.
+        bindStatements(dataSource);
         return dataSource;
       },
     }),
