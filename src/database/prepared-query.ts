@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { PoolClient } from 'pg';
 import { DataSource, type EntityManager } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { QueryRow } from './rows';
 
 /**
@@ -38,8 +39,9 @@ function statementName(sql: string): string | undefined {
  * unless `prepare` is false or the data source sits behind a transaction pooler: PostgreSQL
  * parses it once per connection instead of on every call (measured with pgbench on the audit page
  * query: ~40 % more queries per second of database CPU), and the call skips TypeORM's per-query
- * logging, subscribers and result wrapping. The connection comes from TypeORM's public QueryRunner
- * API (connect, then release), never from the driver's pool field. Rows come back as node-postgres
+ * logging, subscribers and result wrapping. The connection comes from TypeORM's public API (the
+ * transaction's QueryRunner, or the Postgres driver's obtainMasterConnection), never from the
+ * driver's pool field. Rows come back as node-postgres
  * parses them, for a statement's row shape (statement.ts) to type; errors are node-postgres's own
  * (codes on the error), which the exception filter maps. Only for SQL text that comes from code;
  * parameters carry every value.
@@ -54,12 +56,13 @@ export async function executeText(
   const name = prepare && !pooled.has(dataSource) ? statementName(sql) : undefined;
   const transaction = on instanceof DataSource ? undefined : on.queryRunner;
   if (transaction) return runOn((await transaction.connect()) as PoolClient, name, sql, params);
-  // The driver's runner, not DataSource.createQueryRunner: that one also builds an EntityManager per call.
-  const runner = dataSource.driver.createQueryRunner('master');
+  // The Postgres driver's public way to a pooled connection (what its QueryRunners use), without a
+  // QueryRunner of our own per statement (measured: bench/statement-runner.ts).
+  const [client, release] = await (dataSource.driver as PostgresDriver).obtainMasterConnection();
   try {
-    return await runOn((await runner.connect()) as PoolClient, name, sql, params);
+    return await runOn(client as PoolClient, name, sql, params);
   } finally {
-    await runner.release();
+    release();
   }
 }
 

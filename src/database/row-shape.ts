@@ -48,9 +48,14 @@ export class RowShape<R> {
 }
 
 function readerOf<R>(fields: readonly RowField[]): (row: QueryRow) => R {
+  // Flat arrays, not the field objects: this runs for every row of every hot statement.
+  const properties = fields.map((f) => f.property);
+  const columns = fields.map((f) => f.column);
+  const reads = fields.map((f) => f.read);
+  const n = fields.length;
   return (row) => {
     const out: Record<string, unknown> = {};
-    for (const field of fields) out[field.property] = field.read(row, field.column);
+    for (let i = 0; i < n; i++) out[properties[i]] = reads[i](row, columns[i]);
     return out as R;
   };
 }
