@@ -73,4 +73,26 @@ describe('SamlSpsRepository and SsoRequestsRepository', () => {
     expect((await sso.findSpByEntityId(sp.spEntityId, theirs.id))?.profile).toBeNull();
     expect(await sso.findSp(other, sp.id, mine.id)).toBeNull();
   });
+
+  it('parks SSO requests per client address, keeping only the newest ones', async () => {
+    const ws = await aWorkspaceRow(db.dataSource);
+    const sp = await anSp(ws);
+    const clientIp = `198.51.100.${Math.floor(Math.random() * 250)}`;
+    const request = (id: string) => ({
+      id,
+      issuer: sp.spEntityId,
+      issueInstant: new Date().toISOString(),
+      forceAuthn: false,
+      isPassive: false,
+    });
+    const tickets: string[] = [];
+    for (const id of ['_r1', '_r2', '_r3']) tickets.push(await sso.stash(sp, request(id), 'relay', clientIp, 2));
+    expect(await sso.find(tickets[0])).toBeNull();
+    expect(await sso.find(tickets[2])).toMatchObject({
+      workspaceId: ws,
+      serviceProviderId: sp.id,
+      relayState: 'relay',
+      request: { id: '_r3' },
+    });
+  });
 });
