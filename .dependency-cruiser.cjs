@@ -11,12 +11,12 @@
  *   foundation   src/config, src/database, src/events, src/common, src/api-docs
  *                 knows no feature and no app file
  *
- * Unit tests beside the code (*.spec.ts) are outside the layering: they may reach for a fixture anywhere.
+ * Tests beside the code (*.spec.ts, *.repo-spec.ts) are outside the layering: they may reach for a fixture anywhere.
  */
 const FOUNDATION = '^src/(config|database|events|common|api-docs)/';
 const FEATURE = '^src/(?!(?:config|database|events|common|api-docs)/)[^/]+/';
 const APP = '^src/[^/]+\\.ts$';
-const SPEC = '\\.spec\\.ts$';
+const SPEC = '\\.(repo-)?spec\\.ts$';
 
 const { END_USER_READERS } = require('./scripts/table-readers.cjs');
 

@@ -1,4 +1,8 @@
-/** Two projects: pure unit tests beside the code, and e2e suites that boot the real app. */
+/**
+ * Three projects: pure unit tests beside the code; repository tests beside the code
+ * (*.repo-spec.ts: the database module and one feature's providers on the per-worker database,
+ * or another live service such as Redis); and e2e suites that boot the real app.
+ */
 const tsJest = ['ts-jest', { diagnostics: false }];
 // jose 6 ships ES modules only; Jest (CommonJS mode) needs it transpiled. Node itself loads it fine.
 const esmDeps = {
@@ -15,6 +19,15 @@ module.exports = {
       testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/console/src/**/*.spec.ts'],
       ...esmDeps,
       testEnvironment: 'node',
+    },
+    {
+      displayName: 'repository',
+      rootDir: __dirname,
+      testMatch: ['<rootDir>/src/**/*.repo-spec.ts'],
+      ...esmDeps,
+      testEnvironment: 'node',
+      globalSetup: '<rootDir>/test/support/repository-setup.ts',
+      globalTeardown: '<rootDir>/test/support/repository-teardown.ts',
     },
     {
       displayName: 'e2e',

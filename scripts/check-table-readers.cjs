@@ -7,7 +7,7 @@ const { join, relative } = require('node:path');
 const { END_USER_READERS } = require('./table-readers.cjs');
 
 const root = join(__dirname, '..');
-const SKIP = [/\/migrations\//, /\/entities\//, /\.spec\.ts$/];
+const SKIP = [/\/migrations\//, /\/entities\//, /\.(repo-)?spec\.ts$/];
 
 function* sources(dir) {
   for (const name of readdirSync(dir)) {

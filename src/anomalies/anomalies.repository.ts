@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
-import { preparedQuery } from '../database/prepared-query';
-import { date, dateOrNull, json, QueryRow, RowShapeError, text, textOrNull } from '../database/rows';
+import { entityColumns } from '../database/row-shape';
+import type { QueryRow } from '../database/rows';
+import { first, statement } from '../database/statement';
 import type { Tx } from '../database/unit-of-work';
-import { ANOMALY_KINDS, AnomalyFinding, AnomalyKind, AnomalySeverity } from './detectors/detector.types';
+import { ANOMALY_KINDS, AnomalyFinding, AnomalySeverity } from './detectors/detector.types';
 import { SecurityAnomaly } from './entities/security-anomaly.entity';
 
 export interface NewAnomaly extends AnomalyFinding {
@@ -20,40 +21,39 @@ export interface NewAnomaly extends AnomalyFinding {
 
 const SEVERITIES: readonly AnomalySeverity[] = ['info', 'warn', 'critical'];
 
-/** A security_anomalies row as SQL text returns it (RETURNING *). */
-function anomalyFromRow(row: QueryRow): SecurityAnomaly {
-  return {
-    id: text(row, 'id'),
-    workspaceId: text(row, 'workspace_id'),
-    userId: text(row, 'user_id'),
-    oauthClientId: textOrNull(row, 'oauth_client_id'),
-    sessionId: text(row, 'session_id'),
-    kind: oneOf(row, 'kind', ANOMALY_KINDS),
-    severity: oneOf(row, 'severity', SEVERITIES),
-    ipAddress: textOrNull(row, 'ip_address'),
-    country: textOrNull(row, 'country'),
-    city: textOrNull(row, 'city'),
-    userAgent: textOrNull(row, 'user_agent'),
-    message: text(row, 'message'),
-    metadata: json(row, 'metadata'),
-    notifiedAt: dateOrNull(row, 'notified_at'),
-    acknowledgedAt: dateOrNull(row, 'acknowledged_at'),
-    createdAt: date(row, 'created_at'),
-  };
-}
+/** A whole security_anomalies row (RETURNING *). */
+const ANOMALY = entityColumns(
+  SecurityAnomaly,
+  [
+    'id',
+    'workspaceId',
+    'userId',
+    'oauthClientId',
+    'sessionId',
+    'kind',
+    'severity',
+    'ipAddress',
+    'country',
+    'city',
+    'userAgent',
+    'message',
+    'metadata',
+    'notifiedAt',
+    'acknowledgedAt',
+    'createdAt',
+  ],
+  { values: { kind: ANOMALY_KINDS, severity: SEVERITIES } },
+);
 
-function oneOf<T extends AnomalyKind | AnomalySeverity>(row: QueryRow, column: string, allowed: readonly T[]): T {
-  const value = text(row, column);
-  const found = allowed.find((a) => a === value);
-  if (found === undefined) throw new RowShapeError(column, allowed.join('|'), value);
-  return found;
-}
-
-const INSERT_UNLESS_RECORDED = `INSERT INTO security_anomalies
+const INSERT_UNLESS_RECORDED = statement(
+  'anomalies.insert-unless-recorded',
+  `INSERT INTO security_anomalies
     (workspace_id, user_id, oauth_client_id, session_id, kind, severity, ip_address, country, city, user_agent, message, metadata)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb)
   ON CONFLICT (session_id, kind) DO NOTHING
-  RETURNING *`;
+  RETURNING *`,
+  ANOMALY,
+);
 
 /** Anomaly rows. Every read is scoped by workspace and user: a caller only ever sees their own. */
 @Injectable()
@@ -78,7 +78,7 @@ export class AnomaliesRepository {
       .returning('*')
       .execute();
     const [row] = returnedRows(result.raw);
-    return row ? anomalyFromRow(row) : null;
+    return row ? ANOMALY.reader(this.anomalies.manager.dataSource)(row) : null;
   }
 
   /**
@@ -88,7 +88,7 @@ export class AnomaliesRepository {
   async insertMany(tx: Tx, anomalies: NewAnomaly[]): Promise<SecurityAnomaly[]> {
     const inserted: SecurityAnomaly[] = [];
     for (const a of anomalies) {
-      const [row] = await preparedQuery(tx, INSERT_UNLESS_RECORDED, [
+      const row = await first(tx, INSERT_UNLESS_RECORDED, [
         a.workspaceId,
         a.userId,
         a.oauthClientId,
@@ -102,7 +102,7 @@ export class AnomaliesRepository {
         a.message,
         JSON.stringify(a.metadata),
       ]);
-      if (row) inserted.push(anomalyFromRow(row));
+      if (row) inserted.push(row);
     }
     return inserted;
   }

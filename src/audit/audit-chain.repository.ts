@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { preparedQuery } from '../database/prepared-query';
-import { bool, num, QueryRow, text, textOrNull } from '../database/rows';
+import { computed, entityColumns, nested, NO_ROW } from '../database/row-shape';
+import { first, one, run, statement, statementFamily } from '../database/statement';
 import type { Tx } from '../database/unit-of-work';
-import { AuditEventView, EVENT_COLUMNS_E, toView, utcTextToIsoMicros } from './audit.repository';
+import { AuditEventView, EVENT, EVENT_COLUMNS_E, EventRow, toView, utcTextToIsoMicros } from './audit.repository';
 import { ChainLink, CheckpointView } from './chain/chain';
+import { AuditChainEntry } from './entities/audit-chain-entry.entity';
+import { AuditCheckpoint } from './entities/audit-checkpoint.entity';
 
 /** A new link, as the sealer computed it. */
 export interface NewLink {
@@ -62,24 +64,130 @@ function unsealedQuery(limit: number, since: string | null, after: UnsealedKey |
   };
 }
 
-const HEADS = `SELECT DISTINCT ON (c.workspace_id) c.workspace_id, c.seq, c.event_id, c.hash
-  FROM audit_chain c WHERE c.workspace_id = ANY($1::uuid[]) ORDER BY c.workspace_id, c.seq DESC`;
+const UNSEALED = statementFamily(
+  'audit-chain.unsealed',
+  EVENT,
+  (since: boolean, after: boolean) => unsealedQuery(0, since ? 'since' : null, after ? { workspaceId: 'ws', createdAt: 'at' } : null).sql,
+  { sweep: [false, false], since: [true, false], 'since-after': [true, true], after: [false, true] },
+);
 
-const INSERT_LINKS = `INSERT INTO audit_chain (event_id, workspace_id, seq, prev_hash, hash, sealed_at)
-  SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::bigint[], $4::text[], $5::text[], $6::timestamptz[])`;
+const HEAD = entityColumns(AuditChainEntry, ['workspaceId', 'seq', 'eventId', 'hash']);
+const HEADS = statement(
+  'audit-chain.heads',
+  `SELECT DISTINCT ON (c.workspace_id) c.workspace_id, c.seq, c.event_id, c.hash
+  FROM audit_chain c WHERE c.workspace_id = ANY($1::uuid[]) ORDER BY c.workspace_id, c.seq DESC`,
+  HEAD,
+);
 
-const LAST_CHECKPOINTS = `SELECT DISTINCT ON (k.workspace_id) k.workspace_id, k.seq, (k.signed_at AT TIME ZONE 'UTC')::text AS signed_at
-  FROM audit_checkpoints k WHERE k.workspace_id = ANY($1::uuid[]) ORDER BY k.workspace_id, k.seq DESC`;
+const INSERT_LINKS = statement(
+  'audit-chain.insert-links',
+  `INSERT INTO audit_chain (event_id, workspace_id, seq, prev_hash, hash, sealed_at)
+  SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::bigint[], $4::text[], $5::text[], $6::timestamptz[])`,
+  NO_ROW,
+);
+
+/** signed_at as PostgreSQL's text of the UTC instant (microseconds kept: it is signed). */
+const SIGNED_AT = computed({ signedAt: ['signed_at', 'text'] });
+const LAST_CHECKPOINTS = statement(
+  'audit-chain.last-checkpoints',
+  `SELECT DISTINCT ON (k.workspace_id) k.workspace_id, k.seq, (k.signed_at AT TIME ZONE 'UTC')::text AS signed_at
+  FROM audit_checkpoints k WHERE k.workspace_id = ANY($1::uuid[]) ORDER BY k.workspace_id, k.seq DESC`,
+  entityColumns(AuditCheckpoint, ['workspaceId', 'seq']).and(SIGNED_AT),
+);
 
 const CHECKPOINT_COLUMNS = `k.id, k.workspace_id, k.seq, k.event_id, k.hash, k.key_id, k.signature,
   (k.signed_at AT TIME ZONE 'UTC')::text AS signed_at`;
+const CHECKPOINT = entityColumns(AuditCheckpoint, ['id', 'workspaceId', 'seq', 'eventId', 'hash', 'keyId', 'signature']).and(SIGNED_AT);
+type CheckpointRow = Omit<AuditCheckpoint, 'signedAt'> & { signedAt: string };
 
 /** Links of one workspace after a seq, up to another, each with its event (null when the row is gone). */
-const LINKS = `SELECT c.seq, c.event_id AS link_event_id, c.prev_hash, c.hash, (c.sealed_at AT TIME ZONE 'UTC')::text AS sealed_at,
+const LINKS = statement(
+  'audit-chain.links',
+  `SELECT c.seq, c.event_id AS link_event_id, c.prev_hash, c.hash, (c.sealed_at AT TIME ZONE 'UTC')::text AS sealed_at,
     e.id AS event_present, ${EVENT_COLUMNS_E}
   FROM audit_chain c LEFT JOIN audit_events e ON e.id = c.event_id
   WHERE c.workspace_id = $1 AND c.seq > $2 AND c.seq <= $3
-  ORDER BY c.seq LIMIT $4`;
+  ORDER BY c.seq LIMIT $4`,
+  entityColumns(AuditChainEntry, ['seq', 'prevHash', 'hash'])
+    .and(computed({ linkEventId: ['link_event_id', 'text'], linkSealedAt: ['sealed_at', 'text'] }))
+    .and(nested('event', EVENT, 'event_present')),
+);
+
+const LOCK_SEALER = statement(
+  'audit-chain.lock-sealer',
+  `SELECT pg_try_advisory_xact_lock($1) AS locked,
+              to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS now`,
+  computed({ locked: 'boolean', now: 'text' }),
+);
+
+/** A loose index scan: one probe of (workspace_id, seq) per workspace, never the whole chain. */
+const UNSIGNED_HEADS = statement(
+  'audit-chain.unsigned-heads',
+  `WITH RECURSIVE ws AS (
+         (SELECT workspace_id FROM audit_chain ORDER BY workspace_id LIMIT 1)
+         UNION ALL
+         SELECT (SELECT c.workspace_id FROM audit_chain c WHERE c.workspace_id > ws.workspace_id ORDER BY c.workspace_id LIMIT 1)
+           FROM ws WHERE ws.workspace_id IS NOT NULL
+       )
+       SELECT h.workspace_id, h.seq, h.event_id, h.hash
+         FROM ws CROSS JOIN LATERAL (
+           SELECT c.workspace_id, c.seq, c.event_id, c.hash FROM audit_chain c
+            WHERE c.workspace_id = ws.workspace_id ORDER BY c.seq DESC LIMIT 1
+         ) h
+        WHERE NOT EXISTS (SELECT 1 FROM audit_checkpoints k WHERE k.workspace_id = h.workspace_id AND k.seq >= h.seq)`,
+  HEAD,
+);
+
+const OLDEST_OPEN_TRANSACTION = statement(
+  'audit-chain.oldest-open-transaction',
+  `SELECT to_char(COALESCE(min(xact_start), now()) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS since
+           FROM pg_stat_activity WHERE datname = current_database() AND xact_start IS NOT NULL`,
+  computed({ since: 'text?' }),
+);
+
+const SUMMARIZE_NEW_RANGES = statement(
+  'audit-chain.summarize-new-ranges',
+  `SELECT brin_summarize_new_values('audit_events_created_brin'::regclass) AS ranges`,
+  computed({ ranges: 'number' }),
+);
+
+const HEAD_SEQ = statement(
+  'audit-chain.head-seq',
+  `SELECT COALESCE(max(seq), 0) AS seq FROM audit_chain WHERE workspace_id = $1`,
+  computed({ seq: 'number' }),
+);
+
+const INSERT_CHECKPOINT = statement(
+  'audit-chain.insert-checkpoint',
+  `INSERT INTO audit_checkpoints (workspace_id, seq, event_id, hash, key_id, signature, signed_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+  NO_ROW,
+);
+
+const CHECKPOINTS_SIGNED = statement(
+  'audit-chain.checkpoints-signed',
+  `SELECT ${CHECKPOINT_COLUMNS} FROM audit_checkpoints k
+        WHERE k.workspace_id = $1 AND k.seq > $2
+          AND ($3::timestamptz IS NULL OR k.signed_at >= $3::timestamptz)
+          AND ($4::timestamptz IS NULL OR k.signed_at <= $4::timestamptz)
+        ORDER BY k.seq, k.signed_at LIMIT $5`,
+  CHECKPOINT,
+);
+
+const CHECKPOINTS_COVERING = statement(
+  'audit-chain.checkpoints-covering',
+  `SELECT ${CHECKPOINT_COLUMNS} FROM audit_checkpoints k WHERE k.workspace_id = $1 AND k.seq BETWEEN $2 AND $3 ORDER BY k.seq`,
+  CHECKPOINT,
+);
+
+const SEQ_RANGE = statement(
+  'audit-chain.seq-range',
+  `SELECT min(seq) AS first, max(seq) AS last FROM audit_chain
+        WHERE workspace_id = $1
+          AND ($2::timestamptz IS NULL OR sealed_at >= $2::timestamptz)
+          AND ($3::timestamptz IS NULL OR sealed_at <= $3::timestamptz)`,
+  computed({ first: 'number?', last: 'number?' }),
+);
 
 /**
  * audit_chain and audit_checkpoints: the tamper evidence over audit_events (decision 0710).
@@ -95,40 +203,18 @@ export class AuditChainRepository {
    * database's clock as RFC 3339 with microseconds; null when another sealer holds the lock.
    */
   async lockSealer(tx: Tx): Promise<string | null> {
-    const [row] = await preparedQuery(
-      tx,
-      `SELECT pg_try_advisory_xact_lock($1) AS locked,
-              to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS now`,
-      [SEALER_LOCK],
-    );
-    return bool(row, 'locked') ? text(row, 'now') : null;
+    const row = await one(tx, LOCK_SEALER, [SEALER_LOCK]);
+    return row.locked ? row.now : null;
   }
 
   /** The head of every workspace whose last link is not covered by a checkpoint yet. */
   async unsignedHeads(tx: Tx): Promise<ChainHead[]> {
-    const rows = await preparedQuery(
-      tx,
-      // A loose index scan: one probe of (workspace_id, seq) per workspace, never the whole chain.
-      `WITH RECURSIVE ws AS (
-         (SELECT workspace_id FROM audit_chain ORDER BY workspace_id LIMIT 1)
-         UNION ALL
-         SELECT (SELECT c.workspace_id FROM audit_chain c WHERE c.workspace_id > ws.workspace_id ORDER BY c.workspace_id LIMIT 1)
-           FROM ws WHERE ws.workspace_id IS NOT NULL
-       )
-       SELECT h.workspace_id, h.seq, h.event_id, h.hash
-         FROM ws CROSS JOIN LATERAL (
-           SELECT c.workspace_id, c.seq, c.event_id, c.hash FROM audit_chain c
-            WHERE c.workspace_id = ws.workspace_id ORDER BY c.seq DESC LIMIT 1
-         ) h
-        WHERE NOT EXISTS (SELECT 1 FROM audit_checkpoints k WHERE k.workspace_id = h.workspace_id AND k.seq >= h.seq)`,
-      [],
-    );
-    return rows.map(toHead);
+    return (await run(tx, UNSIGNED_HEADS, [])).map(toHead);
   }
 
   async unsealed(tx: Tx, limit: number, since: string | null, after: UnsealedKey | null): Promise<AuditEventView[]> {
     const { sql, params } = unsealedQuery(limit, since, after);
-    return (await preparedQuery(tx, sql, params)).map(toView);
+    return (await run(tx, UNSEALED.of(sql), params)).map(toView);
   }
 
   /**
@@ -139,13 +225,7 @@ export class AuditChainRepository {
    */
   async oldestOpenTransaction(): Promise<string | null> {
     try {
-      const [row] = await preparedQuery(
-        this.dataSource,
-        `SELECT to_char(COALESCE(min(xact_start), now()) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS since
-           FROM pg_stat_activity WHERE datname = current_database() AND xact_start IS NOT NULL`,
-        [],
-      );
-      return textOrNull(row, 'since');
+      return (await first(this.dataSource, OLDEST_OPEN_TRANSACTION, []))?.since ?? null;
     } catch {
       return null;
     }
@@ -156,30 +236,20 @@ export class AuditChainRepository {
    * events reads only the open tail (migration 1795600000000). Returns how many ranges it summarized.
    */
   async summarizeNewRanges(): Promise<number> {
-    const [row] = await preparedQuery(
-      this.dataSource,
-      `SELECT brin_summarize_new_values('audit_events_created_brin'::regclass) AS ranges`,
-      [],
-    );
-    return num(row, 'ranges');
+    return (await one(this.dataSource, SUMMARIZE_NEW_RANGES, [])).ranges;
   }
 
   async heads(tx: Tx, workspaceIds: string[]): Promise<ChainHead[]> {
-    return (await preparedQuery(tx, HEADS, [workspaceIds])).map(toHead);
+    return (await run(tx, HEADS, [workspaceIds])).map(toHead);
   }
 
   /** The workspace's last seq (0 before its first link). */
   async headSeq(tx: Tx | null, workspaceId: string): Promise<number> {
-    const [row] = await preparedQuery(
-      tx ?? this.dataSource,
-      `SELECT COALESCE(max(seq), 0) AS seq FROM audit_chain WHERE workspace_id = $1`,
-      [workspaceId],
-    );
-    return num(row, 'seq');
+    return (await one(tx ?? this.dataSource, HEAD_SEQ, [workspaceId])).seq;
   }
 
   async insertLinks(tx: Tx, links: NewLink[]): Promise<void> {
-    await preparedQuery(tx, INSERT_LINKS, [
+    await run(tx, INSERT_LINKS, [
       links.map((l) => l.eventId),
       links.map((l) => l.workspaceId),
       links.map((l) => String(l.seq)),
@@ -191,19 +261,12 @@ export class AuditChainRepository {
 
   /** The newest checkpoint of each workspace that has one. */
   async lastCheckpoints(tx: Tx, workspaceIds: string[]): Promise<Map<string, { seq: number; signedAt: string }>> {
-    const rows = await preparedQuery(tx, LAST_CHECKPOINTS, [workspaceIds]);
-    return new Map(
-      rows.map((row) => [text(row, 'workspace_id'), { seq: num(row, 'seq'), signedAt: utcTextToIsoMicros(text(row, 'signed_at')) }]),
-    );
+    const rows = await run(tx, LAST_CHECKPOINTS, [workspaceIds]);
+    return new Map(rows.map((row) => [row.workspaceId, { seq: Number(row.seq), signedAt: utcTextToIsoMicros(row.signedAt) }]));
   }
 
   async insertCheckpoint(tx: Tx, c: Omit<CheckpointView, 'id'>): Promise<void> {
-    await preparedQuery(
-      tx,
-      `INSERT INTO audit_checkpoints (workspace_id, seq, event_id, hash, key_id, signature, signed_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [c.workspace_id, String(c.seq), c.event_id, c.hash, c.key_id, c.signature, c.signed_at],
-    );
+    await run(tx, INSERT_CHECKPOINT, [c.workspace_id, String(c.seq), c.event_id, c.hash, c.key_id, c.signature, c.signed_at]);
   }
 
   /** Checkpoints signed in [from, to], after a seq, oldest first (limit + 1 rows, to tell whether there is more). */
@@ -211,73 +274,53 @@ export class AuditChainRepository {
     workspaceId: string,
     range: { from?: string; to?: string; afterSeq: number; limit: number },
   ): Promise<CheckpointView[]> {
-    const rows = await preparedQuery(
-      this.dataSource,
-      `SELECT ${CHECKPOINT_COLUMNS} FROM audit_checkpoints k
-        WHERE k.workspace_id = $1 AND k.seq > $2
-          AND ($3::timestamptz IS NULL OR k.signed_at >= $3::timestamptz)
-          AND ($4::timestamptz IS NULL OR k.signed_at <= $4::timestamptz)
-        ORDER BY k.seq, k.signed_at LIMIT $5`,
-      [workspaceId, String(range.afterSeq), range.from ?? null, range.to ?? null, range.limit + 1],
-    );
-    return rows.map(toCheckpoint);
+    const params = [workspaceId, String(range.afterSeq), range.from ?? null, range.to ?? null, range.limit + 1];
+    return (await run(this.dataSource, CHECKPOINTS_SIGNED, params)).map(toCheckpoint);
   }
 
   /** Checkpoints whose seq lies in [firstSeq, lastSeq]. */
   async checkpointsCovering(workspaceId: string, firstSeq: number, lastSeq: number): Promise<CheckpointView[]> {
-    const rows = await preparedQuery(
-      this.dataSource,
-      `SELECT ${CHECKPOINT_COLUMNS} FROM audit_checkpoints k WHERE k.workspace_id = $1 AND k.seq BETWEEN $2 AND $3 ORDER BY k.seq`,
-      [workspaceId, String(firstSeq), String(lastSeq)],
-    );
-    return rows.map(toCheckpoint);
+    return (await run(this.dataSource, CHECKPOINTS_COVERING, [workspaceId, String(firstSeq), String(lastSeq)])).map(toCheckpoint);
   }
 
   /** The first and last seq of the links sealed in [from, to]; null when there is none. */
   async seqRange(workspaceId: string, from?: string, to?: string): Promise<{ first: number; last: number } | null> {
-    const [row] = await preparedQuery(
-      this.dataSource,
-      `SELECT min(seq) AS first, max(seq) AS last FROM audit_chain
-        WHERE workspace_id = $1
-          AND ($2::timestamptz IS NULL OR sealed_at >= $2::timestamptz)
-          AND ($3::timestamptz IS NULL OR sealed_at <= $3::timestamptz)`,
-      [workspaceId, from ?? null, to ?? null],
-    );
-    if (row.first === null) return null;
-    return { first: num(row, 'first'), last: num(row, 'last') };
+    const row = await one(this.dataSource, SEQ_RANGE, [workspaceId, from ?? null, to ?? null]);
+    return row.first === null || row.last === null ? null : { first: row.first, last: row.last };
   }
 
   /** Links with seq in (afterSeq, lastSeq], in order, at most `limit`, on `tx` or the pool. */
   async links(tx: Tx | null, workspaceId: string, afterSeq: number, lastSeq: number, limit: number): Promise<ChainLink[]> {
-    const rows = await preparedQuery(tx ?? this.dataSource, LINKS, [workspaceId, String(afterSeq), String(lastSeq), limit]);
-    return rows.map(toLink);
+    return (await run(tx ?? this.dataSource, LINKS, [workspaceId, String(afterSeq), String(lastSeq), limit])).map(toLink);
   }
 }
 
-function toLink(row: QueryRow): ChainLink {
+type LinkRow = Pick<AuditChainEntry, 'seq' | 'prevHash' | 'hash'> & { linkEventId: string; linkSealedAt: string; event: EventRow | null };
+
+function toLink(row: LinkRow): ChainLink {
   return {
-    seq: num(row, 'seq'),
-    event_id: text(row, 'link_event_id'),
-    prev_hash: text(row, 'prev_hash'),
-    hash: text(row, 'hash'),
-    sealed_at: utcTextToIsoMicros(text(row, 'sealed_at')),
-    event: row.event_present === null ? null : toView(row),
+    seq: Number(row.seq),
+    event_id: row.linkEventId,
+    prev_hash: row.prevHash,
+    hash: row.hash,
+    sealed_at: utcTextToIsoMicros(row.linkSealedAt),
+    event: row.event === null ? null : toView(row.event),
   };
 }
 
-function toCheckpoint(row: QueryRow): CheckpointView {
+function toCheckpoint(row: CheckpointRow): CheckpointView {
   return {
-    id: text(row, 'id'),
-    workspace_id: text(row, 'workspace_id'),
-    seq: num(row, 'seq'),
-    event_id: text(row, 'event_id'),
-    hash: text(row, 'hash'),
-    key_id: text(row, 'key_id'),
-    signature: text(row, 'signature'),
-    signed_at: utcTextToIsoMicros(text(row, 'signed_at')),
+    id: row.id,
+    workspace_id: row.workspaceId,
+    seq: Number(row.seq),
+    event_id: row.eventId,
+    hash: row.hash,
+    key_id: row.keyId,
+    signature: row.signature,
+    signed_at: utcTextToIsoMicros(row.signedAt),
   };
 }
 
-function toHead(row: QueryRow): ChainHead {
-  return { workspaceId: text(row, 'workspace_id'), seq: num(row, 'seq'), eventId: text(row, 'event_id'), hash: text(row, 'hash') };
+function toHead(row: Pick<AuditChainEntry, 'workspaceId' | 'seq' | 'eventId' | 'hash'>): ChainHead {
+  return { workspaceId: row.workspaceId, seq: Number(row.seq), eventId: row.eventId, hash: row.hash };
 }

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { preparedQuery } from '../database/prepared-query';
-import { bool, json, num, QueryRow, text, textOrNull } from '../database/rows';
+import { computed, entityColumns } from '../database/row-shape';
+import { one, run, statement, statementFamily } from '../database/statement';
 import type { Tx } from '../database/unit-of-work';
 import { AuditExportQueryDto, AuditQueryDto } from './dto/audit-query.dto';
+import { AuditEvent } from './entities/audit-event.entity';
 
 /** The values of one audit row, sanitised, in audit_append's parameter order. */
 export interface AuditRowValues {
@@ -52,9 +53,32 @@ export interface AuditEventView {
   created_at: string;
 }
 
+/**
+ * An audit_events row as the statements read it: the entity's columns, with created_at as
+ * PostgreSQL's text of the UTC instant (microseconds kept; see SELECT).
+ */
+export const EVENT = entityColumns(AuditEvent, [
+  'id',
+  'workspaceId',
+  'eventType',
+  'severity',
+  'actorType',
+  'actorId',
+  'actorEmail',
+  'targetType',
+  'targetId',
+  'oauthClientId',
+  'ipAddress',
+  'userAgent',
+  'requestId',
+  'message',
+  'metadata',
+]).and(computed({ createdAt: ['created_at', 'text'] }));
+export type EventRow = Omit<AuditEvent, 'createdAt'> & { createdAt: string };
+
 // audit_append (migration AuditAppend) never raises: it returns the insert's error text, or null.
 const APPEND_EXPRESSION = `audit_append($1::uuid, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::jsonb, $15::timestamptz)`;
-const APPEND = `SELECT ${APPEND_EXPRESSION} AS error`;
+const APPEND = statement('audit.append', `SELECT ${APPEND_EXPRESSION} AS error`, computed({ error: 'text?' }));
 
 /**
  * created_at comes back as PostgreSQL's text of the UTC instant, with microseconds:
@@ -87,11 +111,15 @@ const EXPORT_BATCH = 1000;
  * sees every transaction that ended meanwhile. Also answers the workspace's newest visible row,
  * so the reader can tell whether the bound holds anything back.
  */
-const STABLE_BEFORE = `SELECT h.stable_before::text AS stable_before,
+const STABLE_BEFORE = statement(
+  'audit.stable-before',
+  `SELECT h.stable_before::text AS stable_before,
     COALESCE((SELECT e.created_at FROM audit_events e WHERE e.workspace_id = $1 ORDER BY e.workspace_id, e.created_at DESC LIMIT 1)
       >= h.stable_before, false) AS holds_back
   FROM (SELECT least(clock_timestamp(), min(a.xact_start)) AS stable_before FROM pg_stat_activity a
-         WHERE a.datname = current_database() AND a.backend_xid IS NOT NULL AND a.pid <> pg_backend_pid()) h`;
+         WHERE a.datname = current_database() AND a.backend_xid IS NOT NULL AND a.pid <> pg_backend_pid()) h`,
+  computed({ stableBefore: ['stable_before', 'text'], holdsBack: ['holds_back', 'boolean'] }),
+);
 
 /** How long a reader waits, at most, for writers in flight to end before it answers what is final. */
 const STABLE_WAIT_MS = 200;
@@ -126,6 +154,41 @@ export function auditPageQuery(developerId: string, query: AuditQueryDto, stable
   return { sql: `${select} WHERE ${where.join(' AND ')} ORDER BY audit_events.created_at DESC LIMIT $${params.length}`, params };
 }
 
+/** The page query's texts (auditPageQuery), with a sample of each kind of page in the catalog. */
+const PAGE = statementFamily(
+  'audit.page',
+  EVENT.and(computed({ heldBack: ['held_back', 'boolean'] })),
+  (query: AuditQueryDto, stableBefore?: string) => auditPageQuery('', query, stableBefore).sql,
+  {
+    first: [{ workspace_id: 'ws' }, 'bound'],
+    next: [{ workspace_id: 'ws', cursor: 'at' }, 'bound'],
+    filtered: [{ workspace_id: 'ws', event_type: 'type', actor_id: 'actor', from: 'from', to: 'to', cursor: 'at' }, 'bound'],
+  },
+);
+
+const EXPORT_BATCH_TEXT = `SELECT ${EVENT_COLUMNS_E}, c.seq AS chain_seq, c.prev_hash AS chain_prev_hash, c.hash AS chain_hash,
+                  (c.sealed_at AT TIME ZONE 'UTC')::text AS chain_sealed_at
+             FROM audit_events e LEFT JOIN audit_chain c ON c.event_id = e.id
+            WHERE e.workspace_id = $1
+             AND ($2::timestamptz IS NULL OR e.created_at >= $2::timestamptz)
+             AND ($3::timestamptz IS NULL OR e.created_at <= $3::timestamptz)
+             AND ($4::timestamptz IS NULL OR e.created_at > $4::timestamptz)
+             AND e.created_at < $5::timestamptz
+           ORDER BY e.created_at ASC LIMIT ${EXPORT_BATCH}`;
+/** A batch of the export: events oldest first, each with its link in the chain (null columns until sealed). */
+const EXPORT_BATCH_STATEMENT = statement(
+  'audit.export-batch',
+  EXPORT_BATCH_TEXT,
+  EVENT.and(
+    computed({
+      chainSeq: ['chain_seq', 'number?'],
+      chainPrevHash: ['chain_prev_hash', 'text?'],
+      chainHash: ['chain_hash', 'text?'],
+      chainSealedAt: ['chain_sealed_at', 'text?'],
+    }),
+  ),
+);
+
 /**
  * audit_events: appended by the audit writer only, read newest first by a keyset on the
  * unique (workspace_id, created_at). SQL text here: the append is one call of a function that
@@ -149,8 +212,7 @@ export class AuditRepository {
 
   /** Appends on the caller's transaction (tx) or on its own (null); answers the insert's error, or null. */
   async append(tx: Tx | null, row: AuditRowValues): Promise<string | null> {
-    const [result] = await preparedQuery(tx ?? this.dataSource, APPEND, toParams(row));
-    return textOrNull(result, 'error');
+    return (await one(tx ?? this.dataSource, APPEND, toParams(row))).error;
   }
 
   /** The append as an expression for a one-statement unit of work (its value: the error, or null). */
@@ -162,14 +224,14 @@ export class AuditRepository {
   async page(developerId: string, query: AuditQueryDto): Promise<AuditEventView[]> {
     if (this.lastBound !== null) {
       const rows = await this.pageBefore(developerId, query, this.lastBound);
-      if (rows.length > 0 && !bool(rows[0], 'held_back')) return rows.map(toView);
+      if (rows.length > 0 && !rows[0].heldBack) return rows.map(toView);
     }
     return (await this.pageBefore(developerId, query, await this.stableBefore(query.workspace_id))).map(toView);
   }
 
-  private pageBefore(developerId: string, query: AuditQueryDto, stableBefore: string): Promise<QueryRow[]> {
+  private pageBefore(developerId: string, query: AuditQueryDto, stableBefore: string) {
     const { sql, params } = auditPageQuery(developerId, query, stableBefore);
-    return preparedQuery(this.dataSource, sql, params);
+    return run(this.dataSource, PAGE.of(sql), params);
   }
 
   /**
@@ -181,9 +243,9 @@ export class AuditRepository {
   async stableBefore(workspaceId: string): Promise<string> {
     const deadline = Date.now() + STABLE_WAIT_MS;
     for (let pause = 2; ; pause = Math.min(pause * 2, 25)) {
-      const [row] = await preparedQuery(this.dataSource, STABLE_BEFORE, [workspaceId]);
-      this.lastBound = text(row, 'stable_before');
-      if (!bool(row, 'holds_back') || Date.now() >= deadline) return this.lastBound;
+      const bound = await one(this.dataSource, STABLE_BEFORE, [workspaceId]);
+      this.lastBound = bound.stableBefore;
+      if (!bound.holdsBack || Date.now() >= deadline) return this.lastBound;
       await new Promise((resolve) => setTimeout(resolve, pause));
     }
   }
@@ -197,19 +259,7 @@ export class AuditRepository {
     let after: string | null = null;
     for (;;) {
       const rows: AuditExportLine[] = (
-        await preparedQuery(
-          this.dataSource,
-          `SELECT ${EVENT_COLUMNS_E}, c.seq AS chain_seq, c.prev_hash AS chain_prev_hash, c.hash AS chain_hash,
-                  (c.sealed_at AT TIME ZONE 'UTC')::text AS chain_sealed_at
-             FROM audit_events e LEFT JOIN audit_chain c ON c.event_id = e.id
-            WHERE e.workspace_id = $1
-             AND ($2::timestamptz IS NULL OR e.created_at >= $2::timestamptz)
-             AND ($3::timestamptz IS NULL OR e.created_at <= $3::timestamptz)
-             AND ($4::timestamptz IS NULL OR e.created_at > $4::timestamptz)
-             AND e.created_at < $5::timestamptz
-           ORDER BY e.created_at ASC LIMIT ${EXPORT_BATCH}`,
-          [query.workspace_id, query.from ?? null, query.to ?? null, after, stableBefore],
-        )
+        await run(this.dataSource, EXPORT_BATCH_STATEMENT, [query.workspace_id, query.from ?? null, query.to ?? null, after, stableBefore])
       ).map(toExportLine);
       yield* rows;
       if (rows.length < EXPORT_BATCH) return;
@@ -238,24 +288,25 @@ function toParams(row: AuditRowValues): unknown[] {
   ];
 }
 
-export function toView(row: QueryRow): AuditEventView {
+/** An event row as the list API and the export show it. */
+export function toView(row: EventRow): AuditEventView {
   return {
-    id: text(row, 'id'),
-    workspace_id: textOrNull(row, 'workspace_id'),
-    event_type: text(row, 'event_type'),
-    severity: text(row, 'severity'),
-    actor_type: text(row, 'actor_type'),
-    actor_id: textOrNull(row, 'actor_id'),
-    actor_email: textOrNull(row, 'actor_email'),
-    target_type: textOrNull(row, 'target_type'),
-    target_id: textOrNull(row, 'target_id'),
-    oauth_client_id: textOrNull(row, 'oauth_client_id'),
-    ip_address: textOrNull(row, 'ip_address'),
-    user_agent: textOrNull(row, 'user_agent'),
-    request_id: textOrNull(row, 'request_id'),
-    message: text(row, 'message'),
-    metadata: json(row, 'metadata'),
-    created_at: utcTextToIsoMicros(text(row, 'created_at')),
+    id: row.id,
+    workspace_id: row.workspaceId,
+    event_type: row.eventType,
+    severity: row.severity,
+    actor_type: row.actorType,
+    actor_id: row.actorId,
+    actor_email: row.actorEmail,
+    target_type: row.targetType,
+    target_id: row.targetId,
+    oauth_client_id: row.oauthClientId,
+    ip_address: row.ipAddress,
+    user_agent: row.userAgent,
+    request_id: row.requestId,
+    message: row.message,
+    metadata: row.metadata,
+    created_at: utcTextToIsoMicros(row.createdAt),
   };
 }
 
@@ -272,18 +323,19 @@ export function utcTextToIsoMicros(value: string): string {
   return `${value.slice(0, space)}T${whole}.${fraction.padEnd(6, '0')}Z`;
 }
 
-function toExportLine(row: QueryRow): AuditExportLine {
-  const seq = row.chain_seq;
+type ExportRow = EventRow & {
+  chainSeq: number | null;
+  chainPrevHash: string | null;
+  chainHash: string | null;
+  chainSealedAt: string | null;
+};
+
+function toExportLine(row: ExportRow): AuditExportLine {
   return {
     ...toView(row),
     chain:
-      seq === null || seq === undefined
+      row.chainSeq === null
         ? null
-        : {
-            seq: num(row, 'chain_seq'),
-            prev_hash: text(row, 'chain_prev_hash'),
-            hash: text(row, 'chain_hash'),
-            sealed_at: utcTextToIsoMicros(text(row, 'chain_sealed_at')),
-          },
+        : { seq: row.chainSeq, prev_hash: row.chainPrevHash!, hash: row.chainHash!, sealed_at: utcTextToIsoMicros(row.chainSealedAt!) },
   };
 }

@@ -9,6 +9,7 @@ import { dataSourceOptions, EntityList } from './data-source';
 import { EmbeddedPostgres, startEmbeddedPostgres } from './embedded-postgres';
 import { runMigrations, runMigrationsThroughPooler } from './migrate';
 import { unnamedStatementsOn } from './prepared-query';
+import { bindStatements } from './statement';
 import { sessionDatabaseUrl } from './session-url';
 import { UnitOfWork } from './unit-of-work';
 
@@ -117,6 +118,8 @@ export class DatabaseModule {
               await reportPooler(dataSource, config);
             }
             await migrate(dataSource, config);
+            // Every typed statement's row shape against the entities: a renamed column fails here, not on a request.
+            bindStatements(dataSource);
             return dataSource;
           },
         }),

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { Pool, PoolClient } from 'pg';
+import type { PoolClient } from 'pg';
 import { DataSource, type EntityManager } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { QueryRow } from './rows';
 
 /**
@@ -34,19 +35,47 @@ function statementName(sql: string): string | undefined {
 }
 
 /**
- * A query on the hot path as a named prepared statement, on the pool or on a transaction's
- * connection: PostgreSQL parses it once per connection instead of on every call (measured with
- * pgbench on the audit page query: ~40 % more queries per second of database CPU), and the
- * call skips TypeORM's per-query QueryRunner. Rows come back as node-postgres parses them, for
- * the repository's mapping function to type; errors are node-postgres's own (codes on the error), which the exception filter maps.
- * Only for statements whose SQL text comes from code; parameters carry every value.
+ * Runs SQL text on the pool or on a transaction's connection, as a named prepared statement
+ * unless `prepare` is false or the data source sits behind a transaction pooler: PostgreSQL
+ * parses it once per connection instead of on every call (measured with pgbench on the audit page
+ * query: ~40 % more queries per second of database CPU), and the call skips TypeORM's per-query
+ * logging, subscribers and result wrapping. The connection comes from TypeORM's public API (the
+ * transaction's QueryRunner, or the Postgres driver's obtainMasterConnection), never from the
+ * driver's pool field. Rows come back as node-postgres
+ * parses them, for a statement's row shape (statement.ts) to type; errors are node-postgres's own
+ * (codes on the error), which the exception filter maps. Only for SQL text that comes from code;
+ * parameters carry every value.
  */
-export async function preparedQuery(on: DataSource | EntityManager, sql: string, params: unknown[]): Promise<QueryRow[]> {
-  const pool = await queryable(on);
-  const name = pooled.has(on instanceof DataSource ? on : on.connection) ? undefined : statementName(sql);
-  if (!name) return (await pool.query<QueryRow>({ text: sql, values: params })).rows;
+export async function executeText(
+  on: DataSource | EntityManager,
+  sql: string,
+  params: readonly unknown[],
+  prepare = true,
+): Promise<QueryRow[]> {
+  const dataSource = on instanceof DataSource ? on : on.dataSource;
+  const name = prepare && !pooled.has(dataSource) ? statementName(sql) : undefined;
+  const transaction = on instanceof DataSource ? undefined : on.queryRunner;
+  if (transaction) return runOn((await transaction.connect()) as PoolClient, name, sql, params);
+  // The Postgres driver's public way to a pooled connection (what its QueryRunners use), without a
+  // QueryRunner of our own per statement (measured: bench/statement-runner.ts).
+  const [client, release] = await (dataSource.driver as PostgresDriver).obtainMasterConnection();
   try {
-    return (await pool.query<QueryRow>({ name, text: sql, values: params })).rows;
+    return await runOn(client as PoolClient, name, sql, params);
+  } finally {
+    release();
+  }
+}
+
+/** Prepared query of a repository not yet moved to typed statements (statement.ts); the same path. */
+export function preparedQuery(on: DataSource | EntityManager, sql: string, params: unknown[]): Promise<QueryRow[]> {
+  return executeText(on, sql, params);
+}
+
+async function runOn(client: PoolClient, name: string | undefined, sql: string, params: readonly unknown[]): Promise<QueryRow[]> {
+  const values = params as unknown[];
+  if (!name) return (await client.query<QueryRow>({ text: sql, values })).rows;
+  try {
+    return (await client.query<QueryRow>({ name, text: sql, values })).rows;
   } catch (err) {
     // A migration changed a column this statement returns: every connection holding it prepared
     // refuses it now. Prepare it afresh under a new name; the stale one lies unused until its
@@ -55,19 +84,8 @@ export async function preparedQuery(on: DataSource | EntityManager, sql: string,
     if (!isStalePreparedStatement(err)) throw err;
     const fresh = `${name.split('_v')[0]}_v${Date.now().toString(36)}`;
     names.set(sql, fresh);
-    return (await pool.query<QueryRow>({ name: fresh, text: sql, values: params })).rows;
+    return (await client.query<QueryRow>({ name: fresh, text: sql, values })).rows;
   }
-}
-
-/**
- * The pool for a DataSource; for a transaction's EntityManager, the connection it holds, so the
- * statement runs inside that transaction (each connection keeps its own prepared statements).
- */
-async function queryable(on: DataSource | EntityManager): Promise<Pool | PoolClient> {
-  if (on instanceof DataSource) return (on.driver as unknown as { master: Pool }).master;
-  const runner = on.queryRunner;
-  if (!runner) return (on.connection.driver as unknown as { master: Pool }).master;
-  return (await runner.connect()) as PoolClient;
 }
 
 function isStalePreparedStatement(err: unknown): boolean {

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
-import { preparedQuery } from '../database/prepared-query';
-import { QueryRow, text } from '../database/rows';
+import { entityColumns } from '../database/row-shape';
+import { first, statement } from '../database/statement';
 import { DeveloperSession } from './entities/developer-session.entity';
+import { Developer } from './entities/developer.entity';
 
 export interface NewDeveloperSession {
   developerId: string;
@@ -13,21 +14,15 @@ export interface NewDeveloperSession {
 }
 
 /** A live session with the developer it signs in. */
-export interface SessionPrincipalRow {
-  csrfToken: string;
-  developerId: string;
-  email: string;
-}
+export type SessionPrincipalRow = Pick<DeveloperSession, 'csrfToken' | 'developerId'> & Pick<Developer, 'email'>;
 
 // Read on every cookie-authenticated dashboard call: a prepared statement on the token_hash key.
-const LIVE_SESSION = `SELECT s.csrf_token, d.id, d.email FROM developer_sessions s JOIN developers d ON d.id = s.developer_id
-  WHERE s.token_hash = $1 AND s.expires_at > $2`;
-
-const toSessionPrincipal = (row: QueryRow): SessionPrincipalRow => ({
-  csrfToken: text(row, 'csrf_token'),
-  developerId: text(row, 'id'),
-  email: text(row, 'email'),
-});
+const LIVE_SESSION = statement(
+  'developer-sessions.live',
+  `SELECT s.csrf_token, s.developer_id, d.email FROM developer_sessions s JOIN developers d ON d.id = s.developer_id
+  WHERE s.token_hash = $1 AND s.expires_at > $2`,
+  entityColumns(DeveloperSession, ['csrfToken', 'developerId']).and(entityColumns(Developer, ['email'])),
+);
 
 /** developer_sessions: dashboard sign-ins, found by the SHA-256 of the cookie. */
 @Injectable()
@@ -47,7 +42,6 @@ export class DeveloperSessionsRepository {
 
   /** The unexpired session of this cookie hash, with its developer; undefined when there is none. */
   async findLive(tokenHash: string, now: Date): Promise<SessionPrincipalRow | undefined> {
-    const [row] = await preparedQuery(this.dataSource, LIVE_SESSION, [tokenHash, now]);
-    return row && toSessionPrincipal(row);
+    return first(this.dataSource, LIVE_SESSION, [tokenHash, now]);
   }
 }

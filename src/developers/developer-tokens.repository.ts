@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, IsNull, Repository } from 'typeorm';
-import { preparedQuery } from '../database/prepared-query';
-import { dateOrNull, QueryRow, text } from '../database/rows';
+import { computed, entityColumns } from '../database/row-shape';
+import { first, statement } from '../database/statement';
 import type { Tx } from '../database/unit-of-work';
 import { DeveloperToken } from './entities/developer-token.entity';
+import { Developer } from './entities/developer.entity';
 
 export interface NewDeveloperToken {
   developerId: string;
@@ -14,28 +15,26 @@ export interface NewDeveloperToken {
 }
 
 /** A usable token with the developer it stands for. */
-export interface TokenPrincipalRow {
-  tokenId: string;
-  expiresAt: Date | null;
-  developerId: string;
-  email: string;
-}
+export type TokenPrincipalRow = { tokenId: string } & Pick<DeveloperToken, 'expiresAt' | 'developerId'> & Pick<Developer, 'email'>;
 
 // The hot read of every dat_ bearer call that misses the credential cache (decisions 0009, 0010):
 // one prepared statement on the token_hash key.
-const USABLE_TOKEN = `SELECT t.id AS token_id, t.expires_at, d.id, d.email FROM developer_tokens t JOIN developers d ON d.id = t.developer_id
-  WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > $2)`;
+const USABLE_TOKEN = statement(
+  'developer-tokens.usable',
+  `SELECT t.id AS token_id, t.expires_at, t.developer_id, d.email FROM developer_tokens t JOIN developers d ON d.id = t.developer_id
+  WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > $2)`,
+  computed({ tokenId: ['token_id', 'text'] })
+    .and(entityColumns(DeveloperToken, ['expiresAt', 'developerId']))
+    .and(entityColumns(Developer, ['email'])),
+);
 
 // One statement: the conditional revoke and the hash the credential caches must drop.
-const REVOKE = `UPDATE developer_tokens SET revoked_at = now()
-  WHERE id = $1 AND developer_id = $2 AND revoked_at IS NULL RETURNING token_hash`;
-
-const toTokenPrincipal = (row: QueryRow): TokenPrincipalRow => ({
-  tokenId: text(row, 'token_id'),
-  expiresAt: dateOrNull(row, 'expires_at'),
-  developerId: text(row, 'id'),
-  email: text(row, 'email'),
-});
+const REVOKE = statement(
+  'developer-tokens.revoke',
+  `UPDATE developer_tokens SET revoked_at = now()
+  WHERE id = $1 AND developer_id = $2 AND revoked_at IS NULL RETURNING token_hash`,
+  entityColumns(DeveloperToken, ['tokenHash']),
+);
 
 /** developer_tokens: dat_ access tokens, stored as their SHA-256 only. */
 @Injectable()
@@ -47,8 +46,7 @@ export class DeveloperTokensRepository {
 
   /** The token of this hash, unrevoked and unexpired at `now`, with its developer; undefined when there is none. */
   async findUsable(tokenHash: string, now: Date): Promise<TokenPrincipalRow | undefined> {
-    const [row] = await preparedQuery(this.dataSource, USABLE_TOKEN, [tokenHash, now]);
-    return row && toTokenPrincipal(row);
+    return first(this.dataSource, USABLE_TOKEN, [tokenHash, now]);
   }
 
   insert(tx: Tx, values: NewDeveloperToken): Promise<DeveloperToken> {
@@ -63,7 +61,6 @@ export class DeveloperTokensRepository {
 
   /** Revokes the developer's token; its hash, or null when it is not theirs or already revoked. */
   async revoke(tx: Tx, developerId: string, tokenId: string): Promise<string | null> {
-    const [row] = await preparedQuery(tx, REVOKE, [tokenId, developerId]);
-    return row ? text(row, 'token_hash') : null;
+    return (await first(tx, REVOKE, [tokenId, developerId]))?.tokenHash ?? null;
   }
 }

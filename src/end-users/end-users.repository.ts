@@ -4,9 +4,11 @@ import { DataSource, FindOptionsSelect, Repository } from 'typeorm';
 import { isUniqueViolation } from '../common/db-errors';
 import { DomainError } from '../common/errors';
 import { isUuid } from '../common/ids';
-import { preparedQuery } from '../database/prepared-query';
-import { bool, date, QueryRow, text, textOrNull } from '../database/rows';
+import { computed, entityColumns, nested } from '../database/row-shape';
+import { first, run, statement } from '../database/statement';
 import type { Tx } from '../database/unit-of-work';
+import { OAuthClient } from '../oauth-clients/entities/oauth-client.entity';
+import { Workspace } from '../workspaces/entities/workspace.entity';
 import { EndUser } from './entities/end-user.entity';
 
 /** What the end-user flows read of an account. */
@@ -15,12 +17,7 @@ export type EndUserRecord = Pick<
   'id' | 'workspaceId' | 'oauthClientId' | 'email' | 'firstName' | 'lastName' | 'isActive' | 'emailVerified' | 'passwordHash' | 'createdAt'
 >;
 
-export interface OAuthClientRef {
-  id: string;
-  workspaceId: string;
-  clientId: string;
-  name: string;
-}
+export type OAuthClientRef = Pick<OAuthClient, 'id' | 'workspaceId' | 'clientId' | 'name'>;
 
 /** Which accounts a sign-in may match: one OAuth client's users, or (SAML) a whole workspace's. */
 export interface SignInScope {
@@ -56,35 +53,17 @@ const RECORD_SELECT = {
 } as const satisfies FindOptionsSelect<EndUser>;
 const RECORD_PATHS = Object.keys(RECORD_SELECT).map((p) => `u.${p}`);
 
-/** An end_users row selected with USER_COLUMNS (optionally under a prefix). */
-function toEndUser(row: QueryRow, prefix = ''): EndUserRecord {
-  return {
-    id: text(row, `${prefix}id`),
-    workspaceId: text(row, `${prefix}workspace_id`),
-    oauthClientId: textOrNull(row, `${prefix}oauth_client_id`),
-    email: text(row, `${prefix}email`),
-    firstName: text(row, `${prefix}first_name`),
-    lastName: text(row, `${prefix}last_name`),
-    isActive: bool(row, `${prefix}is_active`),
-    emailVerified: bool(row, `${prefix}email_verified`),
-    passwordHash: textOrNull(row, `${prefix}password_hash`),
-    createdAt: date(row, `${prefix}created_at`),
-  };
-}
-
-function toClient(row: QueryRow, prefix = ''): OAuthClientRef {
-  return {
-    id: text(row, `${prefix}id`),
-    workspaceId: text(row, `${prefix}workspace_id`),
-    clientId: text(row, `${prefix}client_id`),
-    name: text(row, `${prefix}name`),
-  };
-}
+const RECORD_PROPERTIES = Object.keys(RECORD_SELECT) as (keyof typeof RECORD_SELECT)[];
+/** An end_users row selected with USER_COLUMNS (under a prefix when the statement aliases them). */
+const userRecord = (prefix?: string) => entityColumns(EndUser, RECORD_PROPERTIES, { prefix });
+const clientRef = (prefix?: string) => entityColumns(OAuthClient, ['id', 'workspaceId', 'clientId', 'name'], { prefix });
 
 const unknownClient = () => new DomainError('invalid_client', 'Unknown client_id');
 
 // The API sign-in hot path: the client and its users with this email, one prepared round trip.
-const CLIENT_AND_CANDIDATES = `SELECT c.id AS c_id, c.workspace_id AS c_workspace_id, c.client_id AS c_client_id, c.name AS c_name,
+const CLIENT_AND_CANDIDATES = statement(
+  'end-users.client-and-candidates',
+  `SELECT c.id AS c_id, c.workspace_id AS c_workspace_id, c.client_id AS c_client_id, c.name AS c_name,
     u.id AS u_id, u.workspace_id AS u_workspace_id, u.oauth_client_id AS u_oauth_client_id, u.email AS u_email,
     u.first_name AS u_first_name, u.last_name AS u_last_name, u.is_active AS u_is_active, u.email_verified AS u_email_verified,
     u.password_hash AS u_password_hash, u.created_at AS u_created_at
@@ -93,12 +72,37 @@ const CLIENT_AND_CANDIDATES = `SELECT c.id AS c_id, c.workspace_id AS c_workspac
     SELECT ${USER_COLUMNS} FROM end_users
      WHERE workspace_id = c.workspace_id AND oauth_client_id = c.id AND lower(email) = $2
      ORDER BY created_at, id LIMIT ${MAX_CANDIDATES}) u ON true
-  WHERE c.client_id = $1`;
+  WHERE c.client_id = $1`,
+  clientRef('c_').and(nested('user', userRecord('u_'), 'u_id')),
+);
 
 // The hosted sign-in: one client's users ($3 set) or the whole workspace's (SAML), on end_users_workspace_email_idx.
-const CANDIDATES = `SELECT ${USER_COLUMNS} FROM end_users
+const CANDIDATES = statement(
+  'end-users.candidates',
+  `SELECT ${USER_COLUMNS} FROM end_users
   WHERE workspace_id = $1 AND lower(email) = $2 AND ($3::uuid IS NULL OR oauth_client_id = $3)
-  ORDER BY created_at, id LIMIT ${MAX_CANDIDATES}`;
+  ORDER BY created_at, id LIMIT ${MAX_CANDIDATES}`,
+  userRecord(),
+);
+
+const CLIENT_BY_PUBLIC_ID = statement(
+  'end-users.client-by-public-id',
+  `SELECT id, workspace_id, client_id, name FROM oauth_clients WHERE client_id = $1`,
+  clientRef(),
+);
+
+const WORKSPACE_NAME = statement(
+  'end-users.workspace-name',
+  `SELECT name FROM workspaces WHERE id = $1`,
+  entityColumns(Workspace, ['name']),
+);
+
+const CLIENT_NAME = statement(
+  'end-users.client-name',
+  `SELECT COALESCE((SELECT name FROM oauth_clients WHERE id = $2 AND workspace_id = $1), w.name) AS name
+         FROM workspaces w WHERE w.id = $1`,
+  computed({ name: 'text' }),
+);
 
 /**
  * end_users, and the OAuth clients and workspaces their flows name. Every user query is scoped by
@@ -113,41 +117,32 @@ export class EndUsersRepository {
 
   /** The OAuth client named by its public client_id (unknown -> 400 invalid_client). */
   async clientByPublicId(clientId: string): Promise<OAuthClientRef> {
-    const [row] = await preparedQuery(this.dataSource, `SELECT id, workspace_id, client_id, name FROM oauth_clients WHERE client_id = $1`, [
-      clientId,
-    ]);
-    if (!row) throw unknownClient();
-    return toClient(row);
+    const client = await first(this.dataSource, CLIENT_BY_PUBLIC_ID, [clientId]);
+    if (!client) throw unknownClient();
+    return client;
   }
 
   /** The workspace's name, or null when there is no such workspace. */
   async workspaceName(workspaceId: string): Promise<string | null> {
-    const [row] = await preparedQuery(this.dataSource, `SELECT name FROM workspaces WHERE id = $1`, [workspaceId]);
-    return row ? text(row, 'name') : null;
+    return (await first(this.dataSource, WORKSPACE_NAME, [workspaceId]))?.name ?? null;
   }
 
   /** The name mails sign with: the OAuth client's, else the workspace's. On the caller's transaction. */
   async clientName(tx: Tx, workspaceId: string, oauthClientId: string | null): Promise<string> {
-    const [row] = await preparedQuery(
-      tx,
-      `SELECT COALESCE((SELECT name FROM oauth_clients WHERE id = $2 AND workspace_id = $1), w.name) AS name
-         FROM workspaces w WHERE w.id = $1`,
-      [workspaceId, oauthClientId],
-    );
-    return row ? text(row, 'name') : '';
+    return (await first(tx, CLIENT_NAME, [workspaceId, oauthClientId]))?.name ?? '';
   }
 
   /** The client and its users with this email in one round trip (the API sign-in hot path). */
   async clientAndCandidates(clientId: string, email: string): Promise<{ client: OAuthClientRef; users: EndUserRecord[] }> {
-    const rows = await preparedQuery(this.dataSource, CLIENT_AND_CANDIDATES, [clientId, email.toLowerCase()]);
+    const rows = await run(this.dataSource, CLIENT_AND_CANDIDATES, [clientId, email.toLowerCase()]);
     if (!rows[0]) throw unknownClient();
-    return { client: toClient(rows[0], 'c_'), users: rows.filter((r) => r.u_id !== null).map((r) => toEndUser(r, 'u_')) };
+    const { id, workspaceId, clientId: publicId, name } = rows[0];
+    return { client: { id, workspaceId, clientId: publicId, name }, users: rows.flatMap((r) => (r.user ? [r.user] : [])) };
   }
 
   /** The accounts a sign-in in this scope may match: one client's (oauthClientId given) or the whole workspace's. */
   async candidates(workspaceId: string, email: string, oauthClientId?: string): Promise<EndUserRecord[]> {
-    const rows = await preparedQuery(this.dataSource, CANDIDATES, [workspaceId, email.toLowerCase(), oauthClientId ?? null]);
-    return rows.map((r) => toEndUser(r));
+    return run(this.dataSource, CANDIDATES, [workspaceId, email.toLowerCase(), oauthClientId ?? null]);
   }
 
   /** The workspace's account without an OAuth client (SCIM-provisioned), if any. */

@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, IsNull, MoreThan, Repository } from 'typeorm';
-import { preparedQuery } from '../database/prepared-query';
-import { bool, date, dateOrNull, numOrNull, QueryRow, RowShapeError, text, textOrNull } from '../database/rows';
+import { computed, entityColumns, nested, NO_ROW } from '../database/row-shape';
+import { first, one, run, statement } from '../database/statement';
 import type { Tx } from '../database/unit-of-work';
 import type { EndUserSessionRecord } from '../events/domain-events';
 import { EndUserRefreshToken } from './entities/end-user-refresh-token.entity';
 import { EndUserSession } from './entities/end-user-session.entity';
+import { EndUser } from './entities/end-user.entity';
 import type { DeniedToken } from './tokens/token-denylist.repository';
 
 export interface NewRefreshToken {
@@ -35,70 +36,41 @@ export interface NewSession {
 }
 
 /** A refresh token with what rotation needs to know of its session and user. */
-export interface LockedRefreshToken {
-  id: string;
-  workspaceId: string;
-  sessionId: string;
-  usedAt: Date | null;
-  expiresAt: Date;
-  sessionRevokedAt: Date | null;
-  sessionExpiresAt: Date;
-  userId: string;
-  oauthClientId: string | null;
-  userActive: boolean;
-  amr: string[];
-}
+export type LockedRefreshToken = Pick<EndUserRefreshToken, 'id' | 'workspaceId' | 'sessionId' | 'usedAt' | 'expiresAt'> &
+  Pick<EndUserSession, 'userId' | 'oauthClientId' | 'amr'> & { sessionRevokedAt: Date | null; sessionExpiresAt: Date; userActive: boolean };
 
 /** The live browser session behind an esid cookie, with its user's email. */
-export interface BrowserSessionRow {
-  id: string;
-  workspaceId: string;
-  userId: string;
-  oauthClientId: string | null;
-  createdAt: Date;
-  email: string;
-  amr: string[];
-}
+export type BrowserSessionRow = Pick<EndUserSession, 'id' | 'workspaceId' | 'userId' | 'oauthClientId' | 'createdAt' | 'amr'> &
+  Pick<EndUser, 'email'>;
 
 export type SessionFilter = { sessionId?: string; userId?: string; exceptSessionId?: string };
 
 const SESSION_COLUMNS = `id, workspace_id, user_id, oauth_client_id, kind, ip_address, user_agent, browser_family, os_family,
   country, city, latitude, longitude, created_at, last_seen_at, amr`;
 
-/** A text[] column (node-postgres parses it into an array). */
-function textArray(row: QueryRow, column: string): string[] {
-  const value = row[column];
-  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) throw new RowShapeError(column, 'text[]', value);
-  return value as string[];
-}
-
-function sessionKind(row: QueryRow): 'api' | 'browser' {
-  const kind = text(row, 'kind');
-  if (kind !== 'api' && kind !== 'browser') throw new RowShapeError('kind', "'api' or 'browser'", kind);
-  return kind;
-}
-
 /** An end_user_sessions row selected with SESSION_COLUMNS. */
-function toSessionRecord(row: QueryRow): EndUserSessionRecord {
-  return {
-    id: text(row, 'id'),
-    workspaceId: text(row, 'workspace_id'),
-    userId: text(row, 'user_id'),
-    oauthClientId: textOrNull(row, 'oauth_client_id'),
-    kind: sessionKind(row),
-    ipAddress: textOrNull(row, 'ip_address'),
-    userAgent: textOrNull(row, 'user_agent'),
-    browserFamily: text(row, 'browser_family'),
-    osFamily: text(row, 'os_family'),
-    country: textOrNull(row, 'country'),
-    city: textOrNull(row, 'city'),
-    latitude: numOrNull(row, 'latitude'),
-    longitude: numOrNull(row, 'longitude'),
-    createdAt: date(row, 'created_at'),
-    lastSeenAt: date(row, 'last_seen_at'),
-    amr: textArray(row, 'amr'),
-  };
-}
+const SESSION_RECORD = entityColumns(
+  EndUserSession,
+  [
+    'id',
+    'workspaceId',
+    'userId',
+    'oauthClientId',
+    'kind',
+    'ipAddress',
+    'userAgent',
+    'browserFamily',
+    'osFamily',
+    'country',
+    'city',
+    'latitude',
+    'longitude',
+    'createdAt',
+    'lastSeenAt',
+    'amr',
+  ],
+  { values: { kind: ['api', 'browser'] } },
+);
 
 function fromEntity(s: EndUserSession): EndUserSessionRecord & { expiresAt: Date } {
   return {
@@ -122,82 +94,70 @@ function fromEntity(s: EndUserSession): EndUserSessionRecord & { expiresAt: Date
   };
 }
 
-function toLockedRefreshToken(row: QueryRow): LockedRefreshToken {
-  return {
-    id: text(row, 'id'),
-    workspaceId: text(row, 'workspace_id'),
-    sessionId: text(row, 'session_id'),
-    usedAt: dateOrNull(row, 'used_at'),
-    expiresAt: date(row, 'expires_at'),
-    sessionRevokedAt: dateOrNull(row, 'session_revoked_at'),
-    sessionExpiresAt: date(row, 'session_expires_at'),
-    userId: text(row, 'user_id'),
-    oauthClientId: textOrNull(row, 'oauth_client_id'),
-    userActive: bool(row, 'user_active'),
-    amr: textArray(row, 'amr'),
-  };
-}
-
-/** A row of REVOKE: a revoked session and one of its refresh tokens still worth denying (token columns null when none). */
-function toRevokedTokens(row: QueryRow): { sessionId: string; tokens: DeniedToken[] } {
-  const refreshId = textOrNull(row, 'refresh_id');
-  if (refreshId === null) return { sessionId: text(row, 'session_id'), tokens: [] };
-  return {
-    sessionId: text(row, 'session_id'),
-    tokens: [
-      { jti: refreshId, expiresAt: date(row, 'expires_at') },
-      { jti: text(row, 'access_jti'), expiresAt: date(row, 'access_expires_at') },
-    ],
-  };
-}
-
-function toBrowserSession(row: QueryRow): BrowserSessionRow {
-  return {
-    id: text(row, 'id'),
-    workspaceId: text(row, 'workspace_id'),
-    userId: text(row, 'user_id'),
-    oauthClientId: textOrNull(row, 'oauth_client_id'),
-    createdAt: date(row, 'created_at'),
-    email: text(row, 'email'),
-    amr: textArray(row, 'amr'),
-  };
-}
-
 // Sign-in hot path: the session row and, for API sign-ins, its first refresh token in one statement.
-const INSERT_SESSION = `WITH session AS (
+const INSERT_SESSION = statement(
+  'sessions.insert',
+  `WITH session AS (
     INSERT INTO end_user_sessions (id, workspace_id, user_id, oauth_client_id, kind, ip_address, user_agent, browser_family,
       os_family, browser_token_hash, created_at, last_seen_at, expires_at, amr)
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $17) RETURNING ${SESSION_COLUMNS}),
   refresh AS (
     INSERT INTO end_user_refresh_tokens (workspace_id, session_id, token_hash, access_jti, access_expires_at, expires_at, created_at)
     SELECT workspace_id, id, $13, $14, $15, $16, $11 FROM session WHERE $13::text IS NOT NULL)
-  SELECT * FROM session`;
+  SELECT * FROM session`,
+  SESSION_RECORD,
+);
 
 // Refresh: the token and its session row-locked, so two concurrent refreshes cannot both win.
-const LOCK_REFRESH_TOKEN = `SELECT rt.id, rt.workspace_id, rt.session_id, rt.used_at, rt.expires_at,
+const LOCK_REFRESH_TOKEN = statement(
+  'sessions.lock-refresh-token',
+  `SELECT rt.id, rt.workspace_id, rt.session_id, rt.used_at, rt.expires_at,
          s.revoked_at AS session_revoked_at, s.expires_at AS session_expires_at, s.user_id, s.oauth_client_id,
          u.is_active AS user_active, s.amr
     FROM end_user_refresh_tokens rt
     JOIN end_user_sessions s ON s.id = rt.session_id AND s.workspace_id = rt.workspace_id
     JOIN end_users u ON u.id = s.user_id AND u.workspace_id = s.workspace_id
    WHERE rt.token_hash = $1
-   FOR UPDATE OF rt, s`;
+   FOR UPDATE OF rt, s`,
+  entityColumns(EndUserRefreshToken, ['id', 'workspaceId', 'sessionId', 'usedAt', 'expiresAt'])
+    .and(entityColumns(EndUserSession, ['userId', 'oauthClientId', 'amr']))
+    .and(
+      computed({
+        sessionRevokedAt: ['session_revoked_at', 'timestamp?'],
+        sessionExpiresAt: ['session_expires_at', 'timestamp'],
+        userActive: ['user_active', 'boolean'],
+      }),
+    ),
+);
 
 // Revocation, set-based: the sessions revoked and, in the same round trip, every token id of
 // theirs that could still be presented (the refresh tokens and the access tokens issued with them).
 // The outer SELECT reads end_user_refresh_tokens, which the UPDATE does not touch.
-const REVOKE = `WITH revoked AS (
+const REVOKE = statement(
+  'sessions.revoke',
+  `WITH revoked AS (
     UPDATE end_user_sessions SET revoked_at = $2, revoke_reason = $3
      WHERE workspace_id = $1 AND revoked_at IS NULL
        AND ($4::uuid IS NULL OR id = $4) AND ($5::uuid IS NULL OR user_id = $5) AND ($6::uuid IS NULL OR id <> $6)
      RETURNING id)
-  SELECT r.id AS session_id, t.id AS refresh_id, t.expires_at, t.access_jti::text AS access_jti, t.access_expires_at
+  SELECT r.id AS session_id, t.id AS refresh_id, t.expires_at AS refresh_expires_at, t.access_jti AS refresh_access_jti,
+         t.access_expires_at AS refresh_access_expires_at
     FROM revoked r
     LEFT JOIN end_user_refresh_tokens t
-      ON t.workspace_id = $1 AND t.session_id = r.id AND (t.expires_at > $2 OR t.access_expires_at > $2)`;
+      ON t.workspace_id = $1 AND t.session_id = r.id AND (t.expires_at > $2 OR t.access_expires_at > $2)`,
+  computed({ sessionId: ['session_id', 'text'] }).and(
+    nested(
+      'refresh',
+      entityColumns(EndUserRefreshToken, ['id', 'expiresAt', 'accessJti', 'accessExpiresAt'], { prefix: 'refresh_' }),
+      'refresh_id',
+    ),
+  ),
+);
 
 // Every authenticated request: one round trip (decision 0300).
-const SESSION_LIVE = `WITH live AS (
+const SESSION_LIVE = statement(
+  'sessions.live',
+  `WITH live AS (
     SELECT s.id FROM end_user_sessions s JOIN end_users u ON u.id = s.user_id AND u.workspace_id = s.workspace_id
      WHERE s.workspace_id = $1 AND s.id = $2 AND s.user_id = $3 AND s.revoked_at IS NULL AND s.expires_at > $5
        AND u.is_active
@@ -205,14 +165,22 @@ const SESSION_LIVE = `WITH live AS (
   touched AS (
     UPDATE end_user_sessions SET last_seen_at = $5
      WHERE id IN (SELECT id FROM live) AND last_seen_at < $5 - interval '60 seconds' RETURNING id)
-  SELECT id FROM live`;
+  SELECT id FROM live`,
+  NO_ROW,
+);
 
 // Hosted pages and SAML SSO: the cookie's session, its last_seen_at bumped.
-const BROWSER_SESSION = `UPDATE end_user_sessions s SET last_seen_at = $2
+const BROWSER_SESSION = statement(
+  'sessions.browser-session',
+  `UPDATE end_user_sessions s SET last_seen_at = $2
     FROM end_users u
    WHERE s.browser_token_hash = $1 AND s.kind = 'browser' AND s.revoked_at IS NULL AND s.expires_at > $2
      AND u.id = s.user_id AND u.workspace_id = s.workspace_id AND u.is_active
-   RETURNING s.id, s.workspace_id, s.user_id, s.oauth_client_id, s.created_at, u.email, s.amr`;
+   RETURNING s.id, s.workspace_id, s.user_id, s.oauth_client_id, s.created_at, u.email, s.amr`,
+  entityColumns(EndUserSession, ['id', 'workspaceId', 'userId', 'oauthClientId', 'createdAt', 'amr']).and(
+    entityColumns(EndUser, ['email']),
+  ),
+);
 
 /**
  * end_user_sessions and end_user_refresh_tokens. Methods take the workspace first, except the
@@ -230,7 +198,7 @@ export class SessionsRepository {
   /** One statement for the session row and, for API sign-ins, its first refresh token. */
   async insert(tx: Tx, workspaceId: string, s: NewSession): Promise<EndUserSessionRecord> {
     const r = s.refresh;
-    const [row] = await preparedQuery(tx, INSERT_SESSION, [
+    return one(tx, INSERT_SESSION, [
       s.id,
       workspaceId,
       s.userId,
@@ -249,7 +217,6 @@ export class SessionsRepository {
       r?.expiresAt ?? null,
       s.amr,
     ]);
-    return toSessionRecord(row);
   }
 
   async insertRefreshToken(tx: Tx, workspaceId: string, sessionId: string, token: NewRefreshToken, now: Date): Promise<void> {
@@ -264,8 +231,7 @@ export class SessionsRepository {
 
   /** The refresh token and its session, row-locked so two concurrent refreshes cannot both win. */
   async lockRefreshToken(tx: Tx, tokenHash: string): Promise<LockedRefreshToken | null> {
-    const [row] = await preparedQuery(tx, LOCK_REFRESH_TOKEN, [tokenHash]);
-    return row ? toLockedRefreshToken(row) : null;
+    return (await first(tx, LOCK_REFRESH_TOKEN, [tokenHash])) ?? null;
   }
 
   async markRefreshUsed(tx: Tx, workspaceId: string, id: string, now: Date): Promise<void> {
@@ -295,17 +261,15 @@ export class SessionsRepository {
     reason: string,
     now: Date,
   ): Promise<{ sessionIds: string[]; tokens: DeniedToken[] }> {
-    const rows = (
-      await preparedQuery(tx, REVOKE, [
-        workspaceId,
-        now,
-        reason,
-        filter.sessionId ?? null,
-        filter.userId ?? null,
-        filter.exceptSessionId ?? null,
-      ])
-    ).map(toRevokedTokens);
-    return { sessionIds: [...new Set(rows.map((r) => r.sessionId))], tokens: rows.flatMap((r) => r.tokens) };
+    const rows = await run(tx, REVOKE, [
+      workspaceId,
+      now,
+      reason,
+      filter.sessionId ?? null,
+      filter.userId ?? null,
+      filter.exceptSessionId ?? null,
+    ]);
+    return { sessionIds: [...new Set(rows.map((r) => r.sessionId))], tokens: rows.flatMap(deniedTokens) };
   }
 
   /**
@@ -313,7 +277,7 @@ export class SessionsRepository {
    * id not on the denylist. Also bumps last_seen_at at most once a minute.
    */
   async isLive(workspaceId: string, claims: { sessionId: string; userId: string; jti: string }, now: Date): Promise<boolean> {
-    const rows = await preparedQuery(this.dataSource, SESSION_LIVE, [workspaceId, claims.sessionId, claims.userId, claims.jti, now]);
+    const rows = await run(this.dataSource, SESSION_LIVE, [workspaceId, claims.sessionId, claims.userId, claims.jti, now]);
     return rows.length > 0;
   }
 
@@ -332,7 +296,19 @@ export class SessionsRepository {
 
   /** The live browser session behind an esid cookie hash (its last_seen_at bumped). */
   async browserSession(tokenHash: string, now: Date): Promise<BrowserSessionRow | null> {
-    const [row] = await preparedQuery(this.dataSource, BROWSER_SESSION, [tokenHash, now]);
-    return row ? toBrowserSession(row) : null;
+    return (await first(this.dataSource, BROWSER_SESSION, [tokenHash, now])) ?? null;
   }
+}
+
+/** A revoked session's refresh token still worth denying, and the access token issued with it (none when the row has no token). */
+function deniedTokens(row: {
+  refresh: Pick<EndUserRefreshToken, 'id' | 'expiresAt' | 'accessJti' | 'accessExpiresAt'> | null;
+}): DeniedToken[] {
+  const t = row.refresh;
+  return t
+    ? [
+        { jti: t.id, expiresAt: t.expiresAt },
+        { jti: t.accessJti, expiresAt: t.accessExpiresAt },
+      ]
+    : [];
 }

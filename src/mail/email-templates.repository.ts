@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
-import { preparedQuery } from '../database/prepared-query';
-import { date, QueryRow, text } from '../database/rows';
+import { entityColumns } from '../database/row-shape';
+import { one, statement } from '../database/statement';
 import type { Tx } from '../database/unit-of-work';
 import { EmailTemplate } from './entities/email-template.entity';
 import type { TemplateContent } from './templates/template-catalog';
@@ -11,16 +11,6 @@ import type { TemplateContent } from './templates/template-catalog';
 export interface SavedTemplate extends TemplateContent {
   name: string;
   updatedAt: Date;
-}
-
-function toSavedTemplate(row: QueryRow): SavedTemplate {
-  return {
-    name: text(row, 'name'),
-    subject: text(row, 'subject'),
-    from_name: text(row, 'from_name'),
-    body: text(row, 'body'),
-    updatedAt: date(row, 'updated_at'),
-  };
 }
 
 const fromEntity = (t: Pick<EmailTemplate, 'name' | 'subject' | 'fromName' | 'body' | 'updatedAt'>): SavedTemplate => ({
@@ -32,11 +22,15 @@ const fromEntity = (t: Pick<EmailTemplate, 'name' | 'subject' | 'fromName' | 'bo
 });
 
 // One row per workspace and name: saving again overwrites it (and stamps updated_at).
-const SAVE = `INSERT INTO email_templates (workspace_id, name, subject, from_name, body)
+const SAVE = statement(
+  'email-templates.save',
+  `INSERT INTO email_templates (workspace_id, name, subject, from_name, body)
   VALUES ($1, $2, $3, $4, $5)
   ON CONFLICT (workspace_id, name)
   DO UPDATE SET subject = EXCLUDED.subject, from_name = EXCLUDED.from_name, body = EXCLUDED.body, updated_at = now()
-  RETURNING name, subject, from_name, body, updated_at`;
+  RETURNING name, subject, from_name, body, updated_at`,
+  entityColumns(EmailTemplate, ['name', 'subject', 'fromName', 'body', 'updatedAt']),
+);
 
 /** email_templates: the workspaces' own copies of the catalog templates. */
 @Injectable()
@@ -63,7 +57,6 @@ export class EmailTemplatesRepository {
   }
 
   async save(workspaceId: string, name: string, content: TemplateContent): Promise<SavedTemplate> {
-    const [row] = await preparedQuery(this.dataSource, SAVE, [workspaceId, name, content.subject, content.from_name, content.body]);
-    return toSavedTemplate(row);
+    return fromEntity(await one(this.dataSource, SAVE, [workspaceId, name, content.subject, content.from_name, content.body]));
   }
 }

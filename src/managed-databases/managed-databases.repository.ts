@@ -1,10 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, QueryFailedError, Repository, type SelectQueryBuilder } from 'typeorm';
+import { NO_ROW } from '../database/row-shape';
+import { run, statement } from '../database/statement';
 import type { Tx } from '../database/unit-of-work';
 import { type JobStatus, ManagedDatabaseBackup } from './entities/managed-database-backup.entity';
 import { ManagedDatabaseRestore } from './entities/managed-database-restore.entity';
 import { type DatabaseStatus, ManagedDatabase } from './entities/managed-database.entity';
+
+/** For the rest of the transaction, a lock wait gives up after 5 s (set_config: SET LOCAL cannot be prepared). */
+const LOCK_TIMEOUT = statement('managed-databases.lock-timeout', `SELECT set_config('lock_timeout', '5s', true)`, NO_ROW);
 
 export type { DatabaseStatus } from './entities/managed-database.entity';
 export type { JobStatus } from './entities/managed-database-backup.entity';
@@ -68,7 +73,7 @@ export class ManagedDatabasesRepository {
    * running backup or restore holds the row for as long as it runs.
    */
   async lockDatabaseForDeveloper(tx: Tx, developerId: string, id: string): Promise<ManagedDatabase | null> {
-    await tx.query(`SET LOCAL lock_timeout = '5s'`);
+    await run(tx, LOCK_TIMEOUT, []);
     return visibleTo(tx.getRepository(ManagedDatabase).createQueryBuilder('r'), developerId, id)
       .setLock('pessimistic_write', undefined, ['r'])
       .getOne();

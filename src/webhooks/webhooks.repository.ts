@@ -1,12 +1,35 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { preparedQuery } from '../database/prepared-query';
-import { date, text } from '../database/rows';
+import { entityColumns } from '../database/row-shape';
+import { first, run, statement } from '../database/statement';
 import type { Tx } from '../database/unit-of-work';
 import { WorkspaceMember } from '../workspaces/entities/workspace-member.entity';
 import { WebhookDelivery } from './entities/webhook-delivery.entity';
 import { WebhookSubscription } from './entities/webhook-subscription.entity';
+
+/** Active endpoints behind their workspace's chain head (the audit chain is their outbox). */
+const BEHIND = statement(
+  'webhooks.behind',
+  `SELECT s.id FROM webhook_subscriptions s
+        WHERE s.is_active AND s.position < (SELECT COALESCE(max(c.seq), 0) FROM audit_chain c WHERE c.workspace_id = s.workspace_id)`,
+  entityColumns(WebhookSubscription, ['id']),
+);
+
+const INSERT_DELIVERIES = statement(
+  'webhooks.insert-deliveries',
+  `INSERT INTO webhook_deliveries (subscription_id, workspace_id, event_id, event_type, payload, next_attempt_at)
+       SELECT s, w, e, t, p, now() FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::jsonb[]) AS d(s, w, e, t, p)
+       ON CONFLICT (subscription_id, event_id) DO NOTHING RETURNING id`,
+  entityColumns(WebhookDelivery, ['id']),
+);
+
+const MARK_FAILING = statement(
+  'webhooks.mark-failing',
+  `UPDATE webhook_subscriptions SET failing_since = COALESCE(failing_since, $3)
+        WHERE workspace_id = $1 AND id = $2 RETURNING failing_since`,
+  entityColumns(WebhookSubscription, ['failingSince']),
+);
 
 export interface NewSubscription {
   url: string;
@@ -89,13 +112,7 @@ export class WebhooksRepository {
 
   /** Active endpoints whose position is behind their workspace's chain head. */
   async behind(): Promise<string[]> {
-    const rows = await preparedQuery(
-      this.dataSource,
-      `SELECT s.id FROM webhook_subscriptions s
-        WHERE s.is_active AND s.position < (SELECT COALESCE(max(c.seq), 0) FROM audit_chain c WHERE c.workspace_id = s.workspace_id)`,
-      [],
-    );
-    return rows.map((row) => text(row, 'id'));
+    return (await run(this.dataSource, BEHIND, [])).map((row) => row.id);
   }
 
   /** Locks an active endpoint for its fan-out (skipped when another instance holds it). */
@@ -116,20 +133,14 @@ export class WebhooksRepository {
   /** Inserts the deliveries not there yet (one per endpoint and event); answers the ids of those inserted. */
   async insertDeliveries(tx: Tx, deliveries: NewDelivery[]): Promise<string[]> {
     if (deliveries.length === 0) return [];
-    const rows = await preparedQuery(
-      tx,
-      `INSERT INTO webhook_deliveries (subscription_id, workspace_id, event_id, event_type, payload, next_attempt_at)
-       SELECT s, w, e, t, p, now() FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::jsonb[]) AS d(s, w, e, t, p)
-       ON CONFLICT (subscription_id, event_id) DO NOTHING RETURNING id`,
-      [
-        deliveries.map((d) => d.subscriptionId),
-        deliveries.map((d) => d.workspaceId),
-        deliveries.map((d) => d.eventId),
-        deliveries.map((d) => d.eventType),
-        deliveries.map((d) => JSON.stringify(d.payload)),
-      ],
-    );
-    return rows.map((row) => text(row, 'id'));
+    const rows = await run(tx, INSERT_DELIVERIES, [
+      deliveries.map((d) => d.subscriptionId),
+      deliveries.map((d) => d.workspaceId),
+      deliveries.map((d) => d.eventId),
+      deliveries.map((d) => d.eventType),
+      deliveries.map((d) => JSON.stringify(d.payload)),
+    ]);
+    return rows.map((row) => row.id);
   }
 
   findDelivery(tx: Tx | null, id: string): Promise<WebhookDelivery | null> {
@@ -187,13 +198,7 @@ export class WebhooksRepository {
 
   /** Marks the endpoint failing since `since` unless it already is; answers since when it has been failing. */
   async markFailing(tx: Tx, workspaceId: string, id: string, since: Date): Promise<Date> {
-    const [row] = await preparedQuery(
-      tx,
-      `UPDATE webhook_subscriptions SET failing_since = COALESCE(failing_since, $3)
-        WHERE workspace_id = $1 AND id = $2 RETURNING failing_since`,
-      [workspaceId, id, since],
-    );
-    return row ? date(row, 'failing_since') : since;
+    return (await first(tx, MARK_FAILING, [workspaceId, id, since]))?.failingSince ?? since;
   }
 
   async markHealthy(tx: Tx, workspaceId: string, id: string): Promise<void> {

@@ -1,14 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { preparedQuery } from '../database/prepared-query';
-import { date } from '../database/rows';
+import { entityColumns } from '../database/row-shape';
+import { first, statement } from '../database/statement';
 import type { Tx } from '../database/unit-of-work';
 import { WorkspaceMember, WorkspaceRole } from './entities/workspace-member.entity';
 
 // ON CONFLICT: a second add of the same developer inserts nothing instead of aborting the transaction.
-const ADD_MEMBER = `INSERT INTO workspace_members (workspace_id, developer_id, role) VALUES ($1, $2, $3)
-  ON CONFLICT DO NOTHING RETURNING created_at`;
+const ADD_MEMBER = statement(
+  'workspace-members.add',
+  `INSERT INTO workspace_members (workspace_id, developer_id, role) VALUES ($1, $2, $3)
+  ON CONFLICT DO NOTHING RETURNING created_at`,
+  entityColumns(WorkspaceMember, ['createdAt']),
+);
 
 /** A member as the members list shows them. */
 export interface MemberRow {
@@ -38,8 +42,7 @@ export class WorkspaceMembersRepository {
 
   /** Adds the member; the membership's created_at, or null when the developer already is one. */
   async add(tx: Tx, workspaceId: string, developerId: string, role: WorkspaceRole): Promise<Date | null> {
-    const [row] = await preparedQuery(tx, ADD_MEMBER, [workspaceId, developerId, role]);
-    return row ? date(row, 'created_at') : null;
+    return (await first(tx, ADD_MEMBER, [workspaceId, developerId, role]))?.createdAt ?? null;
   }
 
   /** The workspace's members with their accounts, oldest membership first. */

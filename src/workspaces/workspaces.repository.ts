@@ -1,21 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { preparedQuery } from '../database/prepared-query';
-import { date, num, QueryRow, RowShapeError, text } from '../database/rows';
+import { computed, entityColumns } from '../database/row-shape';
+import { first, run, statement } from '../database/statement';
 import type { Tx } from '../database/unit-of-work';
-import { WorkspaceRole } from './entities/workspace-member.entity';
+import { WorkspaceMember, WorkspaceRole } from './entities/workspace-member.entity';
 import { Workspace } from './entities/workspace.entity';
 
 /** A workspace with the counts shown beside it. */
-export interface WorkspaceRow {
-  id: string;
-  name: string;
-  description: string;
-  createdAt: Date;
-  memberCount: number;
-  databaseCount: number;
-}
+export type WorkspaceRow = Pick<Workspace, 'id' | 'name' | 'description' | 'createdAt'> & { memberCount: number; databaseCount: number };
 
 /** A field left undefined keeps its value (the DTOs refuse null: decision 0041). */
 export interface WorkspaceChange {
@@ -32,29 +25,26 @@ const WITH_COUNTS = `SELECT w.id, w.name, w.description, w.created_at,
   (SELECT count(*) FROM managed_databases d WHERE d.workspace_id = w.id AND d.status <> 'deleting')::int AS database_count
   FROM workspaces w`;
 
-const LIST_FOR_DEVELOPER = `${WITH_COUNTS}
-  JOIN workspace_members m ON m.workspace_id = w.id AND m.developer_id = $1
-  ORDER BY w.created_at, w.id`;
+const WORKSPACE = entityColumns(Workspace, ['id', 'name', 'description', 'createdAt']).and(
+  computed({ memberCount: ['member_count', 'number'], databaseCount: ['database_count', 'number'] }),
+);
 
-const ONE = `${WITH_COUNTS} WHERE w.id = $1`;
+const LIST_FOR_DEVELOPER = statement(
+  'workspaces.list-for-developer',
+  `${WITH_COUNTS}
+  JOIN workspace_members m ON m.workspace_id = w.id AND m.developer_id = $1
+  ORDER BY w.created_at, w.id`,
+  WORKSPACE,
+);
+
+const ONE = statement('workspaces.one', `${WITH_COUNTS} WHERE w.id = $1`, WORKSPACE);
 
 // Every developer route of every module asks this first: a prepared statement on the primary key.
-const ROLE = `SELECT role FROM workspace_members WHERE workspace_id = $1 AND developer_id = $2`;
-
-const toWorkspaceRow = (row: QueryRow): WorkspaceRow => ({
-  id: text(row, 'id'),
-  name: text(row, 'name'),
-  description: text(row, 'description'),
-  createdAt: date(row, 'created_at'),
-  memberCount: num(row, 'member_count'),
-  databaseCount: num(row, 'database_count'),
-});
-
-export function toRole(row: QueryRow): WorkspaceRole {
-  const role = text(row, 'role');
-  if (role !== 'owner' && role !== 'member') throw new RowShapeError('role', "'owner' or 'member'", role);
-  return role;
-}
+const ROLE = statement(
+  'workspaces.role',
+  `SELECT role FROM workspace_members WHERE workspace_id = $1 AND developer_id = $2`,
+  entityColumns(WorkspaceMember, ['role'], { values: { role: ['owner', 'member'] } }),
+);
 
 /** workspaces (the tenants themselves; the workspace id is their key) and the membership check. */
 @Injectable()
@@ -63,19 +53,17 @@ export class WorkspacesRepository {
 
   /** The developer's role in the workspace, on `tx` or on the pool (null); null when not a member. */
   async role(tx: Tx | null, workspaceId: string, developerId: string): Promise<WorkspaceRole | null> {
-    const [row] = await preparedQuery(tx ?? this.dataSource, ROLE, [workspaceId, developerId]);
-    return row ? toRole(row) : null;
+    return (await first(tx ?? this.dataSource, ROLE, [workspaceId, developerId]))?.role ?? null;
   }
 
   /** The workspace with its counts, on `tx` or on the pool (null). */
   async findWithCounts(tx: Tx | null, workspaceId: string): Promise<WorkspaceRow | undefined> {
-    const [row] = await preparedQuery(tx ?? this.dataSource, ONE, [workspaceId]);
-    return row && toWorkspaceRow(row);
+    return first(tx ?? this.dataSource, ONE, [workspaceId]);
   }
 
   /** The workspaces the developer is a member of, oldest first. */
   async listForDeveloper(developerId: string): Promise<WorkspaceRow[]> {
-    return (await preparedQuery(this.dataSource, LIST_FOR_DEVELOPER, [developerId])).map(toWorkspaceRow);
+    return run(this.dataSource, LIST_FOR_DEVELOPER, [developerId]);
   }
 
   async insert(tx: Tx, values: { name: string; description: string }): Promise<string> {

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { databasePrefix, withAdmin, WORKER_SLOTS } from './databases';
+import { dropWorkerDatabases } from './databases';
 import { deleteRedisKeys, runRedisPrefix, TEST_REDIS_URL } from './redis-keys';
 
 /**
@@ -31,15 +31,6 @@ export function scanLogs(dir: string): { lines: number; findings: string[] } {
   return { lines, findings };
 }
 
-/** The template and per-worker databases global-setup made (KEEP_TEST_DATABASES=1 keeps them to inspect). */
-async function dropTestDatabases(): Promise<void> {
-  if (process.env.KEEP_TEST_DATABASES) return;
-  const names = [`${databasePrefix()}_template`, ...Array.from({ length: WORKER_SLOTS }, (_, i) => `${databasePrefix()}_w${i + 1}`)];
-  await withAdmin(async (client) => {
-    for (const name of names) await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  });
-}
-
 /** Every key this run's apps wrote (their prefixes all start with the run's), whatever TTL the service gave it. */
 async function deleteRunRedisKeys(): Promise<void> {
   const runId = process.env.TEST_REDIS_RUN_ID;
@@ -49,7 +40,7 @@ async function deleteRunRedisKeys(): Promise<void> {
 }
 
 export default async function globalTeardown(): Promise<void> {
-  await dropTestDatabases();
+  await dropWorkerDatabases();
   await deleteRunRedisKeys();
   const dir = process.env.TEST_LOG_DIR;
   if (!dir) return;

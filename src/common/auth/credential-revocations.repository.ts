@@ -1,5 +1,6 @@
 import type { Client } from 'pg';
-import { preparedQuery } from '../../database/prepared-query';
+import { NO_ROW } from '../../database/row-shape';
+import { run, statement } from '../../database/statement';
 import type { Tx } from '../../database/unit-of-work';
 
 /** The channel every instance's CredentialCache LISTENs on (decisions 0009 and 0105). */
@@ -7,7 +8,7 @@ export const REVOKED_CHANNEL = 'credential_revoked';
 /** Payload that revokes every cached credential (hashes are hex, so it never names a token). */
 export const EVERY_CREDENTIAL = '*';
 
-const NOTIFY = `SELECT pg_notify($1, $2)`;
+const NOTIFY = statement('credential-revocations.notify', `SELECT pg_notify($1, $2)`, NO_ROW);
 
 /**
  * In the revoking transaction: tells every instance's CredentialCache to drop the
@@ -15,7 +16,7 @@ const NOTIFY = `SELECT pg_notify($1, $2)`;
  * a rolled-back revocation notifies nobody).
  */
 export async function notifyCredentialRevoked(tx: Tx, tokenHash: string): Promise<void> {
-  await preparedQuery(tx, NOTIFY, [REVOKED_CHANNEL, tokenHash]);
+  await run(tx, NOTIFY, [REVOKED_CHANNEL, tokenHash]);
 }
 
 /**
@@ -31,5 +32,5 @@ export async function listenForRevocations(session: Client): Promise<void> {
  * name (deleting a workspace cascades to its SCIM tokens). Rare, so a full flush is cheap.
  */
 export async function notifyAllCredentialsRevoked(tx: Tx): Promise<void> {
-  await preparedQuery(tx, NOTIFY, [REVOKED_CHANNEL, EVERY_CREDENTIAL]);
+  await run(tx, NOTIFY, [REVOKED_CHANNEL, EVERY_CREDENTIAL]);
 }

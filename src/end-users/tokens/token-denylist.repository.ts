@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { LessThan, MoreThan, Repository } from 'typeorm';
-import { preparedQuery } from '../../database/prepared-query';
+import { NO_ROW } from '../../database/row-shape';
+import { run, statement } from '../../database/statement';
 import type { Tx } from '../../database/unit-of-work';
 import { TokenDenylistEntry } from '../entities/token-denylist-entry.entity';
 
@@ -11,8 +12,12 @@ export interface DeniedToken {
 }
 
 // Set-based, idempotent: a token id already denied keeps its row.
-const DENY = `INSERT INTO token_denylist (jti, workspace_id, expires_at)
-  SELECT unnest($2::text[]), $1, unnest($3::timestamptz[]) ON CONFLICT (jti) DO NOTHING`;
+const DENY = statement(
+  'token-denylist.deny',
+  `INSERT INTO token_denylist (jti, workspace_id, expires_at)
+  SELECT unnest($2::text[]), $1, unnest($3::timestamptz[]) ON CONFLICT (jti) DO NOTHING`,
+  NO_ROW,
+);
 
 /**
  * token_denylist, the Postgres record of refused token ids. (The per-request check reads it inside
@@ -25,7 +30,7 @@ export class TokenDenylistRepository {
   /** In the revoking transaction. */
   async deny(tx: Tx, workspaceId: string, tokens: DeniedToken[]): Promise<void> {
     if (!tokens.length) return;
-    await preparedQuery(tx, DENY, [workspaceId, tokens.map((t) => t.jti), tokens.map((t) => t.expiresAt)]);
+    await run(tx, DENY, [workspaceId, tokens.map((t) => t.jti), tokens.map((t) => t.expiresAt)]);
   }
 
   async isDenied(jti: string, now: Date): Promise<boolean> {

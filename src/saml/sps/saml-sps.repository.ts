@@ -3,7 +3,8 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { isUniqueViolation } from '../../common/db-errors';
 import { DomainError } from '../../common/errors';
-import { bool, date, json, QueryRow, RowShapeError, text, textOrNull } from '../../database/rows';
+import { entityColumns } from '../../database/row-shape';
+import { QueryRow, RowShapeError } from '../../database/rows';
 import type { Tx } from '../../database/unit-of-work';
 import { SamlServiceProvider } from './entities/saml-service-provider.entity';
 
@@ -42,32 +43,33 @@ export const SP_SELECT = [
   .map((c) => `s.${c}`)
   .join(', ');
 
-/** An SP from a row selected with SP_SELECT. */
-export function spFromRow(row: QueryRow): SamlServiceProvider {
-  return {
-    id: text(row, 'id'),
-    workspaceId: text(row, 'workspace_id'),
-    name: text(row, 'name'),
-    spEntityId: text(row, 'sp_entity_id'),
-    acsUrl: text(row, 'acs_url'),
-    nameIdFormat: text(row, 'name_id_format'),
-    nameIdAttribute: text(row, 'name_id_attribute'),
-    signAssertions: bool(row, 'sign_assertions'),
-    attributeMapping: stringMap(row, 'attribute_mapping'),
-    spCertPem: textOrNull(row, 'sp_cert_pem'),
-    defaultRelayState: textOrNull(row, 'default_relay_state'),
-    isActive: bool(row, 'is_active'),
-    createdAt: date(row, 'created_at'),
-    updatedAt: date(row, 'updated_at'),
-  };
-}
+/** An SP from a row selected with SP_SELECT (or RETURNING *). */
+export const SP = entityColumns(
+  SamlServiceProvider,
+  [
+    'id',
+    'workspaceId',
+    'name',
+    'spEntityId',
+    'acsUrl',
+    'nameIdFormat',
+    'nameIdAttribute',
+    'signAssertions',
+    'attributeMapping',
+    'spCertPem',
+    'defaultRelayState',
+    'isActive',
+    'createdAt',
+    'updatedAt',
+  ],
+  { refine: { attributeMapping: stringMap } },
+);
 
 /** attribute_mapping: a jsonb object of SAML attribute name -> user field path. */
-function stringMap(row: QueryRow, column: string): Record<string, string> {
-  const value = json(row, column);
-  const entries = Object.entries(value);
+function stringMap(value: unknown, column: string): Record<string, string> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new RowShapeError(column, 'json object', value);
   const map: Record<string, string> = {};
-  for (const [key, path] of entries) {
+  for (const [key, path] of Object.entries(value)) {
     if (typeof path !== 'string') throw new RowShapeError(column, 'object of strings', value);
     map[key] = path;
   }
@@ -118,7 +120,7 @@ export class SamlSpsRepository {
       fields.spEntityId,
     );
     const [row] = returnedRows(result.raw);
-    return row ? spFromRow(row) : null;
+    return row ? SP.reader(tx.dataSource)(row) : null;
   }
 
   async delete(tx: Tx, workspaceId: string, id: string): Promise<void> {

@@ -1,18 +1,24 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { preparedQuery } from '../../database/prepared-query';
+import { DataSource, LessThanOrEqual } from 'typeorm';
+import { NO_ROW } from '../../database/row-shape';
+import { run, statement } from '../../database/statement';
+import { SamlSeenRequest } from './entities/saml-seen-request.entity';
 
 /**
  * First use of an AuthnRequest ID by an SP, in one statement: a new row, or a row whose time is
  * up (then taken over), returns a row; a live one returns none. Every instance shares the table,
  * so a replay to another instance is refused as well (decision 0208).
  */
-const CLAIM = `INSERT INTO saml_seen_requests (service_provider_id, request_id, workspace_id, expires_at)
+const CLAIM = statement(
+  'seen-requests.claim',
+  `INSERT INTO saml_seen_requests (service_provider_id, request_id, workspace_id, expires_at)
   VALUES ($1, $2, $3, $4)
   ON CONFLICT (service_provider_id, request_id) DO UPDATE SET expires_at = EXCLUDED.expires_at
     WHERE saml_seen_requests.expires_at <= $5
-  RETURNING 1 AS claimed`;
+  RETURNING 1 AS claimed`,
+  NO_ROW,
+);
 
 /** The AuthnRequest IDs each SP has used, kept until a request carrying one would be stale anyway. */
 @Injectable()
@@ -21,10 +27,13 @@ export class SeenRequestsRepository {
 
   /** True on the first use of this request ID by this SP (within `keepUntil`); false for a replay. */
   async claim(sp: { id: string; workspaceId: string }, requestId: string, now: Date, keepUntil: Date): Promise<boolean> {
-    const rows = await preparedQuery(this.dataSource, CLAIM, [sp.id, requestId, sp.workspaceId, keepUntil, now]);
+    const rows = await run(this.dataSource, CLAIM, [sp.id, requestId, sp.workspaceId, keepUntil, now]);
     // Opportunistic sweep keeps the table to a few minutes of sign-ins without a scheduler.
     if (Math.random() < 0.01) {
-      await this.dataSource.query(`DELETE FROM saml_seen_requests WHERE expires_at <= $1`, [now]).catch(() => undefined);
+      await this.dataSource
+        .getRepository(SamlSeenRequest)
+        .delete({ expiresAt: LessThanOrEqual(now) })
+        .catch(() => undefined);
     }
     return rows.length === 1;
   }

@@ -3,21 +3,18 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { DataSource, Raw, Repository } from 'typeorm';
 import { sha256Hex } from '../../common/crypto/tokens';
-import { preparedQuery } from '../../database/prepared-query';
-import { bool, QueryRow, RowShapeError, textOrNull } from '../../database/rows';
+import { entityColumns, nested, NO_ROW } from '../../database/row-shape';
+import { RowShapeError } from '../../database/rows';
+import { first, run, statement } from '../../database/statement';
+import { EndUser } from '../../end-users/entities/end-user.entity';
 import { AuthnRequestInfo } from '../protocol/authn-request.parser';
 import { COMPARISONS, Comparison } from '../protocol/authn-context';
 import { SamlServiceProvider } from '../sps/entities/saml-service-provider.entity';
-import { SP_SELECT, spFromRow } from '../sps/saml-sps.repository';
+import { SP, SP_SELECT } from '../sps/saml-sps.repository';
 import { SamlPendingRequest } from './entities/saml-pending-request.entity';
 
 /** What an assertion may say about the signed-in user, read with the SP in one round trip. */
-export interface UserProfile {
-  email: string;
-  firstName: string | null;
-  lastName: string | null;
-  emailVerified: boolean;
-}
+export type UserProfile = Pick<EndUser, 'email' | 'firstName' | 'lastName' | 'emailVerified'>;
 
 /** An SP, with the signed-in user's profile when that user is an active member of the SP's workspace. */
 export interface SpWithProfile {
@@ -29,27 +26,35 @@ export interface SpWithProfile {
 const PROFILE_JOIN = `LEFT JOIN end_users u ON u.workspace_id = s.workspace_id AND u.id = $2 AND u.is_active`;
 const PROFILE_SELECT =
   'u.email AS user_email, u.first_name AS user_first_name, u.last_name AS user_last_name, u.email_verified AS user_email_verified';
-const SP_BY_ENTITY_ID = `SELECT ${SP_SELECT}, ${PROFILE_SELECT} FROM saml_service_providers s ${PROFILE_JOIN} WHERE s.sp_entity_id = $1`;
-const SP_BY_ID = `SELECT ${SP_SELECT}, ${PROFILE_SELECT} FROM saml_service_providers s ${PROFILE_JOIN} WHERE s.workspace_id = $3 AND s.id = $1`;
+/** The SP's columns, and the user's profile under `profile` (null when the join found no user). */
+const SP_WITH_PROFILE = nested('sp', SP, 'id').and(
+  nested('profile', entityColumns(EndUser, ['email', 'firstName', 'lastName', 'emailVerified'], { prefix: 'user_' }), 'user_email'),
+);
+const SP_BY_ENTITY_ID = statement(
+  'sso-requests.sp-by-entity-id',
+  `SELECT ${SP_SELECT}, ${PROFILE_SELECT} FROM saml_service_providers s ${PROFILE_JOIN} WHERE s.sp_entity_id = $1`,
+  SP_WITH_PROFILE,
+);
+const SP_BY_ID = statement(
+  'sso-requests.sp-by-id',
+  `SELECT ${SP_SELECT}, ${PROFILE_SELECT} FROM saml_service_providers s ${PROFILE_JOIN} WHERE s.workspace_id = $3 AND s.id = $1`,
+  SP_WITH_PROFILE,
+);
+/** Keeps the client address's newest `$2` parked requests. */
+const KEEP_NEWEST_PER_CLIENT = statement(
+  'sso-requests.keep-newest-per-client',
+  `DELETE FROM saml_pending_requests WHERE id IN (
+         SELECT id FROM saml_pending_requests WHERE client_ip = $1 ORDER BY created_at DESC, id DESC OFFSET $2)`,
+  NO_ROW,
+);
+
+/** The SP row read (an SP is always there when the row is), with the profile when there is one. */
+function spWithProfile(row: { sp: SamlServiceProvider | null; profile: UserProfile | null } | undefined): SpWithProfile | null {
+  return row?.sp ? { sp: row.sp, profile: row.profile } : null;
+}
 
 /** Matches no user: keeps one statement shape (and plan) whether or not someone is signed in. */
 const NO_USER = '00000000-0000-0000-0000-000000000000';
-
-function spWithProfile(row: QueryRow): SpWithProfile {
-  const email = textOrNull(row, 'user_email');
-  return {
-    sp: spFromRow(row),
-    profile:
-      email === null
-        ? null
-        : {
-            email,
-            firstName: textOrNull(row, 'user_first_name'),
-            lastName: textOrNull(row, 'user_last_name'),
-            emailVerified: bool(row, 'user_email_verified'),
-          },
-  };
-}
 
 /** An AuthnRequest parked while the browser signs in; the ticket lives in a cookie. */
 export interface PendingRequest {
@@ -80,13 +85,11 @@ export class SsoRequestsRepository {
    * with the signed-in user's profile when that user belongs to the SP's workspace.
    */
   async findSpByEntityId(entityId: string, userId: string | null): Promise<SpWithProfile | null> {
-    const [row] = await preparedQuery(this.dataSource, SP_BY_ENTITY_ID, [entityId, userId ?? NO_USER]);
-    return row ? spWithProfile(row) : null;
+    return spWithProfile(await first(this.dataSource, SP_BY_ENTITY_ID, [entityId, userId ?? NO_USER]));
   }
 
   async findSp(workspaceId: string, id: string, userId: string | null): Promise<SpWithProfile | null> {
-    const [row] = await preparedQuery(this.dataSource, SP_BY_ID, [id, userId ?? NO_USER, workspaceId]);
-    return row ? spWithProfile(row) : null;
+    return spWithProfile(await first(this.dataSource, SP_BY_ID, [id, userId ?? NO_USER, workspaceId]));
   }
 
   /**
@@ -110,11 +113,7 @@ export class SsoRequestsRepository {
       clientIp,
       expiresAt: () => `now() + make_interval(secs => ${PENDING_TTL_SECONDS})`,
     });
-    await this.dataSource.query(
-      `DELETE FROM saml_pending_requests WHERE id IN (
-         SELECT id FROM saml_pending_requests WHERE client_ip = $1 ORDER BY created_at DESC, id DESC OFFSET $2)`,
-      [clientIp, maxPerClient],
-    );
+    await run(this.dataSource, KEEP_NEWEST_PER_CLIENT, [clientIp, maxPerClient]);
     // Opportunistic sweep keeps the table small without a scheduler.
     if (Math.random() < 0.01) await this.pending.delete({ expiresAt: Raw((column) => `${column} < now()`) }).catch(() => undefined);
     return ticket;

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In, IsNull, MoreThan } from 'typeorm';
-import { REVOKED_CHANNEL } from '../../common/auth/credential-revocations.repository';
-import { preparedQuery } from '../../database/prepared-query';
-import { date, text } from '../../database/rows';
+import { notifyCredentialRevoked } from '../../common/auth/credential-revocations.repository';
+import { entityColumns } from '../../database/row-shape';
+import { first, one, statement } from '../../database/statement';
 import type { Tx } from '../../database/unit-of-work';
 import { ScimOAuthClientSecret } from './entities/scim-oauth-client-secret.entity';
 import { JwkSet, ScimOAuthClient } from './entities/scim-oauth-client.entity';
@@ -24,10 +24,20 @@ export interface ClientFederation {
  * On a cache miss of an access token: is its client still unrevoked and, when it was issued under
  * a secret, that secret too? One prepared statement on two primary keys.
  */
-const GRANT_LIVE = `SELECT c.workspace_id FROM scim_oauth_clients c
+const GRANT_LIVE = statement(
+  'scim-clients.grant-live',
+  `SELECT c.workspace_id FROM scim_oauth_clients c
   WHERE c.id = $1 AND c.revoked_at IS NULL
     AND ($2::uuid IS NULL OR EXISTS (
-      SELECT 1 FROM scim_oauth_client_secrets s WHERE s.id = $2::uuid AND s.client_id = c.id AND s.revoked_at IS NULL))`;
+      SELECT 1 FROM scim_oauth_client_secrets s WHERE s.id = $2::uuid AND s.client_id = c.id AND s.revoked_at IS NULL))`,
+  entityColumns(ScimOAuthClient, ['workspaceId']),
+);
+
+const MARK_CLIENT_REVOKED = statement(
+  'scim-clients.mark-client-revoked',
+  `UPDATE scim_oauth_clients SET revoked_at = now() WHERE workspace_id = $1 AND id = $2 RETURNING revoked_at`,
+  entityColumns(ScimOAuthClient, ['revokedAt']),
+);
 
 /** scim_oauth_clients and their secrets. Tenant methods take the workspace id first. */
 @Injectable()
@@ -81,12 +91,9 @@ export class ScimClientsRepository {
   }
 
   async markClientRevoked(tx: Tx, workspaceId: string, id: string): Promise<Date> {
-    const [row] = await preparedQuery(
-      tx,
-      `UPDATE scim_oauth_clients SET revoked_at = now() WHERE workspace_id = $1 AND id = $2 RETURNING revoked_at`,
-      [workspaceId, id],
-    );
-    return date(row, 'revoked_at');
+    const { revokedAt } = await one(tx, MARK_CLIENT_REVOKED, [workspaceId, id]);
+    if (!revokedAt) throw new Error('scim-clients.mark-client-revoked set no revoked_at');
+    return revokedAt;
   }
 
   async findSecret(tx: Tx, workspaceId: string, clientRowId: string, secretId: string): Promise<ScimOAuthClientSecret | null> {
@@ -113,7 +120,7 @@ export class ScimClientsRepository {
 
   /** Tells every instance's credential cache to drop what carries this tag; delivered at commit. */
   async notifyRevoked(tx: Tx, tag: string): Promise<void> {
-    await preparedQuery(tx, `SELECT pg_notify($1, $2)`, [REVOKED_CHANNEL, tag]);
+    await notifyCredentialRevoked(tx, tag);
   }
 
   /** An unrevoked client by its public client_id, with its live (unrevoked, unexpired) secrets. */
@@ -128,7 +135,6 @@ export class ScimClientsRepository {
 
   /** The workspace of the client when it and (if given) its secret are unrevoked; undefined otherwise. */
   async liveGrantWorkspace(clientRowId: string, secretId: string | null): Promise<string | undefined> {
-    const [row] = await preparedQuery(this.dataSource, GRANT_LIVE, [clientRowId, secretId]);
-    return row ? text(row, 'workspace_id') : undefined;
+    return (await first(this.dataSource, GRANT_LIVE, [clientRowId, secretId]))?.workspaceId;
   }
 }

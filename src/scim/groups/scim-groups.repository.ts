@@ -1,15 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { preparedQuery } from '../../database/prepared-query';
-import { date, num, QueryRow, text, textOrNull } from '../../database/rows';
+import { computed, entityColumns, NO_ROW } from '../../database/row-shape';
+import { first, one, run, statement, statementFamily } from '../../database/statement';
 import type { Tx } from '../../database/unit-of-work';
+import { EndUser } from '../../end-users/entities/end-user.entity';
 import { FilterNode } from '../filter/ast';
 import type { PagePosition } from '../protocol/cursor';
 import { FROM_MICROS, MICROS } from '../users/scim-users.repository';
 import { GROUP_ATTRS } from '../filter/attributes';
+import { parseFilter } from '../filter/parser';
 import { filterToSql, valueFilterToSql } from '../filter/to-sql';
 import { MemberStep } from '../patch/apply-group';
+import { ScimGroupMember } from './entities/scim-group-member.entity';
 import { ScimGroup } from './entities/scim-group.entity';
 
 /** A group as the SCIM module shows it. */
@@ -21,14 +24,11 @@ export interface Renamed {
   previousExternalId: string | null;
 }
 
+const GROUP = entityColumns(ScimGroup, ['id', 'displayName', 'externalId', 'createdAt', 'updatedAt']);
+const MEMBER = entityColumns(ScimGroupMember, ['groupId', 'userId']).and(entityColumns(EndUser, ['email', 'firstName', 'lastName']));
+
 /** A member of a group with the user attributes its `display` is made of. */
-export interface MemberRow {
-  groupId: string;
-  userId: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-}
+export type MemberRow = Pick<ScimGroupMember, 'groupId' | 'userId'> & Pick<EndUser, 'email' | 'firstName' | 'lastName'>;
 
 const COLUMNS = 'g.id, g.display_name, g.external_id, g.created_at, g.updated_at';
 /** As COLUMNS, with updated_at the group's meta.lastModified: the latest of its own and its membership changes'. */
@@ -42,6 +42,119 @@ const CHANGED = `changed AS (
          ON CONFLICT (group_id, backend_pid) DO UPDATE SET changed_at = GREATEST(c.changed_at, excluded.changed_at)
        )`;
 
+const FIND = statement('scim-groups.find', `SELECT ${READ_COLUMNS} FROM scim_groups g WHERE g.workspace_id = $1 AND g.id = $2`, GROUP);
+const EXISTS = statement('scim-groups.exists', `SELECT 1 FROM scim_groups WHERE workspace_id = $1 AND id = $2`, NO_ROW);
+const RENAME = statement(
+  'scim-groups.rename',
+  `UPDATE scim_groups g SET display_name = CASE WHEN $3::boolean THEN $4::text ELSE g.display_name END,
+              external_id = CASE WHEN $5::boolean THEN $6::text ELSE g.external_id END, updated_at = now()
+         FROM (SELECT id, display_name, external_id FROM scim_groups
+                WHERE workspace_id = $1 AND id = $2
+                  AND (($3::boolean AND display_name IS DISTINCT FROM $4::text) OR ($5::boolean AND external_id IS DISTINCT FROM $6::text))
+                FOR NO KEY UPDATE) old
+        WHERE g.id = old.id
+        RETURNING old.display_name AS previous_display_name, old.external_id AS previous_external_id`,
+  computed({ previousDisplayName: ['previous_display_name', 'text'], previousExternalId: ['previous_external_id', 'text?'] }),
+);
+const RECORD_CHANGE = statement(
+  'scim-groups.record-membership-change',
+  `INSERT INTO scim_group_changes AS c (group_id, backend_pid, changed_at)
+       SELECT id, pg_backend_pid(), now() FROM unnest($1::uuid[]) AS ids(id)
+       ON CONFLICT (group_id, backend_pid) DO UPDATE SET changed_at = GREATEST(c.changed_at, excluded.changed_at)`,
+  NO_ROW,
+);
+/** The catalog's filter sample: `displayName eq "…"`, as the filter compiler writes it. */
+const NAME_EQ = compile('', parseFilter('displayName eq "Engineering"')).where;
+const COUNT = statementFamily(
+  'scim-groups.count',
+  computed({ total: 'number' }),
+  (where: string) => `SELECT count(*)::int AS total FROM scim_groups g WHERE ${where}`,
+  { all: ['g.workspace_id = $1'], filtered: [NAME_EQ] },
+);
+/**
+ * One page by offset: the skip reads only (workspace_id, created_at, id) index entries (an
+ * index-only scan), then the page's rows are fetched by id: a deep page costs the skip of index
+ * entries, not of rows.
+ */
+const PAGE = statementFamily(
+  'scim-groups.page',
+  GROUP,
+  (where: string, n: number) => `SELECT ${READ_COLUMNS} FROM scim_groups g
+           JOIN (SELECT g.id FROM scim_groups g WHERE ${where} ORDER BY g.created_at, g.id LIMIT $${n + 1} OFFSET $${n + 2}) page ON page.id = g.id
+          ORDER BY g.created_at, g.id`,
+  { all: ['g.workspace_id = $1', 1], filtered: [NAME_EQ, 2] },
+);
+const PAGE_AFTER = statementFamily(
+  'scim-groups.page-after',
+  GROUP.and(computed({ pageKey: ['page_key', 'text'] })),
+  (where: string, n: number, after: boolean) => `SELECT ${READ_COLUMNS}, ${MICROS('g.created_at')} AS page_key FROM scim_groups g
+        WHERE ${where}${after ? ` AND (g.created_at, g.id) > (${FROM_MICROS(`$${n + 2}`)}, $${n + 3}::uuid)` : ''} ORDER BY g.created_at, g.id LIMIT $${n + 1}`,
+  { first: ['g.workspace_id = $1', 1, false], next: ['g.workspace_id = $1', 1, true], filtered: [NAME_EQ, 2, true] },
+);
+const MEMBERS = statement(
+  'scim-groups.members',
+  `SELECT gm.group_id, gm.user_id, u.email, u.first_name, u.last_name
+         FROM scim_group_members gm JOIN end_users u ON u.id = gm.user_id
+        WHERE gm.workspace_id = $1 AND gm.group_id = ANY($2::uuid[])
+        ORDER BY gm.seq`,
+  MEMBER,
+);
+const INSERT = statement(
+  'scim-groups.insert',
+  `INSERT INTO scim_groups AS g (workspace_id, display_name, external_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING ${COLUMNS}`,
+  GROUP,
+);
+const DELETE = statement(
+  'scim-groups.delete',
+  `DELETE FROM scim_groups g WHERE g.workspace_id = $1 AND g.id = $2 RETURNING ${COLUMNS}`,
+  GROUP,
+);
+const REMOVE_USER_FROM_ALL = statement(
+  'scim-groups.remove-user-from-all',
+  `DELETE FROM scim_group_members WHERE workspace_id = $1 AND user_id = $2 RETURNING group_id`,
+  entityColumns(ScimGroupMember, ['groupId']),
+);
+/** In request order (seq is assigned per row as inserted), so members list in the order they were sent. */
+const ADD = statement(
+  'scim-groups.add-members',
+  `WITH added AS (
+         INSERT INTO scim_group_members (group_id, user_id, workspace_id)
+         SELECT g.id, u.id, $1 FROM scim_groups g
+           CROSS JOIN unnest($3::uuid[]) WITH ORDINALITY AS m(id, n) JOIN end_users u ON u.id = m.id
+          WHERE g.workspace_id = $1 AND g.id = $2 AND u.workspace_id = $1 AND COALESCE(u.oauth_client_id, ${NIL}) = ${NIL}
+          ORDER BY m.n
+         ON CONFLICT DO NOTHING RETURNING user_id
+       ), ${CHANGED.replace('$GROUP', '$2').replace('$ROWS', 'added')}
+       SELECT user_id FROM added`,
+  NO_ROW,
+);
+const BY_IDS = '(gm.user_id = ANY($3::uuid[]))';
+const ALL_BUT_IDS = 'NOT (gm.user_id = ANY($3::uuid[]))';
+/** Removes the members `cond` selects (from code, or a client's value filter compiled to SQL) and records the change. */
+const REMOVE = statementFamily(
+  'scim-groups.remove-members',
+  computed({ removed: 'number' }),
+  (cond: string) => `WITH removed AS (
+         DELETE FROM scim_group_members gm WHERE gm.workspace_id = $1 AND gm.group_id = $2 AND ${cond} RETURNING 1
+       ), ${CHANGED.replace('$GROUP', '$2').replace('$ROWS', 'removed')}
+       SELECT count(*)::int AS removed FROM removed`,
+  { 'by-ids': [BY_IDS], all: ['TRUE'], 'all-but-ids': [ALL_BUT_IDS], 'value-filter': [memberFilter('value eq "x"', []).cond] },
+);
+
+/** A filter as SQL, with the parameters it binds after the workspace id ($1). */
+function compile(workspaceId: string, filter: FilterNode | undefined): { where: string; params: unknown[] } {
+  const params: unknown[] = [workspaceId];
+  return { where: filter ? `g.workspace_id = $1 AND ${filterToSql(filter, GROUP_ATTRS, params)}` : 'g.workspace_id = $1', params };
+}
+
+/** A `members[…]` value filter as SQL over gm, its parameters after the workspace and group ($1, $2). */
+function memberFilter(filter: FilterNode | string, params: unknown[]): { cond: string; params: unknown[] } {
+  const all: unknown[] = ['', '', ...params];
+  const node = typeof filter === 'string' ? parseFilter(filter) : filter;
+  const cond = valueFilterToSql({ attr: 'members' }, node, GROUP_ATTRS, all);
+  return { cond, params: all.slice(2) };
+}
+
 /**
  * scim_groups and scim_group_members. Reads by id through TypeORM; SQL text for the filter
  * compiled to SQL, ON CONFLICT, the set-based membership changes and the writes that answer
@@ -53,18 +166,12 @@ export class ScimGroupsRepository {
 
   /** The group with its meta.lastModified, unlocked; on the transaction when given one. */
   async find(workspaceId: string, id: string, tx?: Tx): Promise<GroupRow | undefined> {
-    const rows = await preparedQuery(
-      tx ?? this.dataSource,
-      `SELECT ${READ_COLUMNS} FROM scim_groups g WHERE g.workspace_id = $1 AND g.id = $2`,
-      [workspaceId, id],
-    );
-    return rows.map(toGroupRow)[0];
+    return first(tx ?? this.dataSource, FIND, [workspaceId, id]);
   }
 
   /** Whether the workspace has the group (a primary-key probe: no members, no meta.lastModified). */
   async exists(tx: Tx, workspaceId: string, id: string): Promise<boolean> {
-    const rows = await preparedQuery(tx, `SELECT 1 FROM scim_groups WHERE workspace_id = $1 AND id = $2`, [workspaceId, id]);
-    return rows.length > 0;
+    return (await first(tx, EXISTS, [workspaceId, id])) !== undefined;
   }
 
   /**
@@ -84,21 +191,7 @@ export class ScimGroupsRepository {
     const setName = change.displayName !== undefined;
     const setExternalId = change.externalId !== undefined;
     if (!setName && !setExternalId) return undefined;
-    const rows = await preparedQuery(
-      tx,
-      `UPDATE scim_groups g SET display_name = CASE WHEN $3::boolean THEN $4::text ELSE g.display_name END,
-              external_id = CASE WHEN $5::boolean THEN $6::text ELSE g.external_id END, updated_at = now()
-         FROM (SELECT id, display_name, external_id FROM scim_groups
-                WHERE workspace_id = $1 AND id = $2
-                  AND (($3::boolean AND display_name IS DISTINCT FROM $4::text) OR ($5::boolean AND external_id IS DISTINCT FROM $6::text))
-                FOR NO KEY UPDATE) old
-        WHERE g.id = old.id
-        RETURNING old.display_name AS previous_display_name, old.external_id AS previous_external_id`,
-      [workspaceId, id, setName, change.displayName ?? null, setExternalId, change.externalId ?? null],
-    );
-    return rows.length
-      ? { previousDisplayName: text(rows[0], 'previous_display_name'), previousExternalId: textOrNull(rows[0], 'previous_external_id') }
-      : undefined;
+    return first(tx, RENAME, [workspaceId, id, setName, change.displayName ?? null, setExternalId, change.externalId ?? null]);
   }
 
   /**
@@ -107,13 +200,7 @@ export class ScimGroupsRepository {
    */
   async recordMembershipChange(tx: Tx, groupIds: string[]): Promise<void> {
     if (groupIds.length === 0) return;
-    await preparedQuery(
-      tx,
-      `INSERT INTO scim_group_changes AS c (group_id, backend_pid, changed_at)
-       SELECT id, pg_backend_pid(), now() FROM unnest($1::uuid[]) AS ids(id)
-       ON CONFLICT (group_id, backend_pid) DO UPDATE SET changed_at = GREATEST(c.changed_at, excluded.changed_at)`,
-      [groupIds],
-    );
+    await run(tx, RECORD_CHANGE, [groupIds]);
   }
 
   async list(
@@ -122,23 +209,12 @@ export class ScimGroupsRepository {
     offset: number,
     limit: number,
   ): Promise<{ total: number; rows: GroupRow[] }> {
-    const params: unknown[] = [workspaceId];
-    const where = filter ? `g.workspace_id = $1 AND ${filterToSql(filter, GROUP_ATTRS, params)}` : 'g.workspace_id = $1';
-    const count = async () => {
-      const [row] = await this.dataSource.query<QueryRow[]>(`SELECT count(*)::int AS total FROM scim_groups g WHERE ${where}`, params);
-      return num(row, 'total');
-    };
+    const { where, params } = compile(workspaceId, filter);
+    // Unnamed: a compiled filter's text varies with the client's filter.
+    const unnamed = { prepare: false };
+    const count = async () => (await one(this.dataSource, COUNT(where), params, unnamed)).total;
     if (limit === 0) return { total: await count(), rows: [] };
-    // The skip reads only (workspace_id, created_at, id) index entries (an index-only scan), then
-    // the page's rows are fetched by id: a deep page costs the skip of index entries, not of rows.
-    const rows = (
-      await this.dataSource.query<QueryRow[]>(
-        `SELECT ${READ_COLUMNS} FROM scim_groups g
-           JOIN (SELECT g.id FROM scim_groups g WHERE ${where} ORDER BY g.created_at, g.id LIMIT ${limit} OFFSET ${offset}) page ON page.id = g.id
-          ORDER BY g.created_at, g.id`,
-        params,
-      )
-    ).map(toGroupRow);
+    const rows = await run(this.dataSource, PAGE(where, params.length), [...params, limit, offset], unnamed);
     // A short page that starts at or after the first row tells the total without counting (the usual filter lookup).
     const total = rows.length > 0 && rows.length < limit ? offset + rows.length : offset === 0 && rows.length === 0 ? 0 : await count();
     return { total, rows };
@@ -151,51 +227,27 @@ export class ScimGroupsRepository {
     after: PagePosition | null,
     limit: number,
   ): Promise<{ total: number; rows: (GroupRow & { pageKey: string })[] }> {
-    const params: unknown[] = [workspaceId];
-    const where = filter ? `g.workspace_id = $1 AND ${filterToSql(filter, GROUP_ATTRS, params)}` : 'g.workspace_id = $1';
-    const [counted] = await this.dataSource.query<QueryRow[]>(`SELECT count(*)::int AS total FROM scim_groups g WHERE ${where}`, params);
-    const total = num(counted, 'total');
+    const { where, params } = compile(workspaceId, filter);
+    const unnamed = { prepare: false };
+    const total = (await one(this.dataSource, COUNT(where), params, unnamed)).total;
     if (limit === 0) return { total, rows: [] };
-    const n = params.length;
-    const keyset = after ? ` AND (g.created_at, g.id) > (${FROM_MICROS(`$${n + 2}`)}, $${n + 3}::uuid)` : '';
     const values = after ? [...params, limit, after.createdUs, after.id] : [...params, limit];
-    const rows = await this.dataSource.query<QueryRow[]>(
-      `SELECT ${READ_COLUMNS}, ${MICROS('g.created_at')} AS page_key FROM scim_groups g
-        WHERE ${where}${keyset} ORDER BY g.created_at, g.id LIMIT $${n + 1}`,
-      values,
-    );
-    return { total, rows: rows.map((r) => ({ ...toGroupRow(r), pageKey: text(r, 'page_key') })) };
+    return { total, rows: await run(this.dataSource, PAGE_AFTER(where, params.length, after !== null), values, unnamed) };
   }
 
   /** Members of the given groups, in the order they joined; on the transaction when given one. */
   async members(workspaceId: string, groupIds: string[], tx: Tx = this.dataSource.manager): Promise<MemberRow[]> {
     if (groupIds.length === 0) return [];
-    const rows = await tx.query<QueryRow[]>(
-      `SELECT gm.group_id, gm.user_id, u.email, u.first_name, u.last_name
-         FROM scim_group_members gm JOIN end_users u ON u.id = gm.user_id
-        WHERE gm.workspace_id = $1 AND gm.group_id = ANY($2::uuid[])
-        ORDER BY gm.seq`,
-      [workspaceId, groupIds],
-    );
-    return rows.map(toMemberRow);
+    return run(tx, MEMBERS, [workspaceId, groupIds]);
   }
 
   /** undefined when the displayName is taken (case-insensitively) in the workspace. */
   async insert(tx: Tx, workspaceId: string, displayName: string, externalId: string | null = null): Promise<GroupRow | undefined> {
-    const rows = await preparedQuery(
-      tx,
-      `INSERT INTO scim_groups AS g (workspace_id, display_name, external_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING ${COLUMNS}`,
-      [workspaceId, displayName, externalId],
-    );
-    return rows.map(toGroupRow)[0];
+    return first(tx, INSERT, [workspaceId, displayName, externalId]);
   }
 
   async delete(tx: Tx, workspaceId: string, id: string): Promise<GroupRow | undefined> {
-    const rows = await preparedQuery(tx, `DELETE FROM scim_groups g WHERE g.workspace_id = $1 AND g.id = $2 RETURNING ${COLUMNS}`, [
-      workspaceId,
-      id,
-    ]);
-    return rows.map(toGroupRow)[0];
+    return first(tx, DELETE, [workspaceId, id]);
   }
 
   /**
@@ -207,16 +259,15 @@ export class ScimGroupsRepository {
       case 'add':
         return { added: await this.add(tx, workspaceId, groupId, step.userIds), removed: 0 };
       case 'remove':
-        return { added: 0, removed: await this.remove(tx, workspaceId, groupId, '(gm.user_id = ANY($3::uuid[]))', [step.userIds]) };
+        return { added: 0, removed: await this.remove(tx, workspaceId, groupId, BY_IDS, [step.userIds]) };
       case 'removeAll':
         return { added: 0, removed: await this.remove(tx, workspaceId, groupId, 'TRUE', []) };
       case 'removeWhere': {
-        const params: unknown[] = [workspaceId, groupId];
-        const cond = valueFilterToSql({ attr: 'members' }, step.filter, GROUP_ATTRS, params);
-        return { added: 0, removed: await this.remove(tx, workspaceId, groupId, cond, params.slice(2)) };
+        const { cond, params } = memberFilter(step.filter, []);
+        return { added: 0, removed: await this.remove(tx, workspaceId, groupId, cond, params) };
       }
       case 'replace': {
-        const removed = await this.remove(tx, workspaceId, groupId, 'NOT (gm.user_id = ANY($3::uuid[]))', [step.userIds]);
+        const removed = await this.remove(tx, workspaceId, groupId, ALL_BUT_IDS, [step.userIds]);
         return { added: await this.add(tx, workspaceId, groupId, step.userIds), removed };
       }
     }
@@ -224,11 +275,7 @@ export class ScimGroupsRepository {
 
   /** Removes every group membership of the user (DELETE /Users/{id}); returns the groups it left. */
   async removeUserFromAll(tx: Tx, workspaceId: string, userId: string): Promise<string[]> {
-    const rows = await preparedQuery(tx, `DELETE FROM scim_group_members WHERE workspace_id = $1 AND user_id = $2 RETURNING group_id`, [
-      workspaceId,
-      userId,
-    ]);
-    const groupIds = rows.map((r) => text(r, 'group_id'));
+    const groupIds = (await run(tx, REMOVE_USER_FROM_ALL, [workspaceId, userId])).map((r) => r.groupId);
     await this.recordMembershipChange(tx, groupIds);
     return groupIds;
   }
@@ -239,52 +286,13 @@ export class ScimGroupsRepository {
    */
   private async add(tx: Tx, workspaceId: string, groupId: string, userIds: string[]): Promise<number> {
     if (userIds.length === 0) return 0;
-    const rows = await preparedQuery(
-      tx,
-      // In request order (seq is assigned per row as inserted), so members list in the order they were sent.
-      `WITH added AS (
-         INSERT INTO scim_group_members (group_id, user_id, workspace_id)
-         SELECT g.id, u.id, $1 FROM scim_groups g
-           CROSS JOIN unnest($3::uuid[]) WITH ORDINALITY AS m(id, n) JOIN end_users u ON u.id = m.id
-          WHERE g.workspace_id = $1 AND g.id = $2 AND u.workspace_id = $1 AND COALESCE(u.oauth_client_id, ${NIL}) = ${NIL}
-          ORDER BY m.n
-         ON CONFLICT DO NOTHING RETURNING user_id
-       ), ${CHANGED.replace('$GROUP', '$2').replace('$ROWS', 'added')}
-       SELECT user_id FROM added`,
-      [workspaceId, groupId, userIds],
-    );
-    return rows.length;
+    return (await run(tx, ADD, [workspaceId, groupId, userIds])).length;
   }
 
-  /** `cond` may come from a client's value filter: run unprepared. Records the change when any was removed. */
+  /** Records the change when any was removed. */
   private async remove(tx: Tx, workspaceId: string, groupId: string, cond: string, extra: unknown[]): Promise<number> {
-    const [row] = await tx.query<QueryRow[]>(
-      `WITH removed AS (
-         DELETE FROM scim_group_members gm WHERE gm.workspace_id = $1 AND gm.group_id = $2 AND ${cond} RETURNING 1
-       ), ${CHANGED.replace('$GROUP', '$2').replace('$ROWS', 'removed')}
-       SELECT count(*)::int AS removed FROM removed`,
-      [workspaceId, groupId, ...extra],
-    );
-    return num(row, 'removed');
+    // A client's value filter makes a text of its own: unnamed.
+    const prepare = cond === BY_IDS || cond === ALL_BUT_IDS || cond === 'TRUE';
+    return (await one(tx, REMOVE(cond), [workspaceId, groupId, ...extra], { prepare })).removed;
   }
-}
-
-function toGroupRow(row: QueryRow): GroupRow {
-  return {
-    id: text(row, 'id'),
-    displayName: text(row, 'display_name'),
-    externalId: textOrNull(row, 'external_id'),
-    createdAt: date(row, 'created_at'),
-    updatedAt: date(row, 'updated_at'),
-  };
-}
-
-function toMemberRow(row: QueryRow): MemberRow {
-  return {
-    groupId: text(row, 'group_id'),
-    userId: text(row, 'user_id'),
-    email: text(row, 'email'),
-    firstName: text(row, 'first_name'),
-    lastName: text(row, 'last_name'),
-  };
 }

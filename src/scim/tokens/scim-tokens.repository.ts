@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
-import { REVOKED_CHANNEL } from '../../common/auth/credential-revocations.repository';
-import { preparedQuery } from '../../database/prepared-query';
-import { date, dateOrNull, QueryRow, text } from '../../database/rows';
+import { notifyCredentialRevoked } from '../../common/auth/credential-revocations.repository';
+import { entityColumns } from '../../database/row-shape';
+import { first, one, statement } from '../../database/statement';
 import type { Tx } from '../../database/unit-of-work';
 import { ScimToken } from './entities/scim-token.entity';
 
@@ -16,15 +16,21 @@ export interface NewScimToken {
 }
 
 /** What a bearer token resolves to. */
-export interface ScimTokenGrant {
-  id: string;
-  workspaceId: string;
-  expiresAt: Date | null;
-}
+export type ScimTokenGrant = Pick<ScimToken, 'id' | 'workspaceId' | 'expiresAt'>;
 
 /** Every request of an identity provider starts here (on a cache miss): a prepared statement on the token_hash unique index. */
-const AUTHENTICATE = `SELECT id, workspace_id, expires_at FROM scim_tokens
-          WHERE token_hash = $1 AND is_active AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $2)`;
+const AUTHENTICATE = statement(
+  'scim-tokens.authenticate',
+  `SELECT id, workspace_id, expires_at FROM scim_tokens
+          WHERE token_hash = $1 AND is_active AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $2)`,
+  entityColumns(ScimToken, ['id', 'workspaceId', 'expiresAt']),
+);
+
+const MARK_REVOKED = statement(
+  'scim-tokens.mark-revoked',
+  `UPDATE scim_tokens SET is_active = false, revoked_at = now() WHERE workspace_id = $1 AND id = $2 RETURNING revoked_at`,
+  entityColumns(ScimToken, ['revokedAt']),
+);
 
 /** scim_tokens. Methods take the workspace id first, except the two that find a token's workspace from the token itself. */
 @Injectable()
@@ -54,26 +60,18 @@ export class ScimTokensRepository {
 
   /** Deactivates the token; answers its revoked_at (the transaction's time, which only the database knows: RETURNING). */
   async markRevoked(tx: Tx, workspaceId: string, id: string): Promise<Date> {
-    const [row] = await preparedQuery(
-      tx,
-      `UPDATE scim_tokens SET is_active = false, revoked_at = now() WHERE workspace_id = $1 AND id = $2 RETURNING revoked_at`,
-      [workspaceId, id],
-    );
-    return date(row, 'revoked_at');
+    const { revokedAt } = await one(tx, MARK_REVOKED, [workspaceId, id]);
+    if (!revokedAt) throw new Error('scim-tokens.mark-revoked set no revoked_at');
+    return revokedAt;
   }
 
   /** Tells every instance's token cache to drop the token; delivered when the transaction commits (NOTIFY waits for it). */
   async notifyRevoked(tx: Tx, tokenHash: string): Promise<void> {
-    await preparedQuery(tx, `SELECT pg_notify($1, $2)`, [REVOKED_CHANNEL, tokenHash]);
+    await notifyCredentialRevoked(tx, tokenHash);
   }
 
   /** The live token with this SHA-256, if any (active, not revoked, not expired). */
   async findLiveByHash(tokenHash: string, now: Date): Promise<ScimTokenGrant | undefined> {
-    const [row] = await preparedQuery(this.dataSource, AUTHENTICATE, [tokenHash, now]);
-    return row && toGrant(row);
+    return first(this.dataSource, AUTHENTICATE, [tokenHash, now]);
   }
-}
-
-function toGrant(row: QueryRow): ScimTokenGrant {
-  return { id: text(row, 'id'), workspaceId: text(row, 'workspace_id'), expiresAt: dateOrNull(row, 'expires_at') };
 }

@@ -1,27 +1,24 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { preparedQuery } from '../../database/prepared-query';
-import { bool, date, num, QueryRow, text } from '../../database/rows';
+import { computed, entityColumns } from '../../database/row-shape';
+import { first, one, readRows, rewritten, run, runRaw, statement, statementFamily } from '../../database/statement';
 import { settleRiders, withRiders } from '../../database/statement-riders';
 import type { Tx } from '../../database/unit-of-work';
 import type { StatementRider } from '../../events/domain-events';
+import { EndUser } from '../../end-users/entities/end-user.entity';
 import { FilterNode } from '../filter/ast';
 import { USER_ATTRS } from '../filter/attributes';
+import { parseFilter } from '../filter/parser';
 import { filterToSql } from '../filter/to-sql';
 import { UserState } from '../patch/apply-user';
 import type { PagePosition } from '../protocol/cursor';
 
+/** The end_users columns a SCIM user is made of. */
+const USER = entityColumns(EndUser, ['id', 'email', 'firstName', 'lastName', 'isActive', 'createdAt', 'updatedAt']);
+
 /** An end_users row as the SCIM module reads it. */
-export interface UserRow {
-  id: string;
-  email: string;
-  first_name: string;
-  last_name: string;
-  is_active: boolean;
-  created_at: Date;
-  updated_at: Date;
-}
+export type UserRow = Pick<EndUser, 'id' | 'email' | 'firstName' | 'lastName' | 'isActive' | 'createdAt' | 'updatedAt'>;
 
 export const USER_COLUMNS = 'u.id, u.email, u.first_name, u.last_name, u.is_active, u.created_at, u.updated_at';
 
@@ -32,18 +29,76 @@ const NIL = `'00000000-0000-0000-0000-000000000000'::uuid`;
  */
 export const USER_SCOPE = `u.workspace_id = $1 AND COALESCE(u.oauth_client_id, ${NIL}) = ${NIL}`;
 
-/** Built once: the hot read by id looks its prepared name up by this text on every call. */
-const FIND_BY_ID = `SELECT ${USER_COLUMNS} FROM end_users u WHERE ${USER_SCOPE} AND u.id = $2`;
-const LOCK_BY_ID = `${FIND_BY_ID} FOR UPDATE`;
+/** A timestamptz as exact microseconds since the epoch (text), and back: node-postgres would round it to milliseconds. */
+export const MICROS = (column: string) => `(extract(epoch FROM ${column}) * 1000000)::bigint::text`;
+export const FROM_MICROS = (param: string) => `('epoch'::timestamptz + ${param}::bigint * interval '1 microsecond')`;
+
+const FIND_BY_ID_TEXT = `SELECT ${USER_COLUMNS} FROM end_users u WHERE ${USER_SCOPE} AND u.id = $2`;
+const FIND_BY_ID = statement('scim-users.find-by-id', FIND_BY_ID_TEXT, USER);
+const LOCK_BY_ID = statement('scim-users.lock-by-id', `${FIND_BY_ID_TEXT} FOR UPDATE`, USER);
 /** The user holding a userName (stored email), case-insensitively: one probe of end_users_identity_key. */
-const LOCK_BY_EMAIL = `SELECT ${USER_COLUMNS} FROM end_users u WHERE ${USER_SCOPE} AND lower(u.email) = lower($2) FOR UPDATE`;
+const LOCK_BY_EMAIL = statement(
+  'scim-users.lock-by-email',
+  `SELECT ${USER_COLUMNS} FROM end_users u WHERE ${USER_SCOPE} AND lower(u.email) = lower($2) FOR UPDATE`,
+  USER,
+);
 /** ON CONFLICT DO NOTHING: no row back when (workspace, no client, lower(email)) is taken. */
-const INSERT = `INSERT INTO end_users AS u (id, workspace_id, oauth_client_id, email, first_name, last_name, is_active, email_verified)
+const INSERT = statement(
+  'scim-users.insert',
+  `INSERT INTO end_users AS u (id, workspace_id, oauth_client_id, email, first_name, last_name, is_active, email_verified)
          VALUES ($1, $2, NULL, $3, $4, $5, $6, true)
          ON CONFLICT DO NOTHING
-         RETURNING ${USER_COLUMNS}`;
-const UPDATE = `UPDATE end_users u SET email = $3, first_name = $4, last_name = $5, is_active = $6, updated_at = now()
-        WHERE ${USER_SCOPE} AND u.id = $2 RETURNING ${USER_COLUMNS}`;
+         RETURNING ${USER_COLUMNS}`,
+  USER,
+);
+const UPDATE = statement(
+  'scim-users.update',
+  `UPDATE end_users u SET email = $3, first_name = $4, last_name = $5, is_active = $6, updated_at = now()
+        WHERE ${USER_SCOPE} AND u.id = $2 RETURNING ${USER_COLUMNS}`,
+  USER,
+);
+
+/** A filter as SQL, with the parameters it binds after the workspace id ($1). */
+type CompiledFilter = { where: string; params: unknown[] };
+
+function compile(workspaceId: string, filter: FilterNode | undefined): CompiledFilter {
+  const params: unknown[] = [workspaceId];
+  return { where: filter ? `${USER_SCOPE} AND ${filterToSql(filter, USER_ATTRS, params)}` : USER_SCOPE, params };
+}
+
+/** The catalog's filter sample: `userName eq "…"`, the lookup identity providers send, as the filter compiler writes it. */
+const USERNAME_EQ = compile('', parseFilter('userName eq "someone@example.com"')).where;
+const TOTAL = computed({ total: 'number' });
+/** Unfiltered: the workspace's counter rows (scim_user_counts, kept by triggers), exact and a few rows to read. */
+const COUNT = statementFamily(
+  'scim-users.count',
+  TOTAL,
+  (where: string | null) =>
+    where === null
+      ? `SELECT COALESCE(sum(c.users), 0)::int AS total FROM scim_user_counts c WHERE c.workspace_id = $1`
+      : `SELECT count(*)::int AS total FROM end_users u WHERE ${where}`,
+  { all: [null], filtered: [USERNAME_EQ] },
+);
+/**
+ * One page by offset: the skip reads only index entries (without a filter, an index-only scan of
+ * end_users_scim_page_idx, the workspace's SCIM users in page order); the page's rows are then fetched by id.
+ */
+const PAGE = statementFamily(
+  'scim-users.page',
+  USER,
+  (where: string, n: number) => `SELECT ${USER_COLUMNS} FROM end_users u
+           JOIN (SELECT u.id FROM end_users u WHERE ${where} ORDER BY u.created_at, u.id LIMIT $${n + 1} OFFSET $${n + 2}) page ON page.id = u.id
+          ORDER BY u.created_at, u.id`,
+  { all: [USER_SCOPE, 1], filtered: [USERNAME_EQ, 2] },
+);
+/** Cursor paging: the page after a (created_at, id) key, each row with its exact key. */
+const PAGE_AFTER = statementFamily(
+  'scim-users.page-after',
+  USER.and(computed({ pageKey: ['page_key', 'text'] })),
+  (where: string, n: number, after: boolean) => `SELECT ${USER_COLUMNS}, ${MICROS('u.created_at')} AS page_key FROM end_users u
+        WHERE ${where}${after ? ` AND (u.created_at, u.id) > (${FROM_MICROS(`$${n + 2}`)}, $${n + 3}::uuid)` : ''} ORDER BY u.created_at, u.id LIMIT $${n + 1}`,
+  { first: [USER_SCOPE, 1, false], next: [USER_SCOPE, 1, true], filtered: [USERNAME_EQ, 2, true] },
+);
 
 /**
  * end_users as SCIM sees them (the table's entity belongs to end-users): SQL text, as prepared
@@ -55,17 +110,17 @@ export class ScimUsersRepository {
 
   /** The hot read by id: a prepared statement. */
   async find(workspaceId: string, id: string): Promise<UserRow | undefined> {
-    return (await preparedQuery(this.dataSource, FIND_BY_ID, [workspaceId, id])).map(toUserRow)[0];
+    return first(this.dataSource, FIND_BY_ID, [workspaceId, id]);
   }
 
   /** The user, row-locked for the write that follows in the same transaction. */
   async lock(tx: Tx, workspaceId: string, id: string): Promise<UserRow | undefined> {
-    return (await preparedQuery(tx, LOCK_BY_ID, [workspaceId, id])).map(toUserRow)[0];
+    return first(tx, LOCK_BY_ID, [workspaceId, id]);
   }
 
   /** The user whose userName (stored email) this is, row-locked: a POST for a deactivated user's name reactivates it. */
   async lockByEmail(tx: Tx, workspaceId: string, email: string): Promise<UserRow | undefined> {
-    return (await preparedQuery(tx, LOCK_BY_EMAIL, [workspaceId, email])).map(toUserRow)[0];
+    return first(tx, LOCK_BY_EMAIL, [workspaceId, email]);
   }
 
   /** One page in creation order (then id, for a stable order), plus the total the filter matches. */
@@ -75,28 +130,12 @@ export class ScimUsersRepository {
     offset: number,
     limit: number,
   ): Promise<{ total: number; rows: UserRow[] }> {
-    const params: unknown[] = [workspaceId];
-    const where = filter ? `${USER_SCOPE} AND ${filterToSql(filter, USER_ATTRS, params)}` : USER_SCOPE;
+    const { where, params } = compile(workspaceId, filter);
     // What IdPs send (no filter, or one comparison such as userName eq) has a few fixed SQL texts: prepare those.
-    const run = (sql: string, values: unknown[]) =>
-      isSingleCondition(filter) ? preparedQuery(this.dataSource, sql, values) : this.dataSource.query<QueryRow[]>(sql, values);
-    // Unfiltered: the workspace's counter rows (scim_user_counts, kept by triggers), exact and a few rows to read.
-    const countSql = filter
-      ? `SELECT count(*)::int AS total FROM end_users u WHERE ${where}`
-      : `SELECT COALESCE(sum(c.users), 0)::int AS total FROM scim_user_counts c WHERE c.workspace_id = $1`;
-    const count = async () => num((await run(countSql, params))[0], 'total');
+    const options = { prepare: isSingleCondition(filter) };
+    const count = async () => (await one(this.dataSource, COUNT(filter ? where : null), params, options)).total;
     if (limit === 0) return { total: await count(), rows: [] };
-    const n = params.length;
-    // The skip reads only index entries: without a filter, an index-only scan of end_users_scim_page_idx
-    // (the workspace's SCIM users in page order); the page's rows are then fetched by id.
-    const rows = (
-      await run(
-        `SELECT ${USER_COLUMNS} FROM end_users u
-           JOIN (SELECT u.id FROM end_users u WHERE ${where} ORDER BY u.created_at, u.id LIMIT $${n + 1} OFFSET $${n + 2}) page ON page.id = u.id
-          ORDER BY u.created_at, u.id`,
-        [...params, limit, offset],
-      )
-    ).map(toUserRow);
+    const rows = await run(this.dataSource, PAGE(where, params.length), [...params, limit, offset], options);
     // A short page that starts at or after the first row tells the total without counting (the usual filter lookup).
     const total = rows.length > 0 && rows.length < limit ? offset + rows.length : offset === 0 && rows.length === 0 ? 0 : await count();
     return { total, rows };
@@ -112,22 +151,13 @@ export class ScimUsersRepository {
     after: PagePosition | null,
     limit: number,
   ): Promise<{ total: number; rows: (UserRow & { pageKey: string })[] }> {
-    const params: unknown[] = [workspaceId];
-    const where = filter ? `${USER_SCOPE} AND ${filterToSql(filter, USER_ATTRS, params)}` : USER_SCOPE;
-    const countSql = filter
-      ? `SELECT count(*)::int AS total FROM end_users u WHERE ${where}`
-      : `SELECT COALESCE(sum(c.users), 0)::int AS total FROM scim_user_counts c WHERE c.workspace_id = $1`;
-    const total = num((await this.dataSource.query<QueryRow[]>(countSql, params))[0], 'total');
+    const { where, params } = compile(workspaceId, filter);
+    const unnamed = { prepare: false };
+    const total = (await one(this.dataSource, COUNT(filter ? where : null), params, unnamed)).total;
     if (limit === 0) return { total, rows: [] };
-    const n = params.length;
-    const keyset = after ? ` AND (u.created_at, u.id) > (${FROM_MICROS(`$${n + 2}`)}, $${n + 3}::uuid)` : '';
     const values = after ? [...params, limit, after.createdUs, after.id] : [...params, limit];
-    const rows = await this.dataSource.query<QueryRow[]>(
-      `SELECT ${USER_COLUMNS}, ${MICROS('u.created_at')} AS page_key FROM end_users u
-        WHERE ${where}${keyset} ORDER BY u.created_at, u.id LIMIT $${n + 1}`,
-      values,
-    );
-    return { total, rows: rows.map((r) => ({ ...toUserRow(r), pageKey: text(r, 'page_key') })) };
+    const rows = await run(this.dataSource, PAGE_AFTER(where, params.length, after !== null), values, unnamed);
+    return { total, rows };
   }
 
   /**
@@ -142,36 +172,23 @@ export class ScimUsersRepository {
     riders: readonly StatementRider[],
   ): Promise<UserRow | undefined> {
     const values = [id, workspaceId, user.email, user.firstName ?? '', user.lastName ?? '', user.isActive];
-    const { sql, params } = withRiders(INSERT, values, riders);
-    const rows = await preparedQuery(on ?? this.dataSource, sql, params);
+    const { sql, params } = withRiders(INSERT.text, values, riders);
+    const ridden = rewritten(INSERT, sql);
+    const rows = await runRaw(on ?? this.dataSource, ridden, params);
     settleRiders(rows, riders);
-    return rows.map(toUserRow)[0];
+    return readRows(on ?? this.dataSource, ridden, rows)[0];
   }
 
-  /** Throws PostgreSQL's unique_violation when the email is taken by another user of the workspace. */
-  async update(tx: Tx, workspaceId: string, id: string, user: UserState): Promise<UserRow> {
-    const rows = await preparedQuery(tx, UPDATE, [workspaceId, id, user.email, user.firstName ?? '', user.lastName ?? '', user.isActive]);
-    return toUserRow(rows[0]);
+  /**
+   * The user as written; undefined when the workspace has no such user. Throws PostgreSQL's
+   * unique_violation when the email is taken by another user of the workspace.
+   */
+  async update(tx: Tx, workspaceId: string, id: string, user: UserState): Promise<UserRow | undefined> {
+    return first(tx, UPDATE, [workspaceId, id, user.email, user.firstName ?? '', user.lastName ?? '', user.isActive]);
   }
 }
-
-/** A timestamptz as exact microseconds since the epoch (text), and back: node-postgres would round it to milliseconds. */
-export const MICROS = (column: string) => `(extract(epoch FROM ${column}) * 1000000)::bigint::text`;
-export const FROM_MICROS = (param: string) => `('epoch'::timestamptz + ${param}::bigint * interval '1 microsecond')`;
 
 /** No filter, or one comparison or presence test: a bounded set of SQL texts. */
 function isSingleCondition(filter: FilterNode | undefined): boolean {
   return !filter || filter.type === 'compare' || filter.type === 'present';
-}
-
-function toUserRow(row: QueryRow): UserRow {
-  return {
-    id: text(row, 'id'),
-    email: text(row, 'email'),
-    first_name: text(row, 'first_name'),
-    last_name: text(row, 'last_name'),
-    is_active: bool(row, 'is_active'),
-    created_at: date(row, 'created_at'),
-    updated_at: date(row, 'updated_at'),
-  };
 }

@@ -95,12 +95,12 @@ export class ScimUsersService {
     return this.uow.run(async (tx, events) => {
       const current = await this.users.lockByEmail(tx, actor.workspaceId, state.email);
       // Gone since the insert saw it (deleted with its workspace, renamed): the name is free, but a retry is the client's call.
-      if (!current || current.is_active) throw taken(state.email);
+      if (!current || current.isActive) throw taken(state.email);
       const updated = await this.update(tx, actor.workspaceId, current.id, state);
       const changed = changedFields(toState(current), state);
       events.emit(
         'scim_user_update',
-        scimAuditFacts(actor, target(updated), request, { changed, active: updated.is_active, reactivated: updated.is_active }),
+        scimAuditFacts(actor, target(updated), request, { changed, active: updated.isActive, reactivated: updated.isActive }),
       );
       return updated;
     });
@@ -162,7 +162,7 @@ export class ScimUsersService {
       const changed = changedFields(before, after);
       if (changed.length === 0) return current;
       const updated = await this.update(tx, actor.workspaceId, id, after);
-      const metadata: Record<string, unknown> = { changed, active: updated.is_active };
+      const metadata: Record<string, unknown> = { changed, active: updated.isActive };
       if (before.isActive && !after.isActive) {
         const ended = await this.endSessions(tx, actor.workspaceId, id);
         metadata.sessions_ended = ended.sessionsEnded;
@@ -182,7 +182,10 @@ export class ScimUsersService {
 
   private async update(tx: Tx, workspaceId: string, id: string, state: UserState): Promise<UserRow> {
     try {
-      return await this.users.update(tx, workspaceId, id, state);
+      // The caller locked the row first: it is there.
+      const row = await this.users.update(tx, workspaceId, id, state);
+      if (!row) throw notFound(id);
+      return row;
     } catch (err) {
       if (isUniqueViolation(err)) throw taken(state.email);
       throw err;

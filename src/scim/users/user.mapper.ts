@@ -17,10 +17,10 @@ export function userLocation(baseUrl: string, id: string): string {
 
 /** The SCIM representation of a user (RFC 7643 §4.1 with the spec's rules). */
 export function toScimUser(row: UserRow, baseUrl: string): Record<string, unknown> {
-  const formatted = formatName(row.first_name, row.last_name);
+  const formatted = formatName(row.firstName, row.lastName);
   const name: Record<string, string> = {};
-  if (row.first_name) name.givenName = row.first_name;
-  if (row.last_name) name.familyName = row.last_name;
+  if (row.firstName) name.givenName = row.firstName;
+  if (row.lastName) name.familyName = row.lastName;
   if (formatted) name.formatted = formatted;
   return {
     schemas: [USER_SCHEMA],
@@ -32,11 +32,11 @@ export function toScimUser(row: UserRow, baseUrl: string): Record<string, unknow
     ...(Object.keys(name).length ? { name } : {}),
     ...(formatted ? { displayName: formatted } : {}),
     emails: [{ value: row.email, type: 'work', primary: true }],
-    active: row.is_active,
+    active: row.isActive,
     meta: {
       resourceType: 'User',
-      created: row.created_at.toISOString(),
-      lastModified: row.updated_at.toISOString(),
+      created: row.createdAt.toISOString(),
+      lastModified: row.updatedAt.toISOString(),
       location: userLocation(baseUrl, row.id),
     },
   };
@@ -44,5 +44,5 @@ export function toScimUser(row: UserRow, baseUrl: string): Record<string, unknow
 
 /** The attributes a SCIM write changes, as the patch logic sees them ('' names read as absent). */
 export function toState(row: UserRow): UserState {
-  return { email: row.email, firstName: row.first_name || null, lastName: row.last_name || null, isActive: row.is_active };
+  return { email: row.email, firstName: row.firstName || null, lastName: row.lastName || null, isActive: row.isActive };
 }

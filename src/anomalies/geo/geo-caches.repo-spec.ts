@@ -1,5 +1,6 @@
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
+import { databaseUrl, workerDatabaseName } from '../../../test/support/databases';
 import { GEO_CACHE_DDL } from '../../database/migrations/1763700500000-Anomalies';
 import { GeoCacheEntry } from '../entities/geo-cache-entry.entity';
 import { GeoCacheRepository } from './geo-cache.repository';
@@ -11,7 +12,8 @@ import { RedisGeoCache } from './redis-geo.cache';
 
 const TOKYO = { country: 'JP', city: 'Tokyo', latitude: 35.6762, longitude: 139.6503 };
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const PG_URL = process.env.GEO_CACHE_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+// This worker's database (the repository project's global setup makes it); the suite works in a schema of its own.
+const PG_URL = process.env.GEO_CACHE_TEST_DATABASE_URL ?? databaseUrl(workerDatabaseName());
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function behavesLikeAGeoCache(name: string, make: () => GeoCache) {

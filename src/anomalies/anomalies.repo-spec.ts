@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import { aWorkspaceRow, bootRepositories, itKeepsTheTenantContract, RepositoryHarness } from '../../test/support/repository';
+import { AnomaliesRepository, NewAnomaly } from './anomalies.repository';
+
+describe('AnomaliesRepository', () => {
+  let db: RepositoryHarness;
+  let anomalies: AnomaliesRepository;
+  beforeAll(async () => {
+    db = await bootRepositories([AnomaliesRepository]);
+    anomalies = db.get(AnomaliesRepository);
+  });
+  afterAll(() => db.close());
+
+  /** A user of the workspace (end_users row). */
+  const aUser = async (workspaceId: string) =>
+    (
+      await db.dataSource.query<{ id: string }[]>(`INSERT INTO end_users (workspace_id, email) VALUES ($1, $2) RETURNING id`, [
+        workspaceId,
+        `a-${randomUUID().slice(0, 8)}@example.test`,
+      ])
+    )[0].id;
+  const finding = (workspaceId: string, userId: string, sessionId = randomUUID()): NewAnomaly => ({
+    workspaceId,
+    userId,
+    oauthClientId: null,
+    sessionId,
+    kind: 'new_country',
+    severity: 'warn',
+    message: 'Sign-in from a new country',
+    metadata: { country: 'JP' },
+    ipAddress: '203.0.113.5',
+    country: 'JP',
+    city: 'Tokyo',
+    userAgent: 'repo-spec',
+  });
+  /** Users by workspace, so the contract's reads ask as the anomaly's own user. */
+  const users = new Map<string, string>();
+  const userOf = async (workspaceId: string) =>
+    users.get(workspaceId) ?? users.set(workspaceId, await aUser(workspaceId)).get(workspaceId)!;
+
+  itKeepsTheTenantContract(
+    'security anomalies',
+    () => db,
+    () => ({
+      create: async (workspaceId) => {
+        const [row] = await db.dataSource.transaction(async (tx) =>
+          anomalies.insertMany(tx, [finding(workspaceId, await userOf(workspaceId))]),
+        );
+        return row.id;
+      },
+      read: async (workspaceId, id) => (await anomalies.listForUser(workspaceId, await userOf(workspaceId), 50)).find((a) => a.id === id),
+      update: async (workspaceId, id) => (await anomalies.acknowledge(workspaceId, await userOf(workspaceId), id)) !== null,
+    }),
+  );
+
+  it('records a finding once per session and kind, typed from the entity', async () => {
+    const ws = await aWorkspaceRow(db.dataSource);
+    const user = await aUser(ws);
+    const f = finding(ws, user);
+    const [row] = await db.dataSource.transaction((tx) => anomalies.insertMany(tx, [f]));
+    expect(row).toMatchObject({
+      workspaceId: ws,
+      userId: user,
+      kind: 'new_country',
+      severity: 'warn',
+      metadata: { country: 'JP' },
+      notifiedAt: null,
+    });
+    expect(row.createdAt).toEqual(expect.any(Date));
+    expect(await db.dataSource.transaction((tx) => anomalies.insertMany(tx, [f]))).toEqual([]);
+  });
+
+  it('acknowledges once, keeping the first time', async () => {
+    const ws = await aWorkspaceRow(db.dataSource);
+    const user = await aUser(ws);
+    const [row] = await db.dataSource.transaction((tx) => anomalies.insertMany(tx, [finding(ws, user)]));
+    const first = await anomalies.acknowledge(ws, user, row.id);
+    expect(first?.acknowledgedAt).toEqual(expect.any(Date));
+    expect((await anomalies.acknowledge(ws, user, row.id))?.acknowledgedAt).toEqual(first?.acknowledgedAt);
+  });
+});

@@ -1,0 +1,64 @@
+import { randomUUID } from 'node:crypto';
+import { aWorkspaceRow, bootRepositories, RepositoryHarness } from '../../../test/support/repository';
+import { SessionHistoryRepository } from './session-history.repository';
+
+describe('SessionHistoryRepository', () => {
+  let db: RepositoryHarness;
+  let history: SessionHistoryRepository;
+  beforeAll(async () => {
+    db = await bootRepositories([SessionHistoryRepository]);
+    history = db.get(SessionHistoryRepository);
+  });
+  afterAll(() => db.close());
+
+  const aUser = async (workspaceId: string) =>
+    (
+      await db.dataSource.query<{ id: string }[]>(`INSERT INTO end_users (workspace_id, email) VALUES ($1, $2) RETURNING id`, [
+        workspaceId,
+        `h-${randomUUID().slice(0, 8)}@example.test`,
+      ])
+    )[0].id;
+  const aSession = async (workspaceId: string, userId: string, createdAt: Date, ip: string) =>
+    (
+      await db.dataSource.query<{ id: string }[]>(
+        `INSERT INTO end_user_sessions (workspace_id, user_id, kind, ip_address, created_at, last_seen_at, expires_at)
+         VALUES ($1, $2, 'api', $3, $4, $4, $4::timestamptz + interval '1 day') RETURNING id`,
+        [workspaceId, userId, ip, createdAt],
+      )
+    )[0].id;
+
+  it('reads a user’s earlier sessions in its workspace only, with the geolocation stored on them', async () => {
+    const [ws, other] = [await aWorkspaceRow(db.dataSource), await aWorkspaceRow(db.dataSource)];
+    const user = await aUser(ws);
+    const t0 = new Date(Date.now() - 3600_000);
+    const earlier = await aSession(ws, user, t0, '203.0.113.1');
+    await history.storeGeo(ws, earlier, { country: 'JP', city: 'Tokyo', latitude: 35.68, longitude: 139.69 });
+    await history.storeGeo(other, earlier, { country: 'FR', city: 'Paris', latitude: 48.85, longitude: 2.35 });
+    const current = { id: await aSession(ws, user, new Date(), '203.0.113.2'), createdAt: new Date() };
+    expect(await history.priorSessions(ws, user, current)).toEqual([
+      {
+        id: earlier,
+        createdAt: t0,
+        ipAddress: '203.0.113.1',
+        browserFamily: 'Other',
+        osFamily: 'Other',
+        country: 'JP',
+        city: 'Tokyo',
+        latitude: 35.68,
+        longitude: 139.69,
+      },
+    ]);
+    expect(await history.priorSessions(other, user, current)).toEqual([]);
+  });
+
+  it('names an OAuth client only within its workspace', async () => {
+    const [ws, other] = [await aWorkspaceRow(db.dataSource), await aWorkspaceRow(db.dataSource)];
+    const [client] = await db.dataSource.query<{ id: string }[]>(
+      `INSERT INTO oauth_clients (workspace_id, client_id, client_secret_hash, name) VALUES ($1, $2, 'x', 'Mobile app') RETURNING id`,
+      [ws, `ci_${randomUUID()}`],
+    );
+    expect(await history.oauthClientName(ws, client.id)).toBe('Mobile app');
+    expect(await history.oauthClientName(other, client.id)).toBeNull();
+    expect(await history.oauthClientName(ws, null)).toBeNull();
+  });
+});

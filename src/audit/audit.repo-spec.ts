@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import { aDeveloperRow, aWorkspaceRow, bootRepositories, RepositoryHarness } from '../../test/support/repository';
+import { AuditRepository, AuditRowValues } from './audit.repository';
+
+const anEvent = (workspaceId: string, overrides: Partial<AuditRowValues> = {}): AuditRowValues => ({
+  workspaceId,
+  eventType: 'scim_user_create',
+  severity: 'info',
+  actorType: 'scim_token',
+  actorId: randomUUID(),
+  actorEmail: null,
+  targetType: 'EndUser',
+  targetId: randomUUID(),
+  oauthClientId: null,
+  ipAddress: '203.0.113.7',
+  userAgent: 'repo-spec',
+  requestId: null,
+  message: 'created',
+  metadata: JSON.stringify({ changed: ['email'] }),
+  createdAt: null,
+  ...overrides,
+});
+
+describe('AuditRepository', () => {
+  let db: RepositoryHarness;
+  let audit: AuditRepository;
+  beforeAll(async () => {
+    db = await bootRepositories([AuditRepository]);
+    audit = db.get(AuditRepository);
+  });
+  afterAll(() => db.close());
+
+  /** A workspace with a member developer. */
+  const aTenant = async () => {
+    const [workspaceId, developerId] = [await aWorkspaceRow(db.dataSource), await aDeveloperRow(db.dataSource)];
+    await db.dataSource.query(`INSERT INTO workspace_members (workspace_id, developer_id, role) VALUES ($1, $2, 'owner')`, [
+      workspaceId,
+      developerId,
+    ]);
+    return { workspaceId, developerId };
+  };
+
+  it('appends an event and pages it back to a member, with microsecond timestamps', async () => {
+    const t = await aTenant();
+    const event = anEvent(t.workspaceId);
+    expect(await audit.append(null, event)).toBeNull();
+    const [view, ...rest] = await audit.page(t.developerId, { workspace_id: t.workspaceId });
+    expect(rest).toEqual([]);
+    expect(view).toMatchObject({
+      workspace_id: t.workspaceId,
+      event_type: 'scim_user_create',
+      actor_id: event.actorId,
+      target_id: event.targetId,
+      ip_address: '203.0.113.7',
+      metadata: { changed: ['email'] },
+    });
+    expect(view.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
+  });
+
+  it('another workspace’s member, or a developer of no workspace, reads none of it', async () => {
+    const [owner, other] = [await aTenant(), await aTenant()];
+    await audit.append(null, anEvent(owner.workspaceId));
+    expect(await audit.page(other.developerId, { workspace_id: owner.workspaceId })).toEqual([]);
+    expect(await audit.page(await aDeveloperRow(db.dataSource), { workspace_id: owner.workspaceId })).toEqual([]);
+    expect(await audit.page(other.developerId, { workspace_id: other.workspaceId })).toEqual([]);
+  });
+
+  it('filters a page and walks newest first by cursor', async () => {
+    const t = await aTenant();
+    for (const eventType of ['a_first', 'b_second', 'c_third']) await audit.append(null, anEvent(t.workspaceId, { eventType }));
+    const page = await audit.page(t.developerId, { workspace_id: t.workspaceId, limit: 1 });
+    expect(page.map((e) => e.event_type)).toEqual(['c_third', 'b_second']);
+    const next = await audit.page(t.developerId, { workspace_id: t.workspaceId, limit: 1, cursor: page[0].created_at });
+    expect(next[0].event_type).toBe('b_second');
+    expect((await audit.page(t.developerId, { workspace_id: t.workspaceId, event_type: 'a_first' })).map((e) => e.event_type)).toEqual([
+      'a_first',
+    ]);
+  });
+
+  it('exports only the workspace’s own events, oldest first, unsealed ones without a chain link', async () => {
+    const [t, other] = [await aTenant(), await aTenant()];
+    await audit.append(null, anEvent(t.workspaceId, { eventType: 'one' }));
+    await audit.append(null, anEvent(other.workspaceId, { eventType: 'theirs' }));
+    await audit.append(null, anEvent(t.workspaceId, { eventType: 'two' }));
+    const lines = [];
+    for await (const line of audit.exportRange({ workspace_id: t.workspaceId })) lines.push(line);
+    expect(lines.map((l) => [l.event_type, l.chain])).toEqual([
+      ['one', null],
+      ['two', null],
+    ]);
+  });
+
+  it('answers the append’s error instead of failing the caller (audit_append never raises)', async () => {
+    const t = await aTenant();
+    const error = await audit.append(null, anEvent(t.workspaceId, { severity: 'bogus' }));
+    expect(error).toMatch(/audit_events_severity_check/);
+    expect(await audit.page(t.developerId, { workspace_id: t.workspaceId })).toEqual([]);
+  });
+});

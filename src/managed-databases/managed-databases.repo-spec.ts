@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto';
+import { aDeveloperRow, aWorkspaceRow, bootRepositories, itKeepsTheTenantContract, RepositoryHarness } from '../../test/support/repository';
+import { ManagedDatabasesRepository } from './managed-databases.repository';
+
+describe('ManagedDatabasesRepository', () => {
+  let db: RepositoryHarness;
+  let databases: ManagedDatabasesRepository;
+  beforeAll(async () => {
+    db = await bootRepositories([ManagedDatabasesRepository]);
+    databases = db.get(ManagedDatabasesRepository);
+  });
+  afterAll(() => db.close());
+
+  const aDatabase = (workspaceId: string) => {
+    const dbName = `repo_spec_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+    return db.dataSource.transaction((tx) =>
+      databases.insertDatabase(tx, workspaceId, {
+        displayName: 'Orders',
+        dbName,
+        engine: 'postgres',
+        username: `u_${dbName}`,
+        passwordEncrypted: 'sealed:not-a-real-password',
+        host: '127.0.0.1',
+        port: 5432,
+        maxStorageMb: 100,
+        maxConnections: 5,
+      }),
+    );
+  };
+  /** The row's status as the table holds it, whoever's it is (undefined once deleted). */
+  const status = async (id: string) =>
+    (await db.dataSource.query<{ status: string }[]>('SELECT status FROM managed_databases WHERE id = $1', [id]))[0]?.status;
+
+  itKeepsTheTenantContract(
+    'managed databases',
+    () => db,
+    () => ({
+      create: async (workspaceId) => (await aDatabase(workspaceId)).id,
+      read: async (workspaceId, id) => (await databases.listDatabases(workspaceId)).find((d) => d.id === id),
+      update: async (workspaceId, id) => {
+        await db.dataSource.transaction((tx) => databases.setDatabaseStatus(tx, workspaceId, id, 'available'));
+        return (await status(id)) === 'available';
+      },
+      delete: async (workspaceId, id) => {
+        await db.dataSource.transaction((tx) => databases.deleteDatabase(tx, workspaceId, id));
+        return (await status(id)) === undefined;
+      },
+    }),
+  );
+
+  it('locks a database for a member of its workspace only, under the 5 s lock timeout', async () => {
+    const [ws, member, outsider] = [
+      await aWorkspaceRow(db.dataSource),
+      await aDeveloperRow(db.dataSource),
+      await aDeveloperRow(db.dataSource),
+    ];
+    await db.dataSource.query(`INSERT INTO workspace_members (workspace_id, developer_id, role) VALUES ($1, $2, 'owner')`, [ws, member]);
+    const created = await aDatabase(ws);
+    await db.dataSource.transaction(async (tx) => {
+      expect((await databases.lockDatabaseForDeveloper(tx, member, created.id))?.id).toBe(created.id);
+      const [{ lock_timeout }] = await tx.query<{ lock_timeout: string }[]>('SHOW lock_timeout');
+      expect(lock_timeout).toBe('5s');
+    });
+    await db.dataSource.transaction(async (tx) => expect(await databases.lockDatabaseForDeveloper(tx, outsider, created.id)).toBeNull());
+  });
+});

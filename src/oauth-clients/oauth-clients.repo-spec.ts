@@ -1,0 +1,56 @@
+import { randomUUID } from 'node:crypto';
+import { aDeveloperRow, aWorkspaceRow, bootRepositories, itKeepsTheTenantContract, RepositoryHarness } from '../../test/support/repository';
+import { OAuthClientsRepository } from './oauth-clients.repository';
+
+describe('OAuthClientsRepository', () => {
+  let db: RepositoryHarness;
+  let clients: OAuthClientsRepository;
+  beforeAll(async () => {
+    db = await bootRepositories([OAuthClientsRepository]);
+    clients = db.get(OAuthClientsRepository);
+  });
+  afterAll(() => db.close());
+
+  const aClient = (workspaceId: string) =>
+    db.dataSource.transaction((tx) =>
+      clients.insert(tx, workspaceId, {
+        clientId: `ci_${randomUUID()}`,
+        clientSecretHash: 'x',
+        name: 'App',
+        redirectUris: ['https://app.example.test/cb'],
+      }),
+    );
+  /** The row as the table holds it, whoever's it is. */
+  const row = async (id: string) =>
+    (await db.dataSource.query<{ name: string }[]>('SELECT name FROM oauth_clients WHERE id = $1', [id]))[0];
+
+  itKeepsTheTenantContract(
+    'OAuth clients',
+    () => db,
+    () => ({
+      create: async (workspaceId) => (await aClient(workspaceId)).id,
+      read: async (workspaceId, id) => (await clients.listForWorkspace(workspaceId)).find((c) => c.id === id),
+      update: async (workspaceId, id) => {
+        const name = `renamed-${workspaceId}`;
+        await db.dataSource.transaction((tx) => clients.update(tx, workspaceId, id, { name }));
+        return (await row(id))?.name === name;
+      },
+      delete: async (workspaceId, id) => {
+        await db.dataSource.transaction((tx) => clients.delete(tx, workspaceId, id));
+        return (await row(id)) === undefined;
+      },
+    }),
+  );
+
+  it('shows a client to a member of its workspace only', async () => {
+    const [ws, member, outsider] = [
+      await aWorkspaceRow(db.dataSource),
+      await aDeveloperRow(db.dataSource),
+      await aDeveloperRow(db.dataSource),
+    ];
+    await db.dataSource.query(`INSERT INTO workspace_members (workspace_id, developer_id, role) VALUES ($1, $2, 'member')`, [ws, member]);
+    const client = await aClient(ws);
+    expect((await clients.findVisibleTo(null, member, client.id))?.id).toBe(client.id);
+    expect(await clients.findVisibleTo(null, outsider, client.id)).toBeNull();
+  });
+});

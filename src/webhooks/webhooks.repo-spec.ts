@@ -1,0 +1,66 @@
+import { aWorkspaceRow, bootRepositories, itKeepsTheTenantContract, RepositoryHarness } from '../../test/support/repository';
+import { WebhooksRepository } from './webhooks.repository';
+
+const endpoint = (url = 'https://hooks.example.test/in') => ({
+  url,
+  eventTypes: ['scim_user_create'],
+  description: 'repo-spec',
+  secretEncrypted: 'sealed:not-a-real-secret',
+  position: 0,
+});
+
+describe('WebhooksRepository', () => {
+  let db: RepositoryHarness;
+  let webhooks: WebhooksRepository;
+  beforeAll(async () => {
+    db = await bootRepositories([WebhooksRepository]);
+    webhooks = db.get(WebhooksRepository);
+  });
+  afterAll(() => db.close());
+
+  const anEndpoint = (workspaceId: string) => db.dataSource.transaction((tx) => webhooks.insert(tx, workspaceId, endpoint()));
+  /** Whether the row changed or went, seen from the table itself (whoever's it is). */
+  const row = async (id: string) =>
+    (await db.dataSource.query<{ url: string }[]>('SELECT url FROM webhook_subscriptions WHERE id = $1', [id]))[0];
+
+  itKeepsTheTenantContract(
+    'webhook endpoints',
+    () => db,
+    () => ({
+      create: async (workspaceId) => (await anEndpoint(workspaceId)).id,
+      read: async (workspaceId, id) => (await webhooks.listForWorkspace(workspaceId)).find((s) => s.id === id),
+      update: async (workspaceId, id) => {
+        const url = `https://hooks.example.test/${workspaceId}`;
+        await db.dataSource.transaction((tx) => webhooks.update(tx, workspaceId, id, { url }));
+        return (await row(id))?.url === url;
+      },
+      delete: async (workspaceId, id) => {
+        await db.dataSource.transaction((tx) => webhooks.delete(tx, workspaceId, id));
+        return (await row(id)) === undefined;
+      },
+    }),
+  );
+
+  it('marks an endpoint failing once, keeping the first time, and only in its own workspace', async () => {
+    const [ws, other] = [await aWorkspaceRow(db.dataSource), await aWorkspaceRow(db.dataSource)];
+    const s = await anEndpoint(ws);
+    const first = new Date('2026-11-26T10:00:00Z');
+    expect(await db.dataSource.transaction((tx) => webhooks.markFailing(tx, ws, s.id, first))).toEqual(first);
+    expect(await db.dataSource.transaction((tx) => webhooks.markFailing(tx, ws, s.id, new Date()))).toEqual(first);
+    const later = new Date('2026-11-26T11:00:00Z');
+    // Another workspace changes nothing and is told its own time back.
+    expect(await db.dataSource.transaction((tx) => webhooks.markFailing(tx, other, s.id, later))).toEqual(later);
+    expect((await webhooks.listForWorkspace(ws))[0].failingSince).toEqual(first);
+  });
+
+  it('inserts each delivery once per endpoint and event', async () => {
+    const ws = await aWorkspaceRow(db.dataSource);
+    const s = await anEndpoint(ws);
+    const eventId = '00000000-0000-4000-8000-000000000001';
+    const delivery = { subscriptionId: s.id, workspaceId: ws, eventId, eventType: 'scim_user_create', payload: { n: 1 } };
+    const ids = await db.dataSource.transaction((tx) => webhooks.insertDeliveries(tx, [delivery]));
+    expect(ids).toEqual([expect.any(String)]);
+    expect(await db.dataSource.transaction((tx) => webhooks.insertDeliveries(tx, [delivery]))).toEqual([]);
+    expect((await webhooks.deliveries(ws, s.id, 10)).map((d) => d.id)).toEqual(ids);
+  });
+});

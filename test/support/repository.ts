@@ -1,0 +1,110 @@
+import 'reflect-metadata';
+import type { Provider, Type } from '@nestjs/common';
+import { Test, type TestingModule } from '@nestjs/testing';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions } from '../../src/database/data-source';
+import { ENTITIES } from '../../src/app.entities';
+import { bindStatements } from '../../src/database/statement';
+import { databaseUrl, workerDatabaseName } from './databases';
+
+/**
+ * The repository tier: the database (TypeORM on this worker's migrated database, described as the
+ * app describes it) and one feature's providers, nothing else: no HTTP, no guards, no listeners.
+ * Statement shapes are bound as at boot.
+ */
+export interface RepositoryHarness {
+  dataSource: DataSource;
+  get<T>(token: Type<T>): T;
+  close(): Promise<void>;
+}
+
+export async function bootRepositories(providers: Provider[]): Promise<RepositoryHarness> {
+  const module: TestingModule = await Test.createTestingModule({
+    imports: [
+      TypeOrmModule.forRoot(
+        dataSourceOptions({ url: databaseUrl(workerDatabaseName()), embedded: false, poolSize: 3, statementTimeoutMs: 15000 }, ENTITIES),
+      ),
+      // Every entity's Repository, for the repositories that inject one (@InjectRepository).
+      TypeOrmModule.forFeature(ENTITIES),
+    ],
+    providers,
+  }).compile();
+  const dataSource = module.get(DataSource);
+  bindStatements(dataSource);
+  return { dataSource, get: (token) => module.get(token), close: () => module.close() };
+}
+
+/** A workspace row of its own (the tenant every repository method is scoped by). */
+export async function aWorkspaceRow(dataSource: DataSource, name = `ws-${randomUUID().slice(0, 8)}`): Promise<string> {
+  const [row] = await dataSource.query<{ id: string }[]>('INSERT INTO workspaces (name) VALUES ($1) RETURNING id', [name]);
+  return row.id;
+}
+
+/** A developer row (no password anyone can use). */
+export async function aDeveloperRow(dataSource: DataSource): Promise<string> {
+  const [row] = await dataSource.query<{ id: string }[]>(
+    `INSERT INTO developers (email, name, password_hash) VALUES ($1, 'Repo Test', 'x') RETURNING id`,
+    [`dev-${randomUUID().slice(0, 12)}@example.test`],
+  );
+  return row.id;
+}
+
+/**
+ * The tenant contract every workspace-scoped repository keeps (after Ory Kratos's persister
+ * tests): a record made in one workspace can be read, updated and deleted there, and another
+ * workspace can neither read, update nor delete it, and after its attempts the record is intact.
+ */
+export interface TenantContract<T> {
+  /** Makes a record in the workspace; answers its id. */
+  create(workspaceId: string): Promise<string>;
+  /** Reads it through the repository as the workspace; undefined when the workspace cannot see it. */
+  read(workspaceId: string, id: string): Promise<T | undefined>;
+  /** Changes it as the workspace; answers whether a change was made. */
+  update?(workspaceId: string, id: string): Promise<boolean>;
+  /** Deletes it as the workspace; answers whether it was deleted. */
+  delete?(workspaceId: string, id: string): Promise<boolean>;
+}
+
+export function itKeepsTheTenantContract<T>(what: string, harness: () => RepositoryHarness, contract: () => TenantContract<T>): void {
+  describe(`${what}: the tenant contract`, () => {
+    let owner: string;
+    let other: string;
+    beforeEach(async () => {
+      owner = await aWorkspaceRow(harness().dataSource);
+      other = await aWorkspaceRow(harness().dataSource);
+    });
+
+    it('reads what its own workspace made', async () => {
+      const c = contract();
+      const id = await c.create(owner);
+      expect(await c.read(owner, id)).toBeDefined();
+    });
+
+    it('another workspace cannot read it', async () => {
+      const c = contract();
+      const id = await c.create(owner);
+      expect(await c.read(other, id)).toBeUndefined();
+    });
+
+    it('another workspace can neither update nor delete it, and it stays as it was', async () => {
+      const c = contract();
+      const id = await c.create(owner);
+      const before = await c.read(owner, id);
+      if (c.update) expect(await c.update(other, id)).toBe(false);
+      if (c.delete) expect(await c.delete(other, id)).toBe(false);
+      expect(await c.read(owner, id)).toEqual(before);
+    });
+
+    it('its own workspace can update and delete it', async () => {
+      const c = contract();
+      const id = await c.create(owner);
+      if (c.update) expect(await c.update(owner, id)).toBe(true);
+      if (c.delete) {
+        expect(await c.delete(owner, id)).toBe(true);
+        expect(await c.read(owner, id)).toBeUndefined();
+      }
+    });
+  });
+}
