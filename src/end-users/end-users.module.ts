@@ -8,6 +8,7 @@ import { CodeMailer } from '../email-verification/code-mailer';
 import { CodesRepository } from '../email-verification/codes.repository';
 import { EmailVerificationController } from '../email-verification/email-verification.controller';
 import { EmailVerificationService } from '../email-verification/email-verification.service';
+import { AnomaliesModule } from '../anomalies/anomalies.module';
 import { EndUserCode } from '../email-verification/entities/end-user-code.entity';
 import { MailModule } from '../mail/mail.module';
 import { AuthController } from './auth.controller';
@@ -28,10 +29,18 @@ import { hostedBasePath, HostedLoginService } from './hosted-login/hosted-login.
 import { SignInContinuations } from './hosted-login/sign-in-continuation';
 import { EndUserRecoveryCode } from './mfa/entities/end-user-recovery-code.entity';
 import { EndUserTotp } from './mfa/entities/end-user-totp.entity';
+import { EndUserPasskey } from './mfa/entities/end-user-passkey.entity';
+import { WebAuthnChallenge } from './mfa/entities/webauthn-challenge.entity';
 import { EndUserMfaChallenge } from './mfa/entities/mfa-challenge.entity';
 import { FactorVerifier } from './mfa/factor-verifier';
 import { MfaChallengesService } from './mfa/mfa-challenges.service';
 import { MfaController } from './mfa/mfa.controller';
+import { PasskeyCeremonies } from './mfa/passkeys/passkey-ceremonies';
+import { PasskeysController } from './mfa/passkeys/passkeys.controller';
+import { PasskeysRepository } from './mfa/passkeys/passkeys.repository';
+import { PasskeysService } from './mfa/passkeys/passkeys.service';
+import { PasswordlessSignIn } from './mfa/passkeys/passwordless-sign-in.service';
+import { HostedAssetsController } from './hosted-login/hosted-assets.controller';
 import { MfaRepository } from './mfa/mfa.repository';
 import { MfaService } from './mfa/mfa.service';
 import { SignInPolicy } from './mfa/entities/sign-in-policy.entity';
@@ -60,6 +69,7 @@ const DEFAULT_LOGIN_PATH = '/auth/login/';
   imports: [
     PassportModule,
     ClockModule,
+    AnomaliesModule,
     MailModule,
     TypeOrmModule.forFeature([
       EndUser,
@@ -68,6 +78,8 @@ const DEFAULT_LOGIN_PATH = '/auth/login/';
       TokenDenylistEntry,
       EndUserCode,
       EndUserTotp,
+      EndUserPasskey,
+      WebAuthnChallenge,
       EndUserRecoveryCode,
       EndUserMfaChallenge,
       SignInPolicy,
@@ -81,6 +93,8 @@ const DEFAULT_LOGIN_PATH = '/auth/login/';
     HostedSessionsController,
     HostedSecurityController,
     MfaController,
+    PasskeysController,
+    HostedAssetsController,
     SignInPolicyController,
   ],
   providers: [
@@ -89,6 +103,10 @@ const DEFAULT_LOGIN_PATH = '/auth/login/';
     SignInPolicyService,
     HostedSecurityService,
     MfaRepository,
+    PasskeysRepository,
+    PasskeyCeremonies,
+    PasskeysService,
+    PasswordlessSignIn,
     FactorVerifier,
     MfaService,
     MfaChallengesService,
