@@ -4,7 +4,8 @@ import { Clock } from '../../src/common/clock';
 import { createTestApp, TestApp } from '../support/app';
 import { startSmtpReceiver, SmtpReceiver } from '../support/smtp-receiver';
 import { withTotp, TestAuthenticator } from '../end-users/mfa-support';
-import { aTenant, anEndUser, Tenant, TestEndUser } from '../end-users/support';
+import { SoftAuthenticator } from '../end-users/soft-authenticator';
+import { aTenant, anEndUser, bearer, logIn, Tenant, TestEndUser } from '../end-users/support';
 import { Agent, newBrowser, signInAt, ssoAs } from './support/browser-flow';
 import { aRegisteredSp, auditEvents, formFields, RegisteredSp, spRequest } from './support/saml-sso.helpers';
 import { samlEnv } from './support/saml-env';
@@ -18,6 +19,13 @@ const decode = (b64: string) => Buffer.from(b64, 'base64').toString('utf8');
 const requested = (comparison: string, ...classes: string[]) =>
   `<samlp:RequestedAuthnContext Comparison="${comparison}">${classes.map((c) => `<saml:AuthnContextClassRef>${c}</saml:AuthnContextClassRef>`).join('')}</samlp:RequestedAuthnContext>`;
 const csrfFrom = (html: string) => /name="csrf_token" value="([^"]+)"/.exec(html)![1];
+const unescapeHtml = (text: string) =>
+  text
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 const mfaTokenFrom = (html: string) => /name="mfa_token" value="([^"]+)"/.exec(html)?.[1];
 
 function facts(xml: string) {
@@ -97,6 +105,48 @@ describe('SAML authentication contexts met by a second factor', () => {
     await expectAcceptedByBothSps(sp, form.SAMLResponse, requestId, user, REFEDS_MFA);
     const success = await auditEvents(t, tenant.dev, tenant.ws, 'saml_sso_success');
     expect(success.find((e) => e.target_id === sp.id)?.metadata).toMatchObject({ authn_context_class: REFEDS_MFA });
+  });
+
+  it('accepts a passkey as the second factor: the assertion names the REFEDS MFA class and pysaml2 accepts it', async () => {
+    const user = await anEndUser(t, tenant.client, { smtp });
+    const device = new SoftAuthenticator(t.config.PUBLIC_BASE_URL);
+    const { access_token } = await logIn(t, user);
+    const options = await t.http().post('/e/v1/auth/mfa/passkeys/options/').set(bearer(access_token)).send({}).expect(200);
+    await t
+      .http()
+      .post('/e/v1/auth/mfa/passkeys/')
+      .set(bearer(access_token))
+      .send({ credential: device.register(options.body) })
+      .expect(201);
+    const sp = await aRegisteredSp(t, tenant.dev, tenant.ws);
+    const browser = newBrowser(t);
+    const start = await browser.get(spRequest(sp, requested('exact', REFEDS_MFA))).expect(302);
+    const requestId = requestIdOf(sp);
+    const loginLocation = new URL(start.headers.location as string, 'http://x');
+    const next = loginLocation.searchParams.get('next')!;
+    const workspaceId = loginLocation.searchParams.get('workspace_id')!;
+    const form = await browser.get(start.headers.location as string).expect(200);
+    const challenged = await browser
+      .post(loginLocation.pathname)
+      .type('form')
+      .send({ csrf_token: csrfFrom(form.text), workspace_id: workspaceId, next, email: user.email, password: user.password })
+      .expect(200);
+    // The page started the ceremony: its options are in the "Use a passkey" button, as the page's script reads them.
+    const passkeyOptions = JSON.parse(unescapeHtml(/data-options="([^"]+)"/.exec(challenged.text)![1])) as Record<string, string>;
+    const done = await browser
+      .post('/auth/login/mfa/')
+      .type('form')
+      .send({
+        csrf_token: csrfFrom(challenged.text),
+        mfa_token: mfaTokenFrom(challenged.text)!,
+        workspace_id: workspaceId,
+        next,
+        passkey_response: JSON.stringify(device.assert(passkeyOptions)),
+      })
+      .expect(303);
+    const post = formFields((await browser.get(done.headers.location as string).expect(200)).text);
+    expect(facts(decode(post.SAMLResponse))).toEqual({ codes: ['Success'], classRef: REFEDS_MFA });
+    await expectAcceptedByBothSps(sp, post.SAMLResponse, requestId, user, REFEDS_MFA);
   });
 
   it('steps up a password-only browser session with the second factor alone, and names the class met (TimeSyncToken)', async () => {
