@@ -3,8 +3,10 @@
  *   npx ts-node --transpile-only bench/mfa.ts
  * Needs the local Postgres and Redis. Measures, in one run on this machine:
  *  1. full sign-ins per second, password only (POST /e/v1/auth/login/) against password + TOTP
- *     (login, then POST /e/v1/auth/login/mfa/ with a fresh code), in alternating windows with the
- *     same concurrency, so both see the same background load; the ratio is the figure;
+ *     (login, then POST /e/v1/auth/login/mfa/ with a fresh code) and password + passkey (login, the
+ *     passkey options, then POST /e/v1/auth/login/mfa/ with an assertion of a software authenticator),
+ *     in rotating windows with the same concurrency, so all see the same background load; the ratios
+ *     are the figures;
  *  2. the sign-in policy's evaluation time on the sign-in path (a workspace with a `challenge`
  *     policy, sign-ins from known devices), read from the service's own histogram in /metrics: first
  *     with the device kinds only, then with all four kinds (new_country and impossible_travel locate
@@ -23,6 +25,7 @@ import { databaseUrl, recreateDatabase, withAdmin } from '../test/support/databa
 import { aDeveloper, anOAuthClient, aWorkspace } from '../test/support/factories';
 import type { TestApp } from '../test/support/app';
 import { GeoStub } from '../test/support/geo-stub';
+import { SoftAuthenticator } from '../test/end-users/soft-authenticator';
 
 const DB = 'idsvc_bench_mfa';
 const PORT = 3990 + Math.floor(Math.random() * 9);
@@ -175,6 +178,37 @@ async function main(): Promise<void> {
       }
       return null;
     };
+    // Accounts with a passkey: one per concurrent client, since an authenticator's counter must arrive in order.
+    const passkeyUsers: { email: string; device: SoftAuthenticator }[] = [];
+    for (let i = 0; i < CONCURRENCY; i++) {
+      const email = `passkey${i}@bench.test`;
+      await request(BASE).post('/e/v1/auth/register/').send({ client_id: client.client_id, email, password }).expect(201);
+      const login = await post('/e/v1/auth/login/', { client_id: client.client_id, email, password });
+      const auth = { Authorization: `Bearer ${String(login.json.access_token)}` };
+      const options = await request(BASE).post('/e/v1/auth/mfa/passkeys/options/').set(auth).send({}).expect(200);
+      const device = new SoftAuthenticator(BASE);
+      await request(BASE)
+        .post('/e/v1/auth/mfa/passkeys/')
+        .set(auth)
+        .send({ credential: device.register(options.body) })
+        .expect(201);
+      passkeyUsers.push({ email, device });
+    }
+    const idlePasskeyUsers = [...passkeyUsers];
+    const withPasskey = async () => {
+      const user = idlePasskeyUsers.pop();
+      if (!user) return false;
+      try {
+        const first = await post('/e/v1/auth/login/', { client_id: client.client_id, email: user.email, password });
+        if (first.json.mfa_required !== true) return false;
+        const options = await post('/e/v1/auth/login/mfa/passkey/options/', { mfa_token: first.json.mfa_token });
+        if (options.status !== 200) return false;
+        const assertion = user.device.assert(options.json as { challenge: string; rpId: string });
+        return (await post('/e/v1/auth/login/mfa/', { mfa_token: first.json.mfa_token, passkey: assertion })).status === 200;
+      } finally {
+        idlePasskeyUsers.push(user);
+      }
+    };
     const passwordOnly = async () => (await post('/e/v1/auth/login/', plain)).status === 200;
     const twoStep = async () => {
       const next = nextCode();
@@ -186,30 +220,32 @@ async function main(): Promise<void> {
     };
 
     console.log(`cores: ${availableParallelism()} (${cpus()[0]?.model ?? '?'}), ${CONCURRENCY} concurrent sign-ins`);
-    let plainOk = 0;
-    let mfaOk = 0;
-    let plainFailed = 0;
-    let mfaFailed = 0;
+    const loadBefore = loadavg()[0];
+    const kinds = { plain: passwordOnly, totp: twoStep, passkey: withPasskey };
+    const tally = { plain: { ok: 0, failed: 0 }, totp: { ok: 0, failed: 0 }, passkey: { ok: 0, failed: 0 } };
+    const names = Object.keys(kinds) as (keyof typeof kinds)[];
     for (let r = 0; r < ROUNDS; r++) {
-      // Alternate which goes first so a drift in background load favours neither.
-      const order = r % 2 === 0 ? ['plain', 'mfa'] : ['mfa', 'plain'];
-      for (const which of order) {
-        const w = await window(WINDOW_SECONDS, which === 'plain' ? passwordOnly : twoStep);
-        if (which === 'plain') {
-          plainOk += w.ok;
-          plainFailed += w.failed;
-        } else {
-          mfaOk += w.ok;
-          mfaFailed += w.failed;
-        }
+      // Rotate which goes first so a drift in background load favours none.
+      for (let k = 0; k < names.length; k++) {
+        const which = names[(r + k) % names.length];
+        const w = await window(WINDOW_SECONDS, kinds[which]);
+        tally[which].ok += w.ok;
+        tally[which].failed += w.failed;
       }
     }
     const seconds = ROUNDS * WINDOW_SECONDS;
-    const plainRate = plainOk / seconds;
-    const mfaRate = mfaOk / seconds;
+    const plainRate = tally.plain.ok / seconds;
+    const mfaRate = tally.totp.ok / seconds;
+    const passkeyRate = tally.passkey.ok / seconds;
+    const plainFailed = tally.plain.failed;
+    const mfaFailed = tally.totp.failed;
+    console.log(`load average (1 min) before the windows: ${round(loadBefore, 2)}`);
     console.log(`password-only sign-ins/s: ${round(plainRate)} (failed ${plainFailed})`);
     console.log(
       `password + TOTP sign-ins/s: ${round(mfaRate)} (failed ${mfaFailed}) = ${round((100 * mfaRate) / plainRate)}% of password-only`,
+    );
+    console.log(
+      `password + passkey sign-ins/s: ${round(passkeyRate)} (failed ${tally.passkey.failed}) = ${round((100 * passkeyRate) / plainRate)}% of password-only`,
     );
 
     // Policy evaluation on the sign-in path: a challenge policy, sign-ins from the known device, at a
@@ -234,6 +270,7 @@ async function main(): Promise<void> {
         cores: availableParallelism(),
         cpu: cpus()[0]?.model ?? null,
         node: process.version,
+        load_average_1m_before: round(loadBefore, 2),
         load_average_1m: round(loadavg()[0], 2),
       },
       sign_ins: {
@@ -243,7 +280,9 @@ async function main(): Promise<void> {
         password_only_per_second: round(plainRate),
         password_and_totp_per_second: round(mfaRate),
         mfa_share_of_password_only: round(mfaRate / plainRate, 3),
-        failures: { password_only: plainFailed, password_and_totp: mfaFailed },
+        password_and_passkey_per_second: round(passkeyRate),
+        passkey_share_of_password_only: round(passkeyRate / plainRate, 3),
+        failures: { password_only: plainFailed, password_and_totp: mfaFailed, password_and_passkey: tally.passkey.failed },
       },
       policy_evaluation: { p95_ms_at_most: round(p95.bound * 1000, 2), mean_ms: round(p95.mean * 1000, 3), evaluations: p95.count },
       policy_evaluation_with_geo_kinds: {

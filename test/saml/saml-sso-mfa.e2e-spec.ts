@@ -133,7 +133,10 @@ describe('SAML authentication contexts met by a second factor', () => {
       .send({ csrf_token: csrfFrom(form.text), workspace_id: workspaceId, next, email: user.email, password: user.password })
       .expect(200);
     // The page started the ceremony: its options are in the "Use a passkey" button, as the page's script reads them.
-    const passkeyOptions = JSON.parse(unescapeHtml(/data-options="([^"]+)"/.exec(challenged.text)![1])) as Record<string, string>;
+    const passkeyOptions = JSON.parse(unescapeHtml(/data-options="([^"]+)"/.exec(challenged.text)![1])) as {
+      challenge: string;
+      rpId: string;
+    };
     const done = await browser
       .post('/auth/login/mfa/')
       .type('form')
