@@ -9839,7 +9839,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `passkey_exists`: This credential is already registered */
+      /** @description `passkey_exists`: This credential is already registered; `too_many_passkeys`: The account already holds 20 passkeys */
       409: {
         headers: {
           [name: string]: unknown;

@@ -183,6 +183,24 @@ describe('end-user passkeys (WebAuthn) through the API', () => {
     expect(row.name).toBe('Laptop');
   });
 
+  it('holds at most 20 passkeys per account, also when ceremonies were started before any finished', async () => {
+    const { client } = await aTenant(t);
+    const user = await anEndUser(t, client);
+    const device = new SoftAuthenticator(t.baseUrl);
+    const { access_token } = await logIn(t, user);
+    const started = [];
+    for (let i = 0; i < 21; i++) started.push((await api(access_token).options().expect(200)).body);
+    for (const options of started.slice(0, 20)) {
+      await api(access_token)
+        .register({ credential: device.register(options) })
+        .expect(201);
+    }
+    const late = await api(access_token).register({ credential: device.register(started[20]) });
+    expect(late.status).toBe(409);
+    expect(late.body.error).toBe('too_many_passkeys');
+    expect((await api(access_token).options()).body.error).toBe('too_many_passkeys');
+  });
+
   it('voids the recovery codes with the last factor; the password alone signs in again', async () => {
     const { client } = await aTenant(t);
     const user = await anEndUser(t, client);

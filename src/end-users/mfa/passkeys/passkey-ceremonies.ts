@@ -30,6 +30,9 @@ export interface VerifiedAssertion {
   key: 'hwk' | 'swk';
 }
 
+export const tooManyPasskeys = () =>
+  new DomainError('too_many_passkeys', `An account holds at most ${MAX_PASSKEYS_PER_USER} passkeys; remove one first`, { status: 409 });
+
 const notAccepted = () => new DomainError('passkey_not_accepted', 'The passkey was not accepted; try again', { status: 401 });
 
 /**
@@ -58,11 +61,7 @@ export class PasskeyCeremonies {
     rpName: string,
     existing: PasskeyRecord[],
   ): Promise<PublicKeyCredentialCreationOptionsJSON> {
-    if (existing.length >= MAX_PASSKEYS_PER_USER) {
-      throw new DomainError('too_many_passkeys', `An account holds at most ${MAX_PASSKEYS_PER_USER} passkeys; remove one first`, {
-        status: 409,
-      });
-    }
+    if (existing.length >= MAX_PASSKEYS_PER_USER) throw tooManyPasskeys();
     const options = await generateRegistrationOptions({
       rpName,
       rpID: this.rpId,

@@ -51,6 +51,7 @@ export class PasskeysController {
     [400, 'invalid_passkey_response', 'The credential is not WebAuthn registration JSON'],
     [401, 'passkey_not_accepted', 'Unknown, expired or used challenge, wrong origin or relying party, or a bad attestation'],
     [409, 'passkey_exists', 'This credential is already registered'],
+    [409, 'too_many_passkeys', 'The account already holds 20 passkeys'],
   )
   @Post()
   register(@CurrentPrincipal() principal: EndUserPrincipal, @Body() dto: RegisterPasskeyDto, @ReqMeta() meta: RequestMeta) {

@@ -9,7 +9,7 @@ import { UnitOfWork } from '../../../database/unit-of-work';
 import { FactorVerifier } from '../factor-verifier';
 import { hasFactor, MfaRepository } from '../mfa.repository';
 import { factorFacts, MfaService, PasskeyView, passkeyView } from '../mfa.service';
-import { PasskeyCeremonies } from './passkey-ceremonies';
+import { MAX_PASSKEYS_PER_USER, PasskeyCeremonies, tooManyPasskeys } from './passkey-ceremonies';
 import { PasskeysRepository } from './passkeys.repository';
 
 export const PASSKEY_NAME_MAX = 64;
@@ -65,6 +65,8 @@ export class PasskeysService {
     const created = await this.ceremonies.verifyRegistration(user, body.credential, passkeyName(body.name, this.clock.now()));
     return this.uow.run(async (tx, events) => {
       const before = await this.factors.factors(user.workspaceId, user.id, tx);
+      // Checked again here: several ceremonies may have been started before any finished.
+      if (before.passkeys >= MAX_PASSKEYS_PER_USER) throw tooManyPasskeys();
       const row = await this.repo.insert(tx, user.workspaceId, user.id, created);
       if (!row) throw new DomainError('passkey_exists', 'This passkey is already registered', { status: 409 });
       const first = !hasFactor(before) && before.recoveryCodesLeft === 0;
