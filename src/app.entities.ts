@@ -14,6 +14,8 @@ import { TokenDenylistEntry } from './end-users/entities/token-denylist-entry.en
 import { EndUserMfaChallenge } from './end-users/mfa/entities/mfa-challenge.entity';
 import { EndUserRecoveryCode } from './end-users/mfa/entities/end-user-recovery-code.entity';
 import { EndUserTotp } from './end-users/mfa/entities/end-user-totp.entity';
+import { EndUserPasskey } from './end-users/mfa/entities/end-user-passkey.entity';
+import { WebAuthnChallenge } from './end-users/mfa/entities/webauthn-challenge.entity';
 import { SignInPolicy } from './end-users/mfa/entities/sign-in-policy.entity';
 import { Job } from './jobs/entities/job.entity';
 import { EmailTemplate } from './mail/entities/email-template.entity';
@@ -61,6 +63,8 @@ export const ENTITIES = [
   EndUser,
   TokenDenylistEntry,
   EndUserTotp,
+  EndUserPasskey,
+  WebAuthnChallenge,
   EndUserRecoveryCode,
   EndUserMfaChallenge,
   SignInPolicy,

@@ -987,9 +987,29 @@ export interface paths {
     put?: never;
     /**
      * Finish a sign-in with the second factor
-     * @description Trades the `mfa_token` of POST /e/v1/auth/login/ and a current authenticator code (`code`) or one recovery code (`recovery_code`) for the usual token body. The access token carries `amr` (RFC 8176) and `acr`. The token works once and for 5 minutes; five wrong codes void it. Rate limited per IP and per account.
+     * @description Trades the `mfa_token` of POST /e/v1/auth/login/ and a current authenticator code (`code`), one recovery code (`recovery_code`) or a passkey assertion (`passkey`, for the options of POST /e/v1/auth/login/mfa/passkey/options/) for the usual token body. The access token carries `amr` (RFC 8176) and `acr`. The token works once and for 5 minutes; five wrong codes void it. Rate limited per IP and per account.
      */
     post: operations['AuthController_loginSecondStep'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/e/v1/auth/login/mfa/passkey/options/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Passkey options for the second step
+     * @description WebAuthn request options for finishing a sign-in whose `methods` include `passkey`: the account's passkeys are allowed, the challenge is bound to the account, works once and lives 5 minutes. Hand them to `startAuthentication` of @simplewebauthn/browser and send the result as `passkey` to POST /e/v1/auth/login/mfa/. Rate limited like the second step.
+     */
+    post: operations['AuthController_passkeyOptions'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1260,6 +1280,74 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/e/v1/auth/mfa/passkeys/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List my passkeys
+     * @description The passkeys registered to the account, oldest first.
+     */
+    get: operations['PasskeysController_list'];
+    put?: never;
+    /**
+     * Register a passkey
+     * @description Verifies the credential against the challenge of POST …/passkeys/options/ (spent by this call, right or wrong) and stores its public key. On the first factor of the account the answer carries ten single-use recovery codes, shown this once. Audited as mfa_enroll.
+     */
+    post: operations['PasskeysController_register'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/e/v1/auth/mfa/passkeys/options/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Start registering a passkey
+     * @description WebAuthn creation options for this account (relying party id and origin from PUBLIC_BASE_URL; discoverable credential; the passkeys already registered are excluded). The challenge works once and for 5 minutes. Hand the options to `startRegistration` of @simplewebauthn/browser, then POST the result to /e/v1/auth/mfa/passkeys/.
+     */
+    post: operations['PasskeysController_options'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/e/v1/auth/mfa/passkeys/{id}/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Remove a passkey
+     * @description The passkey stops working at once. When no factor is left the recovery codes are voided too. Audited as mfa_remove.
+     */
+    delete: operations['PasskeysController_remove'];
+    options?: never;
+    head?: never;
+    /**
+     * Rename a passkey
+     * @description Changes the name shown in the list.
+     */
+    patch: operations['PasskeysController_rename'];
+    trace?: never;
+  };
   '/e/v1/developer/workspaces/{id}/sign-in-policy/': {
     parameters: {
       query?: never;
@@ -1269,7 +1357,7 @@ export interface paths {
     };
     /**
      * Read the workspace's sign-in policy
-     * @description The action per anomaly kind judged before a session exists: `allow` (default: sign in, alert afterwards), `challenge` (no tokens until a second factor, or a mailed code for users without one) or `block` (403 `sign_in_blocked`, the user mailed). Members only.
+     * @description The action per anomaly kind (`new_device`, `new_ip`, `new_country`, `impossible_travel`), judged before a session exists: `allow` (default: sign in, alert afterwards), `challenge` (no tokens until a second factor, or a mailed code for users without one) or `block` (403 `sign_in_blocked`, the user mailed). The geo kinds need geolocation (GEO_TOKEN); a sign-in whose address cannot be located is not judged by them. Members only.
      */
     get: operations['SignInPolicyController_get'];
     /**
@@ -1277,46 +1365,6 @@ export interface paths {
      * @description Sets the action of one or more kinds; kinds left out keep theirs. Audited as workspace_update. Members only.
      */
     put: operations['SignInPolicyController_set'];
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/developer/email-templates/': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * List email templates
-     * @description The mails the service sends for a workspace (registration code, password reset, new-device alert), with the built-in text where nothing was saved, and the placeholders each accepts.
-     */
-    get: operations['EmailTemplatesController_list'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/developer/email-templates/{name}/': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    /**
-     * Customise an email template
-     * @description Saves subject, sender name and body for one template of a workspace. Only the placeholders listed for the template may be used ({{code}}, {{first_name}}, …).
-     */
-    put: operations['EmailTemplatesController_save'];
     post?: never;
     delete?: never;
     options?: never;
@@ -1358,6 +1406,46 @@ export interface paths {
      * @description Marks it as seen by the user. Idempotent.
      */
     post: operations['AnomaliesController_acknowledge'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/developer/email-templates/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List email templates
+     * @description The mails the service sends for a workspace (registration code, password reset, new-device alert), with the built-in text where nothing was saved, and the placeholders each accepts.
+     */
+    get: operations['EmailTemplatesController_list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/developer/email-templates/{name}/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Customise an email template
+     * @description Saves subject, sender name and body for one template of a workspace. Only the placeholders listed for the template may be used ({{code}}, {{first_name}}, …).
+     */
+    put: operations['EmailTemplatesController_save'];
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -2076,6 +2164,23 @@ export interface components {
       code?: string;
       /** @example K7QH2-M9XTR */
       recovery_code?: string;
+      /**
+       * @description The AuthenticationResponseJSON of `startAuthentication` (@simplewebauthn/browser), for options from POST /e/v1/auth/login/mfa/passkey/options/
+       * @example {
+       *       "id": "AVx9dK1m3Qw7Lr2ZbT4nUw",
+       *       "rawId": "AVx9dK1m3Qw7Lr2ZbT4nUw",
+       *       "type": "public-key",
+       *       "response": {
+       *         "clientDataJSON": "eyJ0eXBlIjoid2ViYXV0aG4uZ2V0Ii…",
+       *         "authenticatorData": "SZYN5YgOjGh0NBcPZHZgW4_krrmihjLHmVzzuoMdl2MFAAAAAQ",
+       *         "signature": "MEUCIQ…"
+       *       },
+       *       "clientExtensionResults": {}
+       *     }
+       */
+      passkey?: {
+        [key: string]: unknown;
+      };
     };
     /**
      * @example {
@@ -2099,6 +2204,10 @@ export interface components {
        */
       expires_in: number;
       session_id: string;
+    };
+    MfaTokenDto: {
+      /** @description From the answer of POST /e/v1/auth/login/ */
+      mfa_token: string;
     };
     /**
      * @example {
@@ -2212,6 +2321,33 @@ export interface components {
       /** @example K7QH2-M9XTR */
       recovery_code?: string;
     };
+    RegisterPasskeyDto: {
+      /**
+       * @description Shown in the list; a dated default when absent
+       * @example MacBook Touch ID
+       */
+      name?: string;
+      /**
+       * @description The RegistrationResponseJSON that `startRegistration` of @simplewebauthn/browser returns (WebAuthn `toJSON()`)
+       * @example {
+       *       "id": "AVx9dK1m3Qw7Lr2ZbT4nUw",
+       *       "rawId": "AVx9dK1m3Qw7Lr2ZbT4nUw",
+       *       "type": "public-key",
+       *       "response": {
+       *         "clientDataJSON": "eyJ0eXBlIjoid2ViYXV0aG4uY3JlYXRlIi…",
+       *         "attestationObject": "o2NmbXRkbm9uZWdhdHRTdG10oGhhdXRoRGF0YVi…"
+       *       },
+       *       "clientExtensionResults": {}
+       *     }
+       */
+      credential: {
+        [key: string]: unknown;
+      };
+    };
+    RenamePasskeyDto: {
+      /** @example Work YubiKey */
+      name: string;
+    };
     /**
      * @example {
      *       "new_device": "challenge",
@@ -2231,24 +2367,18 @@ export interface components {
        * @enum {string}
        */
       new_ip?: 'allow' | 'challenge' | 'block';
-    };
-    /**
-     * @example {
-     *       "workspace_id": "0b6f2d4e-5a7c-4c1e-9f3a-2d8e6b1c7a90",
-     *       "subject": "{{code}} is your verification code",
-     *       "from_name": "Acme",
-     *       "body": "<p>Hello {{first_name}},</p><p>Your code is <b>{{code}}</b>.</p>"
-     *     }
-     */
-    SaveEmailTemplateDto: {
-      /** Format: uuid */
-      workspace_id: string;
-      /** @example {{code}} is your verification code */
-      subject: string;
-      /** @example Acme */
-      from_name: string;
-      /** @description HTML or plain text with {{placeholders}} */
-      body: string;
+      /**
+       * @description A sign-in from a country none of the user’s geolocated sessions came from (needs GEO_TOKEN)
+       * @example challenge
+       * @enum {string}
+       */
+      new_country?: 'allow' | 'challenge' | 'block';
+      /**
+       * @description A sign-in too far from the user’s last place within 24 h to have travelled (needs GEO_TOKEN)
+       * @example block
+       * @enum {string}
+       */
+      impossible_travel?: 'allow' | 'challenge' | 'block';
     };
     /**
      * @example {
@@ -2302,6 +2432,24 @@ export interface components {
     };
     AnomalyListResponse: {
       results: components['schemas']['AnomalyResponse'][];
+    };
+    /**
+     * @example {
+     *       "workspace_id": "0b6f2d4e-5a7c-4c1e-9f3a-2d8e6b1c7a90",
+     *       "subject": "{{code}} is your verification code",
+     *       "from_name": "Acme",
+     *       "body": "<p>Hello {{first_name}},</p><p>Your code is <b>{{code}}</b>.</p>"
+     *     }
+     */
+    SaveEmailTemplateDto: {
+      /** Format: uuid */
+      workspace_id: string;
+      /** @example {{code}} is your verification code */
+      subject: string;
+      /** @example Acme */
+      from_name: string;
+      /** @description HTML or plain text with {{placeholders}} */
+      body: string;
     };
     /**
      * @example {
@@ -3732,11 +3880,122 @@ export interface components {
        */
       new_ip: 'allow' | 'challenge' | 'block';
       /**
+       * @example challenge
+       * @enum {string}
+       */
+      new_country: 'allow' | 'challenge' | 'block';
+      /**
+       * @example block
+       * @enum {string}
+       */
+      impossible_travel: 'allow' | 'challenge' | 'block';
+      /**
        * Format: date-time
        * @description Null while the workspace never set a policy (all allow).
        * @example 2026-11-24T12:00:00.000Z
        */
       updated_at: string | null;
+    };
+    Passkey: {
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      id: string;
+      /** @example MacBook Touch ID */
+      name: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      last_used_at: string | null;
+    };
+    PasskeyRegistered: {
+      passkey: components['schemas']['Passkey'];
+      /**
+       * @description Ten single-use codes when this passkey is the first factor of the account (shown this once), else null.
+       * @example null
+       */
+      recovery_codes: string[] | null;
+    };
+    /** @description WebAuthn PublicKeyCredentialCreationOptionsJSON: pass it to `startRegistration({optionsJSON})` of @simplewebauthn/browser (or `PublicKeyCredential.parseCreationOptionsFromJSON`). The challenge works once, for 5 minutes. */
+    PasskeyCreationOptions: {
+      /**
+       * @example {
+       *       "name": "Acme Notes",
+       *       "id": "id.example.com"
+       *     }
+       */
+      rp: Record<string, never>;
+      /**
+       * @example {
+       *       "id": "q1Ai7Vd8Qk2l9Jm0Xb3Ykw",
+       *       "name": "ada@example.com",
+       *       "displayName": "ada@example.com"
+       *     }
+       */
+      user: Record<string, never>;
+      /** @example Xc3mQ0Lr7VYq9h2ZbT4nUw8Jk1sPdFg6 */
+      challenge: string;
+      /**
+       * @example [
+       *       {
+       *         "alg": -8,
+       *         "type": "public-key"
+       *       },
+       *       {
+       *         "alg": -7,
+       *         "type": "public-key"
+       *       }
+       *     ]
+       */
+      pubKeyCredParams: Record<string, never>[];
+      /** @example 300000 */
+      timeout?: number;
+      /** @example [] */
+      excludeCredentials?: Record<string, never>[];
+      /**
+       * @example {
+       *       "residentKey": "required",
+       *       "requireResidentKey": true,
+       *       "userVerification": "preferred"
+       *     }
+       */
+      authenticatorSelection?: Record<string, never>;
+      /** @example none */
+      attestation?: string;
+    } & {
+      [key: string]: unknown;
+    };
+    /** @description WebAuthn PublicKeyCredentialRequestOptionsJSON: pass it to `startAuthentication({optionsJSON})` of @simplewebauthn/browser. The challenge works once, for 5 minutes. */
+    PasskeyRequestOptions: {
+      /** @example Lr7VYq9h2ZbT4nUw8Jk1sPdFg6Xc3mQ0 */
+      challenge: string;
+      /** @example id.example.com */
+      rpId: string;
+      /** @example 300000 */
+      timeout?: number;
+      /** @example preferred */
+      userVerification?: string;
+      /**
+       * @example [
+       *       {
+       *         "id": "AVx9dK1m3Qw7Lr2ZbT4nUw",
+       *         "type": "public-key",
+       *         "transports": [
+       *           "internal"
+       *         ]
+       *       }
+       *     ]
+       */
+      allowCredentials?: Record<string, never>[];
+    } & {
+      [key: string]: unknown;
     };
     MfaRequired: {
       /**
@@ -8635,7 +8894,7 @@ export interface operations {
           'application/json': components['schemas']['TokenResponse'];
         };
       };
-      /** @description `validation_failed`: a field is missing, null where it may not be, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      /** @description `invalid_passkey_response`: The passkey field is not WebAuthn authentication JSON; `validation_failed`: a field is missing, null where it may not be, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8644,7 +8903,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `invalid_code`: The code is not correct (or was already used); `mfa_token_invalid`: The mfa_token is unknown, expired, used, or void after 5 wrong codes: sign in with the password again */
+      /** @description `invalid_code`: The code is not correct (or was already used), or the passkey was not accepted; `mfa_token_invalid`: The mfa_token is unknown, expired, used, or void after 5 wrong codes: sign in with the password again */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8663,6 +8922,77 @@ export interface operations {
         };
       };
       /** @description `rate_limited`: Too many attempts from this IP or for this account; retry after Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  AuthController_passkeyOptions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['MfaTokenDto'];
+      };
+    };
+    responses: {
+      /** @description The request options */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PasskeyRequestOptions'];
+        };
+      };
+      /** @description `validation_failed`: a field is missing, null where it may not be, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `mfa_token_invalid`: The mfa_token is unknown, expired, used, or void after 5 wrong codes */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `passkey_not_offered`: The account has no passkey (the methods do not include passkey) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: Too many attempts from this IP; retry after Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds to wait before retrying */
@@ -9402,6 +9732,297 @@ export interface operations {
       };
     };
   };
+  PasskeysController_list: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The passkeys */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "results": [
+           *         {
+           *           "id": "5b1c7e2a-9d4f-4a8b-b6e3-2f0d9c8a7b61",
+           *           "name": "MacBook Touch ID",
+           *           "created_at": "2026-11-26T10:15:00.000Z",
+           *           "last_used_at": null
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': {
+            results: components['schemas']['Passkey'][];
+          };
+        };
+      };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The bearer access token is missing, invalid, expired or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  PasskeysController_register: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RegisterPasskeyDto'];
+      };
+    };
+    responses: {
+      /** @description Registered */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "passkey": {
+           *         "id": "5b1c7e2a-9d4f-4a8b-b6e3-2f0d9c8a7b61",
+           *         "name": "MacBook Touch ID",
+           *         "created_at": "2026-11-26T10:15:00.000Z",
+           *         "last_used_at": null
+           *       },
+           *       "recovery_codes": [
+           *         "K7QH2-M9XTR",
+           *         "B4WPN-2ZKQC",
+           *         "…8 more"
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['PasskeyRegistered'];
+        };
+      };
+      /** @description `invalid_passkey_response`: The credential is not WebAuthn registration JSON; `validation_failed`: a field is missing, null where it may not be, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `passkey_not_accepted`: Unknown, expired or used challenge, wrong origin or relying party, or a bad attestation; `unauthorized`: The bearer access token is missing, invalid, expired or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `passkey_exists`: This credential is already registered; `too_many_passkeys`: The account already holds 20 passkeys */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  PasskeysController_options: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The creation options */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PasskeyCreationOptions'];
+        };
+      };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The bearer access token is missing, invalid, expired or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `too_many_passkeys`: The account already holds 20 passkeys */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  PasskeysController_remove: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Removed */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The bearer access token is missing, invalid, expired or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No passkey with this id on the account */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  PasskeysController_rename: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RenamePasskeyDto'];
+      };
+    };
+    responses: {
+      /** @description Renamed */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "5b1c7e2a-9d4f-4a8b-b6e3-2f0d9c8a7b61",
+           *       "name": "Work YubiKey",
+           *       "created_at": "2026-11-26T10:15:00.000Z",
+           *       "last_used_at": null
+           *     }
+           */
+          'application/json': components['schemas']['Passkey'];
+        };
+      };
+      /** @description `validation_failed`: a field is missing, null where it may not be, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The bearer access token is missing, invalid, expired or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No passkey with this id on the account */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   SignInPolicyController_get: {
     parameters: {
       query?: never;
@@ -9424,6 +10045,8 @@ export interface operations {
            *       "workspace_id": "3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11",
            *       "new_device": "challenge",
            *       "new_ip": "allow",
+           *       "new_country": "challenge",
+           *       "impossible_travel": "block",
            *       "updated_at": "2026-11-24T12:00:00.000Z"
            *     }
            */
@@ -9494,6 +10117,8 @@ export interface operations {
            *       "workspace_id": "3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11",
            *       "new_device": "challenge",
            *       "new_ip": "allow",
+           *       "new_country": "challenge",
+           *       "impossible_travel": "block",
            *       "updated_at": "2026-11-24T12:00:00.000Z"
            *     }
            */
@@ -9553,6 +10178,93 @@ export interface operations {
         content: {
           'application/json': components['schemas']['Error'];
         };
+      };
+    };
+  };
+  AnomaliesController_list: {
+    parameters: {
+      query?: {
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The caller's anomalies, newest first */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AnomalyListResponse'];
+        };
+      };
+      /** @description `validation_failed`: A query parameter breaks its rule (details names it); `validation_failed`: a query parameter is missing, malformed or out of range; details names each one; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The bearer access token is missing, invalid, expired or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  AnomaliesController_acknowledge: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The anomaly; a second call returns the same acknowledged_at */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AnomalyResponse'];
+        };
+      };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The bearer access token is missing, invalid, expired or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown id, or another user's anomaly */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
     };
   };
@@ -9693,93 +10405,6 @@ export interface operations {
         content: {
           'application/json': components['schemas']['Error'];
         };
-      };
-    };
-  };
-  AnomaliesController_list: {
-    parameters: {
-      query?: {
-        limit?: number;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The caller's anomalies, newest first */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['AnomalyListResponse'];
-        };
-      };
-      /** @description `validation_failed`: A query parameter breaks its rule (details names it); `validation_failed`: a query parameter is missing, malformed or out of range; details names each one; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `unauthorized`: The bearer access token is missing, invalid, expired or revoked */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  AnomaliesController_acknowledge: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The anomaly; a second call returns the same acknowledged_at */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['AnomalyResponse'];
-        };
-      };
-      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `unauthorized`: The bearer access token is missing, invalid, expired or revoked */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unknown id, or another user's anomaly */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
       };
     };
   };

@@ -12,7 +12,7 @@ import { SessionHistoryRepository } from './detection/session-history.repository
 import { GeoCacheEntry } from './entities/geo-cache-entry.entity';
 import { SecurityAnomaly } from './entities/security-anomaly.entity';
 import { GeoCacheRepository } from './geo/geo-cache.repository';
-import { geolocatorProvider } from './geo/geo.provider';
+import { GEOLOCATOR, geolocatorProvider } from './geo/geo.provider';
 
 /** Area D: sign-in anomaly detection, geolocation, alert emails and the end user's anomaly API. */
 @Module({
@@ -28,6 +28,7 @@ import { geolocatorProvider } from './geo/geo.provider';
     AnomalyDetectionService,
     AnomalyListener,
   ],
-  exports: [DetectorRegistry, AnomalyListener],
+  // GEOLOCATOR: the sign-in policy locates an address before the session for the geo kinds (decision 0326).
+  exports: [DetectorRegistry, AnomalyListener, GEOLOCATOR],
 })
 export class AnomaliesModule {}

@@ -687,12 +687,78 @@ export const SCHEMAS = {
   },
   SignInPolicy: {
     type: 'object',
-    required: ['workspace_id', 'new_device', 'new_ip', 'updated_at'],
+    required: ['workspace_id', 'new_device', 'new_ip', 'new_country', 'impossible_travel', 'updated_at'],
     properties: {
       workspace_id: id,
       new_device: { type: 'string', enum: ['allow', 'challenge', 'block'], example: 'challenge' },
       new_ip: { type: 'string', enum: ['allow', 'challenge', 'block'], example: 'allow' },
+      new_country: { type: 'string', enum: ['allow', 'challenge', 'block'], example: 'challenge' },
+      impossible_travel: { type: 'string', enum: ['allow', 'challenge', 'block'], example: 'block' },
       updated_at: { ...nullableTime, description: 'Null while the workspace never set a policy (all allow).' },
+    },
+  },
+  Passkey: {
+    type: 'object',
+    required: ['id', 'name', 'created_at', 'last_used_at'],
+    properties: { id, name: str('MacBook Touch ID'), created_at: time, last_used_at: nullableTime },
+  },
+  PasskeyRegistered: {
+    type: 'object',
+    required: ['passkey', 'recovery_codes'],
+    properties: {
+      passkey: { $ref: '#/components/schemas/Passkey' },
+      recovery_codes: {
+        type: 'array',
+        nullable: true,
+        items: { type: 'string' },
+        example: null,
+        description: 'Ten single-use codes when this passkey is the first factor of the account (shown this once), else null.',
+      },
+    },
+  },
+  PasskeyCreationOptions: {
+    type: 'object',
+    description:
+      'WebAuthn PublicKeyCredentialCreationOptionsJSON: pass it to `startRegistration({optionsJSON})` of @simplewebauthn/browser (or `PublicKeyCredential.parseCreationOptionsFromJSON`). The challenge works once, for 5 minutes.',
+    required: ['rp', 'user', 'challenge', 'pubKeyCredParams'],
+    additionalProperties: true,
+    properties: {
+      rp: { type: 'object', example: { name: 'Acme Notes', id: 'id.example.com' } },
+      user: { type: 'object', example: { id: 'q1Ai7Vd8Qk2l9Jm0Xb3Ykw', name: 'ada@example.com', displayName: 'ada@example.com' } },
+      challenge: str('Xc3mQ0Lr7VYq9h2ZbT4nUw8Jk1sPdFg6'),
+      pubKeyCredParams: {
+        type: 'array',
+        items: { type: 'object' },
+        example: [
+          { alg: -8, type: 'public-key' },
+          { alg: -7, type: 'public-key' },
+        ],
+      },
+      timeout: { type: 'integer', example: 300000 },
+      excludeCredentials: { type: 'array', items: { type: 'object' }, example: [] },
+      authenticatorSelection: {
+        type: 'object',
+        example: { residentKey: 'required', requireResidentKey: true, userVerification: 'preferred' },
+      },
+      attestation: str('none'),
+    },
+  },
+  PasskeyRequestOptions: {
+    type: 'object',
+    description:
+      'WebAuthn PublicKeyCredentialRequestOptionsJSON: pass it to `startAuthentication({optionsJSON})` of @simplewebauthn/browser. The challenge works once, for 5 minutes.',
+    required: ['challenge', 'rpId'],
+    additionalProperties: true,
+    properties: {
+      challenge: str('Lr7VYq9h2ZbT4nUw8Jk1sPdFg6Xc3mQ0'),
+      rpId: str('id.example.com'),
+      timeout: { type: 'integer', example: 300000 },
+      userVerification: str('preferred'),
+      allowCredentials: {
+        type: 'array',
+        items: { type: 'object' },
+        example: [{ id: 'AVx9dK1m3Qw7Lr2ZbT4nUw', type: 'public-key', transports: ['internal'] }],
+      },
     },
   },
   MfaRequired: {

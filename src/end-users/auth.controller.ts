@@ -3,6 +3,8 @@ import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ref } from '../api-docs/schemas';
 import { LoginSecondStepDto } from './mfa/dto/mfa.dto';
+import { MfaTokenDto } from './mfa/dto/passkey.dto';
+import { MfaChallengesService } from './mfa/mfa-challenges.service';
 import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
 import type { EndUserPrincipal } from '../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
@@ -37,6 +39,7 @@ export class AuthController {
     private readonly endUsers: EndUsersService,
     private readonly sessions: SessionsService,
     private readonly passwords: PasswordService,
+    private readonly challenges: MfaChallengesService,
   ) {}
 
   @Doc(
@@ -91,10 +94,11 @@ export class AuthController {
 
   @Doc(
     'Finish a sign-in with the second factor',
-    'Trades the `mfa_token` of POST /e/v1/auth/login/ and a current authenticator code (`code`) or one recovery code (`recovery_code`) for the usual token body. The access token carries `amr` (RFC 8176) and `acr`. The token works once and for 5 minutes; five wrong codes void it. Rate limited per IP and per account.',
+    'Trades the `mfa_token` of POST /e/v1/auth/login/ and a current authenticator code (`code`), one recovery code (`recovery_code`) or a passkey assertion (`passkey`, for the options of POST /e/v1/auth/login/mfa/passkey/options/) for the usual token body. The access token carries `amr` (RFC 8176) and `acr`. The token works once and for 5 minutes; five wrong codes void it. Rate limited per IP and per account.',
   )
   @Errors(
-    [401, 'invalid_code', 'The code is not correct (or was already used)'],
+    [400, 'invalid_passkey_response', 'The passkey field is not WebAuthn authentication JSON'],
+    [401, 'invalid_code', 'The code is not correct (or was already used), or the passkey was not accepted'],
     [401, 'mfa_token_invalid', 'The mfa_token is unknown, expired, used, or void after 5 wrong codes: sign in with the password again'],
     [429, 'rate_limited', 'Too many attempts from this IP or for this account; retry after Retry-After seconds'],
   )
@@ -105,6 +109,24 @@ export class AuthController {
   @ApiOkResponse({ type: TokenResponse })
   loginSecondStep(@Body() dto: LoginSecondStepDto, @ReqMeta() meta: RequestMeta) {
     return this.endUsers.loginSecondStep(dto, meta);
+  }
+
+  @Doc(
+    'Passkey options for the second step',
+    "WebAuthn request options for finishing a sign-in whose `methods` include `passkey`: the account's passkeys are allowed, the challenge is bound to the account, works once and lives 5 minutes. Hand them to `startAuthentication` of @simplewebauthn/browser and send the result as `passkey` to POST /e/v1/auth/login/mfa/. Rate limited like the second step.",
+  )
+  @Returns(200, 'PasskeyRequestOptions', 'The request options')
+  @Errors(
+    [401, 'mfa_token_invalid', 'The mfa_token is unknown, expired, used, or void after 5 wrong codes'],
+    [409, 'passkey_not_offered', 'The account has no passkey (the methods do not include passkey)'],
+    [429, 'rate_limited', 'Too many attempts from this IP; retry after Retry-After seconds'],
+  )
+  @Post('login/mfa/passkey/options')
+  @Auth('public')
+  @HttpCode(200)
+  @RateLimit('mfa')
+  passkeyOptions(@Body() dto: MfaTokenDto) {
+    return this.challenges.passkeyOptions(dto.mfa_token, 'api');
   }
 
   @Doc(

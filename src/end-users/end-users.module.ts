@@ -5,6 +5,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { CommonModule } from '../common/common.module';
 import { RateLimitModule } from '../common/rate-limit/rate-limit.module';
 import { APP_CONFIG, type AppConfig } from '../config/config';
+import { AnomaliesModule } from '../anomalies/anomalies.module';
 import { EmailVerificationModule } from '../email-verification/email-verification.module';
 import { MailModule } from '../mail/mail.module';
 import { WorkspacesModule } from '../workspaces/workspaces.module';
@@ -27,10 +28,18 @@ import { LOGIN_APP_NAMES, LoginAppNamesSlot } from './hosted-login/login-app-nam
 import { SignInContinuations } from './hosted-login/sign-in-continuation';
 import { EndUserRecoveryCode } from './mfa/entities/end-user-recovery-code.entity';
 import { EndUserTotp } from './mfa/entities/end-user-totp.entity';
+import { EndUserPasskey } from './mfa/entities/end-user-passkey.entity';
+import { WebAuthnChallenge } from './mfa/entities/webauthn-challenge.entity';
 import { EndUserMfaChallenge } from './mfa/entities/mfa-challenge.entity';
 import { FactorVerifier } from './mfa/factor-verifier';
 import { MfaChallengesService } from './mfa/mfa-challenges.service';
 import { MfaController } from './mfa/mfa.controller';
+import { PasskeyCeremonies } from './mfa/passkeys/passkey-ceremonies';
+import { PasskeysController } from './mfa/passkeys/passkeys.controller';
+import { PasskeysRepository } from './mfa/passkeys/passkeys.repository';
+import { PasskeysService } from './mfa/passkeys/passkeys.service';
+import { PasswordlessSignIn } from './mfa/passkeys/passwordless-sign-in.service';
+import { HostedAssetsController } from './hosted-login/hosted-assets.controller';
 import { MfaRepository } from './mfa/mfa.repository';
 import { MfaService } from './mfa/mfa.service';
 import { SignInPolicy } from './mfa/entities/sign-in-policy.entity';
@@ -59,6 +68,7 @@ const DEFAULT_LOGIN_PATH = '/auth/login/';
     PassportModule,
     CommonModule,
     RateLimitModule,
+    AnomaliesModule,
     MailModule,
     EndUserDirectoryModule,
     EmailVerificationModule,
@@ -69,6 +79,8 @@ const DEFAULT_LOGIN_PATH = '/auth/login/';
       EndUserRefreshToken,
       TokenDenylistEntry,
       EndUserTotp,
+      EndUserPasskey,
+      WebAuthnChallenge,
       EndUserRecoveryCode,
       EndUserMfaChallenge,
       SignInPolicy,
@@ -81,6 +93,8 @@ const DEFAULT_LOGIN_PATH = '/auth/login/';
     HostedSessionsController,
     HostedSecurityController,
     MfaController,
+    PasskeysController,
+    HostedAssetsController,
     SignInPolicyController,
   ],
   providers: [
@@ -89,6 +103,10 @@ const DEFAULT_LOGIN_PATH = '/auth/login/';
     SignInPolicyService,
     HostedSecurityService,
     MfaRepository,
+    PasskeysRepository,
+    PasskeyCeremonies,
+    PasskeysService,
+    PasswordlessSignIn,
     FactorVerifier,
     MfaService,
     MfaChallengesService,

@@ -1,4 +1,5 @@
 import * as argon2 from 'argon2';
+import request from 'supertest';
 import { createTestApp, TestApp } from '../support/app';
 import { aDeveloper } from '../support/factories';
 import { eventually } from '../support/eventually';
@@ -49,11 +50,12 @@ describe('step-up on risk: the sign-in policy of a workspace', () => {
   it('is off by default, is set per kind through the developer API, and refuses bad values and strangers', async () => {
     const tenant = await aTenant(t);
     const read = await t.http().get(policyPath(tenant.ws.id)).set(tenant.dev.auth).expect(200);
-    expect(read.body).toEqual({ workspace_id: tenant.ws.id, new_device: 'allow', new_ip: 'allow', updated_at: null });
+    const off = { new_device: 'allow', new_ip: 'allow', new_country: 'allow', impossible_travel: 'allow' };
+    expect(read.body).toEqual({ workspace_id: tenant.ws.id, ...off, updated_at: null });
     const set = await setPolicy(tenant, { new_device: 'challenge' }).expect(200);
-    expect(set.body).toEqual({ workspace_id: tenant.ws.id, new_device: 'challenge', new_ip: 'allow', updated_at: expect.any(String) });
+    expect(set.body).toEqual({ workspace_id: tenant.ws.id, ...off, new_device: 'challenge', updated_at: expect.any(String) });
     expect((await setPolicy(tenant, { new_ip: 'block' }).expect(200)).body).toMatchObject({ new_device: 'challenge', new_ip: 'block' });
-    for (const body of [{ new_device: null }, { new_device: 'maybe' }, { new_country: 'block' }]) {
+    for (const body of [{ new_device: null }, { new_device: 'maybe' }, { new_planet: 'block' }]) {
       const res = await setPolicy(tenant, body);
       expect(res.status).toBe(400);
       expect(res.body.error).toBe('validation_failed');
@@ -108,6 +110,39 @@ describe('step-up on risk: the sign-in policy of a workspace', () => {
         .expect(200);
       expect(audit.body.results[0].metadata).toMatchObject({ kinds: ['new_device'], policy: 'challenge', code_mailed: true });
     });
+  });
+
+  it('on the hosted login, draws a challenged step again after a wrong code with its own method only (the mailed code)', async () => {
+    const tenant = await aTenant(t);
+    const { user } = await knownUser(tenant);
+    await setPolicy(tenant, { new_device: 'challenge' }).expect(200);
+    const from = { 'User-Agent': UA.firefoxWindows, 'X-Forwarded-For': freshIp() };
+    const agent = request.agent(t.app.getHttpServer());
+    const form = await agent.get(`/auth/login/?client_id=${tenant.client.client_id}`).set(from).expect(200);
+    const csrf = /name="csrf_token" value="([^"]+)"/.exec(form.text)![1];
+    const mailsBefore = smtp.messagesTo(user.email).length;
+    const step = await agent
+      .post('/auth/login/')
+      .set(from)
+      .type('form')
+      .send({ csrf_token: csrf, client_id: tenant.client.client_id, next: '/', email: user.email, password: user.password })
+      .expect(200);
+    const mfaToken = /name="mfa_token" value="([^"]+)"/.exec(step.text)![1];
+    const code = codeIn(await smtp.waitFor(user.email, { nth: mailsBefore + 1 }));
+    const post = (body: Record<string, string>) =>
+      agent
+        .post('/auth/login/mfa/')
+        .set(from)
+        .type('form')
+        .send({ csrf_token: csrf, client_id: tenant.client.client_id, next: '/', mfa_token: mfaToken, ...body });
+    const wrong = await post({ code: code === '000000' ? '111111' : '000000' }).expect(401);
+    expect(wrong.text).toContain('That code is not correct');
+    expect(wrong.text).toContain('Code from your email');
+    expect(wrong.text).not.toContain('Authentication code');
+    expect(wrong.text).not.toContain('Use a recovery code');
+    expect(wrong.text).not.toContain('Use a passkey');
+    const done = await post({ code }).expect(303);
+    expect(String(done.headers['set-cookie'])).toMatch(/esid=/);
   });
 
   it('challenges a user with an authenticator for the authenticator code', async () => {

@@ -4,11 +4,12 @@ import { Clock } from '../../src/common/clock';
 import { createTestApp, TestApp } from '../support/app';
 import { startSmtpReceiver, SmtpReceiver } from '../support/smtp-receiver';
 import { withTotp, TestAuthenticator } from '../end-users/mfa-support';
-import { aTenant, anEndUser, Tenant, TestEndUser } from '../end-users/support';
+import { SoftAuthenticator } from '../end-users/soft-authenticator';
+import { aTenant, anEndUser, bearer, logIn, Tenant, TestEndUser } from '../end-users/support';
 import { Agent, newBrowser, signInAt, ssoAs } from './support/browser-flow';
 import { aRegisteredSp, auditEvents, formFields, RegisteredSp, spRequest } from './support/saml-sso.helpers';
 import { samlEnv } from './support/saml-env';
-import { pysaml2Accepts } from './support/saml-verifiers';
+import { oneloginAccepts, pysaml2Accepts } from './support/saml-verifiers';
 
 const AC = 'urn:oasis:names:tc:SAML:2.0:ac:classes:';
 const REFEDS_MFA = 'https://refeds.org/profile/mfa';
@@ -18,6 +19,13 @@ const decode = (b64: string) => Buffer.from(b64, 'base64').toString('utf8');
 const requested = (comparison: string, ...classes: string[]) =>
   `<samlp:RequestedAuthnContext Comparison="${comparison}">${classes.map((c) => `<saml:AuthnContextClassRef>${c}</saml:AuthnContextClassRef>`).join('')}</samlp:RequestedAuthnContext>`;
 const csrfFrom = (html: string) => /name="csrf_token" value="([^"]+)"/.exec(html)![1];
+const unescapeHtml = (text: string) =>
+  text
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 const mfaTokenFrom = (html: string) => /name="mfa_token" value="([^"]+)"/.exec(html)?.[1];
 
 function facts(xml: string) {
@@ -75,16 +83,17 @@ describe('SAML authentication contexts met by a second factor', () => {
     return answerSecondFactor(browser, challenged.text, app, next, workspaceId);
   }
 
-  async function expectAcceptedByBothSps(sp: RegisteredSp, samlResponse: string, requestId: string, user: TestEndUser, authnClass: string) {
+  async function expectAcceptedBySps(sp: RegisteredSp, samlResponse: string, requestId: string, user: TestEndUser, authnClass: string) {
     const { profile } = await sp.saml.validatePostResponseAsync({ SAMLResponse: samlResponse });
     expect(profile?.nameID).toBe(user.email);
-    const py = await pysaml2Accepts({ metadata, spEntityId: sp.entityId, acsUrl: sp.acsUrl, requestId, samlResponse });
-    expect(py).toEqual({ ok: true, name_id: user.email, authn_class: authnClass });
+    const job = { metadata, spEntityId: sp.entityId, acsUrl: sp.acsUrl, requestId, samlResponse };
+    expect(await pysaml2Accepts(job)).toEqual({ ok: true, name_id: user.email, authn_class: authnClass });
+    expect(await oneloginAccepts(job)).toEqual({ ok: true, name_id: user.email, authn_classes: [authnClass] });
   }
 
   const requestIdOf = (sp: RegisteredSp) => [...sp.cache.ids.keys()].pop()!;
 
-  it('asks a user with an authenticator for the code after the password and asserts the REFEDS MFA class; pysaml2 accepts it', async () => {
+  it('asks a user with an authenticator for the code after the password and asserts the REFEDS MFA class; pysaml2 and python3-saml accept it', async () => {
     const user = await anEndUser(t, tenant.client, { smtp });
     const { app } = await withTotp(t, user);
     const sp = await aRegisteredSp(t, tenant.dev, tenant.ws);
@@ -94,9 +103,54 @@ describe('SAML authentication contexts met by a second factor', () => {
     const finish = await passwordThenFactor(browser, start.headers.location as string, user, app);
     const form = formFields((await browser.get(finish).expect(200)).text);
     expect(facts(decode(form.SAMLResponse))).toEqual({ codes: ['Success'], classRef: REFEDS_MFA });
-    await expectAcceptedByBothSps(sp, form.SAMLResponse, requestId, user, REFEDS_MFA);
+    await expectAcceptedBySps(sp, form.SAMLResponse, requestId, user, REFEDS_MFA);
     const success = await auditEvents(t, tenant.dev, tenant.ws, 'saml_sso_success');
     expect(success.find((e) => e.target_id === sp.id)?.metadata).toMatchObject({ authn_context_class: REFEDS_MFA });
+  });
+
+  it('accepts a passkey as the second factor: the assertion names the REFEDS MFA class and pysaml2 and python3-saml accept it', async () => {
+    const user = await anEndUser(t, tenant.client, { smtp });
+    const device = new SoftAuthenticator(t.config.PUBLIC_BASE_URL);
+    const { access_token } = await logIn(t, user);
+    const options = await t.http().post('/e/v1/auth/mfa/passkeys/options/').set(bearer(access_token)).send({}).expect(200);
+    await t
+      .http()
+      .post('/e/v1/auth/mfa/passkeys/')
+      .set(bearer(access_token))
+      .send({ credential: device.register(options.body) })
+      .expect(201);
+    const sp = await aRegisteredSp(t, tenant.dev, tenant.ws);
+    const browser = newBrowser(t);
+    const start = await browser.get(spRequest(sp, requested('exact', REFEDS_MFA))).expect(302);
+    const requestId = requestIdOf(sp);
+    const loginLocation = new URL(start.headers.location as string, 'http://x');
+    const next = loginLocation.searchParams.get('next')!;
+    const workspaceId = loginLocation.searchParams.get('workspace_id')!;
+    const form = await browser.get(start.headers.location as string).expect(200);
+    const challenged = await browser
+      .post(loginLocation.pathname)
+      .type('form')
+      .send({ csrf_token: csrfFrom(form.text), workspace_id: workspaceId, next, email: user.email, password: user.password })
+      .expect(200);
+    // The page started the ceremony: its options are in the "Use a passkey" button, as the page's script reads them.
+    const passkeyOptions = JSON.parse(unescapeHtml(/data-options="([^"]+)"/.exec(challenged.text)![1])) as {
+      challenge: string;
+      rpId: string;
+    };
+    const done = await browser
+      .post('/auth/login/mfa/')
+      .type('form')
+      .send({
+        csrf_token: csrfFrom(challenged.text),
+        mfa_token: mfaTokenFrom(challenged.text)!,
+        workspace_id: workspaceId,
+        next,
+        passkey_response: JSON.stringify(device.assert(passkeyOptions)),
+      })
+      .expect(303);
+    const post = formFields((await browser.get(done.headers.location as string).expect(200)).text);
+    expect(facts(decode(post.SAMLResponse))).toEqual({ codes: ['Success'], classRef: REFEDS_MFA });
+    await expectAcceptedBySps(sp, post.SAMLResponse, requestId, user, REFEDS_MFA);
   });
 
   it('steps up a password-only browser session with the second factor alone, and names the class met (TimeSyncToken)', async () => {
@@ -118,7 +172,7 @@ describe('SAML authentication contexts met by a second factor', () => {
     const finish = await answerSecondFactor(browser, challenge.text, app, login.searchParams.get('next')!, tenant.ws.id);
     const form = formFields((await browser.get(finish).expect(200)).text);
     expect(facts(decode(form.SAMLResponse))).toEqual({ codes: ['Success'], classRef: `${AC}TimeSyncToken` });
-    await expectAcceptedByBothSps(sp, form.SAMLResponse, requestId, user, `${AC}TimeSyncToken`);
+    await expectAcceptedBySps(sp, form.SAMLResponse, requestId, user, `${AC}TimeSyncToken`);
 
     // The stepped-up session now meets MobileTwoFactorContract at once, without a login page.
     const again = await aRegisteredSp(t, tenant.dev, tenant.ws);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { SoftAuthenticator } from '../end-users/soft-authenticator';
 import { anEndUser, bearer, logIn } from '../end-users/support';
 import { deleteAll, managedEnv, untilJobDone, anAvailableDatabase } from '../managed-databases/support';
 import { samlEnv } from '../saml/support/saml-env';
@@ -73,6 +74,13 @@ describe('no route lets one workspace reach another workspace’s objects', () =
       if (!anomalyId) await new Promise((r) => setTimeout(r, 100));
     }
     if (!anomalyId) throw new Error('tenant A has no anomaly to target: detection did not fire');
+    const passkeyOptions = await t.http().post('/e/v1/auth/mfa/passkeys/options/').set(bearer(sessionA.access_token)).send({}).expect(200);
+    const passkeyA = await t
+      .http()
+      .post('/e/v1/auth/mfa/passkeys/')
+      .set(bearer(sessionA.access_token))
+      .send({ name: 'A laptop', credential: new SoftAuthenticator(t.baseUrl).register(passkeyOptions.body) })
+      .expect(201);
     const userB = await anEndUser(t, clientB);
     const sessionB = await logIn(t, userB);
     const sp = await aRegisteredSp(t, devA, wsA);
@@ -118,6 +126,7 @@ describe('no route lets one workspace reach another workspace’s objects', () =
       delivery: delivery.body.id,
       scimClient: scimClientA.body.id,
       scimClientSecret: scimClientA.body.secret.id,
+      passkey: passkeyA.body.passkey.id,
     };
     credentialsOfB = { developer: devB.auth, scim: bearer(scimB.token), 'end-user': bearer(sessionB.access_token) };
   }, 120000);
@@ -172,6 +181,8 @@ describe('no route lets one workspace reach another workspace’s objects', () =
     'DELETE /scim/v2/Groups/:id': () => ({ path: `/scim/v2/Groups/${a.scimGroup}` }),
     'POST /scim/v2/Groups/:id': () => ({ path: `/scim/v2/Groups/${a.scimGroup}`, body: {} }),
     'DELETE /user/security/sessions/:id': () => ({ path: `/user/security/sessions/${a.session}/` }),
+    'PATCH /e/v1/auth/mfa/passkeys/:id': () => ({ path: `/e/v1/auth/mfa/passkeys/${a.passkey}/`, body: { name: 'taken over' } }),
+    'DELETE /e/v1/auth/mfa/passkeys/:id': () => ({ path: `/e/v1/auth/mfa/passkeys/${a.passkey}/` }),
     'POST /user/security/anomalies/:id/ack': () => ({ path: `/user/security/anomalies/${a.anomaly}/ack/` }),
     'PUT /developer/email-templates/:name': () => ({
       path: '/developer/email-templates/registration_confirmation/',
@@ -289,6 +300,8 @@ describe('no route lets one workspace reach another workspace’s objects', () =
     expect((await readA(`/e/v1/developer/workspaces/${a.workspace}/`).expect(200)).body.name).not.toBe('taken over');
     expect((await readA(`/developer/oauth/clients/${a.client}/`).expect(200)).body.name).not.toBe('taken over');
     await readA(`/developer/saml/sps/${a.sp}/`).expect(200);
+    const [passkeyA] = await t.dataSource.query(`SELECT name FROM end_user_passkeys WHERE id = $1`, [a.passkey]);
+    expect(passkeyA?.name).toBe('A laptop');
     expect((await readA(`/developer/webhooks/${a.webhook}/`).expect(200)).body.url).toBe('http://127.0.0.1:9/hook');
     expect((await readA(`/e/v1/developer/databases/${a.database}/`).expect(200)).body.status).toBe('available');
     const scim = (await readA(`/developer/scim/tokens/?workspace_id=${a.workspace}`).expect(200)).body.results as {

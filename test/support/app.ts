@@ -69,11 +69,14 @@ export function baseTestEnv(port: number): Record<string, string> {
 
 /**
  * Boots the real application (app.factory.ts) on a loopback port against this
- * worker's fresh database. Unset a variable by passing it as ''.
+ * worker's fresh database. Unset a variable by passing it as ''. `{port}` in a value
+ * becomes the chosen port (PUBLIC_BASE_URL: 'http://localhost:{port}' for WebAuthn,
+ * whose relying-party id cannot be an IP address).
  */
 export async function createTestApp(overrides: Record<string, string> = {}): Promise<TestApp> {
   const port = await freePort();
-  const env = { ...baseTestEnv(port), ...overrides };
+  const withPort = Object.fromEntries(Object.entries(overrides).map(([k, v]) => [k, v.replaceAll('{port}', String(port))]));
+  const env = { ...baseTestEnv(port), ...withPort };
   const saved = { ...process.env };
   Object.assign(process.env, env);
   for (const [key, value] of Object.entries(env)) if (value === '') delete process.env[key];

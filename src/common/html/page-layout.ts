@@ -12,7 +12,7 @@ export interface LayoutOptions {
 }
 
 const WIDE_STYLES =
-  'main{max-width:760px}h2{font-size:16px;margin:24px 0 8px}pre{overflow:auto;font-size:12px;line-height:1.45;background:var(--bg);border:1px solid var(--border);border-radius:10px;padding:12px}table{border-collapse:collapse;width:100%;font-size:14px;margin-bottom:16px}td,th{border-bottom:1px solid var(--border);padding:6px 8px;text-align:left;vertical-align:top;word-break:break-all}code{font-family:"SFMono-Regular",Consolas,monospace;font-size:13px}';
+  'main{max-width:760px}h2{font-size:16px;margin:24px 0 8px}pre{overflow:auto;font-size:12px;line-height:1.45;background:var(--bg);border:1px solid var(--border);border-radius:10px;padding:12px}table{border-collapse:collapse;width:100%;font-size:14px;margin-bottom:16px}td,th{border-bottom:1px solid var(--border);padding:6px 8px;text-align:left;vertical-align:top;word-break:break-all}code{font-family:"SFMono-Regular",Consolas,monospace;font-size:13px}form+form{margin-top:8px}';
 
 /** The shell of every hosted page: one card, a skip link, a landmark, no JavaScript. */
 export function pageLayout(options: LayoutOptions, content: SafeHtml): string {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { Clock } from '../../common/clock';
 import { sha256Hex } from '../../common/crypto/tokens';
-import { MfaRepository } from '../mfa/mfa.repository';
+import { hasFactor, MfaRepository } from '../mfa/mfa.repository';
 import { SessionsRepository } from '../sessions.repository';
 import { BROWSER_SESSION_TTL_MS } from './browser-session-cookie';
 
@@ -34,7 +34,7 @@ export class BrowserSessionsService {
 
   /** Whether the user has a second factor to step up with (SAML asks before sending them to the login page). */
   async hasSecondFactor(workspaceId: string, userId: string): Promise<boolean> {
-    return (await this.mfa.factors(workspaceId, userId)).totp;
+    return hasFactor(await this.mfa.factors(workspaceId, userId));
   }
 
   /** Who holds this cookie token, or null (none, unknown, expired, revoked, inactive user). */

@@ -75,6 +75,30 @@ export class HostedLoginController {
     return this.form(req, res, body, async (input, token) => this.hosted.secondStep(input, token, meta, await this.signedIn(req)));
   }
 
+  /** WebAuthn options for a passwordless sign-in (JSON for the page's script; the form's CSRF token is required). */
+  @Post('passkey/options')
+  @RateLimit('login')
+  async passkeyOptions(@Body() body: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
+    res.setHeader('Cache-Control', 'no-store');
+    if (!this.csrfValid(req, body)) {
+      res.status(403).json({ error: 'csrf_failed', message: 'This sign-in form has expired; reload the page' });
+      return;
+    }
+    const answer = await this.hosted.passkeyOptions(hostedInput(body));
+    res.status(answer.status).json(answer.body);
+  }
+
+  @Post('passkey')
+  @RateLimit('login')
+  async passkeySignIn(
+    @Body() body: Record<string, unknown>,
+    @Req() req: Request,
+    @Res() res: Response,
+    @ReqMeta() meta: RequestMeta,
+  ): Promise<void> {
+    return this.form(req, res, body, async (input, token) => this.hosted.passkeySignIn(input, token, meta, await this.signedIn(req)));
+  }
+
   @Post('verify')
   @RateLimit('verify')
   async verify(

@@ -4,7 +4,9 @@ import { isUuid } from '../../common/ids';
 import type { RequestMeta } from '../../common/request-context';
 import { EmailVerificationService } from '../../email-verification/email-verification.service';
 import { EndUserRecord, EndUsersRepository, SignInScope } from '../end-users.repository';
-import { MfaChallengesService, methodsOf } from '../mfa/mfa-challenges.service';
+import { MfaChallengesService, methodsOf, SecondStep, WrongSecondFactor } from '../mfa/mfa-challenges.service';
+import { PasswordlessSignIn } from '../mfa/passkeys/passwordless-sign-in.service';
+import { parseJsonField } from '../mfa/passkeys/webauthn-json';
 import { SignInGate } from '../mfa/sign-in-gate.service';
 import { AuthRateLimiter } from '../../common/rate-limit/auth-rate-limiter';
 import { PasswordService } from '../password.service';
@@ -45,6 +47,8 @@ export interface HostedInput {
   /** The second step: the mfa_token of the password step and a recovery code (the TOTP code is `code`). */
   mfaToken?: string;
   recoveryCode?: string;
+  /** A WebAuthn credential (JSON text) from a passkey ceremony of the page. */
+  passkeyResponse?: string;
   /** The signed-in user is asked for a second factor only (SAML step-up). */
   stepUp?: boolean;
   /** The application the sign-in continues to, when the controller knows it (the SAML SP). */
@@ -78,6 +82,7 @@ export class HostedLoginService {
     private readonly mfa: MfaChallengesService,
     private readonly limiter: AuthRateLimiter,
     private readonly gate: SignInGate,
+    private readonly passwordless: PasswordlessSignIn,
   ) {
     this.basePath = HOSTED_LOGIN_PATH;
   }
@@ -88,7 +93,9 @@ export class HostedLoginService {
       // Step-up (a SAML SP asked for a second factor): the signed-in user owes the factor, not the password.
       if (input.stepUp && resolved && !current.amr.includes('mfa')) {
         const challenge = await this.stepUpChallenge(current);
-        if (challenge) return page(200, this.secondFactorPage(input, csrfToken, resolved.brand, challenge.mfa_token, challenge.methods));
+        if (challenge) {
+          return page(200, await this.secondFactorPage(input, csrfToken, resolved.brand, challenge.mfa_token, challenge.methods));
+        }
       }
       if (input.next !== '/') return { kind: 'redirect', location: input.next };
       return page(
@@ -159,31 +166,29 @@ export class HostedLoginService {
       if (!(err instanceof DomainError) || err.code !== 'sign_in_blocked') throw err;
       return page(403, this.loginForm({ ...input, email: user.email }, csrfToken, brand, err.message));
     }
-    if (owed) return page(200, this.secondFactorPage(input, csrfToken, brand, owed.mfa_token, owed.methods));
+    if (owed) return page(200, await this.secondFactorPage(input, csrfToken, brand, owed.mfa_token, owed.methods));
     return this.openBrowserSession(user, ['pwd'], input, request, previous);
   }
 
-  /** The second step of the hosted sign-in: an authenticator code or a recovery code against the mfa_token. */
+  /** The second step of the hosted sign-in: an authenticator code, a recovery code or a passkey against the mfa_token. */
   async secondStep(input: HostedInput, csrfToken: string, request: RequestMeta, previous: BrowserSession | null): Promise<HostedResult> {
     const resolved = await this.resolve(input.context);
     if (!resolved) return this.incompleteLink();
-    const step = input.recoveryCode !== undefined ? { recovery_code: input.recoveryCode } : { code: (input.code ?? '').trim() };
     let passed;
     try {
-      passed = await this.mfa.pass({ mfa_token: input.mfaToken ?? '', ...step }, 'browser', request, (userId) =>
+      passed = await this.mfa.pass({ mfa_token: input.mfaToken ?? '', ...secondStepAnswer(input) }, 'browser', request, (userId) =>
         this.limiter.hitAccount('mfa', `user:${userId}`),
       );
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
-      if (err.code === 'invalid_code') {
-        // Recovery codes exist only beside an authenticator (they are voided with the last factor).
-        const methods = ['totp', 'recovery_code'];
-        const message =
-          input.recoveryCode !== undefined ? 'That recovery code is not valid.' : 'That code is not correct. Try the current one.';
-        return page(
-          401,
-          this.secondFactorPage(input, csrfToken, resolved.brand, input.mfaToken ?? '', methods, message, input.recoveryCode !== undefined),
-        );
+      if (err instanceof WrongSecondFactor) {
+        // The page is drawn again with exactly the methods of this challenge (not a default set).
+        const byRecovery = input.recoveryCode !== undefined && input.passkeyResponse === undefined;
+        const html = await this.secondFactorPage(input, csrfToken, resolved.brand, input.mfaToken ?? '', err.methods, {
+          error: wrongAnswerMessage(input),
+          recoveryFirst: byRecovery,
+        });
+        return page(401, html);
       }
       if (err.code === 'rate_limited') throw err;
       return page(401, this.loginForm(input, csrfToken, resolved.brand, 'This sign-in has expired. Sign in with your password again.'));
@@ -192,6 +197,29 @@ export class HostedLoginService {
     if (!user.isActive || user.workspaceId !== resolved.scope.workspaceId) return this.incompleteLink();
     const policy = passed.reason === 'step_up' ? { action: 'challenge' as const, kinds: passed.anomalyKinds } : undefined;
     return this.openBrowserSession(user, passed.amr, input, request, previous, policy);
+  }
+
+  /** WebAuthn options for "Continue with a passkey" on the sign-in form of this context (JSON for the page's script). */
+  async passkeyOptions(input: HostedInput): Promise<{ status: number; body: unknown }> {
+    const resolved = await this.resolve(input.context);
+    if (!resolved) return { status: 400, body: { error: 'invalid_client', message: 'This sign-in link does not name an application' } };
+    return { status: 200, body: await this.passwordless.options(resolved.scope) };
+  }
+
+  /** Sign-in with a discoverable passkey alone (decision 0323). */
+  async passkeySignIn(input: HostedInput, csrfToken: string, request: RequestMeta, previous: BrowserSession | null): Promise<HostedResult> {
+    const resolved = await this.resolve(input.context);
+    if (!resolved) return this.incompleteLink();
+    let signedIn;
+    try {
+      signedIn = await this.passwordless.verify(resolved.scope, parseJsonField(input.passkeyResponse), request);
+    } catch (err) {
+      if (!(err instanceof DomainError) || err.status >= 500 || err.code === 'rate_limited') throw err;
+      const message =
+        err.code === 'sign_in_blocked' ? err.message : 'That passkey was not accepted for this application. Sign in with your password.';
+      return page(err.code === 'sign_in_blocked' ? 403 : 401, this.loginForm(input, csrfToken, resolved.brand, message));
+    }
+    return this.openBrowserSession(signedIn.user, signedIn.amr, input, request, previous, signedIn.policy);
   }
 
   /** A challenge for the browser's signed-in user, or null when they have no factor to step up with. */
@@ -225,15 +253,18 @@ export class HostedLoginService {
     return { kind: 'redirect', location: this.destination(input), sessionToken: cookie.token };
   }
 
-  private secondFactorPage(
+  /** The second step's page; with a passkey among the methods, its ceremony starts here (options in the page). */
+  private async secondFactorPage(
     input: HostedInput,
     csrfToken: string,
     brand: string,
     mfaToken: string,
     methods: string[],
-    error: string | null = null,
-    recoveryFirst = false,
-  ): string {
+    opts: { error?: string; recoveryFirst?: boolean } = {},
+  ): Promise<string> {
+    const passkeyOptions = methods.includes('passkey')
+      ? await this.mfa.passkeyOptions(mfaToken, 'browser').catch(() => undefined)
+      : undefined;
     return renderSecondFactorPage({
       action: `${this.basePath}mfa/`,
       csrfToken,
@@ -242,8 +273,9 @@ export class HostedLoginService {
       context: input.context,
       brand,
       methods,
-      error,
-      recoveryFirst,
+      error: opts.error ?? null,
+      recoveryFirst: opts.recoveryFirst ?? false,
+      passkeyOptions,
     });
   }
 
@@ -403,6 +435,7 @@ export class HostedLoginService {
       error,
       notice,
       resetHref: `${this.basePath}reset/?${contextQuery(input)}`,
+      passkey: { action: `${this.basePath}passkey/`, optionsUrl: `${this.basePath}passkey/options/` },
     });
   }
 
@@ -473,6 +506,19 @@ export class HostedLoginService {
   }
 }
 
+/** What the second-step form answered with: a passkey, a recovery code, or the code field. */
+function secondStepAnswer(input: HostedInput): Omit<SecondStep, 'mfa_token'> {
+  if (input.passkeyResponse !== undefined) return { passkey: parseJsonField(input.passkeyResponse) };
+  if (input.recoveryCode !== undefined) return { recovery_code: input.recoveryCode };
+  return { code: (input.code ?? '').trim() };
+}
+
+function wrongAnswerMessage(input: HostedInput): string {
+  if (input.passkeyResponse !== undefined) return 'That passkey was not accepted. Try again or use another method.';
+  if (input.recoveryCode !== undefined) return 'That recovery code is not valid.';
+  return 'That code is not correct. Try the current one.';
+}
+
 /** Where the hosted pages are served; another SAML_IDP_LOGIN_URL path redirects here (EndUsersModule). */
 export const HOSTED_LOGIN_PATH = '/auth/login/';
 
@@ -502,5 +548,6 @@ export function hostedInput(source: unknown): HostedInput {
     mfaToken: str(s.mfa_token, 200),
     stepUp: s.step_up === '1' || undefined,
     recoveryCode: str(s.recovery_code, 64),
+    passkeyResponse: str(s.passkey_response, 65536),
   };
 }

@@ -71,6 +71,45 @@ export class HostedSecurityController {
     return this.form(req, res, body, (session, token) => this.pages.regenerate(session, token, meta));
   }
 
+  /** Creation options for "Add a passkey" (JSON for the page's script; the form's CSRF token is required). */
+  @Post('passkeys/options')
+  @RateLimit('mfa')
+  async passkeyOptions(@Body() body: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
+    res.setHeader('Cache-Control', 'no-store');
+    if (!this.csrf.check((req.cookies as Record<string, unknown>)?.[CSRF_COOKIE], body?.csrf_token)) {
+      res.status(403).json({ error: 'csrf_failed', message: 'This form has expired; reload the page' });
+      return;
+    }
+    const answer = await this.pages.passkeyOptions(await this.session(req));
+    res.status(answer.status).json(answer.body);
+  }
+
+  @Post('passkeys')
+  @RateLimit('mfa')
+  async addPasskey(
+    @Body() body: Record<string, unknown>,
+    @Req() req: Request,
+    @Res() res: Response,
+    @ReqMeta() meta: RequestMeta,
+  ): Promise<void> {
+    return this.form(req, res, body, (session, token) => this.pages.addPasskey(session, token, body?.name, body?.passkey_response, meta));
+  }
+
+  @Post('passkeys/rename')
+  async renamePasskey(@Body() body: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.form(req, res, body, (session, token) => this.pages.renamePasskey(session, token, body?.passkey_id, body?.name));
+  }
+
+  @Post('passkeys/remove')
+  async removePasskey(
+    @Body() body: Record<string, unknown>,
+    @Req() req: Request,
+    @Res() res: Response,
+    @ReqMeta() meta: RequestMeta,
+  ): Promise<void> {
+    return this.form(req, res, body, (session, token) => this.pages.removePasskey(session, token, body?.passkey_id, meta));
+  }
+
   private session(req: Request): Promise<BrowserSession | null> {
     return this.browser.sessionFor(sessionCookie(req));
   }

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { DomainError } from '../../common/errors';
 import type { RequestMeta } from '../../common/request-context';
 import { MfaService, TotpEnrolmentView } from '../mfa/mfa.service';
+import { PasskeysService } from '../mfa/passkeys/passkeys.service';
+import { parseJsonField } from '../mfa/passkeys/webauthn-json';
 import type { BrowserSession } from './browser-sessions.service';
 import type { HostedResult } from './hosted-login.service';
 import { loginFirst as loginWith, principalOf, SessionsContext } from './hosted-sessions.service';
@@ -13,11 +15,14 @@ type Extra = Partial<Pick<SecurityPageModel, 'notice' | 'error' | 'recoveryCodes
 
 /**
  * The hosted security page: the browser's signed-in end user sets up and removes the authenticator
- * app and renews recovery codes. Every change goes through MfaService, as the API does.
+ * app and passkeys, and renews recovery codes. Every change goes through MfaService, as the API does.
  */
 @Injectable()
 export class HostedSecurityService {
-  constructor(private readonly mfa: MfaService) {}
+  constructor(
+    private readonly mfa: MfaService,
+    private readonly passkeys: PasskeysService,
+  ) {}
 
   async show(session: BrowserSession | null, context: SessionsContext, csrfToken: string, extra: Extra = {}): Promise<HostedResult> {
     if (!session) return { kind: 'redirect', location: loginWith(context, SECURITY_PAGE) };
@@ -59,6 +64,47 @@ export class HostedSecurityService {
     return this.attempt(session, csrfToken, async () => {
       const { recovery_codes } = await this.mfa.regenerateRecoveryCodes(principalOf(session), request);
       return { notice: 'New recovery codes issued; the old ones no longer work.', recoveryCodes: recovery_codes };
+    });
+  }
+
+  async passkeyOptions(session: BrowserSession | null): Promise<{ status: number; body: unknown }> {
+    if (!session) return { status: 401, body: { error: 'unauthorized', message: 'Sign in again to add a passkey' } };
+    try {
+      return { status: 200, body: await this.passkeys.registrationOptions(principalOf(session)) };
+    } catch (err) {
+      if (!(err instanceof DomainError) || err.status >= 500) throw err;
+      return { status: err.status, body: { error: err.code, message: err.message } };
+    }
+  }
+
+  async addPasskey(
+    session: BrowserSession | null,
+    csrfToken: string,
+    name: unknown,
+    credential: unknown,
+    request: RequestMeta,
+  ): Promise<HostedResult> {
+    if (!session) return loginFirst();
+    return this.attempt(session, csrfToken, async () => {
+      const json = parseJsonField(typeof credential === 'string' ? credential : undefined);
+      const added = await this.passkeys.register(principalOf(session), { name, credential: json }, request);
+      return { notice: `Passkey “${added.passkey.name}” added.`, recoveryCodes: added.recovery_codes };
+    });
+  }
+
+  async renamePasskey(session: BrowserSession | null, csrfToken: string, id: unknown, name: unknown): Promise<HostedResult> {
+    if (!session) return loginFirst();
+    return this.attempt(session, csrfToken, async () => {
+      const renamed = await this.passkeys.rename(principalOf(session), typeof id === 'string' ? id : '', name);
+      return { notice: `Passkey renamed to “${renamed.name}”.` };
+    });
+  }
+
+  async removePasskey(session: BrowserSession | null, csrfToken: string, id: unknown, request: RequestMeta): Promise<HostedResult> {
+    if (!session) return loginFirst();
+    return this.attempt(session, csrfToken, async () => {
+      await this.passkeys.remove(principalOf(session), typeof id === 'string' ? id : '', request);
+      return { notice: 'The passkey is removed.' };
     });
   }
 

@@ -8,14 +8,17 @@ import { CodeMailer } from '../../email-verification/code-mailer';
 import { CodesRepository, RESEND_COOLDOWN_MS } from '../../email-verification/codes.repository';
 import { MailService } from '../../mail/mail.service';
 import type { EndUserRecord } from '../end-users.repository';
+import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import type { ChallengeReason } from './entities/mfa-challenge.entity';
 import { FactorMethod, FactorVerifier } from './factor-verifier';
-import { FactorSummary, MfaRepository, NewChallenge } from './mfa.repository';
+import { FactorSummary, MAX_ATTEMPTS, MfaRepository, NewChallenge } from './mfa.repository';
+import { PasskeyCeremonies } from './passkeys/passkey-ceremonies';
+import { PasskeysRepository } from './passkeys/passkeys.repository';
 
 const SIGN_IN_CODE = 'sign_in' as const;
 
 export const MFA_TOKEN_TTL_MS = 5 * 60 * 1000;
-export const MAX_MFA_ATTEMPTS = 5;
+export const MAX_MFA_ATTEMPTS = MAX_ATTEMPTS;
 
 /** The answer of a password step that owes a second one (CONTRACT "Second factor"). */
 export interface MfaRequired {
@@ -28,6 +31,15 @@ export interface SecondStep {
   mfa_token: string;
   code?: string;
   recovery_code?: string;
+  /** A WebAuthn assertion (AuthenticationResponseJSON) for options from passkeyOptions. */
+  passkey?: unknown;
+}
+
+/** A wrong answer: the challenge lives on, and a page redrawn for it offers exactly its methods. */
+export class WrongSecondFactor extends DomainError {
+  constructor(readonly methods: FactorMethod[]) {
+    super('invalid_code', 'The code is not correct', { status: 401 });
+  }
 }
 
 /** Who passed the second step, and how (the session's amr). */
@@ -44,26 +56,32 @@ export interface PassedChallenge {
 
 const tokenInvalid = () =>
   new DomainError('mfa_token_invalid', 'This sign-in has expired or was already used; sign in with your password again', { status: 401 });
-const wrongCode = () => new DomainError('invalid_code', 'The code is not correct', { status: 401 });
 
-/** RFC 8176 values per method (decision 0313). */
-export function amrFor(method: FactorMethod): string[] {
+/** RFC 8176 values per method (decisions 0313, 0322); a passkey names its kind of key. */
+export function amrFor(method: FactorMethod, key: 'hwk' | 'swk' = 'hwk'): string[] {
   switch (method) {
     case 'totp':
     case 'recovery_code':
       return ['pwd', 'otp', 'mfa'];
     case 'passkey':
-      return ['pwd', 'hwk', 'mfa'];
+      return ['pwd', key, 'mfa'];
     case 'email_code':
       // A mailed code proves the mailbox, not an enrolled factor: no 'mfa', so no MFA class in SAML (decision 0313).
       return ['pwd', 'otp'];
   }
 }
 
+/** What a failed attempt tried, for its audit row. */
+function attemptedMethod(step: SecondStep): string {
+  if (step.passkey !== undefined) return 'passkey';
+  return step.code !== undefined ? 'totp' : 'recovery_code';
+}
+
 /** The methods an account can answer a second step with. */
 export function methodsOf(factors: FactorSummary): FactorMethod[] {
   const methods: FactorMethod[] = [];
   if (factors.totp) methods.push('totp');
+  if (factors.passkeys > 0) methods.push('passkey');
   if (factors.recoveryCodesLeft > 0) methods.push('recovery_code');
   return methods;
 }
@@ -83,7 +101,27 @@ export class MfaChallengesService {
     private readonly codes: CodesRepository,
     private readonly codeMailer: CodeMailer,
     private readonly mail: MailService,
+    private readonly passkeys: PasskeyCeremonies,
+    private readonly passkeyRows: PasskeysRepository,
   ) {}
+
+  /**
+   * WebAuthn request options for the second step of a live mfa_token whose methods include a
+   * passkey: the account's credentials are allowed, the challenge is bound to the account.
+   */
+  async passkeyOptions(mfaToken: string, kind: 'api' | 'browser'): Promise<PublicKeyCredentialRequestOptionsJSON> {
+    if (typeof mfaToken !== 'string' || !mfaToken.startsWith('mfa_') || mfaToken.length > 200) throw tokenInvalid();
+    const challenge = await this.repo.liveChallenge(sha256Hex(mfaToken), this.clock.now());
+    if (!challenge || challenge.kind !== kind) throw tokenInvalid();
+    if (!challenge.methods.includes('passkey')) {
+      throw new DomainError('passkey_not_offered', 'This sign-in cannot be finished with a passkey', { status: 409 });
+    }
+    const allowed = await this.passkeyRows.list(challenge.workspaceId, challenge.userId);
+    return this.passkeys.authenticationOptions(
+      { purpose: 'second_factor', workspaceId: challenge.workspaceId, userId: challenge.userId },
+      allowed,
+    );
+  }
 
   factors(user: Pick<EndUserRecord, 'workspaceId' | 'id'>): Promise<FactorSummary> {
     return this.repo.factors(user.workspaceId, user.id);
@@ -212,7 +250,14 @@ export class MfaChallengesService {
       // Limits as for passwords: every attempt also counts against the account (rate_limited rolls back).
       if (countAttempt) await countAttempt(userId);
       let method: FactorMethod | null = null;
-      if (step.code !== undefined) {
+      let key: 'hwk' | 'swk' | undefined;
+      if (step.passkey !== undefined) {
+        if (challenge.methods.includes('passkey')) {
+          const scope = { purpose: 'second_factor' as const, workspaceId, userId };
+          key = (await this.passkeys.verifyAssertion(tx, scope, step.passkey))?.key;
+          if (key) method = 'passkey';
+        }
+      } else if (step.code !== undefined) {
         const sealed = challenge.methods.includes('totp') ? challenge.totpSecret : null;
         if (sealed && (await this.verifier.useTotpSecret(tx, workspaceId, userId, sealed, step.code, now))) {
           method = 'totp';
@@ -235,13 +280,13 @@ export class MfaChallengesService {
         events.emit('mfa_challenge_failure', {
           ...facts,
           metadata: {
-            method: step.code !== undefined ? 'totp' : 'recovery_code',
+            method: attemptedMethod(step),
             attempts,
             token_voided: voided,
             reason: challenge.reason,
           },
         });
-        return wrongCode();
+        return new WrongSecondFactor(challenge.methods as FactorMethod[]);
       }
       await this.repo.consumeChallenge(tx, workspaceId, challenge.id, now);
       events.emit('mfa_challenge_success', { ...facts, metadata: { method, reason: challenge.reason } });
@@ -250,7 +295,7 @@ export class MfaChallengesService {
         workspaceId,
         user: challenge.user,
         method,
-        amr: amrFor(method),
+        amr: amrFor(method, key),
         reason: challenge.reason,
         anomalyKinds: challenge.anomalyKinds,
       };

@@ -12,6 +12,7 @@ import { ChallengeReason, EndUserMfaChallenge } from './entities/mfa-challenge.e
 /** What a sign-in needs to know of a user's factors: one indexed round trip. */
 export interface FactorSummary {
   totp: boolean;
+  passkeys: number;
   recoveryCodesLeft: number;
 }
 
@@ -26,7 +27,11 @@ export interface NewChallenge {
   expiresAt: Date;
 }
 
+/** Wrong answers that void an mfa_token (decision 0312). */
+export const MAX_ATTEMPTS = 5;
+
 const FACTORS = `SELECT EXISTS (SELECT 1 FROM end_user_totp t WHERE t.workspace_id = $1 AND t.user_id = $2 AND t.confirmed_at IS NOT NULL) AS totp,
+         (SELECT count(*)::int FROM end_user_passkeys p WHERE p.workspace_id = $1 AND p.user_id = $2) AS passkeys,
          (SELECT count(*)::int FROM end_user_recovery_codes r WHERE r.workspace_id = $1 AND r.user_id = $2 AND r.used_at IS NULL) AS recovery_left`;
 
 const ISSUER = `SELECT COALESCE(c.name, w.name) AS issuer
@@ -110,8 +115,11 @@ function toLockedChallenge(row: QueryRow): LockedChallenge {
   };
 }
 
+/** An enrolled factor (recovery codes only exist beside one). */
+export const hasFactor = (f: FactorSummary): boolean => f.totp || f.passkeys > 0;
+
 function toFactors(row: QueryRow): FactorSummary {
-  return { totp: bool(row, 'totp'), recoveryCodesLeft: num(row, 'recovery_left') };
+  return { totp: bool(row, 'totp'), passkeys: num(row, 'passkeys'), recoveryCodesLeft: num(row, 'recovery_left') };
 }
 
 /**
@@ -220,6 +228,26 @@ export class MfaRepository {
   async lockChallenge(tx: Tx, tokenHash: string): Promise<LockedChallenge | null> {
     const [row] = await preparedQuery(tx, LOCK_CHALLENGE, [tokenHash]);
     return row ? toLockedChallenge(row) : null;
+  }
+
+  /** A live challenge of a presented mfa_token, unlocked (the passkey options of its second step). */
+  async liveChallenge(
+    tokenHash: string,
+    now: Date,
+  ): Promise<{ workspaceId: string; userId: string; kind: string; methods: string[] } | null> {
+    const [row] = await preparedQuery(
+      this.dataSource,
+      `SELECT workspace_id, user_id, kind, methods FROM end_user_mfa_challenges
+        WHERE token_hash = $1 AND consumed_at IS NULL AND expires_at > $2 AND attempts < $3`,
+      [tokenHash, now, MAX_ATTEMPTS],
+    );
+    if (!row) return null;
+    return {
+      workspaceId: text(row, 'workspace_id'),
+      userId: text(row, 'user_id'),
+      kind: text(row, 'kind'),
+      methods: strings(row, 'methods'),
+    };
   }
 
   /**

@@ -4,16 +4,17 @@ import type { EndUserPrincipal } from '../../common/auth/principal';
 import { Clock } from '../../common/clock';
 import { DomainError } from '../../common/errors';
 import type { RequestMeta } from '../../common/request-context';
-import { UnitOfWork } from '../../database/unit-of-work';
+import { type Tx, UnitOfWork } from '../../database/unit-of-work';
 import type { AuditFacts } from '../../events/domain-events';
-import { EndUsersRepository } from '../end-users.repository';
+import { EndUserRecord, EndUsersRepository } from '../end-users.repository';
 import { FactorVerifier } from './factor-verifier';
-import { MfaRepository } from './mfa.repository';
+import { hasFactor, MfaRepository } from './mfa.repository';
+import { PasskeyRecord, PasskeysRepository } from './passkeys/passkeys.repository';
 import { matchingStep, newTotpSecret, totpUri } from './totp';
 
 export interface MfaStatusView {
   totp: boolean;
-  passkeys: { id: string; name: string; created_at: string; last_used_at: string | null }[];
+  passkeys: PasskeyView[];
   recovery_codes_left: number;
 }
 
@@ -44,11 +45,15 @@ export class MfaService {
     private readonly users: EndUsersRepository,
     private readonly verifier: FactorVerifier,
     private readonly clock: Clock,
+    private readonly passkeys: PasskeysRepository,
   ) {}
 
   async status(principal: EndUserPrincipal): Promise<MfaStatusView> {
-    const factors = await this.repo.factors(principal.workspaceId, principal.userId);
-    return { totp: factors.totp, passkeys: [], recovery_codes_left: factors.recoveryCodesLeft };
+    const [factors, passkeys] = await Promise.all([
+      this.repo.factors(principal.workspaceId, principal.userId),
+      this.passkeys.list(principal.workspaceId, principal.userId),
+    ]);
+    return { totp: factors.totp, passkeys: passkeys.map(passkeyView), recovery_codes_left: factors.recoveryCodesLeft };
   }
 
   /** A new pending secret (a second call replaces a pending one); 409 when an authenticator is already on. */
@@ -94,7 +99,7 @@ export class MfaService {
       if (step === null) throw invalidCode();
       const before = await this.repo.factors(user.workspaceId, user.id, tx);
       await this.repo.confirmTotp(tx, user.workspaceId, user.id, step, now);
-      const first = before.recoveryCodesLeft === 0 && !before.totp;
+      const first = !hasFactor(before) && before.recoveryCodesLeft === 0;
       const codes = first ? await this.verifier.issueRecoveryCodes(tx, user.workspaceId, user.id, now) : null;
       events.emit('mfa_enroll', this.facts(principal, user.email, request, { method: 'totp', recovery_codes_issued: first }));
       return { recovery_codes: codes };
@@ -113,8 +118,7 @@ export class MfaService {
         : await this.verifier.useRecoveryCode(tx, user.workspaceId, user.id, proof.recovery_code ?? '', now);
       if (!ok) throw invalidCode();
       await this.repo.deleteTotp(tx, user.workspaceId, user.id);
-      // No factor left: recovery codes would be a factor of their own, so they go too.
-      await this.repo.replaceRecoveryCodes(tx, user.workspaceId, user.id, [], now);
+      await this.dropRecoveryCodesWithoutFactor(tx, user.workspaceId, user.id, now);
       events.emit(
         'mfa_remove',
         this.facts(principal, user.email, request, { method: 'totp', proof: proof.code ? 'totp' : 'recovery_code' }),
@@ -128,29 +132,58 @@ export class MfaService {
     const now = this.clock.now();
     return this.uow.run(async (tx, events) => {
       const factors = await this.repo.factors(user.workspaceId, user.id, tx);
-      if (!factors.totp) throw new DomainError('no_second_factor', 'Set up a second factor first', { status: 409 });
+      if (!hasFactor(factors)) throw new DomainError('no_second_factor', 'Set up a second factor first', { status: 409 });
       const codes = await this.verifier.issueRecoveryCodes(tx, user.workspaceId, user.id, now);
       events.emit('recovery_codes_regenerate', this.facts(principal, user.email, request, { count: codes.length }));
       return { recovery_codes: codes };
     });
   }
 
-  private async account(principal: EndUserPrincipal) {
+  /** No factor left: recovery codes would be a factor of their own, so they go too. */
+  async dropRecoveryCodesWithoutFactor(tx: Tx, workspaceId: string, userId: string, now: Date): Promise<void> {
+    if (!hasFactor(await this.repo.factors(workspaceId, userId, tx))) {
+      await this.repo.replaceRecoveryCodes(tx, workspaceId, userId, [], now);
+    }
+  }
+
+  /** The signed-in user's account (401 when it was deleted meanwhile). */
+  async account(principal: EndUserPrincipal): Promise<EndUserRecord> {
     const user = await this.users.byId(principal.workspaceId, principal.userId);
     if (!user) throw new DomainError('unauthorized', 'The account no longer exists');
     return user;
   }
 
   private facts(principal: EndUserPrincipal, email: string, request: RequestMeta, metadata: Record<string, unknown>): AuditFacts {
-    return {
-      workspaceId: principal.workspaceId,
-      actor: { type: 'end_user', id: principal.userId, email },
-      target: { type: 'EndUser', id: principal.userId },
-      oauthClientId: principal.oauthClientId,
-      request,
-      metadata,
-    };
+    return factorFacts(principal, email, request, metadata);
   }
+}
+
+/** The audit facts of a change to the signed-in user's factors. */
+export function factorFacts(
+  principal: EndUserPrincipal,
+  email: string,
+  request: RequestMeta,
+  metadata: Record<string, unknown>,
+): AuditFacts {
+  return {
+    workspaceId: principal.workspaceId,
+    actor: { type: 'end_user', id: principal.userId, email },
+    target: { type: 'EndUser', id: principal.userId },
+    oauthClientId: principal.oauthClientId,
+    request,
+    metadata,
+  };
+}
+
+export interface PasskeyView {
+  id: string;
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+export function passkeyView(p: PasskeyRecord): PasskeyView {
+  return { id: p.id, name: p.name, created_at: p.createdAt.toISOString(), last_used_at: p.lastUsedAt?.toISOString() ?? null };
 }
 
 /** The QR code of an otpauth URI as an SVG data: URL, rendered here so the page loads nothing else. */

@@ -1,4 +1,9 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import type { DetectorSettings } from '../../anomalies/detectors/detector.types';
+import { GEOLOCATOR } from '../../anomalies/geo/geo.provider';
+import type { Geolocator } from '../../anomalies/geo/geolocator';
+import { Clock } from '../../common/clock';
+import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { DomainError } from '../../common/errors';
 import type { RequestMeta } from '../../common/request-context';
 import { reduceUserAgent } from '../../common/user-agent';
@@ -8,7 +13,7 @@ import { describeDevice } from '../../anomalies/ua-family';
 import { EndUserRecord, EndUsersRepository } from '../end-users.repository';
 import { MfaChallengesService, MfaRequired, methodsOf } from './mfa-challenges.service';
 import { MfaRepository } from './mfa.repository';
-import { decide, RiskDecision } from './sign-in-policy';
+import { decide, geoBaselineExists, hasGeoPolicy, PlaceFacts, RiskDecision } from './sign-in-policy';
 import { SignInPolicyRepository } from './sign-in-policy.repository';
 import { policyEvaluationSeconds } from './sign-in-policy.metrics';
 
@@ -22,6 +27,7 @@ import { policyEvaluationSeconds } from './sign-in-policy.metrics';
 @Injectable()
 export class SignInGate {
   private readonly logger = new Logger('SignInGate');
+  private readonly detectorSettings: DetectorSettings;
 
   constructor(
     private readonly uow: UnitOfWork,
@@ -30,7 +36,16 @@ export class SignInGate {
     private readonly challenges: MfaChallengesService,
     private readonly users: EndUsersRepository,
     private readonly mail: MailService,
-  ) {}
+    private readonly clock: Clock,
+    @Inject(APP_CONFIG) config: AppConfig,
+    @Optional() @Inject(GEOLOCATOR) private readonly geolocator: Geolocator | null = null,
+  ) {
+    this.detectorSettings = {
+      geoEnabled: true,
+      impossibleTravelKmh: config.ANOMALY_IMPOSSIBLE_TRAVEL_KMH,
+      impossibleTravelMinKm: config.ANOMALY_IMPOSSIBLE_TRAVEL_MIN_KM,
+    };
+  }
 
   async afterPassword(user: EndUserRecord, kind: 'api' | 'browser', request: RequestMeta): Promise<MfaRequired | null> {
     const [factors, risk] = await Promise.all([this.factors.factors(user.workspaceId, user.id), this.evaluate(user, request)]);
@@ -43,17 +58,48 @@ export class SignInGate {
     return methods.length ? this.challenges.open(user, kind, methods) : null;
   }
 
-  /** The policy's decision for this sign-in's device; `allow` when the workspace has no policy. */
+  /**
+   * A passwordless passkey sign-in (decision 0323): the passkey with user verification is already
+   * two factors, so a `challenge` policy is met by it (and named on the session); `block` still refuses.
+   */
+  async afterPasskey(user: EndUserRecord, request: RequestMeta): Promise<{ action: 'challenge'; kinds: string[] } | undefined> {
+    const risk = await this.evaluate(user, request);
+    if (risk.action === 'block') {
+      await this.block(user, risk, request);
+      throw new DomainError('sign_in_blocked', 'This sign-in was blocked by the security policy of the application', { status: 403 });
+    }
+    return risk.action === 'challenge' ? { action: 'challenge', kinds: risk.kinds } : undefined;
+  }
+
+  /**
+   * The policy's decision for this sign-in; `allow` when the workspace has no policy. The address is
+   * located (the geolocation cache first) only when a geo kind has a policy and the user has a
+   * geolocated history it could differ from (decision 0326).
+   */
   async evaluate(user: EndUserRecord, request: RequestMeta): Promise<RiskDecision> {
     const started = process.hrtime.bigint();
     const families = reduceUserAgent(request.userAgent ? request.userAgent.slice(0, 1000) : null);
-    const found = await this.policies.evaluate(user.workspaceId, user.id, {
-      browserFamily: families.browserFamily,
-      osFamily: families.osFamily,
-      ip: request.ip || null,
-    });
+    const now = this.clock.now();
+    const found = await this.policies.evaluate(
+      user.workspaceId,
+      user.id,
+      { browserFamily: families.browserFamily, osFamily: families.osFamily, ip: request.ip || null },
+      now,
+    );
+    let decision: RiskDecision = { action: 'allow', kinds: [] };
+    if (found) {
+      const locate = this.geolocator && found.facts.anySession && hasGeoPolicy(found.policy) && geoBaselineExists(found.history);
+      const current = locate ? await this.place(request.ip) : null;
+      decision = decide(found.policy, found.facts, { ...found.history, current }, now, this.detectorSettings);
+    }
     policyEvaluationSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
-    return found ? decide(found.policy, found.facts) : { action: 'allow', kinds: [] };
+    return decision;
+  }
+
+  /** Where the address is, or null (unknown, private, or the lookup failed: geo kinds then cannot fire). */
+  private async place(ip: string | undefined): Promise<PlaceFacts | null> {
+    const { info } = await this.geolocator!.locate(ip || null);
+    return info ? { country: info.country, city: info.city, latitude: info.latitude, longitude: info.longitude } : null;
   }
 
   /** sign_in_blocked, and the mail telling the user, in one unit of work (a failure to queue never unblocks). */

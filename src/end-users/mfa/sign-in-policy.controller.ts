@@ -11,6 +11,8 @@ const EXAMPLE = {
   workspace_id: '3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11',
   new_device: 'challenge',
   new_ip: 'allow',
+  new_country: 'challenge',
+  impossible_travel: 'block',
   updated_at: '2026-11-24T12:00:00.000Z',
 };
 
@@ -23,7 +25,7 @@ export class SignInPolicyController {
 
   @Doc(
     "Read the workspace's sign-in policy",
-    'The action per anomaly kind judged before a session exists: `allow` (default: sign in, alert afterwards), `challenge` (no tokens until a second factor, or a mailed code for users without one) or `block` (403 `sign_in_blocked`, the user mailed). Members only.',
+    'The action per anomaly kind (`new_device`, `new_ip`, `new_country`, `impossible_travel`), judged before a session exists: `allow` (default: sign in, alert afterwards), `challenge` (no tokens until a second factor, or a mailed code for users without one) or `block` (403 `sign_in_blocked`, the user mailed). The geo kinds need geolocation (GEO_TOKEN); a sign-in whose address cannot be located is not judged by them. Members only.',
   )
   @Returns(200, 'SignInPolicy', 'The policy', { example: EXAMPLE })
   @Errors([404, 'not_found', 'No such workspace among the caller’s'])

@@ -5,15 +5,10 @@ import type { RequestMeta } from '../../common/request-context';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { WorkspacesService } from '../../workspaces/workspaces.service';
 import type { PolicyAction } from './entities/sign-in-policy.entity';
-import { Policy } from './sign-in-policy';
+import { Policy, POLICY_KINDS, PolicyKind } from './sign-in-policy';
 import { SignInPolicyRepository } from './sign-in-policy.repository';
 
-export interface SignInPolicyView {
-  workspace_id: string;
-  new_device: PolicyAction;
-  new_ip: PolicyAction;
-  updated_at: string | null;
-}
+export type SignInPolicyView = { workspace_id: string; updated_at: string | null } & Record<PolicyKind, PolicyAction>;
 
 /** The developer API of a workspace's sign-in policy (off by default: every kind `allow`). */
 @Injectable()
@@ -32,6 +27,8 @@ export class SignInPolicyService {
       workspace_id: workspaceId,
       new_device: row?.newDevice ?? 'allow',
       new_ip: row?.newIp ?? 'allow',
+      new_country: row?.newCountry ?? 'allow',
+      impossible_travel: row?.impossibleTravel ?? 'allow',
       updated_at: row ? row.updatedAt.toISOString() : null,
     };
   }
@@ -40,7 +37,7 @@ export class SignInPolicyService {
   async set(principal: DeveloperPrincipal, workspaceId: string, changes: Partial<Policy>, request: RequestMeta): Promise<SignInPolicyView> {
     await this.workspaces.assertMember(principal.developerId, workspaceId);
     const current = await this.get(principal, workspaceId);
-    const policy: Policy = { new_device: changes.new_device ?? current.new_device, new_ip: changes.new_ip ?? current.new_ip };
+    const policy = Object.fromEntries(POLICY_KINDS.map((kind) => [kind, changes[kind] ?? current[kind]])) as Policy;
     const now = this.clock.now();
     await this.uow.run(async (tx, events) => {
       await this.workspaces.assertMember(principal.developerId, workspaceId, tx);

@@ -107,25 +107,27 @@ export async function xmlsecVerify(xml: string, certPem: string, node: 'Assertio
   }
 }
 
-/** pysaml2 (Debian's python3-pysaml2) as the SP: whether it accepts a Response, and the AuthnContextClassRef it reads. */
-export async function pysaml2Accepts(job: {
+/** What a Python SP is given: the IdP's metadata, its own identity, the request it sent and the Response. */
+export interface PythonSpJob {
   metadata: string;
   spEntityId: string;
   acsUrl: string;
   requestId: string;
   samlResponse: string;
-}): Promise<{ ok: boolean; name_id?: string; authn_class?: string | null; error?: string }> {
-  const script = join(__dirname, 'pysaml2_sp.py');
+}
+
+/** Runs one of the Python SP scripts beside this file with Debian's python3; its last stdout line is JSON. */
+function runPythonSp<T>(script: string, job: PythonSpJob): Promise<T> {
   return new Promise((resolve, reject) => {
-    const child = spawn('/usr/bin/python3', [script], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('/usr/bin/python3', [join(__dirname, script)], { stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.on('error', reject);
     child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`pysaml2 exited ${code}: ${err.slice(-2000)}`));
-      resolve(JSON.parse(out.trim().split('\n').pop()!) as { ok: boolean });
+      if (code !== 0) return reject(new Error(`${script} exited ${code}: ${err.slice(-2000)}`));
+      resolve(JSON.parse(out.trim().split('\n').pop()!) as T);
     });
     child.stdin.end(
       JSON.stringify({
@@ -137,4 +139,14 @@ export async function pysaml2Accepts(job: {
       }),
     );
   });
+}
+
+/** pysaml2 (Debian's python3-pysaml2) as the SP: whether it accepts a Response, and the AuthnContextClassRef it reads. */
+export function pysaml2Accepts(job: PythonSpJob): Promise<{ ok: boolean; name_id?: string; authn_class?: string | null; error?: string }> {
+  return runPythonSp('pysaml2_sp.py', job);
+}
+
+/** python3-saml (Debian's python3-onelogin-saml2, strict mode) as the SP: whether it accepts a Response, and the classes it reads. */
+export function oneloginAccepts(job: PythonSpJob): Promise<{ ok: boolean; name_id?: string; authn_classes?: string[]; error?: string }> {
+  return runPythonSp('onelogin_sp.py', job);
 }

@@ -1,6 +1,7 @@
 import { html, SafeHtml } from '../../../common/html/html';
 import { pageLayout } from '../../../common/html/page-layout';
 import { emailField } from './form-fields';
+import { passkeyButton, passkeyScripts } from './passkey-fields';
 
 /** Which accounts a hosted sign-in may pick from: one OAuth client's users, or one workspace's. */
 export interface LoginContext {
@@ -21,6 +22,19 @@ export interface LoginPageModel {
   notice?: string | null;
   /** "Forgot your password?" link (same context). */
   resetHref?: string;
+  /** "Continue with a passkey": where the credential is posted and where the page's script gets the options. */
+  passkey?: { action: string; optionsUrl: string };
+}
+
+/** Sign-in with a discoverable passkey instead of the password (the ceremony starts on click). */
+function passkeySignIn(model: LoginPageModel): SafeHtml | string {
+  if (!model.passkey) return '';
+  return html`<form method="post" action="${model.passkey.action}" class="passkey-sign-in">
+      <input type="hidden" name="csrf_token" value="${model.csrfToken}" />
+      ${contextFields(model.next, model.context)}
+      ${passkeyButton({ label: 'Continue with a passkey', mode: 'authenticate', optionsUrl: model.passkey.optionsUrl, secondary: true })}
+    </form>
+    ${passkeyScripts()}`;
 }
 
 /** Hidden fields that carry the sign-in context and destination through a POST. */
@@ -55,6 +69,7 @@ export function renderLoginPage(model: LoginPageModel): string {
       </div>
       <button type="submit">Sign in</button>
     </form>
+    ${passkeySignIn(model)}
     ${model.resetHref ? html`<p class="meta"><a href="${model.resetHref}">Forgot your password, or never set one?</a></p>` : ''}`;
   return pageLayout({ title: 'Sign in', brand: model.brand }, content);
 }

@@ -2,6 +2,7 @@ import { html } from '../../../common/html/html';
 import { codeField } from './form-fields';
 import { contextFields, LoginContext } from './login-page.view';
 import { pageLayout } from '../../../common/html/page-layout';
+import { passkeyButton, passkeyScripts } from './passkey-fields';
 
 export interface SecondFactorPageModel {
   action: string;
@@ -14,11 +15,14 @@ export interface SecondFactorPageModel {
   error?: string | null;
   /** Open the recovery-code form first (the user chose it, or got it wrong). */
   recoveryFirst?: boolean;
+  /** WebAuthn request options of this page's passkey ceremony, when `passkey` is among the methods. */
+  passkeyOptions?: unknown;
 }
 
 /**
- * The second step of the hosted sign-in, after the password: the authenticator code, and behind
- * "Use a recovery code" a second form (a <details> element: no JavaScript needed).
+ * The second step of the hosted sign-in, after the password: exactly the methods of the challenge
+ * (the authenticator code, "Use a passkey", and behind "Use a recovery code" a second form in a
+ * <details> element). Only the passkey needs JavaScript.
  */
 export function renderSecondFactorPage(model: SecondFactorPageModel): string {
   const hidden = html`<input type="hidden" name="csrf_token" value="${model.csrfToken}" />
@@ -47,7 +51,7 @@ export function renderSecondFactorPage(model: SecondFactorPageModel): string {
         </form>`
       : '';
   const recovery = model.methods.includes('recovery_code')
-    ? html`<details ${model.recoveryFirst || !model.methods.includes('totp') ? html`open` : ''}>
+    ? html`<details ${model.recoveryFirst || (!model.methods.includes('totp') && !model.methods.includes('passkey')) ? html`open` : ''}>
         <summary>Use a recovery code</summary>
         <form method="post" action="${model.action}" novalidate>
           ${hidden}
@@ -71,9 +75,17 @@ export function renderSecondFactorPage(model: SecondFactorPageModel): string {
         </form>
       </details>`
     : '';
+  const passkey =
+    model.methods.includes('passkey') && model.passkeyOptions !== undefined
+      ? html`<form method="post" action="${model.action}" id="passkey-form">
+            ${hidden}
+            ${passkeyButton({ label: 'Use a passkey', mode: 'authenticate', options: model.passkeyOptions, secondary: model.methods.includes('totp') })}
+          </form>
+          ${passkeyScripts()}`
+      : '';
   const content = html`<h1>Two-step verification</h1>
     <p class="lead">Your password is correct. Confirm it is you with your second factor.</p>
     <div id="form-error" class="alert error" role="alert" aria-live="assertive">${model.error ?? ''}</div>
-    ${totp} ${recovery}`;
+    ${totp} ${passkey} ${recovery}`;
   return pageLayout({ title: 'Two-step verification', brand: model.brand }, content);
 }

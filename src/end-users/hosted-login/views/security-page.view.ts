@@ -2,6 +2,7 @@ import type { MfaStatusView, TotpEnrolmentView } from '../../mfa/mfa.service';
 import { codeField } from './form-fields';
 import { html, SafeHtml } from '../../../common/html/html';
 import { pageLayout } from '../../../common/html/page-layout';
+import { passkeyButton, passkeyScripts } from './passkey-fields';
 
 export interface SecurityPageModel {
   email: string;
@@ -43,9 +44,60 @@ function recoveryCodesSection(codes: string[]): SafeHtml {
   </section>`;
 }
 
+/** Passkeys: each with its name, dates, rename and remove; and "Add a passkey" (the ceremony starts on click). */
+function passkeysSection(model: SecurityPageModel): SafeHtml {
+  const keys = model.status.passkeys;
+  const rows = keys.map(
+    (k) =>
+      html`<tr>
+        <td><strong>${k.name}</strong></td>
+        <td>Added ${k.created_at.slice(0, 10)}${k.last_used_at ? html`, last used ${k.last_used_at.slice(0, 10)}` : ''}</td>
+        <td>
+          <details>
+            <summary>Rename or remove</summary>
+            <form method="post" action="${model.base}passkeys/rename/">
+              ${csrf(model.csrfToken)}
+              <input type="hidden" name="passkey_id" value="${k.id}" />
+              <div class="field">
+                <label for="rename-${k.id}">New name for ${k.name}</label>
+                <input id="rename-${k.id}" name="name" type="text" maxlength="64" required value="${k.name}" />
+              </div>
+              <button type="submit" class="secondary">Rename</button>
+            </form>
+            <form method="post" action="${model.base}passkeys/remove/">
+              ${csrf(model.csrfToken)}
+              <input type="hidden" name="passkey_id" value="${k.id}" />
+              <button type="submit" class="secondary" aria-label="Remove passkey ${k.name}">Remove</button>
+            </form>
+          </details>
+        </td>
+      </tr>`,
+  );
+  return html`<section aria-labelledby="passkeys-heading">
+    <h2 id="passkeys-heading">Passkeys</h2>
+    ${
+      keys.length
+        ? html`<table id="passkeys" aria-label="Passkeys">
+            ${rows}
+          </table>`
+        : html`<p id="passkeys-none">No passkeys yet. A passkey signs you in with your device's screen lock or a security key.</p>`
+    }
+    <form method="post" action="${model.base}passkeys/">
+      ${csrf(model.csrfToken)}
+      <div class="field">
+        <label for="passkey_name">Passkey name</label>
+        <input id="passkey_name" name="name" type="text" maxlength="64" placeholder="e.g. Work laptop" />
+      </div>
+      ${passkeyButton({ label: 'Add a passkey', mode: 'register', optionsUrl: `${model.base}passkeys/options/` })}
+    </form>
+    ${passkeyScripts()}
+  </section>`;
+}
+
 /** The hosted security page: the signed-in user's second factors, set up and removed here. */
 export function renderSecurityPage(model: SecurityPageModel): string {
   const s = model.status;
+  const anyFactor = s.totp || s.passkeys.length > 0;
   const factors = html`<section aria-labelledby="factors-heading">
     <h2 id="factors-heading">Two-step verification</h2>
     <table id="factors">
@@ -55,26 +107,30 @@ export function renderSecurityPage(model: SecurityPageModel): string {
       </tr>
       <tr>
         <td><strong>Recovery codes</strong></td>
-        <td>${s.totp ? `${s.recovery_codes_left} left` : 'None'}</td>
+        <td>${anyFactor ? `${s.recovery_codes_left} left` : 'None'}</td>
       </tr>
     </table>
     ${
-      s.totp
+      anyFactor
         ? html`<form method="post" action="${model.base}recovery-codes/">
+            ${csrf(model.csrfToken)}
+            <button type="submit" class="secondary">New recovery codes</button>
+          </form>`
+        : ''
+    }
+    ${
+      s.totp
+        ? html`<details>
+            <summary>Remove the authenticator app</summary>
+            <form method="post" action="${model.base}totp/remove/" novalidate>
               ${csrf(model.csrfToken)}
-              <button type="submit" class="secondary">New recovery codes</button>
+              <div class="field">
+                <label for="remove_code">Current code or a recovery code</label>
+                <input id="remove_code" name="proof" type="text" autocomplete="one-time-code" maxlength="64" required />
+              </div>
+              <button type="submit" class="secondary">Remove authenticator app</button>
             </form>
-            <details>
-              <summary>Remove the authenticator app</summary>
-              <form method="post" action="${model.base}totp/remove/" novalidate>
-                ${csrf(model.csrfToken)}
-                <div class="field">
-                  <label for="remove_code">Current code or a recovery code</label>
-                  <input id="remove_code" name="proof" type="text" autocomplete="one-time-code" maxlength="64" required />
-                </div>
-                <button type="submit" class="secondary">Remove authenticator app</button>
-              </form>
-            </details>`
+          </details>`
         : model.enrolment
           ? ''
           : html`<form method="post" action="${model.base}totp/">
@@ -88,6 +144,6 @@ export function renderSecurityPage(model: SecurityPageModel): string {
     <div id="form-error" class="alert error" role="alert" aria-live="assertive">${model.error ?? ''}</div>
     ${model.notice ? html`<div class="alert ok" role="status">${model.notice}</div>` : ''}
     ${model.recoveryCodes?.length ? recoveryCodesSection(model.recoveryCodes) : ''}
-    ${model.enrolment ? enrolmentSection(model, model.enrolment) : ''} ${factors}`;
+    ${model.enrolment ? enrolmentSection(model, model.enrolment) : ''} ${factors} ${passkeysSection(model)}`;
   return pageLayout({ title: 'Security', wide: true }, content);
 }

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsString, Length, Matches, MaxLength, ValidateIf } from 'class-validator';
+import { IsObject, IsString, Length, Matches, MaxLength, ValidateIf } from 'class-validator';
 
 /**
  * Optional fields use ValidateIf(value !== undefined) rather than IsOptional, so that an explicit
@@ -36,7 +36,7 @@ export class LoginSecondStepDto {
   mfa_token: string;
 
   @ApiPropertyOptional({ example: '492039', description: 'A TOTP code (or, under a step-up policy, the mailed code)' })
-  @ValidateIf((o: LoginSecondStepDto) => o.code !== undefined || o.recovery_code === undefined)
+  @ValidateIf((o: LoginSecondStepDto) => o.code !== undefined || (o.recovery_code === undefined && o.passkey === undefined))
   @IsString()
   @Matches(/^[0-9]{6}$/, { message: 'code must be 6 digits' })
   code?: string;
@@ -46,4 +46,25 @@ export class LoginSecondStepDto {
   @IsString()
   @Length(1, 64)
   recovery_code?: string;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description:
+      'The AuthenticationResponseJSON of `startAuthentication` (@simplewebauthn/browser), for options from POST /e/v1/auth/login/mfa/passkey/options/',
+    example: {
+      id: 'AVx9dK1m3Qw7Lr2ZbT4nUw',
+      rawId: 'AVx9dK1m3Qw7Lr2ZbT4nUw',
+      type: 'public-key',
+      response: {
+        clientDataJSON: 'eyJ0eXBlIjoid2ViYXV0aG4uZ2V0Ii…',
+        authenticatorData: 'SZYN5YgOjGh0NBcPZHZgW4_krrmihjLHmVzzuoMdl2MFAAAAAQ',
+        signature: 'MEUCIQ…',
+      },
+      clientExtensionResults: {},
+    },
+  })
+  @present('passkey')
+  @IsObject()
+  passkey?: Record<string, unknown>;
 }

@@ -15,4 +15,22 @@ export class SignInPolicyDto {
   @ValidateIf((o: SignInPolicyDto) => o.new_ip !== undefined)
   @IsIn(ACTIONS)
   new_ip?: PolicyAction;
+
+  @ApiPropertyOptional({
+    enum: ACTIONS,
+    example: 'challenge',
+    description: 'A sign-in from a country none of the user’s geolocated sessions came from (needs GEO_TOKEN)',
+  })
+  @ValidateIf((o: SignInPolicyDto) => o.new_country !== undefined)
+  @IsIn(ACTIONS)
+  new_country?: PolicyAction;
+
+  @ApiPropertyOptional({
+    enum: ACTIONS,
+    example: 'block',
+    description: 'A sign-in too far from the user’s last place within 24 h to have travelled (needs GEO_TOKEN)',
+  })
+  @ValidateIf((o: SignInPolicyDto) => o.impossible_travel !== undefined)
+  @IsIn(ACTIONS)
+  impossible_travel?: PolicyAction;
 }
