@@ -8,9 +8,9 @@ import { AuditExportQueryDto, AuditQueryDto } from './dto/audit-query.dto';
 export class AuditQueryService {
   constructor(private readonly events: AuditRepository) {}
 
-  async list({ developerId }: WorkspaceScope, query: AuditQueryDto) {
+  async list({ workspaceId }: WorkspaceScope, query: AuditQueryDto) {
     const limit = query.limit ?? 50;
-    const rows = await this.events.page(developerId, query);
+    const rows = await this.events.page({ ...query, workspace_id: workspaceId });
     const hasMore = rows.length > limit;
     const results = hasMore ? rows.slice(0, limit) : rows;
     return { results, next_cursor: hasMore ? results[results.length - 1].created_at : null, limit };

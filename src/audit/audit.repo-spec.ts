@@ -44,7 +44,7 @@ describe('AuditRepository', () => {
     const t = await aTenant();
     const event = anEvent(t.workspaceId);
     expect(await audit.append(null, event)).toBeNull();
-    const [view, ...rest] = await audit.page(t.developerId, { workspace_id: t.workspaceId });
+    const [view, ...rest] = await audit.page({ workspace_id: t.workspaceId });
     expect(rest).toEqual([]);
     expect(view).toMatchObject({
       workspace_id: t.workspaceId,
@@ -57,24 +57,21 @@ describe('AuditRepository', () => {
     expect(view.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
   });
 
-  it('another workspace’s member, or a developer of no workspace, reads none of it', async () => {
+  it('a page holds only its own workspace’s events (membership is the route guard’s, decision 0151)', async () => {
     const [owner, other] = [await aTenant(), await aTenant()];
     await audit.append(null, anEvent(owner.workspaceId));
-    expect(await audit.page(other.developerId, { workspace_id: owner.workspaceId })).toEqual([]);
-    expect(await audit.page(await aDeveloperRow(db.dataSource), { workspace_id: owner.workspaceId })).toEqual([]);
-    expect(await audit.page(other.developerId, { workspace_id: other.workspaceId })).toEqual([]);
+    expect(await audit.page({ workspace_id: other.workspaceId })).toEqual([]);
+    expect((await audit.page({ workspace_id: owner.workspaceId })).map((e) => e.workspace_id)).toEqual([owner.workspaceId]);
   });
 
   it('filters a page and walks newest first by cursor', async () => {
     const t = await aTenant();
     for (const eventType of ['a_first', 'b_second', 'c_third']) await audit.append(null, anEvent(t.workspaceId, { eventType }));
-    const page = await audit.page(t.developerId, { workspace_id: t.workspaceId, limit: 1 });
+    const page = await audit.page({ workspace_id: t.workspaceId, limit: 1 });
     expect(page.map((e) => e.event_type)).toEqual(['c_third', 'b_second']);
-    const next = await audit.page(t.developerId, { workspace_id: t.workspaceId, limit: 1, cursor: page[0].created_at });
+    const next = await audit.page({ workspace_id: t.workspaceId, limit: 1, cursor: page[0].created_at });
     expect(next[0].event_type).toBe('b_second');
-    expect((await audit.page(t.developerId, { workspace_id: t.workspaceId, event_type: 'a_first' })).map((e) => e.event_type)).toEqual([
-      'a_first',
-    ]);
+    expect((await audit.page({ workspace_id: t.workspaceId, event_type: 'a_first' })).map((e) => e.event_type)).toEqual(['a_first']);
   });
 
   it('exports only the workspace’s own events, oldest first, unsealed ones without a chain link', async () => {
@@ -94,6 +91,6 @@ describe('AuditRepository', () => {
     const t = await aTenant();
     const error = await audit.append(null, anEvent(t.workspaceId, { severity: 'bogus' }));
     expect(error).toMatch(/audit_events_severity_check/);
-    expect(await audit.page(t.developerId, { workspace_id: t.workspaceId })).toEqual([]);
+    expect(await audit.page({ workspace_id: t.workspaceId })).toEqual([]);
   });
 });

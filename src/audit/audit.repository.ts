@@ -128,12 +128,11 @@ const STABLE_WAIT_MS = 200;
  * The page query: newest first, keyset on the unique (workspace_id, created_at) index, only rows
  * before `stableBefore` (see STABLE_BEFORE) when given, each row also saying whether the bound
  * holds back any row of the workspace (`held_back`, one index probe per statement). Membership is
- * part of the query (one round trip on the hot path); the caller tells an empty page apart from
- * "not a member" (404) with a second look.
+ * not part of it: the route's workspace guard (decision 0151) has checked it before the page is read.
  */
-export function auditPageQuery(developerId: string, query: AuditQueryDto, stableBefore?: string): { sql: string; params: unknown[] } {
-  const where = ['workspace_id = $1', 'EXISTS (SELECT 1 FROM workspace_members m WHERE m.workspace_id = $1 AND m.developer_id = $2)'];
-  const params: unknown[] = [query.workspace_id, developerId];
+export function auditPageQuery(query: AuditQueryDto, stableBefore?: string): { sql: string; params: unknown[] } {
+  const where = ['workspace_id = $1'];
+  const params: unknown[] = [query.workspace_id];
   const add = (clause: string, value: unknown) => {
     params.push(value);
     where.push(clause.replace('?', `$${params.length}`));
@@ -158,7 +157,7 @@ export function auditPageQuery(developerId: string, query: AuditQueryDto, stable
 const PAGE = statementFamily(
   'audit.page',
   EVENT.and(computed({ heldBack: ['held_back', 'boolean'] })),
-  (query: AuditQueryDto, stableBefore?: string) => auditPageQuery('', query, stableBefore).sql,
+  (query: AuditQueryDto, stableBefore?: string) => auditPageQuery(query, stableBefore).sql,
   {
     first: [{ workspace_id: 'ws' }, 'bound'],
     next: [{ workspace_id: 'ws', cursor: 'at' }, 'bound'],
@@ -220,17 +219,17 @@ export class AuditRepository {
     return { expression: APPEND_EXPRESSION, params: toParams(row) };
   }
 
-  /** One page (limit + 1 rows, to tell whether there is more), empty too when the developer is not a member. */
-  async page(developerId: string, query: AuditQueryDto): Promise<AuditEventView[]> {
+  /** One page of the workspace (limit + 1 rows, to tell whether there is more); the caller has checked membership. */
+  async page(query: AuditQueryDto): Promise<AuditEventView[]> {
     if (this.lastBound !== null) {
-      const rows = await this.pageBefore(developerId, query, this.lastBound);
+      const rows = await this.pageBefore(query, this.lastBound);
       if (rows.length > 0 && !rows[0].heldBack) return rows.map(toView);
     }
-    return (await this.pageBefore(developerId, query, await this.stableBefore(query.workspace_id))).map(toView);
+    return (await this.pageBefore(query, await this.stableBefore(query.workspace_id))).map(toView);
   }
 
-  private pageBefore(developerId: string, query: AuditQueryDto, stableBefore: string) {
-    const { sql, params } = auditPageQuery(developerId, query, stableBefore);
+  private pageBefore(query: AuditQueryDto, stableBefore: string) {
+    const { sql, params } = auditPageQuery(query, stableBefore);
     return run(this.dataSource, PAGE.of(sql), params);
   }
 

@@ -120,19 +120,19 @@ ORDER BY e.created_at ASC LIMIT 1000;
 SELECT id, workspace_id, event_type, severity, actor_type, actor_id, actor_email, target_type, target_id,
 oauth_client_id, ip_address, user_agent, request_id, message, metadata,
 (created_at AT TIME ZONE 'UTC')::text AS created_at
-, EXISTS (SELECT 1 FROM audit_events h WHERE h.workspace_id = $1 AND h.created_at >= $8::timestamptz) AS held_back FROM audit_events WHERE workspace_id = $1 AND EXISTS (SELECT 1 FROM workspace_members m WHERE m.workspace_id = $1 AND m.developer_id = $2) AND event_type = $3 AND actor_id = $4 AND created_at >= $5::timestamptz AND created_at <= $6::timestamptz AND created_at < $7::timestamptz AND created_at < $8::timestamptz ORDER BY audit_events.created_at DESC LIMIT $9;
+, EXISTS (SELECT 1 FROM audit_events h WHERE h.workspace_id = $1 AND h.created_at >= $7::timestamptz) AS held_back FROM audit_events WHERE workspace_id = $1 AND event_type = $2 AND actor_id = $3 AND created_at >= $4::timestamptz AND created_at <= $5::timestamptz AND created_at < $6::timestamptz AND created_at < $7::timestamptz ORDER BY audit_events.created_at DESC LIMIT $8;
 
 -- audit.page[first]
 SELECT id, workspace_id, event_type, severity, actor_type, actor_id, actor_email, target_type, target_id,
 oauth_client_id, ip_address, user_agent, request_id, message, metadata,
 (created_at AT TIME ZONE 'UTC')::text AS created_at
-, EXISTS (SELECT 1 FROM audit_events h WHERE h.workspace_id = $1 AND h.created_at >= $3::timestamptz) AS held_back FROM audit_events WHERE workspace_id = $1 AND EXISTS (SELECT 1 FROM workspace_members m WHERE m.workspace_id = $1 AND m.developer_id = $2) AND created_at < $3::timestamptz ORDER BY audit_events.created_at DESC LIMIT $4;
+, EXISTS (SELECT 1 FROM audit_events h WHERE h.workspace_id = $1 AND h.created_at >= $2::timestamptz) AS held_back FROM audit_events WHERE workspace_id = $1 AND created_at < $2::timestamptz ORDER BY audit_events.created_at DESC LIMIT $3;
 
 -- audit.page[next]
 SELECT id, workspace_id, event_type, severity, actor_type, actor_id, actor_email, target_type, target_id,
 oauth_client_id, ip_address, user_agent, request_id, message, metadata,
 (created_at AT TIME ZONE 'UTC')::text AS created_at
-, EXISTS (SELECT 1 FROM audit_events h WHERE h.workspace_id = $1 AND h.created_at >= $4::timestamptz) AS held_back FROM audit_events WHERE workspace_id = $1 AND EXISTS (SELECT 1 FROM workspace_members m WHERE m.workspace_id = $1 AND m.developer_id = $2) AND created_at < $3::timestamptz AND created_at < $4::timestamptz ORDER BY audit_events.created_at DESC LIMIT $5;
+, EXISTS (SELECT 1 FROM audit_events h WHERE h.workspace_id = $1 AND h.created_at >= $3::timestamptz) AS held_back FROM audit_events WHERE workspace_id = $1 AND created_at < $2::timestamptz AND created_at < $3::timestamptz ORDER BY audit_events.created_at DESC LIMIT $4;
 
 -- audit.stable-before
 SELECT h.stable_before::text AS stable_before,

@@ -109,7 +109,7 @@ describe('audit log', () => {
     );
     await t.dataSource.query('ANALYZE audit_events');
     for (const query of [{ workspace_id: ws.id }, { workspace_id: ws.id, cursor: '2025-01-01T03:00:00.000000Z', limit: 7 }]) {
-      const { sql, params } = auditPageQuery(dev.id, query, '2030-01-01 00:00:00');
+      const { sql, params } = auditPageQuery(query, '2030-01-01 00:00:00');
       const [{ 'QUERY PLAN': plan }] = (await t.dataSource.query(`EXPLAIN (FORMAT JSON) ${sql}`, params)) as { 'QUERY PLAN': unknown }[];
       const text = JSON.stringify(plan);
       expect(text).toContain('audit_events_workspace_created_key');
@@ -117,7 +117,7 @@ describe('audit log', () => {
     }
     // The service runs it as a prepared statement: the plan PostgreSQL may cache for every workspace must use the index too.
     await t.dataSource.transaction(async (m) => {
-      const { sql, params } = auditPageQuery(dev.id, { workspace_id: ws.id, cursor: '2025-01-01T03:00:00.000000Z' }, '2030-01-01 00:00:00');
+      const { sql, params } = auditPageQuery({ workspace_id: ws.id, cursor: '2025-01-01T03:00:00.000000Z' }, '2030-01-01 00:00:00');
       await m.query(`SET LOCAL plan_cache_mode = force_generic_plan`);
       await m.query(`PREPARE audit_page_generic AS ${sql}`);
       const [{ 'QUERY PLAN': plan }] = (await m.query(
