@@ -1,3 +1,6 @@
+import { OAuthAppSession } from '../oidc/entities/oauth-app-session.entity';
+import { OAuthAuthorizationCode } from '../oidc/entities/oauth-authorization-code.entity';
+import { OAuthConsent } from '../oidc/entities/oauth-consent.entity';
 import { GeoCacheEntry } from '../anomalies/entities/geo-cache-entry.entity';
 import { SecurityAnomaly } from '../anomalies/entities/security-anomaly.entity';
 import { AuditChainEntry } from '../audit/entities/audit-chain-entry.entity';
@@ -69,6 +72,9 @@ export const ENTITIES = [
   ManagedDatabaseRestore,
   ManagedDatabase,
   OAuthClient,
+  OAuthAuthorizationCode,
+  OAuthAppSession,
+  OAuthConsent,
   OAuthAssertionJti,
   OAuthSigningKey,
   SamlServiceProvider,
