@@ -17,7 +17,14 @@ const app = (overrides: Partial<AppClient> = {}): AppClient => ({
   jwks: null,
   ...overrides,
 });
-const user: ClaimsUser = { id: 'u-1', email: 'ada@example.test', emailVerified: true, firstName: 'Ada', lastName: 'Lovelace', isActive: true };
+const user: ClaimsUser = {
+  id: 'u-1',
+  email: 'ada@example.test',
+  emailVerified: true,
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  isActive: true,
+};
 
 describe('claims by scope', () => {
   it('releases only sub for openid, and the email and profile claims when asked', () => {

@@ -28,8 +28,9 @@ export class ConsentsService implements ApplicationGrants {
     if (!isUuid(applicationId)) return false;
     const now = this.clock.now();
     const outcome = await this.uow.run(async (tx, events) => {
-      if (!(await this.repository.deleteConsent(tx, workspaceId, userId, applicationId)))
+      if (!(await this.repository.deleteConsent(tx, workspaceId, userId, applicationId))) {
         return { found: false, denied: [] as DeniedToken[] };
+      }
       const denied: DeniedToken[] = [];
       for (const sessionId of await this.repository.appSessionsOfClient(tx, workspaceId, userId, applicationId)) {
         denied.push(...(await this.sessions.revokeIn(tx, workspaceId, { sessionId }, 'consent_revoked', now)));

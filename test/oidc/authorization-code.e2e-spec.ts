@@ -139,7 +139,11 @@ describe('OpenID provider: authorization endpoint and code exchange', () => {
     const { app, user } = await aTenantWithUser();
     const agent = await aSignedInBrowser(t, user);
     const pkce = aPkcePair();
-    const faults: Record<string, string | null>[] = [{ code_challenge: null }, { code_challenge_method: 'plain' }, { code_challenge_method: null }];
+    const faults: Record<string, string | null>[] = [
+      { code_challenge: null },
+      { code_challenge_method: 'plain' },
+      { code_challenge_method: null },
+    ];
     for (const overrides of faults) {
       const res = await agent.get(`/oauth/authorize?${authorizeQuery(app, pkce, { ...overrides, state: 's1' })}`).expect(302);
       const params = redirectParams(res.headers.location);

@@ -3,6 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Doc, ReturnsText } from '../../api-docs/decorators';
 import { Auth } from '../../common/auth/auth.decorator';
+import { allowFormRedirectsTo } from '../../common/form-action';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { sessionCookie } from '../../end-users/hosted-login/browser-session-cookie';
@@ -95,6 +96,7 @@ export class AuthorizeController {
       res.redirect(302, outcome.location);
       return;
     }
+    allowFormRedirectsTo(res, outcome.formTargets ?? []);
     res.status(outcome.status).type('html').send(outcome.html);
   }
 }

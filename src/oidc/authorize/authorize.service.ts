@@ -23,7 +23,10 @@ import {
   STEP_UP_TRIED,
 } from './authorization-request';
 
-export type AuthorizeOutcome = { kind: 'redirect'; location: string } | { kind: 'page'; status: number; html: string };
+export type AuthorizeOutcome =
+  | { kind: 'redirect'; location: string }
+  /** `formTargets`: where the page's form may end, through redirects (the client's redirect URI). */
+  | { kind: 'page'; status: number; html: string; formTargets?: string[] };
 
 /** An authorization code lives one minute (RFC 6749 §4.1.2: "a maximum lifetime of 10 minutes is RECOMMENDED"). */
 export const CODE_TTL_MS = 60_000;
@@ -70,8 +73,9 @@ export class AuthorizeService {
       const consent = await this.repository.consent(session.workspaceId, session.userId, request.client.id);
       const covered = consent !== null && request.scope.split(' ').every((s) => consent.scope.split(' ').includes(s));
       if (!covered || request.prompt.has('consent')) {
-        if (request.prompt.has('none'))
+        if (request.prompt.has('none')) {
           return this.refuse(errorOf(request, 'consent_required', 'the application needs the person to consent'));
+        }
         return this.consentPage(request, session, csrfToken);
       }
     }
@@ -172,6 +176,7 @@ export class AuthorizeService {
     return {
       kind: 'page',
       status: 200,
+      formTargets: [request.redirectUri],
       html: renderConsentPage({
         action: `${AUTHORIZE_PATH}/consent`,
         csrfToken,

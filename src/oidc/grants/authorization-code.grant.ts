@@ -57,10 +57,12 @@ export class AuthorizationCodeGrant implements GrantHandler, OnModuleInit {
       if (!row || row.clientId !== app.id) return { error: invalidCode() };
       if (row.usedAt) return this.reused(tx, events, row, now, request);
       if (row.expiresAt <= now) return { error: invalidCode() };
-      if (row.redirectUri !== redirectUri)
+      if (row.redirectUri !== redirectUri) {
         return { error: new OAuthError('invalid_grant', 'redirect_uri differs from the authorization request') };
-      if (!verifierMatches(verifier, row.codeChallenge))
+      }
+      if (!verifierMatches(verifier, row.codeChallenge)) {
         return { error: new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge') };
+      }
       const user = await this.repository.claimsUser(row.workspaceId, row.userId);
       if (!user?.isActive) {
         await this.repository.markCodeUsed(tx, row.workspaceId, row.codeHash, now, null);

@@ -3,6 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Doc, NoBody, ReturnsText } from '../../api-docs/decorators';
 import { Auth } from '../../common/auth/auth.decorator';
+import { allowFormRedirectsTo } from '../../common/form-action';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { clearSessionCookie, sessionCookie } from '../../end-users/hosted-login/browser-session-cookie';
@@ -64,6 +65,7 @@ export class LogoutController {
       res.redirect(302, outcome.location);
       return;
     }
+    allowFormRedirectsTo(res, outcome.formTargets ?? []);
     res.status(outcome.status).type('html').send(outcome.html);
   }
 }

@@ -13,7 +13,9 @@ import { AppClient, OidcRepository } from '../oidc.repository';
 import { renderLogoutConfirmPage, renderSignedOutPage } from '../views/logout-pages.view';
 
 export type LogoutOutcome = { clearSession: boolean } & (
-  { kind: 'redirect'; location: string } | { kind: 'page'; status: number; html: string }
+  | { kind: 'redirect'; location: string }
+  /** `formTargets`: where the page's form may end, through redirects (the registered post-logout URI). */
+  | { kind: 'page'; status: number; html: string; formTargets?: string[] }
 );
 
 export const LOGOUT_PATH = '/oauth/logout';
@@ -69,6 +71,7 @@ export class LogoutService {
           kind: 'page',
           status: 200,
           clearSession: false,
+          formTargets: returnTo ? [returnTo] : [],
           html: renderLogoutConfirmPage({
             action: LOGOUT_PATH,
             csrfToken: form.csrfToken,
@@ -80,8 +83,9 @@ export class LogoutService {
       }
       await this.endBrowserSession(session, app, request);
     }
-    if (returnTo)
+    if (returnTo) {
       return { kind: 'redirect', location: responseLocation(returnTo, { state: params.state ?? null }), clearSession: session !== null };
+    }
     return { kind: 'page', status: 200, clearSession: session !== null, html: renderSignedOutPage(app?.name ?? null) };
   }
 
