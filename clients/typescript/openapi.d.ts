@@ -3261,7 +3261,10 @@ export interface components {
        * @enum {string}
        */
       token_endpoint_auth_method: 'client_secret_basic' | 'private_key_jwt' | 'none';
-      /** @description Public keys of its private_key_jwt assertions. */
+      /**
+       * @description Public keys of its private_key_jwt assertions.
+       * @example null
+       */
       jwks: {
         [key: string]: unknown;
       } | null;
@@ -3509,6 +3512,11 @@ export interface components {
        */
       sid?: string;
     };
+    /**
+     * @description RFC 7009 §2.2: the token is revoked or was never valid; the body is empty and clients ignore it.
+     * @example {}
+     */
+    OAuthRevocation: Record<string, never>;
     /** @description RFC 6749 §5.2 error body. */
     OAuthError: {
       /** @example invalid_client */
@@ -6662,6 +6670,15 @@ export interface operations {
           'application/json': components['schemas']['OAuthError'];
         };
       };
+      /** @description `invalid_request`: The form is larger than 32 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthError'];
+        };
+      };
     };
   };
   TokenManagementController_revoke: {
@@ -6695,7 +6712,9 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['OAuthRevocation'];
+        };
       };
       /** @description `invalid_request`: token is missing, a parameter is repeated, or the body is not a form; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
@@ -6708,6 +6727,15 @@ export interface operations {
       };
       /** @description `invalid_client`: Unknown client, wrong secret or refused client assertion */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthError'];
+        };
+      };
+      /** @description `invalid_request`: The form is larger than 32 KiB */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -6763,6 +6791,15 @@ export interface operations {
       };
       /** @description `invalid_client`: Unknown client, wrong secret or refused client assertion */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthError'];
+        };
+      };
+      /** @description `invalid_request`: The form is larger than 32 KiB */
+      413: {
         headers: {
           [name: string]: unknown;
         };

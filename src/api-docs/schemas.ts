@@ -248,7 +248,13 @@ export const SCHEMAS = {
         example: 'client_secret_basic',
         description: 'The preferred method; a confidential client may also use client_secret_post.',
       },
-      jwks: { type: 'object', nullable: true, additionalProperties: true, description: 'Public keys of its private_key_jwt assertions.' },
+      jwks: {
+        type: 'object',
+        nullable: true,
+        additionalProperties: true,
+        example: null,
+        description: 'Public keys of its private_key_jwt assertions.',
+      },
       created_at: time,
     },
   },
@@ -407,6 +413,13 @@ export const SCHEMAS = {
       aud: str('cli_5f2b9c0e7a4d1e3f6a8b0c2d'),
       sid: id,
     },
+  },
+  OAuthRevocation: {
+    type: 'object',
+    description: 'RFC 7009 §2.2: the token is revoked or was never valid; the body is empty and clients ignore it.',
+    additionalProperties: false,
+    properties: {},
+    example: {},
   },
   OAuthError: {
     type: 'object',

@@ -1,5 +1,5 @@
 import { Body, Controller, Header, Headers, HttpCode, Post } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
 import { Doc, Returns } from '../../api-docs/decorators';
 import { Auth } from '../../common/auth/auth.decorator';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
@@ -27,6 +27,7 @@ const tokenForm = (description: string) =>
 
 const clientErrors = () => oauthErrors(401, [['invalid_client', 'Unknown client, wrong secret or refused client assertion']]);
 const requestErrors = () => oauthErrors(400, [['invalid_request', 'token is missing, a parameter is repeated, or the body is not a form']]);
+const tooLarge = () => oauthErrors(413, [['invalid_request', 'The form is larger than 32 KiB']]);
 
 @ApiTags('oauth')
 @Controller('oauth')
@@ -40,8 +41,9 @@ export class TokenManagementController {
   )
   @ApiConsumes(FORM)
   @tokenForm('The access or refresh token to revoke')
-  @ApiResponse({ status: 200, description: 'Revoked, or nothing to revoke' })
+  @Returns(200, 'OAuthRevocation', 'Revoked, or nothing to revoke')
   @requestErrors()
+  @tooLarge()
   @clientErrors()
   @Post('revoke')
   @HttpCode(200)
@@ -64,6 +66,7 @@ export class TokenManagementController {
   @tokenForm('The access or refresh token to look up')
   @Returns(200, 'OAuthIntrospection', 'Whether the token is active, and its facts when it is')
   @requestErrors()
+  @tooLarge()
   @clientErrors()
   @Post('introspect')
   @HttpCode(200)

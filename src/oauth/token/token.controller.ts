@@ -50,6 +50,7 @@ export class TokenController {
     ['unsupported_grant_type', 'The grant type is not one this server supports'],
     ['invalid_scope', 'A requested scope is not available to the client'],
   ])
+  @oauthErrors(413, [['invalid_request', 'The form is larger than 32 KiB']])
   @oauthErrors(401, [
     ['invalid_client', 'Unknown client, wrong or revoked secret, refused client assertion (with WWW-Authenticate after Basic)'],
   ])
