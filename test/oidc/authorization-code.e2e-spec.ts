@@ -1,4 +1,6 @@
 import request from 'supertest';
+import { Clock } from '../../src/common/clock';
+import { withTotp } from '../end-users/mfa-support';
 import { createTestApp, TestApp } from '../support/app';
 import { startSmtpReceiver, SmtpReceiver } from '../support/smtp-receiver';
 import { anEndUser, bearer } from '../end-users/support';
@@ -320,5 +322,69 @@ describe('OpenID provider: authorization endpoint and code exchange', () => {
     expect(res.body.grant_types_supported).toEqual(expect.arrayContaining(['authorization_code', 'refresh_token', 'client_credentials']));
     const jwks = await t.http().get('/oauth/jwks').expect(200);
     expect(jwks.body.keys.map((k: { alg: string }) => k.alg)).toEqual(expect.arrayContaining(['EdDSA', 'RS256', 'ES256']));
+  });
+});
+
+describe('OpenID provider: max_age and acr_values', () => {
+  let t: TestApp;
+  let smtp: SmtpReceiver;
+  beforeAll(async () => {
+    smtp = await startSmtpReceiver();
+    t = await createTestApp({ SMTP_URL: smtp.url });
+  });
+  afterAll(async () => {
+    await t.close();
+    await smtp.stop();
+  });
+
+  it('asks for the password again when the session is older than max_age, and not when it is younger', async () => {
+    const { app } = await anApplication(t);
+    const user = await anEndUser(t, app as never, { smtp });
+    const agent = await aSignedInBrowser(t, user);
+    const pkce = aPkcePair();
+    t.get<Clock>(Clock).advance(120_000);
+    await aCode(agent, app, pkce, { max_age: '3600' });
+    const stale = await agent.get(`/oauth/authorize?${authorizeQuery(app, pkce, { max_age: '60' })}`).expect(302);
+    const login = new URL(stale.headers.location, t.baseUrl);
+    expect(login.pathname).toBe('/auth/login/');
+    expect(login.searchParams.get('prompt')).toBe('login');
+    const signedIn = await signInOn(agent, user, login.search.slice(1));
+    const back = await agent.get(signedIn.headers.location).expect(302);
+    const code = redirectParams(back.headers.location).get('code')!;
+    const tokens = await exchange(t, app, code, pkce).expect(200);
+    const claims = await verifiedIdToken(t, tokens.body.id_token, app);
+    expect(Math.floor(t.get<Clock>(Clock).now().getTime() / 1000) - Number(claims.auth_time)).toBeLessThanOrEqual(60);
+  });
+
+  it('steps a signed-in person up to their second factor for acr_values=mfa, and the ID token says so', async () => {
+    const { app } = await anApplication(t);
+    const user = await anEndUser(t, app as never, { smtp });
+    const agent = await aSignedInBrowser(t, user);
+    const { app: authenticator } = await withTotp(t, user);
+    const pkce = aPkcePair();
+    const res = await agent
+      .get(`/oauth/authorize?${authorizeQuery(app, pkce, { acr_values: 'https://refeds.org/profile/mfa' })}`)
+      .expect(302);
+    const stepUp = new URL(res.headers.location, t.baseUrl);
+    expect(stepUp.searchParams.get('step_up')).toBe('1');
+    const page = await agent.get(`${stepUp.pathname}${stepUp.search}`).expect(200);
+    const field = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(page.text)![1].replace(/&amp;/g, '&');
+    const passed = await agent
+      .post('/auth/login/mfa/')
+      .type('form')
+      .send({
+        csrf_token: field('csrf_token'),
+        mfa_token: field('mfa_token'),
+        next: field('next'),
+        client_id: app.client_id,
+        code: authenticator.next(),
+      })
+      .expect(303);
+    const back = await agent.get(passed.headers.location).expect(302);
+    const code = redirectParams(back.headers.location).get('code')!;
+    const tokens = await exchange(t, app, code, pkce).expect(200);
+    const claims = await verifiedIdToken(t, tokens.body.id_token, app);
+    expect(claims.acr).toBe('https://refeds.org/profile/mfa');
+    expect(claims.amr).toEqual(expect.arrayContaining(['mfa']));
   });
 });
