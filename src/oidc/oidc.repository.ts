@@ -189,8 +189,9 @@ export class OidcRepository {
     return rows.map((r) => r.sessionId);
   }
 
-  async claimsUser(workspaceId: string, userId: string): Promise<ClaimsUser | null> {
-    const [row] = await preparedQuery(this.dataSource, CLAIMS_USER, [workspaceId, userId]);
+  /** On `tx` inside a unit of work (an embedded database has one connection: the pool would wait for it forever). */
+  async claimsUser(workspaceId: string, userId: string, tx: Tx | null = null): Promise<ClaimsUser | null> {
+    const [row] = await preparedQuery(tx ?? this.dataSource, CLAIMS_USER, [workspaceId, userId]);
     if (!row) return null;
     return {
       id: text(row, 'id'),

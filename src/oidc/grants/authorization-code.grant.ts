@@ -63,7 +63,7 @@ export class AuthorizationCodeGrant implements GrantHandler, OnModuleInit {
       if (!verifierMatches(verifier, row.codeChallenge)) {
         return { error: new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge') };
       }
-      const user = await this.repository.claimsUser(row.workspaceId, row.userId);
+      const user = await this.repository.claimsUser(row.workspaceId, row.userId, tx);
       if (!user?.isActive) {
         await this.repository.markCodeUsed(tx, row.workspaceId, row.codeHash, now, null);
         return { error: invalidCode() };
