@@ -56,6 +56,19 @@ const APP_SESSION_BY_REFRESH = `SELECT s.session_id, s.workspace_id, s.client_id
 const APP_SESSION = `SELECT session_id, workspace_id, client_id, user_id, browser_session_id, scope, auth_time, created_at
   FROM oauth_app_sessions WHERE workspace_id = $1 AND session_id = $2`;
 
+const LOCK_CODE = `SELECT c.code_hash, c.workspace_id, c.client_id, c.user_id, c.browser_session_id, c.redirect_uri, c.scope, c.nonce,
+    c.code_challenge, c.auth_time, c.amr, c.expires_at, c.used_at, c.session_id,
+    u.email, u.email_verified, u.first_name, u.last_name, u.is_active
+  FROM oauth_authorization_codes c JOIN end_users u ON u.id = c.user_id AND u.workspace_id = c.workspace_id
+  WHERE c.code_hash = $1 FOR UPDATE OF c`;
+
+// A data-modifying CTE runs whether or not the statement reads it: the code is spent and the session bound together.
+const SPEND_CODE = `WITH spent AS (
+    UPDATE oauth_authorization_codes SET used_at = $3, session_id = $4 WHERE workspace_id = $1 AND code_hash = $2
+  )
+  INSERT INTO oauth_app_sessions (session_id, workspace_id, client_id, user_id, browser_session_id, scope, auth_time)
+  VALUES ($4, $1, $5, $6, $7, $8, $9)`;
+
 const CLAIMS_USER = `SELECT id, email, email_verified, first_name, last_name, is_active FROM end_users WHERE workspace_id = $1 AND id = $2`;
 
 function stringList(row: QueryRow, column: string): string[] {
@@ -144,10 +157,44 @@ export class OidcRepository {
     await this.dataSource.getRepository(OAuthAuthorizationCode).insert({ ...code, usedAt: null, sessionId: null });
   }
 
-  /** The code row-locked, so that two concurrent exchanges cannot both spend it. */
-  async lockCode(tx: Tx, codeHash: string): Promise<AuthorizationCodeRow | null> {
-    const [row] = await tx.query(`SELECT * FROM oauth_authorization_codes WHERE code_hash = $1 FOR UPDATE`, [codeHash]);
-    return row ? toCode(row as QueryRow) : null;
+  /**
+   * The code row-locked (two concurrent exchanges cannot both spend it), with the person it was issued
+   * for, in one round trip (the exchange is the hot path of a sign-in).
+   */
+  async lockCode(tx: Tx, codeHash: string): Promise<{ code: AuthorizationCodeRow; user: ClaimsUser } | null> {
+    const [row] = await preparedQuery(tx, LOCK_CODE, [codeHash]);
+    if (!row) return null;
+    return {
+      code: toCode(row),
+      user: {
+        id: text(row, 'user_id'),
+        email: text(row, 'email'),
+        emailVerified: bool(row, 'email_verified'),
+        firstName: text(row, 'first_name'),
+        lastName: text(row, 'last_name'),
+        isActive: bool(row, 'is_active'),
+      },
+    };
+  }
+
+  /** Spends the code for the session its exchange opened and binds that session to the client, in one statement. */
+  async spendCode(
+    tx: Tx,
+    code: AuthorizationCodeRow,
+    session: Omit<AppSessionRow, 'createdAt' | 'browserSessionId' | 'scope' | 'authTime' | 'userId'>,
+    now: Date,
+  ): Promise<void> {
+    await preparedQuery(tx, SPEND_CODE, [
+      code.workspaceId,
+      code.codeHash,
+      now,
+      session.sessionId,
+      session.clientId,
+      code.userId,
+      code.browserSessionId,
+      code.scope,
+      code.authTime,
+    ]);
   }
 
   async markCodeUsed(tx: Tx, workspaceId: string, codeHash: string, now: Date, sessionId: string | null): Promise<void> {
@@ -157,10 +204,6 @@ export class OidcRepository {
   /** Codes expired for a while (a spent one is kept a little longer than it lives, to detect its reuse). */
   async purgeCodes(before: Date): Promise<void> {
     await this.dataSource.query(`DELETE FROM oauth_authorization_codes WHERE expires_at < $1`, [before]);
-  }
-
-  async insertAppSession(tx: Tx, session: Omit<AppSessionRow, 'createdAt'>): Promise<void> {
-    await tx.getRepository(OAuthAppSession).insert(session);
   }
 
   /** The application session a refresh token belongs to, and whether the token itself is still usable (unspent, unexpired, session live). */

@@ -52,9 +52,10 @@ export class AuthorizationCodeGrant implements GrantHandler, OnModuleInit {
     if (code.length > MAX_CODE_CHARS) throw invalidCode();
     const now = this.clock.now();
     const outcome: Exchange = await this.uow.run(async (tx, events) => {
-      const row = await this.repository.lockCode(tx, sha256Hex(code));
+      const locked = await this.repository.lockCode(tx, sha256Hex(code));
       // Another client's code is not spent by this attempt (RFC 6749 §4.1.3: it was not issued to it).
-      if (!row || row.clientId !== app.id) return { error: invalidCode() };
+      if (!locked || locked.code.clientId !== app.id) return { error: invalidCode() };
+      const { code: row, user } = locked;
       if (row.usedAt) return this.reused(tx, events, row, now, request);
       if (row.expiresAt <= now) return { error: invalidCode() };
       if (row.redirectUri !== redirectUri) {
@@ -63,8 +64,7 @@ export class AuthorizationCodeGrant implements GrantHandler, OnModuleInit {
       if (!verifierMatches(verifier, row.codeChallenge)) {
         return { error: new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge') };
       }
-      const user = await this.repository.claimsUser(row.workspaceId, row.userId, tx);
-      if (!user?.isActive) {
+      if (!user.isActive) {
         await this.repository.markCodeUsed(tx, row.workspaceId, row.codeHash, now, null);
         return { error: invalidCode() };
       }
@@ -74,16 +74,7 @@ export class AuthorizationCodeGrant implements GrantHandler, OnModuleInit {
         request,
         now,
       );
-      await this.repository.markCodeUsed(tx, row.workspaceId, row.codeHash, now, opened.pair.session_id);
-      await this.repository.insertAppSession(tx, {
-        sessionId: opened.pair.session_id,
-        workspaceId: row.workspaceId,
-        clientId: app.id,
-        userId: row.userId,
-        browserSessionId: row.browserSessionId,
-        scope: row.scope,
-        authTime: row.authTime,
-      });
+      await this.repository.spendCode(tx, row, { sessionId: opened.pair.session_id, workspaceId: row.workspaceId, clientId: app.id }, now);
       return { code: row, user, pair: opened.pair };
     });
     if ('error' in outcome) {
