@@ -63,8 +63,9 @@ export class OpenIdProvider1795700000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const table of ['oauth_consents', 'oauth_app_sessions', 'oauth_authorization_codes'])
+    for (const table of ['oauth_consents', 'oauth_app_sessions', 'oauth_authorization_codes']) {
       await q.query(`DROP TABLE IF EXISTS ${table}`);
+    }
     await q.query(`
       ALTER TABLE oauth_clients
         DROP COLUMN client_type, DROP COLUMN first_party, DROP COLUMN subject_type, DROP COLUMN pairwise_salt,
