@@ -4,10 +4,14 @@
  * or another live service such as Redis); and e2e suites that boot the real app.
  */
 const tsJest = ['ts-jest', { diagnostics: false }];
-// jose 6 ships ES modules only; Jest (CommonJS mode) needs it transpiled. Node itself loads it fine.
+// jose 6, and the relying parties of the OpenID tests (openid-client 6, oauth4webapi 3), ship ES modules only;
+// Jest (CommonJS mode) needs them transpiled. Node itself loads them fine.
 const esmDeps = {
-  transform: { '^.+\\.ts$': tsJest, '^.+/node_modules/jose/.+\\.js$': ['ts-jest', { diagnostics: false, tsconfig: { allowJs: true } }] },
-  transformIgnorePatterns: ['/node_modules/(?!jose/)'],
+  transform: {
+    '^.+\\.ts$': tsJest,
+    '^.+/node_modules/(jose|openid-client|oauth4webapi)/.+\\.js$': ['ts-jest', { diagnostics: false, tsconfig: { allowJs: true } }],
+  },
+  transformIgnorePatterns: ['/node_modules/(?!(jose|openid-client|oauth4webapi)/)'],
 };
 module.exports = {
   maxWorkers: 2,

@@ -41,6 +41,9 @@ import { WorkspaceMember } from './workspaces/entities/workspace-member.entity';
 import { WebhookDelivery } from './webhooks/entities/webhook-delivery.entity';
 import { WebhookSubscription } from './webhooks/entities/webhook-subscription.entity';
 import { Workspace } from './workspaces/entities/workspace.entity';
+import { OAuthAppSession } from './oidc/entities/oauth-app-session.entity';
+import { OAuthAuthorizationCode } from './oidc/entities/oauth-authorization-code.entity';
+import { OAuthConsent } from './oidc/entities/oauth-consent.entity';
 
 /**
  * Every entity, one per table: a new table is one line here. The list lives in the app layer
@@ -49,6 +52,9 @@ import { Workspace } from './workspaces/entities/workspace.entity';
  * off); the schema test (test/spine/schema.e2e-spec.ts) proves these describe it exactly.
  */
 export const ENTITIES = [
+  OAuthAuthorizationCode,
+  OAuthAppSession,
+  OAuthConsent,
   GeoCacheEntry,
   SecurityAnomaly,
   AuditChainEntry,

@@ -25,6 +25,7 @@ import { LandingModule } from './landing/landing.module';
 import { ManagedDatabasesModule } from './managed-databases/managed-databases.module';
 import { OAuthClientsModule } from './oauth-clients/oauth-clients.module';
 import { OAuthModule } from './oauth/oauth.module';
+import { OidcModule } from './oidc/oidc.module';
 import { SamlModule } from './saml/saml.module';
 import { TestSpModule } from './saml/test-sp/test-sp.module';
 import { ScimModule } from './scim/scim.module';
@@ -49,6 +50,7 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     OAuthModule,
     ScimModule,
     EndUsersModule,
+    OidcModule,
     AnomaliesModule,
     ManagedDatabasesModule,
     SamlModule,

@@ -205,10 +205,26 @@ export const SCHEMAS = {
   },
   OAuthClient: {
     type: 'object',
-    required: ['id', 'client_id', 'name', 'workspace_id', 'redirect_uris', 'created_at'],
+    required: [
+      'id',
+      'client_id',
+      'name',
+      'workspace_id',
+      'redirect_uris',
+      'post_logout_redirect_uris',
+      'client_type',
+      'first_party',
+      'subject_type',
+      'id_token_signed_response_alg',
+      'token_endpoint_auth_method',
+      'jwks',
+      'created_at',
+    ],
     properties: {
       id,
-      client_id: str('cli_5f2b9c0e7a4d1e3f6a8b0c2d', { description: 'Public identifier end users register and sign in with.' }),
+      client_id: str('cli_5f2b9c0e7a4d1e3f6a8b0c2d', {
+        description: 'Public identifier end users register and sign in with; the OpenID client_id.',
+      }),
       name: str('Acme web app'),
       workspace_id: id,
       redirect_uris: {
@@ -216,7 +232,25 @@ export const SCHEMAS = {
         items: { type: 'string', format: 'uri' },
         example: ['https://app.example.com/callback'],
         description:
-          'Callback URLs the OpenID Connect authorization-code flow will be allowed to redirect to. Stored and returned; nothing redirects to them yet (the hosted login ends on its own signed-in page).',
+          'Exact redirect URIs of the OpenID Connect authorization-code flow (no wildcards; an http loopback IP literal matches any port, RFC 8252 §7.3).',
+      },
+      post_logout_redirect_uris: { type: 'array', items: { type: 'string', format: 'uri' }, example: ['https://app.example.com/'] },
+      client_type: { type: 'string', enum: ['confidential', 'public'], example: 'confidential' },
+      first_party: { type: 'boolean', example: true, description: 'First-party applications skip the consent screen.' },
+      subject_type: { type: 'string', enum: ['public', 'pairwise'], example: 'public' },
+      id_token_signed_response_alg: { type: 'string', enum: ['RS256', 'ES256'], example: 'RS256' },
+      token_endpoint_auth_method: {
+        type: 'string',
+        enum: ['client_secret_basic', 'private_key_jwt', 'none'],
+        example: 'client_secret_basic',
+        description: 'The preferred method; a confidential client may also use client_secret_post.',
+      },
+      jwks: {
+        type: 'object',
+        nullable: true,
+        additionalProperties: true,
+        example: null,
+        description: 'Public keys of its private_key_jwt assertions.',
       },
       created_at: time,
     },
@@ -227,7 +261,12 @@ export const SCHEMAS = {
       {
         type: 'object',
         required: ['client_secret'],
-        properties: { client_secret: str('cs_3qT8vYw1Zp0LmKx5Rb7nHs2Df6Gj9Ac4', { description: 'Shown once; stored hashed.' }) },
+        properties: {
+          client_secret: str('cs_3qT8vYw1Zp0LmKx5Rb7nHs2Df6Gj9Ac4', {
+            nullable: true,
+            description: 'Shown once; stored hashed. Null for a public client.',
+          }),
+        },
       },
     ],
   },
@@ -334,7 +373,50 @@ export const SCHEMAS = {
       token_type: { type: 'string', enum: ['Bearer'], example: 'Bearer' },
       expires_in: { type: 'integer', example: 3600 },
       scope: str('scim'),
+      refresh_token: str('rt_R2d9…', {
+        description: 'authorization_code and refresh_token grants: the next refresh token (each works once).',
+      }),
+      id_token: str('eyJhbGciOiJSUzI1NiIsImtpZCI6InJzMjU2LTEifQ.e30.c2ln', {
+        description: 'authorization_code and refresh_token grants: the OpenID Connect ID token (RS256 or ES256).',
+      }),
     },
+  },
+  OidcUserInfo: {
+    type: 'object',
+    description: "OpenID Connect Core §5.3 claims, by the grant's scope.",
+    required: ['sub'],
+    properties: {
+      sub: str('0f8fad5b-d9cb-469f-a165-70867728950e'),
+      email: str('ada@example.com'),
+      email_verified: { type: 'boolean', example: true },
+      name: str('Ada Lovelace'),
+      given_name: str('Ada'),
+      family_name: str('Lovelace'),
+    },
+  },
+  OAuthIntrospection: {
+    type: 'object',
+    description: 'RFC 7662 §2.2. An inactive token is only {"active": false}.',
+    required: ['active'],
+    properties: {
+      active: { type: 'boolean', example: true },
+      scope: str('openid email'),
+      client_id: str('cli_5f2b9c0e7a4d1e3f6a8b0c2d'),
+      token_type: { type: 'string', enum: ['Bearer', 'refresh_token'], example: 'Bearer' },
+      sub: str('0f8fad5b-d9cb-469f-a165-70867728950e'),
+      exp: { type: 'integer', example: 1795701234 },
+      iat: { type: 'integer', example: 1795700334 },
+      iss: str('https://id.example.com'),
+      aud: str('cli_5f2b9c0e7a4d1e3f6a8b0c2d'),
+      sid: id,
+    },
+  },
+  OAuthRevocation: {
+    type: 'object',
+    description: 'RFC 7009 §2.2: the token is revoked or was never valid; the body is empty and clients ignore it.',
+    additionalProperties: false,
+    properties: {},
+    example: {},
   },
   OAuthError: {
     type: 'object',
@@ -344,7 +426,8 @@ export const SCHEMAS = {
   },
   OAuthServerMetadata: {
     type: 'object',
-    description: 'RFC 8414 authorization server metadata.',
+    description:
+      'RFC 8414 authorization server metadata, which is also the OpenID Provider configuration (OpenID Connect Discovery 1.0 §3).',
     required: ['issuer', 'token_endpoint', 'grant_types_supported', 'token_endpoint_auth_methods_supported'],
     additionalProperties: true,
     properties: {
@@ -356,7 +439,15 @@ export const SCHEMAS = {
         items: { type: 'string' },
         example: ['client_credentials', 'urn:ietf:params:oauth:grant-type:jwt-bearer'],
       },
-      response_types_supported: { type: 'array', items: { type: 'string' }, example: [] },
+      authorization_endpoint: str('https://id.example.com/oauth/authorize'),
+      userinfo_endpoint: str('https://id.example.com/oauth/userinfo'),
+      end_session_endpoint: str('https://id.example.com/oauth/logout'),
+      revocation_endpoint: str('https://id.example.com/oauth/revoke'),
+      introspection_endpoint: str('https://id.example.com/oauth/introspect'),
+      response_types_supported: { type: 'array', items: { type: 'string' }, example: ['code'] },
+      subject_types_supported: { type: 'array', items: { type: 'string' }, example: ['public', 'pairwise'] },
+      id_token_signing_alg_values_supported: { type: 'array', items: { type: 'string' }, example: ['RS256', 'ES256'] },
+      code_challenge_methods_supported: { type: 'array', items: { type: 'string' }, example: ['S256'] },
       token_endpoint_auth_methods_supported: {
         type: 'array',
         items: { type: 'string' },

@@ -183,9 +183,10 @@ function firstMessage(exception: HttpException): string {
   return Array.isArray(message) ? message[0] : (message ?? exception.message);
 }
 
-/** The token endpoint (and what issue 25 adds beside it) answers errors as RFC 6749 §5.2 says. */
+/** The token endpoint and the endpoints beside it (revocation, introspection, UserInfo) answer errors as RFC 6749 §5.2 says. */
+const OAUTH_JSON_ENDPOINTS = new Set(['/oauth/token', '/oauth/revoke', '/oauth/introspect', '/oauth/userinfo']);
 function isOAuthEndpoint(path: string): boolean {
-  return path === '/oauth/token' || path === '/oauth/token/';
+  return OAUTH_JSON_ENDPOINTS.has(path.endsWith('/') ? path.slice(0, -1) : path);
 }
 
 const OAUTH_ERRORS = new Set([
@@ -197,6 +198,10 @@ const OAUTH_ERRORS = new Set([
   'invalid_scope',
   'temporarily_unavailable',
   'server_error',
+  // RFC 6750 §3.1 (UserInfo) and RFC 7009 §2.2.1 (revocation).
+  'invalid_token',
+  'insufficient_scope',
+  'unsupported_token_type',
 ]);
 
 /** Our own codes (body parser, rate limit, outage) in RFC 6749's vocabulary. */
@@ -210,7 +215,13 @@ function oauthErrorCode(problem: Problem): string {
 
 /** Pages a browser navigates to (SSO, hosted login) answer errors with HTML. */
 export function isBrowserPage(path: string): boolean {
-  return path.startsWith('/saml/sso') || path.startsWith('/auth/login') || path.startsWith('/auth/sessions');
+  return (
+    path.startsWith('/saml/sso') ||
+    path.startsWith('/auth/login') ||
+    path.startsWith('/auth/sessions') ||
+    path.startsWith('/oauth/authorize') ||
+    path.startsWith('/oauth/logout')
+  );
 }
 
 function titleFor(status: number): string {

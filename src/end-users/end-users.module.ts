@@ -25,6 +25,7 @@ import { HostedSessionsService } from './hosted-login/hosted-sessions.service';
 import { HostedLoginController } from './hosted-login/hosted-login.controller';
 import { hostedBasePath, HostedLoginService } from './hosted-login/hosted-login.service';
 import { LOGIN_APP_NAMES, LoginAppNamesSlot } from './hosted-login/login-app-names';
+import { ApplicationGrantsSlot } from './hosted-login/application-grants';
 import { SignInContinuations } from './hosted-login/sign-in-continuation';
 import { EndUserRecoveryCode } from './mfa/entities/end-user-recovery-code.entity';
 import { EndUserTotp } from './mfa/entities/end-user-totp.entity';
@@ -121,6 +122,7 @@ const DEFAULT_LOGIN_PATH = '/auth/login/';
     SignInContinuations,
     LoginAppNamesSlot,
     { provide: LOGIN_APP_NAMES, useExisting: LoginAppNamesSlot },
+    ApplicationGrantsSlot,
     TokenDenylistRepository,
     TokenDenylistService,
     EndUserStrategy,
@@ -130,7 +132,7 @@ const DEFAULT_LOGIN_PATH = '/auth/login/';
       useFactory: (config: AppConfig) => new AccessTokenCodec(config.AUTH_JWT_SECRET ?? '', config.ACCESS_TOKEN_TTL_SECONDS),
     },
   ],
-  exports: [BrowserSessionsService, SessionsService, LoginAppNamesSlot],
+  exports: [BrowserSessionsService, SessionsService, LoginAppNamesSlot, ApplicationGrantsSlot],
 })
 export class EndUsersModule implements NestModule {
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}

@@ -1,10 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import type { EndUserPrincipal } from '../common/auth/principal';
 import { Clock } from '../common/clock';
 import { generateToken, sha256Hex } from '../common/crypto/tokens';
 import { DomainError, notFound } from '../common/errors';
 import { isUuid } from '../common/ids';
 import type { RequestMeta } from '../common/request-context';
+import { reduceUserAgent } from '../common/user-agent';
 import { APP_CONFIG, type AppConfig } from '../config/config';
 import { type Tx, UnitOfWork } from '../database/unit-of-work';
 import type { EndUserSessionRecord } from '../events/domain-events';
@@ -87,6 +89,37 @@ export class SessionsService {
     const { pair, refresh } = await this.mintTokens(session, now);
     await this.sessions.insertRefreshToken(tx, session.workspaceId, session.id, refresh, now);
     return pair;
+  }
+
+  /**
+   * A session issued to an application by the OpenID provider's code exchange (kind 'api', the
+   * person already signed in on the hosted login), with its first token pair, in the caller's
+   * transaction. Its tokens are today's: the same rotation (decision 0301) and end-user endpoints.
+   */
+  async openForApplication(
+    tx: Tx,
+    owner: Omit<SessionRef, 'id'> & { amr: string[] },
+    request: RequestMeta,
+    now: Date,
+  ): Promise<{ pair: TokenPair; accessJti: string; accessExpiresAt: Date }> {
+    const id = randomUUID();
+    const { pair, refresh } = await this.mintTokens({ ...owner, id }, now);
+    const ua = request.userAgent ? request.userAgent.slice(0, 1000) : null;
+    await this.sessions.insert(tx, owner.workspaceId, {
+      id,
+      userId: owner.userId,
+      oauthClientId: owner.oauthClientId,
+      kind: 'api',
+      ipAddress: request.ip || null,
+      userAgent: ua,
+      ...reduceUserAgent(ua),
+      browserTokenHash: null,
+      now,
+      expiresAt: this.refreshExpiry(now),
+      amr: owner.amr,
+      refresh,
+    });
+    return { pair, accessJti: refresh.accessJti, accessExpiresAt: refresh.accessExpiresAt };
   }
 
   refreshExpiry(now: Date): Date {

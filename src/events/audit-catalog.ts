@@ -27,7 +27,7 @@ export const AUDIT_EVENTS = {
   oauth_client_secret_reset: { severity: 'warn', status: 'emitted', description: 'Client secret rotated' },
   oauth_token_issue: { severity: 'info', status: 'emitted', description: 'Access or refresh token issued' },
   oauth_token_revoke: { severity: 'warn', status: 'emitted', description: 'Token revoked' },
-  oauth_consent_grant: { severity: 'info', status: 'planned', description: 'Consent granted to a client' },
+  oauth_consent_grant: { severity: 'info', status: 'emitted', description: 'Consent granted to a client' },
   workspace_create: { severity: 'info', status: 'emitted', description: 'Workspace created' },
   workspace_update: { severity: 'info', status: 'emitted', description: 'Settings changed' },
   workspace_delete: { severity: 'warn', status: 'emitted', description: 'Workspace deleted' },

@@ -76,6 +76,7 @@ export interface DomainEvents {
   oauth_client_secret_reset: AuditFacts;
   oauth_token_issue: AuditFacts;
   oauth_token_revoke: AuditFacts;
+  oauth_consent_grant: AuditFacts;
   workspace_create: AuditFacts;
   workspace_update: AuditFacts;
   workspace_delete: AuditFacts;

@@ -18,6 +18,12 @@ describe('OAuthClientsRepository', () => {
         clientSecretHash: 'x',
         name: 'App',
         redirectUris: ['https://app.example.test/cb'],
+        clientType: 'confidential',
+        postLogoutRedirectUris: [],
+        firstParty: true,
+        subjectType: 'public',
+        idTokenAlg: 'RS256',
+        jwks: null,
       }),
     );
   /** The row as the table holds it, whoever's it is. */

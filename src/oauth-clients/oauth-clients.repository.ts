@@ -1,19 +1,24 @@
 import { Injectable } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Tx } from '../database/unit-of-work';
 import { WorkspaceMember } from '../workspaces/entities/workspace-member.entity';
 import { OAuthClient } from './entities/oauth-client.entity';
 
-export interface NewOAuthClient {
+/** What an application says about itself as an OpenID client (issue 25). */
+export type OpenIdClientSettings = Pick<OAuthClient, 'firstParty' | 'subjectType' | 'idTokenAlg' | 'jwks' | 'postLogoutRedirectUris'>;
+
+export interface NewOAuthClient extends OpenIdClientSettings {
   clientId: string;
   clientSecretHash: string;
   name: string;
   redirectUris: string[];
+  clientType: OAuthClient['clientType'];
 }
 
 /** A field left undefined keeps its value (the DTOs refuse null: decision 0041). */
-export interface OAuthClientChange {
+export interface OAuthClientChange extends Partial<OpenIdClientSettings> {
   name?: string | null;
   redirectUris?: string[] | null;
 }
@@ -25,7 +30,8 @@ export class OAuthClientsRepository {
 
   async insert(tx: Tx, workspaceId: string, values: NewOAuthClient): Promise<OAuthClient> {
     const clients = tx.getRepository(OAuthClient);
-    return clients.save(clients.create({ workspaceId, ...values }));
+    // The key of its pairwise subject identifiers (OpenID Connect Core §8.1): random, never shown.
+    return clients.save(clients.create({ workspaceId, ...values, pairwiseSalt: randomBytes(32).toString('hex') }));
   }
 
   /** The workspace's clients, oldest first. */
@@ -52,6 +58,11 @@ export class OAuthClientsRepository {
       {
         ...(change.name != null && { name: change.name }),
         ...(change.redirectUris != null && { redirectUris: change.redirectUris }),
+        ...(change.postLogoutRedirectUris !== undefined && { postLogoutRedirectUris: change.postLogoutRedirectUris }),
+        ...(change.firstParty !== undefined && { firstParty: change.firstParty }),
+        ...(change.subjectType !== undefined && { subjectType: change.subjectType }),
+        ...(change.idTokenAlg !== undefined && { idTokenAlg: change.idTokenAlg }),
+        ...(change.jwks !== undefined && { jwks: change.jwks }),
         updatedAt: () => 'now()',
       },
     );

@@ -2,14 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import type { DeveloperPrincipal } from '../common/auth/principal';
 import { generateToken, sha256Hex } from '../common/crypto/tokens';
-import { notFound } from '../common/errors';
+import { DomainError, notFound } from '../common/errors';
 import { isUuid } from '../common/ids';
 import { RequestMeta } from '../common/request-context';
 import { EmittedEvents, Tx, UnitOfWork } from '../database/unit-of-work';
 import type { WorkspaceScope } from '../workspaces/workspace-scoped';
 import { CreateOAuthClientDto, UpdateOAuthClientDto } from './dto/oauth-client.dto';
 import { OAuthClient } from './entities/oauth-client.entity';
-import { OAuthClientsRepository } from './oauth-clients.repository';
+import { OAuthClientChange, OAuthClientsRepository } from './oauth-clients.repository';
+import { publicKeySet } from '../oauth/assertions/public-key-set';
 
 type OAuthClientEvent = 'oauth_client_create' | 'oauth_client_update' | 'oauth_client_delete' | 'oauth_client_secret_reset';
 
@@ -19,8 +20,29 @@ const toView = (c: OAuthClient) => ({
   name: c.name,
   workspace_id: c.workspaceId,
   redirect_uris: c.redirectUris,
+  post_logout_redirect_uris: c.postLogoutRedirectUris,
+  client_type: c.clientType,
+  first_party: c.firstParty,
+  subject_type: c.subjectType,
+  id_token_signed_response_alg: c.idTokenAlg,
+  token_endpoint_auth_method: c.clientType === 'public' ? 'none' : c.jwks ? 'private_key_jwt' : 'client_secret_basic',
+  jwks: c.jwks,
   created_at: c.createdAt.toISOString(),
 });
+
+/** The OpenID client fields of a create or update body, keys validated (a JWK Set of public keys only). */
+async function openIdSettings(dto: UpdateOAuthClientDto): Promise<OAuthClientChange> {
+  return {
+    postLogoutRedirectUris: dto.post_logout_redirect_uris,
+    firstParty: dto.first_party,
+    subjectType: dto.subject_type,
+    idTokenAlg: dto.id_token_signed_response_alg,
+    jwks: dto.jwks === undefined ? undefined : await publicKeySet(dto.jwks),
+  };
+}
+
+const invalid = (field: string, problem: string) =>
+  new DomainError('validation_failed', `${field} ${problem}`, { details: { [field]: [problem] } });
 
 /** The applications end users belong to. Secrets are shown once and stored as SHA-256. */
 @Injectable()
@@ -32,15 +54,25 @@ export class OAuthClientsService {
 
   async create(p: DeveloperPrincipal, { workspaceId }: WorkspaceScope, dto: CreateOAuthClientDto, request: RequestMeta) {
     return this.uow.run(async (tx, events) => {
+      const settings = await openIdSettings(dto);
+      const isPublic = dto.client_type === 'public';
+      if (isPublic && settings.jwks) throw invalid('jwks', 'cannot be set on a public client (it has no credential)');
+      // A public client has no secret: the hash of an unrevealed random value, which nothing accepts (its auth method is none).
       const secret = generateToken('cs_');
       const client = await this.clients.insert(tx, workspaceId, {
         clientId: `cli_${randomBytes(12).toString('hex')}`,
         clientSecretHash: sha256Hex(secret),
         name: dto.name,
         redirectUris: dto.redirect_uris ?? [],
+        clientType: isPublic ? 'public' : 'confidential',
+        postLogoutRedirectUris: settings.postLogoutRedirectUris ?? [],
+        firstParty: settings.firstParty ?? true,
+        subjectType: settings.subjectType ?? 'public',
+        idTokenAlg: settings.idTokenAlg ?? 'RS256',
+        jwks: settings.jwks ?? null,
       });
       this.record(events, 'oauth_client_create', p, client, request);
-      return { ...toView(client), client_secret: secret };
+      return { ...toView(client), client_secret: isPublic ? null : secret };
     });
   }
 
@@ -55,8 +87,21 @@ export class OAuthClientsService {
   async update(p: DeveloperPrincipal, id: string, dto: UpdateOAuthClientDto, request: RequestMeta) {
     return this.uow.run(async (tx, events) => {
       const client = await this.load(tx, p, id);
-      await this.clients.update(tx, client.workspaceId, id, { name: dto.name, redirectUris: dto.redirect_uris });
-      const updated: OAuthClient = { ...client, name: dto.name ?? client.name, redirectUris: dto.redirect_uris ?? client.redirectUris };
+      if (dto.client_type !== undefined && dto.client_type !== client.clientType) throw invalid('client_type', 'is fixed at creation');
+      const settings = await openIdSettings(dto);
+      if (client.clientType === 'public' && settings.jwks) throw invalid('jwks', 'cannot be set on a public client (it has no credential)');
+      const change = { ...settings, name: dto.name, redirectUris: dto.redirect_uris };
+      await this.clients.update(tx, client.workspaceId, id, change);
+      const updated: OAuthClient = {
+        ...client,
+        name: dto.name ?? client.name,
+        redirectUris: dto.redirect_uris ?? client.redirectUris,
+        postLogoutRedirectUris: settings.postLogoutRedirectUris ?? client.postLogoutRedirectUris,
+        firstParty: settings.firstParty ?? client.firstParty,
+        subjectType: settings.subjectType ?? client.subjectType,
+        idTokenAlg: settings.idTokenAlg ?? client.idTokenAlg,
+        jwks: settings.jwks ?? client.jwks,
+      };
       this.record(events, 'oauth_client_update', p, updated, request, { fields: Object.keys(dto) });
       return toView(updated);
     });
@@ -73,6 +118,7 @@ export class OAuthClientsService {
   async rotateSecret(p: DeveloperPrincipal, id: string, request: RequestMeta) {
     return this.uow.run(async (tx, events) => {
       const client = await this.load(tx, p, id);
+      if (client.clientType === 'public') throw new DomainError('bad_request', 'a public client has no secret');
       const secret = generateToken('cs_');
       await this.clients.replaceSecret(tx, client.workspaceId, id, sha256Hex(secret));
       this.record(events, 'oauth_client_secret_reset', p, client, request);

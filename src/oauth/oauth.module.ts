@@ -8,6 +8,7 @@ import { KeySets } from './assertions/key-sets';
 import { OAuthClientDirectory } from './clients/oauth-client-directory';
 import { OAuthDiscoveryController } from './discovery/oauth-discovery.controller';
 import { OAuthDiscoveryService } from './discovery/oauth-discovery.service';
+import { OAuthServerInfo } from './discovery/oauth-server-info';
 import { OAuthSigningKey } from './keys/entities/oauth-signing-key.entity';
 import { SigningKeysRepository } from './keys/signing-keys.repository';
 import { SigningKeysService } from './keys/signing-keys.service';
@@ -16,6 +17,9 @@ import { ClientCredentialsGrant } from './token/client-credentials.grant';
 import { GrantRegistry } from './token/grants';
 import { JwtBearerGrant } from './token/jwt-bearer.grant';
 import { TokenController } from './token/token.controller';
+import { TokenAuthorities } from './token-management/token-authorities';
+import { TokenManagementController } from './token-management/token-management.controller';
+import { TokenManagementService } from './token-management/token-management.service';
 import { TokenEndpointService } from './token/token-endpoint.service';
 import { AccessTokensService } from './tokens/access-tokens.service';
 
@@ -27,7 +31,7 @@ import { AccessTokensService } from './tokens/access-tokens.service';
  */
 @Module({
   imports: [TypeOrmModule.forFeature([OAuthSigningKey, OAuthAssertionJti]), CommonModule],
-  controllers: [TokenController, OAuthDiscoveryController],
+  controllers: [TokenController, TokenManagementController, OAuthDiscoveryController],
   providers: [
     SigningKeysRepository,
     SigningKeysService,
@@ -42,7 +46,20 @@ import { AccessTokensService } from './tokens/access-tokens.service';
     JwtBearerGrant,
     TokenEndpointService,
     OAuthDiscoveryService,
+    OAuthServerInfo,
+    TokenAuthorities,
+    TokenManagementService,
   ],
-  exports: [OAuthClientDirectory, GrantRegistry, AccessTokensService, AssertionVerifier, KeySets, SigningKeysService],
+  exports: [
+    OAuthClientDirectory,
+    GrantRegistry,
+    AccessTokensService,
+    AssertionVerifier,
+    KeySets,
+    SigningKeysService,
+    OAuthServerInfo,
+    ClientAuthenticator,
+    TokenAuthorities,
+  ],
 })
 export class OAuthModule {}

@@ -54,7 +54,7 @@ describe('docs/quickstart.md', () => {
   /** Runs every bash block in one shell; answers its output, the directory it ran in and per-section timings. */
   async function runQuickstart(shell: keyof typeof SHELLS, instance: AppProcess, dir: string) {
     const sections = quickstartSections(readFileSync(QUICKSTART, 'utf8'));
-    expect(sections.map((s) => s.title.slice(0, 2))).toEqual(['0.', '1.', '2.', '3.']);
+    expect(sections.map((s) => s.title.slice(0, 2))).toEqual(['0.', '1.', '2.', '3.', '4.']);
     const script = [SHELLS[shell], ...sections.flatMap((s, i) => [s.script, `echo "@@done ${i} $(date +%s%3N)"`])].join('\n');
     const cwd = mkdtempSync(join(tmpdir(), 'idsvc-quickstart-shell-'));
     const started = Date.now();
@@ -76,8 +76,11 @@ describe('docs/quickstart.md', () => {
     async () => {
       const { stdout, cwd } = await runQuickstart('plain', plainApp, plainDataDir);
       expect(stdout.split('\n').filter((line) => line.startsWith('@@failed'))).toEqual([]);
-      expect(stdout).toMatch(/^@@done 3 /m);
+      expect(stdout).toMatch(/^@@done 4 /m);
       expect(stdout).toContain('"grace@acme.test"');
+      // Section 4: the OpenID flow ended on the app's callback with a code, and UserInfo named Ada.
+      expect(stdout).toContain('http://127.0.0.1:3000/callback?code=…&state=quickstart');
+      expect(stdout).toContain('"email": "ada@acme.test"');
       expect(stdout).toContain('"new_device"');
       // Nothing is left where the reader ran the commands (no cookie jar holding a live session).
       expect(readdirSync(cwd)).toEqual([]);

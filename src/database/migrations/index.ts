@@ -14,6 +14,7 @@ import { SamlNameIdKeyAndSeenRequests1795687114451 } from './1795687114451-SamlN
 import { ScimOAuthClients1795686466223 } from './1795686466223-ScimOAuthClients';
 import { EndUserSecondFactors1795686501550 } from './1795686501550-EndUserSecondFactors';
 import { SignInPolicies1795688130344 } from './1795688130344-SignInPolicies';
+import { OpenIdProvider1795700000000 } from './1795700000000-OpenIdProvider';
 import { EndUserPasskeys1795710000000 } from './1795710000000-EndUserPasskeys';
 import { SignInPoliciesForGeoKinds1795710000001 } from './1795710000001-SignInPoliciesForGeoKinds';
 import { AuditBrinSmallRanges1795600000000 } from './1795600000000-AuditBrinSmallRanges';
@@ -37,6 +38,7 @@ export const MIGRATIONS = [
   EndUserSecondFactors1795686501550,
   SamlNameIdKeyAndSeenRequests1795687114451,
   SignInPolicies1795688130344,
+  OpenIdProvider1795700000000,
   EndUserPasskeys1795710000000,
   SignInPoliciesForGeoKinds1795710000001,
 ];

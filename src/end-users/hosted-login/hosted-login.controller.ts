@@ -17,6 +17,8 @@ import { BrowserBinding, HostedInput, HostedLoginService, HostedResult, hostedIn
 import { LOGIN_APP_NAMES, type LoginAppNames } from './login-app-names';
 import { CSRF_COOKIE, LoginCsrf } from './login-csrf';
 import { CONTINUATION_COOKIE } from './sign-in-continuation';
+import { continuationTarget } from './continuation-target';
+import { allowFormRedirectsTo } from '../../common/form-action';
 
 /**
  * Server-rendered sign-in pages (no JavaScript). Served at /auth/login/; when SAML_IDP_LOGIN_URL names
@@ -41,7 +43,9 @@ export class HostedLoginController {
   @Get()
   async show(@Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
     const token = this.csrfToken(req, res);
-    this.send(res, await this.hosted.show(await this.withAppName(req, hostedInput(query)), token, await this.signedIn(req)));
+    const input = await this.withAppName(req, hostedInput(query));
+    allowFormRedirectsTo(res, [continuationTarget(input.next)]);
+    this.send(res, await this.hosted.show(input, token, await this.signedIn(req)));
   }
 
   /** The SAML SP's name when this sign-in continues its request (read from the SSO ticket cookie). */
@@ -125,7 +129,9 @@ export class HostedLoginController {
 
   @Get('reset')
   async showReset(@Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
-    this.send(res, await this.hosted.showReset(hostedInput(query), this.csrfToken(req, res)));
+    const input = hostedInput(query);
+    allowFormRedirectsTo(res, [continuationTarget(input.next)]);
+    this.send(res, await this.hosted.showReset(input, this.csrfToken(req, res)));
   }
 
   @Post('reset')
@@ -179,6 +185,8 @@ export class HostedLoginController {
     action: (input: HostedInput, token: string) => Promise<HostedResult>,
   ): Promise<void> {
     const input = await this.withAppName(req, hostedInput(body));
+    // The page this post answers (second factor, verification, reset) carries the same continuation.
+    allowFormRedirectsTo(res, [continuationTarget(input.next)]);
     if (!this.csrfValid(req, body)) return this.refuse(req, res, this.hosted.expiredForm(input));
     this.send(res, await action(input, this.csrfToken(req, res)));
   }

@@ -49,8 +49,10 @@ export interface HostedInput {
   recoveryCode?: string;
   /** A WebAuthn credential (JSON text) from a passkey ceremony of the page. */
   passkeyResponse?: string;
-  /** The signed-in user is asked for a second factor only (SAML step-up). */
+  /** The signed-in user is asked for a second factor only (SAML step-up, OpenID acr_values). */
   stepUp?: boolean;
+  /** prompt=login (OpenID Connect Core §3.1.2.1): the form even for a signed-in browser, whose session the new sign-in replaces. */
+  reauthenticate?: boolean;
   /** The application the sign-in continues to, when the controller knows it (the SAML SP). */
   appName?: string | null;
 }
@@ -89,7 +91,7 @@ export class HostedLoginService {
 
   async show(input: HostedInput, csrfToken: string, current: BrowserSession | null): Promise<HostedResult> {
     const resolved = await this.resolve(input.context);
-    if (current && (!resolved || resolved.scope.workspaceId === current.workspaceId)) {
+    if (current && !input.reauthenticate && (!resolved || resolved.scope.workspaceId === current.workspaceId)) {
       // Step-up (a SAML SP asked for a second factor): the signed-in user owes the factor, not the password.
       if (input.stepUp && resolved && !current.amr.includes('mfa')) {
         const challenge = await this.stepUpChallenge(current);
@@ -547,6 +549,7 @@ export function hostedInput(source: unknown): HostedInput {
     newPassword: str(s.new_password, 1024),
     mfaToken: str(s.mfa_token, 200),
     stepUp: s.step_up === '1' || undefined,
+    reauthenticate: s.prompt === 'login' || undefined,
     recoveryCode: str(s.recovery_code, 64),
     passkeyResponse: str(s.passkey_response, 65536),
   };

@@ -27,7 +27,12 @@ export class HostedSessionsController {
 
   @Get()
   async show(@Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
-    const notice = query.signed_out === '1' ? 'The session is signed out. Its tokens no longer work.' : null;
+    const notice =
+      query.signed_out === '1'
+        ? 'The session is signed out. Its tokens no longer work.'
+        : query.app_revoked === '1'
+          ? 'The application can no longer use your account.'
+          : null;
     const session = await this.browser.sessionFor(sessionCookie(req));
     this.send(res, await this.pages.show(session, contextOf(query), this.csrfToken(req, res), notice));
   }
@@ -47,6 +52,22 @@ export class HostedSessionsController {
       return;
     }
     this.send(res, await this.pages.revoke(session, contextOf(query), body?.session_id, meta));
+  }
+
+  @Post('applications/revoke')
+  async revokeApplication(
+    @Body() body: Record<string, unknown>,
+    @Query() query: Record<string, unknown>,
+    @Req() req: Request,
+    @Res() res: Response,
+    @ReqMeta() meta: RequestMeta,
+  ): Promise<void> {
+    const session = await this.browser.sessionFor(sessionCookie(req));
+    if (!this.csrf.check((req.cookies as Record<string, unknown>)?.[CSRF_COOKIE], body?.csrf_token)) {
+      this.send(res, await this.pages.show(session, contextOf(query), this.csrfToken(req, res), 'That form had expired. Try again.'));
+      return;
+    }
+    this.send(res, await this.pages.revokeApplication(session, contextOf(query), body?.application_id, meta));
   }
 
   private csrfToken(req: Request, res: Response): string {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EndUserPrincipal } from '../../common/auth/principal';
 import type { RequestMeta } from '../../common/request-context';
 import { SessionsService } from '../sessions.service';
+import { ApplicationGrantsSlot } from './application-grants';
 import type { BrowserSession } from './browser-sessions.service';
 import type { HostedResult } from './hosted-login.service';
 import { renderSessionsPage } from './views/sessions-page.view';
@@ -22,16 +23,45 @@ export interface SessionsContext {
  */
 @Injectable()
 export class HostedSessionsService {
-  constructor(private readonly sessions: SessionsService) {}
+  constructor(
+    private readonly sessions: SessionsService,
+    private readonly applicationGrants: ApplicationGrantsSlot,
+  ) {}
 
   async show(session: BrowserSession | null, context: SessionsContext, csrfToken: string, notice: string | null): Promise<HostedResult> {
     if (!session) return { kind: 'redirect', location: loginFirst(context) };
-    const sessions = await this.sessions.list(principalOf(session));
+    const [sessions, applications] = await Promise.all([
+      this.sessions.list(principalOf(session)),
+      this.applicationGrants.grants?.list(session.workspaceId, session.userId) ?? Promise.resolve([]),
+    ]);
     return {
       kind: 'page',
       status: 200,
-      html: renderSessionsPage({ email: session.email, sessions, csrfToken, revokeAction: `${SESSIONS_PAGE}revoke`, notice }),
+      html: renderSessionsPage({
+        email: session.email,
+        sessions,
+        applications,
+        csrfToken,
+        revokeAction: `${SESSIONS_PAGE}revoke`,
+        revokeApplicationAction: `${SESSIONS_PAGE}applications/revoke`,
+        notice,
+      }),
     };
+  }
+
+  /** Takes back what the person allowed an application (its consent and its sessions). */
+  async revokeApplication(
+    session: BrowserSession | null,
+    context: SessionsContext,
+    applicationId: unknown,
+    meta: RequestMeta,
+  ): Promise<HostedResult> {
+    if (!session) return { kind: 'redirect', location: loginFirst(context) };
+    const grants = this.applicationGrants.grants;
+    if (grants && typeof applicationId === 'string') {
+      await grants.revoke(session.workspaceId, session.userId, applicationId, meta);
+    }
+    return { kind: 'redirect', location: `${SESSIONS_PAGE}?app_revoked=1${contextParams(context, '&')}` };
   }
 
   /** Signs one session out; signing out this browser's own session ends at the login page. */

@@ -28,3 +28,21 @@ export class LoginCsrf {
     return safeEqual(this.tokenFor(cookieValue), token);
   }
 }
+
+/**
+ * The form token for this browser, setting the login-CSRF cookie when it is missing (or when asked
+ * to renew it). Shared by every hosted form: login, sessions, consent, sign-out.
+ */
+export function formToken(
+  csrf: LoginCsrf,
+  req: { cookies?: unknown },
+  res: { cookie(name: string, value: string, options: Record<string, unknown>): unknown },
+  secure: boolean,
+  renew = false,
+): string {
+  const current = (req.cookies as Record<string, unknown> | undefined)?.[CSRF_COOKIE];
+  if (!renew && typeof current === 'string' && current.length >= 32) return csrf.tokenFor(current);
+  const fresh = csrf.newCookieValue();
+  res.cookie(CSRF_COOKIE, fresh, { httpOnly: true, sameSite: 'lax', secure, path: '/' });
+  return csrf.tokenFor(fresh);
+}

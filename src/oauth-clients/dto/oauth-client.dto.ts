@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsString, IsUrl, IsUUID, Length, Matches } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsObject, IsString, IsUrl, IsUUID, Length, Matches } from 'class-validator';
 import { Optional } from '../../common/optional';
 
 /**
@@ -14,25 +14,60 @@ const RedirectUris = () =>
     Matches(/^[\x21-\x7e]+$/, { each: true, message: 'each value in redirect_uris must be ASCII (percent-encode other characters)' }),
   );
 
-export class CreateOAuthClientDto {
-  @ApiProperty({ format: 'uuid' }) @IsUUID() workspace_id: string;
-  @ApiProperty() @IsString() @Length(1, 200) name: string;
-  @ApiPropertyOptional({ type: [String] })
-  @Optional()
-  @IsArray()
-  @ArrayMaxSize(50)
-  @RedirectUris()
+const UriList = (description: string) =>
+  applyDecorators(ApiPropertyOptional({ type: [String], description }), Optional(), IsArray(), ArrayMaxSize(50), RedirectUris());
+
+/** What an application says about itself as an OpenID client (issue 25); every field optional, with the defaults of a first-party web app. */
+class OpenIdClientFields {
+  @UriList(
+    'Exact redirect URIs of the authorization-code flow (no wildcards; an http loopback IP literal may be used with any port, RFC 8252 §7.3).',
+  )
   redirect_uris?: string[];
+
+  @UriList('Where RP-initiated logout may return to (exact match).')
+  post_logout_redirect_uris?: string[];
+
+  @ApiPropertyOptional({
+    enum: ['confidential', 'public'],
+    description:
+      'public: a native or single-page app with no secret (token endpoint authentication none, PKCE as its proof). Fixed at creation.',
+  })
+  @Optional()
+  @IsIn(['confidential', 'public'])
+  client_type?: 'confidential' | 'public';
+
+  @ApiPropertyOptional({ description: 'First-party apps skip the consent screen; third-party ones ask each person once (default true).' })
+  @Optional()
+  @IsBoolean()
+  first_party?: boolean;
+
+  @ApiPropertyOptional({ enum: ['public', 'pairwise'], description: 'pairwise: `sub` differs per application (OpenID Connect Core §8.1).' })
+  @Optional()
+  @IsIn(['public', 'pairwise'])
+  subject_type?: 'public' | 'pairwise';
+
+  @ApiPropertyOptional({ enum: ['RS256', 'ES256'], description: 'Algorithm of its ID tokens (default RS256).' })
+  @Optional()
+  @IsIn(['RS256', 'ES256'])
+  id_token_signed_response_alg?: 'RS256' | 'ES256';
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: 'An RFC 7517 JWK Set of 1 to 10 public keys: the client may then authenticate with private_key_jwt (RFC 7523 §2.2).',
+  })
+  @Optional()
+  @IsObject()
+  jwks?: Record<string, unknown>;
 }
 
-export class UpdateOAuthClientDto {
+export class CreateOAuthClientDto extends OpenIdClientFields {
+  @ApiProperty({ format: 'uuid' }) @IsUUID() workspace_id: string;
+  @ApiProperty() @IsString() @Length(1, 200) name: string;
+}
+
+export class UpdateOAuthClientDto extends OpenIdClientFields {
   @ApiPropertyOptional() @Optional() @IsString() @Length(1, 200) name?: string;
-  @ApiPropertyOptional({ type: [String] })
-  @Optional()
-  @IsArray()
-  @ArrayMaxSize(50)
-  @RedirectUris()
-  redirect_uris?: string[];
 }
 
 export class WorkspaceQueryDto {

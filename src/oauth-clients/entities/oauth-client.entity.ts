@@ -1,10 +1,14 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import type { JwkSet } from '../../oauth/assertions/public-key-set';
 import { Workspace } from '../../workspaces/entities/workspace.entity';
 
 /** An application end users belong to; its secret is stored as SHA-256 only. */
 @Entity('oauth_clients')
 @Unique('oauth_clients_client_id_key', ['clientId'])
 @Index('oauth_clients_workspace_idx', ['workspaceId', 'createdAt'])
+@Check('oauth_clients_client_type_check', `client_type IN ('confidential', 'public')`)
+@Check('oauth_clients_subject_type_check', `subject_type IN ('public', 'pairwise')`)
+@Check('oauth_clients_id_token_alg_check', `id_token_alg IN ('RS256', 'ES256')`)
 export class OAuthClient {
   @PrimaryGeneratedColumn('uuid') id: string;
   @Column('uuid', { name: 'workspace_id' }) workspaceId: string;
@@ -17,4 +21,21 @@ export class OAuthClient {
   @Column('jsonb', { name: 'redirect_uris', default: [] }) redirectUris: string[];
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
   @Column('timestamptz', { name: 'updated_at', default: () => 'now()' }) updatedAt: Date;
+  /** OpenID client metadata (issue 25): a public client (native, SPA) has no secret and authenticates with none. */
+  @Column('text', { name: 'client_type', default: 'confidential' }) clientType: 'confidential' | 'public';
+  /** First-party applications skip the consent screen; third-party ones ask once (decision 0915). */
+  @Column('boolean', { name: 'first_party', default: true }) firstParty: boolean;
+  @Column('text', { name: 'subject_type', default: 'public' }) subjectType: 'public' | 'pairwise';
+  /** Per-client key of pairwise subject identifiers (OpenID Connect Core §8.1); never shown. */
+  @Column('text', {
+    name: 'pairwise_salt',
+    select: false,
+    // The migration's default (two random UUIDs) as TypeORM reads it back, casts stripped; the service sets 32 random bytes.
+    default: () => "replace(((gen_random_uuid())|| (gen_random_uuid())), '-', '')",
+  })
+  pairwiseSalt: string;
+  @Column('text', { name: 'id_token_alg', default: 'RS256' }) idTokenAlg: 'RS256' | 'ES256';
+  /** Public keys of its private_key_jwt client assertions (RFC 7523 §2.2). */
+  @Column('jsonb', { nullable: true }) jwks: JwkSet | null;
+  @Column('jsonb', { name: 'post_logout_redirect_uris', default: [] }) postLogoutRedirectUris: string[];
 }

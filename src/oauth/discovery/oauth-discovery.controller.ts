@@ -21,7 +21,21 @@ export class OAuthDiscoveryController {
     return this.discovery.metadata();
   }
 
-  @Doc('Signing keys of the authorization server', 'RFC 7517 JWK Set with the public keys its access tokens are signed with.')
+  @Doc(
+    'OpenID Provider configuration',
+    "OpenID Connect Discovery 1.0 §4: the same document as the RFC 8414 metadata, with the OpenID provider's endpoints (authorization, UserInfo, end session, revocation, introspection), response types, subject types, ID token algorithms, claims and ACR values. `issuer` is PUBLIC_BASE_URL.",
+  )
+  @Returns(200, 'OAuthServerMetadata', 'The configuration document')
+  @Get('.well-known/openid-configuration')
+  @Header('Cache-Control', 'public, max-age=300')
+  openidConfiguration() {
+    return this.discovery.metadata();
+  }
+
+  @Doc(
+    'Signing keys of the authorization server',
+    'RFC 7517 JWK Set with the public keys its access tokens (EdDSA) and ID tokens (RS256, ES256) are signed with; a retired key stays published until the tokens it signed have expired.',
+  )
   @Returns(200, 'Jwks', 'The JWK Set')
   @Get('oauth/jwks')
   @Header('Cache-Control', 'public, max-age=300')

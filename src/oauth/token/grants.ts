@@ -12,6 +12,8 @@ export interface IssuedTokens {
   claims: AccessTokenClaims;
   /** Extra members of the token response (refresh_token, id_token). */
   extra?: Record<string, string>;
+  /** Facts the `oauth_token_issue` audit row adds (the user and session of an application's tokens). */
+  audit?: Record<string, unknown>;
 }
 
 export interface GrantRequest {

@@ -71,13 +71,14 @@ export class TokenEndpointService {
         credential: claims.credential,
         scope: claims.scope,
         expires_at: claims.expiresAt.toISOString(),
+        ...issued.audit,
       },
     });
   }
 }
 
 /** RFC 6749 §3.2: parameters sent more than once are an error; values are strings of bounded size. */
-function singleValued(form: unknown): Record<string, string> {
+export function singleValued(form: unknown): Record<string, string> {
   const params: Record<string, string> = {};
   if (form === null || typeof form !== 'object' || Array.isArray(form)) return params;
   for (const [name, value] of Object.entries(form as Record<string, unknown>)) {

@@ -1,25 +1,10 @@
 import { Body, Controller, Header, Headers, HttpCode, Post } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
 import { Doc, Returns } from '../../api-docs/decorators';
-import { ref } from '../../api-docs/schemas';
+import { FORM, oauthErrors } from '../oauth.docs';
 import { Auth } from '../../common/auth/auth.decorator';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import { TokenEndpointService } from './token-endpoint.service';
-
-const FORM = 'application/x-www-form-urlencoded';
-const oauthErrors = (status: number, codes: [string, string][]) =>
-  ApiResponse({
-    status,
-    description: codes.map(([code, when]) => `\`${code}\`: ${when}`).join('; '),
-    content: {
-      'application/json': {
-        schema: ref('OAuthError'),
-        examples: Object.fromEntries(
-          codes.map(([code, when]) => [code, { summary: when, value: { error: code, error_description: when } }]),
-        ),
-      },
-    },
-  });
 
 @ApiTags('oauth')
 @Controller('oauth')
@@ -28,7 +13,7 @@ export class TokenController {
 
   @Doc(
     'Get an access token',
-    "RFC 6749 token endpoint. `grant_type=client_credentials` (§4.4) with client authentication `client_secret_basic` (HTTP Basic), `client_secret_post` (client_id and client_secret in the form) or `private_key_jwt` (RFC 7523 §2.2: client_assertion_type `urn:ietf:params:oauth:client-assertion-type:jwt-bearer`, a JWT with iss = sub = client_id, aud = this URL, exp at most 5 minutes ahead, a jti never used before); or `grant_type=urn:ietf:params:oauth:grant-type:jwt-bearer` (RFC 7523 §2.1) with `assertion` (a JWT of the issuer the client trusts, see PUT /developer/scim/clients/{id}/federation/) and `client_id`. Access tokens are signed JWTs (EdDSA) living OAUTH_ACCESS_TOKEN_TTL_SECONDS (default 1 h); a SCIM client's token works on /scim/v2 of its workspace like a `scim_` token. Errors follow RFC 6749 §5.2.",
+    "RFC 6749 token endpoint. `grant_type=client_credentials` (§4.4) with client authentication `client_secret_basic` (HTTP Basic), `client_secret_post` (client_id and client_secret in the form) or `private_key_jwt` (RFC 7523 §2.2: client_assertion_type `urn:ietf:params:oauth:client-assertion-type:jwt-bearer`, a JWT with iss = sub = client_id, aud = this URL, exp at most 5 minutes ahead, a jti never used before); or `grant_type=urn:ietf:params:oauth:grant-type:jwt-bearer` (RFC 7523 §2.1) with `assertion` (a JWT of the issuer the client trusts, see PUT /developer/scim/clients/{id}/federation/) and `client_id`. Access tokens are signed JWTs (EdDSA) living OAUTH_ACCESS_TOKEN_TTL_SECONDS (default 1 h); a SCIM client's token works on /scim/v2 of its workspace like a `scim_` token. Applications (OpenID Connect, see docs/oidc.md) use `grant_type=authorization_code` (`code`, `redirect_uri`, PKCE `code_verifier`; a code works once, and presented again revokes what it issued) and `grant_type=refresh_token` (each refresh token works once; a spent one revokes its session), authenticating with `client_secret_basic`, `client_secret_post`, `private_key_jwt`, or `none` with `client_id` for a public client; they get `access_token` (the end-user access token), `refresh_token` and `id_token`. Errors follow RFC 6749 §5.2.",
   )
   @ApiConsumes(FORM)
   @ApiBody({
@@ -37,7 +22,14 @@ export class TokenController {
       type: 'object',
       required: ['grant_type'],
       properties: {
-        grant_type: { type: 'string', enum: ['client_credentials', 'urn:ietf:params:oauth:grant-type:jwt-bearer'] },
+        grant_type: {
+          type: 'string',
+          enum: ['client_credentials', 'urn:ietf:params:oauth:grant-type:jwt-bearer', 'authorization_code', 'refresh_token'],
+        },
+        code: { type: 'string', description: 'authorization_code: the code of the authorization response' },
+        redirect_uri: { type: 'string', description: 'authorization_code: the redirect_uri of the authorization request' },
+        code_verifier: { type: 'string', description: 'authorization_code: the PKCE verifier (RFC 7636)' },
+        refresh_token: { type: 'string', description: 'refresh_token: the refresh token to rotate' },
         scope: { type: 'string', example: 'scim' },
         client_id: { type: 'string', example: 'scimc_4f0d1e2a9b8c7d6e5f4a3b2c' },
         client_secret: { type: 'string', description: 'client_secret_post only' },
@@ -50,11 +42,15 @@ export class TokenController {
   @Returns(200, 'OAuthTokenResponse', 'The access token (Cache-Control: no-store)')
   @oauthErrors(400, [
     ['invalid_request', 'A parameter is missing, repeated or malformed, or the body is not a form'],
-    ['invalid_grant', 'The JWT-bearer assertion is expired, replayed, wrongly signed or not for this client'],
+    [
+      'invalid_grant',
+      "The JWT-bearer assertion is expired, replayed, wrongly signed or not for this client; the code or refresh token is invalid, expired, spent or another client's; the PKCE verifier or redirect_uri does not match",
+    ],
     ['unauthorized_client', 'The client may not use this grant type (e.g. no trusted issuer configured)'],
     ['unsupported_grant_type', 'The grant type is not one this server supports'],
     ['invalid_scope', 'A requested scope is not available to the client'],
   ])
+  @oauthErrors(413, [['invalid_request', 'The form is larger than 32 KiB']])
   @oauthErrors(401, [
     ['invalid_client', 'Unknown client, wrong or revoked secret, refused client assertion (with WWW-Authenticate after Basic)'],
   ])

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { importJWK, type JWK } from 'jose';
 import { CredentialCache } from '../../common/auth/credential-cache';
 import type { DeveloperPrincipal } from '../../common/auth/principal';
 import { Clock } from '../../common/clock';
@@ -13,8 +12,9 @@ import type { AuditFacts } from '../../events/domain-events';
 import { KeySets } from '../../oauth/assertions/key-sets';
 import { WorkspaceMembership } from '../../workspaces/workspace-membership';
 import type { WorkspaceScope } from '../../workspaces/workspace-scoped';
+import { publicKeySet } from '../../oauth/assertions/public-key-set';
 import { ScimOAuthClientSecret } from './entities/scim-oauth-client-secret.entity';
-import { JwkSet, ScimOAuthClient, StoredJwk } from './entities/scim-oauth-client.entity';
+import { ScimOAuthClient } from './entities/scim-oauth-client.entity';
 import { clientTag, secretTag, toClientView } from './scim-client.views';
 import { CreateScimClientDto, CreateScimClientSecretDto, ScimClientFederationDto, ScimClientKeysDto } from './scim-client.dto';
 import { ScimClientsRepository } from './scim-clients.repository';
@@ -25,7 +25,6 @@ const DEFAULT_SECRET_DAYS = 365;
 const MAX_SECRET_DAYS = 5 * 365;
 /** Enough for overlapping rotations; a client hoarding secrets is a mistake worth a 409. */
 const MAX_LIVE_SECRETS = 5;
-const MAX_KEYS = 10;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
@@ -205,38 +204,6 @@ export class ScimClientsService {
 
 function invalid(field: string, problem: string): DomainError {
   return new DomainError('validation_failed', `${field} ${problem}`, { details: { [field]: [problem] } });
-}
-
-/** A JWK Set of 1 to 10 public signing keys jose can import (a private key, or `d`, is refused). */
-async function publicKeySet(input: Record<string, unknown>): Promise<JwkSet> {
-  const keys = input.keys;
-  if (!Array.isArray(keys) || keys.length === 0 || keys.length > MAX_KEYS) throw invalid('jwks', `keys must hold 1 to ${MAX_KEYS} JWKs`);
-  const out: StoredJwk[] = [];
-  for (const [i, key] of keys.entries()) {
-    if (key === null || typeof key !== 'object' || Array.isArray(key)) throw invalid('jwks', `keys[${i}] is not a JWK`);
-    const jwk = key as JWK;
-    if ('d' in jwk || jwk.kty === 'oct') throw invalid('jwks', `keys[${i}] must be a public key (no private or symmetric keys)`);
-    if (!['RSA', 'EC', 'OKP'].includes(String(jwk.kty))) throw invalid('jwks', `keys[${i}].kty must be RSA, EC or OKP`);
-    try {
-      const alg = jwk.alg ?? (jwk.kty === 'RSA' ? 'RS256' : jwk.kty === 'OKP' ? 'EdDSA' : jwk.crv === 'P-384' ? 'ES384' : 'ES256');
-      await importJWK(jwk, alg);
-    } catch {
-      throw invalid('jwks', `keys[${i}] is not a usable public key`);
-    }
-    out.push(storable(jwk));
-  }
-  if (JSON.stringify(out).length > 32 * 1024) throw invalid('jwks', 'is larger than 32 KiB');
-  return { keys: out };
-}
-
-/** The JSON members a JWK has (strings, booleans, string arrays); anything else is dropped. */
-function storable(jwk: JWK): StoredJwk {
-  const out: StoredJwk = {};
-  for (const [name, value] of Object.entries(jwk)) {
-    if (typeof value === 'string' || typeof value === 'boolean') out[name] = value;
-    else if (Array.isArray(value) && value.every((v) => typeof v === 'string')) out[name] = value as string[];
-  }
-  return out;
 }
 
 function facts(p: DeveloperPrincipal, client: ScimOAuthClient, request: RequestMeta, metadata: Record<string, unknown> = {}): AuditFacts {

@@ -1,4 +1,5 @@
 import type { SessionView } from '../../sessions.service';
+import type { ApplicationGrantView } from '../application-grants';
 import { html } from '../../../common/html/html';
 import { pageLayout } from '../../../common/html/page-layout';
 
@@ -8,6 +9,9 @@ export interface SessionsPageModel {
   csrfToken: string;
   /** Where the sign-out forms post. */
   revokeAction: string;
+  /** Third-party applications the person allowed (OpenID consents), each revocable. */
+  applications?: ApplicationGrantView[];
+  revokeApplicationAction?: string;
   notice?: string | null;
 }
 
@@ -52,6 +56,32 @@ export function renderSessionsPage(model: SessionsPageModel): string {
               <td>No active sessions.</td>
             </tr>`
       }
-    </table>`;
+    </table>
+    ${applicationsSection(model)}`;
   return pageLayout({ title: 'Your sessions', wide: true }, content);
+}
+
+/** "Applications you allowed": each consent with a button that takes it back. */
+function applicationsSection(model: SessionsPageModel) {
+  const apps = model.applications ?? [];
+  if (!apps.length || !model.revokeApplicationAction) return '';
+  return html`<h2>Applications you allowed</h2>
+    <table id="applications">
+      ${apps.map(
+        (a) =>
+          html`<tr>
+            <td>
+              <strong>${a.name}</strong>
+              <div class="hint">Can: ${a.scope} · allowed ${when(a.grantedAt.toISOString())}</div>
+            </td>
+            <td>
+              <form method="post" action="${model.revokeApplicationAction}">
+                <input type="hidden" name="csrf_token" value="${model.csrfToken}" />
+                <input type="hidden" name="application_id" value="${a.id}" />
+                <button type="submit" class="secondary" aria-label="Revoke access of ${a.name}">Revoke access</button>
+              </form>
+            </td>
+          </tr>`,
+      )}
+    </table>`;
 }

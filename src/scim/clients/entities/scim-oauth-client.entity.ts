@@ -2,11 +2,9 @@ import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, Primary
 import { Developer } from '../../../developers/entities/developer.entity';
 import { Workspace } from '../../../workspaces/entities/workspace.entity';
 
-/** A JWK as stored: JSON members only (jose's JWK fits). */
-export type StoredJwk = Record<string, string | boolean | string[]>;
-export interface JwkSet {
-  keys: StoredJwk[];
-}
+import type { JwkSet } from '../../../oauth/assertions/public-key-set';
+
+export type { JwkSet, StoredJwk } from '../../../oauth/assertions/public-key-set';
 
 /**
  * A SCIM OAuth client (issue 26): an identity provider that gets short-lived access tokens for

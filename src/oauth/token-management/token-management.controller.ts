@@ -1,0 +1,81 @@
+import { Body, Controller, Header, Headers, HttpCode, Post } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
+import { Doc, Returns } from '../../api-docs/decorators';
+import { Auth } from '../../common/auth/auth.decorator';
+import { ReqMeta, type RequestMeta } from '../../common/request-context';
+import { FORM, oauthErrors } from '../oauth.docs';
+import { TokenManagementService } from './token-management.service';
+
+const isForm = (contentType: string | undefined) => /^application\/x-www-form-urlencoded\s*(;|$)/i.test(contentType ?? '');
+
+const tokenForm = (description: string) =>
+  ApiBody({
+    required: true,
+    schema: {
+      type: 'object',
+      required: ['token'],
+      properties: {
+        token: { type: 'string', description },
+        token_type_hint: { type: 'string', enum: ['access_token', 'refresh_token'] },
+        client_id: { type: 'string', example: 'cli_4f0d1e2a9b8c7d6e5f4a3b2c' },
+        client_secret: { type: 'string', description: 'client_secret_post only' },
+        client_assertion_type: { type: 'string', enum: ['urn:ietf:params:oauth:client-assertion-type:jwt-bearer'] },
+        client_assertion: { type: 'string', description: 'private_key_jwt: the signed client assertion' },
+      },
+    },
+  });
+
+const clientErrors = () => oauthErrors(401, [['invalid_client', 'Unknown client, wrong secret or refused client assertion']]);
+const requestErrors = () => oauthErrors(400, [['invalid_request', 'token is missing, a parameter is repeated, or the body is not a form']]);
+const tooLarge = () => oauthErrors(413, [['invalid_request', 'The form is larger than 32 KiB']]);
+
+@ApiTags('oauth')
+@Controller('oauth')
+@Auth('public')
+export class TokenManagementController {
+  constructor(private readonly tokens: TokenManagementService) {}
+
+  @Doc(
+    'Revoke a token',
+    "RFC 7009. The client authenticates as at the token endpoint (a public client sends its client_id). An application's access or refresh token ends its session: both stop working on their next use. Answers 200 whether or not the token was known or already revoked; another client's token is left alone.",
+  )
+  @ApiConsumes(FORM)
+  @tokenForm('The access or refresh token to revoke')
+  @Returns(200, 'OAuthRevocation', 'Revoked, or nothing to revoke')
+  @requestErrors()
+  @tooLarge()
+  @clientErrors()
+  @Post('revoke')
+  @HttpCode(200)
+  @Header('Cache-Control', 'no-store')
+  async revoke(
+    @Body() body: unknown,
+    @Headers('content-type') contentType: string | undefined,
+    @Headers('authorization') authorization: string | undefined,
+    @ReqMeta() meta: RequestMeta,
+  ): Promise<Record<string, never>> {
+    await this.tokens.revoke(body, isForm(contentType), authorization, meta);
+    return {};
+  }
+
+  @Doc(
+    'Introspect a token',
+    'RFC 7662, for an application\'s own APIs: a confidential client asks whether a token issued to it is active, and with which scope, subject and expiry. A token that is expired, revoked, unknown or issued to another client answers `{"active": false}`.',
+  )
+  @ApiConsumes(FORM)
+  @tokenForm('The access or refresh token to look up')
+  @Returns(200, 'OAuthIntrospection', 'Whether the token is active, and its facts when it is')
+  @requestErrors()
+  @tooLarge()
+  @clientErrors()
+  @Post('introspect')
+  @HttpCode(200)
+  @Header('Cache-Control', 'no-store')
+  introspect(
+    @Body() body: unknown,
+    @Headers('content-type') contentType: string | undefined,
+    @Headers('authorization') authorization: string | undefined,
+  ) {
+    return this.tokens.introspect(body, isForm(contentType), authorization);
+  }
+}

@@ -1,0 +1,77 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import type { JWK } from 'jose';
+import { OAuthClientDirectory } from '../oauth/clients/oauth-client-directory';
+import type { ClientAuthMethod, OAuthClientStore, RegisteredClient } from '../oauth/clients/registered-client';
+import { AppClient, OidcRepository } from './oidc.repository';
+import { APPLICATION_SCOPES, AUTHORIZATION_CODE, REFRESH_TOKEN } from './scopes';
+
+/** Public client ids of applications (src/oauth-clients: `cli_` + 24 hex). */
+export const APPLICATION_CLIENT_ID_PREFIX = 'cli_';
+/** `aud` of an end-user access token (src/end-users/tokens/access-token.codec.ts). */
+const END_USER_AUDIENCE = 'end-user';
+
+/**
+ * The applications of src/oauth-clients as the authorization server sees them (decision 0900): a
+ * confidential client authenticates with its secret (Basic or form) or, with keys registered, with
+ * private_key_jwt; a public client (native, single-page) with none: PKCE is its proof.
+ */
+@Injectable()
+export class ApplicationClientStore implements OAuthClientStore, OnModuleInit {
+  readonly kind = 'application';
+  readonly scopes = APPLICATION_SCOPES;
+  /** The application each RegisteredClient of this store was built from (so a grant does not read it twice). */
+  private readonly built = new WeakMap<RegisteredClient, AppClient>();
+
+  constructor(
+    private readonly directory: OAuthClientDirectory,
+    private readonly repository: OidcRepository,
+  ) {}
+
+  onModuleInit(): void {
+    this.directory.register(this);
+  }
+
+  owns(clientId: string): boolean {
+    return clientId.startsWith(APPLICATION_CLIENT_ID_PREFIX);
+  }
+
+  /** The application itself, with what the authorization endpoint needs beyond authentication. */
+  application(clientId: string): Promise<AppClient | null> {
+    if (!this.owns(clientId) || clientId.length > 200) return Promise.resolve(null);
+    return this.repository.clientByPublicId(clientId);
+  }
+
+  async find(clientId: string): Promise<RegisteredClient | undefined> {
+    const app = await this.application(clientId);
+    if (!app) return undefined;
+    const client = registered(app);
+    this.built.set(client, app);
+    return client;
+  }
+
+  /** The application behind a client the token endpoint authenticated (read in the same request), or null for another kind. */
+  async applicationOf(client: RegisteredClient): Promise<AppClient | null> {
+    if (client.kind !== this.kind) return null;
+    return this.built.get(client) ?? this.application(client.clientId);
+  }
+}
+
+export function registered(app: AppClient): RegisteredClient {
+  const keys = app.jwks ? { keys: app.jwks.keys.map((k): JWK => ({ ...k })) } : null;
+  const confidential = app.clientType === 'confidential';
+  const authMethods: ClientAuthMethod[] = confidential ? ['client_secret_basic', 'client_secret_post'] : ['none'];
+  if (confidential && keys) authMethods.push('private_key_jwt');
+  return {
+    kind: 'application',
+    id: app.id,
+    clientId: app.clientId,
+    workspaceId: app.workspaceId,
+    authMethods,
+    grantTypes: [AUTHORIZATION_CODE, REFRESH_TOKEN],
+    scopes: APPLICATION_SCOPES,
+    audience: END_USER_AUDIENCE,
+    secrets: confidential ? [{ id: 'client', hash: app.secretHash }] : [],
+    keys,
+    federation: null,
+  };
+}

@@ -1,0 +1,71 @@
+import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { Doc, NoBody, ReturnsText } from '../../api-docs/decorators';
+import { Auth } from '../../common/auth/auth.decorator';
+import { allowFormRedirectsTo } from '../../common/form-action';
+import { ReqMeta, type RequestMeta } from '../../common/request-context';
+import { APP_CONFIG, type AppConfig } from '../../config/config';
+import { clearSessionCookie, sessionCookie } from '../../end-users/hosted-login/browser-session-cookie';
+import { BrowserSessionsService } from '../../end-users/hosted-login/browser-sessions.service';
+import { CSRF_COOKIE, formToken, LoginCsrf } from '../../end-users/hosted-login/login-csrf';
+import { LogoutOutcome, LogoutService } from './logout.service';
+
+const DESCRIPTION =
+  'OpenID Connect RP-Initiated Logout 1.0 (`end_session_endpoint`): `id_token_hint`, `client_id`, `post_logout_redirect_uri` (registered exactly on the application), `state`. Ends the browser session of the hosted login and the application sessions it led to, then redirects to `post_logout_redirect_uri` with `state` (or shows a signed-out page). Without an `id_token_hint` naming the signed-in person, the person confirms first.';
+
+@ApiTags('openid')
+@Controller('oauth/logout')
+@Auth('public')
+export class LogoutController {
+  private readonly csrf: LoginCsrf;
+
+  constructor(
+    private readonly logoutService: LogoutService,
+    private readonly browser: BrowserSessionsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    this.csrf = new LoginCsrf(config.AUTH_JWT_SECRET ?? '');
+  }
+
+  @Doc('End session (RP-initiated logout)', DESCRIPTION)
+  @NoBody(302, 'Signed out; back to post_logout_redirect_uri with state')
+  @ReturnsText(200, 'text/html', 'The confirmation or signed-out page', '<!doctype html>…')
+  @Get()
+  async get(@Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response, @ReqMeta() meta: RequestMeta) {
+    await this.handle(query, false, req, res, meta);
+  }
+
+  @Doc('End session (form post)', DESCRIPTION)
+  @NoBody(302, 'Signed out; back to post_logout_redirect_uri with state')
+  @ReturnsText(200, 'text/html', 'The confirmation or signed-out page', '<!doctype html>…')
+  @Post()
+  @HttpCode(200)
+  async post(@Body() body: Record<string, unknown>, @Req() req: Request, @Res() res: Response, @ReqMeta() meta: RequestMeta) {
+    // The confirmation form's answer counts only with its CSRF token (a cross-site form cannot sign a person out).
+    const confirmed = body?.confirm === '1' && this.csrf.check((req.cookies as Record<string, unknown>)?.[CSRF_COOKIE], body?.csrf_token);
+    await this.handle(body, confirmed, req, res, meta);
+  }
+
+  private async handle(source: unknown, confirmed: boolean, req: Request, res: Response, meta: RequestMeta): Promise<void> {
+    const current = await this.browser.sessionFor(sessionCookie(req));
+    const outcome = await this.logoutService.logout(
+      source,
+      current,
+      { confirmed, csrfToken: formToken(this.csrf, req, res, this.config.COOKIE_SECURE) },
+      meta,
+    );
+    this.send(res, outcome);
+  }
+
+  private send(res: Response, outcome: LogoutOutcome): void {
+    res.setHeader('Cache-Control', 'no-store');
+    if (outcome.clearSession) clearSessionCookie(res, this.config.COOKIE_SECURE);
+    if (outcome.kind === 'redirect') {
+      res.redirect(302, outcome.location);
+      return;
+    }
+    allowFormRedirectsTo(res, outcome.formTargets ?? []);
+    res.status(outcome.status).type('html').send(outcome.html);
+  }
+}

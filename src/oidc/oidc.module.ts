@@ -1,0 +1,48 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { CommonModule } from '../common/common.module';
+import { EndUsersModule } from '../end-users/end-users.module';
+import { ApplicationClientStore } from './application-client.store';
+import { AuthorizeController } from './authorize/authorize.controller';
+import { AuthorizeService } from './authorize/authorize.service';
+import { OAuthAppSession } from './entities/oauth-app-session.entity';
+import { OAuthAuthorizationCode } from './entities/oauth-authorization-code.entity';
+import { OAuthConsent } from './entities/oauth-consent.entity';
+import { ApplicationTokens } from './grants/application-tokens';
+import { AuthorizationCodeGrant } from './grants/authorization-code.grant';
+import { RefreshTokenGrant } from './grants/refresh-token.grant';
+import { IdTokensService } from './id-tokens.service';
+import { LogoutController } from './logout/logout.controller';
+import { LogoutService } from './logout/logout.service';
+import { ConsentsService } from './consents.service';
+import { OidcMetadata } from './oidc-metadata';
+import { OidcRepository } from './oidc.repository';
+import { ApplicationTokenAuthority } from './tokens/application-token-authority';
+import { UserInfoController } from './userinfo/userinfo.controller';
+import { UserInfoService } from './userinfo/userinfo.service';
+
+/**
+ * The applications' OpenID Connect provider (issue 25): a kind of client of the one authorization
+ * server in src/oauth (decision 0900), its authorization endpoint in front of the hosted login,
+ * its grants on the shared token endpoint, ID tokens and UserInfo. The core never imports it. The
+ * hosted sessions page lists consents through the ApplicationGrantsSlot this module fills.
+ */
+@Module({
+  imports: [CommonModule, EndUsersModule, TypeOrmModule.forFeature([OAuthAuthorizationCode, OAuthAppSession, OAuthConsent])],
+  controllers: [AuthorizeController, UserInfoController, LogoutController],
+  providers: [
+    OidcRepository,
+    ApplicationClientStore,
+    AuthorizeService,
+    IdTokensService,
+    ApplicationTokens,
+    AuthorizationCodeGrant,
+    RefreshTokenGrant,
+    OidcMetadata,
+    UserInfoService,
+    ApplicationTokenAuthority,
+    LogoutService,
+    ConsentsService,
+  ],
+})
+export class OidcModule {}

@@ -1,0 +1,35 @@
+import { Controller, Get, Header, Headers, HttpCode, Post } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Doc, Returns } from '../../api-docs/decorators';
+import { Auth } from '../../common/auth/auth.decorator';
+import { oauthErrors } from '../../oauth/oauth.docs';
+import { UserInfoService } from './userinfo.service';
+
+const DESCRIPTION =
+  'OpenID Connect Core §5.3. `Authorization: Bearer <access token>` of the authorization-code flow. Answers `sub` (the same as the ID token\'s) and, by the grant\'s scope, `email`, `email_verified` (scope email), `name`, `given_name`, `family_name` (scope profile). A token that is expired, revoked, or not issued to an application answers 401 with `WWW-Authenticate: Bearer error="invalid_token"` (RFC 6750 §3).';
+
+@ApiTags('openid')
+@Controller('oauth/userinfo')
+@Auth('public')
+export class UserInfoController {
+  constructor(private readonly userInfo: UserInfoService) {}
+
+  @Doc('UserInfo', DESCRIPTION)
+  @Returns(200, 'OidcUserInfo', 'The claims about the signed-in person')
+  @oauthErrors(401, [['invalid_token', 'Missing, expired or revoked access token, or one not issued to an application']])
+  @Get()
+  @Header('Cache-Control', 'no-store')
+  get(@Headers('authorization') authorization: string | undefined) {
+    return this.userInfo.claims(authorization);
+  }
+
+  @Doc('UserInfo (POST)', DESCRIPTION)
+  @Returns(200, 'OidcUserInfo', 'The claims about the signed-in person')
+  @oauthErrors(401, [['invalid_token', 'Missing, expired or revoked access token, or one not issued to an application']])
+  @Post()
+  @HttpCode(200)
+  @Header('Cache-Control', 'no-store')
+  post(@Headers('authorization') authorization: string | undefined) {
+    return this.userInfo.claims(authorization);
+  }
+}

@@ -1,0 +1,46 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError } from '../../common/errors';
+import { SessionsService } from '../../end-users/sessions.service';
+import { userClaims } from '../id-tokens.service';
+import { OidcRepository } from '../oidc.repository';
+
+const MAX_TOKEN_CHARS = 4096;
+
+/** RFC 6750 §3: 401 with the challenge naming the error. */
+const invalidToken = (why: string) =>
+  new DomainError('invalid_token', why, {
+    status: 401,
+    headers: { 'WWW-Authenticate': `Bearer error="invalid_token", error_description="${why}"` },
+  });
+
+/**
+ * The UserInfo endpoint (OpenID Connect Core §5.3): the claims the grant's scope releases, for an
+ * access token the authorization-code flow issued and whose session is still live.
+ */
+@Injectable()
+export class UserInfoService {
+  constructor(
+    private readonly sessions: SessionsService,
+    private readonly repository: OidcRepository,
+  ) {}
+
+  async claims(authorization: string | undefined): Promise<Record<string, string | boolean>> {
+    const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i.exec(authorization ?? '');
+    if (!match || match[1].length > MAX_TOKEN_CHARS) {
+      throw new DomainError('invalid_token', 'a Bearer access token is required', {
+        status: 401,
+        headers: { 'WWW-Authenticate': 'Bearer' },
+      });
+    }
+    const principal = await this.sessions.authenticate(match[1]);
+    if (!principal) throw invalidToken('the access token is invalid, expired or revoked');
+    const grant = await this.repository.appSession(principal.workspaceId, principal.sessionId);
+    if (!grant) throw invalidToken('the access token was not issued to an application by the authorization-code flow');
+    const [client, user] = await Promise.all([
+      this.repository.clientById(grant.workspaceId, grant.clientId),
+      this.repository.claimsUser(grant.workspaceId, grant.userId),
+    ]);
+    if (!client || !user?.isActive) throw invalidToken('the access token is invalid, expired or revoked');
+    return userClaims(client, user, grant.scope);
+  }
+}
