@@ -59,10 +59,21 @@ export async function executeText(
   // The Postgres driver's public way to a pooled connection (what its QueryRunners use), without a
   // QueryRunner of our own per statement (measured: bench/statement-runner.ts).
   const [client, release] = await (dataSource.driver as PostgresDriver).obtainMasterConnection();
+  // A checked-out node-postgres client reports a dropped connection as an 'error' event, and the pool
+  // listens only to idle ones: without a listener here a PostgreSQL outage would crash the process.
+  // Released with the error, the pool discards the connection instead of reusing it (as TypeORM's
+  // QueryRunner does).
+  let broken: Error | undefined;
+  const onError = (err: Error) => (broken = err);
+  (client as PoolClient).on('error', onError);
   try {
     return await runOn(client as PoolClient, name, sql, params);
+  } catch (err) {
+    broken ??= isConnectionLost(err) ? (err as Error) : undefined;
+    throw err;
   } finally {
-    release();
+    (client as PoolClient).removeListener('error', onError);
+    (release as (err?: Error) => void)(broken);
   }
 }
 
@@ -91,4 +102,10 @@ async function runOn(client: PoolClient, name: string | undefined, sql: string, 
 function isStalePreparedStatement(err: unknown): boolean {
   const e = err as { code?: string; message?: string };
   return e?.code === '0A000' && /cached plan must not change result type/.test(e.message ?? '');
+}
+
+/** A query that failed because the connection itself is gone (node-postgres's own messages). */
+function isConnectionLost(err: unknown): boolean {
+  const message = err instanceof Error ? err.message : '';
+  return /Connection terminated|connection is closed|ECONNRESET|Client has encountered a connection error/i.test(message);
 }
