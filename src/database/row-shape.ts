@@ -48,13 +48,16 @@ export class RowShape<R> {
 }
 
 function readerOf<R>(fields: readonly RowField[]): (row: QueryRow) => R {
-  // Flat arrays, not the field objects: this runs for every row of every hot statement.
+  // Runs for every row of every hot statement. Each row object is cloned from a template that has
+  // every property already (one hidden class, no transition per property), then filled in.
+  const template: Record<string, unknown> = {};
+  for (const f of fields) template[f.property] = null;
   const properties = fields.map((f) => f.property);
   const columns = fields.map((f) => f.column);
   const reads = fields.map((f) => f.read);
   const n = fields.length;
   return (row) => {
-    const out: Record<string, unknown> = {};
+    const out = { ...template };
     for (let i = 0; i < n; i++) out[properties[i]] = reads[i](row, columns[i]);
     return out as R;
   };
