@@ -57,10 +57,9 @@ async function main() {
   const query = { workspace_id: ws.id };
   const bound = await repo.stableBefore(ws.id);
   const pool = (ds.driver as unknown as { master: Pool }).master;
-  const { sql, params } = auditPageQuery(dev.id, query, bound);
+  const { sql, params } = auditPageQuery(query, bound);
   const before = async () => (await pool.query({ name: 'old_page', text: sql, values: params })).rows.map(oldView);
-  const after = async () =>
-    (repo as unknown as { pageBefore: (d: string, q: unknown, b: string) => Promise<unknown[]> }).pageBefore(dev.id, query, bound);
+  const after = async () => (repo as unknown as { pageBefore: (q: unknown, b: string) => Promise<unknown[]> }).pageBefore(query, bound);
   const win = async (f: () => Promise<unknown>) => {
     const t = cpu();
     for (let i = 0; i < 600; i++) await f();
