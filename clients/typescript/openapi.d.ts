@@ -443,9 +443,49 @@ export interface paths {
     put?: never;
     /**
      * Get an access token
-     * @description RFC 6749 token endpoint. `grant_type=client_credentials` (§4.4) with client authentication `client_secret_basic` (HTTP Basic), `client_secret_post` (client_id and client_secret in the form) or `private_key_jwt` (RFC 7523 §2.2: client_assertion_type `urn:ietf:params:oauth:client-assertion-type:jwt-bearer`, a JWT with iss = sub = client_id, aud = this URL, exp at most 5 minutes ahead, a jti never used before); or `grant_type=urn:ietf:params:oauth:grant-type:jwt-bearer` (RFC 7523 §2.1) with `assertion` (a JWT of the issuer the client trusts, see PUT /developer/scim/clients/{id}/federation/) and `client_id`. Access tokens are signed JWTs (EdDSA) living OAUTH_ACCESS_TOKEN_TTL_SECONDS (default 1 h); a SCIM client's token works on /scim/v2 of its workspace like a `scim_` token. Errors follow RFC 6749 §5.2.
+     * @description RFC 6749 token endpoint. `grant_type=client_credentials` (§4.4) with client authentication `client_secret_basic` (HTTP Basic), `client_secret_post` (client_id and client_secret in the form) or `private_key_jwt` (RFC 7523 §2.2: client_assertion_type `urn:ietf:params:oauth:client-assertion-type:jwt-bearer`, a JWT with iss = sub = client_id, aud = this URL, exp at most 5 minutes ahead, a jti never used before); or `grant_type=urn:ietf:params:oauth:grant-type:jwt-bearer` (RFC 7523 §2.1) with `assertion` (a JWT of the issuer the client trusts, see PUT /developer/scim/clients/{id}/federation/) and `client_id`. Access tokens are signed JWTs (EdDSA) living OAUTH_ACCESS_TOKEN_TTL_SECONDS (default 1 h); a SCIM client's token works on /scim/v2 of its workspace like a `scim_` token. Applications (OpenID Connect, see docs/oidc.md) use `grant_type=authorization_code` (`code`, `redirect_uri`, PKCE `code_verifier`; a code works once, and presented again revokes what it issued) and `grant_type=refresh_token` (each refresh token works once; a spent one revokes its session), authenticating with `client_secret_basic`, `client_secret_post`, `private_key_jwt`, or `none` with `client_id` for a public client; they get `access_token` (the end-user access token), `refresh_token` and `id_token`. Errors follow RFC 6749 §5.2.
      */
     post: operations['TokenController_token'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/oauth/revoke': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Revoke a token
+     * @description RFC 7009. The client authenticates as at the token endpoint (a public client sends its client_id). An application's access or refresh token ends its session: both stop working on their next use. Answers 200 whether or not the token was known or already revoked; another client's token is left alone.
+     */
+    post: operations['TokenManagementController_revoke'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/oauth/introspect': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Introspect a token
+     * @description RFC 7662, for an application's own APIs: a confidential client asks whether a token issued to it is active, and with which scope, subject and expiry. A token that is expired, revoked, unknown or issued to another client answers `{"active": false}`.
+     */
+    post: operations['TokenManagementController_introspect'];
     delete?: never;
     options?: never;
     head?: never;
@@ -472,6 +512,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/.well-known/openid-configuration': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * OpenID Provider configuration
+     * @description OpenID Connect Discovery 1.0 §4: the same document as the RFC 8414 metadata, with the OpenID provider's endpoints (authorization, UserInfo, end session, revocation, introspection), response types, subject types, ID token algorithms, claims and ACR values. `issuer` is PUBLIC_BASE_URL.
+     */
+    get: operations['OAuthDiscoveryController_openidConfiguration'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/oauth/jwks': {
     parameters: {
       query?: never;
@@ -481,7 +541,7 @@ export interface paths {
     };
     /**
      * Signing keys of the authorization server
-     * @description RFC 7517 JWK Set with the public keys its access tokens are signed with.
+     * @description RFC 7517 JWK Set with the public keys its access tokens (EdDSA) and ID tokens (RS256, ES256) are signed with; a retired key stays published until the tokens it signed have expired.
      */
     get: operations['OAuthDiscoveryController_jwks'];
     put?: never;
@@ -1156,46 +1216,6 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/e/v1/email/verify/': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Verify an email address
-     * @description Checks the 6-digit code mailed at registration. Five wrong codes void it. Rate limited.
-     */
-    post: operations['EmailVerificationController_verify'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/e/v1/email/verify/resend/': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Send a new verification code
-     * @description Mails a fresh code (the previous one stops working); at most one a minute.
-     */
-    post: operations['EmailVerificationController_resend'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   '/e/v1/auth/mfa/': {
     parameters: {
       query?: never;
@@ -1446,6 +1466,138 @@ export interface paths {
      */
     put: operations['EmailTemplatesController_save'];
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/e/v1/email/verify/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Verify an email address
+     * @description Checks the 6-digit code mailed at registration. Five wrong codes void it. Rate limited.
+     */
+    post: operations['EmailVerificationController_verify'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/e/v1/email/verify/resend/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a new verification code
+     * @description Mails a fresh code (the previous one stops working); at most one a minute.
+     */
+    post: operations['EmailVerificationController_resend'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/oauth/authorize': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Authorization endpoint (OpenID Connect)
+     * @description Starts the authorization-code flow of an application (RFC 6749 §4.1, OpenID Connect Core §3.1.2): `response_type=code`, `client_id`, an exactly registered `redirect_uri` (loopback IP literals may use any port, RFC 8252 §7.3), `scope` with `openid` (and `profile`, `email`, `offline_access`), PKCE `code_challenge` with `code_challenge_method=S256` (required for every client), `state`, `nonce`, `prompt` (`none`, `login`, `consent`), `max_age`, `login_hint`, `acr_values`. A browser without a fresh session for the application's workspace goes through the hosted login and comes back; a third-party application asks the person's consent once. The answer is a redirect to `redirect_uri` with `code`, `state` and `iss` (RFC 9207), or with `error` (RFC 6749 §4.1.2.1); without a known client and registered redirect URI, an HTML error page.
+     */
+    get: operations['AuthorizeController_authorizeGet'];
+    put?: never;
+    /**
+     * Authorization endpoint (form post)
+     * @description The same request as GET /oauth/authorize, as an application/x-www-form-urlencoded body.
+     */
+    post: operations['AuthorizeController_authorizePost'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/oauth/authorize/consent': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Answer the consent screen
+     * @description The consent form of a third-party application posts here (`decision=allow` or `deny`, with the authorization request and the form token). Allow remembers the consent and continues the flow; deny answers the application `access_denied`.
+     */
+    post: operations['AuthorizeController_consent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/oauth/userinfo': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * UserInfo
+     * @description OpenID Connect Core §5.3. `Authorization: Bearer <access token>` of the authorization-code flow. Answers `sub` (the same as the ID token's) and, by the grant's scope, `email`, `email_verified` (scope email), `name`, `given_name`, `family_name` (scope profile). A token that is expired, revoked, or not issued to an application answers 401 with `WWW-Authenticate: Bearer error="invalid_token"` (RFC 6750 §3).
+     */
+    get: operations['UserInfoController_get'];
+    put?: never;
+    /**
+     * UserInfo (POST)
+     * @description OpenID Connect Core §5.3. `Authorization: Bearer <access token>` of the authorization-code flow. Answers `sub` (the same as the ID token's) and, by the grant's scope, `email`, `email_verified` (scope email), `name`, `given_name`, `family_name` (scope profile). A token that is expired, revoked, or not issued to an application answers 401 with `WWW-Authenticate: Bearer error="invalid_token"` (RFC 6750 §3).
+     */
+    post: operations['UserInfoController_post'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/oauth/logout': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * End session (RP-initiated logout)
+     * @description OpenID Connect RP-Initiated Logout 1.0 (`end_session_endpoint`): `id_token_hint`, `client_id`, `post_logout_redirect_uri` (registered exactly on the application), `state`. Ends the browser session of the hosted login and the application sessions it led to, then redirects to `post_logout_redirect_uri` with `state` (or shows a signed-out page). Without an `id_token_hint` naming the signed-in person, the person confirms first.
+     */
+    get: operations['LogoutController_get'];
+    put?: never;
+    /**
+     * End session (form post)
+     * @description OpenID Connect RP-Initiated Logout 1.0 (`end_session_endpoint`): `id_token_hint`, `client_id`, `post_logout_redirect_uri` (registered exactly on the application), `state`. Ends the browser session of the hosted login and the application sessions it led to, then redirects to `post_logout_redirect_uri` with `state` (or shows a signed-out page). Without an `id_token_hint` naming the signed-in person, the person confirms first.
+     */
+    post: operations['LogoutController_post'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1994,10 +2146,34 @@ export interface components {
      *     }
      */
     CreateOAuthClientDto: {
+      /** @description Exact redirect URIs of the authorization-code flow (no wildcards; an http loopback IP literal may be used with any port, RFC 8252 §7.3). */
+      redirect_uris?: string[];
+      /** @description Where RP-initiated logout may return to (exact match). */
+      post_logout_redirect_uris?: string[];
+      /**
+       * @description public: a native or single-page app with no secret (token endpoint authentication none, PKCE as its proof). Fixed at creation.
+       * @enum {string}
+       */
+      client_type?: 'confidential' | 'public';
+      /** @description First-party apps skip the consent screen; third-party ones ask each person once (default true). */
+      first_party?: boolean;
+      /**
+       * @description pairwise: `sub` differs per application (OpenID Connect Core §8.1).
+       * @enum {string}
+       */
+      subject_type?: 'public' | 'pairwise';
+      /**
+       * @description Algorithm of its ID tokens (default RS256).
+       * @enum {string}
+       */
+      id_token_signed_response_alg?: 'RS256' | 'ES256';
+      /** @description An RFC 7517 JWK Set of 1 to 10 public keys: the client may then authenticate with private_key_jwt (RFC 7523 §2.2). */
+      jwks?: {
+        [key: string]: unknown;
+      };
       /** Format: uuid */
       workspace_id: string;
       name: string;
-      redirect_uris?: string[];
     };
     /**
      * @example {
@@ -2009,8 +2185,32 @@ export interface components {
      *     }
      */
     UpdateOAuthClientDto: {
-      name?: string;
+      /** @description Exact redirect URIs of the authorization-code flow (no wildcards; an http loopback IP literal may be used with any port, RFC 8252 §7.3). */
       redirect_uris?: string[];
+      /** @description Where RP-initiated logout may return to (exact match). */
+      post_logout_redirect_uris?: string[];
+      /**
+       * @description public: a native or single-page app with no secret (token endpoint authentication none, PKCE as its proof). Fixed at creation.
+       * @enum {string}
+       */
+      client_type?: 'confidential' | 'public';
+      /** @description First-party apps skip the consent screen; third-party ones ask each person once (default true). */
+      first_party?: boolean;
+      /**
+       * @description pairwise: `sub` differs per application (OpenID Connect Core §8.1).
+       * @enum {string}
+       */
+      subject_type?: 'public' | 'pairwise';
+      /**
+       * @description Algorithm of its ID tokens (default RS256).
+       * @enum {string}
+       */
+      id_token_signed_response_alg?: 'RS256' | 'ES256';
+      /** @description An RFC 7517 JWK Set of 1 to 10 public keys: the client may then authenticate with private_key_jwt (RFC 7523 §2.2). */
+      jwks?: {
+        [key: string]: unknown;
+      };
+      name?: string;
     };
     /**
      * @example {
@@ -2260,46 +2460,6 @@ export interface components {
     };
     /**
      * @example {
-     *       "email": "ada@example.com",
-     *       "code": "042917"
-     *     }
-     */
-    VerifyEmailDto: {
-      /**
-       * Format: email
-       * @example ada@example.com
-       */
-      email: string;
-      /**
-       * @description 6 digits
-       * @example 042917
-       */
-      code: string;
-    };
-    /**
-     * @example {
-     *       "success": true,
-     *       "message": "Email verified"
-     *     }
-     */
-    VerificationResponse: {
-      success: boolean;
-      message: string;
-    };
-    /**
-     * @example {
-     *       "email": "ada@example.com"
-     *     }
-     */
-    ResendVerificationDto: {
-      /**
-       * Format: email
-       * @example ada@example.com
-       */
-      email: string;
-    };
-    /**
-     * @example {
      *       "code": "492039"
      *     }
      */
@@ -2450,6 +2610,46 @@ export interface components {
       from_name: string;
       /** @description HTML or plain text with {{placeholders}} */
       body: string;
+    };
+    /**
+     * @example {
+     *       "email": "ada@example.com",
+     *       "code": "042917"
+     *     }
+     */
+    VerifyEmailDto: {
+      /**
+       * Format: email
+       * @example ada@example.com
+       */
+      email: string;
+      /**
+       * @description 6 digits
+       * @example 042917
+       */
+      code: string;
+    };
+    /**
+     * @example {
+     *       "success": true,
+     *       "message": "Email verified"
+     *     }
+     */
+    VerificationResponse: {
+      success: boolean;
+      message: string;
+    };
+    /**
+     * @example {
+     *       "email": "ada@example.com"
+     *     }
+     */
+    ResendVerificationDto: {
+      /**
+       * Format: email
+       * @example ada@example.com
+       */
+      email: string;
     };
     /**
      * @example {
@@ -3159,7 +3359,7 @@ export interface components {
        */
       id: string;
       /**
-       * @description Public identifier end users register and sign in with.
+       * @description Public identifier end users register and sign in with; the OpenID client_id.
        * @example cli_5f2b9c0e7a4d1e3f6a8b0c2d
        */
       client_id: string;
@@ -3171,12 +3371,51 @@ export interface components {
        */
       workspace_id: string;
       /**
-       * @description Callback URLs the OpenID Connect authorization-code flow will be allowed to redirect to. Stored and returned; nothing redirects to them yet (the hosted login ends on its own signed-in page).
+       * @description Exact redirect URIs of the OpenID Connect authorization-code flow (no wildcards; an http loopback IP literal matches any port, RFC 8252 §7.3).
        * @example [
        *       "https://app.example.com/callback"
        *     ]
        */
       redirect_uris: string[];
+      /**
+       * @example [
+       *       "https://app.example.com/"
+       *     ]
+       */
+      post_logout_redirect_uris: string[];
+      /**
+       * @example confidential
+       * @enum {string}
+       */
+      client_type: 'confidential' | 'public';
+      /**
+       * @description First-party applications skip the consent screen.
+       * @example true
+       */
+      first_party: boolean;
+      /**
+       * @example public
+       * @enum {string}
+       */
+      subject_type: 'public' | 'pairwise';
+      /**
+       * @example RS256
+       * @enum {string}
+       */
+      id_token_signed_response_alg: 'RS256' | 'ES256';
+      /**
+       * @description The preferred method; a confidential client may also use client_secret_post.
+       * @example client_secret_basic
+       * @enum {string}
+       */
+      token_endpoint_auth_method: 'client_secret_basic' | 'private_key_jwt' | 'none';
+      /**
+       * @description Public keys of its private_key_jwt assertions.
+       * @example null
+       */
+      jwks: {
+        [key: string]: unknown;
+      } | null;
       /**
        * Format: date-time
        * @example 2026-11-24T12:00:00.000Z
@@ -3185,10 +3424,10 @@ export interface components {
     };
     OAuthClientWithSecret: components['schemas']['OAuthClient'] & {
       /**
-       * @description Shown once; stored hashed.
+       * @description Shown once; stored hashed. Null for a public client.
        * @example cs_3qT8vYw1Zp0LmKx5Rb7nHs2Df6Gj9Ac4
        */
-      client_secret: string;
+      client_secret: string | null;
     };
     ScimToken: {
       /**
@@ -3366,7 +3605,66 @@ export interface components {
       expires_in: number;
       /** @example scim */
       scope: string;
+      /**
+       * @description authorization_code and refresh_token grants: the next refresh token (each works once).
+       * @example rt_R2d9…
+       */
+      refresh_token?: string;
+      /**
+       * @description authorization_code and refresh_token grants: the OpenID Connect ID token (RS256 or ES256).
+       * @example eyJhbGciOiJSUzI1NiIsImtpZCI6InJzMjU2LTEifQ.e30.c2ln
+       */
+      id_token?: string;
     };
+    /** @description OpenID Connect Core §5.3 claims, by the grant's scope. */
+    OidcUserInfo: {
+      /** @example 0f8fad5b-d9cb-469f-a165-70867728950e */
+      sub: string;
+      /** @example ada@example.com */
+      email?: string;
+      /** @example true */
+      email_verified?: boolean;
+      /** @example Ada Lovelace */
+      name?: string;
+      /** @example Ada */
+      given_name?: string;
+      /** @example Lovelace */
+      family_name?: string;
+    };
+    /** @description RFC 7662 §2.2. An inactive token is only {"active": false}. */
+    OAuthIntrospection: {
+      /** @example true */
+      active: boolean;
+      /** @example openid email */
+      scope?: string;
+      /** @example cli_5f2b9c0e7a4d1e3f6a8b0c2d */
+      client_id?: string;
+      /**
+       * @example Bearer
+       * @enum {string}
+       */
+      token_type?: 'Bearer' | 'refresh_token';
+      /** @example 0f8fad5b-d9cb-469f-a165-70867728950e */
+      sub?: string;
+      /** @example 1795701234 */
+      exp?: number;
+      /** @example 1795700334 */
+      iat?: number;
+      /** @example https://id.example.com */
+      iss?: string;
+      /** @example cli_5f2b9c0e7a4d1e3f6a8b0c2d */
+      aud?: string;
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      sid?: string;
+    };
+    /**
+     * @description RFC 7009 §2.2: the token is revoked or was never valid; the body is empty and clients ignore it.
+     * @example {}
+     */
+    OAuthRevocation: Record<string, never>;
     /** @description RFC 6749 §5.2 error body. */
     OAuthError: {
       /** @example invalid_client */
@@ -3374,7 +3672,7 @@ export interface components {
       /** @example client authentication failed */
       error_description: string;
     };
-    /** @description RFC 8414 authorization server metadata. */
+    /** @description RFC 8414 authorization server metadata, which is also the OpenID Provider configuration (OpenID Connect Discovery 1.0 §3). */
     OAuthServerMetadata: {
       /** @example https://id.example.com */
       issuer: string;
@@ -3389,8 +3687,42 @@ export interface components {
        *     ]
        */
       grant_types_supported: string[];
-      /** @example [] */
+      /** @example https://id.example.com/oauth/authorize */
+      authorization_endpoint?: string;
+      /** @example https://id.example.com/oauth/userinfo */
+      userinfo_endpoint?: string;
+      /** @example https://id.example.com/oauth/logout */
+      end_session_endpoint?: string;
+      /** @example https://id.example.com/oauth/revoke */
+      revocation_endpoint?: string;
+      /** @example https://id.example.com/oauth/introspect */
+      introspection_endpoint?: string;
+      /**
+       * @example [
+       *       "code"
+       *     ]
+       */
       response_types_supported?: string[];
+      /**
+       * @example [
+       *       "public",
+       *       "pairwise"
+       *     ]
+       */
+      subject_types_supported?: string[];
+      /**
+       * @example [
+       *       "RS256",
+       *       "ES256"
+       *     ]
+       */
+      id_token_signing_alg_values_supported?: string[];
+      /**
+       * @example [
+       *       "S256"
+       *     ]
+       */
+      code_challenge_methods_supported?: string[];
       /**
        * @example [
        *       "client_secret_basic",
@@ -6545,7 +6877,15 @@ export interface operations {
       content: {
         'application/x-www-form-urlencoded': {
           /** @enum {string} */
-          grant_type: 'client_credentials' | 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+          grant_type: 'client_credentials' | 'urn:ietf:params:oauth:grant-type:jwt-bearer' | 'authorization_code' | 'refresh_token';
+          /** @description authorization_code: the code of the authorization response */
+          code?: string;
+          /** @description authorization_code: the redirect_uri of the authorization request */
+          redirect_uri?: string;
+          /** @description authorization_code: the PKCE verifier (RFC 7636) */
+          code_verifier?: string;
+          /** @description refresh_token: the refresh token to rotate */
+          refresh_token?: string;
           /** @example scim */
           scope?: string;
           /** @example scimc_4f0d1e2a9b8c7d6e5f4a3b2c */
@@ -6571,7 +6911,7 @@ export interface operations {
           'application/json': components['schemas']['OAuthTokenResponse'];
         };
       };
-      /** @description `invalid_request`: A parameter is missing, repeated or malformed, or the body is not a form; `invalid_grant`: The JWT-bearer assertion is expired, replayed, wrongly signed or not for this client; `unauthorized_client`: The client may not use this grant type (e.g. no trusted issuer configured); `unsupported_grant_type`: The grant type is not one this server supports; `invalid_scope`: A requested scope is not available to the client; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      /** @description `invalid_request`: A parameter is missing, repeated or malformed, or the body is not a form; `invalid_grant`: The JWT-bearer assertion is expired, replayed, wrongly signed or not for this client; the code or refresh token is invalid, expired, spent or another client's; the PKCE verifier or redirect_uri does not match; `unauthorized_client`: The client may not use this grant type (e.g. no trusted issuer configured); `unsupported_grant_type`: The grant type is not one this server supports; `invalid_scope`: A requested scope is not available to the client; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6582,6 +6922,143 @@ export interface operations {
       };
       /** @description `invalid_client`: Unknown client, wrong or revoked secret, refused client assertion (with WWW-Authenticate after Basic) */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthError'];
+        };
+      };
+      /** @description `invalid_request`: The form is larger than 32 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthError'];
+        };
+      };
+    };
+  };
+  TokenManagementController_revoke: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/x-www-form-urlencoded': {
+          /** @description The access or refresh token to revoke */
+          token: string;
+          /** @enum {string} */
+          token_type_hint?: 'access_token' | 'refresh_token';
+          /** @example cli_4f0d1e2a9b8c7d6e5f4a3b2c */
+          client_id?: string;
+          /** @description client_secret_post only */
+          client_secret?: string;
+          /** @enum {string} */
+          client_assertion_type?: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
+          /** @description private_key_jwt: the signed client assertion */
+          client_assertion?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Revoked, or nothing to revoke */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthRevocation'];
+        };
+      };
+      /** @description `invalid_request`: token is missing, a parameter is repeated, or the body is not a form; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthError'] | components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_client`: Unknown client, wrong secret or refused client assertion */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthError'];
+        };
+      };
+      /** @description `invalid_request`: The form is larger than 32 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthError'];
+        };
+      };
+    };
+  };
+  TokenManagementController_introspect: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/x-www-form-urlencoded': {
+          /** @description The access or refresh token to look up */
+          token: string;
+          /** @enum {string} */
+          token_type_hint?: 'access_token' | 'refresh_token';
+          /** @example cli_4f0d1e2a9b8c7d6e5f4a3b2c */
+          client_id?: string;
+          /** @description client_secret_post only */
+          client_secret?: string;
+          /** @enum {string} */
+          client_assertion_type?: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
+          /** @description private_key_jwt: the signed client assertion */
+          client_assertion?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Whether the token is active, and its facts when it is */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthIntrospection'];
+        };
+      };
+      /** @description `invalid_request`: token is missing, a parameter is repeated, or the body is not a form; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthError'] | components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_client`: Unknown client, wrong secret or refused client assertion */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthError'];
+        };
+      };
+      /** @description `invalid_request`: The form is larger than 32 KiB */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -6601,6 +7078,35 @@ export interface operations {
     requestBody?: never;
     responses: {
       /** @description The metadata document */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthServerMetadata'];
+        };
+      };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  OAuthDiscoveryController_openidConfiguration: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The configuration document */
       200: {
         headers: {
           [name: string]: unknown;
@@ -9335,146 +9841,6 @@ export interface operations {
       };
     };
   };
-  EmailVerificationController_verify: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['VerifyEmailDto'];
-      };
-    };
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['VerificationResponse'];
-        };
-      };
-      /** @description `invalid_code`: The code is not correct, not 6 digits, or none is pending; `code_expired`: The code has expired; ask for a new one; `validation_failed`: a field is missing, null where it may not be, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `user_not_found`: No account is registered with this email */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `already_verified`: This email address is already verified */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `too_many_attempts`: Too many wrong codes: this code no longer works; `rate_limited`: Too many attempts from this IP or for this account */
-      429: {
-        headers: {
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  EmailVerificationController_resend: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['ResendVerificationDto'];
-      };
-    };
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['VerificationResponse'];
-        };
-      };
-      /** @description `validation_failed`: a field is missing, null where it may not be, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `user_not_found`: No account is registered with this email */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `already_verified`: This email address is already verified */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `rate_limited`: A code was sent less than a minute ago, or too many attempts */
-      429: {
-        headers: {
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
   MfaController_status: {
     parameters: {
       query?: never;
@@ -10404,6 +10770,426 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  EmailVerificationController_verify: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['VerifyEmailDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['VerificationResponse'];
+        };
+      };
+      /** @description `invalid_code`: The code is not correct, not 6 digits, or none is pending; `code_expired`: The code has expired; ask for a new one; `validation_failed`: a field is missing, null where it may not be, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `user_not_found`: No account is registered with this email */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `already_verified`: This email address is already verified */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `too_many_attempts`: Too many wrong codes: this code no longer works; `rate_limited`: Too many attempts from this IP or for this account */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  EmailVerificationController_resend: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ResendVerificationDto'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['VerificationResponse'];
+        };
+      };
+      /** @description `validation_failed`: a field is missing, null where it may not be, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `user_not_found`: No account is registered with this email */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `already_verified`: This email address is already verified */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: A code was sent less than a minute ago, or too many attempts */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  AuthorizeController_authorizeGet: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The consent screen of a third-party application */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /** @example <!doctype html>… */
+          'text/html': string;
+        };
+      };
+      /** @description To the redirect URI (code or error), to the hosted login, or back here */
+      302: {
+        headers: {
+          /** @description The redirect URI with code, state and iss, or with error; or the hosted login */
+          Location?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Unknown client_id or an unregistered redirect_uri: an error page, nothing is redirected */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /** @example <!doctype html>… */
+          'text/html': string;
+        };
+      };
+    };
+  };
+  AuthorizeController_authorizePost: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The consent screen of a third-party application */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /** @example <!doctype html>… */
+          'text/html': string;
+        };
+      };
+      /** @description To the redirect URI (code or error), to the hosted login, or back here */
+      302: {
+        headers: {
+          /** @description The redirect URI with code, state and iss, or with error; or the hosted login */
+          Location?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Unknown client_id or an unregistered redirect_uri: an error page, nothing is redirected */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /** @example <!doctype html>… */
+          'text/html': string;
+        };
+      };
+    };
+  };
+  AuthorizeController_consent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The consent screen of a third-party application */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /** @example <!doctype html>… */
+          'text/html': string;
+        };
+      };
+      /** @description To the redirect URI (code or error), to the hosted login, or back here */
+      302: {
+        headers: {
+          /** @description The redirect URI with code, state and iss, or with error; or the hosted login */
+          Location?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Unknown client_id or an unregistered redirect_uri: an error page, nothing is redirected */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /** @example <!doctype html>… */
+          'text/html': string;
+        };
+      };
+      /** @description The form token is missing or stale: an error page, nothing changes */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /** @example <!doctype html>… */
+          'text/html': string;
+        };
+      };
+    };
+  };
+  UserInfoController_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The claims about the signed-in person */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OidcUserInfo'];
+        };
+      };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_token`: Missing, expired or revoked access token, or one not issued to an application */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthError'];
+        };
+      };
+    };
+  };
+  UserInfoController_post: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The claims about the signed-in person */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OidcUserInfo'];
+        };
+      };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_token`: Missing, expired or revoked access token, or one not issued to an application */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthError'];
+        };
+      };
+    };
+  };
+  LogoutController_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The confirmation or signed-out page */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /** @example <!doctype html>… */
+          'text/html': string;
+        };
+      };
+      /** @description Signed out; back to post_logout_redirect_uri with state */
+      302: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description HTML error page: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+    };
+  };
+  LogoutController_post: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The confirmation or signed-out page */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /** @example <!doctype html>… */
+          'text/html': string;
+        };
+      };
+      /** @description Signed out; back to post_logout_redirect_uri with state */
+      302: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description HTML error page: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
         };
       };
     };
