@@ -25,7 +25,7 @@ export function ApplicationsPage({ workspaceId }: SectionProps) {
       [`Rotate the secret of “${client.name}”?`, <p>The current secret stops working at once.</p>, 'Rotate'],
       () => call(api.POST('/developer/oauth/clients/{id}/secret/', { params: { path: { id: client.id } } })),
     );
-    if (rotated) setSecret((rotated as Schemas['OAuthClientWithSecret']).client_secret);
+    if (rotated) setSecret((rotated as Schemas['OAuthClientWithSecret']).client_secret ?? undefined);
   };
   const remove = async (client: Client) => {
     const done = await confirmThenRun(
@@ -48,7 +48,7 @@ export function ApplicationsPage({ workspaceId }: SectionProps) {
           client={editing === 'new' ? undefined : editing}
           onDone={(created) => {
             setEditing(undefined);
-            if (created) setSecret(created.client_secret);
+            if (created) setSecret(created.client_secret ?? undefined);
             void list.reload();
           }}
         />
