@@ -2405,6 +2405,11 @@ export interface components {
       expires_in: number;
       session_id: string;
     };
+    /**
+     * @example {
+     *       "mfa_token": "mfa_Vb2xQ9kT4mZ7pL1cR8nW5hY3jF6gD0sAe2Uo7IiKx"
+     *     }
+     */
     MfaTokenDto: {
       /** @description From the answer of POST /e/v1/auth/login/ */
       mfa_token: string;

@@ -37,6 +37,7 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
   LoginDto: { client_id: 'cli_5f2b9c0e7a4d1e3f6a8b0c2d', email: 'ada@example.com', password: 'analytical engine' },
   RefreshDto: { refresh_token: 'rt_q8Zt1mXv3Lp7Rk2Wn5Bc9Hd4Fs6Gj0Ya' },
   LoginSecondStepDto: { mfa_token: 'mfa_Vb2xQ9kT4mZ7pL1cR8nW5hY3jF6gD0sAe2Uo7IiKx', code: '492039' },
+  MfaTokenDto: { mfa_token: 'mfa_Vb2xQ9kT4mZ7pL1cR8nW5hY3jF6gD0sAe2Uo7IiKx' },
   TotpCodeDto: { code: '492039' },
   FactorProofDto: { recovery_code: 'K7QH2-M9XTR' },
   SignInPolicyDto: { new_device: 'challenge', new_ip: 'allow' },
