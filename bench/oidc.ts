@@ -20,7 +20,8 @@ import type autocannon from 'autocannon';
 import { Client } from 'pg';
 import { recreateDatabase } from './lib/postgres';
 import { writeBlock } from './lib/report';
-import { productionEnv, productionNodeFlags } from './lib/service';
+import { ApiClient } from './lib/api-client';
+import { createDeveloper, createWorkspace, productionEnv, productionNodeFlags } from './lib/service';
 import { acquireLock, freePort, Measurement, probe, run, Side, startServer, summarize, window, Window } from './scim/harness';
 
 const ROOT = resolve(__dirname, '..');
@@ -164,52 +165,24 @@ interface Tenant {
   email: string;
 }
 
-async function api(baseUrl: string, method: string, path: string, body: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(baseUrl + path, {
-    method,
-    headers: { 'content-type': 'application/json', ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path} -> ${res.status} ${text.slice(0, 300)}`);
-  return { body: text ? (JSON.parse(text) as Record<string, unknown>) : {}, headers: res.headers };
-}
-
 /** A developer, a workspace, a SCIM token, an application and a verified end user, through the real API. */
 async function provision(baseUrl: string, db: Client): Promise<Tenant> {
-  const email = `bench-${randomUUID().slice(0, 8)}@example.test`;
-  const password = `pw-${randomUUID()}`;
-  await api(baseUrl, 'POST', '/developer/auth/signup/', { email, password, name: 'Bench' });
-  const login = await api(baseUrl, 'POST', '/developer/auth/login/', { email, password });
-  const cookie = login.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
-  const dat = await api(
-    baseUrl,
-    'POST',
-    '/developer/tokens/',
-    { label: 'bench' },
-    { cookie, 'x-csrf-token': String(login.body.csrf_token) },
-  );
-  const auth = { authorization: `Bearer ${String(dat.body.token)}` };
-  const ws = await api(baseUrl, 'POST', '/e/v1/developer/workspaces/', { name: 'oidc bench' }, auth);
-  const workspaceId = String(ws.body.id);
-  const scim = await api(baseUrl, 'POST', '/developer/scim/tokens/', { workspace_id: workspaceId, label: 'bench' }, auth);
-  const client = await api(
-    baseUrl,
-    'POST',
-    '/developer/oauth/clients/',
-    { workspace_id: workspaceId, name: 'Bench App', redirect_uris: [REDIRECT_URI] },
-    auth,
-  );
+  const api = new ApiClient(baseUrl);
+  const dev = await createDeveloper(api);
+  const workspace = await createWorkspace(api, dev, 'oidc bench');
+  const workspaceId = workspace.id;
+  const scim = await api.post<{ token: string }>('/developer/scim/tokens/', {
+    body: { workspace_id: workspaceId, label: 'bench' },
+    headers: dev.authHeaders,
+  });
+  const client = await api.post<{ id: string; client_id: string; client_secret: string }>('/developer/oauth/clients/', {
+    body: { workspace_id: workspaceId, name: 'Bench App', redirect_uris: [REDIRECT_URI] },
+    headers: dev.authHeaders,
+  });
   const clientId = String(client.body.client_id);
   const userEmail = `person-${randomUUID().slice(0, 8)}@bench.example`;
-  const user = await api(baseUrl, 'POST', '/e/v1/auth/register/', {
-    client_id: clientId,
-    email: userEmail,
-    password: PASSWORD,
-    first_name: 'Ada',
+  const user = await api.post<{ id: string }>('/e/v1/auth/register/', {
+    body: { client_id: clientId, email: userEmail, password: PASSWORD, first_name: 'Ada' },
   });
   // The emailed code is not what is measured: the address is marked verified directly.
   await db.query(`UPDATE end_users SET email_verified = true WHERE id = $1`, [String(user.body.id)]);
