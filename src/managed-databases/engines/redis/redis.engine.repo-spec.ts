@@ -181,6 +181,30 @@ describe('RedisEngine against a real server', () => {
     expect(page.keys.every((k) => k.startsWith(`${t.dbName}:`))).toBe(true);
   });
 
+  it("finds a tenant's keys on the first page and pages through all of them in a crowded keyspace", async () => {
+    const crowd = await tenant('crowd');
+    const t = await tenant('paged');
+    const c = connect(t);
+    await c.connect();
+    // Another tenant's 3,000 keys fill SCAN's pages: a single SCAN call often matches none of t's.
+    const crowdClient = connect(crowd);
+    await crowdClient.connect();
+    const pipeline = crowdClient.pipeline();
+    for (let i = 0; i < 3000; i++) pipeline.set(`${crowd.dbName}:n${i}`, '1');
+    await pipeline.exec();
+    for (let i = 0; i < 12; i++) await c.set(`${t.dbName}:k${i}`, 'x');
+
+    const first = await engine.listKeys(t, '0', 5);
+    expect(first.keys.length).toBeGreaterThanOrEqual(5);
+    const seen = new Set(first.keys);
+    for (let cursor = first.next_cursor; cursor !== null;) {
+      const page = await engine.listKeys(t, cursor, 5);
+      page.keys.forEach((k) => seen.add(k));
+      cursor = page.next_cursor;
+    }
+    expect([...seen].sort()).toEqual(Array.from({ length: 12 }, (_, i) => `${t.dbName}:k${i}`).sort());
+  });
+
   it('turns unhealthy when the ACL user is deleted behind its back', async () => {
     const t = await tenant('health');
     expect((await engine.health(t)).status).toBe('healthy');

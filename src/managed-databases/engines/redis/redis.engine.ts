@@ -15,6 +15,8 @@ import { keyPrefix, setUserArgs } from './redis-acl';
 import { DumpWriter, readDump } from './redis-dump-file';
 
 const SCAN_COUNT = 500;
+/** Bounds one page's work on a large shared keyspace; the caller pages on with next_cursor. */
+const LIST_KEYS_MAX_SCANS = 50;
 
 /**
  * Tenants share one Redis (db 0): each gets an ACL user confined to `<db_name>:*`
@@ -161,8 +163,21 @@ export class RedisEngine implements DatabaseEngine {
   }
 
   /** The tenant's own keys, a page at a time (Redis SCAN semantics: cursor "0" ends). */
+  /**
+   * One SCAN call may match nothing while the tenant's keys sit further along the keyspace (the other
+   * tenants' keys fill its pages), so a page keeps scanning until it holds `count` keys, the scan ends,
+   * or LIST_KEYS_MAX_SCANS calls have run: an empty first page then means the tenant has no keys.
+   */
   async listKeys(db: TenantRef, cursor: string, count: number): Promise<{ keys: string[]; next_cursor: string | null }> {
-    const [next, keys] = await this.admin().scan(cursor, 'MATCH', `${keyPrefix(db.dbName)}*`, 'COUNT', Math.max(count, 100));
+    const match = `${keyPrefix(db.dbName)}*`;
+    const keys: string[] = [];
+    let next = cursor;
+    for (let scans = 0; scans < LIST_KEYS_MAX_SCANS && keys.length < count; scans++) {
+      const [after, found] = await this.admin().scan(next, 'MATCH', match, 'COUNT', Math.max(count, 100));
+      keys.push(...found);
+      next = after;
+      if (next === '0') break;
+    }
     return { keys, next_cursor: next === '0' ? null : next };
   }
 
