@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, DiscoveryModule } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { LoggerModule } from 'nestjs-pino';
 import { AnomaliesModule } from './anomalies/anomalies.module';
@@ -13,6 +13,7 @@ import { CommonModule } from './common/common.module';
 import { ConsoleModule } from './console/console.module';
 import { AllExceptionsFilter } from './common/exception.filter';
 import { loggerParams } from './common/logging';
+import { RouteSurfaces } from './common/route-surfaces';
 import { buildValidationPipe } from './common/validation';
 import { APP_CONFIG, AppConfig } from './config/config';
 import { ConfigModule } from './config/config.module';
@@ -38,6 +39,8 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     ConfigModule,
     LoggerModule.forRootAsync({ inject: [APP_CONFIG], useFactory: (config: AppConfig) => loggerParams(config) }),
     EventEmitterModule.forRoot(),
+    // RouteSurfaces reads each controller's error surface (decision 0160).
+    DiscoveryModule,
     // The unit of work's transaction-phase writers, in order: the audit row commits with its change.
     DatabaseModule.forRoot(ENTITIES, { imports: [AuditWriterModule], writers: [AuditWriter] }),
     CommonModule,
@@ -61,6 +64,7 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
   ],
   providers: [
     { provide: APP_PIPE, useFactory: buildValidationPipe },
+    RouteSurfaces,
     { provide: APP_FILTER, useClass: AllExceptionsFilter },
     { provide: APP_GUARD, useClass: AuthenticationGuard },
     // After authentication (guards run in this order): routes with @WorkspaceScoped need a member.

@@ -4,7 +4,8 @@ import type { OperationObject, ResponseObject } from '@nestjs/swagger/dist/inter
 import { SCHEMA_EXAMPLES } from './api-docs/examples';
 import { SCHEMAS } from './api-docs/schemas';
 import { applyValidationRules, applyValidationRulesToQueries } from './api-docs/validation-rules';
-import { isBrowserPage } from './common/exception.filter';
+import type { ErrorSurface } from './common/error-surface';
+import { RouteSurfaces } from './common/route-surfaces';
 import { listOf, resourceType, serviceProviderConfig } from './scim/discovery/discovery.documents';
 
 const DESCRIPTION = `SCIM 2.0 server, SAML 2.0 identity provider, email verification, sign-in anomaly detection, audit log and managed databases.
@@ -87,10 +88,13 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   }
   // Nest labels every bearer scheme "JWT"; ours are opaque strings a client must not parse.
   for (const scheme of Object.values(document.components.securitySchemes ?? {})) if ('bearerFormat' in scheme) delete scheme.bearerFormat;
-  for (const [path, item] of Object.entries(document.paths)) {
+  const surfaces = app.get(RouteSurfaces);
+  for (const item of Object.values(document.paths)) {
     for (const method of METHODS) {
       const op = item[method];
-      if (op) addSharedErrors(op, path, kindOf(op), WRITES.has(method), document.components?.schemas ?? {});
+      if (op) {
+        addSharedErrors(op, surfaces.forOperation(op.operationId), kindOf(op), WRITES.has(method), document.components?.schemas ?? {});
+      }
       if (op) allowProjections(op, document.components?.schemas ?? {});
     }
   }
@@ -117,13 +121,13 @@ const URL_PROBLEM = 'The URL or a cookie contains U+0000 or an unpaired UTF-16 s
 const BUDGET_REFUSAL =
   'The {tenant} is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left)';
 
-/** The answers every route of a kind shares, so each route documents only its own. */
-function addSharedErrors(op: OperationObject, path: string, kind: Kind, write: boolean, schemas: Record<string, unknown>): void {
+/** The answers every route of a kind shares, in the error format of its surface, so each route documents only its own. */
+function addSharedErrors(op: OperationObject, surface: ErrorSurface, kind: Kind, write: boolean, schemas: Record<string, unknown>): void {
   const body = op.requestBody && 'content' in op.requestBody ? op.requestBody.content : {};
   const hasJsonBody = Object.keys(body).some((type) => type.includes('json'));
   const hasOtherBody = Object.keys(body).length > 0 && !hasJsonBody;
   const query = (op.parameters ?? []).filter((p) => 'in' in p && p.in === 'query').map((p) => ('name' in p ? p.name : ''));
-  if (path.startsWith('/scim/v2')) {
+  if (surface === 'scim') {
     addScimError(op, 401, '', 'The bearer SCIM token is missing, unknown, expired or revoked');
     addScimError(op, 429, '', BUDGET_REFUSAL.replace('{tenant}', 'workspace'));
     if (hasJsonBody) {
@@ -133,7 +137,7 @@ function addSharedErrors(op: OperationObject, path: string, kind: Kind, write: b
     addScimError(op, 400, 'invalidValue', URL_PROBLEM);
     return;
   }
-  if (isBrowserPage(path)) {
+  if (surface === 'page') {
     addPage(op, 400, URL_PROBLEM);
     if (hasOtherBody) addPage(op, 413, 'The body is larger than BODY_LIMIT');
     return;

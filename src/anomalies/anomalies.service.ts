@@ -5,6 +5,7 @@ import { isUuid } from '../common/ids';
 import { AnomaliesRepository } from './anomalies.repository';
 import { ANOMALY_LIST_DEFAULT } from './dto/anomaly-query.dto';
 import { AnomalyView, toAnomalyView } from './entities/security-anomaly.entity';
+import { COMMON_ERRORS } from '../common/common.errors';
 
 /** The end user's view of their own anomalies: list and acknowledge. */
 @Injectable()
@@ -18,7 +19,7 @@ export class AnomaliesService {
 
   /** Idempotent: the first acknowledgement time stays (spec D state table). */
   async acknowledge(user: EndUserPrincipal, id: string): Promise<AnomalyView> {
-    const notFound = () => new DomainError('not_found', 'No such anomaly');
+    const notFound = () => new DomainError(COMMON_ERRORS.not_found, 'No such anomaly');
     if (!isUuid(id)) throw notFound();
     const row = await this.anomalies.acknowledge(user.workspaceId, user.userId, id);
     if (!row) throw notFound();

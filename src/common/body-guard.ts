@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { DomainError } from './errors';
+import { COMMON_ERRORS } from './common.errors';
 
 export type BodyProblem = 'too_deep' | 'unstorable_text';
 
@@ -40,7 +41,7 @@ export const UNSTORABLE_DETAIL = 'a character that cannot be stored (U+0000 or a
 
 /** The edge's refusal of text PostgreSQL cannot store: 400 in the surface's format, SCIM invalidValue. */
 export function unstorable(where: string): DomainError {
-  return new DomainError('invalid_body', `${where} contains ${UNSTORABLE_DETAIL}`, { scimType: 'invalidValue' });
+  return new DomainError(COMMON_ERRORS.invalid_body, `${where} contains ${UNSTORABLE_DETAIL}`, { scimType: 'invalidValue' });
 }
 
 /** Refuses bodies that would make validation libraries recurse too deep, or that hold text the database refuses. */
@@ -48,7 +49,9 @@ export function jsonBodyGuard(maxDepth = 32) {
   return (req: Request, _res: Response, next: NextFunction): void => {
     const problem = req.body && typeof req.body === 'object' ? inspectJson(req.body, maxDepth) : null;
     if (problem === 'too_deep') {
-      next(new DomainError('invalid_body', `JSON body is nested deeper than ${maxDepth} levels`, { scimType: 'invalidSyntax' }));
+      next(
+        new DomainError(COMMON_ERRORS.invalid_body, `JSON body is nested deeper than ${maxDepth} levels`, { scimType: 'invalidSyntax' }),
+      );
       return;
     }
     if (problem === 'unstorable_text') {

@@ -1,9 +1,12 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Injectable, Logger } from '@nestjs/common';
 import { ThrottlerException } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
 import { allowedMethods } from './allowed-methods';
-import { DomainError } from './errors';
+import { COMMON_ERRORS } from './common.errors';
+import type { ErrorSurface } from './error-surface';
+import { DomainError, ErrorCode } from './errors';
 import { renderErrorPage } from './html/error-page';
+import { RouteSurfaces } from './route-surfaces';
 
 interface Problem {
   status: number;
@@ -17,19 +20,30 @@ interface Problem {
   headers?: Record<string, string>;
 }
 
-const HTTP_CODES: Record<number, string> = {
-  400: 'bad_request',
-  401: 'unauthorized',
-  403: 'forbidden',
-  404: 'not_found',
-  405: 'method_not_allowed',
-  406: 'not_acceptable',
-  409: 'conflict',
-  413: 'payload_too_large',
-  415: 'unsupported_media_type',
-  429: 'rate_limited',
-  503: 'service_unavailable',
+type AppRequest = Request & { id?: string };
+
+/** The code a Nest HttpException of this status is answered with (every one from COMMON_ERRORS). */
+const CODE_OF_NEST_STATUS: Record<number, ErrorCode> = {
+  400: COMMON_ERRORS.bad_request,
+  401: COMMON_ERRORS.unauthorized,
+  403: COMMON_ERRORS.forbidden,
+  404: COMMON_ERRORS.not_found,
+  405: COMMON_ERRORS.method_not_allowed,
+  406: COMMON_ERRORS.not_acceptable,
+  409: COMMON_ERRORS.conflict,
+  413: COMMON_ERRORS.payload_too_large,
+  415: COMMON_ERRORS.unsupported_media_type,
+  429: COMMON_ERRORS.rate_limited,
+  503: COMMON_ERRORS.service_unavailable,
 };
+
+/** A catalog entry as a problem with its own status. */
+const problemOf = (error: ErrorCode, message: string, extra: Partial<Problem> = {}): Problem => ({
+  status: error.status,
+  code: error.code,
+  message,
+  ...extra,
+});
 
 /** Errors from node-postgres / TypeORM that mean "the database is unreachable", not "bad request". */
 const DB_UNAVAILABLE_CODES = new Set([
@@ -55,119 +69,158 @@ function isDatabaseUnavailable(err: unknown): boolean {
   );
 }
 
-/**
- * One filter for every surface: SCIM routes get the RFC 7644 §3.12 error body,
- * browser pages (SAML, hosted login) an HTML page, everything else {error, message}.
- * Unknown errors are logged once with their stack and never shown to the client.
- */
-@Catch()
-export class AllExceptionsFilter implements ExceptionFilter {
-  private readonly logger = new Logger('Exceptions');
+const logger = new Logger('Exceptions');
 
-  catch(exception: unknown, host: ArgumentsHost): void {
-    const ctx = host.switchToHttp();
-    const req = ctx.getRequest<Request & { id?: string }>();
-    const res = ctx.getResponse<Response>();
-    const problem = this.toProblem(exception, req);
-    if (res.headersSent) {
-      res.end();
-      return;
+/**
+ * Any thrown value as the problem every surface renders. Unknown errors are logged once with
+ * their stack and never shown to the client.
+ */
+function toProblem(exception: unknown, req: AppRequest): Problem {
+  if (exception instanceof DomainError) {
+    return problemOf(exception.error, exception.message, {
+      details: exception.details,
+      scimType: exception.scimType,
+      retryAfterSeconds: exception.retryAfterSeconds,
+      headers: exception.headers,
+    });
+  }
+  if (exception instanceof ThrottlerException) {
+    return problemOf(COMMON_ERRORS.rate_limited, 'Too many requests; retry later');
+  }
+  if (exception instanceof HttpException) {
+    const status = exception.getStatus();
+    // Our own validation raises DomainError; a bare 400 HttpException is Nest wrapping a body-parser failure.
+    if (status === 400) return problemOf(COMMON_ERRORS.invalid_body, 'Request body is not valid JSON', { scimType: 'invalidSyntax' });
+    if (status === 413) return problemOf(COMMON_ERRORS.payload_too_large, 'Request body is too large', { scimType: 'tooLarge' });
+    if (status === 404 && isRouterNotFound(exception)) {
+      // The path exists with other methods: 405 with Allow (RFC 9110 §15.5.6), not a 404 that says it does not exist.
+      const allow = allowedMethods(req);
+      if (allow.length) {
+        return problemOf(COMMON_ERRORS.method_not_allowed, `${req.method} is not supported on ${req.path}; allowed: ${allow.join(', ')}`, {
+          allow,
+        });
+      }
     }
-    if (problem.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(problem.retryAfterSeconds));
-    if (problem.allow) res.setHeader('Allow', problem.allow.join(', '));
-    for (const [name, value] of Object.entries(problem.headers ?? {})) res.setHeader(name, value);
-    const path = req.path ?? req.url ?? '';
-    if (isOAuthEndpoint(path)) {
-      // RFC 6749 §5.2: {error, error_description}, never cached.
-      res.setHeader('Cache-Control', 'no-store');
-      res.setHeader('Pragma', 'no-cache');
-      res.status(problem.status).json({ error: oauthErrorCode(problem), error_description: problem.message });
-      return;
+    const code = CODE_OF_NEST_STATUS[status]?.code ?? (status >= 500 ? COMMON_ERRORS.internal_error.code : COMMON_ERRORS.bad_request.code);
+    const message = status === 404 ? `No route for ${req.method} ${req.path}` : firstMessage(exception);
+    // Terminus (readiness) puts its per-check report in `details`: keep it for operators.
+    const body = exception.getResponse() as { details?: Record<string, unknown> };
+    const details = typeof body === 'object' && body?.details ? body.details : undefined;
+    return { status, code, message, details };
+  }
+  const bodyParser = exception as { type?: string; status?: number; expose?: boolean };
+  if (typeof bodyParser?.type === 'string' && typeof bodyParser.status === 'number' && bodyParser.status < 500) {
+    if (bodyParser.type === 'entity.too.large') {
+      return problemOf(COMMON_ERRORS.payload_too_large, 'Request body is too large', { scimType: 'tooLarge' });
     }
-    if (path.startsWith('/scim/v2')) {
-      res
-        .status(problem.status)
-        .type('application/scim+json')
-        .send(
-          JSON.stringify({
-            schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'],
-            status: String(problem.status),
-            ...(problem.scimType ? { scimType: problem.scimType } : {}),
-            detail: problem.message,
-          }),
-        );
-      return;
-    }
-    if (isBrowserPage(path)) {
-      res
-        .status(problem.status)
-        .type('text/html')
-        .send(renderErrorPage(problem.status, titleFor(problem.status), problem.message, req.id, req.headers.referer, req.headers.host));
-      return;
-    }
+    return problemOf(COMMON_ERRORS.invalid_body, 'Request body is not valid JSON', { scimType: 'invalidSyntax' });
+  }
+  if (isDatabaseUnavailable(exception)) {
+    logger.warn(`database unavailable: ${(exception as Error)?.message} (request ${req.id})`);
+    return problemOf(COMMON_ERRORS.service_unavailable, 'The service is temporarily unavailable; retry shortly', {
+      retryAfterSeconds: 5,
+    });
+  }
+  logger.error(`unhandled error on ${req.method} ${req.path} (request ${req.id})`, (exception as Error)?.stack ?? String(exception));
+  return problemOf(COMMON_ERRORS.internal_error, 'Internal error');
+}
+
+/** Writes the problem in the surface's format, with the headers it carries. */
+function answer(surface: ErrorSurface, exception: unknown, req: AppRequest, res: Response): void {
+  const problem = toProblem(exception, req);
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  if (problem.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(problem.retryAfterSeconds));
+  if (problem.allow) res.setHeader('Allow', problem.allow.join(', '));
+  for (const [name, value] of Object.entries(problem.headers ?? {})) res.setHeader(name, value);
+  WRITERS[surface](problem, req, res);
+}
+
+const WRITERS: Record<ErrorSurface, (problem: Problem, req: AppRequest, res: Response) => void> = {
+  json: (problem, req, res) => {
     res.status(problem.status).json({
       error: problem.code,
       message: problem.message,
       ...(problem.details ? { details: problem.details } : {}),
       ...(problem.status >= 500 && req.id ? { request_id: req.id } : {}),
     });
-  }
+  },
+  scim: (problem, _req, res) => {
+    res
+      .status(problem.status)
+      .type('application/scim+json')
+      .send(
+        JSON.stringify({
+          schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'],
+          status: String(problem.status),
+          ...(problem.scimType ? { scimType: problem.scimType } : {}),
+          detail: problem.message,
+        }),
+      );
+  },
+  oauth: (problem, _req, res) => {
+    // RFC 6749 §5.2: {error, error_description}, never cached.
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('Pragma', 'no-cache');
+    res.status(problem.status).json({ error: oauthErrorCode(problem), error_description: problem.message });
+  },
+  page: (problem, req, res) => {
+    res
+      .status(problem.status)
+      .type('text/html')
+      .send(renderErrorPage(problem.status, titleFor(problem.status), problem.message, req.id, req.headers.referer, req.headers.host));
+  },
+};
 
-  private toProblem(exception: unknown, req: Request & { id?: string }): Problem {
-    if (exception instanceof DomainError) {
-      return {
-        status: exception.status,
-        code: exception.code,
-        message: exception.message,
-        details: exception.details,
-        scimType: exception.scimType,
-        retryAfterSeconds: exception.retryAfterSeconds,
-        headers: exception.headers,
-      };
-    }
-    if (exception instanceof ThrottlerException) {
-      return { status: 429, code: 'rate_limited', message: 'Too many requests; retry later' };
-    }
-    if (exception instanceof HttpException) {
-      const status = exception.getStatus();
-      // Our own validation raises DomainError; a bare 400 HttpException is Nest wrapping a body-parser failure.
-      if (status === 400) return { status, code: 'invalid_body', message: 'Request body is not valid JSON', scimType: 'invalidSyntax' };
-      if (status === 413) return { status, code: 'payload_too_large', message: 'Request body is too large', scimType: 'tooLarge' };
-      const code = HTTP_CODES[status] ?? (status >= 500 ? 'internal_error' : 'bad_request');
-      if (status === 404 && isRouterNotFound(exception)) {
-        // The path exists with other methods: 405 with Allow (RFC 9110 §15.5.6), not a 404 that says it does not exist.
-        const allow = allowedMethods(req);
-        if (allow.length) {
-          const message = `${req.method} is not supported on ${req.path}; allowed: ${allow.join(', ')}`;
-          return { status: 405, code: 'method_not_allowed', message, allow };
-        }
-      }
-      const message = status === 404 ? `No route for ${req.method} ${req.path}` : firstMessage(exception);
-      // Terminus (readiness) puts its per-check report in `details`: keep it for operators.
-      const body = exception.getResponse() as { details?: Record<string, unknown> };
-      const details = typeof body === 'object' && body?.details ? body.details : undefined;
-      // Nest maps a body-parser SyntaxError to a BadRequestException before it gets here: on SCIM that is invalidSyntax.
-      const scimType = status === 400 && (req.path ?? '').startsWith('/scim/v2') ? 'invalidSyntax' : undefined;
-      return { status, code, message, details, scimType };
-    }
-    const bodyParser = exception as { type?: string; status?: number; expose?: boolean };
-    if (typeof bodyParser?.type === 'string' && typeof bodyParser.status === 'number' && bodyParser.status < 500) {
-      if (bodyParser.type === 'entity.too.large') {
-        return { status: 413, code: 'payload_too_large', message: 'Request body is too large', scimType: 'tooLarge' };
-      }
-      return { status: 400, code: 'invalid_body', message: 'Request body is not valid JSON', scimType: 'invalidSyntax' };
-    }
-    if (isDatabaseUnavailable(exception)) {
-      this.logger.warn(`database unavailable: ${(exception as Error)?.message} (request ${req.id})`);
-      return {
-        status: 503,
-        code: 'service_unavailable',
-        message: 'The service is temporarily unavailable; retry shortly',
-        retryAfterSeconds: 5,
-      };
-    }
-    this.logger.error(`unhandled error on ${req.method} ${req.path} (request ${req.id})`, (exception as Error)?.stack ?? String(exception));
-    return { status: 500, code: 'internal_error', message: 'Internal error' };
+/**
+ * The filter a surface decorator binds to its controllers (`@ScimSurface()`, `@OAuthSurface()`,
+ * `@PageSurface()`, src/common/surface.decorators.ts): Nest gives route-scoped filters precedence
+ * over the global one, so every error of those routes (guards, pipes, interceptors, the handler)
+ * is answered in the controller's format.
+ */
+abstract class SurfaceExceptionFilter implements ExceptionFilter {
+  protected abstract readonly surface: ErrorSurface;
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const ctx = host.switchToHttp();
+    answer(this.surface, exception, ctx.getRequest<AppRequest>(), ctx.getResponse<Response>());
+  }
+}
+
+@Catch()
+export class ScimExceptionFilter extends SurfaceExceptionFilter {
+  protected readonly surface = 'scim';
+}
+
+@Catch()
+export class OAuthExceptionFilter extends SurfaceExceptionFilter {
+  protected readonly surface = 'oauth';
+}
+
+@Catch()
+export class PageExceptionFilter extends SurfaceExceptionFilter {
+  protected readonly surface = 'page';
+}
+
+/**
+ * The global filter. A routed error reaches it only from a controller that declares no surface:
+ * JSON. An error raised before any handler was chosen (the body parser, the URL guard, Nest's
+ * "no route" 404) has no controller, so the surface comes from the route table (RouteSurfaces):
+ * the route the path reaches, else the controller that owns the paths below its mount, else JSON.
+ */
+@Catch()
+@Injectable()
+export class AllExceptionsFilter implements ExceptionFilter {
+  constructor(private readonly routes: RouteSurfaces) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const ctx = host.switchToHttp();
+    const req = ctx.getRequest<AppRequest>();
+    // Express sets req.route when it hands the request to a route's handler.
+    const surface = req.route ? 'json' : this.routes.forUnroutedRequest(req);
+    answer(surface, exception, req, ctx.getResponse<Response>());
   }
 }
 
@@ -181,12 +234,6 @@ function firstMessage(exception: HttpException): string {
   if (typeof body === 'string') return body;
   const message = body?.message;
   return Array.isArray(message) ? message[0] : (message ?? exception.message);
-}
-
-/** The token endpoint and the endpoints beside it (revocation, introspection, UserInfo) answer errors as RFC 6749 §5.2 says. */
-const OAUTH_JSON_ENDPOINTS = new Set(['/oauth/token', '/oauth/revoke', '/oauth/introspect', '/oauth/userinfo']);
-function isOAuthEndpoint(path: string): boolean {
-  return OAUTH_JSON_ENDPOINTS.has(path.endsWith('/') ? path.slice(0, -1) : path);
 }
 
 const OAUTH_ERRORS = new Set([
@@ -211,17 +258,6 @@ function oauthErrorCode(problem: Problem): string {
   if (problem.status === 503 || problem.status === 429) return 'temporarily_unavailable';
   if (problem.status >= 500) return 'server_error';
   return 'invalid_request';
-}
-
-/** Pages a browser navigates to (SSO, hosted login) answer errors with HTML. */
-export function isBrowserPage(path: string): boolean {
-  return (
-    path.startsWith('/saml/sso') ||
-    path.startsWith('/auth/login') ||
-    path.startsWith('/auth/sessions') ||
-    path.startsWith('/oauth/authorize') ||
-    path.startsWith('/oauth/logout')
-  );
 }
 
 function titleFor(status: number): string {

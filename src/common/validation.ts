@@ -1,5 +1,6 @@
 import { ValidationError, ValidationPipe } from '@nestjs/common';
 import { DomainError } from './errors';
+import { COMMON_ERRORS } from './common.errors';
 
 function collect(errors: ValidationError[], prefix = '', out: Record<string, string[]> = {}): Record<string, string[]> {
   for (const error of errors) {
@@ -20,7 +21,7 @@ export function buildValidationPipe(): ValidationPipe {
     exceptionFactory: (errors) => {
       const details = collect(errors);
       const fields = Object.keys(details).join(', ');
-      return new DomainError('validation_failed', `Invalid request: check ${fields}`, { details });
+      return new DomainError(COMMON_ERRORS.validation_failed, `Invalid request: check ${fields}`, { details });
     },
   });
 }

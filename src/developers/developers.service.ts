@@ -7,7 +7,7 @@ import { Clock } from '../common/clock';
 import { PasswordHasher } from '../common/crypto/password-hasher';
 import { generateToken, safeEqual, sha256Hex } from '../common/crypto/tokens';
 import { isUniqueViolation } from '../common/db-errors';
-import { DomainError, notFound } from '../common/errors';
+import { DomainError } from '../common/errors';
 import { isUuid } from '../common/ids';
 import { RequestMeta } from '../common/request-context';
 import { APP_CONFIG, AppConfig } from '../config/config';
@@ -17,6 +17,8 @@ import { DeveloperTokensRepository } from './developer-tokens.repository';
 import { DevelopersRepository } from './developers.repository';
 import { CreateDeveloperTokenDto, DeveloperLoginDto, SignupDto } from './dto/developer-auth.dto';
 import { Developer } from './entities/developer.entity';
+import { COMMON_ERRORS, notFound } from '../common/common.errors';
+import { DEVELOPER_ERRORS } from './developers.errors';
 
 export interface DeveloperView {
   id: string;
@@ -47,12 +49,14 @@ export class DevelopersService implements DeveloperSessionAuthenticator {
   ) {}
 
   async signup(dto: SignupDto): Promise<DeveloperView> {
-    if (!this.config.DEVELOPER_SIGNUP_ENABLED) throw new DomainError('forbidden', 'Developer signup is disabled on this deployment');
+    if (!this.config.DEVELOPER_SIGNUP_ENABLED) {
+      throw new DomainError(COMMON_ERRORS.forbidden, 'Developer signup is disabled on this deployment');
+    }
     const passwordHash = await this.hasher.hash(dto.password);
     try {
       return toDeveloperView(await this.developers.insert({ email: dto.email, name: dto.name, passwordHash }));
     } catch (err) {
-      if (isUniqueViolation(err)) throw new DomainError('email_taken', 'A developer with this email already exists');
+      if (isUniqueViolation(err)) throw new DomainError(DEVELOPER_ERRORS.email_taken, 'A developer with this email already exists');
       throw err;
     }
   }
@@ -62,7 +66,7 @@ export class DevelopersService implements DeveloperSessionAuthenticator {
     const ok = developer
       ? await this.hasher.verify(developer.passwordHash, dto.password)
       : await this.hasher.verifyAgainstDummy(dto.password);
-    if (!developer || !ok) throw new DomainError('invalid_credentials', 'Email or password is incorrect');
+    if (!developer || !ok) throw new DomainError(DEVELOPER_ERRORS.invalid_credentials, 'Email or password is incorrect');
     const sessionToken = randomBytes(32).toString('base64url');
     const csrfToken = randomBytes(24).toString('base64url');
     const expiresAt = new Date(this.clock.now().getTime() + this.config.DEVELOPER_SESSION_TTL_SECONDS * 1000);
@@ -82,9 +86,9 @@ export class DevelopersService implements DeveloperSessionAuthenticator {
 
   async authenticateSession(sessionToken: string, csrfHeader: string | undefined, unsafeMethod: boolean): Promise<DeveloperPrincipal> {
     const session = await this.sessions.findLive(sha256Hex(sessionToken), this.clock.now());
-    if (!session) throw new DomainError('unauthorized', 'Session expired or invalid; sign in again');
+    if (!session) throw new DomainError(COMMON_ERRORS.unauthorized, 'Session expired or invalid; sign in again');
     if (unsafeMethod && !(csrfHeader && safeEqual(csrfHeader, session.csrfToken))) {
-      throw new DomainError('csrf_failed', 'Missing or wrong X-CSRF-Token header');
+      throw new DomainError(DEVELOPER_ERRORS.csrf_failed, 'Missing or wrong X-CSRF-Token header');
     }
     return { kind: 'developer', developerId: session.developerId, email: session.email, via: 'session' };
   }
@@ -108,7 +112,7 @@ export class DevelopersService implements DeveloperSessionAuthenticator {
   async createToken(principal: DeveloperPrincipal, dto: CreateDeveloperTokenDto, request: RequestMeta) {
     const expiresAt = dto.expires_at ? new Date(dto.expires_at) : null;
     if (expiresAt && expiresAt.getTime() <= this.clock.now().getTime()) {
-      throw new DomainError('validation_failed', 'expires_at must be in the future', {
+      throw new DomainError(COMMON_ERRORS.validation_failed, 'expires_at must be in the future', {
         details: { expires_at: ['must be in the future'] },
       });
     }

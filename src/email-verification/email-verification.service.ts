@@ -8,6 +8,8 @@ import { CodeMailer } from './code-mailer';
 import { CodesRepository, MAX_CODE_ATTEMPTS, RESEND_COOLDOWN_MS } from './codes.repository';
 import { EndUserCode } from './entities/end-user-code.entity';
 import { isWellFormedCode } from './one-time-code';
+import { COMMON_ERRORS } from '../common/common.errors';
+import { EMAIL_VERIFICATION_ERRORS } from './email-verification.errors';
 
 export interface VerificationResult {
   success: true;
@@ -59,22 +61,29 @@ export class EmailVerificationService {
       );
       const usable = rows.filter((r) => r.attempts < MAX_CODE_ATTEMPTS);
       if (rows.length && !usable.length) {
-        return new DomainError('too_many_attempts', 'Too many wrong codes: this code no longer works. Request a new one.');
+        return new DomainError(
+          EMAIL_VERIFICATION_ERRORS.too_many_attempts,
+          'Too many wrong codes: this code no longer works. Request a new one.',
+        );
       }
-      if (!usable.length) return new DomainError('invalid_code', 'No code is pending for this email. Request a new one.');
-      if (!isWellFormedCode(code)) return new DomainError('invalid_code', 'The code must be 6 digits');
+      if (!usable.length) {
+        return new DomainError(EMAIL_VERIFICATION_ERRORS.invalid_code, 'No code is pending for this email. Request a new one.');
+      }
+      if (!isWellFormedCode(code)) return new DomainError(EMAIL_VERIFICATION_ERRORS.invalid_code, 'The code must be 6 digits');
       // Compare against every pending code (constant time each) before deciding.
       const matches = usable.map((r) => this.codes.matches(r, code));
       const match = usable.find((_, i) => matches[i]);
-      if (match && expired(match, now)) return new DomainError('code_expired', 'This code has expired. Request a new one.');
+      if (match && expired(match, now)) {
+        return new DomainError(EMAIL_VERIFICATION_ERRORS.code_expired, 'This code has expired. Request a new one.');
+      }
       if (!match) {
         const live = usable.filter((r) => !expired(r, now));
-        if (!live.length) return new DomainError('code_expired', 'This code has expired. Request a new one.');
+        if (!live.length) return new DomainError(EMAIL_VERIFICATION_ERRORS.code_expired, 'This code has expired. Request a new one.');
         await this.codes.countFailure(
           tx,
           live.map((r) => r.id),
         );
-        return new DomainError('invalid_code', 'The code is not correct');
+        return new DomainError(EMAIL_VERIFICATION_ERRORS.invalid_code, 'The code is not correct');
       }
       const user = pending.find((u) => u.id === match.userId)!;
       await this.confirm(tx, events, user, request, now);
@@ -95,7 +104,7 @@ export class EmailVerificationService {
       );
       const waitMs = Math.max(0, ...rows.map((r) => r.sentAt.getTime() + RESEND_COOLDOWN_MS - now.getTime()));
       if (waitMs > 0) {
-        throw new DomainError('rate_limited', 'A code was sent less than a minute ago; wait before asking again', {
+        throw new DomainError(COMMON_ERRORS.rate_limited, 'A code was sent less than a minute ago; wait before asking again', {
           retryAfterSeconds: Math.ceil(waitMs / 1000),
         });
       }
@@ -131,9 +140,9 @@ export class EmailVerificationService {
   /** Accounts with this email still to verify; user_not_found / already_verified otherwise. */
   private async unverifiedAccounts(email: string): Promise<EndUserRecord[]> {
     const accounts = await this.users.allByEmail(email);
-    if (!accounts.length) throw new DomainError('user_not_found', 'No account is registered with this email', { status: 404 });
+    if (!accounts.length) throw new DomainError(EMAIL_VERIFICATION_ERRORS.user_not_found, 'No account is registered with this email');
     const pending = accounts.filter((u) => !u.emailVerified && u.isActive);
-    if (!pending.length) throw new DomainError('already_verified', 'This email address is already verified', { status: 409 });
+    if (!pending.length) throw new DomainError(EMAIL_VERIFICATION_ERRORS.already_verified, 'This email address is already verified');
     return pending;
   }
 }

@@ -10,6 +10,7 @@ import type { Tx } from '../database/unit-of-work';
 import { OAuthClient } from '../oauth-clients/entities/oauth-client.entity';
 import { Workspace } from '../workspaces/entities/workspace.entity';
 import { EndUser } from './entities/end-user.entity';
+import { END_USER_ERRORS } from './end-users.errors';
 
 /** What the end-user flows read of an account. */
 export type EndUserRecord = Pick<
@@ -58,7 +59,7 @@ const RECORD_PROPERTIES = Object.keys(RECORD_SELECT) as (keyof typeof RECORD_SEL
 const userRecord = (prefix?: string) => entityColumns(EndUser, RECORD_PROPERTIES, { prefix });
 const clientRef = (prefix?: string) => entityColumns(OAuthClient, ['id', 'workspaceId', 'clientId', 'name'], { prefix });
 
-const unknownClient = () => new DomainError('invalid_client', 'Unknown client_id');
+const unknownClient = () => new DomainError(END_USER_ERRORS.invalid_client, 'Unknown client_id');
 
 // The API sign-in hot path: the client and its users with this email, one prepared round trip.
 const CLIENT_AND_CANDIDATES = statement(
@@ -192,7 +193,7 @@ export class EndUsersRepository {
       await tx.getRepository(EndUser).insert(entity);
     } catch (err) {
       if (isUniqueViolation(err)) {
-        throw new DomainError('email_taken', 'An account with this email already exists for this application');
+        throw new DomainError(END_USER_ERRORS.email_taken, 'An account with this email already exists for this application');
       }
       throw err;
     }

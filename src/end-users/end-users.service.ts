@@ -13,6 +13,7 @@ import { SignInGate } from './mfa/sign-in-gate.service';
 import { AuthRateLimiter } from '../common/rate-limit/auth-rate-limiter';
 import { SessionsService, TokenPair } from './sessions.service';
 import { SessionOptions, SignInService } from './sign-in.service';
+import { END_USER_ERRORS } from './end-users.errors';
 
 export interface EndUserView {
   id: string;
@@ -101,7 +102,7 @@ export class EndUsersService {
       request,
       (userId) => this.limiter.hitAccount('mfa', `user:${userId}`),
       async (tx, events, p) => {
-        if (!p.user.isActive) throw new DomainError('mfa_token_invalid', 'This account can no longer sign in', { status: 401 });
+        if (!p.user.isActive) throw new DomainError(END_USER_ERRORS.mfa_token_invalid, 'This account can no longer sign in');
         const policy = p.reason === 'step_up' ? { action: 'challenge' as const, kinds: p.anomalyKinds } : undefined;
         const { pair, options } = await this.apiSession(p.user, p.amr, now, policy);
         await this.signIn.openSessionIn(tx, events, p.user, options, request, undefined, now);

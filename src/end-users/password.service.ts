@@ -11,9 +11,11 @@ import { isWellFormedCode } from '../email-verification/one-time-code';
 import { PasswordChangeDto, PasswordResetConfirmDto, PasswordResetRequestDto } from './dto/auth.dto';
 import { EndUserRecord, EndUsersRepository } from './end-users.repository';
 import { SessionsService } from './sessions.service';
+import { COMMON_ERRORS } from '../common/common.errors';
+import { END_USER_ERRORS } from './end-users.errors';
 
 const PURPOSE = 'password_reset';
-const invalidCode = () => new DomainError('invalid_code', 'The code is not correct');
+const invalidCode = () => new DomainError(END_USER_ERRORS.invalid_code, 'The code is not correct');
 
 /** Password reset by emailed code, and change while signed in. Both end every other session. */
 @Injectable()
@@ -58,8 +60,12 @@ export class PasswordService {
     const outcome = await this.uow.run(async (tx, events) => {
       const [row] = await this.codes.lockCodes(tx, PURPOSE, [user.id]);
       if (!row) return invalidCode();
-      if (row.attempts >= MAX_CODE_ATTEMPTS) return new DomainError('too_many_attempts', 'Too many wrong codes: request a new one');
-      if (row.expiresAt.getTime() <= now.getTime()) return new DomainError('code_expired', 'This code has expired. Request a new one.');
+      if (row.attempts >= MAX_CODE_ATTEMPTS) {
+        return new DomainError(END_USER_ERRORS.too_many_attempts, 'Too many wrong codes: request a new one');
+      }
+      if (row.expiresAt.getTime() <= now.getTime()) {
+        return new DomainError(END_USER_ERRORS.code_expired, 'This code has expired. Request a new one.');
+      }
       if (!passwordHash || !this.codes.matches(row, dto.code)) {
         await this.codes.countFailure(tx, [row.id]);
         return invalidCode();
@@ -89,7 +95,7 @@ export class PasswordService {
     const ok = user?.passwordHash
       ? await this.hasher.verify(user.passwordHash, dto.current_password)
       : await this.hasher.verifyAgainstDummy(dto.current_password);
-    if (!user || !ok) throw new DomainError('invalid_password', 'The current password is not correct');
+    if (!user || !ok) throw new DomainError(END_USER_ERRORS.invalid_password, 'The current password is not correct');
     const passwordHash = await this.hasher.hash(dto.new_password);
     const now = this.clock.now();
     const denied = await this.uow.run(async (tx, events) => {
@@ -122,7 +128,7 @@ export class PasswordService {
       return user ?? null;
     }
     if (!target.workspace_id) {
-      throw new DomainError('validation_failed', 'Give client_id or workspace_id', {
+      throw new DomainError(COMMON_ERRORS.validation_failed, 'Give client_id or workspace_id', {
         details: { client_id: ['client_id or workspace_id is required'] },
       });
     }

@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import type { EndUserPrincipal } from '../common/auth/principal';
 import { Clock } from '../common/clock';
 import { generateToken, sha256Hex } from '../common/crypto/tokens';
-import { DomainError, notFound } from '../common/errors';
+import { DomainError } from '../common/errors';
+import { notFound } from '../common/common.errors';
 import { isUuid } from '../common/ids';
 import type { RequestMeta } from '../common/request-context';
 import { reduceUserAgent } from '../common/user-agent';
@@ -13,6 +14,7 @@ import type { EndUserSessionRecord } from '../events/domain-events';
 import { NewRefreshToken, SessionFilter, SessionsRepository } from './sessions.repository';
 import { AccessTokenCodec } from './tokens/access-token.codec';
 import { DeniedToken, TokenDenylistService } from './tokens/token-denylist.service';
+import { END_USER_ERRORS } from './end-users.errors';
 
 export interface TokenPair {
   access_token: string;
@@ -40,7 +42,7 @@ export interface SessionView {
 
 type SessionRef = Pick<EndUserSessionRecord, 'id' | 'workspaceId' | 'userId' | 'oauthClientId'> & { amr?: string[] };
 
-const invalidRefresh = () => new DomainError('invalid_token', 'Refresh token is invalid, expired or revoked');
+const invalidRefresh = () => new DomainError(END_USER_ERRORS.invalid_token, 'Refresh token is invalid, expired or revoked');
 
 /** Token pairs, refresh rotation with reuse detection, revocation (with denylist) and session listing. */
 @Injectable()

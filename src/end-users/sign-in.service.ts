@@ -10,9 +10,10 @@ import { DomainEventBus } from '../events/domain-event-bus';
 import type { EndUserSessionRecord } from '../events/domain-events';
 import { EndUserRecord, EndUsersRepository, SignInScope } from './end-users.repository';
 import { NewRefreshToken, SessionsRepository } from './sessions.repository';
+import { END_USER_ERRORS } from './end-users.errors';
 
 export const INVALID_CREDENTIALS_MESSAGE = 'Email or password is incorrect';
-const invalidCredentials = () => new DomainError('invalid_credentials', INVALID_CREDENTIALS_MESSAGE);
+const invalidCredentials = () => new DomainError(END_USER_ERRORS.invalid_credentials, INVALID_CREDENTIALS_MESSAGE);
 
 export interface SessionOptions {
   kind: 'api' | 'browser';

@@ -9,6 +9,7 @@ import { APP_CONFIG, AppConfig } from '../config/config';
 import { IdpRuntime } from '../saml/idp/idp-runtime';
 import { Guide } from './guide';
 import { renderLandingPage } from './landing.view';
+import { COMMON_ERRORS } from '../common/common.errors';
 
 /** docs/ beside dist/ or src/ (absent from the production image). */
 const DOCS = join(__dirname, '..', '..', 'docs');
@@ -88,5 +89,5 @@ export class LandingController {
 }
 
 function notShipped(): DomainError {
-  return new DomainError('not_found', 'This page is not shipped with this build');
+  return new DomainError(COMMON_ERRORS.not_found, 'This page is not shipped with this build');
 }

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError, notFound } from '../common/errors';
+import { DomainError } from '../common/errors';
 import type { Tx } from '../database/unit-of-work';
 import type { WorkspaceScope } from '../workspaces/workspace-scoped';
 import { EmailTemplateView, SaveEmailTemplateDto } from './dto/email-template.dto';
 import { EmailTemplatesRepository, SavedTemplate } from './email-templates.repository';
 import { isTemplateName, TEMPLATE_CATALOG, TEMPLATE_NAMES, TemplateContent, TemplateName } from './templates/template-catalog';
 import { unknownPlaceholders } from './templates/template-renderer';
+import { COMMON_ERRORS, notFound } from '../common/common.errors';
 
 /** Per-workspace mail templates: the stored copy when a workspace saved one, else the default. */
 @Injectable()
@@ -44,7 +45,7 @@ function assertKnownPlaceholders(name: TemplateName, dto: SaveEmailTemplateDto):
     if (unknown.length) details[field] = unknown.map((p) => `unknown placeholder ${p}`);
   }
   if (Object.keys(details).length) {
-    throw new DomainError('validation_failed', `Unknown placeholder; allowed: ${allowed.map((p) => `{{${p}}}`).join(', ')}`, {
+    throw new DomainError(COMMON_ERRORS.validation_failed, `Unknown placeholder; allowed: ${allowed.map((p) => `{{${p}}}`).join(', ')}`, {
       details,
     });
   }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { DeveloperPrincipal } from '../common/auth/principal';
-import { DomainError, notFound } from '../common/errors';
+import { DomainError } from '../common/errors';
+import { notFound } from '../common/common.errors';
 import { isUuid } from '../common/ids';
 import type { RequestMeta } from '../common/request-context';
 import { UnitOfWork } from '../database/unit-of-work';
@@ -10,6 +11,7 @@ import type { CreateBackupDto } from './dto/database.dto';
 import { QUEUES } from './managed-db.queues';
 import { ManagedDatabasesRepository } from './managed-databases.repository';
 import { backupView, restoreView } from './managed-databases.views';
+import { MANAGED_DATABASE_ERRORS } from './managed-databases.errors';
 
 const actorOf = (p: DeveloperPrincipal) => ({ type: 'developer' as const, id: p.developerId, email: p.email });
 
@@ -58,7 +60,7 @@ export class BackupsService {
     const backup = await this.repo.findBackupForDeveloper(p.developerId, backupId);
     if (!backup) throw notFound('backup');
     if (backup.status !== 'completed') {
-      throw new DomainError('not_ready', `The backup is ${backup.status}; only a completed backup can be restored`, {
+      throw new DomainError(MANAGED_DATABASE_ERRORS.not_ready, `The backup is ${backup.status}; only a completed backup can be restored`, {
         details: { status: backup.status },
       });
     }

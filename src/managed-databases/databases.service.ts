@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DeveloperPrincipal } from '../common/auth/principal';
-import { DomainError, notFound } from '../common/errors';
+import { DomainError } from '../common/errors';
 import { isUuid } from '../common/ids';
 import type { RequestMeta } from '../common/request-context';
 import { APP_CONFIG, type AppConfig } from '../config/config';
@@ -17,6 +17,8 @@ import { QUEUES } from './managed-db.queues';
 import { isLockNotAvailable, ManagedDatabasesRepository } from './managed-databases.repository';
 import { databaseView } from './managed-databases.views';
 import { TenantSecrets } from './tenant-secrets';
+import { COMMON_ERRORS, notFound } from '../common/common.errors';
+import { MANAGED_DATABASE_ERRORS } from './managed-databases.errors';
 
 const DEFAULTS: Record<EngineName, { maxStorageMb: number; maxConnections: number }> = {
   postgres: { maxStorageMb: 1024, maxConnections: 20 },
@@ -47,7 +49,7 @@ export class DatabasesService {
 
   async create(p: DeveloperPrincipal, { workspaceId }: WorkspaceScope, dto: CreateDatabaseDto, request: RequestMeta) {
     if (!this.engines.get(dto.engine).isAvailable()) {
-      throw new DomainError('engine_unavailable', `The ${dto.engine} engine is not available on this service`, {
+      throw new DomainError(MANAGED_DATABASE_ERRORS.engine_unavailable, `The ${dto.engine} engine is not available on this service`, {
         details: { engine: dto.engine },
       });
     }
@@ -106,7 +108,7 @@ export class DatabasesService {
       return databaseView(row);
     } catch (err) {
       if (isLockNotAvailable(err)) {
-        throw new DomainError('conflict', 'A backup or restore of this database is running; retry when it has finished', {
+        throw new DomainError(COMMON_ERRORS.conflict, 'A backup or restore of this database is running; retry when it has finished', {
           retryAfterSeconds: 5,
         });
       }
@@ -184,13 +186,12 @@ export class DatabasesService {
   async keys(developerId: string, id: string, cursor = '0', count = 100) {
     const db = await this.findAvailable(developerId, id);
     if (db.engine !== 'redis') {
-      throw new DomainError('not_supported', 'Key listing exists only for redis databases', {
-        status: 400,
+      throw new DomainError(MANAGED_DATABASE_ERRORS.not_supported, 'Key listing exists only for redis databases', {
         details: { engine: db.engine },
       });
     }
     if (!/^\d{1,20}$/.test(cursor)) {
-      throw new DomainError('validation_failed', 'cursor must be a number', { details: { cursor: ['must be a number'] } });
+      throw new DomainError(COMMON_ERRORS.validation_failed, 'cursor must be a number', { details: { cursor: ['must be a number'] } });
     }
     return this.engines.redis().listKeys(this.secrets.tenant(db), cursor, count);
   }
@@ -205,7 +206,9 @@ export class DatabasesService {
   async findAvailable(developerId: string, id: string): Promise<ManagedDatabase> {
     const db = await this.find(developerId, id);
     if (db.status !== 'available') {
-      throw new DomainError('not_ready', `The database is ${db.status}, not available`, { details: { status: db.status } });
+      throw new DomainError(MANAGED_DATABASE_ERRORS.not_ready, `The database is ${db.status}, not available`, {
+        details: { status: db.status },
+      });
     }
     return db;
   }
@@ -214,9 +217,9 @@ export class DatabasesService {
 /** The engine refused or is unreachable: the database exists but cannot be read now. */
 export function engineFailure(err: Error): DomainError {
   if (err instanceof EngineObjectMissingError) {
-    return new DomainError('engine_object_missing', err.message, { status: 503 });
+    return new DomainError(MANAGED_DATABASE_ERRORS.engine_object_missing, err.message);
   }
-  return new DomainError('service_unavailable', `The database engine did not answer: ${err.message.slice(0, 200)}`, {
+  return new DomainError(COMMON_ERRORS.service_unavailable, `The database engine did not answer: ${err.message.slice(0, 200)}`, {
     retryAfterSeconds: 5,
   });
 }

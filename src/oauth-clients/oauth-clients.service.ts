@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import type { DeveloperPrincipal } from '../common/auth/principal';
 import { generateToken, sha256Hex } from '../common/crypto/tokens';
-import { DomainError, notFound } from '../common/errors';
+import { DomainError } from '../common/errors';
 import { isUuid } from '../common/ids';
 import { RequestMeta } from '../common/request-context';
 import { EmittedEvents, Tx, UnitOfWork } from '../database/unit-of-work';
@@ -11,6 +11,7 @@ import { CreateOAuthClientDto, UpdateOAuthClientDto } from './dto/oauth-client.d
 import { OAuthClient } from './entities/oauth-client.entity';
 import { OAuthClientChange, OAuthClientsRepository } from './oauth-clients.repository';
 import { publicKeySet } from '../oauth/assertions/public-key-set';
+import { COMMON_ERRORS, notFound } from '../common/common.errors';
 
 type OAuthClientEvent = 'oauth_client_create' | 'oauth_client_update' | 'oauth_client_delete' | 'oauth_client_secret_reset';
 
@@ -42,7 +43,7 @@ async function openIdSettings(dto: UpdateOAuthClientDto): Promise<OAuthClientCha
 }
 
 const invalid = (field: string, problem: string) =>
-  new DomainError('validation_failed', `${field} ${problem}`, { details: { [field]: [problem] } });
+  new DomainError(COMMON_ERRORS.validation_failed, `${field} ${problem}`, { details: { [field]: [problem] } });
 
 /** The applications end users belong to. Secrets are shown once and stored as SHA-256. */
 @Injectable()
@@ -118,7 +119,7 @@ export class OAuthClientsService {
   async rotateSecret(p: DeveloperPrincipal, id: string, request: RequestMeta) {
     return this.uow.run(async (tx, events) => {
       const client = await this.load(tx, p, id);
-      if (client.clientType === 'public') throw new DomainError('bad_request', 'a public client has no secret');
+      if (client.clientType === 'public') throw new DomainError(COMMON_ERRORS.bad_request, 'a public client has no secret');
       const secret = generateToken('cs_');
       await this.clients.replaceSecret(tx, client.workspaceId, id, sha256Hex(secret));
       this.record(events, 'oauth_client_secret_reset', p, client, request);

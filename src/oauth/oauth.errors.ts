@@ -1,4 +1,4 @@
-import { DomainError } from '../common/errors';
+import { DomainError, errorCatalog } from '../common/errors';
 
 /** RFC 6749 §5.2 error codes (plus RFC 6749 §4.1.2.1's, which issue 25 redirects with). */
 export type OAuthErrorCode =
@@ -11,16 +11,26 @@ export type OAuthErrorCode =
   | 'temporarily_unavailable'
   | 'server_error';
 
+/** RFC 6749 §5.2: invalid_client is 401, an outage 503, a fault 500, every other refusal 400. */
+export const OAUTH_ERRORS = errorCatalog('oauth', {
+  invalid_request: 400,
+  invalid_client: 401,
+  invalid_grant: 400,
+  unauthorized_client: 400,
+  unsupported_grant_type: 400,
+  invalid_scope: 400,
+  temporarily_unavailable: 503,
+  server_error: 500,
+} satisfies Record<OAuthErrorCode, number>);
+
 /**
- * A token-endpoint refusal. The exception filter renders it as `{error, error_description}`
+ * A token-endpoint refusal. The OAuth surface's filter renders it as `{error, error_description}`
  * with Cache-Control: no-store. invalid_client is 401; a client that tried HTTP Basic also gets
  * `WWW-Authenticate: Basic` (RFC 6749 §5.2).
  */
 export class OAuthError extends DomainError {
   constructor(code: OAuthErrorCode, description: string, opts: { basicChallenge?: boolean } = {}) {
-    const status = code === 'invalid_client' ? 401 : code === 'temporarily_unavailable' ? 503 : code === 'server_error' ? 500 : 400;
-    super(code, description, {
-      status,
+    super(OAUTH_ERRORS[code], description, {
       headers:
         code === 'invalid_client' && opts.basicChallenge ? { 'WWW-Authenticate': 'Basic realm="oauth", charset="UTF-8"' } : undefined,
     });

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DeveloperPrincipal } from '../common/auth/principal';
 import { SecretBox } from '../common/crypto/secret-box';
-import { DomainError, notFound } from '../common/errors';
+import { DomainError } from '../common/errors';
 import { isUuid } from '../common/ids';
 import { RequestMeta } from '../common/request-context';
 import { APP_CONFIG, AppConfig } from '../config/config';
@@ -26,6 +26,7 @@ import { generateWebhookSecret } from './signature';
 import { WEBHOOK_DELIVERY_QUEUE, WEBHOOK_JOB_ATTEMPTS } from './webhook-queue';
 import { toDeliveryView, toWebhookView } from './webhook-views';
 import { WebhooksRepository } from './webhooks.repository';
+import { COMMON_ERRORS, notFound } from '../common/common.errors';
 
 type WebhookEvent = 'webhook_create' | 'webhook_update' | 'webhook_delete' | 'webhook_secret_rotate';
 
@@ -155,7 +156,7 @@ export class WebhooksService {
     const reason = await unsafeTargetReason(url, allowPrivate);
     if (!reason) return;
     const problem = !allowPrivate && (await isPrivateReceiver(url)) ? `${reason}; ${PRIVATE_TARGETS_HINT}` : reason;
-    throw new DomainError('validation_failed', `url: ${problem}`, { details: { url: [problem] } });
+    throw new DomainError(COMMON_ERRORS.validation_failed, `url: ${problem}`, { details: { url: [problem] } });
   }
 
   /** The endpoint, if the developer is a member of its workspace; 404 otherwise (never 403 across tenants). */

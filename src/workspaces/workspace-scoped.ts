@@ -3,10 +3,11 @@ import { Reflector } from '@nestjs/core';
 import { ApiParam } from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { Principal } from '../common/auth/principal';
-import { DomainError, notFound } from '../common/errors';
+import { DomainError } from '../common/errors';
 import { isUuid } from '../common/ids';
 import type { WorkspaceRole } from './entities/workspace-member.entity';
 import { WorkspaceMembership } from './workspace-membership';
+import { COMMON_ERRORS, notFound } from '../common/common.errors';
 
 /** Proof that the developer is a member of the workspace, with their role: what a scoped route hands its service. */
 export interface WorkspaceScope {
@@ -67,7 +68,7 @@ export function WorkspaceScoped(source: IdSource, name: string): ParameterDecora
 
 /** An owner-only action: 403 for a member who is not an owner. */
 export function assertOwner(scope: WorkspaceScope): void {
-  if (scope.role !== 'owner') throw new DomainError('forbidden', 'Only an owner of the workspace can do this');
+  if (scope.role !== 'owner') throw new DomainError(COMMON_ERRORS.forbidden, 'Only an owner of the workspace can do this');
 }
 
 /**

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { CredentialCache } from '../common/auth/credential-cache';
 import { notifyAllCredentialsRevoked } from '../common/auth/credential-revocations.repository';
 import type { DeveloperPrincipal } from '../common/auth/principal';
-import { DomainError, notFound } from '../common/errors';
+import { DomainError } from '../common/errors';
 import { isUuid } from '../common/ids';
 import { RequestMeta } from '../common/request-context';
 import { Tx, UnitOfWork } from '../database/unit-of-work';
@@ -13,6 +13,7 @@ import { WorkspaceMembersRepository } from './workspace-members.repository';
 import { WorkspaceMembership } from './workspace-membership';
 import { assertOwner, type WorkspaceScope } from './workspace-scoped';
 import { WorkspaceRow, WorkspacesRepository } from './workspaces.repository';
+import { COMMON_ERRORS, notFound } from '../common/common.errors';
 
 export type { WorkspaceRole } from './entities/workspace-member.entity';
 
@@ -140,12 +141,12 @@ export class WorkspacesService {
     return this.uow.run(async (tx, events) => {
       const developer = await this.developers.findByEmail(tx, dto.email);
       if (!developer) {
-        throw new DomainError('validation_failed', 'No developer has this email; they must sign up first', {
+        throw new DomainError(COMMON_ERRORS.validation_failed, 'No developer has this email; they must sign up first', {
           details: { email: ['no developer with this email'] },
         });
       }
       const createdAt = await this.members.add(tx, workspaceId, developer.id, dto.role);
-      if (!createdAt) throw new DomainError('conflict', 'This developer is already a member');
+      if (!createdAt) throw new DomainError(COMMON_ERRORS.conflict, 'This developer is already a member');
       events.emit('workspace_member_add', {
         workspaceId,
         actor: actorOf(principal),
@@ -173,7 +174,9 @@ export class WorkspacesService {
       const target = members.find((m) => m.developerId === developerId);
       if (!target) throw notFound('member');
       const owners = members.filter((m) => m.role === 'owner').length;
-      if (target.role === 'owner' && owners <= 1) throw new DomainError('conflict', 'The last owner of a workspace cannot be removed');
+      if (target.role === 'owner' && owners <= 1) {
+        throw new DomainError(COMMON_ERRORS.conflict, 'The last owner of a workspace cannot be removed');
+      }
       await this.members.remove(tx, workspaceId, developerId);
       events.emit('workspace_member_remove', {
         workspaceId,

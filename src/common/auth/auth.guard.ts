@@ -6,6 +6,7 @@ import { DomainError } from '../errors';
 import { AUTH_KIND, AuthKind } from './auth.decorator';
 import { unauthorizedDetail } from './credential-hint';
 import { DEVELOPER_SESSION_AUTHENTICATOR, DeveloperSessionAuthenticator, Principal } from './principal';
+import { COMMON_ERRORS } from '../common.errors';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const STRATEGY: Record<Exclude<AuthKind, 'public'>, string> = {
@@ -31,7 +32,7 @@ export class AuthenticationGuard implements CanActivate {
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
     const kind = this.reflector.getAllAndOverride<AuthKind | undefined>(AUTH_KIND, [ctx.getHandler(), ctx.getClass()]);
     if (kind === 'public') return true;
-    if (!kind) throw new DomainError('unauthorized', 'Authentication required');
+    if (!kind) throw new DomainError(COMMON_ERRORS.unauthorized, 'Authentication required');
     const req = ctx.switchToHttp().getRequest<Request & { user?: Principal }>();
     if (kind === 'developer' && !req.headers.authorization && req.cookies?.sid) {
       req.user = await this.sessions().authenticateSession(
@@ -61,7 +62,7 @@ export class AuthenticationGuard implements CanActivate {
           if (!user) {
             // Say which credential the route takes, and when the one sent belongs to another surface (issue 13, item 12).
             const authorization = context.switchToHttp().getRequest<Request>().headers.authorization;
-            throw new DomainError('unauthorized', unauthorizedDetail(kind, authorization));
+            throw new DomainError(COMMON_ERRORS.unauthorized, unauthorizedDetail(kind, authorization));
           }
           return user;
         }

@@ -5,6 +5,7 @@ import type { Principal } from '../auth/principal';
 import { DomainError } from '../errors';
 import { BudgetOwner, RequestBudget } from './request-budget';
 import type { BucketAnswer } from './token-bucket';
+import { COMMON_ERRORS } from '../common.errors';
 
 /**
  * Spends the caller's budget before the handler runs (after the guard: the principal is known).
@@ -31,7 +32,7 @@ export class RequestBudgetInterceptor implements NestInterceptor {
       this.setHeaders(res, owner, answer);
       if (!answer.allowed) {
         throw new DomainError(
-          'rate_limited',
+          COMMON_ERRORS.rate_limited,
           `This ${owner.policy} is over its request budget; retry after ${answer.retryAfterSeconds} s`,
           {
             retryAfterSeconds: answer.retryAfterSeconds,
@@ -40,7 +41,9 @@ export class RequestBudgetInterceptor implements NestInterceptor {
       }
     }
     if (!this.budget.enter(owner)) {
-      throw new DomainError('rate_limited', `Too many requests of this ${owner.policy} in flight; retry shortly`, { retryAfterSeconds: 1 });
+      throw new DomainError(COMMON_ERRORS.rate_limited, `Too many requests of this ${owner.policy} in flight; retry shortly`, {
+        retryAfterSeconds: 1,
+      });
     }
   }
 

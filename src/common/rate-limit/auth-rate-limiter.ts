@@ -5,6 +5,7 @@ import { sha256Hex } from '../crypto/tokens';
 import { DomainError } from '../errors';
 import { REDIS_CLIENT, type RedisClient } from '../redis.provider';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
+import { COMMON_ERRORS } from '../common.errors';
 
 export type RateLimitedAction = 'login' | 'mfa' | 'register' | 'verify' | 'resend' | 'reset' | 'saml_sso';
 
@@ -47,7 +48,7 @@ export class AuthRateLimiter implements OnApplicationShutdown {
   private async check(key: string, limit: number, action: string): Promise<void> {
     const record = await this.increment(key, limit, action);
     if (record.isBlocked) {
-      throw new DomainError('rate_limited', 'Too many attempts; wait a moment and try again', {
+      throw new DomainError(COMMON_ERRORS.rate_limited, 'Too many attempts; wait a moment and try again', {
         retryAfterSeconds: Math.max(1, record.timeToBlockExpire || record.timeToExpire),
       });
     }

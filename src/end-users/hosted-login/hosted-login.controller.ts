@@ -19,12 +19,14 @@ import { CSRF_COOKIE, LoginCsrf } from './login-csrf';
 import { CONTINUATION_COOKIE } from './sign-in-continuation';
 import { continuationTarget } from './continuation-target';
 import { allowFormRedirectsTo } from '../../common/form-action';
+import { PageSurface } from '../../common/surface.decorators';
 
 /**
  * Server-rendered sign-in pages (no JavaScript). Served at /auth/login/; when SAML_IDP_LOGIN_URL names
  * another path, EndUsersModule rewrites that path here.
  */
 @ApiExcludeController()
+@PageSurface()
 @Controller('auth/login')
 @Auth('public')
 @UseGuards(RateLimitGuard)

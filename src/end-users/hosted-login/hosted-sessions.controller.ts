@@ -9,9 +9,11 @@ import { BrowserSessionsService } from './browser-sessions.service';
 import type { HostedResult } from './hosted-login.service';
 import { HostedSessionsService, SessionsContext } from './hosted-sessions.service';
 import { CSRF_COOKIE, LoginCsrf } from './login-csrf';
+import { PageSurface } from '../../common/surface.decorators';
 
 /** The hosted sessions page (HTML, no JavaScript): the new-sign-in alert mail links here. */
 @ApiExcludeController()
+@PageSurface()
 @Controller('auth/sessions')
 @Auth('public')
 export class HostedSessionsController {

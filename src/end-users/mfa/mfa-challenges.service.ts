@@ -14,6 +14,7 @@ import { FactorMethod, FactorVerifier } from './factor-verifier';
 import { FactorSummary, MAX_ATTEMPTS, MfaRepository, NewChallenge } from './mfa.repository';
 import { PasskeyCeremonies } from './passkeys/passkey-ceremonies';
 import { PasskeysRepository } from './passkeys/passkeys.repository';
+import { END_USER_ERRORS } from '../end-users.errors';
 
 const SIGN_IN_CODE = 'sign_in' as const;
 
@@ -38,7 +39,7 @@ export interface SecondStep {
 /** A wrong answer: the challenge lives on, and a page redrawn for it offers exactly its methods. */
 export class WrongSecondFactor extends DomainError {
   constructor(readonly methods: FactorMethod[]) {
-    super('invalid_code', 'The code is not correct', { status: 401 });
+    super(END_USER_ERRORS.wrong_second_factor, 'The code is not correct');
   }
 }
 
@@ -55,7 +56,7 @@ export interface PassedChallenge {
 }
 
 const tokenInvalid = () =>
-  new DomainError('mfa_token_invalid', 'This sign-in has expired or was already used; sign in with your password again', { status: 401 });
+  new DomainError(END_USER_ERRORS.mfa_token_invalid, 'This sign-in has expired or was already used; sign in with your password again');
 
 /** RFC 8176 values per method (decisions 0313, 0322); a passkey names its kind of key. */
 export function amrFor(method: FactorMethod, key: 'hwk' | 'swk' = 'hwk'): string[] {
@@ -114,7 +115,7 @@ export class MfaChallengesService {
     const challenge = await this.repo.liveChallenge(sha256Hex(mfaToken), this.clock.now());
     if (!challenge || challenge.kind !== kind) throw tokenInvalid();
     if (!challenge.methods.includes('passkey')) {
-      throw new DomainError('passkey_not_offered', 'This sign-in cannot be finished with a passkey', { status: 409 });
+      throw new DomainError(END_USER_ERRORS.passkey_not_offered, 'This sign-in cannot be finished with a passkey');
     }
     const allowed = await this.passkeyRows.list(challenge.workspaceId, challenge.userId);
     return this.passkeys.authenticationOptions(

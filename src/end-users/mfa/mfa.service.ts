@@ -11,6 +11,8 @@ import { FactorVerifier } from './factor-verifier';
 import { hasFactor, MfaRepository } from './mfa.repository';
 import { PasskeyRecord, PasskeysRepository } from './passkeys/passkeys.repository';
 import { matchingStep, newTotpSecret, totpUri } from './totp';
+import { COMMON_ERRORS } from '../../common/common.errors';
+import { END_USER_ERRORS } from '../end-users.errors';
 
 export interface MfaStatusView {
   totp: boolean;
@@ -31,7 +33,7 @@ export interface FactorProof {
   recovery_code?: string;
 }
 
-const invalidCode = () => new DomainError('invalid_code', 'The code is not correct');
+const invalidCode = () => new DomainError(END_USER_ERRORS.invalid_code, 'The code is not correct');
 
 /**
  * Second factors of the signed-in end user (docs/end-users.md, "Second factor"): the authenticator
@@ -64,9 +66,11 @@ export class MfaService {
     await this.uow.run(async (tx) => {
       const existing = await this.repo.lockTotp(tx, user.workspaceId, user.id);
       if (existing?.confirmedAt) {
-        throw new DomainError('totp_already_enabled', 'An authenticator app is already set up; remove it first to set up another', {
-          status: 409,
-        });
+        throw new DomainError(
+          END_USER_ERRORS.totp_already_enabled,
+          'An authenticator app is already set up; remove it first to set up another',
+          {},
+        );
       }
       await this.repo.savePendingTotp(tx, user.workspaceId, user.id, this.verifier.seal(secret), now);
     });
@@ -93,7 +97,7 @@ export class MfaService {
     return this.uow.run(async (tx, events) => {
       const row = await this.repo.lockTotp(tx, user.workspaceId, user.id);
       if (!row || row.confirmedAt) {
-        throw new DomainError('no_pending_totp', 'Start the set-up first (POST /e/v1/auth/mfa/totp/)', { status: 409 });
+        throw new DomainError(END_USER_ERRORS.no_pending_totp, 'Start the set-up first (POST /e/v1/auth/mfa/totp/)');
       }
       const step = matchingStep(this.verifier.open(row.secretEncrypted), code, now);
       if (step === null) throw invalidCode();
@@ -112,7 +116,7 @@ export class MfaService {
     const now = this.clock.now();
     await this.uow.run(async (tx, events) => {
       const row = await this.repo.lockTotp(tx, user.workspaceId, user.id);
-      if (!row?.confirmedAt) throw new DomainError('not_found', 'No authenticator app is set up', { status: 404 });
+      if (!row?.confirmedAt) throw new DomainError(COMMON_ERRORS.not_found, 'No authenticator app is set up');
       const ok = proof.code
         ? await this.verifier.useTotp(tx, user.workspaceId, user.id, proof.code, now)
         : await this.verifier.useRecoveryCode(tx, user.workspaceId, user.id, proof.recovery_code ?? '', now);
@@ -132,7 +136,7 @@ export class MfaService {
     const now = this.clock.now();
     return this.uow.run(async (tx, events) => {
       const factors = await this.repo.factors(user.workspaceId, user.id, tx);
-      if (!hasFactor(factors)) throw new DomainError('no_second_factor', 'Set up a second factor first', { status: 409 });
+      if (!hasFactor(factors)) throw new DomainError(END_USER_ERRORS.no_second_factor, 'Set up a second factor first');
       const codes = await this.verifier.issueRecoveryCodes(tx, user.workspaceId, user.id, now);
       events.emit('recovery_codes_regenerate', this.facts(principal, user.email, request, { count: codes.length }));
       return { recovery_codes: codes };
@@ -149,7 +153,7 @@ export class MfaService {
   /** The signed-in user's account (401 when it was deleted meanwhile). */
   async account(principal: EndUserPrincipal): Promise<EndUserRecord> {
     const user = await this.users.byId(principal.workspaceId, principal.userId);
-    if (!user) throw new DomainError('unauthorized', 'The account no longer exists');
+    if (!user) throw new DomainError(COMMON_ERRORS.unauthorized, 'The account no longer exists');
     return user;
   }
 

@@ -16,6 +16,7 @@ import { MfaRepository } from './mfa.repository';
 import { decide, geoBaselineExists, hasGeoPolicy, PlaceFacts, RiskDecision } from './sign-in-policy';
 import { SignInPolicyRepository } from './sign-in-policy.repository';
 import { policyEvaluationSeconds } from './sign-in-policy.metrics';
+import { END_USER_ERRORS } from '../end-users.errors';
 
 /**
  * What a sign-in owes once the password is right (API and hosted login alike): nothing (open the
@@ -52,7 +53,7 @@ export class SignInGate {
     const methods = methodsOf(factors);
     if (risk.action === 'block') {
       await this.block(user, risk, request);
-      throw new DomainError('sign_in_blocked', 'This sign-in was blocked by the security policy of the application', { status: 403 });
+      throw new DomainError(END_USER_ERRORS.sign_in_blocked, 'This sign-in was blocked by the security policy of the application');
     }
     if (risk.action === 'challenge') return this.challenges.stepUp(user, kind, methods, risk.kinds, request);
     return methods.length ? this.challenges.open(user, kind, methods) : null;
@@ -66,7 +67,7 @@ export class SignInGate {
     const risk = await this.evaluate(user, request);
     if (risk.action === 'block') {
       await this.block(user, risk, request);
-      throw new DomainError('sign_in_blocked', 'This sign-in was blocked by the security policy of the application', { status: 403 });
+      throw new DomainError(END_USER_ERRORS.sign_in_blocked, 'This sign-in was blocked by the security policy of the application');
     }
     return risk.action === 'challenge' ? { action: 'challenge', kinds: risk.kinds } : undefined;
   }

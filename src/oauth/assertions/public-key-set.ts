@@ -1,5 +1,6 @@
 import { importJWK, type JWK } from 'jose';
 import { DomainError } from '../../common/errors';
+import { COMMON_ERRORS } from '../../common/common.errors';
 
 /** A public JWK as stored: its string, boolean and string-array members. */
 export type StoredJwk = Record<string, string | boolean | string[]>;
@@ -10,7 +11,7 @@ export interface JwkSet {
 const MAX_KEYS = 10;
 
 function invalid(field: string, problem: string): DomainError {
-  return new DomainError('validation_failed', `${field} ${problem}`, { details: { [field]: [problem] } });
+  return new DomainError(COMMON_ERRORS.validation_failed, `${field} ${problem}`, { details: { [field]: [problem] } });
 }
 
 /** A JWK Set of 1 to 10 public signing keys jose can import (a private key, or `d`, is refused). */

@@ -5,6 +5,7 @@ import { Auth } from '../../common/auth/auth.decorator';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import { FORM, oauthErrors } from '../oauth.docs';
 import { TokenManagementService } from './token-management.service';
+import { OAuthSurface } from '../../common/surface.decorators';
 
 const isForm = (contentType: string | undefined) => /^application\/x-www-form-urlencoded\s*(;|$)/i.test(contentType ?? '');
 
@@ -30,6 +31,7 @@ const requestErrors = () => oauthErrors(400, [['invalid_request', 'token is miss
 const tooLarge = () => oauthErrors(413, [['invalid_request', 'The form is larger than 32 KiB']]);
 
 @ApiTags('oauth')
+@OAuthSurface()
 @Controller('oauth')
 @Auth('public')
 export class TokenManagementController {

@@ -5,8 +5,10 @@ import { FORM, oauthErrors } from '../oauth.docs';
 import { Auth } from '../../common/auth/auth.decorator';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import { TokenEndpointService } from './token-endpoint.service';
+import { OAuthSurface } from '../../common/surface.decorators';
 
 @ApiTags('oauth')
+@OAuthSurface()
 @Controller('oauth')
 export class TokenController {
   constructor(private readonly tokens: TokenEndpointService) {}

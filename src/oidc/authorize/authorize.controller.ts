@@ -12,12 +12,14 @@ import { CSRF_COOKIE, formToken, LoginCsrf } from '../../end-users/hosted-login/
 import { renderErrorPage } from '../../common/html/error-page.view';
 import { AuthorizeOutcome, AuthorizeService } from './authorize.service';
 import { authorizeResponses } from './authorize.docs';
+import { PageSurface } from '../../common/surface.decorators';
 
 /**
  * The authorization endpoint (OpenID Connect Core §3.1.2.1: GET and POST) and its consent answer.
  * A browser navigates here: answers are redirects or HTML pages, never JSON.
  */
 @ApiTags('openid')
+@PageSurface()
 @Controller('oauth/authorize')
 @Auth('public')
 export class AuthorizeController {

@@ -10,11 +10,13 @@ import { clearSessionCookie, sessionCookie } from '../../end-users/hosted-login/
 import { BrowserSessionsService } from '../../end-users/hosted-login/browser-sessions.service';
 import { CSRF_COOKIE, formToken, LoginCsrf } from '../../end-users/hosted-login/login-csrf';
 import { LogoutOutcome, LogoutService } from './logout.service';
+import { PageSurface } from '../../common/surface.decorators';
 
 const DESCRIPTION =
   'OpenID Connect RP-Initiated Logout 1.0 (`end_session_endpoint`): `id_token_hint`, `client_id`, `post_logout_redirect_uri` (registered exactly on the application), `state`. Ends the browser session of the hosted login and the application sessions it led to, then redirects to `post_logout_redirect_uri` with `state` (or shows a signed-out page). Without an `id_token_hint` naming the signed-in person, the person confirms first.';
 
 @ApiTags('openid')
+@PageSurface()
 @Controller('oauth/logout')
 @Auth('public')
 export class LogoutController {

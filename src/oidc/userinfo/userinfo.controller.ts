@@ -4,11 +4,13 @@ import { Doc, Returns } from '../../api-docs/decorators';
 import { Auth } from '../../common/auth/auth.decorator';
 import { oauthErrors } from '../../oauth/oauth.docs';
 import { UserInfoService } from './userinfo.service';
+import { OAuthSurface } from '../../common/surface.decorators';
 
 const DESCRIPTION =
   'OpenID Connect Core §5.3. `Authorization: Bearer <access token>` of the authorization-code flow. Answers `sub` (the same as the ID token\'s) and, by the grant\'s scope, `email`, `email_verified` (scope email), `name`, `given_name`, `family_name` (scope profile). A token that is expired, revoked, or not issued to an application answers 401 with `WWW-Authenticate: Bearer error="invalid_token"` (RFC 6750 §3).';
 
 @ApiTags('openid')
+@OAuthSurface()
 @Controller('oauth/userinfo')
 @Auth('public')
 export class UserInfoController {

@@ -3,13 +3,13 @@ import { DomainError } from '../../common/errors';
 import { SessionsService } from '../../end-users/sessions.service';
 import { userClaims } from '../id-tokens.service';
 import { OidcRepository } from '../oidc.repository';
+import { OIDC_ERRORS } from '../oidc.errors';
 
 const MAX_TOKEN_CHARS = 4096;
 
 /** RFC 6750 §3: 401 with the challenge naming the error. */
 const invalidToken = (why: string) =>
-  new DomainError('invalid_token', why, {
-    status: 401,
+  new DomainError(OIDC_ERRORS.invalid_token, why, {
     headers: { 'WWW-Authenticate': `Bearer error="invalid_token", error_description="${why}"` },
   });
 
@@ -27,8 +27,7 @@ export class UserInfoService {
   async claims(authorization: string | undefined): Promise<Record<string, string | boolean>> {
     const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i.exec(authorization ?? '');
     if (!match || match[1].length > MAX_TOKEN_CHARS) {
-      throw new DomainError('invalid_token', 'a Bearer access token is required', {
-        status: 401,
+      throw new DomainError(OIDC_ERRORS.invalid_token, 'a Bearer access token is required', {
         headers: { 'WWW-Authenticate': 'Bearer' },
       });
     }

@@ -6,6 +6,7 @@ import { buildIdpMetadata } from '../protocol/idp-metadata';
 import { DevIdpOutcome, withDevelopmentIdp } from './dev-idp';
 import { completeIdpSettings, IdpConfigError, IdpSettings, IdpState, resolveIdpSigning } from './idp-settings';
 import { NameIdKeyStore, resolveNameIdKey } from './nameid-key';
+import { SAML_ERRORS } from '../saml.errors';
 
 /**
  * The IdP's configuration as read once at boot: the key and certificate parsed, the NameID key
@@ -75,7 +76,7 @@ export class IdpRuntime {
   /** The settings, or 503 not_configured with the names of the missing variables. */
   settings(): IdpSettings {
     if (!this.state.configured) {
-      throw new DomainError('not_configured', this.state.message, { details: { missing: [...this.state.missing] } });
+      throw new DomainError(SAML_ERRORS.not_configured, this.state.message, { details: { missing: [...this.state.missing] } });
     }
     return this.state.settings;
   }

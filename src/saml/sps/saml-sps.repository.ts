@@ -7,6 +7,7 @@ import { entityColumns } from '../../database/row-shape';
 import { QueryRow, RowShapeError } from '../../database/rows';
 import type { Tx } from '../../database/unit-of-work';
 import { SamlServiceProvider } from './entities/saml-service-provider.entity';
+import { SAML_ERRORS } from '../saml.errors';
 
 /** What a developer sets on a registration (everything but identity, tenancy and timestamps). */
 export type SpFields = Pick<
@@ -140,7 +141,7 @@ async function entityIdUnique<T>(write: Promise<T>, entityId: string): Promise<T
     return await write;
   } catch (err) {
     if (isUniqueViolation(err)) {
-      throw new DomainError('sp_entity_id_taken', `A service provider with sp_entity_id ${entityId} is already registered`);
+      throw new DomainError(SAML_ERRORS.sp_entity_id_taken, `A service provider with sp_entity_id ${entityId} is already registered`);
     }
     throw err;
   }

@@ -1,6 +1,7 @@
+import { notFound } from '../../common/common.errors';
 import { Injectable } from '@nestjs/common';
 import type { DeveloperPrincipal } from '../../common/auth/principal';
-import { notFound } from '../../common/errors';
+
 import { isUuid } from '../../common/ids';
 import { RequestMeta } from '../../common/request-context';
 import { UnitOfWork } from '../../database/unit-of-work';

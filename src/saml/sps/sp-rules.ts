@@ -2,12 +2,13 @@ import { X509Certificate } from 'node:crypto';
 import { DomainError } from '../../common/errors';
 import { NAME_ID_FORMAT } from '../protocol/saml-urns';
 import { isUserFieldPath } from '../protocol/user-claims';
+import { COMMON_ERRORS } from '../../common/common.errors';
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 const MAX_MAPPING_ENTRIES = 50;
 
 export const invalid = (field: string, problem: string) =>
-  new DomainError('validation_failed', `Invalid request: check ${field}`, { details: { [field]: [problem] } });
+  new DomainError(COMMON_ERRORS.validation_failed, `Invalid request: check ${field}`, { details: { [field]: [problem] } });
 
 /** Absolute https URL; http only for loopback development hosts. No credentials or fragment. */
 export function checkAcsUrl(value: string, field = 'acs_url'): string {

@@ -11,6 +11,7 @@ import { APP_CONFIG, AppConfig } from '../../config/config';
 import { RateLimit, RateLimitGuard } from '../../common/rate-limit/rate-limit.guard';
 import { PENDING_TTL_SECONDS } from './sso-requests.repository';
 import { SamlSsoService, SsoOutcome } from './saml-sso.service';
+import { PageSurface } from '../../common/surface.decorators';
 
 export const TICKET_COOKIE = 'saml_sso';
 
@@ -19,6 +20,7 @@ export const TICKET_COOKIE = 'saml_sso';
  * not a DTO: SPs add parameters (SigAlg, Signature) that the spec says to ignore.
  */
 @ApiTags('saml')
+@PageSurface()
 @Controller('saml/sso')
 @Auth('public')
 @UseGuards(RateLimitGuard)

@@ -14,6 +14,7 @@ import { pairwiseId } from '../protocol/pairwise';
 import { renderAutoPostPage, RenderedPage } from '../protocol/post-form.page';
 import { replayWindowEnd, requestFreshness } from '../protocol/request-freshness';
 import { SamlError } from '../protocol/saml.errors';
+import { samlRefusal } from '../saml.errors';
 import { BINDING, NAME_ID_FORMAT, STATUS } from '../protocol/saml-urns';
 import { AssertableUser, mapAttributes, UserFieldPath } from '../protocol/user-claims';
 import { SamlServiceProvider } from '../sps/entities/saml-service-provider.entity';
@@ -457,7 +458,7 @@ export class SamlSsoService {
     code = `saml_${reason}`,
   ): Promise<DomainError> {
     await this.recordFailure(sp, meta, reason, message, metadata, actor);
-    return new DomainError(code, message, { status });
+    return new DomainError(samlRefusal(code), message);
   }
 
   /**

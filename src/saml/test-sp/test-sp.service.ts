@@ -1,9 +1,10 @@
+import { notFound } from '../../common/common.errors';
 import { Inject, Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { deflateRawSync } from 'node:zlib';
 import type { DeveloperPrincipal } from '../../common/auth/principal';
 import { Clock } from '../../common/clock';
-import { notFound } from '../../common/errors';
+
 import { isUuid } from '../../common/ids';
 import { RequestMeta } from '../../common/request-context';
 import { APP_CONFIG, AppConfig } from '../../config/config';

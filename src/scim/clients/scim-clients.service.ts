@@ -4,7 +4,7 @@ import { CredentialCache } from '../../common/auth/credential-cache';
 import type { DeveloperPrincipal } from '../../common/auth/principal';
 import { Clock } from '../../common/clock';
 import { generateToken, sha256Hex } from '../../common/crypto/tokens';
-import { DomainError, notFound } from '../../common/errors';
+import { DomainError } from '../../common/errors';
 import { isUuid } from '../../common/ids';
 import type { RequestMeta } from '../../common/request-context';
 import { Tx, UnitOfWork } from '../../database/unit-of-work';
@@ -18,6 +18,8 @@ import { ScimOAuthClient } from './entities/scim-oauth-client.entity';
 import { clientTag, secretTag, toClientView } from './scim-client.views';
 import { CreateScimClientDto, CreateScimClientSecretDto, ScimClientFederationDto, ScimClientKeysDto } from './scim-client.dto';
 import { ScimClientsRepository } from './scim-clients.repository';
+import { COMMON_ERRORS, notFound } from '../../common/common.errors';
+import { SCIM_ERRORS } from '../scim.errors';
 
 export const SCIM_CLIENT_ID_PREFIX = 'scimc_';
 const DEFAULT_SECRET_DAYS = 365;
@@ -102,11 +104,9 @@ export class ScimClientsService {
     const expiresAt = this.secretExpiry(dto.expires_at);
     return this.uow.run(async (tx, events) => {
       const client = await this.load(tx, p, id);
-      if (client.revokedAt) throw new DomainError('client_revoked', 'the client is revoked; create a new one', { status: 409 });
+      if (client.revokedAt) throw new DomainError(SCIM_ERRORS.client_revoked, 'the client is revoked; create a new one');
       if ((await this.clients.countLiveSecrets(tx, client.workspaceId, client.id, this.clock.now())) >= MAX_LIVE_SECRETS) {
-        throw new DomainError('too_many_secrets', `a client has at most ${MAX_LIVE_SECRETS} live secrets; revoke one first`, {
-          status: 409,
-        });
+        throw new DomainError(SCIM_ERRORS.too_many_secrets, `a client has at most ${MAX_LIVE_SECRETS} live secrets; revoke one first`, {});
       }
       const value = generateToken('scs_');
       const secret = await this.clients.insertSecret(tx, client.workspaceId, client.id, { secretHash: sha256Hex(value), expiresAt });
@@ -183,7 +183,7 @@ export class ScimClientsService {
 
   private async live(tx: Tx, p: DeveloperPrincipal, id: string): Promise<ScimOAuthClient> {
     const client = await this.load(tx, p, id);
-    if (client.revokedAt) throw new DomainError('client_revoked', 'the client is revoked; create a new one', { status: 409 });
+    if (client.revokedAt) throw new DomainError(SCIM_ERRORS.client_revoked, 'the client is revoked; create a new one');
     return client;
   }
 
@@ -203,7 +203,7 @@ export class ScimClientsService {
 }
 
 function invalid(field: string, problem: string): DomainError {
-  return new DomainError('validation_failed', `${field} ${problem}`, { details: { [field]: [problem] } });
+  return new DomainError(COMMON_ERRORS.validation_failed, `${field} ${problem}`, { details: { [field]: [problem] } });
 }
 
 function facts(p: DeveloperPrincipal, client: ScimOAuthClient, request: RequestMeta, metadata: Record<string, unknown> = {}): AuditFacts {

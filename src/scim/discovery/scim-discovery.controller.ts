@@ -7,9 +7,12 @@ import { ScimJson } from '../protocol/scim-response';
 import { ScimError } from '../scim.errors';
 import { DomainError } from '../../common/errors';
 import { listOf, resourceType, schema, serviceProviderConfig } from './discovery.documents';
+import { COMMON_ERRORS } from '../../common/common.errors';
+import { ScimSurface } from '../../common/surface.decorators';
 
 /** RFC 7644 §4 discovery. Read-only: any other method is a 405 with Allow (the exception filter, from the router). */
 @ApiTags('scim')
+@ScimSurface()
 @Controller('scim/v2')
 @Auth('scim')
 export class ScimDiscoveryController {
@@ -45,7 +48,7 @@ export class ScimDiscoveryController {
   @Get('ResourceTypes/:name')
   resourceType(@Param('name') name: string) {
     const match = (['User', 'Group'] as const).find((n) => n.toLowerCase() === name.toLowerCase());
-    if (!match) throw new DomainError('not_found', `ResourceType ${name} not found`);
+    if (!match) throw new DomainError(COMMON_ERRORS.not_found, `ResourceType ${name} not found`);
     return resourceType(this.baseUrl, match);
   }
 
@@ -67,7 +70,7 @@ export class ScimDiscoveryController {
   @Get('Schemas/:id')
   schema(@Param('id') id: string) {
     const doc = schema(this.baseUrl, id);
-    if (!doc) throw new DomainError('not_found', `Schema ${id} not found`);
+    if (!doc) throw new DomainError(COMMON_ERRORS.not_found, `Schema ${id} not found`);
     return doc;
   }
 

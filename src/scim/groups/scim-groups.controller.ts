@@ -10,10 +10,12 @@ import { readProjectionQuery } from '../protocol/projection';
 import { readSearchRequest } from '../protocol/search-request';
 import { ScimJson } from '../protocol/scim-response';
 import { ScimGroupsService } from './scim-groups.service';
+import { ScimSurface } from '../../common/surface.decorators';
 
 type QueryParams = Record<string, unknown>;
 
 @ApiTags('scim')
+@ScimSurface()
 @Controller('scim/v2/Groups')
 @Auth('scim')
 export class ScimGroupsController {

@@ -6,9 +6,11 @@ import type { ScimPrincipal } from '../../common/auth/principal';
 import { ScimJson } from '../protocol/scim-response';
 import { readSearchRequest } from '../protocol/search-request';
 import { ScimSearchService } from './scim-search.service';
+import { ScimSurface } from '../../common/surface.decorators';
 
 /** POST /scim/v2/.search: a search across Users and Groups (RFC 7644 §3.4.3). */
 @ApiTags('scim')
+@ScimSurface()
 @Controller('scim/v2')
 @Auth('scim')
 export class ScimSearchController {

@@ -3,7 +3,7 @@ import { CredentialCache } from '../../common/auth/credential-cache';
 import { Clock } from '../../common/clock';
 import type { DeveloperPrincipal, ScimPrincipal } from '../../common/auth/principal';
 import { generateToken, sha256Hex } from '../../common/crypto/tokens';
-import { DomainError, notFound } from '../../common/errors';
+import { DomainError } from '../../common/errors';
 import { isUuid } from '../../common/ids';
 import { RequestMeta } from '../../common/request-context';
 import { UnitOfWork } from '../../database/unit-of-work';
@@ -13,6 +13,7 @@ import type { WorkspaceScope } from '../../workspaces/workspace-scoped';
 import { ScimToken } from './entities/scim-token.entity';
 import { CreateScimTokenDto } from './scim-token.dto';
 import { ScimTokensRepository } from './scim-tokens.repository';
+import { COMMON_ERRORS, notFound } from '../../common/common.errors';
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 const toView = (t: ScimToken) => ({
@@ -38,7 +39,7 @@ export class ScimTokensService {
 
   async mint(p: DeveloperPrincipal, { workspaceId }: WorkspaceScope, dto: CreateScimTokenDto, request: RequestMeta) {
     if (dto.expires_at && Date.parse(dto.expires_at) <= this.clock.now().getTime()) {
-      throw new DomainError('validation_failed', 'expires_at must be in the future', {
+      throw new DomainError(COMMON_ERRORS.validation_failed, 'expires_at must be in the future', {
         details: { expires_at: ['must be in the future'] },
       });
     }

@@ -10,10 +10,12 @@ import { readProjectionQuery } from '../protocol/projection';
 import { readSearchRequest } from '../protocol/search-request';
 import { ScimJson } from '../protocol/scim-response';
 import { ScimUsersService } from './scim-users.service';
+import { ScimSurface } from '../../common/surface.decorators';
 
 type QueryParams = Record<string, unknown>;
 
 @ApiTags('scim')
+@ScimSurface()
 @Controller('scim/v2/Users')
 @Auth('scim')
 export class ScimUsersController {

@@ -15,6 +15,7 @@ import type { Tx } from '../../../database/unit-of-work';
 import type { WebAuthnPurpose } from '../entities/webauthn-challenge.entity';
 import { NewPasskey, PasskeyRecord, PasskeysRepository } from './passkeys.repository';
 import { authenticationResponse, keyAmr, registrationResponse, signedChallenge, userHandleOf, userIdOfHandle } from './webauthn-json';
+import { END_USER_ERRORS } from '../../end-users.errors';
 
 /** A ceremony lives as long as the browser's own timeout allows the user to act (decision 0321). */
 export const WEBAUTHN_TIMEOUT_MS = 5 * 60 * 1000;
@@ -31,9 +32,9 @@ export interface VerifiedAssertion {
 }
 
 export const tooManyPasskeys = () =>
-  new DomainError('too_many_passkeys', `An account holds at most ${MAX_PASSKEYS_PER_USER} passkeys; remove one first`, { status: 409 });
+  new DomainError(END_USER_ERRORS.too_many_passkeys, `An account holds at most ${MAX_PASSKEYS_PER_USER} passkeys; remove one first`);
 
-const notAccepted = () => new DomainError('passkey_not_accepted', 'The passkey was not accepted; try again', { status: 401 });
+const notAccepted = () => new DomainError(END_USER_ERRORS.passkey_not_accepted, 'The passkey was not accepted; try again');
 
 /**
  * The WebAuthn relying party (Level 2, through @simplewebauthn/server): its id and origin come from

@@ -11,16 +11,18 @@ import { hasFactor, MfaRepository } from '../mfa.repository';
 import { factorFacts, MfaService, PasskeyView, passkeyView } from '../mfa.service';
 import { MAX_PASSKEYS_PER_USER, PasskeyCeremonies, tooManyPasskeys } from './passkey-ceremonies';
 import { PasskeysRepository } from './passkeys.repository';
+import { COMMON_ERRORS } from '../../../common/common.errors';
+import { END_USER_ERRORS } from '../../end-users.errors';
 
 export const PASSKEY_NAME_MAX = 64;
 
-const notFound = () => new DomainError('not_found', 'No such passkey', { status: 404 });
+const notFound = () => new DomainError(COMMON_ERRORS.not_found, 'No such passkey');
 
 /** A name as the user typed it, trimmed; a default from the date when empty. */
 export function passkeyName(name: unknown, now: Date): string {
   const trimmed = typeof name === 'string' ? name.trim() : '';
   if (trimmed.length > PASSKEY_NAME_MAX) {
-    throw new DomainError('validation_failed', `name must be at most ${PASSKEY_NAME_MAX} characters`, { status: 400 });
+    throw new DomainError(COMMON_ERRORS.validation_failed, `name must be at most ${PASSKEY_NAME_MAX} characters`);
   }
   return trimmed || `Passkey added ${now.toISOString().slice(0, 10)}`;
 }
@@ -68,7 +70,7 @@ export class PasskeysService {
       // Checked again here: several ceremonies may have been started before any finished.
       if (before.passkeys >= MAX_PASSKEYS_PER_USER) throw tooManyPasskeys();
       const row = await this.repo.insert(tx, user.workspaceId, user.id, created);
-      if (!row) throw new DomainError('passkey_exists', 'This passkey is already registered', { status: 409 });
+      if (!row) throw new DomainError(END_USER_ERRORS.passkey_exists, 'This passkey is already registered');
       const first = !hasFactor(before) && before.recoveryCodesLeft === 0;
       const codes = first ? await this.verifier.issueRecoveryCodes(tx, user.workspaceId, user.id, created.now) : null;
       events.emit(

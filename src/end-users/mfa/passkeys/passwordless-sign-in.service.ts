@@ -7,6 +7,7 @@ import { DomainEventBus } from '../../../events/domain-event-bus';
 import { EndUserRecord, EndUsersRepository, SignInScope } from '../../end-users.repository';
 import { SignInGate } from '../sign-in-gate.service';
 import { PasskeyCeremonies, VerifiedAssertion } from './passkey-ceremonies';
+import { END_USER_ERRORS } from '../../end-users.errors';
 
 /** The account a discoverable passkey signed in, and how (the session's amr and any policy it met). */
 export interface PasskeySignIn {
@@ -15,7 +16,7 @@ export interface PasskeySignIn {
   policy?: { action: 'challenge'; kinds: string[] };
 }
 
-const notAccepted = () => new DomainError('passkey_not_accepted', 'That passkey is not registered for this application', { status: 401 });
+const notAccepted = () => new DomainError(END_USER_ERRORS.passkey_not_accepted, 'That passkey is not registered for this application');
 
 /**
  * Sign-in without a password (decision 0323): the browser offers any discoverable passkey of this

@@ -1,5 +1,6 @@
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { DomainError } from '../../../common/errors';
+import { END_USER_ERRORS } from '../../end-users.errors';
 
 /**
  * The credential JSON a browser sends back (WebAuthn Level 3 `toJSON()`, as @simplewebauthn/browser
@@ -10,7 +11,7 @@ const B64URL = /^[A-Za-z0-9_-]*$/;
 const MAX_ID = 1024;
 const MAX_BLOB = 16 * 1024;
 
-const invalid = (why: string) => new DomainError('invalid_passkey_response', `The passkey response is not usable: ${why}`);
+const invalid = (why: string) => new DomainError(END_USER_ERRORS.invalid_passkey_response, `The passkey response is not usable: ${why}`);
 
 function b64url(value: unknown, field: string, max: number, optional = false): string | undefined {
   if (value === undefined && optional) return undefined;

@@ -1,0 +1,25 @@
+import { DomainError, errorCatalog } from './errors';
+
+/**
+ * The codes every surface shares: request shape, credentials, missing resources, limits, outages.
+ * They are also what the exception filter answers for Nest's own HTTP exceptions (by status) and
+ * for failures before routing (body parser, rate limits, the database being down).
+ */
+export const COMMON_ERRORS = errorCatalog('common', {
+  bad_request: 400,
+  validation_failed: 400,
+  invalid_body: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  not_acceptable: 406,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal_error: 500,
+  service_unavailable: 503,
+});
+
+export const notFound = (what = 'resource') => new DomainError(COMMON_ERRORS.not_found, `${what} not found`);

@@ -1,0 +1,20 @@
+import { applyDecorators, SetMetadata, UseFilters } from '@nestjs/common';
+import { ERROR_SURFACE, ErrorSurface } from './error-surface';
+import { OAuthExceptionFilter, PageExceptionFilter, ScimExceptionFilter } from './exception.filter';
+
+/**
+ * A controller's error format (decision 0160): the decorator records the surface (for errors raised
+ * before routing and for the OpenAPI document, src/common/route-surfaces.ts) and binds the surface's
+ * filter with @UseFilters, so the format follows the controller, never the URL. A controller that
+ * declares none answers JSON.
+ */
+const surface = (name: ErrorSurface, filter: new () => object) => applyDecorators(SetMetadata(ERROR_SURFACE, name), UseFilters(filter));
+
+/** RFC 7644 §3.12's error body, `application/scim+json`. */
+export const ScimSurface = () => surface('scim', ScimExceptionFilter);
+
+/** RFC 6749 §5.2's `{error, error_description}` with Cache-Control: no-store. */
+export const OAuthSurface = () => surface('oauth', OAuthExceptionFilter);
+
+/** The shared HTML error page, for pages a browser navigates to. */
+export const PageSurface = () => surface('page', PageExceptionFilter);

@@ -1,0 +1,7 @@
+import { errorCatalog } from '../common/errors';
+
+/** The OpenID provider's own codes (its token endpoint refusals are OAUTH_ERRORS). */
+export const OIDC_ERRORS = errorCatalog('oidc', {
+  /** RFC 6750 §3.1, at UserInfo. */
+  invalid_token: 401,
+});
