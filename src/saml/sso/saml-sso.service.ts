@@ -42,6 +42,28 @@ export class SamlSsoService {
   ) {}
 
   async start(input: SsoStart, meta: RequestMeta): Promise<SsoOutcome> {
+    const checked = await this.checkArrival(input, meta);
+    if ('kind' in checked) return checked;
+    const { flow, user } = checked;
+    const { sp, request } = flow;
+    let stepUp = false;
+    if (user && !request.forceAuthn) {
+      const met = assertedClass(user.amr, request.requestedAuthnContext);
+      if (met) return this.issue(flow, user, 'clear', met);
+      // Signed in with the password alone and a second factor asked: step up, or NoAuthnContext without a factor.
+      if (!(await this.users.hasSecondFactor(user))) return this.refuse(this.checks.noAuthnContext(flow), flow, 'keep');
+      stepUp = true;
+    }
+    if (request.isPassive) return this.refuse(this.checks.noPassive(), flow, 'keep');
+    const ticket = await this.requests.stash(sp, request, flow.relayState, meta.ip, this.config.SAML_PENDING_PER_CLIENT);
+    return { kind: 'login', ticket, signOut: request.forceAuthn && user !== null, location: this.loginLocation(flow, stepUp) };
+  }
+
+  /**
+   * Every check an arriving request passes before anyone is asked to sign in, in order; the first
+   * refusal is the outcome. Passed, the request and the browser's user in the SP's workspace (or null).
+   */
+  private async checkArrival(input: SsoStart, meta: RequestMeta): Promise<{ flow: SsoFlow; user: BrowserUser | null } | SsoOutcome> {
     const settings = this.idp.settings();
     const request = this.checks.read(input.samlRequest);
     if (isRefusal(request)) return this.refusePage(request, meta, 'keep');
@@ -61,24 +83,7 @@ export class SamlSsoService {
     // So is a RequestedAuthnContext that neither a password nor a second factor can meet.
     const impossible = this.checks.authnContextPossible(flow);
     if (impossible) return this.refuse(impossible, flow, 'keep');
-
-    const user = this.users.asMember(session, sp.workspaceId, profile);
-    let stepUp = false;
-    if (user && !request.forceAuthn) {
-      const met = assertedClass(user.amr, request.requestedAuthnContext);
-      if (met) return this.issue(flow, user, 'clear', met);
-      // Signed in with the password alone and a second factor asked: step up, or NoAuthnContext without a factor.
-      if (!(await this.users.hasSecondFactor(user))) return this.refuse(this.checks.noAuthnContext(flow), flow, 'keep');
-      stepUp = true;
-    }
-    if (request.isPassive) return this.refuse(this.checks.noPassive(), flow, 'keep');
-    const ticket = await this.requests.stash(sp, request, relayState, meta.ip, this.config.SAML_PENDING_PER_CLIENT);
-    return {
-      kind: 'login',
-      ticket,
-      signOut: request.forceAuthn && user !== null,
-      location: this.users.loginLocation(settings.loginUrl, sp.workspaceId, FINISH_PATH, stepUp),
-    };
+    return { flow, user: this.users.asMember(session, sp.workspaceId, profile) };
   }
 
   /**
