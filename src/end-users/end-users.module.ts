@@ -23,7 +23,11 @@ import { HostedSecurityService } from './hosted-login/hosted-security.service';
 import { HostedSessionsController } from './hosted-login/hosted-sessions.controller';
 import { HostedSessionsService } from './hosted-login/hosted-sessions.service';
 import { HostedLoginController } from './hosted-login/hosted-login.controller';
-import { hostedBasePath, HostedLoginService } from './hosted-login/hosted-login.service';
+import { HostedContexts } from './hosted-login/hosted-contexts';
+import { hostedBasePath } from './hosted-login/hosted-input';
+import { HostedLoginService } from './hosted-login/hosted-login.service';
+import { HostedPasswordResetService } from './hosted-login/hosted-password-reset.service';
+import { HostedVerificationService } from './hosted-login/hosted-verification.service';
 import { LOGIN_APP_NAMES, LoginAppNamesSlot } from './hosted-login/login-app-names';
 import { ApplicationGrantsSlot } from './hosted-login/application-grants';
 import { SignInContinuations } from './hosted-login/sign-in-continuation';
@@ -118,7 +122,10 @@ const DEFAULT_LOGIN_PATH = '/auth/login/';
     SessionsService,
     PasswordService,
     BrowserSessionsService,
+    HostedContexts,
     HostedLoginService,
+    HostedVerificationService,
+    HostedPasswordResetService,
     SignInContinuations,
     LoginAppNamesSlot,
     { provide: LOGIN_APP_NAMES, useExisting: LoginAppNamesSlot },

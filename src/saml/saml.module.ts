@@ -17,6 +17,9 @@ import { SamlPendingRequest } from './sso/entities/saml-pending-request.entity';
 import { SamlSeenRequest } from './sso/entities/saml-seen-request.entity';
 import { SamlSsoController } from './sso/saml-sso.controller';
 import { SamlSsoService } from './sso/saml-sso.service';
+import { SsoRefusals } from './sso/sso-refusals.service';
+import { SsoRequestChecks } from './sso/sso-request-checks.service';
+import { SsoResponses } from './sso/sso-responses.service';
 import { SsoRequestsRepository } from './sso/sso-requests.repository';
 import { SeenRequestsRepository } from './sso/seen-requests.repository';
 import { SpLoginNames } from './sso/sp-login-names';
@@ -46,6 +49,9 @@ import { SpLoginNames } from './sso/sp-login-names';
     SamlSpsRepository,
     SamlSpsService,
     SamlSsoService,
+    SsoRequestChecks,
+    SsoResponses,
+    SsoRefusals,
     SsoRequestsRepository,
     SeenRequestsRepository,
     BrowserUsers,

@@ -28,3 +28,11 @@ export function backLink(referer: string | undefined, ownHost: string | undefine
   if (ownHost && url.host === ownHost) return undefined;
   return { href: url.origin + '/', label: `Back to ${url.host}` };
 }
+
+/** The heading of an error page that says nothing more specific than its status. */
+export function errorPageTitle(status: number): string {
+  if (status === 404) return 'Page not found';
+  if (status === 503) return 'Service unavailable';
+  if (status >= 500) return 'Something went wrong';
+  return 'We could not complete this request';
+}

@@ -13,7 +13,12 @@ import {
   setSessionCookie,
 } from './browser-session-cookie';
 import { BrowserSession, BrowserSessionsService } from './browser-sessions.service';
-import { BrowserBinding, HostedInput, HostedLoginService, HostedResult, hostedInput } from './hosted-login.service';
+import { BrowserBinding, HostedInput, hostedInput, HOSTED_LOGIN_PATH } from './hosted-input';
+import { HostedLoginService } from './hosted-login.service';
+import { EXPIRED_FORM, SignInResult } from './hosted-outcome';
+import { HostedPasswordResetService } from './hosted-password-reset.service';
+import { HostedVerificationService } from './hosted-verification.service';
+import { drawSignInPage, drawSignInRefusal } from './views/sign-in-pages';
 import { LOGIN_APP_NAMES, type LoginAppNames } from './login-app-names';
 import { CSRF_COOKIE, LoginCsrf } from './login-csrf';
 import { CONTINUATION_COOKIE } from './sign-in-continuation';
@@ -23,7 +28,8 @@ import { PageSurface } from '../../common/surface.decorators';
 
 /**
  * Server-rendered sign-in pages (no JavaScript). Served at /auth/login/; when SAML_IDP_LOGIN_URL names
- * another path, EndUsersModule rewrites that path here.
+ * another path, EndUsersModule rewrites that path here. The services answer a SignInResult; this
+ * controller draws it (views/sign-in-pages.ts) with the request's form token and sets the cookies.
  */
 @ApiExcludeController()
 @PageSurface()
@@ -35,6 +41,8 @@ export class HostedLoginController {
 
   constructor(
     private readonly hosted: HostedLoginService,
+    private readonly verification: HostedVerificationService,
+    private readonly resets: HostedPasswordResetService,
     private readonly browser: BrowserSessionsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() @Inject(LOGIN_APP_NAMES) private readonly appNames?: LoginAppNames,
@@ -47,7 +55,7 @@ export class HostedLoginController {
     const token = this.csrfToken(req, res);
     const input = await this.withAppName(req, hostedInput(query));
     allowFormRedirectsTo(res, [continuationTarget(input.next)]);
-    this.send(res, await this.hosted.show(input, token, await this.signedIn(req)));
+    this.send(res, await this.hosted.show(input, await this.signedIn(req)), input, token);
   }
 
   /** The SAML SP's name when this sign-in continues its request (read from the SSO ticket cookie). */
@@ -65,9 +73,7 @@ export class HostedLoginController {
     @Res() res: Response,
     @ReqMeta() meta: RequestMeta,
   ): Promise<void> {
-    return this.form(req, res, body, async (input, token) =>
-      this.hosted.submit(input, token, meta, await this.signedIn(req), this.binding(req)),
-    );
+    return this.form(req, res, body, async (input) => this.hosted.submit(input, meta, await this.signedIn(req), this.binding(req)));
   }
 
   @Post('mfa')
@@ -78,7 +84,7 @@ export class HostedLoginController {
     @Res() res: Response,
     @ReqMeta() meta: RequestMeta,
   ): Promise<void> {
-    return this.form(req, res, body, async (input, token) => this.hosted.secondStep(input, token, meta, await this.signedIn(req)));
+    return this.form(req, res, body, async (input) => this.hosted.secondStep(input, meta, await this.signedIn(req)));
   }
 
   /** WebAuthn options for a passwordless sign-in (JSON for the page's script; the form's CSRF token is required). */
@@ -102,7 +108,7 @@ export class HostedLoginController {
     @Res() res: Response,
     @ReqMeta() meta: RequestMeta,
   ): Promise<void> {
-    return this.form(req, res, body, async (input, token) => this.hosted.passkeySignIn(input, token, meta, await this.signedIn(req)));
+    return this.form(req, res, body, async (input) => this.hosted.passkeySignIn(input, meta, await this.signedIn(req)));
   }
 
   @Post('verify')
@@ -113,9 +119,7 @@ export class HostedLoginController {
     @Res() res: Response,
     @ReqMeta() meta: RequestMeta,
   ): Promise<void> {
-    return this.form(req, res, body, async (input, token) =>
-      this.hosted.verify(input, token, meta, await this.signedIn(req), this.binding(req)),
-    );
+    return this.form(req, res, body, async (input) => this.verification.verify(input, meta, await this.signedIn(req), this.binding(req)));
   }
 
   @Post('verify/resend')
@@ -126,14 +130,15 @@ export class HostedLoginController {
     @Res() res: Response,
     @ReqMeta() meta: RequestMeta,
   ): Promise<void> {
-    return this.form(req, res, body, (input, token) => this.hosted.resend(input, token, meta));
+    return this.form(req, res, body, (input) => this.verification.resend(input, meta));
   }
 
   @Get('reset')
   async showReset(@Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
     const input = hostedInput(query);
     allowFormRedirectsTo(res, [continuationTarget(input.next)]);
-    this.send(res, await this.hosted.showReset(input, this.csrfToken(req, res)));
+    const token = this.csrfToken(req, res);
+    this.send(res, await this.resets.show(input), input, token);
   }
 
   @Post('reset')
@@ -144,7 +149,7 @@ export class HostedLoginController {
     @Res() res: Response,
     @ReqMeta() meta: RequestMeta,
   ): Promise<void> {
-    return this.form(req, res, body, (input, token) => this.hosted.requestReset(input, token, meta));
+    return this.form(req, res, body, (input) => this.resets.request(input, meta));
   }
 
   @Post('reset/confirm')
@@ -155,7 +160,7 @@ export class HostedLoginController {
     @Res() res: Response,
     @ReqMeta() meta: RequestMeta,
   ): Promise<void> {
-    return this.form(req, res, body, (input, token) => this.hosted.confirmReset(input, token, meta));
+    return this.form(req, res, body, (input) => this.resets.confirm(input, meta));
   }
 
   @Post('logout')
@@ -184,13 +189,14 @@ export class HostedLoginController {
     req: Request,
     res: Response,
     body: Record<string, unknown>,
-    action: (input: HostedInput, token: string) => Promise<HostedResult>,
+    action: (input: HostedInput) => Promise<SignInResult>,
   ): Promise<void> {
     const input = await this.withAppName(req, hostedInput(body));
     // The page this post answers (second factor, verification, reset) carries the same continuation.
     allowFormRedirectsTo(res, [continuationTarget(input.next)]);
-    if (!this.csrfValid(req, body)) return this.refuse(req, res, this.hosted.expiredForm(input));
-    this.send(res, await action(input, this.csrfToken(req, res)));
+    if (!this.csrfValid(req, body)) return this.refuse(req, res, input);
+    const token = this.csrfToken(req, res);
+    this.send(res, await action(input), input, token);
   }
 
   private csrfValid(req: Request, body: Record<string, unknown>): boolean {
@@ -208,21 +214,23 @@ export class HostedLoginController {
   }
 
   /** A POST without a valid CSRF token: an "expired form" page and a fresh CSRF cookie. */
-  private refuse(req: Request, res: Response, result: HostedResult): void {
-    this.csrfToken(req, res, true);
-    this.send(res, result);
+  private refuse(req: Request, res: Response, input: HostedInput): void {
+    const token = this.csrfToken(req, res, true);
+    this.send(res, EXPIRED_FORM, input, token);
   }
 
-  private send(res: Response, result: HostedResult): void {
+  /** Renders a SignInResult: its cookies, then the redirect, the error page or the page drawn for this request. */
+  private send(res: Response, result: SignInResult, input: HostedInput, csrfToken: string): void {
     res.setHeader('Cache-Control', 'no-store');
-    if (result.continuation === 'clear') clearContinuationCookie(res, this.config.COOKIE_SECURE, this.hosted.basePath);
-    else if (result.continuation) setContinuationCookie(res, result.continuation.set, this.config.COOKIE_SECURE, this.hosted.basePath);
+    if (result.continuation === 'clear') clearContinuationCookie(res, this.config.COOKIE_SECURE, HOSTED_LOGIN_PATH);
+    else if (result.continuation) setContinuationCookie(res, result.continuation.set, this.config.COOKIE_SECURE, HOSTED_LOGIN_PATH);
     if (result.kind === 'redirect') {
       if (result.sessionToken) setSessionCookie(res, result.sessionToken, this.config.COOKIE_SECURE);
       if (result.clearSession) clearSessionCookie(res, this.config.COOKIE_SECURE);
       res.redirect(303, result.location);
       return;
     }
-    res.status(result.status).type('html').send(result.html);
+    const html = result.kind === 'refused' ? drawSignInRefusal(result, input) : drawSignInPage(result.view, { input, csrfToken });
+    res.status(result.status).type('html').send(html);
   }
 }

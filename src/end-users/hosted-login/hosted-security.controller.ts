@@ -7,9 +7,9 @@ import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { RateLimit, RateLimitGuard } from '../../common/rate-limit/rate-limit.guard';
 import { clearSessionCookie, sessionCookie } from './browser-session-cookie';
 import { BrowserSession, BrowserSessionsService } from './browser-sessions.service';
-import type { HostedResult } from './hosted-login.service';
-import { HostedSecurityService } from './hosted-security.service';
+import { HostedSecurityService, SECURITY_PAGE, SecurityResult } from './hosted-security.service';
 import { CSRF_COOKIE, LoginCsrf } from './login-csrf';
+import { renderSecurityPage } from './views/security-page.view';
 
 /** The hosted security page (HTML, no JavaScript): second factors of the browser's signed-in user. */
 @ApiExcludeController()
@@ -31,12 +31,13 @@ export class HostedSecurityController {
   async show(@Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
     const str = (v: unknown) => (typeof v === 'string' && v.length <= 200 ? v : null);
     const context = { clientId: str(query.client_id), workspaceId: str(query.workspace_id) };
-    this.send(res, await this.pages.show(await this.session(req), context, this.csrfToken(req, res)));
+    const token = this.csrfToken(req, res);
+    this.send(res, await this.pages.show(await this.session(req), context), token);
   }
 
   @Post('totp')
   async startTotp(@Body() body: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
-    return this.form(req, res, body, (session, token) => this.pages.startTotp(session, token));
+    return this.form(req, res, body, (session) => this.pages.startTotp(session));
   }
 
   @Post('totp/confirm')
@@ -47,7 +48,7 @@ export class HostedSecurityController {
     @Res() res: Response,
     @ReqMeta() meta: RequestMeta,
   ): Promise<void> {
-    return this.form(req, res, body, (session, token) => this.pages.confirmTotp(session, token, body?.code, meta));
+    return this.form(req, res, body, (session) => this.pages.confirmTotp(session, body?.code, meta));
   }
 
   @Post('totp/remove')
@@ -58,7 +59,7 @@ export class HostedSecurityController {
     @Res() res: Response,
     @ReqMeta() meta: RequestMeta,
   ): Promise<void> {
-    return this.form(req, res, body, (session, token) => this.pages.removeTotp(session, token, body?.proof, meta));
+    return this.form(req, res, body, (session) => this.pages.removeTotp(session, body?.proof, meta));
   }
 
   @Post('recovery-codes')
@@ -68,7 +69,7 @@ export class HostedSecurityController {
     @Res() res: Response,
     @ReqMeta() meta: RequestMeta,
   ): Promise<void> {
-    return this.form(req, res, body, (session, token) => this.pages.regenerate(session, token, meta));
+    return this.form(req, res, body, (session) => this.pages.regenerate(session, meta));
   }
 
   /** Creation options for "Add a passkey" (JSON for the page's script; the form's CSRF token is required). */
@@ -92,12 +93,12 @@ export class HostedSecurityController {
     @Res() res: Response,
     @ReqMeta() meta: RequestMeta,
   ): Promise<void> {
-    return this.form(req, res, body, (session, token) => this.pages.addPasskey(session, token, body?.name, body?.passkey_response, meta));
+    return this.form(req, res, body, (session) => this.pages.addPasskey(session, body?.name, body?.passkey_response, meta));
   }
 
   @Post('passkeys/rename')
   async renamePasskey(@Body() body: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
-    return this.form(req, res, body, (session, token) => this.pages.renamePasskey(session, token, body?.passkey_id, body?.name));
+    return this.form(req, res, body, (session) => this.pages.renamePasskey(session, body?.passkey_id, body?.name));
   }
 
   @Post('passkeys/remove')
@@ -107,7 +108,7 @@ export class HostedSecurityController {
     @Res() res: Response,
     @ReqMeta() meta: RequestMeta,
   ): Promise<void> {
-    return this.form(req, res, body, (session, token) => this.pages.removePasskey(session, token, body?.passkey_id, meta));
+    return this.form(req, res, body, (session) => this.pages.removePasskey(session, body?.passkey_id, meta));
   }
 
   private session(req: Request): Promise<BrowserSession | null> {
@@ -119,18 +120,16 @@ export class HostedSecurityController {
     req: Request,
     res: Response,
     body: Record<string, unknown>,
-    action: (session: BrowserSession | null, token: string) => Promise<HostedResult>,
+    action: (session: BrowserSession | null) => Promise<SecurityResult>,
   ): Promise<void> {
     const session = await this.session(req);
     const token = this.csrfToken(req, res);
     if (!this.csrf.check((req.cookies as Record<string, unknown>)?.[CSRF_COOKIE], body?.csrf_token)) {
-      this.send(
-        res,
-        await this.pages.show(session, { clientId: null, workspaceId: null }, token, { error: 'That form had expired. Try again.' }),
-      );
+      const again = await this.pages.show(session, { clientId: null, workspaceId: null }, { error: 'That form had expired. Try again.' });
+      this.send(res, again, token);
       return;
     }
-    this.send(res, await action(session, token));
+    this.send(res, await action(session), token);
   }
 
   private csrfToken(req: Request, res: Response): string {
@@ -142,13 +141,17 @@ export class HostedSecurityController {
     return this.csrf.tokenFor(cookie as string);
   }
 
-  private send(res: Response, result: HostedResult): void {
+  /** Renders a SecurityResult: a redirect (to sign in first), or the page drawn with this browser's form token. */
+  private send(res: Response, result: SecurityResult, csrfToken: string): void {
     res.setHeader('Cache-Control', 'no-store');
     if (result.kind === 'redirect') {
       if (result.clearSession) clearSessionCookie(res, this.config.COOKIE_SECURE);
       res.redirect(303, result.location);
       return;
     }
-    res.status(result.status).type('html').send(result.html);
+    res
+      .status(result.status)
+      .type('html')
+      .send(renderSecurityPage({ ...result.view, csrfToken, base: SECURITY_PAGE }));
   }
 }

@@ -5,17 +5,22 @@ import { MfaService, TotpEnrolmentView } from '../mfa/mfa.service';
 import { PasskeysService } from '../mfa/passkeys/passkeys.service';
 import { parseJsonField } from '../mfa/passkeys/webauthn-json';
 import type { BrowserSession } from './browser-sessions.service';
-import type { HostedResult } from './hosted-login.service';
+import type { HostedResult } from './hosted-outcome';
 import { loginFirst as loginWith, principalOf, SessionsContext } from './hosted-sessions.service';
-import { renderSecurityPage, SecurityPageModel } from './views/security-page.view';
+import type { SecurityPageModel } from './views/security-page.view';
 
 export const SECURITY_PAGE = '/auth/security/';
+
+/** What the security page shows: the user's factors, and what the last change produced (notice, error, codes, a set-up). */
+export type SecurityView = Omit<SecurityPageModel, 'csrfToken' | 'base'>;
+export type SecurityResult = HostedResult<SecurityView>;
 
 type Extra = Partial<Pick<SecurityPageModel, 'notice' | 'error' | 'recoveryCodes' | 'enrolment'>>;
 
 /**
  * The hosted security page: the browser's signed-in end user sets up and removes the authenticator
- * app and passkeys, and renews recovery codes. Every change goes through MfaService, as the API does.
+ * app and passkeys, and renews recovery codes. Every change goes through MfaService, as the API does;
+ * the answer is a SecurityResult, which the controller draws.
  */
 @Injectable()
 export class HostedSecurityService {
@@ -24,22 +29,21 @@ export class HostedSecurityService {
     private readonly passkeys: PasskeysService,
   ) {}
 
-  async show(session: BrowserSession | null, context: SessionsContext, csrfToken: string, extra: Extra = {}): Promise<HostedResult> {
+  async show(session: BrowserSession | null, context: SessionsContext, extra: Extra = {}): Promise<SecurityResult> {
     if (!session) return { kind: 'redirect', location: loginWith(context, SECURITY_PAGE) };
-    return this.page(session, csrfToken, 200, extra);
+    return this.page(session, 200, extra);
   }
 
-  async startTotp(session: BrowserSession | null, csrfToken: string): Promise<HostedResult> {
+  async startTotp(session: BrowserSession | null): Promise<SecurityResult> {
     if (!session) return loginFirst();
-    return this.attempt(session, csrfToken, async () => ({ enrolment: await this.mfa.startTotp(principalOf(session), true) }));
+    return this.attempt(session, async () => ({ enrolment: await this.mfa.startTotp(principalOf(session), true) }));
   }
 
-  async confirmTotp(session: BrowserSession | null, csrfToken: string, code: unknown, request: RequestMeta): Promise<HostedResult> {
+  async confirmTotp(session: BrowserSession | null, code: unknown, request: RequestMeta): Promise<SecurityResult> {
     if (!session) return loginFirst();
     const submitted = typeof code === 'string' ? code.trim() : '';
     return this.attempt(
       session,
-      csrfToken,
       async () => {
         const { recovery_codes } = await this.mfa.confirmTotp(principalOf(session), submitted, request);
         return { notice: 'Two-step verification is on.', recoveryCodes: recovery_codes };
@@ -49,19 +53,19 @@ export class HostedSecurityService {
     );
   }
 
-  async removeTotp(session: BrowserSession | null, csrfToken: string, proof: unknown, request: RequestMeta): Promise<HostedResult> {
+  async removeTotp(session: BrowserSession | null, proof: unknown, request: RequestMeta): Promise<SecurityResult> {
     if (!session) return loginFirst();
     const value = typeof proof === 'string' ? proof.trim().slice(0, 64) : '';
     const byCode = /^[0-9]{6}$/.test(value);
-    return this.attempt(session, csrfToken, async () => {
+    return this.attempt(session, async () => {
       await this.mfa.disableTotp(principalOf(session), byCode ? { code: value } : { recovery_code: value }, request);
       return { notice: 'The authenticator app is removed. Your password alone signs you in now.' };
     });
   }
 
-  async regenerate(session: BrowserSession | null, csrfToken: string, request: RequestMeta): Promise<HostedResult> {
+  async regenerate(session: BrowserSession | null, request: RequestMeta): Promise<SecurityResult> {
     if (!session) return loginFirst();
-    return this.attempt(session, csrfToken, async () => {
+    return this.attempt(session, async () => {
       const { recovery_codes } = await this.mfa.regenerateRecoveryCodes(principalOf(session), request);
       return { notice: 'New recovery codes issued; the old ones no longer work.', recoveryCodes: recovery_codes };
     });
@@ -77,32 +81,26 @@ export class HostedSecurityService {
     }
   }
 
-  async addPasskey(
-    session: BrowserSession | null,
-    csrfToken: string,
-    name: unknown,
-    credential: unknown,
-    request: RequestMeta,
-  ): Promise<HostedResult> {
+  async addPasskey(session: BrowserSession | null, name: unknown, credential: unknown, request: RequestMeta): Promise<SecurityResult> {
     if (!session) return loginFirst();
-    return this.attempt(session, csrfToken, async () => {
+    return this.attempt(session, async () => {
       const json = parseJsonField(typeof credential === 'string' ? credential : undefined);
       const added = await this.passkeys.register(principalOf(session), { name, credential: json }, request);
       return { notice: `Passkey “${added.passkey.name}” added.`, recoveryCodes: added.recovery_codes };
     });
   }
 
-  async renamePasskey(session: BrowserSession | null, csrfToken: string, id: unknown, name: unknown): Promise<HostedResult> {
+  async renamePasskey(session: BrowserSession | null, id: unknown, name: unknown): Promise<SecurityResult> {
     if (!session) return loginFirst();
-    return this.attempt(session, csrfToken, async () => {
+    return this.attempt(session, async () => {
       const renamed = await this.passkeys.rename(principalOf(session), typeof id === 'string' ? id : '', name);
       return { notice: `Passkey renamed to “${renamed.name}”.` };
     });
   }
 
-  async removePasskey(session: BrowserSession | null, csrfToken: string, id: unknown, request: RequestMeta): Promise<HostedResult> {
+  async removePasskey(session: BrowserSession | null, id: unknown, request: RequestMeta): Promise<SecurityResult> {
     if (!session) return loginFirst();
-    return this.attempt(session, csrfToken, async () => {
+    return this.attempt(session, async () => {
       await this.passkeys.remove(principalOf(session), typeof id === 'string' ? id : '', request);
       return { notice: 'The passkey is removed.' };
     });
@@ -111,15 +109,14 @@ export class HostedSecurityService {
   /** Run a change; a domain error is shown on the page (400) instead of failing it. */
   private async attempt(
     session: BrowserSession,
-    csrfToken: string,
     change: () => Promise<Extra>,
     onError: () => Promise<Extra> = async () => ({}),
-  ): Promise<HostedResult> {
+  ): Promise<SecurityResult> {
     try {
-      return await this.page(session, csrfToken, 200, await change());
+      return await this.page(session, 200, await change());
     } catch (err) {
       if (!(err instanceof DomainError) || err.status >= 500) throw err;
-      return this.page(session, csrfToken, err.status === 401 ? 400 : err.status, { error: err.message, ...(await onError()) });
+      return this.page(session, err.status === 401 ? 400 : err.status, { error: err.message, ...(await onError()) });
     }
   }
 
@@ -127,18 +124,14 @@ export class HostedSecurityService {
     return this.mfa.pendingTotp(principalOf(session));
   }
 
-  private async page(session: BrowserSession | null, csrfToken: string, status: number, extra: Extra): Promise<HostedResult> {
+  private async page(session: BrowserSession | null, status: number, extra: Extra): Promise<SecurityResult> {
     if (!session) return loginFirst();
     const mfaStatus = await this.mfa.status(principalOf(session));
-    return {
-      kind: 'page',
-      status,
-      html: renderSecurityPage({ email: session.email, csrfToken, base: SECURITY_PAGE, status: mfaStatus, ...extra }),
-    };
+    return { kind: 'page', status, view: { email: session.email, status: mfaStatus, ...extra } };
   }
 }
 
 /** A form posted after the session ended: back to the page, which sends the user to sign in. */
-function loginFirst(): HostedResult {
+function loginFirst(): SecurityResult {
   return { kind: 'redirect', location: SECURITY_PAGE };
 }

@@ -6,9 +6,10 @@ import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { clearSessionCookie, sessionCookie } from './browser-session-cookie';
 import { BrowserSessionsService } from './browser-sessions.service';
-import type { HostedResult } from './hosted-login.service';
-import { HostedSessionsService, SessionsContext } from './hosted-sessions.service';
+import { HostedSessionsService, SESSIONS_PAGE, SessionsContext, SessionsResult } from './hosted-sessions.service';
+import type { HostedRedirect } from './hosted-outcome';
 import { CSRF_COOKIE, LoginCsrf } from './login-csrf';
+import { renderSessionsPage } from './views/sessions-page.view';
 import { PageSurface } from '../../common/surface.decorators';
 
 /** The hosted sessions page (HTML, no JavaScript): the new-sign-in alert mail links here. */
@@ -36,7 +37,8 @@ export class HostedSessionsController {
           ? 'The application can no longer use your account.'
           : null;
     const session = await this.browser.sessionFor(sessionCookie(req));
-    this.send(res, await this.pages.show(session, contextOf(query), this.csrfToken(req, res), notice));
+    const token = this.csrfToken(req, res);
+    this.send(res, await this.pages.show(session, contextOf(query), notice), token);
   }
 
   @Post('revoke')
@@ -50,10 +52,11 @@ export class HostedSessionsController {
     const session = await this.browser.sessionFor(sessionCookie(req));
     if (!this.csrf.check((req.cookies as Record<string, unknown>)?.[CSRF_COOKIE], body?.csrf_token)) {
       // An expired or forged form: show the list again with a fresh token, change nothing.
-      this.send(res, await this.pages.show(session, contextOf(query), this.csrfToken(req, res), 'That form had expired. Try again.'));
+      const token = this.csrfToken(req, res);
+      this.send(res, await this.pages.show(session, contextOf(query), 'That form had expired. Try again.'), token);
       return;
     }
-    this.send(res, await this.pages.revoke(session, contextOf(query), body?.session_id, meta));
+    this.redirect(res, await this.pages.revoke(session, contextOf(query), body?.session_id, meta));
   }
 
   @Post('applications/revoke')
@@ -66,10 +69,11 @@ export class HostedSessionsController {
   ): Promise<void> {
     const session = await this.browser.sessionFor(sessionCookie(req));
     if (!this.csrf.check((req.cookies as Record<string, unknown>)?.[CSRF_COOKIE], body?.csrf_token)) {
-      this.send(res, await this.pages.show(session, contextOf(query), this.csrfToken(req, res), 'That form had expired. Try again.'));
+      const token = this.csrfToken(req, res);
+      this.send(res, await this.pages.show(session, contextOf(query), 'That form had expired. Try again.'), token);
       return;
     }
-    this.send(res, await this.pages.revokeApplication(session, contextOf(query), body?.application_id, meta));
+    this.redirect(res, await this.pages.revokeApplication(session, contextOf(query), body?.application_id, meta));
   }
 
   private csrfToken(req: Request, res: Response): string {
@@ -81,14 +85,23 @@ export class HostedSessionsController {
     return this.csrf.tokenFor(cookie as string);
   }
 
-  private send(res: Response, result: HostedResult): void {
+  /** Renders a SessionsResult: a redirect, or the list drawn with this browser's form token. */
+  private send(res: Response, result: SessionsResult, csrfToken: string): void {
+    if (result.kind === 'redirect') return this.redirect(res, result);
     res.setHeader('Cache-Control', 'no-store');
-    if (result.kind === 'redirect') {
-      if (result.clearSession) clearSessionCookie(res, this.config.COOKIE_SECURE);
-      res.redirect(303, result.location);
-      return;
-    }
-    res.status(result.status).type('html').send(result.html);
+    const page = renderSessionsPage({
+      ...result.view,
+      csrfToken,
+      revokeAction: `${SESSIONS_PAGE}revoke`,
+      revokeApplicationAction: `${SESSIONS_PAGE}applications/revoke`,
+    });
+    res.status(result.status).type('html').send(page);
+  }
+
+  private redirect(res: Response, result: HostedRedirect): void {
+    res.setHeader('Cache-Control', 'no-store');
+    if (result.clearSession) clearSessionCookie(res, this.config.COOKIE_SECURE);
+    res.redirect(303, result.location);
   }
 }
 

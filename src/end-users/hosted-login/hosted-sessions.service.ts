@@ -4,11 +4,15 @@ import type { RequestMeta } from '../../common/request-context';
 import { SessionsService } from '../sessions.service';
 import { ApplicationGrantsSlot } from './application-grants';
 import type { BrowserSession } from './browser-sessions.service';
-import type { HostedResult } from './hosted-login.service';
-import { renderSessionsPage } from './views/sessions-page.view';
+import type { HostedRedirect, HostedResult } from './hosted-outcome';
+import type { SessionsPageModel } from './views/sessions-page.view';
 
 export const SESSIONS_PAGE = '/auth/sessions/';
 const LOGIN_PAGE = '/auth/login/';
+
+/** What the sessions page lists: the user's sessions and the applications they allowed. */
+export type SessionsView = Pick<SessionsPageModel, 'email' | 'sessions' | 'applications' | 'notice'>;
+export type SessionsResult = HostedResult<SessionsView>;
 
 /** Where the hosted pages came from: the login context to return through. */
 export interface SessionsContext {
@@ -19,7 +23,7 @@ export interface SessionsContext {
 /**
  * The hosted "your sessions" page: the alert mail's link. The browser's hosted-login session
  * stands for the user (as an end-user principal); without one the user signs in first and
- * comes back here.
+ * comes back here. Answers a SessionsResult, which the controller draws.
  */
 @Injectable()
 export class HostedSessionsService {
@@ -28,25 +32,13 @@ export class HostedSessionsService {
     private readonly applicationGrants: ApplicationGrantsSlot,
   ) {}
 
-  async show(session: BrowserSession | null, context: SessionsContext, csrfToken: string, notice: string | null): Promise<HostedResult> {
+  async show(session: BrowserSession | null, context: SessionsContext, notice: string | null): Promise<SessionsResult> {
     if (!session) return { kind: 'redirect', location: loginFirst(context) };
     const [sessions, applications] = await Promise.all([
       this.sessions.list(principalOf(session)),
       this.applicationGrants.grants?.list(session.workspaceId, session.userId) ?? Promise.resolve([]),
     ]);
-    return {
-      kind: 'page',
-      status: 200,
-      html: renderSessionsPage({
-        email: session.email,
-        sessions,
-        applications,
-        csrfToken,
-        revokeAction: `${SESSIONS_PAGE}revoke`,
-        revokeApplicationAction: `${SESSIONS_PAGE}applications/revoke`,
-        notice,
-      }),
-    };
+    return { kind: 'page', status: 200, view: { email: session.email, sessions, applications, notice } };
   }
 
   /** Takes back what the person allowed an application (its consent and its sessions). */
@@ -55,7 +47,7 @@ export class HostedSessionsService {
     context: SessionsContext,
     applicationId: unknown,
     meta: RequestMeta,
-  ): Promise<HostedResult> {
+  ): Promise<HostedRedirect> {
     if (!session) return { kind: 'redirect', location: loginFirst(context) };
     const grants = this.applicationGrants.grants;
     if (grants && typeof applicationId === 'string') {
@@ -65,7 +57,7 @@ export class HostedSessionsService {
   }
 
   /** Signs one session out; signing out this browser's own session ends at the login page. */
-  async revoke(session: BrowserSession | null, context: SessionsContext, sessionId: unknown, meta: RequestMeta): Promise<HostedResult> {
+  async revoke(session: BrowserSession | null, context: SessionsContext, sessionId: unknown, meta: RequestMeta): Promise<HostedRedirect> {
     if (!session) return { kind: 'redirect', location: loginFirst(context) };
     await this.sessions.revokeSession(principalOf(session), typeof sessionId === 'string' ? sessionId : '', meta);
     if (sessionId === session.sessionId) return { kind: 'redirect', location: loginFirst(context), clearSession: true };

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { BrowserSession, BrowserSessionsService } from '../../end-users/hosted-login/browser-sessions.service';
+import type { AssertableUser } from '../protocol/user-claims';
+import type { EndUserActor } from './sso-outcome';
 import type { UserProfile } from './sso-requests.repository';
 
 /** The end user signed in to this browser (hosted login session), with what an assertion may say. */
@@ -59,4 +61,14 @@ export class BrowserUsers {
     if (stepUp) params.set('step_up', '1');
     return `${loginUrl}${loginUrl.includes('?') ? '&' : '?'}${params.toString()}`;
   }
+}
+
+/** What the user claims and NameID rules read of the user. */
+export function assertableOf(user: BrowserUser): AssertableUser {
+  return { id: user.userId, email: user.email, firstName: user.firstName, lastName: user.lastName, emailVerified: user.emailVerified };
+}
+
+/** The user as the actor of an audit row. */
+export function actorOf(user: BrowserUser): EndUserActor {
+  return { type: 'end_user', id: user.userId, email: user.email };
 }

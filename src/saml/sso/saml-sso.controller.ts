@@ -4,13 +4,15 @@ import { Doc, NoBody, ReturnsText } from '../../api-docs/decorators';
 import type { CookieOptions, Request, Response } from 'express';
 import { Inject } from '@nestjs/common';
 import { Auth } from '../../common/auth/auth.decorator';
-import { renderErrorPage } from '../../common/html/error-page';
+import { errorPageTitle, renderErrorPage } from '../../common/html/error-page';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import { clearSessionCookie, SESSION_COOKIE } from '../../end-users/hosted-login/browser-session-cookie';
 import { APP_CONFIG, AppConfig } from '../../config/config';
 import { RateLimit, RateLimitGuard } from '../../common/rate-limit/rate-limit.guard';
+import { renderAutoPostPage } from '../protocol/post-form.page';
 import { PENDING_TTL_SECONDS } from './sso-requests.repository';
-import { SamlSsoService, SsoOutcome } from './saml-sso.service';
+import { SamlSsoService } from './saml-sso.service';
+import type { SsoOutcome, SsoRefused } from './sso-outcome';
 import { PageSurface } from '../../common/surface.decorators';
 
 export const TICKET_COOKIE = 'saml_sso';
@@ -18,6 +20,8 @@ export const TICKET_COOKIE = 'saml_sso';
 /**
  * Browser endpoints of SP-initiated SSO. The query is read from the raw request,
  * not a DTO: SPs add parameters (SigAlg, Signature) that the spec says to ignore.
+ * SamlSsoService answers an SsoOutcome; this controller renders it: the auto-submit
+ * page of a Response (assertion or status), a redirect to the hosted login, or an error page.
  */
 @ApiTags('saml')
 @PageSurface()
@@ -51,10 +55,7 @@ export class SamlSsoController {
   async start(@Req() req: Request, @Res() res: Response, @ReqMeta() meta: RequestMeta): Promise<void> {
     // SigAlg and Signature are ignored (spec): only these two parameters are read.
     const { SAMLRequest: samlRequest, RelayState: relayState } = req.query;
-    this.send(res, await this.sso.start({ samlRequest, relayState, sessionToken: sessionToken(req) }, meta), {
-      referer: req.headers.referer,
-      host: req.headers.host,
-    });
+    this.send(req, res, await this.sso.start({ samlRequest, relayState, sessionToken: sessionToken(req) }, meta));
   }
 
   /** HTTP-POST binding, as the metadata advertises: re-sent as a Redirect-binding GET so one path handles both. */
@@ -74,9 +75,10 @@ export class SamlSsoController {
   @ReturnsText(429, 'text/html', 'HTML error page: too many SSO requests from this IP; Retry-After says when to retry')
   async startPost(@Req() req: Request, @Res() res: Response, @ReqMeta() meta: RequestMeta): Promise<void> {
     const body = (req.body ?? {}) as { SAMLRequest?: unknown; RelayState?: unknown };
-    const location = await this.sso.startPost({ samlRequest: body.SAMLRequest, relayState: body.RelayState }, meta);
+    const outcome = await this.sso.startPost({ samlRequest: body.SAMLRequest, relayState: body.RelayState }, meta);
     res.setHeader('Cache-Control', 'no-store');
-    res.redirect(303, location);
+    if (outcome.kind === 'refused') return this.errorPage(req, res, outcome);
+    res.redirect(303, outcome.location);
   }
 
   @Get('finish')
@@ -91,10 +93,10 @@ export class SamlSsoController {
   @ReturnsText(403, 'text/html', 'HTML error page: the SP is inactive or the user may not use it')
   @ReturnsText(429, 'text/html', 'HTML error page: too many SSO requests from this IP; Retry-After says when to retry')
   async finish(@Req() req: Request, @Res() res: Response, @ReqMeta() meta: RequestMeta): Promise<void> {
-    this.send(res, await this.sso.finish(cookie(req, TICKET_COOKIE), sessionToken(req), meta));
+    this.send(req, res, await this.sso.finish(cookie(req, TICKET_COOKIE), sessionToken(req), meta));
   }
 
-  private send(res: Response, outcome: SsoOutcome, referer?: { referer?: string; host?: string }): void {
+  private send(req: Request, res: Response, outcome: SsoOutcome): void {
     res.setHeader('Cache-Control', 'no-store');
     if (outcome.kind === 'login') {
       if (outcome.signOut) clearSessionCookie(res, this.config.COOKIE_SECURE);
@@ -103,25 +105,25 @@ export class SamlSsoController {
       return;
     }
     if (outcome.ticket === 'clear') res.clearCookie(TICKET_COOKIE, this.cookieOptions());
-    if (outcome.kind === 'page') {
-      res
-        .status(outcome.status)
-        .type('html')
-        .send(
-          renderErrorPage(
-            outcome.status,
-            outcome.title,
-            outcome.message,
-            res.getHeader('X-Request-Id') as string | undefined,
-            referer?.referer,
-            referer?.host,
-          ),
-        );
-      return;
-    }
-    // The page's own CSP (nonce, no form-action) replaces Helmet's app-wide one.
-    for (const [name, value] of Object.entries(outcome.page.headers)) res.setHeader(name, value);
-    res.status(200).send(outcome.page.html);
+    if (outcome.kind === 'refused') return this.errorPage(req, res, outcome);
+    // An assertion or a status: the HTTP-POST binding's page. Its own CSP (nonce, no form-action) replaces Helmet's app-wide one.
+    const page = renderAutoPostPage({
+      action: outcome.post.acsUrl,
+      samlResponse: outcome.post.samlResponse,
+      relayState: outcome.post.relayState,
+    });
+    for (const [name, value] of Object.entries(page.headers)) res.setHeader(name, value);
+    res.status(200).send(page.html);
+  }
+
+  /** The error page, with a way back to the site that sent the browser (its Referer). */
+  private errorPage(req: Request, res: Response, refused: SsoRefused): void {
+    const requestId = res.getHeader('X-Request-Id') as string | undefined;
+    const title = refused.title ?? errorPageTitle(refused.status);
+    res
+      .status(refused.status)
+      .type('html')
+      .send(renderErrorPage(refused.status, title, refused.message, requestId, req.headers.referer, req.headers.host));
   }
 
   /** Lax: the browser returns from the login page by a top-level GET, which carries it. */

@@ -1,4 +1,4 @@
-import { contextQuery, hostedBasePath, hostedInput } from './hosted-login.service';
+import { contextQuery, hostedBasePath, hostedInput } from './hosted-input';
 
 describe('hosted login helpers', () => {
   it('reads form or query fields defensively', () => {

@@ -1,0 +1,93 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { DomainEventBus } from '../../events/domain-event-bus';
+import { buildLoginResponse, buildStatusResponse } from '../protocol/login-response.builder';
+import { NameIdRule, nameIdValue } from '../protocol/name-id';
+import { pairwiseId } from '../protocol/pairwise';
+import { mapAttributes } from '../protocol/user-claims';
+import { actorOf, assertableOf, BrowserUser } from './browser-user';
+import { refusedWithPage, SamlPost, SsoFlow, SsoRefusal } from './sso-outcome';
+
+/**
+ * Issues the signed Responses of SSO and nothing else: an assertion for the signed-in user (and
+ * its saml_sso_success event, audited in the same transaction), or a Response that carries only a
+ * status. Both go to the SP's ACS as a SamlPost; the controller renders the auto-submit page.
+ */
+@Injectable()
+export class SsoResponses {
+  private readonly logger = new Logger('SamlSso');
+
+  constructor(private readonly bus: DomainEventBus) {}
+
+  /**
+   * The assertion for `user` under `rule` (the checks passed), or the refusal when no Response can
+   * be built: the user has no value for the NameID, or building or signing failed (our fault: 500).
+   */
+  async assertion(flow: SsoFlow, user: BrowserUser, rule: NameIdRule, authnClass: string): Promise<SamlPost | SsoRefusal> {
+    const { sp, request, settings, meta } = flow;
+    const actor = actorOf(user);
+    const facts = assertableOf(user);
+    const nameId = nameIdValue(rule, facts, settings.pairwiseKey);
+    if (!nameId) {
+      return refusedWithPage(
+        sp,
+        'empty_name_id',
+        `The user has no ${sp.nameIdAttribute} to use as the NameID`,
+        400,
+        { request_id: request.id },
+        { actor },
+      );
+    }
+    // Per SP per session: two SPs cannot match their sessions of one user by comparing SessionIndex.
+    const sessionIndex = pairwiseId(settings.pairwiseKey, 'session', sp.spEntityId, user.sessionId);
+    let built;
+    try {
+      built = buildLoginResponse(settings, {
+        inResponseTo: request.id,
+        acsUrl: sp.acsUrl,
+        audience: sp.spEntityId,
+        nameId,
+        nameIdFormat: rule.format,
+        sessionIndex,
+        authnInstant: user.authenticatedAt,
+        authnContextClassRef: authnClass,
+        // An unverified address is never asserted, in the NameID or as a claim (one user could claim another's at the SP).
+        attributes: mapAttributes(facts, user.emailVerified ? sp.attributeMapping : withoutEmail(sp.attributeMapping)),
+        signAssertion: sp.signAssertions,
+      });
+    } catch (err) {
+      this.logger.error(`building the SAML Response failed (request ${meta.requestId}): ${(err as Error).message}`);
+      return refusedWithPage(sp, 'build_error', 'The SAML Response could not be built', 500, { request_id: request.id }, { actor });
+    }
+    await this.bus.publish('saml_sso_success', {
+      workspaceId: sp.workspaceId,
+      actor,
+      request: meta,
+      target: { type: 'SamlServiceProvider', id: sp.id },
+      metadata: {
+        assertion_id: built.assertionId,
+        response_id: built.responseId,
+        sp_entity_id: sp.spEntityId,
+        request_id: request.id,
+        session_id: user.sessionId,
+        session_index: sessionIndex,
+        authn_context_class: authnClass,
+      },
+    });
+    return toAcs(flow, built.xml);
+  }
+
+  /** A signed Response carrying only a status (NoPassive, NoAuthnContext, …), posted to the SP's ACS like an assertion. */
+  status(flow: SsoFlow, answer: { topLevel: string; status: string; message: string }): SamlPost {
+    const { topLevel, status, message } = answer;
+    const built = buildStatusResponse(flow.settings, { inResponseTo: flow.request.id, acsUrl: flow.sp.acsUrl, status, topLevel, message });
+    return toAcs(flow, built.xml);
+  }
+}
+
+function toAcs(flow: SsoFlow, xml: string): SamlPost {
+  return { acsUrl: flow.sp.acsUrl, samlResponse: Buffer.from(xml).toString('base64'), relayState: flow.relayState ?? undefined };
+}
+
+function withoutEmail(mapping: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(mapping).filter(([, path]) => path !== 'email'));
+}
