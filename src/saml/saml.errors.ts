@@ -21,6 +21,10 @@ export const SAML_ERRORS = errorCatalog('saml', {
   saml_replayed_request: 400,
   saml_bad_relay_state: 400,
   saml_empty_name_id: 400,
+  /** The parked request is gone (expired, or finished in another tab). */
+  saml_request_expired: 400,
+  /** An email NameID for a user whose address is not verified. */
+  saml_email_unverified: 403,
   saml_build_error: 500,
 });
 

@@ -4,7 +4,17 @@ import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { IdpRuntime } from '../idp/idp-runtime';
 import { assertedClass } from '../protocol/authn-context';
 import { actorOf, BrowserUser, BrowserUsers } from './browser-user';
-import { isRefusal, SsoFlow, SsoOutcome, SsoPageRefusal, SsoPostOutcome, SsoRefusal, SsoRefused, TicketEffect } from './sso-outcome';
+import {
+  catalogued,
+  isRefusal,
+  SsoFlow,
+  SsoOutcome,
+  SsoPageRefusal,
+  SsoPostOutcome,
+  SsoRefusal,
+  SsoRefused,
+  TicketEffect,
+} from './sso-outcome';
 import { SsoRefusals } from './sso-refusals.service';
 import { SsoRequestChecks } from './sso-request-checks.service';
 import { SsoRequestsRepository } from './sso-requests.repository';
@@ -167,5 +177,5 @@ export class SamlSsoService {
 
 /** The parked request is gone (expired, or finished by another tab): nothing to record, the ticket cookie goes. */
 function expired(message: string): SsoOutcome {
-  return { kind: 'refused', status: 400, code: 'saml_request_expired', title: 'Sign-in request expired', message, ticket: 'clear' };
+  return { kind: 'refused', ...catalogued('saml_request_expired'), title: 'Sign-in request expired', message, ticket: 'clear' };
 }

@@ -2,6 +2,7 @@ import type { RequestMeta } from '../../common/request-context';
 import type { IdpSettings } from '../idp/idp-settings';
 import type { AuthnRequestInfo } from '../protocol/authn-request.parser';
 import type { SamlServiceProvider } from '../sps/entities/saml-service-provider.entity';
+import { samlRefusal } from '../saml.errors';
 
 /** What the ticket cookie (the parked request's id) does: cleared, or left as it is. */
 export type TicketEffect = 'clear' | 'keep';
@@ -71,22 +72,23 @@ export type SsoRefusal =
 
 export type SsoPageRefusal = Extract<SsoRefusal, { answer: 'page' }>;
 
+/** The code and status of a page refusal, from the SAML catalog. */
+export function catalogued(code: string): { code: string; status: number } {
+  const { status } = samlRefusal(code);
+  return { code, status };
+}
+
 /** The common refusal: recorded under `reason`, answered with an error page that says `message`. */
 export function refusedWithPage(
   sp: SamlServiceProvider | null,
   reason: string,
   message: string,
-  status: number,
   metadata: Record<string, unknown> = {},
   opts: { actor?: EndUserActor; code?: string } = {},
 ): SsoPageRefusal {
-  return {
-    answer: 'page',
-    failure: { sp, reason, message, metadata, actor: opts.actor },
-    status,
-    code: opts.code ?? `saml_${reason}`,
-    message,
-  };
+  // The status is the SAML catalog's (decision 0161): an unlisted code throws here, and the catalog test finds it first.
+  const { code, status } = samlRefusal(opts.code ?? `saml_${reason}`);
+  return { answer: 'page', failure: { sp, reason, message, metadata, actor: opts.actor }, status, code, message };
 }
 
 /** A request being answered: the IdP's settings, the registered SP, the checked AuthnRequest, its RelayState. */

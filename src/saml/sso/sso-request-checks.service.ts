@@ -11,7 +11,7 @@ import { SamlServiceProvider } from '../sps/entities/saml-service-provider.entit
 import { capText } from './audit-text';
 import { actorOf, assertableOf, BrowserUser } from './browser-user';
 import { PendingRequest, SpWithProfile, SsoRequestsRepository } from './sso-requests.repository';
-import { EndUserActor, isRefusal, refusedWithPage, SsoFlow, SsoPageRefusal, SsoRefusal } from './sso-outcome';
+import { EndUserActor, catalogued, isRefusal, refusedWithPage, SsoFlow, SsoPageRefusal, SsoRefusal } from './sso-outcome';
 import { SeenRequestsRepository } from './seen-requests.repository';
 
 const MAX_RELAY_STATE = 2048;
@@ -48,7 +48,7 @@ export class SsoRequestChecks {
   async registeredSp(request: AuthnRequestInfo, userId: string | null): Promise<SpWithProfile | SsoPageRefusal> {
     const found = await this.requests.findSpByEntityId(request.issuer, userId);
     if (found) return found;
-    return refusedWithPage(null, 'unknown_sp', `No service provider is registered with the entity id ${request.issuer}`, 400, {
+    return refusedWithPage(null, 'unknown_sp', `No service provider is registered with the entity id ${request.issuer}`, {
       issuer: request.issuer,
     });
   }
@@ -56,9 +56,9 @@ export class SsoRequestChecks {
   /** The SP of a parked request: still registered and active. */
   async parkedSp(pending: PendingRequest, userId: string | null): Promise<SpWithProfile | SsoPageRefusal> {
     const found = await this.requests.findSp(pending.workspaceId, pending.serviceProviderId, userId);
-    if (!found) return refusedWithPage(null, 'unknown_sp', 'The service provider of this request no longer exists', 400);
+    if (!found) return refusedWithPage(null, 'unknown_sp', 'The service provider of this request no longer exists');
     const { sp } = found;
-    if (!sp.isActive) return refusedWithPage(sp, 'sp_inactive', `The service provider ${sp.name} is disabled`, 400);
+    if (!sp.isActive) return refusedWithPage(sp, 'sp_inactive', `The service provider ${sp.name} is disabled`);
     return found;
   }
 
@@ -66,7 +66,7 @@ export class SsoRequestChecks {
   relayState(sp: SamlServiceProvider, request: AuthnRequestInfo, raw: unknown): string | null | SsoPageRefusal {
     if (raw === undefined || raw === '') return sp.defaultRelayState;
     if (typeof raw !== 'string' || raw.length > MAX_RELAY_STATE) {
-      return refusedWithPage(sp, 'bad_relay_state', `RelayState must be sent once and be at most ${MAX_RELAY_STATE} characters`, 400, {
+      return refusedWithPage(sp, 'bad_relay_state', `RelayState must be sent once and be at most ${MAX_RELAY_STATE} characters`, {
         issuer: request.issuer,
       });
     }
@@ -77,29 +77,29 @@ export class SsoRequestChecks {
   constraints(flow: SsoFlow): SsoRefusal | null {
     const { sp, request, settings } = flow;
     const facts = { issuer: request.issuer, request_id: request.id };
-    if (!sp.isActive) return refusedWithPage(sp, 'sp_inactive', `The service provider ${sp.name} is disabled`, 400, facts);
+    if (!sp.isActive) return refusedWithPage(sp, 'sp_inactive', `The service provider ${sp.name} is disabled`, facts);
     if (request.acsUrl !== undefined && request.acsUrl !== sp.acsUrl) {
-      return refusedWithPage(sp, 'acs_mismatch', 'The AssertionConsumerServiceURL of the request does not match the registered one', 400, {
+      return refusedWithPage(sp, 'acs_mismatch', 'The AssertionConsumerServiceURL of the request does not match the registered one', {
         ...facts,
         requested_acs_url: request.acsUrl,
         registered_acs_url: sp.acsUrl,
       });
     }
     if (request.protocolBinding !== undefined && request.protocolBinding !== BINDING.post) {
-      return refusedWithPage(sp, 'unsupported_binding', 'Only the HTTP-POST binding is supported for the Response', 400, {
+      return refusedWithPage(sp, 'unsupported_binding', 'Only the HTTP-POST binding is supported for the Response', {
         ...facts,
         protocol_binding: request.protocolBinding,
       });
     }
     if (request.destination !== undefined && !sameUrl(request.destination, settings.ssoUrl)) {
-      return refusedWithPage(sp, 'destination_mismatch', 'The Destination of the request is not this identity provider', 400, {
+      return refusedWithPage(sp, 'destination_mismatch', 'The Destination of the request is not this identity provider', {
         ...facts,
         destination: request.destination,
       });
     }
     const freshness = requestFreshness(request.issueInstant, this.clock.now());
     if (!freshness.fresh)
-      return refusedWithPage(sp, freshness.reason, freshness.message, 400, { ...facts, issue_instant: request.issueInstant });
+      return refusedWithPage(sp, freshness.reason, freshness.message, { ...facts, issue_instant: request.issueInstant });
     return null;
   }
 
@@ -116,7 +116,6 @@ export class SsoRequestChecks {
       sp,
       'replayed_request',
       'This sign-in request was already used. Go back to the application and start the sign-in again.',
-      400,
       { issuer: request.issuer, request_id: request.id, issue_instant: request.issueInstant },
     );
   }
@@ -235,8 +234,7 @@ export class SsoRequestChecks {
           metadata: { request_id: request.id },
           actor: actorOf(user),
         },
-        status: 403,
-        code: 'saml_email_unverified',
+        ...catalogued('saml_email_unverified'),
         title: 'Verify your email first',
         message: `Your email address ${user.email} is not verified yet. Open the verification email we sent you (or request a new code), then sign in to ${sp.name} again.`,
       };
@@ -250,7 +248,7 @@ function unlessMalformed<T>(read: () => T): T | SsoPageRefusal {
   try {
     return read();
   } catch (err) {
-    if (err instanceof SamlError) return refusedWithPage(null, 'malformed_request', err.message, err.status, {}, { code: err.code });
+    if (err instanceof SamlError) return refusedWithPage(null, 'malformed_request', err.message, {}, { code: err.code });
     throw err;
   }
 }

@@ -32,7 +32,6 @@ export class SsoResponses {
         sp,
         'empty_name_id',
         `The user has no ${sp.nameIdAttribute} to use as the NameID`,
-        400,
         { request_id: request.id },
         { actor },
       );
@@ -56,7 +55,7 @@ export class SsoResponses {
       });
     } catch (err) {
       this.logger.error(`building the SAML Response failed (request ${meta.requestId}): ${(err as Error).message}`);
-      return refusedWithPage(sp, 'build_error', 'The SAML Response could not be built', 500, { request_id: request.id }, { actor });
+      return refusedWithPage(sp, 'build_error', 'The SAML Response could not be built', { request_id: request.id }, { actor });
     }
     await this.bus.publish('saml_sso_success', {
       workspaceId: sp.workspaceId,
