@@ -1,5 +1,6 @@
-import type { Server } from 'node:http';
+import { STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { COMMON_ERRORS } from './common.errors';
 
 /**
  * Node's HTTP parser refuses a request it cannot parse before Express sees it: a header value
@@ -14,22 +15,21 @@ export function answerUnparsableRequests(server: Server): void {
       socket.destroy();
       return;
     }
-    const [status, reason, error, message] =
+    const [error, message] =
       err.code === 'HPE_HEADER_OVERFLOW'
-        ? [431, 'Request Header Fields Too Large', 'headers_too_large', 'The request headers are too large']
+        ? [COMMON_ERRORS.headers_too_large, 'The request headers are too large']
         : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-          ? [408, 'Request Timeout', 'request_timeout', 'The request took too long to arrive']
+          ? [COMMON_ERRORS.request_timeout, 'The request took too long to arrive']
           : /HEADER|TOKEN|VALUE/.test(err.code ?? '')
             ? [
-                400,
-                'Bad Request',
-                'invalid_header',
+                COMMON_ERRORS.invalid_header,
                 'A request header holds a character that is not allowed (such as U+0000 or another control character)',
               ]
-            : [400, 'Bad Request', 'bad_request', 'The request could not be parsed as HTTP'];
-    const body = JSON.stringify({ error, message });
+            : [COMMON_ERRORS.bad_request, 'The request could not be parsed as HTTP'];
+    const status = error.status;
+    const body = JSON.stringify({ error: error.code, message });
     socket.end(
-      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   });
 }
