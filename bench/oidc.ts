@@ -2,6 +2,10 @@
  * Issue 25: the OpenID provider's costs, each beside an in-run baseline on the same service process.
  *
  *   npx ts-node bench/oidc.ts [--rounds=4] [--duration=5] [--warmup=3] [--connections=10] [--signins=20] [--no-build]
+ *                             [--cpu-prof] [--only=exchange|signin]
+ *
+ * --cpu-prof writes V8 profiles of the service's processes to bench/results/profiles/oidc-<time>/ (read them with
+ * bench/profile-summary.ts); --only runs one part and leaves BENCHMARKS.md alone (for profiling).
  *
  * 1. The authorization-code exchange (POST /oauth/token, grant_type=authorization_code, client_secret_basic, PKCE)
  *    against GET /scim/v2/Users/{id} with a `scim_` token, in alternating windows (ABBA): target ≥ 50 % of its rate.
@@ -22,6 +26,7 @@ import { recreateDatabase } from './lib/postgres';
 import { writeBlock } from './lib/report';
 import { ApiClient } from './lib/api-client';
 import { createDeveloper, createWorkspace, productionEnv, productionNodeFlags } from './lib/service';
+import { profileArgs } from './lib/processes';
 import { acquireLock, freePort, Measurement, probe, run, Side, startServer, summarize, window, Window } from './scim/harness';
 
 const ROOT = resolve(__dirname, '..');
@@ -33,6 +38,8 @@ const OPTS = {
   rounds: arg('rounds', 4),
   signIns: arg('signins', 20),
 };
+const CPU_PROF = process.argv.includes('--cpu-prof');
+const ONLY = process.argv.find((a) => a.startsWith('--only='))?.split('=')[1] as 'exchange' | 'signin' | undefined;
 const USERS = 1_000;
 const CODES = 60_000;
 const REDIRECT_URI = 'https://app.bench.example/callback';
@@ -49,7 +56,7 @@ async function main(): Promise<void> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const service = await startServer(
-    [...productionNodeFlags(ROOT), join(ROOT, 'dist/main.js')],
+    [...productionNodeFlags(ROOT), ...profileArgs(ROOT, 'oidc', CPU_PROF), join(ROOT, 'dist/main.js')],
     {
       ...productionEnv(port),
       DATABASE_URL: databaseUrl,
@@ -100,6 +107,11 @@ async function main(): Promise<void> {
       ],
     };
     await probe(scimSide);
+    if (ONLY === 'signin') {
+      const signIns = await signInTimes(baseUrl, tenant, service.cpuSeconds);
+      log(`service CPU per sign-in: hosted login ${signIns.hostedCpuMs} ms, OpenID flow ${signIns.flowCpuMs} ms`);
+      return;
+    }
     await window(scimSide, OPTS.connections, OPTS.warmupSec);
     await window(exchangeSide, OPTS.connections, OPTS.warmupSec);
     const scimWindows: Window[] = [];
@@ -118,6 +130,7 @@ async function main(): Promise<void> {
     log(`GET /scim/v2/Users/{id}: ${fmt(scim)}`);
     log(`code exchange:           ${fmt(exchange)}`);
     log(`exchange / GET user = ${exchangeRatio} (target ≥ 0.5)`);
+    if (ONLY === 'exchange') return;
 
     const signIns = await signInTimes(baseUrl, tenant, service.cpuSeconds);
     const signInRatio = round3(median(signIns.flow) / median(signIns.hosted));
