@@ -243,6 +243,20 @@ client_type, first_party, subject_type, pairwise_salt, id_token_alg, jwks FROM o
 SELECT id, client_id, workspace_id, name, client_secret_hash, redirect_uris, post_logout_redirect_uris,
 client_type, first_party, subject_type, pairwise_salt, id_token_alg, jwks FROM oauth_clients WHERE client_id = $1;
 
+-- oidc.client-with-code
+SELECT o.id, o.client_id, o.workspace_id, o.name, o.client_secret_hash, o.redirect_uris, o.post_logout_redirect_uris,
+o.client_type, o.first_party, o.subject_type, o.pairwise_salt, o.id_token_alg, o.jwks,
+c.code_hash AS c_code_hash, c.workspace_id AS c_workspace_id, c.client_id AS c_client_id, c.user_id AS c_user_id,
+c.browser_session_id AS c_browser_session_id, c.redirect_uri AS c_redirect_uri, c.scope AS c_scope, c.nonce AS c_nonce,
+c.code_challenge AS c_code_challenge, c.auth_time AS c_auth_time, c.amr AS c_amr, c.expires_at AS c_expires_at,
+c.used_at AS c_used_at, c.session_id AS c_session_id,
+u.email AS u_email, u.email_verified AS u_email_verified, u.first_name AS u_first_name, u.last_name AS u_last_name,
+u.is_active AS u_is_active
+FROM oauth_clients o
+LEFT JOIN oauth_authorization_codes c ON c.code_hash = $2 AND c.client_id = o.id AND c.workspace_id = o.workspace_id
+LEFT JOIN end_users u ON u.id = c.user_id AND u.workspace_id = c.workspace_id
+WHERE o.client_id = $1;
+
 -- oidc.code
 SELECT c.code_hash, c.workspace_id, c.client_id, c.user_id, c.browser_session_id, c.redirect_uri,
 c.scope, c.nonce, c.code_challenge, c.auth_time, c.amr, c.expires_at, c.used_at, c.session_id,
@@ -274,6 +288,11 @@ bound AS (
 INSERT INTO oauth_app_sessions (session_id, workspace_id, client_id, user_id, browser_session_id, scope, auth_time)
 SELECT $4::uuid, workspace_id, client_id, user_id, browser_session_id, scope, auth_time FROM spent)
 SELECT true AS spent /*riders*/ FROM spent;
+
+-- oidc.insert-code
+INSERT INTO oauth_authorization_codes (code_hash, workspace_id, client_id, user_id, browser_session_id, redirect_uri, scope,
+nonce, code_challenge, auth_time, amr, expires_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12);
 
 -- oidc.lock-code
 SELECT c.code_hash, c.workspace_id, c.client_id, c.user_id, c.browser_session_id, c.redirect_uri,

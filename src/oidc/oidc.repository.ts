@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { computed, entityColumns, NO_ROW } from '../database/row-shape';
+import { computed, entityColumns, nested, NO_ROW } from '../database/row-shape';
 import { RowShapeError } from '../database/rows';
 import { first, readRows, rewritten, run, runRaw, statement } from '../database/statement';
 import { RIDER_COLUMNS, settleRiders, withRiderColumns } from '../database/statement-riders';
@@ -36,6 +36,12 @@ export interface AppClient {
 export type NewAuthorizationCode = Omit<OAuthAuthorizationCode, 'usedAt' | 'sessionId' | 'createdAt' | 'workspace' | 'client' | 'user'>;
 export type AuthorizationCodeRow = Omit<OAuthAuthorizationCode, 'workspace' | 'client' | 'user' | 'createdAt'>;
 export type AppSessionRow = Omit<OAuthAppSession, 'session' | 'workspace' | 'client'>;
+
+/** An authorization code and the person it was issued for. */
+export interface CodeWithUser {
+  code: AuthorizationCodeRow;
+  user: ClaimsUser;
+}
 
 /** The person behind a session, as claims read them. */
 export type ClaimsUser = Pick<EndUser, 'id' | 'email' | 'emailVerified' | 'firstName' | 'lastName' | 'isActive'>;
@@ -114,6 +120,36 @@ const codeWithUser = (lock: string) => `SELECT c.code_hash, c.workspace_id, c.cl
   FROM oauth_authorization_codes c JOIN end_users u ON u.id = c.user_id AND u.workspace_id = c.workspace_id
   WHERE c.code_hash = $1${lock}`;
 const CODE = statement('oidc.code', codeWithUser(''), CODE_WITH_USER);
+
+/**
+ * The client and, when it was issued to that client, the code with its person: the token endpoint's
+ * client lookup and the exchange's read in one round trip (decision 0917). Another client's code
+ * reads as none.
+ */
+const CLIENT_WITH_CODE = statement(
+  'oidc.client-with-code',
+  `SELECT o.id, o.client_id, o.workspace_id, o.name, o.client_secret_hash, o.redirect_uris, o.post_logout_redirect_uris,
+    o.client_type, o.first_party, o.subject_type, o.pairwise_salt, o.id_token_alg, o.jwks,
+    c.code_hash AS c_code_hash, c.workspace_id AS c_workspace_id, c.client_id AS c_client_id, c.user_id AS c_user_id,
+    c.browser_session_id AS c_browser_session_id, c.redirect_uri AS c_redirect_uri, c.scope AS c_scope, c.nonce AS c_nonce,
+    c.code_challenge AS c_code_challenge, c.auth_time AS c_auth_time, c.amr AS c_amr, c.expires_at AS c_expires_at,
+    c.used_at AS c_used_at, c.session_id AS c_session_id,
+    u.email AS u_email, u.email_verified AS u_email_verified, u.first_name AS u_first_name, u.last_name AS u_last_name,
+    u.is_active AS u_is_active
+  FROM oauth_clients o
+  LEFT JOIN oauth_authorization_codes c ON c.code_hash = $2 AND c.client_id = o.id AND c.workspace_id = o.workspace_id
+  LEFT JOIN end_users u ON u.id = c.user_id AND u.workspace_id = c.workspace_id
+  WHERE o.client_id = $1`,
+  APP_CLIENT.and(
+    nested(
+      'code',
+      entityColumns(OAuthAuthorizationCode, CODE_PROPERTIES, { prefix: 'c_' }).and(
+        entityColumns(EndUser, ['email', 'emailVerified', 'firstName', 'lastName', 'isActive'], { prefix: 'u_' }),
+      ),
+      'c_code_hash',
+    ),
+  ),
+);
 const LOCK_CODE = statement('oidc.lock-code', codeWithUser(' FOR UPDATE OF c'), CODE_WITH_USER);
 
 /**
@@ -144,6 +180,14 @@ const EXCHANGE_CODE = statement(
     SELECT $4::uuid, workspace_id, client_id, user_id, browser_session_id, scope, auth_time FROM spent)
   SELECT true AS spent ${RIDER_COLUMNS} FROM spent`,
   computed({ spent: 'boolean' }),
+);
+
+const INSERT_CODE = statement(
+  'oidc.insert-code',
+  `INSERT INTO oauth_authorization_codes (code_hash, workspace_id, client_id, user_id, browser_session_id, redirect_uri, scope,
+    nonce, code_challenge, auth_time, amr, expires_at)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+  NO_ROW,
 );
 
 const MARK_CODE_USED = statement(
@@ -231,18 +275,40 @@ export class OidcRepository {
     return row ? toAppClient(row) : null;
   }
 
+  /** The client, and the code (with its person) if that client was issued it: decision 0917's one read. */
+  async clientWithCode(clientId: string, codeHash: string): Promise<{ app: AppClient; code: CodeWithUser | null } | null> {
+    const row = await first(this.dataSource, CLIENT_WITH_CODE, [clientId, codeHash]);
+    if (!row) return null;
+    const { code, ...client } = row;
+    return { app: toAppClient(client), code: code ? toCode(code) : null };
+  }
+
+  /** One prepared statement: the authorization endpoint issues a code on every sign-in through the flow. */
   async insertCode(code: NewAuthorizationCode): Promise<void> {
-    await this.dataSource.getRepository(OAuthAuthorizationCode).insert({ ...code, usedAt: null, sessionId: null });
+    await run(this.dataSource, INSERT_CODE, [
+      code.codeHash,
+      code.workspaceId,
+      code.clientId,
+      code.userId,
+      code.browserSessionId,
+      code.redirectUri,
+      code.scope,
+      code.nonce,
+      code.codeChallenge,
+      code.authTime,
+      code.amr,
+      code.expiresAt,
+    ]);
   }
 
   /** The code with the person it was issued for, as it stands (the exchange's write re-checks what can change). */
-  async code(codeHash: string): Promise<{ code: AuthorizationCodeRow; user: ClaimsUser } | null> {
+  async code(codeHash: string): Promise<CodeWithUser | null> {
     const row = await first(this.dataSource, CODE, [codeHash]);
     return row ? toCode(row) : null;
   }
 
   /** The code row-locked, with its person (a code presented again: what its first exchange opened is revoked under the lock). */
-  async lockCode(tx: Tx, codeHash: string): Promise<{ code: AuthorizationCodeRow; user: ClaimsUser } | null> {
+  async lockCode(tx: Tx, codeHash: string): Promise<CodeWithUser | null> {
     const row = await first(tx, LOCK_CODE, [codeHash]);
     return row ? toCode(row) : null;
   }

@@ -46,26 +46,29 @@ describe('OpenID provider: signing-key rotation', () => {
       return { idToken: tokens.body.id_token as string, kid: decodeProtectedHeader(tokens.body.id_token as string).kid! };
     };
 
+    // The worker's database may hold keys of suites before this one (other keyrings): only changes are compared.
     const before = await signIn();
-    expect(await publishedRs256()).toEqual([before.kid]);
+    const initially = await publishedRs256();
+    expect(initially).toContain(before.kid);
 
     // Not due yet: nothing changes.
     await keys.maintain();
-    expect(await publishedRs256()).toEqual([before.kid]);
+    expect(await publishedRs256()).toEqual(initially);
 
     // Due: the next key is published at once, and does not sign yet.
     clock.advance(SIGNING_KEY_ROTATION_MS + 60_000);
     await keys.maintain();
     const published = await publishedRs256();
-    expect(published).toHaveLength(2);
-    const next = published.find((kid) => kid !== before.kid)!;
+    const added = published.filter((kid) => !initially.includes(kid));
+    expect(added).toHaveLength(1);
+    expect(published).toEqual(expect.arrayContaining(initially));
+    const [next] = added;
     expect((await signIn()).kid).toBe(before.kid);
 
-    // Its time has come: it signs, and the old key stays published (tokens it signed still verify).
+    // Its time has come: it signs, and the old key stays published.
     clock.advance(NEXT_KEY_PUBLISHED_AHEAD_MS + 1_000);
     await keys.maintain();
-    const after = await signIn();
-    expect(after.kid).toBe(next);
+    expect((await signIn()).kid).toBe(next);
     expect(await publishedRs256()).toEqual(expect.arrayContaining([before.kid, next]));
     // A relying party that fetches the JWKS now still verifies an ID token of the old key.
     await expect(verifiedIdToken(t, before.idToken, app)).resolves.toMatchObject({ aud: app.client_id });
@@ -73,7 +76,9 @@ describe('OpenID provider: signing-key rotation', () => {
     // A day later every token the old key signed has expired, and it is no longer published.
     clock.advance(RETIRED_KEYS_PUBLISHED_MS + 60_000);
     await keys.maintain();
-    expect(await publishedRs256()).toEqual([next]);
+    const lastly = await publishedRs256();
+    expect(lastly).toContain(next);
+    expect(lastly).not.toContain(before.kid);
     await expect(verifiedIdToken(t, before.idToken, app)).rejects.toThrow();
     expect((await signIn()).kid).toBe(next);
   });

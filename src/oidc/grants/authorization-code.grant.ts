@@ -8,20 +8,18 @@ import type { DeniedToken } from '../../end-users/tokens/token-denylist.service'
 import { OAuthError } from '../../oauth/oauth.errors';
 import { GrantHandler, GrantRegistry, GrantRequest, IssuedTokens } from '../../oauth/token/grants';
 import { tokenIssueEvent } from '../../oauth/token/token-issue-event';
-import { ApplicationClientStore } from '../application-client.store';
+import { ApplicationClientStore, MAX_CODE_CHARS } from '../application-client.store';
 import { verifierMatches } from '../authorize/pkce';
 import { AuthorizationCodeRow, OidcRepository } from '../oidc.repository';
 import { AUTHORIZATION_CODE } from '../scopes';
 import { ApplicationTokens } from './application-tokens';
-
-const MAX_CODE_CHARS = 128;
 
 /**
  * RFC 6749 §4.1.3 with PKCE (RFC 7636 §4.6): a code works once, for the client it was issued to,
  * with the redirect URI it was issued for and the verifier of its challenge. Presenting a spent
  * code again revokes the session its first exchange opened (OAuth 2.1 §4.1.3).
  *
- * Decision 0917: the code is read, checked here (client, redirect URI, PKCE in constant time), and
+ * Decision 0917: the code is read (with the client, by the token endpoint's lookup), checked here (client, redirect URI, PKCE in constant time), and
  * then spent in one statement that also opens the session and carries the oauth_token_issue audit
  * row; the statement spends only a code still unspent, so of two concurrent exchanges one wins and
  * the other is answered as a reuse.
@@ -54,7 +52,10 @@ export class AuthorizationCodeGrant implements GrantHandler, OnModuleInit {
     if (!app) throw new OAuthError('invalid_client', 'client authentication failed');
     if (code.length > MAX_CODE_CHARS) throw invalidCode();
     const now = this.clock.now();
-    const found = await this.repository.code(sha256Hex(code));
+    const codeHash = sha256Hex(code);
+    // Read with the client by the token endpoint's lookup, as a rule (one round trip).
+    const read = this.store.codeReadWith(client.client, codeHash);
+    const found = read === undefined ? await this.repository.code(codeHash) : read;
     // Another client's code is not spent by this attempt (RFC 6749 §4.1.3: it was not issued to it).
     if (!found || found.code.clientId !== app.id) throw invalidCode();
     const { code: row, user } = found;
