@@ -53,8 +53,8 @@ export class ApplicationClientStore implements OAuthClientStore, OnModuleInit {
    */
   async find(clientId: string, params?: Readonly<Record<string, string>>): Promise<RegisteredClient | undefined> {
     const code = params?.grant_type === AUTHORIZATION_CODE ? params.code : undefined;
-    if (!code || code.length > MAX_CODE_CHARS || !this.owns(clientId) || clientId.length > 200)
-      return this.build(await this.application(clientId));
+    const withCode = code !== undefined && code.length <= MAX_CODE_CHARS && this.owns(clientId) && clientId.length <= 200;
+    if (!withCode) return this.build(await this.application(clientId));
     const codeHash = sha256Hex(code);
     const read = await this.repository.clientWithCode(clientId, codeHash);
     const client = this.build(read?.app ?? null);
