@@ -9,6 +9,12 @@ VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb)
 ON CONFLICT (session_id, kind) DO NOTHING
 RETURNING *;
 
+-- assertion-jtis.claim
+INSERT INTO oauth_assertion_jtis (issuer, jti, expires_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING jti;
+
+-- assertion-jtis.purge
+DELETE FROM oauth_assertion_jtis WHERE expires_at < $1;
+
 -- audit-chain.checkpoints-covering
 SELECT k.id, k.workspace_id, k.seq, k.event_id, k.hash, k.key_id, k.signature,
 (k.signed_at AT TIME ZONE 'UTC')::text AS signed_at FROM audit_checkpoints k WHERE k.workspace_id = $1 AND k.seq BETWEEN $2 AND $3 ORDER BY k.seq;
@@ -212,6 +218,95 @@ WHERE id = $1 AND locked_by = $2;
 
 -- managed-databases.lock-timeout
 SELECT set_config('lock_timeout', '5s', true);
+
+-- oidc.app-session
+SELECT session_id, workspace_id, client_id, user_id, browser_session_id, scope, auth_time, created_at
+FROM oauth_app_sessions WHERE workspace_id = $1 AND session_id = $2;
+
+-- oidc.app-session-by-refresh-token
+SELECT s.session_id, s.workspace_id, s.client_id, s.user_id, s.browser_session_id, s.scope, s.auth_time, s.created_at,
+r.used_at IS NULL AND r.expires_at > $2 AND e.revoked_at IS NULL AND e.expires_at > $2 AS live,
+r.expires_at AS token_expires_at, r.created_at AS token_created_at
+FROM end_user_refresh_tokens r
+JOIN oauth_app_sessions s ON s.session_id = r.session_id AND s.workspace_id = r.workspace_id
+JOIN end_user_sessions e ON e.id = r.session_id AND e.workspace_id = r.workspace_id
+WHERE r.token_hash = $1;
+
+-- oidc.claims-user
+SELECT id, email, email_verified, first_name, last_name, is_active FROM end_users WHERE workspace_id = $1 AND id = $2;
+
+-- oidc.client-by-id
+SELECT id, client_id, workspace_id, name, client_secret_hash, redirect_uris, post_logout_redirect_uris,
+client_type, first_party, subject_type, pairwise_salt, id_token_alg, jwks FROM oauth_clients WHERE workspace_id = $1 AND id = $2;
+
+-- oidc.client-by-public-id
+SELECT id, client_id, workspace_id, name, client_secret_hash, redirect_uris, post_logout_redirect_uris,
+client_type, first_party, subject_type, pairwise_salt, id_token_alg, jwks FROM oauth_clients WHERE client_id = $1;
+
+-- oidc.client-with-code
+SELECT o.id, o.client_id, o.workspace_id, o.name, o.client_secret_hash, o.redirect_uris, o.post_logout_redirect_uris,
+o.client_type, o.first_party, o.subject_type, o.pairwise_salt, o.id_token_alg, o.jwks,
+c.code_hash AS c_code_hash, c.workspace_id AS c_workspace_id, c.client_id AS c_client_id, c.user_id AS c_user_id,
+c.browser_session_id AS c_browser_session_id, c.redirect_uri AS c_redirect_uri, c.scope AS c_scope, c.nonce AS c_nonce,
+c.code_challenge AS c_code_challenge, c.auth_time AS c_auth_time, c.amr AS c_amr, c.expires_at AS c_expires_at,
+c.used_at AS c_used_at, c.session_id AS c_session_id,
+u.email AS u_email, u.email_verified AS u_email_verified, u.first_name AS u_first_name, u.last_name AS u_last_name,
+u.is_active AS u_is_active
+FROM oauth_clients o
+LEFT JOIN oauth_authorization_codes c ON c.code_hash = $2 AND c.client_id = o.id AND c.workspace_id = o.workspace_id
+LEFT JOIN end_users u ON u.id = c.user_id AND u.workspace_id = c.workspace_id
+WHERE o.client_id = $1;
+
+-- oidc.code
+SELECT c.code_hash, c.workspace_id, c.client_id, c.user_id, c.browser_session_id, c.redirect_uri,
+c.scope, c.nonce, c.code_challenge, c.auth_time, c.amr, c.expires_at, c.used_at, c.session_id,
+u.email AS u_email, u.email_verified AS u_email_verified, u.first_name AS u_first_name, u.last_name AS u_last_name,
+u.is_active AS u_is_active
+FROM oauth_authorization_codes c JOIN end_users u ON u.id = c.user_id AND u.workspace_id = c.workspace_id
+WHERE c.code_hash = $1;
+
+-- oidc.consents
+SELECT c.client_id, o.name, c.scope, c.granted_at FROM oauth_consents c JOIN oauth_clients o ON o.id = c.client_id
+WHERE c.workspace_id = $1 AND c.user_id = $2 ORDER BY c.granted_at DESC, c.client_id;
+
+-- oidc.exchange-code
+WITH spent AS (
+UPDATE oauth_authorization_codes c SET used_at = $3::timestamptz, session_id = $4::uuid
+WHERE c.workspace_id = $1 AND c.code_hash = $2 AND c.used_at IS NULL AND c.expires_at > $3::timestamptz
+AND EXISTS (SELECT 1 FROM end_users u WHERE u.workspace_id = c.workspace_id AND u.id = c.user_id AND u.is_active)
+RETURNING c.workspace_id, c.client_id, c.user_id, c.browser_session_id, c.scope, c.auth_time, c.amr),
+session AS (
+INSERT INTO end_user_sessions (id, workspace_id, user_id, oauth_client_id, kind, ip_address, user_agent, browser_family,
+os_family, browser_token_hash, created_at, last_seen_at, expires_at, amr)
+SELECT $4::uuid, workspace_id, user_id, client_id, 'api', $5::text, $6::text, $7::text, $8::text, NULL, $3::timestamptz,
+$3::timestamptz, $9::timestamptz, amr FROM spent
+RETURNING workspace_id, id),
+refresh AS (
+INSERT INTO end_user_refresh_tokens (workspace_id, session_id, token_hash, access_jti, access_expires_at, expires_at, created_at)
+SELECT workspace_id, id, $10::text, $11::uuid, $12::timestamptz, $13::timestamptz, $3::timestamptz FROM session),
+bound AS (
+INSERT INTO oauth_app_sessions (session_id, workspace_id, client_id, user_id, browser_session_id, scope, auth_time)
+SELECT $4::uuid, workspace_id, client_id, user_id, browser_session_id, scope, auth_time FROM spent)
+SELECT true AS spent /*riders*/ FROM spent;
+
+-- oidc.insert-code
+INSERT INTO oauth_authorization_codes (code_hash, workspace_id, client_id, user_id, browser_session_id, redirect_uri, scope,
+nonce, code_challenge, auth_time, amr, expires_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12);
+
+-- oidc.lock-code
+SELECT c.code_hash, c.workspace_id, c.client_id, c.user_id, c.browser_session_id, c.redirect_uri,
+c.scope, c.nonce, c.code_challenge, c.auth_time, c.amr, c.expires_at, c.used_at, c.session_id,
+u.email AS u_email, u.email_verified AS u_email_verified, u.first_name AS u_first_name, u.last_name AS u_last_name,
+u.is_active AS u_is_active
+FROM oauth_authorization_codes c JOIN end_users u ON u.id = c.user_id AND u.workspace_id = c.workspace_id
+WHERE c.code_hash = $1 FOR UPDATE OF c;
+
+-- oidc.mark-code-used
+UPDATE oauth_authorization_codes SET used_at = $3 WHERE workspace_id = $1 AND code_hash = $2 AND used_at IS NULL;
+
+-- oidc.purge-codes
+DELETE FROM oauth_authorization_codes WHERE expires_at < $1;
 
 -- scim-clients.grant-live
 SELECT c.workspace_id FROM scim_oauth_clients c
@@ -480,6 +575,9 @@ t.access_expires_at AS refresh_access_expires_at
 FROM revoked r
 LEFT JOIN end_user_refresh_tokens t
 ON t.workspace_id = $1 AND t.session_id = r.id AND (t.expires_at > $2 OR t.access_expires_at > $2);
+
+-- signing-keys.lock-for-creation
+SELECT pg_advisory_xact_lock(hashtext('oauth_signing_keys'));
 
 -- sso-requests.keep-newest-per-client
 DELETE FROM saml_pending_requests WHERE id IN (

@@ -40,6 +40,17 @@ export interface SessionView {
   current: boolean;
 }
 
+/** An api session's row as a caller that writes it in its own statement needs it (the code exchange). */
+export interface ApplicationSessionRow {
+  sessionId: string;
+  ipAddress: string | null;
+  userAgent: string | null;
+  browserFamily: string;
+  osFamily: string;
+  expiresAt: Date;
+  refresh: NewRefreshToken;
+}
+
 type SessionRef = Pick<EndUserSessionRecord, 'id' | 'workspaceId' | 'userId' | 'oauthClientId'> & { amr?: string[] };
 
 const invalidRefresh = () => new DomainError(END_USER_ERRORS.invalid_token, 'Refresh token is invalid, expired or revoked');
@@ -94,34 +105,31 @@ export class SessionsService {
   }
 
   /**
-   * A session issued to an application by the OpenID provider's code exchange (kind 'api', the
-   * person already signed in on the hosted login), with its first token pair, in the caller's
-   * transaction. Its tokens are today's: the same rotation (decision 0301) and end-user endpoints.
+   * A session to issue to an application by the OpenID provider's code exchange (kind 'api', the
+   * person already signed in on the hosted login): its id, its first token pair and the row to
+   * write, which the exchange writes itself in the statement that spends the code (decision 0917).
+   * Its tokens are today's: the same rotation (decision 0301) and end-user endpoints.
    */
-  async openForApplication(
-    tx: Tx,
+  async draftForApplication(
     owner: Omit<SessionRef, 'id'> & { amr: string[] },
     request: RequestMeta,
     now: Date,
-  ): Promise<{ pair: TokenPair; accessJti: string; accessExpiresAt: Date }> {
+  ): Promise<{ pair: TokenPair; accessExpiresAt: Date; session: ApplicationSessionRow }> {
     const id = randomUUID();
     const { pair, refresh } = await this.mintTokens({ ...owner, id }, now);
     const ua = request.userAgent ? request.userAgent.slice(0, 1000) : null;
-    await this.sessions.insert(tx, owner.workspaceId, {
-      id,
-      userId: owner.userId,
-      oauthClientId: owner.oauthClientId,
-      kind: 'api',
-      ipAddress: request.ip || null,
-      userAgent: ua,
-      ...reduceUserAgent(ua),
-      browserTokenHash: null,
-      now,
-      expiresAt: this.refreshExpiry(now),
-      amr: owner.amr,
-      refresh,
-    });
-    return { pair, accessJti: refresh.accessJti, accessExpiresAt: refresh.accessExpiresAt };
+    return {
+      pair,
+      accessExpiresAt: refresh.accessExpiresAt,
+      session: {
+        sessionId: id,
+        ipAddress: request.ip || null,
+        userAgent: ua,
+        ...reduceUserAgent(ua),
+        expiresAt: this.refreshExpiry(now),
+        refresh,
+      },
+    };
   }
 
   refreshExpiry(now: Date): Date {

@@ -2,8 +2,12 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { JWK } from 'jose';
 import { OAuthClientDirectory } from '../oauth/clients/oauth-client-directory';
 import type { ClientAuthMethod, OAuthClientStore, RegisteredClient } from '../oauth/clients/registered-client';
-import { AppClient, OidcRepository } from './oidc.repository';
+import { sha256Hex } from '../common/crypto/tokens';
+import { AppClient, CodeWithUser, OidcRepository } from './oidc.repository';
 import { APPLICATION_SCOPES, AUTHORIZATION_CODE, REFRESH_TOKEN } from './scopes';
+
+/** Longer codes are never issued (32 random bytes): they are not looked up. */
+export const MAX_CODE_CHARS = 128;
 
 /** Public client ids of applications (src/oauth-clients: `cli_` + 24 hex). */
 export const APPLICATION_CLIENT_ID_PREFIX = 'cli_';
@@ -21,6 +25,8 @@ export class ApplicationClientStore implements OAuthClientStore, OnModuleInit {
   readonly scopes = APPLICATION_SCOPES;
   /** The application each RegisteredClient of this store was built from (so a grant does not read it twice). */
   private readonly built = new WeakMap<RegisteredClient, AppClient>();
+  /** The authorization code read with a client for the token endpoint (decision 0917), by its hash: null when it was none of the client's. */
+  private readonly codes = new WeakMap<RegisteredClient, { codeHash: string; found: CodeWithUser | null }>();
 
   constructor(
     private readonly directory: OAuthClientDirectory,
@@ -41,8 +47,28 @@ export class ApplicationClientStore implements OAuthClientStore, OnModuleInit {
     return this.repository.clientByPublicId(clientId);
   }
 
-  async find(clientId: string): Promise<RegisteredClient | undefined> {
-    const app = await this.application(clientId);
+  /**
+   * The application as a RegisteredClient. For an authorization_code token request the code (with
+   * its person) is read in the same statement and kept for the grant (codeReadWith).
+   */
+  async find(clientId: string, params?: Readonly<Record<string, string>>): Promise<RegisteredClient | undefined> {
+    const code = params?.grant_type === AUTHORIZATION_CODE ? params.code : undefined;
+    const withCode = code !== undefined && code.length <= MAX_CODE_CHARS && this.owns(clientId) && clientId.length <= 200;
+    if (!withCode) return this.build(await this.application(clientId));
+    const codeHash = sha256Hex(code);
+    const read = await this.repository.clientWithCode(clientId, codeHash);
+    const client = this.build(read?.app ?? null);
+    if (client) this.codes.set(client, { codeHash, found: read!.code });
+    return client;
+  }
+
+  /** The code read with this client by find(), if it was (undefined: not read, ask the repository). */
+  codeReadWith(client: RegisteredClient, codeHash: string): CodeWithUser | null | undefined {
+    const read = this.codes.get(client);
+    return read?.codeHash === codeHash ? read.found : undefined;
+  }
+
+  private build(app: AppClient | null): RegisteredClient | undefined {
     if (!app) return undefined;
     const client = registered(app);
     this.built.set(client, app);

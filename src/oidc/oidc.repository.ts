@@ -1,10 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { preparedQuery } from '../database/prepared-query';
-import { bool, date, dateOrNull, QueryRow, RowShapeError, text, textArray, textOrNull } from '../database/rows';
+import { computed, entityColumns, nested, NO_ROW } from '../database/row-shape';
+import { RowShapeError } from '../database/rows';
+import { first, readRows, rewritten, run, runRaw, statement } from '../database/statement';
+import { RIDER_COLUMNS, settleRiders, withRiderColumns } from '../database/statement-riders';
 import type { Tx } from '../database/unit-of-work';
+import { EndUser } from '../end-users/entities/end-user.entity';
+import type { ApplicationSessionRow } from '../end-users/sessions.service';
+import type { StatementRider } from '../events/domain-events';
 import type { JwkSet } from '../oauth/assertions/public-key-set';
+import { OAuthClient } from '../oauth-clients/entities/oauth-client.entity';
 import { OAuthAppSession } from './entities/oauth-app-session.entity';
 import { OAuthAuthorizationCode } from './entities/oauth-authorization-code.entity';
 import { OAuthConsent } from './entities/oauth-consent.entity';
@@ -31,107 +37,223 @@ export type NewAuthorizationCode = Omit<OAuthAuthorizationCode, 'usedAt' | 'sess
 export type AuthorizationCodeRow = Omit<OAuthAuthorizationCode, 'workspace' | 'client' | 'user' | 'createdAt'>;
 export type AppSessionRow = Omit<OAuthAppSession, 'session' | 'workspace' | 'client'>;
 
-/** The person behind a session, as claims read them. */
-export interface ClaimsUser {
-  id: string;
-  email: string;
-  emailVerified: boolean;
-  firstName: string;
-  lastName: string;
-  isActive: boolean;
+/** An authorization code and the person it was issued for. */
+export interface CodeWithUser {
+  code: AuthorizationCodeRow;
+  user: ClaimsUser;
 }
 
-const CLIENT_COLUMNS = `id, client_id, workspace_id, name, client_secret_hash, redirect_uris, post_logout_redirect_uris,
-  client_type, first_party, subject_type, pairwise_salt, id_token_alg, jwks`;
-const CLIENT_BY_PUBLIC_ID = `SELECT ${CLIENT_COLUMNS} FROM oauth_clients WHERE client_id = $1`;
-const CLIENT_BY_ID = `SELECT ${CLIENT_COLUMNS} FROM oauth_clients WHERE workspace_id = $1 AND id = $2`;
+/** The person behind a session, as claims read them. */
+export type ClaimsUser = Pick<EndUser, 'id' | 'email' | 'emailVerified' | 'firstName' | 'lastName' | 'isActive'>;
 
-const APP_SESSION_BY_REFRESH = `SELECT s.session_id, s.workspace_id, s.client_id, s.user_id, s.browser_session_id, s.scope, s.auth_time, s.created_at,
-    r.used_at IS NULL AND r.expires_at > $2 AND e.revoked_at IS NULL AND e.expires_at > $2 AS live, r.expires_at AS token_expires_at, r.created_at AS token_created_at
-  FROM end_user_refresh_tokens r
-  JOIN oauth_app_sessions s ON s.session_id = r.session_id AND s.workspace_id = r.workspace_id
-  JOIN end_user_sessions e ON e.id = r.session_id AND e.workspace_id = r.workspace_id
-  WHERE r.token_hash = $1`;
+/** The application session a code exchange opens, written with the spend in one statement (decision 0917). */
+export type ApplicationSessionDraft = ApplicationSessionRow;
 
-const APP_SESSION = `SELECT session_id, workspace_id, client_id, user_id, browser_session_id, scope, auth_time, created_at
-  FROM oauth_app_sessions WHERE workspace_id = $1 AND session_id = $2`;
-
-const LOCK_CODE = `SELECT c.code_hash, c.workspace_id, c.client_id, c.user_id, c.browser_session_id, c.redirect_uri, c.scope, c.nonce,
-    c.code_challenge, c.auth_time, c.amr, c.expires_at, c.used_at, c.session_id,
-    u.email, u.email_verified, u.first_name, u.last_name, u.is_active
-  FROM oauth_authorization_codes c JOIN end_users u ON u.id = c.user_id AND u.workspace_id = c.workspace_id
-  WHERE c.code_hash = $1 FOR UPDATE OF c`;
-
-// A data-modifying CTE runs whether or not the statement reads it: the code is spent and the session bound together.
-const SPEND_CODE = `WITH spent AS (
-    UPDATE oauth_authorization_codes SET used_at = $3, session_id = $4 WHERE workspace_id = $1 AND code_hash = $2
-  )
-  INSERT INTO oauth_app_sessions (session_id, workspace_id, client_id, user_id, browser_session_id, scope, auth_time)
-  VALUES ($4, $1, $5, $6, $7, $8, $9)`;
-
-const CLAIMS_USER = `SELECT id, email, email_verified, first_name, last_name, is_active FROM end_users WHERE workspace_id = $1 AND id = $2`;
-
-function stringList(row: QueryRow, column: string): string[] {
-  const value = row[column];
+function stringList(value: unknown, column: string): string[] {
   if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) throw new RowShapeError(column, 'json string array', value);
   return value as string[];
 }
 
-function oneOf<T extends string>(row: QueryRow, column: string, values: readonly T[]): T {
-  const value = text(row, column);
-  if (!values.includes(value as T)) throw new RowShapeError(column, values.join(' | '), value);
-  return value as T;
+/** A registered JWK Set, or null for anything that is not one (the column is validated on write; a stray value is not a key set). */
+function jwkSetOrNull(value: unknown): JwkSet | null {
+  return typeof value === 'object' && value !== null && Array.isArray((value as { keys?: unknown }).keys) ? (value as JwkSet) : null;
 }
 
-function toAppClient(row: QueryRow): AppClient {
-  const jwks = row.jwks;
-  return {
-    id: text(row, 'id'),
-    clientId: text(row, 'client_id'),
-    workspaceId: text(row, 'workspace_id'),
-    name: text(row, 'name'),
-    secretHash: text(row, 'client_secret_hash'),
-    redirectUris: stringList(row, 'redirect_uris'),
-    postLogoutRedirectUris: stringList(row, 'post_logout_redirect_uris'),
-    clientType: oneOf(row, 'client_type', ['confidential', 'public'] as const),
-    firstParty: bool(row, 'first_party'),
-    subjectType: oneOf(row, 'subject_type', ['public', 'pairwise'] as const),
-    pairwiseSalt: text(row, 'pairwise_salt'),
-    idTokenAlg: oneOf(row, 'id_token_alg', ['RS256', 'ES256'] as const),
-    jwks: jwks && typeof jwks === 'object' && Array.isArray((jwks as { keys?: unknown }).keys) ? (jwks as AppClient['jwks']) : null,
-  };
+const APP_CLIENT = entityColumns(
+  OAuthClient,
+  [
+    'id',
+    'clientId',
+    'workspaceId',
+    'name',
+    'clientSecretHash',
+    'redirectUris',
+    'postLogoutRedirectUris',
+    'clientType',
+    'firstParty',
+    'subjectType',
+    'pairwiseSalt',
+    'idTokenAlg',
+    'jwks',
+  ],
+  {
+    values: { clientType: ['confidential', 'public'], subjectType: ['public', 'pairwise'], idTokenAlg: ['RS256', 'ES256'] },
+    refine: { redirectUris: stringList, postLogoutRedirectUris: stringList, jwks: jwkSetOrNull },
+  },
+);
+const CLIENT_COLUMNS = `id, client_id, workspace_id, name, client_secret_hash, redirect_uris, post_logout_redirect_uris,
+  client_type, first_party, subject_type, pairwise_salt, id_token_alg, jwks`;
+const CLIENT_BY_PUBLIC_ID = statement(
+  'oidc.client-by-public-id',
+  `SELECT ${CLIENT_COLUMNS} FROM oauth_clients WHERE client_id = $1`,
+  APP_CLIENT,
+);
+const CLIENT_BY_ID = statement(
+  'oidc.client-by-id',
+  `SELECT ${CLIENT_COLUMNS} FROM oauth_clients WHERE workspace_id = $1 AND id = $2`,
+  APP_CLIENT,
+);
+
+const CODE_PROPERTIES = [
+  'codeHash',
+  'workspaceId',
+  'clientId',
+  'userId',
+  'browserSessionId',
+  'redirectUri',
+  'scope',
+  'nonce',
+  'codeChallenge',
+  'authTime',
+  'amr',
+  'expiresAt',
+  'usedAt',
+  'sessionId',
+] as const;
+const CODE_WITH_USER = entityColumns(OAuthAuthorizationCode, CODE_PROPERTIES).and(
+  entityColumns(EndUser, ['email', 'emailVerified', 'firstName', 'lastName', 'isActive'], { prefix: 'u_' }),
+);
+const codeWithUser = (lock: string) => `SELECT c.code_hash, c.workspace_id, c.client_id, c.user_id, c.browser_session_id, c.redirect_uri,
+    c.scope, c.nonce, c.code_challenge, c.auth_time, c.amr, c.expires_at, c.used_at, c.session_id,
+    u.email AS u_email, u.email_verified AS u_email_verified, u.first_name AS u_first_name, u.last_name AS u_last_name,
+    u.is_active AS u_is_active
+  FROM oauth_authorization_codes c JOIN end_users u ON u.id = c.user_id AND u.workspace_id = c.workspace_id
+  WHERE c.code_hash = $1${lock}`;
+const CODE = statement('oidc.code', codeWithUser(''), CODE_WITH_USER);
+
+/**
+ * The client and, when it was issued to that client, the code with its person: the token endpoint's
+ * client lookup and the exchange's read in one round trip (decision 0917). Another client's code
+ * reads as none.
+ */
+const CLIENT_WITH_CODE = statement(
+  'oidc.client-with-code',
+  `SELECT o.id, o.client_id, o.workspace_id, o.name, o.client_secret_hash, o.redirect_uris, o.post_logout_redirect_uris,
+    o.client_type, o.first_party, o.subject_type, o.pairwise_salt, o.id_token_alg, o.jwks,
+    c.code_hash AS c_code_hash, c.workspace_id AS c_workspace_id, c.client_id AS c_client_id, c.user_id AS c_user_id,
+    c.browser_session_id AS c_browser_session_id, c.redirect_uri AS c_redirect_uri, c.scope AS c_scope, c.nonce AS c_nonce,
+    c.code_challenge AS c_code_challenge, c.auth_time AS c_auth_time, c.amr AS c_amr, c.expires_at AS c_expires_at,
+    c.used_at AS c_used_at, c.session_id AS c_session_id,
+    u.email AS u_email, u.email_verified AS u_email_verified, u.first_name AS u_first_name, u.last_name AS u_last_name,
+    u.is_active AS u_is_active
+  FROM oauth_clients o
+  LEFT JOIN oauth_authorization_codes c ON c.code_hash = $2 AND c.client_id = o.id AND c.workspace_id = o.workspace_id
+  LEFT JOIN end_users u ON u.id = c.user_id AND u.workspace_id = c.workspace_id
+  WHERE o.client_id = $1`,
+  APP_CLIENT.and(
+    nested(
+      'code',
+      entityColumns(OAuthAuthorizationCode, CODE_PROPERTIES, { prefix: 'c_' }).and(
+        entityColumns(EndUser, ['email', 'emailVerified', 'firstName', 'lastName', 'isActive'], { prefix: 'u_' }),
+      ),
+      'c_code_hash',
+    ),
+  ),
+);
+const LOCK_CODE = statement('oidc.lock-code', codeWithUser(' FOR UPDATE OF c'), CODE_WITH_USER);
+
+/**
+ * The code exchange's one write (decision 0917): the code is spent only if it is still unspent and
+ * unexpired and its person still active (a concurrent exchange waits for the row and then finds it
+ * spent); the spend opens the end-user session (kind api), its first refresh token, and the row
+ * that binds it to the client. The final SELECT answers one row when the code was spent, none
+ * otherwise, and carries the unit of work's riders (the oauth_token_issue audit row).
+ */
+const EXCHANGE_CODE = statement(
+  'oidc.exchange-code',
+  `WITH spent AS (
+    UPDATE oauth_authorization_codes c SET used_at = $3::timestamptz, session_id = $4::uuid
+     WHERE c.workspace_id = $1 AND c.code_hash = $2 AND c.used_at IS NULL AND c.expires_at > $3::timestamptz
+       AND EXISTS (SELECT 1 FROM end_users u WHERE u.workspace_id = c.workspace_id AND u.id = c.user_id AND u.is_active)
+    RETURNING c.workspace_id, c.client_id, c.user_id, c.browser_session_id, c.scope, c.auth_time, c.amr),
+  session AS (
+    INSERT INTO end_user_sessions (id, workspace_id, user_id, oauth_client_id, kind, ip_address, user_agent, browser_family,
+      os_family, browser_token_hash, created_at, last_seen_at, expires_at, amr)
+    SELECT $4::uuid, workspace_id, user_id, client_id, 'api', $5::text, $6::text, $7::text, $8::text, NULL, $3::timestamptz,
+      $3::timestamptz, $9::timestamptz, amr FROM spent
+    RETURNING workspace_id, id),
+  refresh AS (
+    INSERT INTO end_user_refresh_tokens (workspace_id, session_id, token_hash, access_jti, access_expires_at, expires_at, created_at)
+    SELECT workspace_id, id, $10::text, $11::uuid, $12::timestamptz, $13::timestamptz, $3::timestamptz FROM session),
+  bound AS (
+    INSERT INTO oauth_app_sessions (session_id, workspace_id, client_id, user_id, browser_session_id, scope, auth_time)
+    SELECT $4::uuid, workspace_id, client_id, user_id, browser_session_id, scope, auth_time FROM spent)
+  SELECT true AS spent ${RIDER_COLUMNS} FROM spent`,
+  computed({ spent: 'boolean' }),
+);
+
+const INSERT_CODE = statement(
+  'oidc.insert-code',
+  `INSERT INTO oauth_authorization_codes (code_hash, workspace_id, client_id, user_id, browser_session_id, redirect_uri, scope,
+    nonce, code_challenge, auth_time, amr, expires_at)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+  NO_ROW,
+);
+
+const MARK_CODE_USED = statement(
+  'oidc.mark-code-used',
+  `UPDATE oauth_authorization_codes SET used_at = $3 WHERE workspace_id = $1 AND code_hash = $2 AND used_at IS NULL`,
+  NO_ROW,
+);
+
+const PURGE_CODES = statement('oidc.purge-codes', `DELETE FROM oauth_authorization_codes WHERE expires_at < $1`, NO_ROW);
+
+const APP_SESSION_PROPERTIES = [
+  'sessionId',
+  'workspaceId',
+  'clientId',
+  'userId',
+  'browserSessionId',
+  'scope',
+  'authTime',
+  'createdAt',
+] as const;
+
+const APP_SESSION_BY_REFRESH = statement(
+  'oidc.app-session-by-refresh-token',
+  `SELECT s.session_id, s.workspace_id, s.client_id, s.user_id, s.browser_session_id, s.scope, s.auth_time, s.created_at,
+    r.used_at IS NULL AND r.expires_at > $2 AND e.revoked_at IS NULL AND e.expires_at > $2 AS live,
+    r.expires_at AS token_expires_at, r.created_at AS token_created_at
+  FROM end_user_refresh_tokens r
+  JOIN oauth_app_sessions s ON s.session_id = r.session_id AND s.workspace_id = r.workspace_id
+  JOIN end_user_sessions e ON e.id = r.session_id AND e.workspace_id = r.workspace_id
+  WHERE r.token_hash = $1`,
+  entityColumns(OAuthAppSession, APP_SESSION_PROPERTIES).and(
+    computed({ live: 'boolean', tokenExpiresAt: ['token_expires_at', 'timestamp'], tokenIssuedAt: ['token_created_at', 'timestamp'] }),
+  ),
+);
+
+const APP_SESSION = statement(
+  'oidc.app-session',
+  `SELECT session_id, workspace_id, client_id, user_id, browser_session_id, scope, auth_time, created_at
+  FROM oauth_app_sessions WHERE workspace_id = $1 AND session_id = $2`,
+  entityColumns(OAuthAppSession, APP_SESSION_PROPERTIES),
+);
+
+const CLAIMS_USER = statement(
+  'oidc.claims-user',
+  `SELECT id, email, email_verified, first_name, last_name, is_active FROM end_users WHERE workspace_id = $1 AND id = $2`,
+  entityColumns(EndUser, ['id', 'email', 'emailVerified', 'firstName', 'lastName', 'isActive']),
+);
+
+const CONSENTS = statement(
+  'oidc.consents',
+  `SELECT c.client_id, o.name, c.scope, c.granted_at FROM oauth_consents c JOIN oauth_clients o ON o.id = c.client_id
+    WHERE c.workspace_id = $1 AND c.user_id = $2 ORDER BY c.granted_at DESC, c.client_id`,
+  entityColumns(OAuthConsent, ['clientId', 'scope', 'grantedAt']).and(entityColumns(OAuthClient, ['name'])),
+);
+
+type AppClientRow = Omit<AppClient, 'secretHash'> & { clientSecretHash: string };
+
+function toAppClient({ clientSecretHash, ...rest }: AppClientRow): AppClient {
+  return { ...rest, secretHash: clientSecretHash };
 }
 
-function toAppSession(row: QueryRow): AppSessionRow {
-  return {
-    sessionId: text(row, 'session_id'),
-    workspaceId: text(row, 'workspace_id'),
-    clientId: text(row, 'client_id'),
-    userId: text(row, 'user_id'),
-    browserSessionId: textOrNull(row, 'browser_session_id'),
-    scope: text(row, 'scope'),
-    authTime: date(row, 'auth_time'),
-    createdAt: date(row, 'created_at'),
-  };
-}
-
-function toCode(row: QueryRow): AuthorizationCodeRow {
-  return {
-    codeHash: text(row, 'code_hash'),
-    workspaceId: text(row, 'workspace_id'),
-    clientId: text(row, 'client_id'),
-    userId: text(row, 'user_id'),
-    browserSessionId: textOrNull(row, 'browser_session_id'),
-    redirectUri: text(row, 'redirect_uri'),
-    scope: text(row, 'scope'),
-    nonce: textOrNull(row, 'nonce'),
-    codeChallenge: text(row, 'code_challenge'),
-    authTime: date(row, 'auth_time'),
-    amr: textArray(row, 'amr'),
-    expiresAt: date(row, 'expires_at'),
-    usedAt: dateOrNull(row, 'used_at'),
-    sessionId: textOrNull(row, 'session_id'),
-  };
+function toCode(
+  row: AuthorizationCodeRow & { email: string; emailVerified: boolean; firstName: string; lastName: string; isActive: boolean },
+) {
+  const { email, emailVerified, firstName, lastName, isActive, ...code } = row;
+  return { code, user: { id: code.userId, email, emailVerified, firstName, lastName, isActive } };
 }
 
 /**
@@ -144,66 +266,97 @@ export class OidcRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async clientByPublicId(clientId: string): Promise<AppClient | null> {
-    const [row] = await preparedQuery(this.dataSource, CLIENT_BY_PUBLIC_ID, [clientId]);
+    const row = await first(this.dataSource, CLIENT_BY_PUBLIC_ID, [clientId]);
     return row ? toAppClient(row) : null;
   }
 
   async clientById(workspaceId: string, id: string): Promise<AppClient | null> {
-    const [row] = await preparedQuery(this.dataSource, CLIENT_BY_ID, [workspaceId, id]);
+    const row = await first(this.dataSource, CLIENT_BY_ID, [workspaceId, id]);
     return row ? toAppClient(row) : null;
   }
 
+  /** The client, and the code (with its person) if that client was issued it: decision 0917's one read. */
+  async clientWithCode(clientId: string, codeHash: string): Promise<{ app: AppClient; code: CodeWithUser | null } | null> {
+    const row = await first(this.dataSource, CLIENT_WITH_CODE, [clientId, codeHash]);
+    if (!row) return null;
+    const { code, ...client } = row;
+    return { app: toAppClient(client), code: code ? toCode(code) : null };
+  }
+
+  /** One prepared statement: the authorization endpoint issues a code on every sign-in through the flow. */
   async insertCode(code: NewAuthorizationCode): Promise<void> {
-    await this.dataSource.getRepository(OAuthAuthorizationCode).insert({ ...code, usedAt: null, sessionId: null });
+    await run(this.dataSource, INSERT_CODE, [
+      code.codeHash,
+      code.workspaceId,
+      code.clientId,
+      code.userId,
+      code.browserSessionId,
+      code.redirectUri,
+      code.scope,
+      code.nonce,
+      code.codeChallenge,
+      code.authTime,
+      code.amr,
+      code.expiresAt,
+    ]);
+  }
+
+  /** The code with the person it was issued for, as it stands (the exchange's write re-checks what can change). */
+  async code(codeHash: string): Promise<CodeWithUser | null> {
+    const row = await first(this.dataSource, CODE, [codeHash]);
+    return row ? toCode(row) : null;
+  }
+
+  /** The code row-locked, with its person (a code presented again: what its first exchange opened is revoked under the lock). */
+  async lockCode(tx: Tx, codeHash: string): Promise<CodeWithUser | null> {
+    const row = await first(tx, LOCK_CODE, [codeHash]);
+    return row ? toCode(row) : null;
   }
 
   /**
-   * The code row-locked (two concurrent exchanges cannot both spend it), with the person it was issued
-   * for, in one round trip (the exchange is the hot path of a sign-in).
+   * Spends the code and opens its application session in one statement, with the unit of work's
+   * riders (the audit row) on it; on `tx` without riders when the unit of work had to open a
+   * transaction. True when the code was spent; false when it no longer could be (spent meanwhile,
+   * expired, its person deactivated): nothing was written.
    */
-  async lockCode(tx: Tx, codeHash: string): Promise<{ code: AuthorizationCodeRow; user: ClaimsUser } | null> {
-    const [row] = await preparedQuery(tx, LOCK_CODE, [codeHash]);
-    if (!row) return null;
-    return {
-      code: toCode(row),
-      user: {
-        id: text(row, 'user_id'),
-        email: text(row, 'email'),
-        emailVerified: bool(row, 'email_verified'),
-        firstName: text(row, 'first_name'),
-        lastName: text(row, 'last_name'),
-        isActive: bool(row, 'is_active'),
-      },
-    };
-  }
-
-  /** Spends the code for the session its exchange opened and binds that session to the client, in one statement. */
-  async spendCode(
-    tx: Tx,
-    code: AuthorizationCodeRow,
-    session: Omit<AppSessionRow, 'createdAt' | 'browserSessionId' | 'scope' | 'authTime' | 'userId'>,
+  async exchangeCode(
+    on: Tx | null,
+    code: Pick<AuthorizationCodeRow, 'workspaceId' | 'codeHash'>,
+    session: ApplicationSessionDraft,
     now: Date,
-  ): Promise<void> {
-    await preparedQuery(tx, SPEND_CODE, [
+    riders: readonly StatementRider[],
+  ): Promise<boolean> {
+    const { refresh } = session;
+    const values = [
       code.workspaceId,
       code.codeHash,
       now,
       session.sessionId,
-      session.clientId,
-      code.userId,
-      code.browserSessionId,
-      code.scope,
-      code.authTime,
-    ]);
+      session.ipAddress,
+      session.userAgent,
+      session.browserFamily,
+      session.osFamily,
+      session.expiresAt,
+      refresh.tokenHash,
+      refresh.accessJti,
+      refresh.accessExpiresAt,
+      refresh.expiresAt,
+    ];
+    const { sql, params } = withRiderColumns(EXCHANGE_CODE.text, values, riders);
+    const ridden = rewritten(EXCHANGE_CODE, sql);
+    const rows = await runRaw(on ?? this.dataSource, ridden, params);
+    settleRiders(rows, riders);
+    return readRows(on ?? this.dataSource, ridden, rows).length === 1;
   }
 
-  async markCodeUsed(tx: Tx, workspaceId: string, codeHash: string, now: Date, sessionId: string | null): Promise<void> {
-    await tx.getRepository(OAuthAuthorizationCode).update({ workspaceId, codeHash }, { usedAt: now, sessionId });
+  /** Spends a code without an exchange (its person was deactivated: it must not work later either). */
+  async markCodeUsed(tx: Tx | null, workspaceId: string, codeHash: string, now: Date): Promise<void> {
+    await run(tx ?? this.dataSource, MARK_CODE_USED, [workspaceId, codeHash, now]);
   }
 
   /** Codes expired for a while (a spent one is kept a little longer than it lives, to detect its reuse). */
   async purgeCodes(before: Date): Promise<void> {
-    await this.dataSource.query(`DELETE FROM oauth_authorization_codes WHERE expires_at < $1`, [before]);
+    await run(this.dataSource, PURGE_CODES, [before]);
   }
 
   /** The application session a refresh token belongs to, and whether the token itself is still usable (unspent, unexpired, session live). */
@@ -211,19 +364,11 @@ export class OidcRepository {
     tokenHash: string,
     now: Date,
   ): Promise<(AppSessionRow & { live: boolean; tokenIssuedAt: Date; tokenExpiresAt: Date }) | null> {
-    const [row] = await preparedQuery(this.dataSource, APP_SESSION_BY_REFRESH, [tokenHash, now]);
-    if (!row) return null;
-    return {
-      ...toAppSession(row),
-      live: bool(row, 'live'),
-      tokenIssuedAt: date(row, 'token_created_at'),
-      tokenExpiresAt: date(row, 'token_expires_at'),
-    };
+    return (await first(this.dataSource, APP_SESSION_BY_REFRESH, [tokenHash, now])) ?? null;
   }
 
   async appSession(workspaceId: string, sessionId: string): Promise<AppSessionRow | null> {
-    const [row] = await preparedQuery(this.dataSource, APP_SESSION, [workspaceId, sessionId]);
-    return row ? toAppSession(row) : null;
+    return (await first(this.dataSource, APP_SESSION, [workspaceId, sessionId])) ?? null;
   }
 
   /** The application sessions a browser session led to (RP-initiated logout ends them with it). */
@@ -234,16 +379,7 @@ export class OidcRepository {
 
   /** On `tx` inside a unit of work (an embedded database has one connection: the pool would wait for it forever). */
   async claimsUser(workspaceId: string, userId: string, tx: Tx | null = null): Promise<ClaimsUser | null> {
-    const [row] = await preparedQuery(tx ?? this.dataSource, CLAIMS_USER, [workspaceId, userId]);
-    if (!row) return null;
-    return {
-      id: text(row, 'id'),
-      email: text(row, 'email'),
-      emailVerified: bool(row, 'email_verified'),
-      firstName: text(row, 'first_name'),
-      lastName: text(row, 'last_name'),
-      isActive: bool(row, 'is_active'),
-    };
+    return (await first(tx ?? this.dataSource, CLAIMS_USER, [workspaceId, userId])) ?? null;
   }
 
   async consent(workspaceId: string, userId: string, clientId: string): Promise<{ scope: string; grantedAt: Date } | null> {
@@ -257,17 +393,7 @@ export class OidcRepository {
 
   /** The user's consents with the application names, newest first. */
   async listConsents(workspaceId: string, userId: string): Promise<{ clientId: string; name: string; scope: string; grantedAt: Date }[]> {
-    const rows = (await this.dataSource.query(
-      `SELECT c.client_id, o.name, c.scope, c.granted_at FROM oauth_consents c JOIN oauth_clients o ON o.id = c.client_id
-        WHERE c.workspace_id = $1 AND c.user_id = $2 ORDER BY c.granted_at DESC, c.client_id`,
-      [workspaceId, userId],
-    )) as QueryRow[];
-    return rows.map((r) => ({
-      clientId: text(r, 'client_id'),
-      name: text(r, 'name'),
-      scope: text(r, 'scope'),
-      grantedAt: date(r, 'granted_at'),
-    }));
+    return run(this.dataSource, CONSENTS, [workspaceId, userId]);
   }
 
   /** Deletes the consent; true when there was one. */

@@ -120,6 +120,22 @@ describe('OpenID provider: authorization endpoint and code exchange', () => {
     expect(refresh.body.error).toBe('invalid_grant');
   });
 
+  it('lets one of two simultaneous exchanges of a code win, and then revokes what it issued', async () => {
+    const { app, user } = await aTenantWithUser();
+    const agent = await aSignedInBrowser(t, user);
+    const pkce = aPkcePair();
+    const code = await aCode(agent, app, pkce);
+    const answers = await Promise.all([exchange(t, app, code, pkce), exchange(t, app, code, pkce)]);
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 400]);
+    const won = answers.find((r) => r.status === 200)!;
+    expect(answers.find((r) => r.status === 400)!.body.error).toBe('invalid_grant');
+    // The code was presented twice: the tokens of the exchange that won die as well (OAuth 2.1 §4.1.3),
+    // revoked before the loser was answered.
+    await t.http().get('/oauth/userinfo').set(bearer(won.body.access_token)).expect(401);
+    const refresh = await tokenRequest(t, { grant_type: 'refresh_token', refresh_token: won.body.refresh_token }, basic(app));
+    expect(refresh.body.error).toBe('invalid_grant');
+  });
+
   it('answers an unregistered redirect URI and an unknown client with an error page, never a redirect', async () => {
     const { app, user } = await aTenantWithUser();
     const agent = await aSignedInBrowser(t, user);

@@ -18,6 +18,7 @@ import { OpenIdProvider1795700000000 } from './1795700000000-OpenIdProvider';
 import { EndUserPasskeys1795710000000 } from './1795710000000-EndUserPasskeys';
 import { SignInPoliciesForGeoKinds1795710000001 } from './1795710000001-SignInPoliciesForGeoKinds';
 import { AuditBrinSmallRanges1795600000000 } from './1795600000000-AuditBrinSmallRanges';
+import { SigningKeyActivation1795720000000 } from './1795720000000-SigningKeyActivation';
 
 /** Every migration, in order. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   OpenIdProvider1795700000000,
   EndUserPasskeys1795710000000,
   SignInPoliciesForGeoKinds1795710000001,
+  SigningKeyActivation1795720000000,
 ];

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createSecretKey, type KeyObject, randomUUID } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
 
 /** What an end-user access token says. Short names keep the token small; the codec maps them. */
@@ -27,14 +27,15 @@ const ALG = 'HS256';
  * time instead of sleeping. Only HS256 is accepted: a token with `alg: none` or RS256 is refused.
  */
 export class AccessTokenCodec {
-  private readonly key: Uint8Array;
+  /** Imported once: jose would otherwise import raw key bytes on every sign and verify. */
+  private readonly key: KeyObject;
 
   constructor(
     secret: string,
     private readonly ttlSeconds: number,
   ) {
     if (Buffer.byteLength(secret) < 32) throw new Error('AUTH_JWT_SECRET must be at least 32 bytes');
-    this.key = new TextEncoder().encode(secret);
+    this.key = createSecretKey(Buffer.from(secret, 'utf8'));
   }
 
   get lifetimeSeconds(): number {

@@ -17,10 +17,11 @@ export class OAuthClientDirectory {
     this.stores.push(store);
   }
 
-  async find(clientId: string): Promise<RegisteredClient | undefined> {
+  /** The client, from the store that owns its id; `params`: the token request's, which its store may use (OAuthClientStore.find). */
+  async find(clientId: string, params?: Readonly<Record<string, string>>): Promise<RegisteredClient | undefined> {
     if (!clientId || clientId.length > MAX_CLIENT_ID) return undefined;
     const store = this.stores.find((s) => s.owns(clientId));
-    return store?.find(clientId);
+    return store?.find(clientId, params);
   }
 
   scopes(): string[] {

@@ -63,5 +63,10 @@ export interface OAuthClientStore {
   /** Scopes its clients can have (published in the server metadata). */
   readonly scopes: readonly string[];
   owns(clientId: string): boolean;
-  find(clientId: string): Promise<RegisteredClient | undefined>;
+  /**
+   * The client, or undefined. `params` are the token request's parameters when the lookup is the
+   * token endpoint's: a store may read what its grant will need in the same round trip (the
+   * applications read the authorization code with the client, decision 0917).
+   */
+  find(clientId: string, params?: Readonly<Record<string, string>>): Promise<RegisteredClient | undefined>;
 }

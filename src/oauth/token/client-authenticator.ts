@@ -41,7 +41,7 @@ export class ClientAuthenticator {
     const presented = this.presented(authorization, params);
     const basic = presented.method === 'client_secret_basic';
     const failed = (why = 'client authentication failed') => new OAuthError('invalid_client', why, { basicChallenge: basic });
-    const client = await this.directory.find(presented.clientId);
+    const client = await this.directory.find(presented.clientId, params);
     if (!client) throw failed();
     if (presented.method !== 'none' && !client.authMethods.includes(presented.method)) {
       throw failed(`the client may not authenticate with ${presented.method}`);

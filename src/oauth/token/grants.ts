@@ -14,6 +14,11 @@ export interface IssuedTokens {
   extra?: Record<string, string>;
   /** Facts the `oauth_token_issue` audit row adds (the user and session of an application's tokens). */
   audit?: Record<string, unknown>;
+  /**
+   * True when the grant wrote the `oauth_token_issue` row itself, in the same write as its tokens
+   * (tokenIssueEvent); otherwise the token endpoint publishes it.
+   */
+  recorded?: boolean;
 }
 
 export interface GrantRequest {

@@ -5,6 +5,7 @@ import type { AuthenticatedClient } from '../clients/registered-client';
 import { OAuthError } from '../oauth.errors';
 import { ClientAuthenticator } from './client-authenticator';
 import { GrantRegistry, IssuedTokens } from './grants';
+import { tokenIssueEvent } from './token-issue-event';
 
 export interface TokenResponse {
   access_token: string;
@@ -56,24 +57,8 @@ export class TokenEndpointService {
 
   /** Issuing changes no row, so the audit row is written on its own (with retries), like a sign-in. */
   private async recordIssue(client: AuthenticatedClient, grantType: string, issued: IssuedTokens, request: RequestMeta): Promise<void> {
-    const { claims } = issued;
-    await this.bus.publish('oauth_token_issue', {
-      workspaceId: client.client.workspaceId,
-      actor: { type: 'oauth_client', id: client.client.id },
-      oauthClientId: client.client.id,
-      target: { type: 'AccessToken', id: claims.jti },
-      request,
-      metadata: {
-        client_id: client.client.clientId,
-        client_kind: client.client.kind,
-        grant_type: grantType,
-        auth_method: client.method,
-        credential: claims.credential,
-        scope: claims.scope,
-        expires_at: claims.expiresAt.toISOString(),
-        ...issued.audit,
-      },
-    });
+    if (issued.recorded) return;
+    await this.bus.publish('oauth_token_issue', tokenIssueEvent(client, grantType, issued, request));
   }
 }
 

@@ -25,6 +25,19 @@ export interface ApplicationGrant {
 export class ApplicationTokens {
   constructor(private readonly idTokens: IdTokensService) {}
 
+  /** The ID token of a grant whose facts the caller already holds (the code exchange: its code carries the amr). */
+  idToken(grant: Pick<ApplicationGrant, 'app' | 'user' | 'pair' | 'scope' | 'authTime' | 'nonce'> & { amr: string[] }): Promise<string> {
+    return this.idTokens.sign({
+      client: grant.app,
+      user: grant.user,
+      scope: grant.scope,
+      authTime: grant.authTime,
+      amr: grant.amr,
+      nonce: grant.nonce,
+      sessionId: grant.pair.session_id,
+    });
+  }
+
   async respond(grant: ApplicationGrant): Promise<IssuedTokens> {
     const { pair } = grant;
     // Our own token, signed a moment ago: its claims are read, not verified again.

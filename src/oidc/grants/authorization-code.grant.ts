@@ -2,26 +2,27 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { Clock } from '../../common/clock';
 import { sha256Hex } from '../../common/crypto/tokens';
 import type { RequestMeta } from '../../common/request-context';
-import { EmittedEvents, Tx, UnitOfWork } from '../../database/unit-of-work';
-import { SessionsService, type TokenPair } from '../../end-users/sessions.service';
+import { UnitOfWork } from '../../database/unit-of-work';
+import { SessionsService } from '../../end-users/sessions.service';
 import type { DeniedToken } from '../../end-users/tokens/token-denylist.service';
 import { OAuthError } from '../../oauth/oauth.errors';
 import { GrantHandler, GrantRegistry, GrantRequest, IssuedTokens } from '../../oauth/token/grants';
-import { ApplicationClientStore } from '../application-client.store';
+import { tokenIssueEvent } from '../../oauth/token/token-issue-event';
+import { ApplicationClientStore, MAX_CODE_CHARS } from '../application-client.store';
 import { verifierMatches } from '../authorize/pkce';
-import { AuthorizationCodeRow, ClaimsUser, OidcRepository } from '../oidc.repository';
+import { AuthorizationCodeRow, OidcRepository } from '../oidc.repository';
 import { AUTHORIZATION_CODE } from '../scopes';
 import { ApplicationTokens } from './application-tokens';
-
-const MAX_CODE_CHARS = 128;
-
-type Exchange = { error: OAuthError; denied?: DeniedToken[] } | { code: AuthorizationCodeRow; user: ClaimsUser; pair: TokenPair };
 
 /**
  * RFC 6749 §4.1.3 with PKCE (RFC 7636 §4.6): a code works once, for the client it was issued to,
  * with the redirect URI it was issued for and the verifier of its challenge. Presenting a spent
- * code again revokes the session its first exchange opened (OAuth 2.1 §4.1.3), in the same
- * transaction that refuses it.
+ * code again revokes the session its first exchange opened (OAuth 2.1 §4.1.3).
+ *
+ * Decision 0917: the code is read (with the client, by the token endpoint's lookup), checked here (client, redirect URI, PKCE in constant time), and
+ * then spent in one statement that also opens the session and carries the oauth_token_issue audit
+ * row; the statement spends only a code still unspent, so of two concurrent exchanges one wins and
+ * the other is answered as a reuse.
  */
 @Injectable()
 export class AuthorizationCodeGrant implements GrantHandler, OnModuleInit {
@@ -51,64 +52,97 @@ export class AuthorizationCodeGrant implements GrantHandler, OnModuleInit {
     if (!app) throw new OAuthError('invalid_client', 'client authentication failed');
     if (code.length > MAX_CODE_CHARS) throw invalidCode();
     const now = this.clock.now();
-    const outcome: Exchange = await this.uow.run(async (tx, events) => {
-      const locked = await this.repository.lockCode(tx, sha256Hex(code));
-      // Another client's code is not spent by this attempt (RFC 6749 §4.1.3: it was not issued to it).
-      if (!locked || locked.code.clientId !== app.id) return { error: invalidCode() };
-      const { code: row, user } = locked;
-      if (row.usedAt) return this.reused(tx, events, row, now, request);
-      if (row.expiresAt <= now) return { error: invalidCode() };
-      if (row.redirectUri !== redirectUri) {
-        return { error: new OAuthError('invalid_grant', 'redirect_uri differs from the authorization request') };
-      }
-      if (!verifierMatches(verifier, row.codeChallenge)) {
-        return { error: new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge') };
-      }
-      if (!user.isActive) {
-        await this.repository.markCodeUsed(tx, row.workspaceId, row.codeHash, now, null);
-        return { error: invalidCode() };
-      }
-      const opened = await this.sessions.openForApplication(
-        tx,
-        { workspaceId: row.workspaceId, userId: row.userId, oauthClientId: app.id, amr: row.amr },
-        request,
-        now,
-      );
-      await this.repository.spendCode(tx, row, { sessionId: opened.pair.session_id, workspaceId: row.workspaceId, clientId: app.id }, now);
-      return { code: row, user, pair: opened.pair };
-    });
-    if ('error' in outcome) {
-      if (outcome.denied) await this.sessions.mirrorDenied(outcome.denied);
-      throw outcome.error;
+    const codeHash = sha256Hex(code);
+    // Read with the client by the token endpoint's lookup, as a rule (one round trip).
+    const read = this.store.codeReadWith(client.client, codeHash);
+    const found = read === undefined ? await this.repository.code(codeHash) : read;
+    // Another client's code is not spent by this attempt (RFC 6749 §4.1.3: it was not issued to it).
+    if (!found || found.code.clientId !== app.id) throw invalidCode();
+    const { code: row, user } = found;
+    if (row.usedAt) return this.refuseReuse(row.codeHash, now, request);
+    if (row.expiresAt <= now) throw invalidCode();
+    if (row.redirectUri !== redirectUri) throw new OAuthError('invalid_grant', 'redirect_uri differs from the authorization request');
+    if (!verifierMatches(verifier, row.codeChallenge)) {
+      throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge');
     }
-    return this.tokens.respond({
-      client,
+    if (!user.isActive) {
+      await this.repository.markCodeUsed(null, row.workspaceId, row.codeHash, now);
+      throw invalidCode();
+    }
+
+    const { pair, accessExpiresAt, session } = await this.sessions.draftForApplication(
+      { workspaceId: row.workspaceId, userId: row.userId, oauthClientId: app.id, amr: row.amr },
+      request,
+      now,
+    );
+    const audit = { user_id: user.id, session_id: pair.session_id, refresh_token_issued: true, id_token_issued: true };
+    const claims = {
+      jti: session.refresh.accessJti,
+      clientId: app.clientId,
+      clientRowId: app.id,
+      clientKind: client.client.kind,
+      workspaceId: app.workspaceId,
+      scope: row.scope,
+      credential: client.credential,
+      issuedAt: now,
+      expiresAt: accessExpiresAt,
+    };
+    const spent = await this.uow.runAsOneStatement(
+      (events) => events.emit('oauth_token_issue', tokenIssueEvent(client, this.grantType, { claims, audit }, request)),
+      (on, riders) => this.repository.exchangeCode(on, row, session, now, riders),
+      (wrote) => wrote,
+    );
+    // Spent by a concurrent exchange since it was read (or expired, or its person deactivated): nothing was written.
+    if (!spent) return this.refuseReuse(row.codeHash, now, request);
+    const idToken = await this.tokens.idToken({
       app,
-      user: outcome.user,
-      pair: outcome.pair,
-      scope: outcome.code.scope,
-      authTime: outcome.code.authTime,
-      nonce: outcome.code.nonce,
-      grantType: this.grantType,
+      user,
+      pair,
+      scope: row.scope,
+      authTime: row.authTime,
+      nonce: row.nonce,
+      amr: row.amr,
     });
+    return {
+      accessToken: pair.access_token,
+      claims,
+      extra: { refresh_token: pair.refresh_token, id_token: idToken },
+      audit,
+      recorded: true,
+    };
   }
 
-  /** A spent code presented again: whoever holds it now, the tokens of its first exchange die. */
-  private async reused(tx: Tx, events: EmittedEvents, row: AuthorizationCodeRow, now: Date, request: RequestMeta): Promise<Exchange> {
-    if (!row.sessionId) return { error: invalidCode() };
-    const denied = await this.sessions.revokeIn(tx, row.workspaceId, { sessionId: row.sessionId }, 'authorization_code_reuse', now);
-    if (denied.length) {
-      events.emit('oauth_token_revoke', {
-        workspaceId: row.workspaceId,
-        actor: { type: 'system', id: null },
-        target: { type: 'EndUserSession', id: row.sessionId },
-        oauthClientId: row.clientId,
-        request,
-        message: 'Tokens revoked: their authorization code was presented again',
-        metadata: { reason: 'authorization_code_reuse', user_id: row.userId },
-      });
-    }
-    return { error: invalidCode(), denied };
+  /**
+   * A spent code presented again: whoever holds it now, the tokens of its first exchange die (under
+   * the code's row lock, so this waits for an exchange still writing). Always invalid_grant.
+   */
+  private async refuseReuse(codeHash: string, now: Date, request: RequestMeta): Promise<never> {
+    const denied: DeniedToken[] = await this.uow.run(async (tx, events) => {
+      const locked = await this.repository.lockCode(tx, codeHash);
+      if (!locked) return [];
+      const row: AuthorizationCodeRow = locked.code;
+      if (!row.usedAt) {
+        // Not spent after all: expired, or its person deactivated since; it must not work later either.
+        await this.repository.markCodeUsed(tx, row.workspaceId, row.codeHash, now);
+        return [];
+      }
+      if (!row.sessionId) return [];
+      const tokens = await this.sessions.revokeIn(tx, row.workspaceId, { sessionId: row.sessionId }, 'authorization_code_reuse', now);
+      if (tokens.length) {
+        events.emit('oauth_token_revoke', {
+          workspaceId: row.workspaceId,
+          actor: { type: 'system', id: null },
+          target: { type: 'EndUserSession', id: row.sessionId },
+          oauthClientId: row.clientId,
+          request,
+          message: 'Tokens revoked: their authorization code was presented again',
+          metadata: { reason: 'authorization_code_reuse', user_id: row.userId },
+        });
+      }
+      return tokens;
+    });
+    if (denied.length) await this.sessions.mirrorDenied(denied);
+    throw invalidCode();
   }
 }
 
