@@ -1,10 +1,11 @@
-import { Body, Controller, Get, Param, Put } from '@nestjs/common';
+import { Body, Controller, Get, Put } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Doc, Errors, Returns } from '../../api-docs/decorators';
 import { Auth, CurrentPrincipal } from '../../common/auth/auth.decorator';
 import type { DeveloperPrincipal } from '../../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import { SignInPolicyDto } from './dto/sign-in-policy.dto';
+import { type WorkspaceScope, WorkspaceScoped } from '../../workspaces/workspace-scoped';
 import { SignInPolicyService } from './sign-in-policy.service';
 
 const EXAMPLE = {
@@ -30,8 +31,8 @@ export class SignInPolicyController {
   @Returns(200, 'SignInPolicy', 'The policy', { example: EXAMPLE })
   @Errors([404, 'not_found', 'No such workspace among the caller’s'])
   @Get()
-  get(@CurrentPrincipal() principal: DeveloperPrincipal, @Param('id') id: string) {
-    return this.policies.get(principal, id);
+  get(@WorkspaceScoped('param', 'id') scope: WorkspaceScope) {
+    return this.policies.get(scope);
   }
 
   @Doc(
@@ -43,10 +44,10 @@ export class SignInPolicyController {
   @Put()
   set(
     @CurrentPrincipal() principal: DeveloperPrincipal,
-    @Param('id') id: string,
+    @WorkspaceScoped('param', 'id') scope: WorkspaceScope,
     @Body() dto: SignInPolicyDto,
     @ReqMeta() meta: RequestMeta,
   ) {
-    return this.policies.set(principal, id, dto, meta);
+    return this.policies.set(principal, scope, dto, meta);
   }
 }
