@@ -111,11 +111,10 @@ const LOCK_USER = statement('mfa.lock-user', `SELECT id FROM end_users WHERE wor
 const PRUNE_CHALLENGES = statement('mfa.prune-challenges', `DELETE FROM end_user_mfa_challenges WHERE expires_at < $1`, NO_ROW);
 
 /** A challenge as the second step reads it. */
-export interface LockedChallenge
-  extends Pick<
-    EndUserMfaChallenge,
-    'id' | 'workspaceId' | 'userId' | 'kind' | 'reason' | 'methods' | 'anomalyKinds' | 'attempts' | 'expiresAt' | 'consumedAt'
-  > {
+export interface LockedChallenge extends Pick<
+  EndUserMfaChallenge,
+  'id' | 'workspaceId' | 'userId' | 'kind' | 'reason' | 'methods' | 'anomalyKinds' | 'attempts' | 'expiresAt' | 'consumedAt'
+> {
   user: EndUserRecord;
   /** The sealed secret of a confirmed authenticator, else null. */
   totpSecret: string | null;

@@ -7,6 +7,7 @@ import { ScimJson } from '../protocol/scim-response';
 import { ScimError } from '../scim.errors';
 import { DomainError } from '../../common/errors';
 import { listOf, resourceType, schema, serviceProviderConfig } from './discovery.documents';
+import { ScimDiscoveryDocumentSchema, ScimDiscoveryListSchema } from './discovery.schemas';
 
 /** RFC 7644 §4 discovery. Read-only: any other method is a 405 with Allow (the exception filter, from the router). */
 @ApiTags('scim')
@@ -23,7 +24,7 @@ export class ScimDiscoveryController {
     'Service provider configuration',
     'What this SCIM server supports (RFC 7643 §5): PATCH and filter yes; bulk, sort, ETags and changePassword no.',
   )
-  @ScimReturns(200, 'ScimDiscoveryDocument', 'The ServiceProviderConfig')
+  @ScimReturns(200, ScimDiscoveryDocumentSchema, 'The ServiceProviderConfig')
   @ScimJson()
   @Get('ServiceProviderConfig')
   serviceProviderConfig() {
@@ -31,7 +32,7 @@ export class ScimDiscoveryController {
   }
 
   @Doc('Resource types', 'User and Group (RFC 7643 §6).')
-  @ScimReturns(200, 'ScimDiscoveryList', 'A ListResponse of ResourceType documents')
+  @ScimReturns(200, ScimDiscoveryListSchema, 'A ListResponse of ResourceType documents')
   @ScimJson()
   @Get('ResourceTypes')
   resourceTypes() {
@@ -39,7 +40,7 @@ export class ScimDiscoveryController {
   }
 
   @Doc('One resource type', 'User or Group (case-insensitive).')
-  @ScimReturns(200, 'ScimDiscoveryDocument', 'The ResourceType')
+  @ScimReturns(200, ScimDiscoveryDocumentSchema, 'The ResourceType')
   @ScimErrors([404, '', 'No resource type of this name'])
   @ScimJson()
   @Get('ResourceTypes/:name')
@@ -50,7 +51,7 @@ export class ScimDiscoveryController {
   }
 
   @Doc('Schemas', 'The core User and Group schemas with the attributes this server supports (RFC 7643 §7).')
-  @ScimReturns(200, 'ScimDiscoveryList', 'A ListResponse of Schema documents')
+  @ScimReturns(200, ScimDiscoveryListSchema, 'A ListResponse of Schema documents')
   @ScimJson()
   @Get('Schemas')
   schemas() {
@@ -61,7 +62,7 @@ export class ScimDiscoveryController {
   }
 
   @Doc('One schema', 'By its URN, e.g. urn:ietf:params:scim:schemas:core:2.0:User.')
-  @ScimReturns(200, 'ScimDiscoveryDocument', 'The Schema')
+  @ScimReturns(200, ScimDiscoveryDocumentSchema, 'The Schema')
   @ScimErrors([404, '', 'No schema with this id'])
   @ScimJson()
   @Get('Schemas/:id')

@@ -6,6 +6,8 @@ import type { ScimPrincipal } from '../../common/auth/principal';
 import { ScimJson } from '../protocol/scim-response';
 import { readSearchRequest } from '../protocol/search-request';
 import { ScimSearchService } from './scim-search.service';
+import { ScimSearchRequestSchema } from '../protocol/protocol.schemas';
+import { ScimResourceListSchema } from './search.schemas';
 
 /** POST /scim/v2/.search: a search across Users and Groups (RFC 7644 §3.4.3). */
 @ApiTags('scim')
@@ -18,13 +20,13 @@ export class ScimSearchController {
     'Search users and groups',
     "RFC 7644 §3.4.3 search from the root: users and groups of the token's workspace matching the filter, users first. A type is searched when the filter names only attributes it has (a userName filter finds no groups); a filter neither understands is invalidFilter.",
   )
-  @ScimBody('ScimSearchRequest', 'SearchRequest', {
+  @ScimBody(ScimSearchRequestSchema, 'SearchRequest', {
     all: {
       summary: 'Everything whose name starts with "eng"',
       value: { schemas: ['urn:ietf:params:scim:api:messages:2.0:SearchRequest'], filter: 'displayName sw "eng"', count: 50 },
     },
   })
-  @ScimReturns(200, 'ScimResourceList', 'A ListResponse of users and groups')
+  @ScimReturns(200, ScimResourceListSchema, 'A ListResponse of users and groups')
   @ScimErrors(
     [400, 'invalidFilter', 'The filter cannot be parsed or names an unsupported attribute'],
     [400, 'invalidValue', 'startIndex/count not integers, or attributes not attribute names'],

@@ -136,7 +136,18 @@ export class PasskeysRepository {
 
   /** False when the credential id is already registered in the workspace. */
   async insert(tx: Tx, workspaceId: string, userId: string, p: NewPasskey): Promise<PasskeyRecord | null> {
-    const row = await first(tx, INSERT, [workspaceId, userId, p.credentialId, Buffer.from(p.publicKey), p.signCount, p.transports, p.deviceType, p.backedUp, p.name, p.now]);
+    const row = await first(tx, INSERT, [
+      workspaceId,
+      userId,
+      p.credentialId,
+      Buffer.from(p.publicKey),
+      p.signCount,
+      p.transports,
+      p.deviceType,
+      p.backedUp,
+      p.name,
+      p.now,
+    ]);
     return row ? toPasskey(row) : null;
   }
 
