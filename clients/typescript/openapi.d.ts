@@ -3246,7 +3246,7 @@ export interface components {
        * Format: uuid
        * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
        */
-      workspace_id?: string | null;
+      workspace_id: string | null;
       /** @example scim_user_create */
       event_type: string;
       /**
@@ -3257,21 +3257,21 @@ export interface components {
       /** @example scim_token */
       actor_type: string;
       /** @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11 */
-      actor_id?: string | null;
+      actor_id: string | null;
       /** @example null */
-      actor_email?: string | null;
+      actor_email: string | null;
       /** @example User */
-      target_type?: string | null;
+      target_type: string | null;
       /** @example 8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13 */
-      target_id?: string | null;
+      target_id: string | null;
       /** @example null */
-      oauth_client_id?: string | null;
+      oauth_client_id: string | null;
       /** @example 203.0.113.7 */
-      ip_address?: string | null;
+      ip_address: string | null;
       /** @example Okta SCIM Client 1.0.0 */
-      user_agent?: string | null;
+      user_agent: string | null;
       /** @example 5b1d0e2e-8c53-4d1c-a3a9-2d8f0b1c9e77 */
-      request_id?: string | null;
+      request_id: string | null;
       /** @example SCIM user ada@example.com created */
       message: string;
       /**
@@ -3469,13 +3469,13 @@ export interface components {
        */
       id: string;
       /** @example 203.0.113.7 */
-      ip_address?: string | null;
+      ip_address: string | null;
       /** @example FR */
-      country?: string | null;
+      country: string | null;
       /** @example Paris */
-      city?: string | null;
+      city: string | null;
       /** @example Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) Firefox/130.0 */
-      user_agent?: string | null;
+      user_agent: string | null;
       /** @example Firefox */
       browser_family: string;
       /** @example Mac OS */
@@ -4048,20 +4048,20 @@ export interface components {
       /** @description Keys of its private_key_jwt assertions. */
       keys: {
         /** Format: uri */
-        jwks_uri?: string | null;
-        jwks?: {
+        jwks_uri: string | null;
+        jwks: {
           [key: string]: unknown;
         } | null;
       } | null;
       /** @description The external issuer it trusts for the JWT-bearer grant. */
       federation: {
         /** @example https://login.microsoftonline.com/7d3b2c1a-0000-4000-8000-000000000000/v2.0 */
-        issuer?: string;
+        issuer: string;
         /** Format: uri */
-        jwks_uri?: string;
+        jwks_uri: string;
         /** @example 5a8d0c0e-0000-4000-8000-000000000000 */
-        subject?: string;
-        audience?: string | null;
+        subject: string;
+        audience: string | null;
       } | null;
     };
     ScimClientCreated: {

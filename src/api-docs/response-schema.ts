@@ -59,9 +59,11 @@ type BareValueOf<S> = S extends { $ref: string; [VIEW]?: infer T }
                 : S extends { properties: infer P }
                   ? ObjectOf<P, S extends { required: readonly (infer R)[] } ? R : never> &
                       (S extends { additionalProperties: true } ? Record<string, unknown> : unknown)
-                  : S extends { type: 'object' }
-                    ? Record<string, unknown>
-                    : unknown;
+                  : S extends { additionalProperties: infer A extends { type: string } }
+                    ? Record<string, ValueOf<A>>
+                    : S extends { type: 'object' }
+                      ? object
+                      : unknown;
 
 type ObjectOf<P, R> = Flat<{ -readonly [K in keyof P & R]: ValueOf<P[K]> } & { -readonly [K in Exclude<keyof P, R>]?: ValueOf<P[K]> }>;
 type Flat<T> = { [K in keyof T]: T[K] };

@@ -2,7 +2,24 @@ import { id, namedSchema, ref, str, time } from '../api-docs/response-schema';
 
 export const AuditEventSchema = namedSchema('AuditEvent', {
   type: 'object',
-  required: ['id', 'event_type', 'severity', 'actor_type', 'message', 'metadata', 'created_at'],
+  required: [
+    'id',
+    'workspace_id',
+    'event_type',
+    'severity',
+    'actor_type',
+    'actor_id',
+    'actor_email',
+    'target_type',
+    'target_id',
+    'oauth_client_id',
+    'ip_address',
+    'user_agent',
+    'request_id',
+    'message',
+    'metadata',
+    'created_at',
+  ],
   properties: {
     id,
     workspace_id: { ...id, nullable: true },

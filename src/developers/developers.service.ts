@@ -17,13 +17,10 @@ import { DeveloperTokensRepository } from './developer-tokens.repository';
 import { DevelopersRepository } from './developers.repository';
 import { CreateDeveloperTokenDto, DeveloperLoginDto, SignupDto } from './dto/developer-auth.dto';
 import { Developer } from './entities/developer.entity';
+import type { ViewOf } from '../api-docs/response-schema';
+import type { DeveloperSchema } from './developers.schemas';
 
-export interface DeveloperView {
-  id: string;
-  email: string;
-  name: string;
-  created_at: string;
-}
+export type DeveloperView = ViewOf<typeof DeveloperSchema>;
 
 export const toDeveloperView = (d: Developer): DeveloperView => ({
   id: d.id,

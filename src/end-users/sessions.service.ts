@@ -13,6 +13,8 @@ import type { EndUserSessionRecord } from '../events/domain-events';
 import { NewRefreshToken, SessionFilter, SessionsRepository } from './sessions.repository';
 import { AccessTokenCodec } from './tokens/access-token.codec';
 import { DeniedToken, TokenDenylistService } from './tokens/token-denylist.service';
+import type { ViewOf } from '../api-docs/response-schema';
+import type { EndUserSessionSchema } from './sessions.schemas';
 
 export interface TokenPair {
   access_token: string;
@@ -22,21 +24,7 @@ export interface TokenPair {
   session_id: string;
 }
 
-export interface SessionView {
-  id: string;
-  ip_address: string | null;
-  country: string | null;
-  city: string | null;
-  user_agent: string | null;
-  browser_family: string;
-  os_family: string;
-  kind: 'api' | 'browser';
-  /** How the session was authenticated (RFC 8176), e.g. ["pwd"] or ["pwd", "otp", "mfa"]. */
-  amr: string[];
-  created_at: string;
-  last_seen_at: string;
-  current: boolean;
-}
+export type SessionView = ViewOf<typeof EndUserSessionSchema>;
 
 type SessionRef = Pick<EndUserSessionRecord, 'id' | 'workspaceId' | 'userId' | 'oauthClientId'> & { amr?: string[] };
 

@@ -7,7 +7,7 @@ import { ReqMeta, type RequestMeta } from '../common/request-context';
 import { CreateWebhookDto, DeliveriesQueryDto, UpdateWebhookDto, WebhookWorkspaceQueryDto } from './dto/webhook.dto';
 import { type WorkspaceScope, WorkspaceScoped } from '../workspaces/workspace-scoped';
 import { WebhooksService } from './webhooks.service';
-import { WebhookDeliverySchema, WebhookSchema, WebhookWithSecretSchema } from './webhooks.schemas';
+import { WebhookDeliverySchema, WebhookSchema, WebhookWithSecretSchema } from './webhook-views';
 
 @ApiTags('webhooks')
 @Controller('developer/webhooks')

@@ -11,17 +11,12 @@ import { AddMemberDto, CreateWorkspaceDto, UpdateWorkspaceDto } from './dto/work
 import { WorkspaceMembersRepository } from './workspace-members.repository';
 import { assertOwner, type WorkspaceScope } from './workspace-scoped';
 import { WorkspaceRow, WorkspacesRepository } from './workspaces.repository';
+import type { ViewOf } from '../api-docs/response-schema';
+import type { WorkspaceSchema } from './workspaces.schemas';
 
 export type { WorkspaceRole } from './entities/workspace-member.entity';
 
-export interface WorkspaceView {
-  id: string;
-  name: string;
-  description: string;
-  database_count: number;
-  member_count: number;
-  created_at: string;
-}
+export type WorkspaceView = ViewOf<typeof WorkspaceSchema>;
 
 const toView = (r: WorkspaceRow): WorkspaceView => ({
   id: r.id,

@@ -11,19 +11,15 @@ import { FactorVerifier } from './factor-verifier';
 import { hasFactor, MfaRepository } from './mfa.repository';
 import { PasskeyRecord, PasskeysRepository } from './passkeys/passkeys.repository';
 import { matchingStep, newTotpSecret, totpUri } from './totp';
+import type { ViewOf } from '../../api-docs/response-schema';
+import type { MfaStatusSchema, PasskeySchema, TotpEnrolmentSchema } from './mfa.schemas';
 
-export interface MfaStatusView {
-  totp: boolean;
-  passkeys: PasskeyView[];
-  recovery_codes_left: number;
-}
+export type MfaStatusView = ViewOf<typeof MfaStatusSchema>;
 
-export interface TotpEnrolmentView {
-  secret: string;
-  otpauth_uri: string;
+export type TotpEnrolmentView = ViewOf<typeof TotpEnrolmentSchema> & {
   /** The otpauth URI as an SVG QR code (data: URL), for the hosted page; not part of the API body. */
   qrSvgDataUrl?: string;
-}
+};
 
 /** How a factor's removal is authorised: a current code, or one recovery code. */
 export interface FactorProof {
@@ -175,12 +171,7 @@ export function factorFacts(
   };
 }
 
-export interface PasskeyView {
-  id: string;
-  name: string;
-  created_at: string;
-  last_used_at: string | null;
-}
+export type PasskeyView = ViewOf<typeof PasskeySchema>;
 
 export function passkeyView(p: PasskeyRecord): PasskeyView {
   return { id: p.id, name: p.name, created_at: p.createdAt.toISOString(), last_used_at: p.lastUsedAt?.toISOString() ?? null };

@@ -4,11 +4,12 @@ import { Clock } from '../../common/clock';
 import type { RequestMeta } from '../../common/request-context';
 import { UnitOfWork } from '../../database/unit-of-work';
 import type { WorkspaceScope } from '../../workspaces/workspace-scoped';
-import type { PolicyAction } from './entities/sign-in-policy.entity';
-import { Policy, POLICY_KINDS, PolicyKind } from './sign-in-policy';
+import { Policy, POLICY_KINDS } from './sign-in-policy';
 import { SignInPolicyRepository } from './sign-in-policy.repository';
+import type { ViewOf } from '../../api-docs/response-schema';
+import type { SignInPolicySchema } from './mfa.schemas';
 
-export type SignInPolicyView = { workspace_id: string; updated_at: string | null } & Record<PolicyKind, PolicyAction>;
+export type SignInPolicyView = ViewOf<typeof SignInPolicySchema>;
 
 /**
  * The developer API of a workspace's sign-in policy (off by default: every kind `allow`). Membership

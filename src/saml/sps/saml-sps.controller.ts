@@ -7,7 +7,7 @@ import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import { CreateSamlSpDto, SamlSpListQueryDto, UpdateSamlSpDto } from './dto/saml-sp.dto';
 import { type WorkspaceScope, WorkspaceScoped } from '../../workspaces/workspace-scoped';
 import { SamlSpsService } from './saml-sps.service';
-import { SamlServiceProviderSchema } from './saml-sps.schemas';
+import { SamlServiceProviderSchema } from './saml-sp.view';
 
 @ApiTags('saml')
 @Controller('developer/saml/sps')

@@ -13,7 +13,7 @@ import {
 } from './scim-client.dto';
 import { type WorkspaceScope, WorkspaceScoped } from '../../workspaces/workspace-scoped';
 import { ScimClientsService } from './scim-clients.service';
-import { ScimClientCreatedSchema, ScimClientSchema, ScimClientSecretCreatedSchema } from './scim-clients.schemas';
+import { ScimClientCreatedSchema, ScimClientSchema, ScimClientSecretCreatedSchema } from './scim-client.views';
 
 const NO_CLIENT = [404, 'not_found', 'No such SCIM client in a workspace of the caller'] as [number, string, string];
 const REVOKED = [409, 'client_revoked', 'The client is revoked'] as [number, string, string];
