@@ -22,7 +22,7 @@ import { recreateDatabase } from './lib/postgres';
 import { writeBlock } from './lib/report';
 import { ApiClient } from './lib/api-client';
 import { createDeveloper, createWorkspace, productionEnv, productionNodeFlags } from './lib/service';
-import { acquireLock, freePort, Measurement, probe, run, Side, startServer, summarize, window, Window } from './scim/harness';
+import { acquireLock, alternating, freePort, Measurement, probe, run, Side, startServer, summarize, window } from './scim/harness';
 
 const ROOT = resolve(__dirname, '..');
 const arg = (name: string, dflt: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? dflt);
@@ -102,15 +102,7 @@ async function main(): Promise<void> {
     await probe(scimSide);
     await window(scimSide, OPTS.connections, OPTS.warmupSec);
     await window(exchangeSide, OPTS.connections, OPTS.warmupSec);
-    const scimWindows: Window[] = [];
-    const exchangeWindows: Window[] = [];
-    for (let r = 0; r < OPTS.rounds; r++) {
-      const pairs: [Side, Window[]][] = [
-        [scimSide, scimWindows],
-        [exchangeSide, exchangeWindows],
-      ];
-      for (const [s, into] of r % 2 === 0 ? pairs : pairs.reverse()) into.push(await window(s, OPTS.connections, OPTS.durationSec));
-    }
+    const [scimWindows, exchangeWindows] = await alternating(scimSide, exchangeSide, OPTS);
     if (next >= CODES) throw new Error(`the run used ${next} codes, more than the ${CODES} seeded: lower --rounds or --duration`);
     const scim = summarize(scimWindows);
     const exchange = summarize(exchangeWindows);

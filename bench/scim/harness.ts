@@ -129,6 +129,23 @@ export async function window(side: Side, connections: number, durationSec: numbe
   return { ...w, cpuSec: side.cpuSeconds() - cpu0 };
 }
 
+/**
+ * Two sides measured in alternating windows, in ABBA order (a, b, b, a, …), so a drift of the
+ * machine's load hits both alike; each side's windows, to pool with summarize.
+ */
+export async function alternating(
+  a: Side,
+  b: Side,
+  opts: { rounds: number; connections: number; durationSec: number },
+): Promise<[Window[], Window[]]> {
+  const windows: [Window[], Window[]] = [[], []];
+  for (let r = 0; r < opts.rounds; r++) {
+    const order = r % 2 === 0 ? [0, 1] : [1, 0];
+    for (const i of order) windows[i].push(await window(i === 0 ? a : b, opts.connections, opts.durationSec));
+  }
+  return windows;
+}
+
 /** Pools several windows of one side into one measurement. */
 export function summarize(windows: Window[]): Measurement {
   const ok = windows.reduce((a, w) => a + w.ok, 0);
