@@ -7,6 +7,7 @@ import autocannon from 'autocannon';
 import { ChildProcess, spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { cpus, loadavg } from 'node:os';
 import { dirname } from 'node:path';
 import { treeCpuSeconds } from '../lib/proc';
 
@@ -241,4 +242,24 @@ export async function acquireLock(log: (m: string) => void): Promise<void> {
     announced = true;
     await sleep(3000);
   }
+}
+
+/** One line of a measurement, for the run's log. */
+export function formatMeasurement(m: Measurement): string {
+  return `${m.requestsPerSec} req/s, p50 ${m.p50Ms} ms, p99 ${m.p99Ms} ms, ${m.cpuMsPerRequest} ms CPU/req, non-2xx ${m.non2xx}`;
+}
+
+/** When, how and on what a report was measured. */
+export interface RunFacts {
+  ranAt: string;
+  command: string;
+  machine: { cpus: number; model?: string; loadAverage: number[] };
+}
+
+export function runFacts(script: string): RunFacts {
+  return {
+    ranAt: new Date().toISOString(),
+    command: `npx ts-node ${script} ${process.argv.slice(2).join(' ')}`.trim(),
+    machine: { cpus: cpus().length, model: cpus()[0]?.model, loadAverage: loadavg().map((l) => Math.round(l * 100) / 100) },
+  };
 }
