@@ -11,7 +11,8 @@ import { readSearchRequest } from '../protocol/search-request';
 import { ScimJson } from '../protocol/scim-response';
 import { ScimGroupsService } from './scim-groups.service';
 import { ScimGroupInputSchema, ScimGroupListSchema, ScimGroupSchema } from './group.schemas';
-import { ScimPatchRequestSchema, ScimSearchRequestSchema } from '../protocol/protocol.schemas';
+import { ScimPatchRequestSchema } from '../protocol/protocol.schemas';
+import { ScimSearchRoute } from '../protocol/scim-routes';
 
 type QueryParams = Record<string, unknown>;
 
@@ -67,7 +68,7 @@ export class ScimGroupsController {
     'Search groups (POST)',
     'RFC 7644 §3.4.3: the same as GET /scim/v2/Groups with the parameters in a SearchRequest body (useful when a filter is too long for a URL).',
   )
-  @ScimBody(ScimSearchRequestSchema, 'SearchRequest', {
+  @ScimSearchRoute(ScimGroupListSchema, 'A ListResponse', {
     page: {
       summary: 'Filter and page',
       value: {
@@ -78,14 +79,6 @@ export class ScimGroupsController {
       },
     },
   })
-  @ScimReturns(200, ScimGroupListSchema, 'A ListResponse')
-  @ScimErrors(
-    [400, 'invalidFilter', 'The filter cannot be parsed or names an unsupported attribute'],
-    [400, 'invalidValue', 'startIndex/count not integers, or attributes not attribute names'],
-  )
-  @ScimJson()
-  @Post('.search')
-  @HttpCode(200)
   search(@CurrentPrincipal() p: ScimPrincipal, @Body() body: unknown) {
     return this.groups.list(p.workspaceId, readSearchRequest(body));
   }

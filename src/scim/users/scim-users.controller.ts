@@ -10,7 +10,8 @@ import { readProjectionQuery } from '../protocol/projection';
 import { readSearchRequest } from '../protocol/search-request';
 import { ScimJson } from '../protocol/scim-response';
 import { ScimUsersService } from './scim-users.service';
-import { ScimPatchRequestSchema, ScimSearchRequestSchema } from '../protocol/protocol.schemas';
+import { ScimPatchRequestSchema } from '../protocol/protocol.schemas';
+import { ScimSearchRoute } from '../protocol/scim-routes';
 import { ScimUserInputSchema, ScimUserListSchema, ScimUserSchema } from './user.schemas';
 
 type QueryParams = Record<string, unknown>;
@@ -72,7 +73,7 @@ export class ScimUsersController {
     'Search users (POST)',
     'RFC 7644 §3.4.3: the same as GET /scim/v2/Users with the parameters in a SearchRequest body (useful when a filter is too long for a URL).',
   )
-  @ScimBody(ScimSearchRequestSchema, 'SearchRequest', {
+  @ScimSearchRoute(ScimUserListSchema, 'A ListResponse', {
     page: {
       summary: 'Filter and page',
       value: {
@@ -83,14 +84,6 @@ export class ScimUsersController {
       },
     },
   })
-  @ScimReturns(200, ScimUserListSchema, 'A ListResponse')
-  @ScimErrors(
-    [400, 'invalidFilter', 'The filter cannot be parsed or names an unsupported attribute'],
-    [400, 'invalidValue', 'startIndex/count not integers, or attributes not attribute names'],
-  )
-  @ScimJson()
-  @Post('.search')
-  @HttpCode(200)
   search(@CurrentPrincipal() p: ScimPrincipal, @Body() body: unknown) {
     return this.users.list(p.workspaceId, readSearchRequest(body));
   }
