@@ -1,3 +1,4 @@
+import { ScimBody } from '../../api-docs/decorators';
 import { id, namedSchema, ref, str } from '../../api-docs/response-schema';
 import { partialScim, scimId, scimListResponse, scimMeta } from '../protocol/protocol.schemas';
 import { GROUP_SCHEMA } from '../scim.constants';
@@ -48,3 +49,16 @@ export const ScimGroupListSchema = namedSchema(
   'ScimGroupList',
   scimListResponse({ type: 'array', items: { anyOf: [ref(ScimGroupSchema), ref(ScimGroupPartialSchema)] } }),
 );
+
+/** The body of a group's POST and PUT, with its example. */
+export const ScimGroupBody = () =>
+  ScimBody(ScimGroupInputSchema, 'The group', {
+    engineering: {
+      summary: 'A group with one member',
+      value: {
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+        displayName: 'Engineering',
+        members: [{ value: '3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11' }],
+      },
+    },
+  });

@@ -10,9 +10,9 @@ import { readProjectionQuery } from '../protocol/projection';
 import { readSearchRequest } from '../protocol/search-request';
 import { ScimJson } from '../protocol/scim-response';
 import { ScimGroupsService } from './scim-groups.service';
-import { ScimGroupInputSchema, ScimGroupListSchema, ScimGroupSchema } from './group.schemas';
+import { ScimGroupBody, ScimGroupListSchema, ScimGroupSchema } from './group.schemas';
 import { ScimPatchRequestSchema } from '../protocol/protocol.schemas';
-import { ScimSearchRoute } from '../protocol/scim-routes';
+import { ScimCreated, ScimSearchRoute } from '../protocol/scim-routes';
 
 type QueryParams = Record<string, unknown>;
 
@@ -33,19 +33,8 @@ export class ScimGroupsController {
   }
 
   @Doc('Create a group', "Creates a group in the token's workspace; Location names it. Unknown attributes are ignored.")
-  @ScimBody(ScimGroupInputSchema, 'The group', {
-    engineering: {
-      summary: 'A group with one member',
-      value: {
-        schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
-        displayName: 'Engineering',
-        members: [{ value: '3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11' }],
-      },
-    },
-  })
-  @ScimReturns(201, ScimGroupSchema, 'Created', {
-    headers: { Location: { description: 'meta.location of the new group', schema: { type: 'string' } } },
-  })
+  @ScimGroupBody()
+  @ScimCreated(ScimGroupSchema, 'group')
   @ScimErrors(
     [400, 'invalidValue', 'displayName missing or empty, or members not an array'],
     [409, 'uniqueness', 'displayName is already taken in the workspace'],
@@ -95,16 +84,7 @@ export class ScimGroupsController {
 
   @Doc('Replace a group', 'Sets the attributes sent; attributes not sent keep their value (decision 0102).')
   @ScimProjectionQuery()
-  @ScimBody(ScimGroupInputSchema, 'The group', {
-    engineering: {
-      summary: 'A group with one member',
-      value: {
-        schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
-        displayName: 'Engineering',
-        members: [{ value: '3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11' }],
-      },
-    },
-  })
+  @ScimGroupBody()
   @ScimReturns(200, ScimGroupSchema, 'The replaced group')
   @ScimErrors(
     [400, 'invalidValue', 'displayName missing or empty, or members not an array'],

@@ -22,3 +22,9 @@ export function ScimSearchRoute(list: NamedSchema<unknown>, answer: string, exam
     HttpCode(200),
   );
 }
+
+/** 201 with the new resource, its meta.location also in the Location header. */
+export const ScimCreated = (resource: NamedSchema<unknown>, kind: string) =>
+  ScimReturns(201, resource, 'Created', {
+    headers: { Location: { description: `meta.location of the new ${kind}`, schema: { type: 'string' } } },
+  });

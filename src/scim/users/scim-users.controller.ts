@@ -11,8 +11,8 @@ import { readSearchRequest } from '../protocol/search-request';
 import { ScimJson } from '../protocol/scim-response';
 import { ScimUsersService } from './scim-users.service';
 import { ScimPatchRequestSchema } from '../protocol/protocol.schemas';
-import { ScimSearchRoute } from '../protocol/scim-routes';
-import { ScimUserInputSchema, ScimUserListSchema, ScimUserSchema } from './user.schemas';
+import { ScimCreated, ScimSearchRoute } from '../protocol/scim-routes';
+import { ScimUserBody, ScimUserListSchema, ScimUserSchema } from './user.schemas';
 
 type QueryParams = Record<string, unknown>;
 
@@ -36,21 +36,8 @@ export class ScimUsersController {
     'Create a user',
     "Creates a user in the token's workspace; Location names it. Unknown attributes are ignored. When the userName (or primary email) belongs to a deactivated user of the workspace, that user is reactivated instead: the same id, 201, its attributes replaced as by PUT (how Okta and Entra re-provision a person they removed).",
   )
-  @ScimBody(ScimUserInputSchema, 'The user', {
-    okta: {
-      summary: 'Okta-style create',
-      value: {
-        schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
-        userName: 'ada@example.com',
-        name: { givenName: 'Ada', familyName: 'Lovelace' },
-        emails: [{ value: 'ada@example.com', type: 'work', primary: true }],
-        active: true,
-      },
-    },
-  })
-  @ScimReturns(201, ScimUserSchema, 'Created', {
-    headers: { Location: { description: 'meta.location of the new user', schema: { type: 'string' } } },
-  })
+  @ScimUserBody()
+  @ScimCreated(ScimUserSchema, 'user')
   @ScimErrors(
     [400, 'invalidValue', 'userName missing, an email not valid, or a value of the wrong type'],
     [409, 'uniqueness', 'userName (email) is already taken by an active user of the workspace'],
@@ -100,18 +87,7 @@ export class ScimUsersController {
 
   @Doc('Replace a user', 'Sets the attributes sent; attributes not sent keep their value (decision 0102).')
   @ScimProjectionQuery()
-  @ScimBody(ScimUserInputSchema, 'The user', {
-    okta: {
-      summary: 'Okta-style create',
-      value: {
-        schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
-        userName: 'ada@example.com',
-        name: { givenName: 'Ada', familyName: 'Lovelace' },
-        emails: [{ value: 'ada@example.com', type: 'work', primary: true }],
-        active: true,
-      },
-    },
-  })
+  @ScimUserBody()
   @ScimReturns(200, ScimUserSchema, 'The replaced user')
   @ScimErrors(
     [400, 'invalidValue', 'userName missing, an email not valid, or a value of the wrong type'],

@@ -1,3 +1,4 @@
+import { ScimBody } from '../../api-docs/decorators';
 import { id, namedSchema, ref, str } from '../../api-docs/response-schema';
 import { partialScim, scimId, scimListResponse, scimMeta } from '../protocol/protocol.schemas';
 import { USER_SCHEMA } from '../scim.constants';
@@ -69,3 +70,18 @@ export const ScimUserListSchema = namedSchema(
   'ScimUserList',
   scimListResponse({ type: 'array', items: { anyOf: [ref(ScimUserSchema), ref(ScimUserPartialSchema)] } }),
 );
+
+/** The body of a user's POST and PUT, with its example. */
+export const ScimUserBody = () =>
+  ScimBody(ScimUserInputSchema, 'The user', {
+    okta: {
+      summary: 'Okta-style create',
+      value: {
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+        userName: 'ada@example.com',
+        name: { givenName: 'Ada', familyName: 'Lovelace' },
+        emails: [{ value: 'ada@example.com', type: 'work', primary: true }],
+        active: true,
+      },
+    },
+  });
