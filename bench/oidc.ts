@@ -25,6 +25,8 @@ import {
   acquireLock,
   alternating,
   formatMeasurement,
+  numberArg,
+  windowOptions,
   freePort,
   Measurement,
   RunFacts,
@@ -38,14 +40,7 @@ import {
 } from './scim/harness';
 
 const ROOT = resolve(__dirname, '..');
-const arg = (name: string, dflt: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? dflt);
-const OPTS = {
-  durationSec: arg('duration', 5),
-  warmupSec: arg('warmup', 3),
-  connections: arg('connections', 10),
-  rounds: arg('rounds', 4),
-  signIns: arg('signins', 20),
-};
+const OPTS = { ...windowOptions(), signIns: numberArg('signins', 20) };
 const USERS = 1_000;
 const CODES = 60_000;
 const REDIRECT_URI = 'https://app.bench.example/callback';

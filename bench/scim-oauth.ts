@@ -21,6 +21,8 @@ import {
   acquireLock,
   alternating,
   formatMeasurement,
+  numberArg,
+  windowOptions,
   freePort,
   Measurement,
   RunFacts,
@@ -34,14 +36,8 @@ import {
 } from './scim/harness';
 
 const ROOT = resolve(__dirname, '..');
-const arg = (name: string, dflt: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? dflt);
-const OPTS = {
-  durationSec: arg('duration', 5),
-  warmupSec: arg('warmup', 3),
-  connections: arg('connections', 10),
-  rounds: arg('rounds', 4),
-};
-const USERS = arg('users', 10_000);
+const OPTS = windowOptions();
+const USERS = numberArg('users', 10_000);
 const PATCH_RUNS = 5;
 const log = (m: string) => console.log(`[bench:scim-oauth] ${m}`);
 

@@ -263,3 +263,17 @@ export function runFacts(script: string): RunFacts {
     machine: { cpus: cpus().length, model: cpus()[0]?.model, loadAverage: loadavg().map((l) => Math.round(l * 100) / 100) },
   };
 }
+
+/** A numeric `--name=value` option of the command line. */
+export const numberArg = (name: string, dflt: number): number =>
+  Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? dflt);
+
+/** The window options every alternating benchmark takes: --duration, --warmup, --connections, --rounds. */
+export function windowOptions() {
+  return {
+    durationSec: numberArg('duration', 5),
+    warmupSec: numberArg('warmup', 3),
+    connections: numberArg('connections', 10),
+    rounds: numberArg('rounds', 4),
+  };
+}
