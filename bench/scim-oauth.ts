@@ -11,23 +11,33 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
+import { ApiClient } from './lib/api-client';
+import { recreateDatabase } from './lib/postgres';
 import { writeBlock } from './lib/report';
-import { productionEnv, productionNodeFlags } from './lib/service';
-import { acquireLock, freePort, Measurement, probe, run, Side, startServer, summarize, window, Window } from './scim/harness';
+import { createDeveloper, createWorkspace, productionEnv, productionNodeFlags } from './lib/service';
+import {
+  acquireLock,
+  alternating,
+  formatMeasurement,
+  numberArg,
+  windowOptions,
+  freePort,
+  Measurement,
+  RunFacts,
+  runFacts,
+  probe,
+  run,
+  Side,
+  startServer,
+  summarize,
+  window,
+} from './scim/harness';
 
 const ROOT = resolve(__dirname, '..');
-const ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const arg = (name: string, dflt: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? dflt);
-const OPTS = {
-  durationSec: arg('duration', 5),
-  warmupSec: arg('warmup', 3),
-  connections: arg('connections', 10),
-  rounds: arg('rounds', 4),
-};
-const USERS = arg('users', 10_000);
+const OPTS = windowOptions();
+const USERS = numberArg('users', 10_000);
 const PATCH_RUNS = 5;
 const log = (m: string) => console.log(`[bench:scim-oauth] ${m}`);
 
@@ -50,7 +60,8 @@ async function main(): Promise<void> {
   const db = new Client({ connectionString: databaseUrl });
   await db.connect();
   try {
-    const tenant = await provision(baseUrl);
+    const api = new ApiClient(baseUrl);
+    const tenant = await provision(api);
     const sample = await seedUsers(db, tenant.workspaceId);
     const oauthToken = await accessToken(baseUrl, tenant.clientId, tenant.clientSecret);
     const side = (token: string): Side => ({
@@ -64,38 +75,22 @@ async function main(): Promise<void> {
       await probe(s);
       await window(s, OPTS.connections, OPTS.warmupSec);
     }
-    const scimWindows: Window[] = [];
-    const oauthWindows: Window[] = [];
-    for (let r = 0; r < OPTS.rounds; r++) {
-      const order: [Side, Window[]][] =
-        r % 2 === 0
-          ? [
-              [scimSide, scimWindows],
-              [oauthSide, oauthWindows],
-            ]
-          : [
-              [oauthSide, oauthWindows],
-              [scimSide, scimWindows],
-            ];
-      for (const [s, into] of order) into.push(await window(s, OPTS.connections, OPTS.durationSec));
-    }
+    const [scimWindows, oauthWindows] = await alternating(scimSide, oauthSide, OPTS);
     const scim = summarize(scimWindows);
     const oauth = summarize(oauthWindows);
     const ratio = Math.round((oauth.requestsPerSec / scim.requestsPerSec) * 1000) / 1000;
     const cpuRatio = Math.round((scim.cpuMsPerRequest / oauth.cpuMsPerRequest) * 1000) / 1000;
-    log(`scim_ token: ${fmt(scim)}`);
-    log(`OAuth token: ${fmt(oauth)}`);
+    log(`scim_ token: ${formatMeasurement(scim)}`);
+    log(`OAuth token: ${formatMeasurement(oauth)}`);
     log(`throughput ratio OAuth / scim_ = ${ratio} (target ≥ 0.95), CPU ratio ${cpuRatio}`);
 
     const scimAuth = { authorization: `Bearer ${tenant.scimToken}`, 'content-type': 'application/scim+json' };
-    const patches = await groupPatchTimes(baseUrl, scimAuth, db, tenant.workspaceId);
+    const patches = await groupPatchTimes(api, scimAuth, db, tenant.workspaceId);
     log(`group PATCH adding 1,000 members: ${patches.add.join(', ')} ms; removing 1,000: ${patches.remove.join(', ')} ms`);
 
     const report = {
       area: 'scim-oauth',
-      ranAt: new Date().toISOString(),
-      command: `npx ts-node bench/scim-oauth.ts ${process.argv.slice(2).join(' ')}`.trim(),
-      machine: { cpus: cpus().length, model: cpus()[0]?.model, loadAverage: loadavg().map((l) => Math.round(l * 100) / 100) },
+      ...runFacts('bench/scim-oauth.ts'),
       options: { ...OPTS, users: USERS },
       scimToken: scim,
       oauthToken: oauth,
@@ -115,55 +110,17 @@ async function main(): Promise<void> {
   }
 }
 
-async function recreateDatabase(name: string): Promise<string> {
-  const admin = new Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function api(baseUrl: string, method: string, path: string, body: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(baseUrl + path, {
-    method,
-    headers: { 'content-type': 'application/json', ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path} -> ${res.status} ${text.slice(0, 300)}`);
-  return { body: text ? (JSON.parse(text) as Record<string, unknown>) : {}, headers: res.headers };
-}
-
 /** A developer, a workspace, a SCIM token and a SCIM OAuth client, through the real API. */
-async function provision(baseUrl: string) {
-  const email = `bench-${randomUUID().slice(0, 8)}@example.test`;
-  const password = `pw-${randomUUID()}`;
-  await api(baseUrl, 'POST', '/developer/auth/signup/', { email, password, name: 'Bench' });
-  const login = await api(baseUrl, 'POST', '/developer/auth/login/', { email, password });
-  const cookie = login.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
-  const dat = await api(
-    baseUrl,
-    'POST',
-    '/developer/tokens/',
-    { label: 'bench' },
-    { cookie, 'x-csrf-token': String(login.body.csrf_token) },
-  );
-  const auth = { authorization: `Bearer ${String(dat.body.token)}` };
-  const ws = await api(baseUrl, 'POST', '/e/v1/developer/workspaces/', { name: 'scim oauth bench' }, auth);
-  const workspaceId = String(ws.body.id);
-  const scim = await api(baseUrl, 'POST', '/developer/scim/tokens/', { workspace_id: workspaceId, label: 'bench' }, auth);
-  const client = await api(baseUrl, 'POST', '/developer/scim/clients/', { workspace_id: workspaceId, label: 'bench' }, auth);
-  const secret = client.body.secret as { value: string };
-  return { workspaceId, scimToken: String(scim.body.token), clientId: String(client.body.client_id), clientSecret: secret.value };
+async function provision(api: ApiClient) {
+  const dev = await createDeveloper(api);
+  const workspace = await createWorkspace(api, dev, 'scim oauth bench');
+  const body = { workspace_id: workspace.id, label: 'bench' };
+  const scim = await api.post<{ token: string }>('/developer/scim/tokens/', { body, headers: dev.authHeaders });
+  const client = await api.post<{ client_id: string; secret: { value: string } }>('/developer/scim/clients/', {
+    body,
+    headers: dev.authHeaders,
+  });
+  return { workspaceId: workspace.id, scimToken: scim.body.token, clientId: client.body.client_id, clientSecret: client.body.secret.value };
 }
 
 async function accessToken(baseUrl: string, clientId: string, secret: string): Promise<string> {
@@ -197,12 +154,12 @@ async function seedUsers(db: Client, workspaceId: string): Promise<{ id: string 
 }
 
 /** Wall time of a PATCH adding 1,000 members to a fresh group, then of one removing them all by value, PATCH_RUNS times. */
-async function groupPatchTimes(baseUrl: string, auth: Record<string, string>, db: Client, workspaceId: string) {
+async function groupPatchTimes(api: ApiClient, auth: Record<string, string>, db: Client, workspaceId: string) {
   const add: number[] = [];
   const remove: number[] = [];
   const timed = async (body: unknown, groupId: string) => {
     const started = process.hrtime.bigint();
-    await api(baseUrl, 'PATCH', `/scim/v2/Groups/${groupId}?excludedAttributes=members`, body, auth);
+    await api.request('PATCH', `/scim/v2/Groups/${groupId}?excludedAttributes=members`, { body, headers: auth });
     return Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100;
   };
   const members = async (groupId: string) =>
@@ -212,14 +169,11 @@ async function groupPatchTimes(baseUrl: string, auth: Record<string, string>, db
       workspaceId,
     ]);
     const value = rows.map((r) => ({ value: r.id }));
-    const group = await api(
-      baseUrl,
-      'POST',
-      '/scim/v2/Groups',
-      { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: `bench group ${i} ${randomUUID()}` },
-      auth,
-    );
-    const groupId = String(group.body.id);
+    const group = await api.post<{ id: string }>('/scim/v2/Groups', {
+      body: { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: `bench group ${i} ${randomUUID()}` },
+      headers: auth,
+    });
+    const groupId = group.body.id;
     const patch = (op: string) => ({
       schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
       Operations: [{ op, path: 'members', value }],
@@ -232,25 +186,20 @@ async function groupPatchTimes(baseUrl: string, auth: Record<string, string>, db
   return { add, remove };
 }
 
-function fmt(m: Measurement): string {
-  return `${m.requestsPerSec} req/s, p50 ${m.p50Ms} ms, p99 ${m.p99Ms} ms, ${m.cpuMsPerRequest} ms CPU/req, non-2xx ${m.non2xx}`;
-}
-
 const START = '<!-- scim-oauth:start (generated by bench/scim-oauth.ts) -->';
 const END = '<!-- scim-oauth:end -->';
 
-function render(r: {
-  ranAt: string;
-  command: string;
-  machine: { cpus: number; model?: string; loadAverage: number[] };
-  scimToken: Measurement;
-  oauthToken: Measurement;
-  ratio: number;
-  cpuRatio: number;
-  met: boolean;
-  groupPatch1000AddMs: number[];
-  groupPatch1000RemoveMs: number[];
-}): string {
+function render(
+  r: RunFacts & {
+    scimToken: Measurement;
+    oauthToken: Measurement;
+    ratio: number;
+    cpuRatio: number;
+    met: boolean;
+    groupPatch1000AddMs: number[];
+    groupPatch1000RemoveMs: number[];
+  },
+): string {
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const row = (name: string, m: Measurement) =>
     `| ${name} | ${m.requestsPerSec} | ${m.p50Ms} | ${m.p99Ms} | ${m.cpuMsPerRequest} | ${m.non2xx} |`;

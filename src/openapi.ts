@@ -2,7 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { OperationObject, ResponseObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { SCHEMA_EXAMPLES } from './api-docs/examples';
-import { SCHEMAS } from './api-docs/schemas';
+import { declaredSchemas } from './api-docs/response-schema';
 import { applyValidationRules, applyValidationRulesToQueries } from './api-docs/validation-rules';
 import type { ErrorSurface } from './common/error-surface';
 import { RouteSurfaces } from './common/route-surfaces';
@@ -15,16 +15,6 @@ const DESCRIPTION = `SCIM 2.0 server, SAML 2.0 identity provider, email verifica
 **Errors.** Outside SCIM every error is \`{"error": "<snake_case_code>", "message": "…", "details"?: {…}}\`: branch on \`error\`. SCIM routes answer RFC 7644's error body (\`application/scim+json\`). Besides the statuses listed per operation, any route can answer 503 \`service_unavailable\` (with \`Retry-After\`) while the database is unreachable, and 500 \`internal_error\` with a \`request_id\` to quote.
 
 **Requests.** JSON bodies; unknown fields are rejected with 400 \`validation_failed\` (SCIM accepts and ignores them). Every response carries \`X-Request-Id\`. A method a path does not support is 405 with an \`Allow\` header. U+0000 and unpaired surrogates in any body, URL, cookie or header are 400 (SCIM: \`invalidValue\`). Paths end with a slash as shown (the same path without it is served too); SCIM paths have none.`;
-
-/**
- * Examples that are a feature's own served documents (the SCIM discovery documents, for an
- * example base URL): put in here, in the app layer, because src/api-docs names no feature.
- */
-const EXAMPLE_BASE = 'https://id.example.com';
-const SERVED_EXAMPLES = {
-  ScimDiscoveryList: listOf([resourceType(EXAMPLE_BASE, 'User'), resourceType(EXAMPLE_BASE, 'Group')]),
-  ScimDiscoveryDocument: serviceProviderConfig(EXAMPLE_BASE),
-} satisfies Partial<Record<keyof typeof SCHEMAS, unknown>>;
 
 type Kind = 'developer' | 'scim' | 'end-user' | 'public';
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
@@ -81,11 +71,9 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     const schema = document.components?.schemas?.[name];
     if (schema && !('$ref' in schema)) schema.example = example;
   }
-  document.components = { ...document.components, schemas: { ...document.components?.schemas, ...SCHEMAS } };
-  const schemas = document.components.schemas!;
-  for (const [name, example] of Object.entries(SERVED_EXAMPLES)) {
-    schemas[name] = { ...SCHEMAS[name as keyof typeof SCHEMAS], example };
-  }
+  // The named bodies each feature declares beside its views (src/api-docs/response-schema.ts), by name.
+  const declared = Object.entries(declaredSchemas()).sort(([a], [b]) => (a < b ? -1 : 1));
+  document.components = { ...document.components, schemas: { ...document.components?.schemas, ...Object.fromEntries(declared) } };
   // Nest labels every bearer scheme "JWT"; ours are opaque strings a client must not parse.
   for (const scheme of Object.values(document.components.securitySchemes ?? {})) if ('bearerFormat' in scheme) delete scheme.bearerFormat;
   const surfaces = app.get(RouteSurfaces);
@@ -185,7 +173,7 @@ function addSharedErrors(op: OperationObject, surface: ErrorSurface, kind: Kind,
 
 /**
  * A SCIM operation that takes attributes/excludedAttributes answers the resource in part: its
- * success schema X becomes anyOf [X, XPartial] where XPartial exists (src/api-docs/schemas.ts).
+ * success schema X becomes anyOf [X, XPartial] where XPartial exists (src/scim/protocol/protocol.schemas.ts).
  */
 function allowProjections(op: OperationObject, schemas: Record<string, unknown>): void {
   if (!(op.parameters ?? []).some((p) => 'name' in p && p.name === 'attributes')) return;

@@ -7,6 +7,7 @@ import autocannon from 'autocannon';
 import { ChildProcess, spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { cpus, loadavg } from 'node:os';
 import { dirname } from 'node:path';
 import { treeCpuSeconds } from '../lib/proc';
 
@@ -129,6 +130,23 @@ export async function window(side: Side, connections: number, durationSec: numbe
   return { ...w, cpuSec: side.cpuSeconds() - cpu0 };
 }
 
+/**
+ * Two sides measured in alternating windows, in ABBA order (a, b, b, a, …), so a drift of the
+ * machine's load hits both alike; each side's windows, to pool with summarize.
+ */
+export async function alternating(
+  a: Side,
+  b: Side,
+  opts: { rounds: number; connections: number; durationSec: number },
+): Promise<[Window[], Window[]]> {
+  const windows: [Window[], Window[]] = [[], []];
+  for (let r = 0; r < opts.rounds; r++) {
+    const order = r % 2 === 0 ? [0, 1] : [1, 0];
+    for (const i of order) windows[i].push(await window(i === 0 ? a : b, opts.connections, opts.durationSec));
+  }
+  return windows;
+}
+
 /** Pools several windows of one side into one measurement. */
 export function summarize(windows: Window[]): Measurement {
   const ok = windows.reduce((a, w) => a + w.ok, 0);
@@ -224,4 +242,38 @@ export async function acquireLock(log: (m: string) => void): Promise<void> {
     announced = true;
     await sleep(3000);
   }
+}
+
+/** One line of a measurement, for the run's log. */
+export function formatMeasurement(m: Measurement): string {
+  return `${m.requestsPerSec} req/s, p50 ${m.p50Ms} ms, p99 ${m.p99Ms} ms, ${m.cpuMsPerRequest} ms CPU/req, non-2xx ${m.non2xx}`;
+}
+
+/** When, how and on what a report was measured. */
+export interface RunFacts {
+  ranAt: string;
+  command: string;
+  machine: { cpus: number; model?: string; loadAverage: number[] };
+}
+
+export function runFacts(script: string): RunFacts {
+  return {
+    ranAt: new Date().toISOString(),
+    command: `npx ts-node ${script} ${process.argv.slice(2).join(' ')}`.trim(),
+    machine: { cpus: cpus().length, model: cpus()[0]?.model, loadAverage: loadavg().map((l) => Math.round(l * 100) / 100) },
+  };
+}
+
+/** A numeric `--name=value` option of the command line. */
+export const numberArg = (name: string, dflt: number): number =>
+  Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? dflt);
+
+/** The window options every alternating benchmark takes: --duration, --warmup, --connections, --rounds. */
+export function windowOptions() {
+  return {
+    durationSec: numberArg('duration', 5),
+    warmupSec: numberArg('warmup', 3),
+    connections: numberArg('connections', 10),
+    rounds: numberArg('rounds', 4),
+  };
 }

@@ -3184,64 +3184,180 @@ export interface components {
       /** @description false pauses deliveries; true re-enables a disabled endpoint */
       is_active?: boolean;
     };
-    /** @description Error body of every route outside /scim/v2 (HTML pages aside). */
-    Error: {
+    /** @description A signed chain head: an Ed25519 signature over its workspace_id, seq, event_id, hash and signed_at (docs/audit.md). */
+    AuditCheckpoint: {
       /**
-       * @description Stable snake_case code: branch on this, not on the message.
-       * @example validation_failed
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
        */
-      error: string;
-      /** @example Invalid request: check password */
+      id: string;
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      workspace_id: string;
+      /**
+       * @description Chain position of the head it signs.
+       * @example 1234
+       */
+      seq: number;
+      /**
+       * Format: uuid
+       * @description The event sealed at that position.
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      event_id: string;
+      /**
+       * @description The chain hash at seq (hex SHA-256).
+       * @example 9f2c4e6a8b0d1f3e5a7c9b1d3f5e7a9c0b2d4f6e8a0c2e4f6a8b0d2f4e6a8c0b
+       */
+      hash: string;
+      /**
+       * @description Which key of GET /developer/audit/keys/ signed it.
+       * @example audit-2026-11
+       */
+      key_id: string;
+      /**
+       * @description Base64 Ed25519 signature.
+       * @example m0x3mQ1mB3Zr8c2k9Vq4W7tY5uN6pA1sD8fG2hJ4kL0zX9cV7bN3mQ5wE2rT6yU1iO4pA8sD0fG3hJ5kL7zX9cVw==
+       */
+      signature: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      signed_at: string;
+    };
+    AuditCheckpointPage: {
+      results: components['schemas']['AuditCheckpoint'][];
+      /**
+       * @description A seq: pass it as `cursor` for the next page; null at the end.
+       * @example 1234
+       */
+      next_cursor: number | null;
+    };
+    AuditEvent: {
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      id: string;
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      workspace_id: string | null;
+      /** @example scim_user_create */
+      event_type: string;
+      /**
+       * @example info
+       * @enum {string}
+       */
+      severity: 'info' | 'warn' | 'error';
+      /** @example scim_token */
+      actor_type: string;
+      /** @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11 */
+      actor_id: string | null;
+      /** @example null */
+      actor_email: string | null;
+      /** @example User */
+      target_type: string | null;
+      /** @example 8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13 */
+      target_id: string | null;
+      /** @example null */
+      oauth_client_id: string | null;
+      /** @example 203.0.113.7 */
+      ip_address: string | null;
+      /** @example Okta SCIM Client 1.0.0 */
+      user_agent: string | null;
+      /** @example 5b1d0e2e-8c53-4d1c-a3a9-2d8f0b1c9e77 */
+      request_id: string | null;
+      /** @example SCIM user ada@example.com created */
       message: string;
       /**
-       * @description For validation_failed: field name → list of problems.
        * @example {
-       *       "password": [
-       *         "password must be longer than or equal to 8 characters"
-       *       ]
+       *       "email": "ada@example.com"
        *     }
        */
-      details?: {
+      metadata: {
         [key: string]: unknown;
       };
       /**
-       * @description On 5xx answers: quote it when reporting a problem.
-       * @example 5b1d0e2e-8c53-4d1c-a3a9-2d8f0b1c9e77
+       * Format: date-time
+       * @description With microseconds: the value to pass as `cursor` for the next page.
+       * @example 2026-11-24T12:00:00.123456Z
        */
-      request_id?: string;
+      created_at: string;
     };
-    /** @description RFC 7644 §3.12 error body of every /scim/v2 route. */
-    ScimError: {
+    AuditPage: {
+      results: components['schemas']['AuditEvent'][];
       /**
-       * @example [
-       *       "urn:ietf:params:scim:api:messages:2.0:Error"
-       *     ]
+       * @description Pass as `cursor` to read older events; null at the end.
+       * @example 2026-11-24T12:00:00.123456Z
        */
-      schemas: string[];
+      next_cursor: string | null;
+      /** @example 50 */
+      limit: number;
+    };
+    AuditPublicKey: {
+      /** @example audit-2026-11 */
+      key_id: string;
       /**
-       * @description The HTTP status, as a string.
-       * @example 409
-       */
-      status: string;
-      /**
-       * @example uniqueness
+       * @example Ed25519
        * @enum {string}
        */
-      scimType?:
-        | 'invalidFilter'
-        | 'tooMany'
-        | 'uniqueness'
-        | 'mutability'
-        | 'invalidSyntax'
-        | 'invalidPath'
-        | 'noTarget'
-        | 'invalidValue'
-        | 'invalidVers'
-        | 'sensitive'
-        | 'tooLarge'
-        | 'invalidCursor';
-      /** @example userName ada@example.com is already taken */
-      detail: string;
+      algorithm: 'Ed25519';
+      /**
+       * @description PEM (SPKI).
+       * @example -----BEGIN PUBLIC KEY-----
+       *     MCowBQYDK2VwAyEAGb9ECWmEzf6FQbrBZ9w7lshQhqowtrbLDFw4rXAxZuE=
+       *     -----END PUBLIC KEY-----
+       */
+      public_key: string;
+      /**
+       * @description active signs new checkpoints; retired keys stay published so older checkpoints still verify.
+       * @example active
+       * @enum {string}
+       */
+      status: 'active' | 'retired';
+    };
+    AuditPublicKeys: {
+      keys: components['schemas']['AuditPublicKey'][];
+    };
+    /** @description What GET /developer/audit/verify/ found: the links and checkpoints that check out, and the first break, if any. */
+    AuditVerifyResult: {
+      /**
+       * @description Links recomputed and found intact, in seq order, before any break.
+       * @example 1234
+       */
+      verified: number;
+      /**
+       * @description Signed checkpoints in the span whose signature and head matched.
+       * @example 20
+       */
+      checkpoints: number;
+      /**
+       * @description null: the chain is intact over the span. Otherwise the first problem; the walk stops there.
+       * @example null
+       */
+      first_break: {
+        /**
+         * Format: uuid
+         * @description The event (or checkpoint head) at fault; null when a link is missing from the sequence.
+         * @example 8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13
+         */
+        event_id: string | null;
+        /**
+         * @description Position in the chain where the break is.
+         * @example 57
+         */
+        seq: number;
+        /**
+         * @example edited_event
+         * @enum {string}
+         */
+        reason: 'edited_event' | 'missing_event' | 'inserted_event' | 'bad_checkpoint_signature' | 'checkpoint_mismatch';
+      } | null;
     };
     Developer: {
       /**
@@ -3313,49 +3429,189 @@ export interface components {
        */
       created_at: string;
     };
-    Workspace: {
+    EmailTemplate: {
+      /**
+       * @example registration_confirmation
+       * @enum {string}
+       */
+      name: 'registration_confirmation' | 'password_reset' | 'new_device_alert' | 'sign_in_code' | 'sign_in_blocked';
+      /** @example Registration confirmation */
+      display_name: string;
+      /** @example Your {{app_name}} code */
+      subject: string;
+      /** @example Acme */
+      from_name: string;
+      /** @example Hello {{first_name}}, your code is {{code}}. */
+      body: string;
+      /**
+       * @example [
+       *       "first_name",
+       *       "code",
+       *       "app_name"
+       *     ]
+       */
+      placeholders: string[];
+      /**
+       * @description true: the built-in text (nothing saved for this workspace).
+       * @example false
+       */
+      is_default: boolean;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      updated_at: string | null;
+    };
+    EndUserSession: {
       /**
        * Format: uuid
        * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
        */
       id: string;
-      /** @example Acme production */
-      name: string;
-      /** @example Directory sync for Acme */
-      description: string;
-      /** @example 2 */
-      database_count: number;
-      /** @example 3 */
-      member_count: number;
+      /** @example 203.0.113.7 */
+      ip_address: string | null;
+      /** @example FR */
+      country: string | null;
+      /** @example Paris */
+      city: string | null;
+      /** @example Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) Firefox/130.0 */
+      user_agent: string | null;
+      /** @example Firefox */
+      browser_family: string;
+      /** @example Mac OS */
+      os_family: string;
       /**
-       * Format: date-time
-       * @example 2026-11-24T12:00:00.000Z
-       */
-      created_at: string;
-    };
-    WorkspaceMember: {
-      /**
-       * Format: uuid
-       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
-       */
-      developer_id: string;
-      /**
-       * Format: email
-       * @example dev@example.com
-       */
-      email: string;
-      /** @example Grace Hopper */
-      name: string;
-      /**
-       * @example member
+       * @example api
        * @enum {string}
        */
-      role: 'owner' | 'member';
+      kind: 'api' | 'browser';
+      /**
+       * @description How the session was authenticated (RFC 8176): `pwd` password, `otp` one-time code, `hwk`/`swk` passkey, `mfa` two factors.
+       * @example [
+       *       "pwd",
+       *       "otp",
+       *       "mfa"
+       *     ]
+       */
+      amr: string[];
       /**
        * Format: date-time
        * @example 2026-11-24T12:00:00.000Z
        */
       created_at: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      last_seen_at: string;
+      /**
+       * @description The session of the token making this call.
+       * @example true
+       */
+      current: boolean;
+    };
+    /** @description Error body of every route outside /scim/v2 (HTML pages aside). */
+    Error: {
+      /**
+       * @description Stable snake_case code: branch on this, not on the message.
+       * @example validation_failed
+       */
+      error: string;
+      /** @example Invalid request: check password */
+      message: string;
+      /**
+       * @description For validation_failed: field name → list of problems.
+       * @example {
+       *       "password": [
+       *         "password must be longer than or equal to 8 characters"
+       *       ]
+       *     }
+       */
+      details?: {
+        [key: string]: unknown;
+      };
+      /**
+       * @description On 5xx answers: quote it when reporting a problem.
+       * @example 5b1d0e2e-8c53-4d1c-a3a9-2d8f0b1c9e77
+       */
+      request_id?: string;
+    };
+    /**
+     * @description RFC 7517 JWK Set.
+     * @example {
+     *       "keys": [
+     *         {
+     *           "kty": "OKP",
+     *           "crv": "Ed25519",
+     *           "x": "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo",
+     *           "kid": "eddsa-1",
+     *           "alg": "EdDSA",
+     *           "use": "sig"
+     *         }
+     *       ]
+     *     }
+     */
+    Jwks: {
+      keys: {
+        [key: string]: unknown;
+      }[];
+    };
+    Liveness: {
+      /**
+       * @example ok
+       * @enum {string}
+       */
+      status: 'ok';
+    };
+    MfaRequired: {
+      /**
+       * @example true
+       * @enum {boolean}
+       */
+      mfa_required: true;
+      /**
+       * @description Single use, 5 minutes, void after 5 wrong codes
+       * @example mfa_Vb2xQ9kT4mZ7pL1cR8nW5hY3jF6gD0sAe2Uo7IiKx
+       */
+      mfa_token: string;
+      /**
+       * @example [
+       *       "totp",
+       *       "recovery_code"
+       *     ]
+       */
+      methods: ('totp' | 'passkey' | 'recovery_code' | 'email_code')[];
+    };
+    MfaStatus: {
+      /**
+       * @description An authenticator app is set up (confirmed).
+       * @example true
+       */
+      totp: boolean;
+      passkeys: {
+        /**
+         * Format: uuid
+         * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+         */
+        id: string;
+        /** @example YubiKey 5C */
+        name: string;
+        /**
+         * Format: date-time
+         * @example 2026-11-24T12:00:00.000Z
+         */
+        created_at: string;
+        /**
+         * Format: date-time
+         * @example 2026-11-24T12:00:00.000Z
+         */
+        last_used_at: string | null;
+      }[];
+      /**
+       * @description Unused recovery codes.
+       * @example 9
+       */
+      recovery_codes_left: number;
     };
     OAuthClient: {
       /**
@@ -3434,207 +3690,12 @@ export interface components {
        */
       client_secret: string | null;
     };
-    ScimToken: {
-      /**
-       * Format: uuid
-       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
-       */
-      id: string;
-      /**
-       * Format: uuid
-       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
-       */
-      workspace_id: string;
-      /** @example Okta */
-      label: string;
-      /**
-       * Format: date-time
-       * @example 2026-11-24T12:00:00.000Z
-       */
-      expires_at: string | null;
-      /** @example true */
-      is_active: boolean;
-      /**
-       * Format: date-time
-       * @example 2026-11-24T12:00:00.000Z
-       */
-      revoked_at: string | null;
-      /**
-       * Format: date-time
-       * @example 2026-11-24T12:00:00.000Z
-       */
-      created_at: string;
-    };
-    ScimTokenCreated: components['schemas']['ScimToken'] & {
-      /**
-       * @description Shown once: give it to the identity provider as its bearer token.
-       * @example scim_pV3xQ9rT2mW8kL5nB1cZ7yH4dF6gJ0aS
-       */
-      token: string;
-    };
-    ScimTokenRevoked: {
-      /**
-       * Format: uuid
-       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
-       */
-      id: string;
-      /**
-       * @example false
-       * @enum {boolean}
-       */
-      is_active: false;
-      /**
-       * Format: date-time
-       * @example 2026-11-24T12:00:00.000Z
-       */
-      revoked_at: string;
-    };
-    ScimClientSecret: {
-      /**
-       * Format: uuid
-       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
-       */
-      id: string;
-      /**
-       * Format: date-time
-       * @example 2026-11-24T12:00:00.000Z
-       */
-      expires_at: string;
-      /**
-       * Format: date-time
-       * @example 2026-11-24T12:00:00.000Z
-       */
-      created_at: string;
-      /**
-       * Format: date-time
-       * @example 2026-11-24T12:00:00.000Z
-       */
-      revoked_at: string | null;
-    };
-    ScimClientSecretCreated: {
-      /**
-       * Format: uuid
-       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
-       */
-      id: string;
-      /**
-       * @description Shown once: give it to the identity provider as its client secret.
-       * @example scs_Qm9uZ1x0cmVhbGx5YXNlY3JldGJ1dGFuZXhhbXBsZQ
-       */
-      value: string;
-      /**
-       * Format: date-time
-       * @example 2026-11-24T12:00:00.000Z
-       */
-      expires_at: string;
-    };
-    ScimClient: {
-      /**
-       * Format: uuid
-       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
-       */
-      id: string;
-      /** @example scimc_4f0d1e2a9b8c7d6e5f4a3b2c1d0e9f8a */
-      client_id: string;
-      /** @example Entra ID provisioning */
-      label: string;
-      /**
-       * Format: uuid
-       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
-       */
-      workspace_id: string;
-      /**
-       * Format: date-time
-       * @example 2026-11-24T12:00:00.000Z
-       */
-      created_at: string;
-      /**
-       * Format: date-time
-       * @example 2026-11-24T12:00:00.000Z
-       */
-      revoked_at: string | null;
-      secrets: components['schemas']['ScimClientSecret'][];
-      /** @description Keys of its private_key_jwt assertions. */
-      keys: {
-        /** Format: uri */
-        jwks_uri?: string | null;
-        jwks?: {
-          [key: string]: unknown;
-        } | null;
-      } | null;
-      /** @description The external issuer it trusts for the JWT-bearer grant. */
-      federation: {
-        /** @example https://login.microsoftonline.com/7d3b2c1a-0000-4000-8000-000000000000/v2.0 */
-        issuer?: string;
-        /** Format: uri */
-        jwks_uri?: string;
-        /** @example 5a8d0c0e-0000-4000-8000-000000000000 */
-        subject?: string;
-        audience?: string | null;
-      } | null;
-    };
-    ScimClientCreated: {
-      /**
-       * Format: uuid
-       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
-       */
-      id: string;
-      /** @example scimc_4f0d1e2a9b8c7d6e5f4a3b2c1d0e9f8a */
-      client_id: string;
-      /** @example Entra ID provisioning */
-      label: string;
-      /**
-       * Format: uuid
-       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
-       */
-      workspace_id: string;
-      /**
-       * Format: date-time
-       * @example 2026-11-24T12:00:00.000Z
-       */
-      created_at: string;
-      secret: components['schemas']['ScimClientSecretCreated'];
-    };
-    OAuthTokenResponse: {
-      /**
-       * @description A signed JWT (RFC 9068); use it as the Bearer token of /scim/v2.
-       * @example eyJhbGciOiJFZERTQSIsImtpZCI6ImVkZHNhLTEiLCJ0eXAiOiJhdCtqd3QifQ.e30.c2lnbmF0dXJl
-       */
-      access_token: string;
-      /**
-       * @example Bearer
-       * @enum {string}
-       */
-      token_type: 'Bearer';
-      /** @example 3600 */
-      expires_in: number;
-      /** @example scim */
-      scope: string;
-      /**
-       * @description authorization_code and refresh_token grants: the next refresh token (each works once).
-       * @example rt_R2d9…
-       */
-      refresh_token?: string;
-      /**
-       * @description authorization_code and refresh_token grants: the OpenID Connect ID token (RS256 or ES256).
-       * @example eyJhbGciOiJSUzI1NiIsImtpZCI6InJzMjU2LTEifQ.e30.c2ln
-       */
-      id_token?: string;
-    };
-    /** @description OpenID Connect Core §5.3 claims, by the grant's scope. */
-    OidcUserInfo: {
-      /** @example 0f8fad5b-d9cb-469f-a165-70867728950e */
-      sub: string;
-      /** @example ada@example.com */
-      email?: string;
-      /** @example true */
-      email_verified?: boolean;
-      /** @example Ada Lovelace */
-      name?: string;
-      /** @example Ada */
-      given_name?: string;
-      /** @example Lovelace */
-      family_name?: string;
+    /** @description RFC 6749 §5.2 error body. */
+    OAuthError: {
+      /** @example invalid_client */
+      error: string;
+      /** @example client authentication failed */
+      error_description: string;
     };
     /** @description RFC 7662 §2.2. An inactive token is only {"active": false}. */
     OAuthIntrospection: {
@@ -3670,13 +3731,6 @@ export interface components {
      * @example {}
      */
     OAuthRevocation: Record<string, never>;
-    /** @description RFC 6749 §5.2 error body. */
-    OAuthError: {
-      /** @example invalid_client */
-      error: string;
-      /** @example client authentication failed */
-      error_description: string;
-    };
     /** @description RFC 8414 authorization server metadata, which is also the OpenID Provider configuration (OpenID Connect Discovery 1.0 §3). */
     OAuthServerMetadata: {
       /** @example https://id.example.com */
@@ -3753,485 +3807,46 @@ export interface components {
     } & {
       [key: string]: unknown;
     };
-    /**
-     * @description RFC 7517 JWK Set.
-     * @example {
-     *       "keys": [
-     *         {
-     *           "kty": "OKP",
-     *           "crv": "Ed25519",
-     *           "x": "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo",
-     *           "kid": "eddsa-1",
-     *           "alg": "EdDSA",
-     *           "use": "sig"
-     *         }
-     *       ]
-     *     }
-     */
-    Jwks: {
-      keys: {
-        [key: string]: unknown;
-      }[];
-    };
-    AuditEvent: {
+    OAuthTokenResponse: {
       /**
-       * Format: uuid
-       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       * @description A signed JWT (RFC 9068); use it as the Bearer token of /scim/v2.
+       * @example eyJhbGciOiJFZERTQSIsImtpZCI6ImVkZHNhLTEiLCJ0eXAiOiJhdCtqd3QifQ.e30.c2lnbmF0dXJl
        */
-      id: string;
+      access_token: string;
       /**
-       * Format: uuid
-       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
-       */
-      workspace_id?: string | null;
-      /** @example scim_user_create */
-      event_type: string;
-      /**
-       * @example info
+       * @example Bearer
        * @enum {string}
        */
-      severity: 'info' | 'warn' | 'error';
-      /** @example scim_token */
-      actor_type: string;
-      /** @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11 */
-      actor_id?: string | null;
-      /** @example null */
-      actor_email?: string | null;
-      /** @example User */
-      target_type?: string | null;
-      /** @example 8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13 */
-      target_id?: string | null;
-      /** @example null */
-      oauth_client_id?: string | null;
-      /** @example 203.0.113.7 */
-      ip_address?: string | null;
-      /** @example Okta SCIM Client 1.0.0 */
-      user_agent?: string | null;
-      /** @example 5b1d0e2e-8c53-4d1c-a3a9-2d8f0b1c9e77 */
-      request_id?: string | null;
-      /** @example SCIM user ada@example.com created */
-      message: string;
+      token_type: 'Bearer';
+      /** @example 3600 */
+      expires_in: number;
+      /** @example scim */
+      scope: string;
       /**
-       * @example {
-       *       "email": "ada@example.com"
-       *     }
+       * @description authorization_code and refresh_token grants: the next refresh token (each works once).
+       * @example rt_R2d9…
        */
-      metadata: {
-        [key: string]: unknown;
-      };
+      refresh_token?: string;
       /**
-       * Format: date-time
-       * @description With microseconds: the value to pass as `cursor` for the next page.
-       * @example 2026-11-24T12:00:00.123456Z
+       * @description authorization_code and refresh_token grants: the OpenID Connect ID token (RS256 or ES256).
+       * @example eyJhbGciOiJSUzI1NiIsImtpZCI6InJzMjU2LTEifQ.e30.c2ln
        */
-      created_at: string;
+      id_token?: string;
     };
-    AuditPage: {
-      results: components['schemas']['AuditEvent'][];
-      /**
-       * @description Pass as `cursor` to read older events; null at the end.
-       * @example 2026-11-24T12:00:00.123456Z
-       */
-      next_cursor: string | null;
-      /** @example 50 */
-      limit: number;
-    };
-    /** @description What GET /developer/audit/verify/ found: the links and checkpoints that check out, and the first break, if any. */
-    AuditVerifyResult: {
-      /**
-       * @description Links recomputed and found intact, in seq order, before any break.
-       * @example 1234
-       */
-      verified: number;
-      /**
-       * @description Signed checkpoints in the span whose signature and head matched.
-       * @example 20
-       */
-      checkpoints: number;
-      /**
-       * @description null: the chain is intact over the span. Otherwise the first problem; the walk stops there.
-       * @example null
-       */
-      first_break: {
-        /**
-         * Format: uuid
-         * @description The event (or checkpoint head) at fault; null when a link is missing from the sequence.
-         * @example 8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13
-         */
-        event_id: string | null;
-        /**
-         * @description Position in the chain where the break is.
-         * @example 57
-         */
-        seq: number;
-        /**
-         * @example edited_event
-         * @enum {string}
-         */
-        reason: 'edited_event' | 'missing_event' | 'inserted_event' | 'bad_checkpoint_signature' | 'checkpoint_mismatch';
-      } | null;
-    };
-    /** @description A signed chain head: an Ed25519 signature over its workspace_id, seq, event_id, hash and signed_at (docs/audit.md). */
-    AuditCheckpoint: {
-      /**
-       * Format: uuid
-       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
-       */
-      id: string;
-      /**
-       * Format: uuid
-       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
-       */
-      workspace_id: string;
-      /**
-       * @description Chain position of the head it signs.
-       * @example 1234
-       */
-      seq: number;
-      /**
-       * Format: uuid
-       * @description The event sealed at that position.
-       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
-       */
-      event_id: string;
-      /**
-       * @description The chain hash at seq (hex SHA-256).
-       * @example 9f2c4e6a8b0d1f3e5a7c9b1d3f5e7a9c0b2d4f6e8a0c2e4f6a8b0d2f4e6a8c0b
-       */
-      hash: string;
-      /**
-       * @description Which key of GET /developer/audit/keys/ signed it.
-       * @example audit-2026-11
-       */
-      key_id: string;
-      /**
-       * @description Base64 Ed25519 signature.
-       * @example m0x3mQ1mB3Zr8c2k9Vq4W7tY5uN6pA1sD8fG2hJ4kL0zX9cV7bN3mQ5wE2rT6yU1iO4pA8sD0fG3hJ5kL7zX9cVw==
-       */
-      signature: string;
-      /**
-       * Format: date-time
-       * @example 2026-11-24T12:00:00.000Z
-       */
-      signed_at: string;
-    };
-    AuditCheckpointPage: {
-      results: components['schemas']['AuditCheckpoint'][];
-      /**
-       * @description A seq: pass it as `cursor` for the next page; null at the end.
-       * @example 1234
-       */
-      next_cursor: number | null;
-    };
-    AuditPublicKey: {
-      /** @example audit-2026-11 */
-      key_id: string;
-      /**
-       * @example Ed25519
-       * @enum {string}
-       */
-      algorithm: 'Ed25519';
-      /**
-       * @description PEM (SPKI).
-       * @example -----BEGIN PUBLIC KEY-----
-       *     MCowBQYDK2VwAyEAGb9ECWmEzf6FQbrBZ9w7lshQhqowtrbLDFw4rXAxZuE=
-       *     -----END PUBLIC KEY-----
-       */
-      public_key: string;
-      /**
-       * @description active signs new checkpoints; retired keys stay published so older checkpoints still verify.
-       * @example active
-       * @enum {string}
-       */
-      status: 'active' | 'retired';
-    };
-    AuditPublicKeys: {
-      keys: components['schemas']['AuditPublicKey'][];
-    };
-    /** @description A webhook endpoint of a workspace (Standard Webhooks). Its secret is never shown again after creation or rotation. */
-    Webhook: {
-      /**
-       * Format: uuid
-       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
-       */
-      id: string;
-      /**
-       * Format: uuid
-       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
-       */
-      workspace_id: string;
-      /**
-       * Format: uri
-       * @example https://hooks.example.com/idsvc
-       */
-      url: string;
-      /**
-       * @description Audit catalog event types delivered, or ["*"] for all.
-       * @example [
-       *       "scim_user_create",
-       *       "scim_user_delete"
-       *     ]
-       */
-      event_types: string[];
-      /** @example Provisioning sync */
-      description: string;
-      /**
-       * @description false: paused by PATCH, or disabled after failing for the whole retry window.
-       * @example true
-       */
-      is_active: boolean;
-      /**
-       * @description Why the service disabled it (set with is_active=false after failing for WEBHOOK_RETRY_WINDOW_MS); null otherwise.
-       * @example null
-       */
-      disabled_reason: string | null;
-      /**
-       * Format: date-time
-       * @example 2026-11-24T12:00:00.000Z
-       */
-      created_at: string;
-      /**
-       * Format: date-time
-       * @example 2026-11-24T12:00:00.000Z
-       */
-      updated_at: string;
-    };
-    WebhookWithSecret: components['schemas']['Webhook'] & {
-      /**
-       * @description Shown in this answer only: verify each delivery's webhook-signature with it (stored encrypted).
-       * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
-       */
-      secret: string;
-    };
-    WebhookDelivery: {
-      /**
-       * Format: uuid
-       * @description Also sent as the webhook-id header, the same on every attempt.
-       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
-       */
-      id: string;
-      /**
-       * Format: uuid
-       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
-       */
-      webhook_id: string;
-      /**
-       * Format: uuid
-       * @description The audit event delivered; null for a webhook_test message.
-       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
-       */
-      event_id: string | null;
-      /** @example scim_user_create */
-      event_type: string;
-      /**
-       * @description pending: waiting for its (next) attempt; failed: the retry window ran out (retry it by hand).
-       * @example pending
-       * @enum {string}
-       */
-      status: 'pending' | 'succeeded' | 'failed';
-      /** @example 0 */
-      attempts: number;
-      /**
-       * @description HTTP status of the last attempt; null if none answered.
-       * @example null
-       */
-      last_response_code: number | null;
-      /**
-       * @description Why the last attempt failed (status and start of the body, or the network error).
-       * @example null
-       */
-      last_error: string | null;
-      /**
-       * Format: date-time
-       * @description When a pending delivery is next tried; null otherwise.
-       * @example 2026-11-24T12:00:00.000Z
-       */
-      next_attempt_at: string | null;
-      /**
-       * Format: date-time
-       * @example 2026-11-24T12:00:00.000Z
-       */
-      created_at: string;
-      /**
-       * Format: date-time
-       * @example null
-       */
-      delivered_at: string | null;
-    };
-    EmailTemplate: {
-      /**
-       * @example registration_confirmation
-       * @enum {string}
-       */
-      name: 'registration_confirmation' | 'password_reset' | 'new_device_alert' | 'sign_in_code' | 'sign_in_blocked';
-      /** @example Registration confirmation */
-      display_name: string;
-      /** @example Your {{app_name}} code */
-      subject: string;
-      /** @example Acme */
-      from_name: string;
-      /** @example Hello {{first_name}}, your code is {{code}}. */
-      body: string;
-      /**
-       * @example [
-       *       "first_name",
-       *       "code",
-       *       "app_name"
-       *     ]
-       */
-      placeholders: string[];
-      /**
-       * @description true: the built-in text (nothing saved for this workspace).
-       * @example false
-       */
-      is_default: boolean;
-      /**
-       * Format: date-time
-       * @example 2026-11-24T12:00:00.000Z
-       */
-      updated_at: string | null;
-    };
-    EndUserSession: {
-      /**
-       * Format: uuid
-       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
-       */
-      id: string;
-      /** @example 203.0.113.7 */
-      ip_address?: string | null;
-      /** @example FR */
-      country?: string | null;
-      /** @example Paris */
-      city?: string | null;
-      /** @example Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) Firefox/130.0 */
-      user_agent?: string | null;
-      /** @example Firefox */
-      browser_family: string;
-      /** @example Mac OS */
-      os_family: string;
-      /**
-       * @example api
-       * @enum {string}
-       */
-      kind: 'api' | 'browser';
-      /**
-       * @description How the session was authenticated (RFC 8176): `pwd` password, `otp` one-time code, `hwk`/`swk` passkey, `mfa` two factors.
-       * @example [
-       *       "pwd",
-       *       "otp",
-       *       "mfa"
-       *     ]
-       */
-      amr: string[];
-      /**
-       * Format: date-time
-       * @example 2026-11-24T12:00:00.000Z
-       */
-      created_at: string;
-      /**
-       * Format: date-time
-       * @example 2026-11-24T12:00:00.000Z
-       */
-      last_seen_at: string;
-      /**
-       * @description The session of the token making this call.
-       * @example true
-       */
-      current: boolean;
-    };
-    MfaStatus: {
-      /**
-       * @description An authenticator app is set up (confirmed).
-       * @example true
-       */
-      totp: boolean;
-      passkeys: {
-        /**
-         * Format: uuid
-         * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
-         */
-        id: string;
-        /** @example YubiKey 5C */
-        name: string;
-        /**
-         * Format: date-time
-         * @example 2026-11-24T12:00:00.000Z
-         */
-        created_at: string;
-        /**
-         * Format: date-time
-         * @example 2026-11-24T12:00:00.000Z
-         */
-        last_used_at: string | null;
-      }[];
-      /**
-       * @description Unused recovery codes.
-       * @example 9
-       */
-      recovery_codes_left: number;
-    };
-    TotpEnrolment: {
-      /**
-       * @description Base32 secret, for typing into an app by hand
-       * @example JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP
-       */
-      secret: string;
-      /**
-       * @description Key URI for a QR code
-       * @example otpauth://totp/Acme%20Notes:ada%40example.com?issuer=Acme%20Notes&secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&algorithm=SHA1&digits=6&period=30
-       */
-      otpauth_uri: string;
-    };
-    RecoveryCodes: {
-      /**
-       * @description Ten single-use codes, shown this once; null when this was not the first factor.
-       * @example [
-       *       "K7QH2-M9XTR",
-       *       "B4WPN-2ZKQC",
-       *       "H8RT3-VXN6M",
-       *       "Q2MZ7-KJ4PW",
-       *       "T9XBC-3RHN8",
-       *       "W6KDP-Q7M2Z",
-       *       "Z3NVR-8BXK4",
-       *       "C5HTM-W2QJ9",
-       *       "P7ZKX-N4BR3",
-       *       "R2QWM-6TCH8"
-       *     ]
-       */
-      recovery_codes: string[] | null;
-    };
-    SignInPolicy: {
-      /**
-       * Format: uuid
-       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
-       */
-      workspace_id: string;
-      /**
-       * @example challenge
-       * @enum {string}
-       */
-      new_device: 'allow' | 'challenge' | 'block';
-      /**
-       * @example allow
-       * @enum {string}
-       */
-      new_ip: 'allow' | 'challenge' | 'block';
-      /**
-       * @example challenge
-       * @enum {string}
-       */
-      new_country: 'allow' | 'challenge' | 'block';
-      /**
-       * @example block
-       * @enum {string}
-       */
-      impossible_travel: 'allow' | 'challenge' | 'block';
-      /**
-       * Format: date-time
-       * @description Null while the workspace never set a policy (all allow).
-       * @example 2026-11-24T12:00:00.000Z
-       */
-      updated_at: string | null;
+    /** @description OpenID Connect Core §5.3 claims, by the grant's scope. */
+    OidcUserInfo: {
+      /** @example 0f8fad5b-d9cb-469f-a165-70867728950e */
+      sub: string;
+      /** @example ada@example.com */
+      email?: string;
+      /** @example true */
+      email_verified?: boolean;
+      /** @example Ada Lovelace */
+      name?: string;
+      /** @example Ada */
+      given_name?: string;
+      /** @example Lovelace */
+      family_name?: string;
     };
     Passkey: {
       /**
@@ -4251,14 +3866,6 @@ export interface components {
        * @example 2026-11-24T12:00:00.000Z
        */
       last_used_at: string | null;
-    };
-    PasskeyRegistered: {
-      passkey: components['schemas']['Passkey'];
-      /**
-       * @description Ten single-use codes when this passkey is the first factor of the account (shown this once), else null.
-       * @example null
-       */
-      recovery_codes: string[] | null;
     };
     /** @description WebAuthn PublicKeyCredentialCreationOptionsJSON: pass it to `startRegistration({optionsJSON})` of @simplewebauthn/browser (or `PublicKeyCredential.parseCreationOptionsFromJSON`). The challenge works once, for 5 minutes. */
     PasskeyCreationOptions: {
@@ -4309,6 +3916,14 @@ export interface components {
     } & {
       [key: string]: unknown;
     };
+    PasskeyRegistered: {
+      passkey: components['schemas']['Passkey'];
+      /**
+       * @description Ten single-use codes when this passkey is the first factor of the account (shown this once), else null.
+       * @example null
+       */
+      recovery_codes: string[] | null;
+    };
     /** @description WebAuthn PublicKeyCredentialRequestOptionsJSON: pass it to `startAuthentication({optionsJSON})` of @simplewebauthn/browser. The challenge works once, for 5 minutes. */
     PasskeyRequestOptions: {
       /** @example Lr7VYq9h2ZbT4nUw8Jk1sPdFg6Xc3mQ0 */
@@ -4334,31 +3949,23 @@ export interface components {
     } & {
       [key: string]: unknown;
     };
-    MfaRequired: {
+    RecoveryCodes: {
       /**
-       * @example true
-       * @enum {boolean}
-       */
-      mfa_required: true;
-      /**
-       * @description Single use, 5 minutes, void after 5 wrong codes
-       * @example mfa_Vb2xQ9kT4mZ7pL1cR8nW5hY3jF6gD0sAe2Uo7IiKx
-       */
-      mfa_token: string;
-      /**
+       * @description Ten single-use codes, shown this once; null when this was not the first factor.
        * @example [
-       *       "totp",
-       *       "recovery_code"
+       *       "K7QH2-M9XTR",
+       *       "B4WPN-2ZKQC",
+       *       "H8RT3-VXN6M",
+       *       "Q2MZ7-KJ4PW",
+       *       "T9XBC-3RHN8",
+       *       "W6KDP-Q7M2Z",
+       *       "Z3NVR-8BXK4",
+       *       "C5HTM-W2QJ9",
+       *       "P7ZKX-N4BR3",
+       *       "R2QWM-6TCH8"
        *     ]
        */
-      methods: ('totp' | 'passkey' | 'recovery_code' | 'email_code')[];
-    };
-    Success: {
-      /**
-       * @example true
-       * @enum {boolean}
-       */
-      success: true;
+      recovery_codes: string[] | null;
     };
     SamlServiceProvider: {
       /**
@@ -4412,12 +4019,585 @@ export interface components {
        */
       updated_at: string;
     };
-    Liveness: {
+    ScimClient: {
       /**
-       * @example ok
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      id: string;
+      /** @example scimc_4f0d1e2a9b8c7d6e5f4a3b2c1d0e9f8a */
+      client_id: string;
+      /** @example Entra ID provisioning */
+      label: string;
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      workspace_id: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      revoked_at: string | null;
+      secrets: components['schemas']['ScimClientSecret'][];
+      /** @description Keys of its private_key_jwt assertions. */
+      keys: {
+        /** Format: uri */
+        jwks_uri: string | null;
+        jwks: {
+          [key: string]: unknown;
+        } | null;
+      } | null;
+      /** @description The external issuer it trusts for the JWT-bearer grant. */
+      federation: {
+        /** @example https://login.microsoftonline.com/7d3b2c1a-0000-4000-8000-000000000000/v2.0 */
+        issuer: string;
+        /** Format: uri */
+        jwks_uri: string;
+        /** @example 5a8d0c0e-0000-4000-8000-000000000000 */
+        subject: string;
+        audience: string | null;
+      } | null;
+    };
+    ScimClientCreated: {
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      id: string;
+      /** @example scimc_4f0d1e2a9b8c7d6e5f4a3b2c1d0e9f8a */
+      client_id: string;
+      /** @example Entra ID provisioning */
+      label: string;
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      workspace_id: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      created_at: string;
+      secret: components['schemas']['ScimClientSecretCreated'];
+    };
+    ScimClientSecret: {
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      id: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      expires_at: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      revoked_at: string | null;
+    };
+    ScimClientSecretCreated: {
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      id: string;
+      /**
+       * @description Shown once: give it to the identity provider as its client secret.
+       * @example scs_Qm9uZ1x0cmVhbGx5YXNlY3JldGJ1dGFuZXhhbXBsZQ
+       */
+      value: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      expires_at: string;
+    };
+    /**
+     * @description A ServiceProviderConfig, ResourceType or Schema document (RFC 7643 §5–7).
+     * @example {
+     *       "schemas": [
+     *         "urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig"
+     *       ],
+     *       "documentationUri": "https://id.example.com/docs",
+     *       "patch": {
+     *         "supported": true
+     *       },
+     *       "bulk": {
+     *         "supported": false,
+     *         "maxOperations": 0,
+     *         "maxPayloadSize": 0
+     *       },
+     *       "filter": {
+     *         "supported": true,
+     *         "maxResults": 200
+     *       },
+     *       "changePassword": {
+     *         "supported": false
+     *       },
+     *       "sort": {
+     *         "supported": false
+     *       },
+     *       "etag": {
+     *         "supported": false
+     *       },
+     *       "pagination": {
+     *         "cursor": true,
+     *         "index": true,
+     *         "defaultPaginationMethod": "index",
+     *         "defaultPageSize": 100,
+     *         "maxPageSize": 200
+     *       },
+     *       "authenticationSchemes": [
+     *         {
+     *           "type": "oauthbearertoken",
+     *           "name": "OAuth Bearer Token",
+     *           "description": "Authorization: Bearer scim_… token minted for one workspace",
+     *           "specUri": "https://www.rfc-editor.org/info/rfc6750",
+     *           "primary": true
+     *         },
+     *         {
+     *           "type": "oauth2",
+     *           "name": "OAuth 2.0 client credentials",
+     *           "description": "Access token from https://id.example.com/oauth/token (client credentials or JWT bearer) of a SCIM OAuth client of the workspace",
+     *           "specUri": "https://www.rfc-editor.org/info/rfc6749",
+     *           "documentationUri": "https://id.example.com/.well-known/oauth-authorization-server"
+     *         }
+     *       ],
+     *       "meta": {
+     *         "resourceType": "ServiceProviderConfig",
+     *         "location": "https://id.example.com/scim/v2/ServiceProviderConfig"
+     *       }
+     *     }
+     */
+    ScimDiscoveryDocument: {
+      /**
+       * @example [
+       *       "urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig"
+       *     ]
+       */
+      schemas: string[];
+      /** @example User */
+      id?: string;
+      meta?: {
+        [key: string]: unknown;
+      };
+    } & {
+      [key: string]: unknown;
+    };
+    /**
+     * @description ListResponse of ResourceType or Schema documents (RFC 7644 §4).
+     * @example {
+     *       "schemas": [
+     *         "urn:ietf:params:scim:api:messages:2.0:ListResponse"
+     *       ],
+     *       "totalResults": 2,
+     *       "startIndex": 1,
+     *       "itemsPerPage": 2,
+     *       "Resources": [
+     *         {
+     *           "schemas": [
+     *             "urn:ietf:params:scim:schemas:core:2.0:ResourceType"
+     *           ],
+     *           "id": "User",
+     *           "name": "User",
+     *           "endpoint": "/Users",
+     *           "description": "User Account",
+     *           "schema": "urn:ietf:params:scim:schemas:core:2.0:User",
+     *           "schemaExtensions": [],
+     *           "meta": {
+     *             "resourceType": "ResourceType",
+     *             "location": "https://id.example.com/scim/v2/ResourceTypes/User"
+     *           }
+     *         },
+     *         {
+     *           "schemas": [
+     *             "urn:ietf:params:scim:schemas:core:2.0:ResourceType"
+     *           ],
+     *           "id": "Group",
+     *           "name": "Group",
+     *           "endpoint": "/Groups",
+     *           "description": "Group",
+     *           "schema": "urn:ietf:params:scim:schemas:core:2.0:Group",
+     *           "schemaExtensions": [],
+     *           "meta": {
+     *             "resourceType": "ResourceType",
+     *             "location": "https://id.example.com/scim/v2/ResourceTypes/Group"
+     *           }
+     *         }
+     *       ]
+     *     }
+     */
+    ScimDiscoveryList: {
+      /**
+       * @example [
+       *       "urn:ietf:params:scim:api:messages:2.0:ListResponse"
+       *     ]
+       */
+      schemas: string[];
+      /** @example 2 */
+      totalResults: number;
+      /** @example 1 */
+      startIndex?: number;
+      /** @example 2 */
+      itemsPerPage?: number;
+      Resources: {
+        [key: string]: unknown;
+      }[];
+    };
+    /** @description RFC 7644 §3.12 error body of every /scim/v2 route. */
+    ScimError: {
+      /**
+       * @example [
+       *       "urn:ietf:params:scim:api:messages:2.0:Error"
+       *     ]
+       */
+      schemas: string[];
+      /**
+       * @description The HTTP status, as a string.
+       * @example 409
+       */
+      status: string;
+      /**
+       * @example uniqueness
        * @enum {string}
        */
-      status: 'ok';
+      scimType?:
+        | 'invalidFilter'
+        | 'tooMany'
+        | 'uniqueness'
+        | 'mutability'
+        | 'invalidSyntax'
+        | 'invalidPath'
+        | 'noTarget'
+        | 'invalidValue'
+        | 'invalidVers'
+        | 'sensitive'
+        | 'tooLarge'
+        | 'invalidCursor';
+      /** @example userName ada@example.com is already taken */
+      detail: string;
+    };
+    ScimGroup: {
+      /**
+       * @example [
+       *       "urn:ietf:params:scim:schemas:core:2.0:Group"
+       *     ]
+       */
+      schemas: string[];
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      readonly id: string;
+      /** @example Engineering */
+      displayName: string;
+      /** @description Left out with excludedAttributes=members. */
+      members?: components['schemas']['ScimGroupMember'][];
+      readonly meta: {
+        /** @example Group */
+        resourceType?: string;
+        /**
+         * Format: date-time
+         * @example 2026-11-24T12:00:00.000Z
+         */
+        created?: string;
+        /**
+         * Format: date-time
+         * @example 2026-11-24T12:00:00.000Z
+         */
+        lastModified?: string;
+        /**
+         * Format: uri
+         * @example https://id.example.com/scim/v2/Groups/3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+         */
+        location?: string;
+      };
+    };
+    /** @description displayName is unique in the workspace (409 `uniqueness`). Members are ids of users of the same workspace; other ids are not added. */
+    ScimGroupInput: {
+      /**
+       * @example [
+       *       "urn:ietf:params:scim:schemas:core:2.0:Group"
+       *     ]
+       */
+      schemas?: string[];
+      /** @example Engineering */
+      displayName: string;
+      members?: {
+        /**
+         * Format: uuid
+         * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+         */
+        value: string;
+      }[];
+    };
+    ScimGroupList: {
+      /**
+       * @example [
+       *       "urn:ietf:params:scim:api:messages:2.0:ListResponse"
+       *     ]
+       */
+      schemas: string[];
+      /** @example 1 */
+      totalResults: number;
+      /**
+       * @description Index paging only.
+       * @example 1
+       */
+      startIndex?: number;
+      /**
+       * @description Cursor paging (RFC 9865): the cursor of the next page; absent on the last page and with index paging.
+       * @example dToxNzk1Njg2NDY2MjIzMDAwLjNmMGM2YTUyLTJmNTktNGY4ZS05YTUxLTViMGY3ZDBjMmUxMQ
+       */
+      nextCursor?: string;
+      /** @example 1 */
+      itemsPerPage: number;
+      Resources: (components['schemas']['ScimGroup'] | components['schemas']['ScimGroupPartial'])[];
+    };
+    ScimGroupMember: {
+      /**
+       * Format: uuid
+       * @description Id of a user of the same workspace.
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      value: string;
+      /** @example Ada Lovelace */
+      readonly display?: string;
+      /** @example User */
+      readonly type?: string;
+      /**
+       * Format: uri
+       * @example https://id.example.com/scim/v2/Users/3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      readonly $ref?: string;
+    };
+    /** @description A Group as returned with attributes or excludedAttributes: schemas and id always, any other attribute only when asked for (or not excluded). */
+    ScimGroupPartial: {
+      /**
+       * @example [
+       *       "urn:ietf:params:scim:schemas:core:2.0:Group"
+       *     ]
+       */
+      schemas: string[];
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      readonly id: string;
+      /** @example Engineering */
+      displayName?: string;
+      /** @description Left out with excludedAttributes=members. */
+      members?: components['schemas']['ScimGroupMember'][];
+      readonly meta?: {
+        /** @example Group */
+        resourceType?: string;
+        /**
+         * Format: date-time
+         * @example 2026-11-24T12:00:00.000Z
+         */
+        created?: string;
+        /**
+         * Format: date-time
+         * @example 2026-11-24T12:00:00.000Z
+         */
+        lastModified?: string;
+        /**
+         * Format: uri
+         * @example https://id.example.com/scim/v2/Groups/3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+         */
+        location?: string;
+      };
+    };
+    /** @description RFC 7644 §3.5.2. Operation names are case-insensitive (Okta and Entra send "Replace", "Add"). */
+    ScimPatchRequest: {
+      /**
+       * @example [
+       *       "urn:ietf:params:scim:api:messages:2.0:PatchOp"
+       *     ]
+       */
+      schemas: string[];
+      Operations: {
+        /**
+         * @example replace
+         * @enum {string}
+         */
+        op: 'add' | 'remove' | 'replace' | 'Add' | 'Remove' | 'Replace';
+        /**
+         * @description Attribute path, optionally with a filter: members[value eq "…"]. A path the server cannot read is 400 `invalidPath`.
+         * @example active
+         */
+        path?: string;
+        /**
+         * @description New value; without path, an object of attributes.
+         * @example false
+         */
+        value?: unknown;
+      }[];
+    };
+    /** @description ListResponse of a search across Users and Groups: each resource says its kind in meta.resourceType. */
+    ScimResourceList: {
+      /**
+       * @example [
+       *       "urn:ietf:params:scim:api:messages:2.0:ListResponse"
+       *     ]
+       */
+      schemas: string[];
+      /** @example 1 */
+      totalResults: number;
+      /**
+       * @description Index paging only.
+       * @example 1
+       */
+      startIndex?: number;
+      /**
+       * @description Cursor paging (RFC 9865): the cursor of the next page; absent on the last page and with index paging.
+       * @example dToxNzk1Njg2NDY2MjIzMDAwLjNmMGM2YTUyLTJmNTktNGY4ZS05YTUxLTViMGY3ZDBjMmUxMQ
+       */
+      nextCursor?: string;
+      /** @example 1 */
+      itemsPerPage: number;
+      /**
+       * @example [
+       *       {
+       *         "schemas": [
+       *           "urn:ietf:params:scim:schemas:core:2.0:User"
+       *         ],
+       *         "id": "8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13",
+       *         "externalId": "8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13",
+       *         "userName": "ada@example.com",
+       *         "name": {
+       *           "givenName": "Ada",
+       *           "familyName": "Lovelace",
+       *           "formatted": "Ada Lovelace"
+       *         },
+       *         "displayName": "Ada Lovelace",
+       *         "emails": [
+       *           {
+       *             "value": "ada@example.com",
+       *             "type": "work",
+       *             "primary": true
+       *           }
+       *         ],
+       *         "active": true,
+       *         "meta": {
+       *           "resourceType": "User",
+       *           "created": "2026-11-24T12:00:00.000Z",
+       *           "lastModified": "2026-11-24T12:00:00.000Z",
+       *           "location": "https://id.example.com/scim/v2/Users/8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13"
+       *         }
+       *       }
+       *     ]
+       */
+      Resources: (
+        | components['schemas']['ScimUser']
+        | components['schemas']['ScimGroup']
+        | components['schemas']['ScimUserPartial']
+        | components['schemas']['ScimGroupPartial']
+      )[];
+    };
+    /** @description RFC 7644 §3.4.3 SearchRequest: the list parameters of GET, in a body. Names are case-insensitive; all optional. */
+    ScimSearchRequest: {
+      /**
+       * @example [
+       *       "urn:ietf:params:scim:api:messages:2.0:SearchRequest"
+       *     ]
+       */
+      schemas?: string[];
+      /** @example userName sw "ada" */
+      filter?: string;
+      /** @example 1 */
+      startIndex?: number;
+      /**
+       * @description RFC 9865 cursor paging instead of startIndex: empty for the first page.
+       * @example
+       */
+      cursor?: string;
+      /**
+       * @description Default 100, clamped to 0..200.
+       * @example 10
+       */
+      count?: number;
+      /**
+       * @example [
+       *       "userName",
+       *       "active"
+       *     ]
+       */
+      attributes?: string[];
+      /**
+       * @example [
+       *       "members"
+       *     ]
+       */
+      excludedAttributes?: string[];
+    };
+    ScimToken: {
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      id: string;
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      workspace_id: string;
+      /** @example Okta */
+      label: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      expires_at: string | null;
+      /** @example true */
+      is_active: boolean;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      revoked_at: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      created_at: string;
+    };
+    ScimTokenCreated: components['schemas']['ScimToken'] & {
+      /**
+       * @description Shown once: give it to the identity provider as its bearer token.
+       * @example scim_pV3xQ9rT2mW8kL5nB1cZ7yH4dF6gJ0aS
+       */
+      token: string;
+    };
+    ScimTokenRevoked: {
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      id: string;
+      /**
+       * @example false
+       * @enum {boolean}
+       */
+      is_active: false;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      revoked_at: string;
     };
     /**
      * @example {
@@ -4518,6 +4698,68 @@ export interface components {
          */
         location?: string;
       };
+    };
+    /** @description POST creates, PUT replaces (attributes not sent keep their value). Attribute names are case-insensitive; password, externalId and unknown or extension attributes are accepted and ignored. */
+    ScimUserInput: {
+      /**
+       * @example [
+       *       "urn:ietf:params:scim:schemas:core:2.0:User"
+       *     ]
+       */
+      schemas?: string[];
+      /**
+       * @description The email address; unique in the workspace, case-insensitive (409 `uniqueness` when taken).
+       * @example ada@example.com
+       */
+      userName: string;
+      name?: {
+        /** @example Ada */
+        givenName?: string;
+        /** @example Lovelace */
+        familyName?: string;
+        /** @example Ada Lovelace */
+        readonly formatted?: string;
+      };
+      /** @description The entry marked primary overrides userName as the stored email. */
+      emails?: {
+        /**
+         * Format: email
+         * @example ada@example.com
+         */
+        value: string;
+        /** @example work */
+        type?: string;
+        /** @example true */
+        primary?: boolean;
+      }[];
+      /**
+       * @description false deactivates the user and ends their sessions.
+       * @example true
+       */
+      active?: boolean;
+    };
+    ScimUserList: {
+      /**
+       * @example [
+       *       "urn:ietf:params:scim:api:messages:2.0:ListResponse"
+       *     ]
+       */
+      schemas: string[];
+      /** @example 1 */
+      totalResults: number;
+      /**
+       * @description Index paging only.
+       * @example 1
+       */
+      startIndex?: number;
+      /**
+       * @description Cursor paging (RFC 9865): the cursor of the next page; absent on the last page and with index paging.
+       * @example dToxNzk1Njg2NDY2MjIzMDAwLjNmMGM2YTUyLTJmNTktNGY4ZS05YTUxLTViMGY3ZDBjMmUxMQ
+       */
+      nextCursor?: string;
+      /** @example 1 */
+      itemsPerPage: number;
+      Resources: (components['schemas']['ScimUser'] | components['schemas']['ScimUserPartial'])[];
     };
     /**
      * @description A User as returned with attributes or excludedAttributes: schemas and id always, any other attribute only when asked for (or not excluded).
@@ -4620,453 +4862,211 @@ export interface components {
         location?: string;
       };
     };
-    /** @description POST creates, PUT replaces (attributes not sent keep their value). Attribute names are case-insensitive; password, externalId and unknown or extension attributes are accepted and ignored. */
-    ScimUserInput: {
-      /**
-       * @example [
-       *       "urn:ietf:params:scim:schemas:core:2.0:User"
-       *     ]
-       */
-      schemas?: string[];
-      /**
-       * @description The email address; unique in the workspace, case-insensitive (409 `uniqueness` when taken).
-       * @example ada@example.com
-       */
-      userName: string;
-      name?: {
-        /** @example Ada */
-        givenName?: string;
-        /** @example Lovelace */
-        familyName?: string;
-        /** @example Ada Lovelace */
-        readonly formatted?: string;
-      };
-      /** @description The entry marked primary overrides userName as the stored email. */
-      emails?: {
-        /**
-         * Format: email
-         * @example ada@example.com
-         */
-        value: string;
-        /** @example work */
-        type?: string;
-        /** @example true */
-        primary?: boolean;
-      }[];
-      /**
-       * @description false deactivates the user and ends their sessions.
-       * @example true
-       */
-      active?: boolean;
-    };
-    ScimGroupMember: {
+    SignInPolicy: {
       /**
        * Format: uuid
-       * @description Id of a user of the same workspace.
        * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
        */
-      value: string;
-      /** @example Ada Lovelace */
-      readonly display?: string;
-      /** @example User */
-      readonly type?: string;
+      workspace_id: string;
+      /**
+       * @example challenge
+       * @enum {string}
+       */
+      new_device: 'allow' | 'challenge' | 'block';
+      /**
+       * @example allow
+       * @enum {string}
+       */
+      new_ip: 'allow' | 'challenge' | 'block';
+      /**
+       * @example challenge
+       * @enum {string}
+       */
+      new_country: 'allow' | 'challenge' | 'block';
+      /**
+       * @example block
+       * @enum {string}
+       */
+      impossible_travel: 'allow' | 'challenge' | 'block';
+      /**
+       * Format: date-time
+       * @description Null while the workspace never set a policy (all allow).
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      updated_at: string | null;
+    };
+    Success: {
+      /**
+       * @example true
+       * @enum {boolean}
+       */
+      success: true;
+    };
+    TotpEnrolment: {
+      /**
+       * @description Base32 secret, for typing into an app by hand
+       * @example JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP
+       */
+      secret: string;
+      /**
+       * @description Key URI for a QR code
+       * @example otpauth://totp/Acme%20Notes:ada%40example.com?issuer=Acme%20Notes&secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&algorithm=SHA1&digits=6&period=30
+       */
+      otpauth_uri: string;
+    };
+    /** @description A webhook endpoint of a workspace (Standard Webhooks). Its secret is never shown again after creation or rotation. */
+    Webhook: {
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      id: string;
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      workspace_id: string;
       /**
        * Format: uri
-       * @example https://id.example.com/scim/v2/Users/3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       * @example https://hooks.example.com/idsvc
        */
-      readonly $ref?: string;
-    };
-    ScimGroup: {
+      url: string;
       /**
+       * @description Audit catalog event types delivered, or ["*"] for all.
        * @example [
-       *       "urn:ietf:params:scim:schemas:core:2.0:Group"
+       *       "scim_user_create",
+       *       "scim_user_delete"
        *     ]
        */
-      schemas: string[];
+      event_types: string[];
+      /** @example Provisioning sync */
+      description: string;
+      /**
+       * @description false: paused by PATCH, or disabled after failing for the whole retry window.
+       * @example true
+       */
+      is_active: boolean;
+      /**
+       * @description Why the service disabled it (set with is_active=false after failing for WEBHOOK_RETRY_WINDOW_MS); null otherwise.
+       * @example null
+       */
+      disabled_reason: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      updated_at: string;
+    };
+    WebhookDelivery: {
+      /**
+       * Format: uuid
+       * @description Also sent as the webhook-id header, the same on every attempt.
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      id: string;
       /**
        * Format: uuid
        * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
        */
-      readonly id: string;
-      /** @example Engineering */
-      displayName: string;
-      /** @description Left out with excludedAttributes=members. */
-      members?: components['schemas']['ScimGroupMember'][];
-      readonly meta: {
-        /** @example Group */
-        resourceType?: string;
-        /**
-         * Format: date-time
-         * @example 2026-11-24T12:00:00.000Z
-         */
-        created?: string;
-        /**
-         * Format: date-time
-         * @example 2026-11-24T12:00:00.000Z
-         */
-        lastModified?: string;
-        /**
-         * Format: uri
-         * @example https://id.example.com/scim/v2/Groups/3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
-         */
-        location?: string;
-      };
-    };
-    /** @description A Group as returned with attributes or excludedAttributes: schemas and id always, any other attribute only when asked for (or not excluded). */
-    ScimGroupPartial: {
+      webhook_id: string;
       /**
-       * @example [
-       *       "urn:ietf:params:scim:schemas:core:2.0:Group"
-       *     ]
+       * Format: uuid
+       * @description The audit event delivered; null for a webhook_test message.
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
        */
-      schemas: string[];
+      event_id: string | null;
+      /** @example scim_user_create */
+      event_type: string;
+      /**
+       * @description pending: waiting for its (next) attempt; failed: the retry window ran out (retry it by hand).
+       * @example pending
+       * @enum {string}
+       */
+      status: 'pending' | 'succeeded' | 'failed';
+      /** @example 0 */
+      attempts: number;
+      /**
+       * @description HTTP status of the last attempt; null if none answered.
+       * @example null
+       */
+      last_response_code: number | null;
+      /**
+       * @description Why the last attempt failed (status and start of the body, or the network error).
+       * @example null
+       */
+      last_error: string | null;
+      /**
+       * Format: date-time
+       * @description When a pending delivery is next tried; null otherwise.
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      next_attempt_at: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @example null
+       */
+      delivered_at: string | null;
+    };
+    WebhookWithSecret: components['schemas']['Webhook'] & {
+      /**
+       * @description Shown in this answer only: verify each delivery's webhook-signature with it (stored encrypted).
+       * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+       */
+      secret: string;
+    };
+    Workspace: {
       /**
        * Format: uuid
        * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
        */
-      readonly id: string;
-      /** @example Engineering */
-      displayName?: string;
-      /** @description Left out with excludedAttributes=members. */
-      members?: components['schemas']['ScimGroupMember'][];
-      readonly meta?: {
-        /** @example Group */
-        resourceType?: string;
-        /**
-         * Format: date-time
-         * @example 2026-11-24T12:00:00.000Z
-         */
-        created?: string;
-        /**
-         * Format: date-time
-         * @example 2026-11-24T12:00:00.000Z
-         */
-        lastModified?: string;
-        /**
-         * Format: uri
-         * @example https://id.example.com/scim/v2/Groups/3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
-         */
-        location?: string;
-      };
-    };
-    /** @description displayName is unique in the workspace (409 `uniqueness`). Members are ids of users of the same workspace; other ids are not added. */
-    ScimGroupInput: {
-      /**
-       * @example [
-       *       "urn:ietf:params:scim:schemas:core:2.0:Group"
-       *     ]
-       */
-      schemas?: string[];
-      /** @example Engineering */
-      displayName: string;
-      members?: {
-        /**
-         * Format: uuid
-         * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
-         */
-        value: string;
-      }[];
-    };
-    /** @description RFC 7644 §3.5.2. Operation names are case-insensitive (Okta and Entra send "Replace", "Add"). */
-    ScimPatchRequest: {
-      /**
-       * @example [
-       *       "urn:ietf:params:scim:api:messages:2.0:PatchOp"
-       *     ]
-       */
-      schemas: string[];
-      Operations: {
-        /**
-         * @example replace
-         * @enum {string}
-         */
-        op: 'add' | 'remove' | 'replace' | 'Add' | 'Remove' | 'Replace';
-        /**
-         * @description Attribute path, optionally with a filter: members[value eq "…"]. A path the server cannot read is 400 `invalidPath`.
-         * @example active
-         */
-        path?: string;
-        /**
-         * @description New value; without path, an object of attributes.
-         * @example false
-         */
-        value?: unknown;
-      }[];
-    };
-    /** @description RFC 7644 §3.4.3 SearchRequest: the list parameters of GET, in a body. Names are case-insensitive; all optional. */
-    ScimSearchRequest: {
-      /**
-       * @example [
-       *       "urn:ietf:params:scim:api:messages:2.0:SearchRequest"
-       *     ]
-       */
-      schemas?: string[];
-      /** @example userName sw "ada" */
-      filter?: string;
-      /** @example 1 */
-      startIndex?: number;
-      /**
-       * @description RFC 9865 cursor paging instead of startIndex: empty for the first page.
-       * @example
-       */
-      cursor?: string;
-      /**
-       * @description Default 100, clamped to 0..200.
-       * @example 10
-       */
-      count?: number;
-      /**
-       * @example [
-       *       "userName",
-       *       "active"
-       *     ]
-       */
-      attributes?: string[];
-      /**
-       * @example [
-       *       "members"
-       *     ]
-       */
-      excludedAttributes?: string[];
-    };
-    ScimUserList: {
-      /**
-       * @example [
-       *       "urn:ietf:params:scim:api:messages:2.0:ListResponse"
-       *     ]
-       */
-      schemas: string[];
-      /** @example 1 */
-      totalResults: number;
-      /**
-       * @description Index paging only.
-       * @example 1
-       */
-      startIndex?: number;
-      /**
-       * @description Cursor paging (RFC 9865): the cursor of the next page; absent on the last page and with index paging.
-       * @example dToxNzk1Njg2NDY2MjIzMDAwLjNmMGM2YTUyLTJmNTktNGY4ZS05YTUxLTViMGY3ZDBjMmUxMQ
-       */
-      nextCursor?: string;
-      /** @example 1 */
-      itemsPerPage: number;
-      Resources: (components['schemas']['ScimUser'] | components['schemas']['ScimUserPartial'])[];
-    };
-    ScimGroupList: {
-      /**
-       * @example [
-       *       "urn:ietf:params:scim:api:messages:2.0:ListResponse"
-       *     ]
-       */
-      schemas: string[];
-      /** @example 1 */
-      totalResults: number;
-      /**
-       * @description Index paging only.
-       * @example 1
-       */
-      startIndex?: number;
-      /**
-       * @description Cursor paging (RFC 9865): the cursor of the next page; absent on the last page and with index paging.
-       * @example dToxNzk1Njg2NDY2MjIzMDAwLjNmMGM2YTUyLTJmNTktNGY4ZS05YTUxLTViMGY3ZDBjMmUxMQ
-       */
-      nextCursor?: string;
-      /** @example 1 */
-      itemsPerPage: number;
-      Resources: (components['schemas']['ScimGroup'] | components['schemas']['ScimGroupPartial'])[];
-    };
-    /** @description ListResponse of a search across Users and Groups: each resource says its kind in meta.resourceType. */
-    ScimResourceList: {
-      /**
-       * @example [
-       *       "urn:ietf:params:scim:api:messages:2.0:ListResponse"
-       *     ]
-       */
-      schemas: string[];
-      /** @example 1 */
-      totalResults: number;
-      /**
-       * @description Index paging only.
-       * @example 1
-       */
-      startIndex?: number;
-      /**
-       * @description Cursor paging (RFC 9865): the cursor of the next page; absent on the last page and with index paging.
-       * @example dToxNzk1Njg2NDY2MjIzMDAwLjNmMGM2YTUyLTJmNTktNGY4ZS05YTUxLTViMGY3ZDBjMmUxMQ
-       */
-      nextCursor?: string;
-      /** @example 1 */
-      itemsPerPage: number;
-      /**
-       * @example [
-       *       {
-       *         "schemas": [
-       *           "urn:ietf:params:scim:schemas:core:2.0:User"
-       *         ],
-       *         "id": "8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13",
-       *         "externalId": "8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13",
-       *         "userName": "ada@example.com",
-       *         "name": {
-       *           "givenName": "Ada",
-       *           "familyName": "Lovelace",
-       *           "formatted": "Ada Lovelace"
-       *         },
-       *         "displayName": "Ada Lovelace",
-       *         "emails": [
-       *           {
-       *             "value": "ada@example.com",
-       *             "type": "work",
-       *             "primary": true
-       *           }
-       *         ],
-       *         "active": true,
-       *         "meta": {
-       *           "resourceType": "User",
-       *           "created": "2026-11-24T12:00:00.000Z",
-       *           "lastModified": "2026-11-24T12:00:00.000Z",
-       *           "location": "https://id.example.com/scim/v2/Users/8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13"
-       *         }
-       *       }
-       *     ]
-       */
-      Resources: (
-        | components['schemas']['ScimUser']
-        | components['schemas']['ScimGroup']
-        | components['schemas']['ScimUserPartial']
-        | components['schemas']['ScimGroupPartial']
-      )[];
-    };
-    /**
-     * @description ListResponse of ResourceType or Schema documents (RFC 7644 §4).
-     * @example {
-     *       "schemas": [
-     *         "urn:ietf:params:scim:api:messages:2.0:ListResponse"
-     *       ],
-     *       "totalResults": 2,
-     *       "startIndex": 1,
-     *       "itemsPerPage": 2,
-     *       "Resources": [
-     *         {
-     *           "schemas": [
-     *             "urn:ietf:params:scim:schemas:core:2.0:ResourceType"
-     *           ],
-     *           "id": "User",
-     *           "name": "User",
-     *           "endpoint": "/Users",
-     *           "description": "User Account",
-     *           "schema": "urn:ietf:params:scim:schemas:core:2.0:User",
-     *           "schemaExtensions": [],
-     *           "meta": {
-     *             "resourceType": "ResourceType",
-     *             "location": "https://id.example.com/scim/v2/ResourceTypes/User"
-     *           }
-     *         },
-     *         {
-     *           "schemas": [
-     *             "urn:ietf:params:scim:schemas:core:2.0:ResourceType"
-     *           ],
-     *           "id": "Group",
-     *           "name": "Group",
-     *           "endpoint": "/Groups",
-     *           "description": "Group",
-     *           "schema": "urn:ietf:params:scim:schemas:core:2.0:Group",
-     *           "schemaExtensions": [],
-     *           "meta": {
-     *             "resourceType": "ResourceType",
-     *             "location": "https://id.example.com/scim/v2/ResourceTypes/Group"
-     *           }
-     *         }
-     *       ]
-     *     }
-     */
-    ScimDiscoveryList: {
-      /**
-       * @example [
-       *       "urn:ietf:params:scim:api:messages:2.0:ListResponse"
-       *     ]
-       */
-      schemas: string[];
+      id: string;
+      /** @example Acme production */
+      name: string;
+      /** @example Directory sync for Acme */
+      description: string;
       /** @example 2 */
-      totalResults: number;
-      /** @example 1 */
-      startIndex?: number;
-      /** @example 2 */
-      itemsPerPage?: number;
-      Resources: {
-        [key: string]: unknown;
-      }[];
-    };
-    /**
-     * @description A ServiceProviderConfig, ResourceType or Schema document (RFC 7643 §5–7).
-     * @example {
-     *       "schemas": [
-     *         "urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig"
-     *       ],
-     *       "documentationUri": "https://id.example.com/docs",
-     *       "patch": {
-     *         "supported": true
-     *       },
-     *       "bulk": {
-     *         "supported": false,
-     *         "maxOperations": 0,
-     *         "maxPayloadSize": 0
-     *       },
-     *       "filter": {
-     *         "supported": true,
-     *         "maxResults": 200
-     *       },
-     *       "changePassword": {
-     *         "supported": false
-     *       },
-     *       "sort": {
-     *         "supported": false
-     *       },
-     *       "etag": {
-     *         "supported": false
-     *       },
-     *       "pagination": {
-     *         "cursor": true,
-     *         "index": true,
-     *         "defaultPaginationMethod": "index",
-     *         "defaultPageSize": 100,
-     *         "maxPageSize": 200
-     *       },
-     *       "authenticationSchemes": [
-     *         {
-     *           "type": "oauthbearertoken",
-     *           "name": "OAuth Bearer Token",
-     *           "description": "Authorization: Bearer scim_… token minted for one workspace",
-     *           "specUri": "https://www.rfc-editor.org/info/rfc6750",
-     *           "primary": true
-     *         },
-     *         {
-     *           "type": "oauth2",
-     *           "name": "OAuth 2.0 client credentials",
-     *           "description": "Access token from https://id.example.com/oauth/token (client credentials or JWT bearer) of a SCIM OAuth client of the workspace",
-     *           "specUri": "https://www.rfc-editor.org/info/rfc6749",
-     *           "documentationUri": "https://id.example.com/.well-known/oauth-authorization-server"
-     *         }
-     *       ],
-     *       "meta": {
-     *         "resourceType": "ServiceProviderConfig",
-     *         "location": "https://id.example.com/scim/v2/ServiceProviderConfig"
-     *       }
-     *     }
-     */
-    ScimDiscoveryDocument: {
+      database_count: number;
+      /** @example 3 */
+      member_count: number;
       /**
-       * @example [
-       *       "urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig"
-       *     ]
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
        */
-      schemas: string[];
-      /** @example User */
-      id?: string;
-      meta?: {
-        [key: string]: unknown;
-      };
-    } & {
-      [key: string]: unknown;
+      created_at: string;
+    };
+    WorkspaceMember: {
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      developer_id: string;
+      /**
+       * Format: email
+       * @example dev@example.com
+       */
+      email: string;
+      /** @example Grace Hopper */
+      name: string;
+      /**
+       * @example member
+       * @enum {string}
+       */
+      role: 'owner' | 'member';
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      created_at: string;
     };
   };
   responses: never;

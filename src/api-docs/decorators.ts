@@ -1,7 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOperation, ApiProduces, ApiQuery, ApiResponse } from '@nestjs/swagger';
 import type { ExampleObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { ref, type SchemaName } from './schemas';
+import { type NamedSchema, ref as refTo } from './response-schema';
+import { ErrorSchema, ScimErrorSchema } from './schemas';
 
 /**
  * Decorators that document an operation in a few lines: what it does, what it answers
@@ -12,6 +13,7 @@ import { ref, type SchemaName } from './schemas';
  */
 
 const JSON_TYPE = 'application/json';
+const ref = (named: NamedSchema<unknown>) => refTo(named) as SchemaObject;
 const SCIM_TYPE = 'application/scim+json';
 
 /** Summary (a short imperative line) and description (what, who may, what to know). */
@@ -26,29 +28,29 @@ interface ReturnsOptions {
   headers?: Record<string, { description: string; schema: SchemaObject }>;
 }
 
-function bodySchema(name: SchemaName, opts: ReturnsOptions): SchemaObject {
-  if (opts.list) return { type: 'object', required: ['results'], properties: { results: { type: 'array', items: ref(name) } } };
-  if (opts.array) return { type: 'array', items: ref(name) };
-  return ref(name);
+function bodySchema(named: NamedSchema<unknown>, opts: ReturnsOptions): SchemaObject {
+  if (opts.list) return { type: 'object', required: ['results'], properties: { results: { type: 'array', items: ref(named) } } };
+  if (opts.array) return { type: 'array', items: ref(named) };
+  return ref(named);
 }
 
 /** A success answer with a JSON body of the named schema. */
-export function Returns(status: number, name: SchemaName, description: string, opts: ReturnsOptions = {}) {
+export function Returns(status: number, named: NamedSchema<unknown>, description: string, opts: ReturnsOptions = {}) {
   return ApiResponse({
     status,
     description,
     headers: opts.headers,
-    content: { [JSON_TYPE]: { schema: bodySchema(name, opts), ...(opts.example !== undefined ? { example: opts.example } : {}) } },
+    content: { [JSON_TYPE]: { schema: bodySchema(named, opts), ...(opts.example !== undefined ? { example: opts.example } : {}) } },
   });
 }
 
 /** A success answer with a SCIM body (application/scim+json). */
-export function ScimReturns(status: number, name: SchemaName, description: string, opts: ReturnsOptions = {}) {
+export function ScimReturns(status: number, named: NamedSchema<unknown>, description: string, opts: ReturnsOptions = {}) {
   return ApiResponse({
     status,
     description,
     headers: opts.headers,
-    content: { [SCIM_TYPE]: { schema: ref(name), ...(opts.example !== undefined ? { example: opts.example } : {}) } },
+    content: { [SCIM_TYPE]: { schema: ref(named), ...(opts.example !== undefined ? { example: opts.example } : {}) } },
   });
 }
 
@@ -85,7 +87,7 @@ export function Errors(...specs: ErrorSpec[]) {
         status,
         description: list.map(([, code, when]) => `\`${code}\`: ${when}`).join('; '),
         headers: status === 429 ? RETRY_AFTER : undefined,
-        content: { [JSON_TYPE]: { schema: ref('Error'), examples } },
+        content: { [JSON_TYPE]: { schema: ref(ErrorSchema), examples } },
       });
     }),
   );
@@ -111,7 +113,7 @@ export function ScimErrors(...specs: ErrorSpec[]) {
       return ApiResponse({
         status,
         description: list.map(([, scimType, when]) => (scimType ? `\`${scimType}\`: ${when}` : when)).join('; '),
-        content: { [SCIM_TYPE]: { schema: ref('ScimError'), examples } },
+        content: { [SCIM_TYPE]: { schema: ref(ScimErrorSchema), examples } },
       });
     }),
   );
@@ -122,8 +124,8 @@ export const RETRY_AFTER = {
 };
 
 /** A SCIM request body (application/scim+json; application/json is accepted too). */
-export function ScimBody(name: SchemaName, description: string, examples: Record<string, ExampleObject>) {
-  return applyDecorators(ApiConsumes(SCIM_TYPE, JSON_TYPE), ApiBody({ description, required: true, schema: ref(name), examples }));
+export function ScimBody(named: NamedSchema<unknown>, description: string, examples: Record<string, ExampleObject>) {
+  return applyDecorators(ApiConsumes(SCIM_TYPE, JSON_TYPE), ApiBody({ description, required: true, schema: ref(named), examples }));
 }
 
 /** The RFC 7644 §3.4.2 list parameters and §3.4.2.5 projection of SCIM collections. */

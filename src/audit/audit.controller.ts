@@ -8,6 +8,7 @@ import { type WorkspaceScope, WorkspaceScoped } from '../workspaces/workspace-sc
 import { AuditQueryService } from './audit-query.service';
 import { AuditVerifyService } from './audit-verify.service';
 import { AuditCheckpointsQueryDto, AuditExportQueryDto, AuditQueryDto, AuditVerifyQueryDto } from './dto/audit-query.dto';
+import { AuditCheckpointPageSchema, AuditPageSchema, AuditPublicKeysSchema, AuditVerifyResultSchema } from './audit.schemas';
 
 @ApiTags('audit')
 @Controller('developer/audit')
@@ -23,7 +24,7 @@ export class AuditController {
     'Verify the audit chain',
     "Recomputes the workspace's hash chain from its events as they are now, over the links sealed between from and to (from the first link when from is not given, so a removed first event is found too), and checks every signed checkpoint in that span. Answers how many links and checkpoints check out and the first break: an edited, missing or back-dated (inserted) event, a checkpoint whose signature does not verify, or one whose head differs from the recomputed chain. A workspace with nothing sealed in the span answers zeros. Members of the workspace only.",
   )
-  @Returns(200, 'AuditVerifyResult', 'The result of the check (first_break null: intact)', {
+  @Returns(200, AuditVerifyResultSchema, 'The result of the check (first_break null: intact)', {
     example: {
       verified: 1234,
       checkpoints: 20,
@@ -43,7 +44,7 @@ export class AuditController {
     'List signed checkpoints',
     "The workspace's signed chain heads (Ed25519, at most one a minute while its chain moves) signed between from and to, oldest first. Page with `cursor` = next_cursor of the previous page (a seq). Check them offline against GET /developer/audit/keys/ and an export. Members of the workspace only.",
   )
-  @Returns(200, 'AuditCheckpointPage', 'One page of checkpoints')
+  @Returns(200, AuditCheckpointPageSchema, 'One page of checkpoints')
   @Errors(
     [400, 'validation_failed', 'A query parameter breaks its rule (details names it)'],
     [404, 'not_found', 'No such workspace, or the caller is not a member of it'],
@@ -58,7 +59,7 @@ export class AuditController {
     'List the checkpoint signing keys',
     'The Ed25519 public keys (PEM) that sign audit checkpoints: the active one, which signs new checkpoints, and those retired by rotation, kept so older checkpoints still verify. The same for every workspace; any signed-in developer may read them. Keep a copy outside the service: a proof is only as good as the key it is checked with.',
   )
-  @Returns(200, 'AuditPublicKeys', 'The public keys, active first')
+  @Returns(200, AuditPublicKeysSchema, 'The public keys, active first')
   @Get('keys')
   keys() {
     return this.verification.publicKeys();
@@ -68,7 +69,7 @@ export class AuditController {
     'Read the audit log',
     'Events of one workspace, newest first, filtered by type, severity, actor, target, IP and time. Page with `cursor` = next_cursor of the previous page (stable under concurrent writes). Members of the workspace only.',
   )
-  @Returns(200, 'AuditPage', 'One page of events')
+  @Returns(200, AuditPageSchema, 'One page of events')
   @Errors(
     [400, 'validation_failed', 'A query parameter breaks its rule (details names it)'],
     [404, 'not_found', 'No such workspace, or the caller is not a member of it'],

@@ -167,6 +167,7 @@ const KINDS = {
   timestamp: date,
   'timestamp?': orNull(date) as (row: QueryRow, column: string) => Date | null,
   json,
+  'json?': orNull(json) as (row: QueryRow, column: string) => Record<string, unknown> | null,
   'text[]': textArray,
 } satisfies Record<string, ReadColumn>;
 type Kind = keyof typeof KINDS;

@@ -219,6 +219,47 @@ WHERE id = $1 AND locked_by = $2;
 -- managed-databases.lock-timeout
 SELECT set_config('lock_timeout', '5s', true);
 
+-- mfa.factors
+SELECT EXISTS (SELECT 1 FROM end_user_totp t WHERE t.workspace_id = $1 AND t.user_id = $2 AND t.confirmed_at IS NOT NULL) AS totp,
+(SELECT count(*)::int FROM end_user_passkeys p WHERE p.workspace_id = $1 AND p.user_id = $2) AS passkeys,
+(SELECT count(*)::int FROM end_user_recovery_codes r WHERE r.workspace_id = $1 AND r.user_id = $2 AND r.used_at IS NULL) AS recovery_left;
+
+-- mfa.issuer
+SELECT COALESCE(c.name, w.name) AS issuer
+FROM end_users u JOIN workspaces w ON w.id = u.workspace_id LEFT JOIN oauth_clients c ON c.id = u.oauth_client_id
+WHERE u.workspace_id = $1 AND u.id = $2;
+
+-- mfa.live-challenge
+SELECT workspace_id, user_id, kind, methods FROM end_user_mfa_challenges
+WHERE token_hash = $1 AND consumed_at IS NULL AND expires_at > $2 AND attempts < $3;
+
+-- mfa.lock-challenge
+SELECT c.id, c.workspace_id, c.user_id, c.kind, c.reason, c.methods, c.anomaly_kinds, c.attempts,
+c.expires_at, c.consumed_at,
+u.id AS u_id, u.workspace_id AS u_workspace_id,
+u.oauth_client_id AS u_oauth_client_id, u.email AS u_email, u.first_name AS u_first_name, u.last_name AS u_last_name,
+u.is_active AS u_is_active, u.email_verified AS u_email_verified, u.created_at AS u_created_at,
+t.secret_encrypted AS totp_secret, (t.confirmed_at IS NOT NULL) AS totp_confirmed
+FROM end_user_mfa_challenges c
+JOIN end_users u ON u.id = c.user_id AND u.workspace_id = c.workspace_id
+LEFT JOIN end_user_totp t ON t.user_id = c.user_id AND t.workspace_id = c.workspace_id
+WHERE c.token_hash = $1
+FOR UPDATE OF c;
+
+-- mfa.lock-user
+SELECT id FROM end_users WHERE workspace_id = $1 AND id = $2 FOR UPDATE;
+
+-- mfa.prune-challenges
+DELETE FROM end_user_mfa_challenges WHERE expires_at < $1;
+
+-- mfa.use-recovery-code
+UPDATE end_user_recovery_codes SET used_at = $3
+WHERE workspace_id = $1 AND id = $2 AND used_at IS NULL RETURNING id;
+
+-- mfa.use-totp-step
+UPDATE end_user_totp SET last_used_step = $3
+WHERE workspace_id = $1 AND user_id = $2 AND confirmed_at IS NOT NULL AND last_used_step < $3 RETURNING user_id;
+
 -- oidc.app-session
 SELECT session_id, workspace_id, client_id, user_id, browser_session_id, scope, auth_time, created_at
 FROM oauth_app_sessions WHERE workspace_id = $1 AND session_id = $2;
@@ -307,6 +348,44 @@ UPDATE oauth_authorization_codes SET used_at = $3 WHERE workspace_id = $1 AND co
 
 -- oidc.purge-codes
 DELETE FROM oauth_authorization_codes WHERE expires_at < $1;
+
+-- passkeys.by-user
+SELECT id, workspace_id, user_id, credential_id, public_key, sign_count, transports, device_type, name,
+created_at, last_used_at FROM end_user_passkeys WHERE workspace_id = $1 AND user_id = $2 ORDER BY created_at, id;
+
+-- passkeys.insert
+INSERT INTO end_user_passkeys (workspace_id, user_id, credential_id, public_key, sign_count, transports, device_type, backed_up, name, created_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+ON CONFLICT ON CONSTRAINT end_user_passkeys_credential_key DO NOTHING
+RETURNING id, workspace_id, user_id, credential_id, public_key, sign_count, transports, device_type, name,
+created_at, last_used_at;
+
+-- passkeys.lock-by-credential
+SELECT id, workspace_id, user_id, credential_id, public_key, sign_count, transports, device_type, name,
+created_at, last_used_at FROM end_user_passkeys WHERE workspace_id = $1 AND credential_id = $2 FOR UPDATE;
+
+-- passkeys.prune-challenges
+DELETE FROM webauthn_challenges WHERE expires_at < $1;
+
+-- passkeys.remove
+DELETE FROM end_user_passkeys WHERE workspace_id = $1 AND user_id = $2 AND id = $3 RETURNING id, workspace_id, user_id, credential_id, public_key, sign_count, transports, device_type, name,
+created_at, last_used_at;
+
+-- passkeys.rename
+UPDATE end_user_passkeys SET name = $4 WHERE workspace_id = $1 AND user_id = $2 AND id = $3 RETURNING id, workspace_id, user_id, credential_id, public_key, sign_count, transports, device_type, name,
+created_at, last_used_at;
+
+-- passkeys.save-challenge
+INSERT INTO webauthn_challenges (challenge_hash, workspace_id, user_id, purpose, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6);
+
+-- passkeys.spend-challenge
+DELETE FROM webauthn_challenges
+WHERE challenge_hash = $1 AND purpose = $2 AND expires_at > $3
+RETURNING workspace_id, user_id;
+
+-- passkeys.use
+UPDATE end_user_passkeys SET sign_count = $3, last_used_at = $4
+WHERE workspace_id = $1 AND id = $2 AND (sign_count < $3 OR (sign_count = 0 AND $3 = 0)) RETURNING id;
 
 -- scim-clients.grant-live
 SELECT c.workspace_id FROM scim_oauth_clients c
@@ -575,6 +654,27 @@ t.access_expires_at AS refresh_access_expires_at
 FROM revoked r
 LEFT JOIN end_user_refresh_tokens t
 ON t.workspace_id = $1 AND t.session_id = r.id AND (t.expires_at > $2 OR t.access_expires_at > $2);
+
+-- sign-in-policies.evaluate
+SELECT p.new_device, p.new_ip, p.new_country, p.impossible_travel,
+EXISTS (SELECT 1 FROM end_user_sessions s WHERE s.workspace_id = $1 AND s.user_id = $2) AS any_session,
+EXISTS (SELECT 1 FROM end_user_sessions s WHERE s.workspace_id = $1 AND s.user_id = $2
+AND s.browser_family = $3 AND s.os_family = $4) AS pair_seen,
+EXISTS (SELECT 1 FROM end_user_sessions s WHERE s.workspace_id = $1 AND s.user_id = $2
+AND s.browser_family = $3 AND s.os_family = $4 AND s.ip_address IS NOT DISTINCT FROM $5) AS triple_seen,
+CASE WHEN p.new_country <> 'allow' THEN ARRAY(
+SELECT DISTINCT s.country FROM end_user_sessions s
+WHERE s.workspace_id = $1 AND s.user_id = $2 AND s.country IS NOT NULL LIMIT 300) ELSE '{}' END AS known_countries,
+CASE WHEN p.impossible_travel <> 'allow' THEN (
+SELECT json_build_object('country', s.country, 'city', s.city, 'latitude', s.latitude, 'longitude', s.longitude,
+'created_ms', extract(epoch FROM s.created_at) * 1000)
+FROM end_user_sessions s
+WHERE s.workspace_id = $1 AND s.user_id = $2 AND s.latitude IS NOT NULL AND s.longitude IS NOT NULL
+AND s.created_at > $6 AND s.created_at <= $7
+ORDER BY s.created_at DESC LIMIT 1) END AS last_place
+FROM sign_in_policies p
+WHERE p.workspace_id = $1
+AND (p.new_device <> 'allow' OR p.new_ip <> 'allow' OR p.new_country <> 'allow' OR p.impossible_travel <> 'allow');
 
 -- signing-keys.lock-for-creation
 SELECT pg_advisory_xact_lock(hashtext('oauth_signing_keys'));

@@ -7,6 +7,7 @@ import type { DeveloperPrincipal } from '../common/auth/principal';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { DevelopersService } from './developers.service';
 import { DeveloperLoginDto, SignupDto } from './dto/developer-auth.dto';
+import { DeveloperLoginSchema, DeveloperSchema } from './developers.schemas';
 
 @ApiTags('developer auth')
 @Controller('developer')
@@ -20,7 +21,7 @@ export class DeveloperAuthController {
     'Create a developer account',
     'Signs up a developer (the person who manages workspaces, SCIM tokens, OAuth clients and SAML apps). The email is stored lower-cased and must be unused. Refused with 403 when DEVELOPER_SIGNUP_ENABLED=false. Then sign in with POST /developer/auth/login/.',
   )
-  @Returns(201, 'Developer', 'The new developer (never the password)')
+  @Returns(201, DeveloperSchema, 'The new developer (never the password)')
   @Errors(
     [409, 'email_taken', 'A developer already has this email (in any letter case)'],
     [403, 'forbidden', 'Sign-up is turned off on this instance'],
@@ -35,7 +36,7 @@ export class DeveloperAuthController {
     'Sign in to the dashboard',
     'Checks email and password and starts a developer session: sets the HttpOnly `sid` cookie and a readable `csrftoken` cookie (both SameSite=Lax, Secure when COOKIE_SECURE, Domain=COOKIE_DOMAIN when set) and returns the CSRF token. Cookie-authenticated writes must echo it in X-CSRF-Token. For scripts, mint a bearer token with POST /developer/tokens/ instead.',
   )
-  @Returns(200, 'DeveloperLogin', 'Signed in; Set-Cookie carries sid and csrftoken', {
+  @Returns(200, DeveloperLoginSchema, 'Signed in; Set-Cookie carries sid and csrftoken', {
     headers: { 'Set-Cookie': { description: 'sid=…; HttpOnly; SameSite=Lax and csrftoken=…; SameSite=Lax', schema: { type: 'string' } } },
   })
   @Errors([401, 'invalid_credentials', 'Unknown email or wrong password (the same answer for both)'])
@@ -73,7 +74,7 @@ export class DeveloperAuthController {
     'Show the signed-in developer',
     'The developer behind the session cookie or bearer token: a cheap way for a dashboard to check it is signed in.',
   )
-  @Returns(200, 'Developer', 'The caller')
+  @Returns(200, DeveloperSchema, 'The caller')
   @Get('me')
   @Auth('developer')
   me(@CurrentPrincipal() principal: DeveloperPrincipal) {

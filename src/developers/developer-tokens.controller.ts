@@ -6,6 +6,7 @@ import type { DeveloperPrincipal } from '../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
 import { DevelopersService } from './developers.service';
 import { CreateDeveloperTokenDto } from './dto/developer-auth.dto';
+import { DeveloperTokenCreatedSchema, DeveloperTokenSchema } from './developers.schemas';
 
 @ApiTags('developer tokens')
 @Controller('developer/tokens')
@@ -17,14 +18,14 @@ export class DeveloperTokensController {
     'Mint a developer access token',
     'Creates a bearer token (`dat_…`, opaque) for scripts and CI: send it as `Authorization: Bearer dat_…` to any dashboard route, no CSRF header needed. The token is shown once and stored only as a hash. Without expires_at it lasts until revoked.',
   )
-  @Returns(201, 'DeveloperTokenCreated', 'The token, shown this once')
+  @Returns(201, DeveloperTokenCreatedSchema, 'The token, shown this once')
   @Post()
   create(@CurrentPrincipal() principal: DeveloperPrincipal, @Body() dto: CreateDeveloperTokenDto, @ReqMeta() meta: RequestMeta) {
     return this.developers.createToken(principal, dto, meta);
   }
 
   @Doc('List developer access tokens', "The caller's tokens that are not revoked, without their secret value.")
-  @Returns(200, 'DeveloperToken', 'Unrevoked tokens', { list: true })
+  @Returns(200, DeveloperTokenSchema, 'Unrevoked tokens', { list: true })
   @Get()
   async list(@CurrentPrincipal() principal: DeveloperPrincipal) {
     return { results: await this.developers.listTokens(principal.developerId) };

@@ -19,13 +19,10 @@ import { CreateDeveloperTokenDto, DeveloperLoginDto, SignupDto } from './dto/dev
 import { Developer } from './entities/developer.entity';
 import { COMMON_ERRORS, notFound } from '../common/common.errors';
 import { DEVELOPER_ERRORS } from './developers.errors';
+import type { ViewOf } from '../api-docs/response-schema';
+import type { DeveloperSchema } from './developers.schemas';
 
-export interface DeveloperView {
-  id: string;
-  email: string;
-  name: string;
-  created_at: string;
-}
+export type DeveloperView = ViewOf<typeof DeveloperSchema>;
 
 export const toDeveloperView = (d: Developer): DeveloperView => ({
   id: d.id,

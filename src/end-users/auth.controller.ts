@@ -1,7 +1,7 @@
 import { Doc, Errors, NoBody, Returns } from '../api-docs/decorators';
 import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { ref } from '../api-docs/schemas';
+import { ref } from '../api-docs/response-schema';
 import { LoginSecondStepDto } from './mfa/dto/mfa.dto';
 import { MfaTokenDto } from './mfa/dto/passkey.dto';
 import { MfaChallengesService } from './mfa/mfa-challenges.service';
@@ -22,6 +22,8 @@ import { EndUsersService } from './end-users.service';
 import { PasswordService } from './password.service';
 import { RateLimit, RateLimitGuard } from '../common/rate-limit/rate-limit.guard';
 import { SessionsService } from './sessions.service';
+import { SuccessSchema } from '../api-docs/schemas';
+import { MfaRequiredSchema, PasskeyRequestOptionsSchema } from './mfa/mfa.schemas';
 
 const EXAMPLE_TOKENS = {
   access_token: 'kR4pZ2xW9mT7vL1cQ8nB5hY3jF6gD0sAe2Uo7Ii',
@@ -77,7 +79,7 @@ export class AuthController {
     description: 'Signed in (tokens), or a second step is owed (`mfa_required`)',
     content: {
       'application/json': {
-        schema: { oneOf: [{ $ref: '#/components/schemas/TokenResponse' }, ref('MfaRequired')] },
+        schema: { oneOf: [{ $ref: '#/components/schemas/TokenResponse' }, ref(MfaRequiredSchema)] },
         examples: {
           tokens: { summary: 'Password-only account', value: EXAMPLE_TOKENS },
           mfa: {
@@ -115,7 +117,7 @@ export class AuthController {
     'Passkey options for the second step',
     "WebAuthn request options for finishing a sign-in whose `methods` include `passkey`: the account's passkeys are allowed, the challenge is bound to the account, works once and lives 5 minutes. Hand them to `startAuthentication` of @simplewebauthn/browser and send the result as `passkey` to POST /e/v1/auth/login/mfa/. Rate limited like the second step.",
   )
-  @Returns(200, 'PasskeyRequestOptions', 'The request options')
+  @Returns(200, PasskeyRequestOptionsSchema, 'The request options')
   @Errors(
     [401, 'mfa_token_invalid', 'The mfa_token is unknown, expired, used, or void after 5 wrong codes'],
     [409, 'passkey_not_offered', 'The account has no passkey (the methods do not include passkey)'],
@@ -155,7 +157,7 @@ export class AuthController {
     'Ask for a password-reset code',
     'Mails a reset code to the account of this email in the application (client_id) or the workspace directory (workspace_id). Always answers success, whether or not the account exists, and sends at most one mail a minute.',
   )
-  @Returns(200, 'Success', 'Accepted (the same answer when no account matches)')
+  @Returns(200, SuccessSchema, 'Accepted (the same answer when no account matches)')
   @Errors(
     [400, 'invalid_client', 'Unknown client_id'],
     [429, 'rate_limited', 'Too many attempts from this IP or for this account; retry after Retry-After seconds'],
@@ -169,7 +171,7 @@ export class AuthController {
   }
 
   @Doc('Set a new password with a reset code', 'Checks the mailed code and sets the new password; every session of the user is signed out.')
-  @Returns(200, 'Success', 'Password changed')
+  @Returns(200, SuccessSchema, 'Password changed')
   @Errors(
     [400, 'invalid_client', 'Unknown client_id'],
     [400, 'invalid_code', 'The code is not correct, or no code is pending'],
@@ -186,7 +188,7 @@ export class AuthController {
   }
 
   @Doc('Change my password', 'Needs the current password; every other session of the user is signed out.')
-  @Returns(200, 'Success', 'Password changed')
+  @Returns(200, SuccessSchema, 'Password changed')
   @Errors([400, 'invalid_password', 'The current password is not correct'])
   @Post('password')
   @Auth('end-user')

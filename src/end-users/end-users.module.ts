@@ -8,7 +8,6 @@ import { APP_CONFIG, type AppConfig } from '../config/config';
 import { AnomaliesModule } from '../anomalies/anomalies.module';
 import { EmailVerificationModule } from '../email-verification/email-verification.module';
 import { MailModule } from '../mail/mail.module';
-import { WorkspacesModule } from '../workspaces/workspaces.module';
 import { AuthController } from './auth.controller';
 import { EndUserDirectoryModule } from './end-user-directory.module';
 import { EndUserStrategy } from './end-user.strategy';
@@ -77,7 +76,6 @@ const DEFAULT_LOGIN_PATH = '/auth/login/';
     MailModule,
     EndUserDirectoryModule,
     EmailVerificationModule,
-    WorkspacesModule,
     TypeOrmModule.forFeature([
       EndUser,
       EndUserSession,

@@ -5,6 +5,7 @@ import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
 import type { EndUserPrincipal } from '../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
 import { SessionsService } from './sessions.service';
+import { EndUserSessionSchema } from './sessions.schemas';
 
 @ApiTags('end-user sessions')
 @Controller('user/security/sessions')
@@ -16,7 +17,7 @@ export class SessionsController {
     'List my sessions',
     "The calling end user's active sessions (API and browser), with device and place; `current` marks the caller's own.",
   )
-  @Returns(200, 'EndUserSession', 'Active sessions', { list: true })
+  @Returns(200, EndUserSessionSchema, 'Active sessions', { list: true })
   @Get()
   async list(@CurrentPrincipal() principal: EndUserPrincipal) {
     return { results: await this.sessions.list(principal) };

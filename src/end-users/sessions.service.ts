@@ -15,6 +15,8 @@ import { NewRefreshToken, SessionFilter, SessionsRepository } from './sessions.r
 import { AccessTokenCodec } from './tokens/access-token.codec';
 import { DeniedToken, TokenDenylistService } from './tokens/token-denylist.service';
 import { END_USER_ERRORS } from './end-users.errors';
+import type { ViewOf } from '../api-docs/response-schema';
+import type { EndUserSessionSchema } from './sessions.schemas';
 
 export interface TokenPair {
   access_token: string;
@@ -24,21 +26,7 @@ export interface TokenPair {
   session_id: string;
 }
 
-export interface SessionView {
-  id: string;
-  ip_address: string | null;
-  country: string | null;
-  city: string | null;
-  user_agent: string | null;
-  browser_family: string;
-  os_family: string;
-  kind: 'api' | 'browser';
-  /** How the session was authenticated (RFC 8176), e.g. ["pwd"] or ["pwd", "otp", "mfa"]. */
-  amr: string[];
-  created_at: string;
-  last_seen_at: string;
-  current: boolean;
-}
+export type SessionView = ViewOf<typeof EndUserSessionSchema>;
 
 /** An api session's row as a caller that writes it in its own statement needs it (the code exchange). */
 export interface ApplicationSessionRow {

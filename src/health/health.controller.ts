@@ -7,6 +7,7 @@ import { register } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { Auth } from '../common/auth/auth.decorator';
 import { REDIS_CLIENT, type RedisClient } from '../common/redis.provider';
+import { LivenessSchema } from './health.schemas';
 
 /** Liveness, readiness (database reachable, migrations applied, Redis when configured) and Prometheus metrics. */
 @ApiTags('operations')
@@ -25,7 +26,7 @@ export class HealthController {
     'Liveness probe',
     'Answers while the process serves HTTP; checks no dependency, so a database outage never restarts healthy instances.',
   )
-  @Returns(200, 'Liveness', 'The process is up')
+  @Returns(200, LivenessSchema, 'The process is up')
   @Get('health/live')
   live() {
     return { status: 'ok' };

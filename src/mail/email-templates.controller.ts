@@ -5,6 +5,7 @@ import { Auth } from '../common/auth/auth.decorator';
 import { type WorkspaceScope, WorkspaceScoped } from '../workspaces/workspace-scoped';
 import { ListEmailTemplatesQuery, SaveEmailTemplateDto } from './dto/email-template.dto';
 import { EmailTemplatesService } from './email-templates.service';
+import { EmailTemplateSchema } from './email-templates.schemas';
 
 @ApiTags('email templates')
 @Controller('developer/email-templates')
@@ -16,7 +17,7 @@ export class EmailTemplatesController {
     'List email templates',
     'The mails the service sends for a workspace (registration code, password reset, new-device alert), with the built-in text where nothing was saved, and the placeholders each accepts.',
   )
-  @Returns(200, 'EmailTemplate', 'The templates', { list: true })
+  @Returns(200, EmailTemplateSchema, 'The templates', { list: true })
   @Errors(
     [400, 'validation_failed', 'A query parameter breaks its rule (details names it)'],
     [404, 'not_found', 'No such workspace, or the caller is not a member of it'],
@@ -30,7 +31,7 @@ export class EmailTemplatesController {
     'Customise an email template',
     'Saves subject, sender name and body for one template of a workspace. Only the placeholders listed for the template may be used ({{code}}, {{first_name}}, …).',
   )
-  @Returns(200, 'EmailTemplate', 'The saved template')
+  @Returns(200, EmailTemplateSchema, 'The saved template')
   @Errors(
     [400, 'validation_failed', 'Unknown placeholder, or a field breaks its rule'],
     [404, 'not_found', 'No template of this name, or no such workspace for the caller'],

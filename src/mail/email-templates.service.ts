@@ -2,11 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { DomainError } from '../common/errors';
 import type { Tx } from '../database/unit-of-work';
 import type { WorkspaceScope } from '../workspaces/workspace-scoped';
-import { EmailTemplateView, SaveEmailTemplateDto } from './dto/email-template.dto';
+import type { ViewOf } from '../api-docs/response-schema';
+import { SaveEmailTemplateDto } from './dto/email-template.dto';
+import type { EmailTemplateSchema } from './email-templates.schemas';
 import { EmailTemplatesRepository, SavedTemplate } from './email-templates.repository';
 import { isTemplateName, TEMPLATE_CATALOG, TEMPLATE_NAMES, TemplateContent, TemplateName } from './templates/template-catalog';
 import { unknownPlaceholders } from './templates/template-renderer';
 import { COMMON_ERRORS, notFound } from '../common/common.errors';
+
+type EmailTemplateView = ViewOf<typeof EmailTemplateSchema>;
 
 /** Per-workspace mail templates: the stored copy when a workspace saved one, else the default. */
 @Injectable()

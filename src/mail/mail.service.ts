@@ -46,13 +46,4 @@ export class MailService {
     await this.jobs.enqueue(tx, MAIL_QUEUE, { outboxId }, { maxAttempts: MAIL_MAX_ATTEMPTS });
     return outboxId;
   }
-
-  /**
-   * Deliver now rather than at the next poll. Not needed after enqueue: the delivery job wakes the
-   * worker itself once the enqueuing unit of work commits (JobsService.enqueue).
-   * @deprecated kept for the second-factor services until they drop their explicit call.
-   */
-  kick(): void {
-    this.jobs.kick();
-  }
 }

@@ -7,6 +7,7 @@ import { ReqMeta, type RequestMeta } from '../common/request-context';
 import { CreateOAuthClientDto, UpdateOAuthClientDto, WorkspaceQueryDto } from './dto/oauth-client.dto';
 import { type WorkspaceScope, WorkspaceScoped } from '../workspaces/workspace-scoped';
 import { OAuthClientsService } from './oauth-clients.service';
+import { OAuthClientSchema, OAuthClientWithSecretSchema } from './oauth-clients.schemas';
 
 @ApiTags('oauth clients')
 @Controller('developer/oauth/clients')
@@ -18,7 +19,7 @@ export class OAuthClientsController {
     'Register an application (OAuth client)',
     'End users belong to an application: they register and sign in with its client_id. The client_secret is shown once and stored hashed; rotate it with POST …/secret/.',
   )
-  @Returns(201, 'OAuthClientWithSecret', 'The client and its secret, shown this once')
+  @Returns(201, OAuthClientWithSecretSchema, 'The client and its secret, shown this once')
   @Errors([404, 'not_found', 'No such workspace, or the caller is not a member of it'])
   @Post()
   create(
@@ -31,7 +32,7 @@ export class OAuthClientsController {
   }
 
   @Doc('List applications of a workspace', 'Without secrets.')
-  @Returns(200, 'OAuthClient', 'The clients', { list: true })
+  @Returns(200, OAuthClientSchema, 'The clients', { list: true })
   @Errors([404, 'not_found', 'No such workspace, or the caller is not a member of it'])
   @Get()
   async list(@WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope, @Query() _query: WorkspaceQueryDto) {
@@ -39,7 +40,7 @@ export class OAuthClientsController {
   }
 
   @Doc('Show an application', 'Without its secret.')
-  @Returns(200, 'OAuthClient', 'The client')
+  @Returns(200, OAuthClientSchema, 'The client')
   @Errors([404, 'not_found', 'No such OAuth client in a workspace of the caller'])
   @Get(':id')
   get(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string) {
@@ -47,7 +48,7 @@ export class OAuthClientsController {
   }
 
   @Doc('Update an application', 'Changes name and redirect URIs.')
-  @Returns(200, 'OAuthClient', 'The updated client')
+  @Returns(200, OAuthClientSchema, 'The updated client')
   @Errors([404, 'not_found', 'No such OAuth client in a workspace of the caller'])
   @Put(':id')
   update(
@@ -69,7 +70,7 @@ export class OAuthClientsController {
   }
 
   @Doc('Rotate the client secret', 'Issues a new secret (shown once); the old one stops working at once.')
-  @Returns(200, 'OAuthClientWithSecret', 'The client with its new secret')
+  @Returns(200, OAuthClientWithSecretSchema, 'The client with its new secret')
   @Errors([404, 'not_found', 'No such OAuth client in a workspace of the caller'])
   @Post(':id/secret')
   @HttpCode(200)

@@ -12,10 +12,12 @@ import { OAuthClient } from './entities/oauth-client.entity';
 import { OAuthClientChange, OAuthClientsRepository } from './oauth-clients.repository';
 import { publicKeySet } from '../oauth/assertions/public-key-set';
 import { COMMON_ERRORS, notFound } from '../common/common.errors';
+import type { ViewOf } from '../api-docs/response-schema';
+import type { OAuthClientSchema } from './oauth-clients.schemas';
 
 type OAuthClientEvent = 'oauth_client_create' | 'oauth_client_update' | 'oauth_client_delete' | 'oauth_client_secret_reset';
 
-const toView = (c: OAuthClient) => ({
+const toView = (c: OAuthClient): ViewOf<typeof OAuthClientSchema> => ({
   id: c.id,
   client_id: c.clientId,
   name: c.name,

@@ -1,5 +1,6 @@
 import { ApiResponse } from '@nestjs/swagger';
-import { ref } from '../api-docs/schemas';
+import { ref } from '../api-docs/response-schema';
+import { OAuthErrorSchema } from './oauth.schemas';
 
 export const FORM = 'application/x-www-form-urlencoded';
 
@@ -10,7 +11,7 @@ export const oauthErrors = (status: number, codes: [string, string][]) =>
     description: codes.map(([code, when]) => `\`${code}\`: ${when}`).join('; '),
     content: {
       'application/json': {
-        schema: ref('OAuthError'),
+        schema: ref(OAuthErrorSchema),
         examples: Object.fromEntries(
           codes.map(([code, when]) => [code, { summary: when, value: { error: code, error_description: when } }]),
         ),

@@ -7,6 +7,7 @@ import { ReqMeta, type RequestMeta } from '../common/request-context';
 import { CreateWebhookDto, DeliveriesQueryDto, UpdateWebhookDto, WebhookWorkspaceQueryDto } from './dto/webhook.dto';
 import { type WorkspaceScope, WorkspaceScoped } from '../workspaces/workspace-scoped';
 import { WebhooksService } from './webhooks.service';
+import { WebhookDeliverySchema, WebhookSchema, WebhookWithSecretSchema } from './webhook-views';
 
 @ApiTags('webhooks')
 @Controller('developer/webhooks')
@@ -19,7 +20,7 @@ export class WebhooksController {
     'Create a webhook endpoint',
     'Subscribes an endpoint of yours to a workspace\'s audit events (catalog event types, or "*" for all): each event sealed from now on is POSTed to it, signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature), retried with backoff for WEBHOOK_RETRY_WINDOW_MS. The url must be https: and resolve to public addresses only. The answer carries the signing secret (whsec_…), shown this once. Audited as webhook_create. Members of the workspace only.',
   )
-  @Returns(201, 'WebhookWithSecret', 'The endpoint, with its secret')
+  @Returns(201, WebhookWithSecretSchema, 'The endpoint, with its secret')
   @Errors(
     [
       400,
@@ -39,7 +40,7 @@ export class WebhooksController {
   }
 
   @Doc('List webhook endpoints', 'The webhook endpoints of one workspace, without their secrets. Members of the workspace only.')
-  @Returns(200, 'Webhook', 'The endpoints', { list: true })
+  @Returns(200, WebhookSchema, 'The endpoints', { list: true })
   @Errors(
     [400, 'validation_failed', 'A query parameter breaks its rule (details names it)'],
     [404, 'not_found', 'No such workspace, or the caller is not a member of it'],
@@ -50,7 +51,7 @@ export class WebhooksController {
   }
 
   @Doc('Show a webhook endpoint', 'Without its secret. Visible to members of its workspace only (404 to anyone else).')
-  @Returns(200, 'Webhook', 'The endpoint')
+  @Returns(200, WebhookSchema, 'The endpoint')
   @Errors([404, 'not_found', 'No such webhook in a workspace of the caller'])
   @Get(':id')
   get(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string) {
@@ -61,7 +62,7 @@ export class WebhooksController {
     'Update a webhook endpoint',
     'Fields not sent are kept. is_active=false pauses deliveries; is_active=true turns an endpoint back on, including one the service disabled after it failed for the whole retry window (clears disabled_reason). A new url is checked like on creation. Audited as webhook_update.',
   )
-  @Returns(200, 'Webhook', 'The updated endpoint')
+  @Returns(200, WebhookSchema, 'The updated endpoint')
   @Errors(
     [
       400,
@@ -91,7 +92,7 @@ export class WebhooksController {
     'Rotate a webhook secret',
     'Replaces the signing secret: the old one stops signing at once, and the next attempt of every delivery is signed with the new one. The answer carries the new secret, shown this once. Audited as webhook_secret_rotate.',
   )
-  @Returns(200, 'WebhookWithSecret', 'The endpoint, with its new secret')
+  @Returns(200, WebhookWithSecretSchema, 'The endpoint, with its new secret')
   @Errors([404, 'not_found', 'No such webhook in a workspace of the caller'])
   @Post(':id/rotate-secret')
   @HttpCode(200)
@@ -104,7 +105,7 @@ export class WebhooksController {
     'Send a test message',
     'Queues a synthetic webhook_test message (not an audit event) to the endpoint, signed and retried like any other delivery, even when the endpoint is inactive. The request does not wait for it: follow the delivery in the deliveries list. Its failures do not count toward disabling the endpoint.',
   )
-  @Returns(202, 'WebhookDelivery', 'The queued delivery', {
+  @Returns(202, WebhookDeliverySchema, 'The queued delivery', {
     example: {
       id: '4c2e6a8b-0d1f-4e3a-8c5b-7d9f1a3c5e7b',
       webhook_id: '3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11',
@@ -130,7 +131,7 @@ export class WebhooksController {
     'List deliveries of a webhook endpoint',
     'The latest deliveries to the endpoint, newest first (limit, default 50, up to 100): status, attempts, the last answer or error, and when a pending one is tried next. Members of its workspace only.',
   )
-  @Returns(200, 'WebhookDelivery', 'The deliveries', { list: true })
+  @Returns(200, WebhookDeliverySchema, 'The deliveries', { list: true })
   @Errors(
     [400, 'validation_failed', 'A query parameter breaks its rule (details names it)'],
     [404, 'not_found', 'No such webhook in a workspace of the caller'],
@@ -152,7 +153,7 @@ export class WebhookDeliveriesController {
     'Retry a webhook delivery',
     'Sends a delivery again now, whatever its status (a failed one included): it goes back to pending for one more attempt, retried within the retry window, with the same webhook-id so the receiver can drop a duplicate. The request does not wait for it. Members of its workspace only.',
   )
-  @Returns(202, 'WebhookDelivery', 'The delivery, queued again')
+  @Returns(202, WebhookDeliverySchema, 'The delivery, queued again')
   @Errors([404, 'not_found', 'No such webhook delivery in a workspace of the caller'])
   @Post(':id/retry')
   @HttpCode(202)

@@ -7,6 +7,7 @@ import { ReqMeta, type RequestMeta } from '../common/request-context';
 import { AddMemberDto, CreateWorkspaceDto, UpdateWorkspaceDto } from './dto/workspace.dto';
 import { type WorkspaceScope, WorkspaceScoped } from './workspace-scoped';
 import { WorkspacesService } from './workspaces.service';
+import { WorkspaceMemberSchema, WorkspaceSchema } from './workspaces.schemas';
 
 @ApiTags('workspaces')
 @Controller('e/v1/developer/workspaces')
@@ -15,7 +16,7 @@ export class WorkspacesController {
   constructor(private readonly workspaces: WorkspacesService) {}
 
   @Doc('List my workspaces', 'Every workspace the caller is a member of (a bare array).')
-  @Returns(200, 'Workspace', 'The workspaces', { array: true })
+  @Returns(200, WorkspaceSchema, 'The workspaces', { array: true })
   @Get()
   list(@CurrentPrincipal() p: DeveloperPrincipal) {
     return this.workspaces.list(p.developerId);
@@ -25,14 +26,14 @@ export class WorkspacesController {
     'Create a workspace',
     'A workspace holds end users, SCIM tokens, OAuth clients, SAML apps and databases. The caller becomes its owner.',
   )
-  @Returns(201, 'Workspace', 'The new workspace')
+  @Returns(201, WorkspaceSchema, 'The new workspace')
   @Post()
   create(@CurrentPrincipal() p: DeveloperPrincipal, @Body() dto: CreateWorkspaceDto, @ReqMeta() meta: RequestMeta) {
     return this.workspaces.create(p, dto, meta);
   }
 
   @Doc('Show a workspace', 'Visible to its members only; anyone else gets 404.')
-  @Returns(200, 'Workspace', 'The workspace')
+  @Returns(200, WorkspaceSchema, 'The workspace')
   @Errors([404, 'not_found', 'No such workspace, or the caller is not a member of it'])
   @Get(':id')
   get(@WorkspaceScoped('param', 'id') scope: WorkspaceScope) {
@@ -40,7 +41,7 @@ export class WorkspacesController {
   }
 
   @Doc('Rename or describe a workspace', 'Any member may change name and description; fields not sent are kept.')
-  @Returns(200, 'Workspace', 'The updated workspace')
+  @Returns(200, WorkspaceSchema, 'The updated workspace')
   @Errors([404, 'not_found', 'No such workspace, or the caller is not a member of it'])
   @Patch(':id')
   update(
@@ -65,7 +66,7 @@ export class WorkspacesController {
   }
 
   @Doc('List workspace members', 'Developers of the workspace with their role.')
-  @Returns(200, 'WorkspaceMember', 'The members', { list: true })
+  @Returns(200, WorkspaceMemberSchema, 'The members', { list: true })
   @Errors([404, 'not_found', 'No such workspace, or the caller is not a member of it'])
   @Get(':id/members')
   async members(@WorkspaceScoped('param', 'id') scope: WorkspaceScope) {
@@ -73,7 +74,7 @@ export class WorkspacesController {
   }
 
   @Doc('Add a member', 'Owners only. The developer must already have signed up (400 otherwise). Role owner or member.')
-  @Returns(201, 'WorkspaceMember', 'The new member')
+  @Returns(201, WorkspaceMemberSchema, 'The new member')
   @Errors(
     [403, 'forbidden', 'The caller is a member but not an owner'],
     [404, 'not_found', 'No such workspace, or the caller is not a member of it'],

@@ -8,23 +8,16 @@ import { RequestMeta } from '../common/request-context';
 import { Tx, UnitOfWork } from '../database/unit-of-work';
 import { DevelopersRepository } from '../developers/developers.repository';
 import { AddMemberDto, CreateWorkspaceDto, UpdateWorkspaceDto } from './dto/workspace.dto';
-import type { WorkspaceRole } from './entities/workspace-member.entity';
 import { WorkspaceMembersRepository } from './workspace-members.repository';
-import { WorkspaceMembership } from './workspace-membership';
 import { assertOwner, type WorkspaceScope } from './workspace-scoped';
 import { WorkspaceRow, WorkspacesRepository } from './workspaces.repository';
 import { COMMON_ERRORS, notFound } from '../common/common.errors';
+import type { ViewOf } from '../api-docs/response-schema';
+import type { WorkspaceSchema } from './workspaces.schemas';
 
 export type { WorkspaceRole } from './entities/workspace-member.entity';
 
-export interface WorkspaceView {
-  id: string;
-  name: string;
-  description: string;
-  database_count: number;
-  member_count: number;
-  created_at: string;
-}
+export type WorkspaceView = ViewOf<typeof WorkspaceSchema>;
 
 const toView = (r: WorkspaceRow): WorkspaceView => ({
   id: r.id,
@@ -49,20 +42,7 @@ export class WorkspacesService {
     private readonly members: WorkspaceMembersRepository,
     private readonly developers: DevelopersRepository,
     private readonly credentials: CredentialCache,
-    private readonly membership: WorkspaceMembership,
   ) {}
-
-  /**
-   * The developer's role; 404 "workspace not found" when they are not a member. Kept only for the
-   * sign-in policy routes (src/end-users/mfa/, changed in another workstream) until they take
-   * @WorkspaceScoped like every other route; it asks the same WorkspaceMembership as the guard.
-   * @deprecated use @WorkspaceScoped on the route.
-   */
-  async assertMember(developerId: string, workspaceId: string, tx?: Tx): Promise<WorkspaceRole> {
-    const role = await this.membership.roleOf(developerId, workspaceId, tx ?? null);
-    if (!role) throw notFound('workspace');
-    return role;
-  }
 
   async list(developerId: string): Promise<WorkspaceView[]> {
     return (await this.workspaces.listForDeveloper(developerId)).map(toView);

@@ -4,6 +4,7 @@ import { eventually } from '../support/eventually';
 import { uniqueEmail } from '../support/factories';
 import { codeIn, startSmtpReceiver, SmtpReceiver } from '../support/smtp-receiver';
 import { aTenant, anEndUser, TestEndUser } from './support';
+import { withMailingApp } from '../support/mailing-app';
 
 describe('email verification with a real SMTP receiver', () => {
   let t: TestApp;
@@ -127,14 +128,7 @@ describe('email verification with a real SMTP receiver', () => {
 describe('mail delivery through an SMTP outage', () => {
   let t: TestApp;
   let smtp: SmtpReceiver;
-  beforeAll(async () => {
-    smtp = await startSmtpReceiver();
-    t = await createTestApp({ SMTP_URL: smtp.url });
-  });
-  afterAll(async () => {
-    await t.close();
-    await smtp.stop();
-  });
+  withMailingApp((started) => ({ t, smtp } = started));
 
   it('keeps every message while SMTP is down and delivers them when it is back', async () => {
     const { client } = await aTenant(t);

@@ -2,10 +2,11 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import type { Browser } from 'playwright-core';
-import { createTestApp, TestApp } from '../support/app';
-import { startSmtpReceiver, SmtpReceiver } from '../support/smtp-receiver';
+import { TestApp } from '../support/app';
+import { SmtpReceiver } from '../support/smtp-receiver';
 import { aTenant, anEndUser } from './support';
-import { launchChromium } from '../support/browser';
+import { withChromium } from '../support/browser';
+import { withMailingApp } from '../support/mailing-app';
 
 // The docs' picture is refreshed only on request (UPDATE_SCREENSHOTS=1), so a test run leaves the tree clean.
 const SCREENSHOT = process.env.UPDATE_SCREENSHOTS
@@ -16,16 +17,8 @@ describe('hosted login in a real browser (headless Chromium)', () => {
   let t: TestApp;
   let smtp: SmtpReceiver;
   let browser: Browser;
-  beforeAll(async () => {
-    smtp = await startSmtpReceiver();
-    t = await createTestApp({ SMTP_URL: smtp.url });
-    browser = await launchChromium();
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await t.close();
-    await smtp.stop();
-  });
+  withMailingApp((started) => ({ t, smtp } = started));
+  withChromium((started) => (browser = started));
 
   it('signs in with the keyboard-accessible form and lands on next', async () => {
     const { client } = await aTenant(t, 'Acme Notes');

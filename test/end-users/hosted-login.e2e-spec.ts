@@ -1,22 +1,16 @@
 import request from 'supertest';
 import { BrowserSessionsService } from '../../src/end-users/hosted-login/browser-sessions.service';
 import { createTestApp, TestApp } from '../support/app';
-import { startSmtpReceiver, SmtpReceiver } from '../support/smtp-receiver';
+import { SmtpReceiver } from '../support/smtp-receiver';
 import { aTenant, anEndUser } from './support';
+import { withMailingApp } from '../support/mailing-app';
 
 const csrfFrom = (html: string) => /name="csrf_token" value="([^"]+)"/.exec(html)![1];
 
 describe('hosted login page', () => {
   let t: TestApp;
   let smtp: SmtpReceiver;
-  beforeAll(async () => {
-    smtp = await startSmtpReceiver();
-    t = await createTestApp({ SMTP_URL: smtp.url });
-  });
-  afterAll(async () => {
-    await t.close();
-    await smtp.stop();
-  });
+  withMailingApp((started) => ({ t, smtp } = started));
 
   async function openForm(agent: ReturnType<typeof request.agent>, query: string) {
     const page = await agent.get(`/auth/login/?${query}`).expect(200);

@@ -4,8 +4,9 @@ import { simpleParser } from 'mailparser';
 import { createTestApp, TestApp } from '../support/app';
 import { eventually } from '../support/eventually';
 import { aDeveloper } from '../support/factories';
-import { codeIn, startSmtpReceiver, SmtpReceiver } from '../support/smtp-receiver';
+import { codeIn, SmtpReceiver } from '../support/smtp-receiver';
 import { aTenant, anEndUser } from './support';
+import { withMailingApp } from '../support/mailing-app';
 
 describe('mail without SMTP_URL: .eml files', () => {
   let t: TestApp;
@@ -39,14 +40,7 @@ function waitForRow(t: TestApp, email: string) {
 describe('email templates API', () => {
   let t: TestApp;
   let smtp: SmtpReceiver;
-  beforeAll(async () => {
-    smtp = await startSmtpReceiver();
-    t = await createTestApp({ SMTP_URL: smtp.url });
-  });
-  afterAll(async () => {
-    await t.close();
-    await smtp.stop();
-  });
+  withMailingApp((started) => ({ t, smtp } = started));
 
   it('lists the defaults for a workspace that saved none', async () => {
     const { dev, ws } = await aTenant(t);

@@ -2,10 +2,11 @@ import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { createTestApp, TestApp } from '../support/app';
-import { startSmtpReceiver, SmtpReceiver } from '../support/smtp-receiver';
+import { TestApp } from '../support/app';
+import { SmtpReceiver } from '../support/smtp-receiver';
 import { aTenant, anEndUser, bearer, logIn } from './support';
-import { launchChromium } from '../support/browser';
+import { withChromium } from '../support/browser';
+import { withMailingApp } from '../support/mailing-app';
 
 const SCREENSHOT = process.env.UPDATE_SCREENSHOTS
   ? join(__dirname, '..', '..', 'docs', 'images', 'sessions-page.png')
@@ -17,16 +18,8 @@ describe('hosted sessions page (from the alert mail)', () => {
   let t: TestApp;
   let smtp: SmtpReceiver;
   let browser: Browser;
-  beforeAll(async () => {
-    smtp = await startSmtpReceiver();
-    t = await createTestApp({ SMTP_URL: smtp.url });
-    browser = await launchChromium();
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await t.close();
-    await smtp.stop();
-  });
+  withMailingApp((started) => ({ t, smtp } = started));
+  withChromium((started) => (browser = started));
 
   it('opens from the alert link, asks to sign in, lists the sessions and signs one out', async () => {
     const { client } = await aTenant(t, 'Acme Notes');

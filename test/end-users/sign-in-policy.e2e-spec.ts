@@ -1,12 +1,13 @@
 import * as argon2 from 'argon2';
 import request from 'supertest';
-import { createTestApp, TestApp } from '../support/app';
+import { TestApp } from '../support/app';
 import { aDeveloper } from '../support/factories';
 import { eventually } from '../support/eventually';
-import { codeIn, startSmtpReceiver, SmtpReceiver } from '../support/smtp-receiver';
+import { codeIn, SmtpReceiver } from '../support/smtp-receiver';
 import { checksSettled, freshIp, UA } from '../anomalies/sign-ins';
 import { claimsOf, passwordStep, withTotp } from './mfa-support';
 import { aTenant, anEndUser, bearer, Tenant, TestEndUser } from './support';
+import { withMailingApp } from '../support/mailing-app';
 
 /** Browsers a credential-stuffing bot rotates through (each a device the users never used). */
 const BOT_UAS = [
@@ -19,14 +20,7 @@ const BOT_UAS = [
 describe('step-up on risk: the sign-in policy of a workspace', () => {
   let t: TestApp;
   let smtp: SmtpReceiver;
-  beforeAll(async () => {
-    smtp = await startSmtpReceiver();
-    t = await createTestApp({ SMTP_URL: smtp.url, TRUST_PROXY: 'true' });
-  });
-  afterAll(async () => {
-    await t.close();
-    await smtp.stop();
-  });
+  withMailingApp((started) => ({ t, smtp } = started), { TRUST_PROXY: 'true' });
 
   const policyPath = (wsId: string) => `/e/v1/developer/workspaces/${wsId}/sign-in-policy/`;
   const setPolicy = (tenant: Tenant, body: Record<string, unknown>) =>

@@ -1,20 +1,14 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import type { DomainEvents } from '../../src/events/domain-events';
-import { createTestApp, TestApp } from '../support/app';
-import { startSmtpReceiver, SmtpReceiver } from '../support/smtp-receiver';
+import { TestApp } from '../support/app';
+import { SmtpReceiver } from '../support/smtp-receiver';
 import { aTenant, anEndUser, bearer, logIn } from './support';
+import { withMailingApp } from '../support/mailing-app';
 
 describe('end-user registration and sign-in', () => {
   let t: TestApp;
   let smtp: SmtpReceiver;
-  beforeAll(async () => {
-    smtp = await startSmtpReceiver();
-    t = await createTestApp({ SMTP_URL: smtp.url });
-  });
-  afterAll(async () => {
-    await t.close();
-    await smtp.stop();
-  });
+  withMailingApp((started) => ({ t, smtp } = started));
 
   it('registers a user, lowercases the email and answers 201 with email_verified false', async () => {
     const { client } = await aTenant(t);

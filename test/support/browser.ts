@@ -16,3 +16,15 @@ export function launchChromium(): Promise<Browser> {
     ],
   });
 }
+
+/** The suite's Chromium: launched before its tests (`started` hands it to the suite), closed after them. */
+export function withChromium(started: (browser: Browser) => void): void {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchChromium();
+    started(browser);
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+}

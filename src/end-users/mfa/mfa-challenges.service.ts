@@ -6,7 +6,6 @@ import type { RequestMeta } from '../../common/request-context';
 import { type EmittedEvents, type Tx, UnitOfWork } from '../../database/unit-of-work';
 import { CodeMailer } from '../../email-verification/code-mailer';
 import { CodesRepository, RESEND_COOLDOWN_MS } from '../../email-verification/codes.repository';
-import { MailService } from '../../mail/mail.service';
 import type { EndUserRecord } from '../end-users.repository';
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import type { ChallengeReason } from './entities/mfa-challenge.entity';
@@ -101,7 +100,6 @@ export class MfaChallengesService {
     private readonly clock: Clock,
     private readonly codes: CodesRepository,
     private readonly codeMailer: CodeMailer,
-    private readonly mail: MailService,
     private readonly passkeys: PasskeyCeremonies,
     private readonly passkeyRows: PasskeysRepository,
   ) {}
@@ -163,19 +161,19 @@ export class MfaChallengesService {
       oauthClientId: user.oauthClientId,
       request,
     };
-    const mailed = await this.uow.run(async (tx, events) => {
+    await this.uow.run(async (tx, events) => {
       await this.repo.insertChallenge(tx, user.workspaceId, this.challenge(user, token, kind, 'step_up', methods, anomalyKinds, now));
       const metadata = { kinds: anomalyKinds, policy: 'challenge', methods };
       if (!methods.includes('email_code')) {
         events.emit('step_up_required', { ...facts, metadata });
-        return false;
+        return;
       }
       await this.repo.lockUser(tx, user.workspaceId, user.id);
       const [existing] = await this.codes.lockCodes(tx, SIGN_IN_CODE, [user.id]);
       const fresh = existing && existing.sentAt.getTime() + RESEND_COOLDOWN_MS > now.getTime() && existing.expiresAt > now;
       if (fresh) {
         events.emit('step_up_required', { ...facts, metadata: { ...metadata, code_mailed: false } });
-        return false;
+        return;
       }
       await this.codeMailer.send(tx, events, user, {
         purpose: SIGN_IN_CODE,
@@ -185,9 +183,7 @@ export class MfaChallengesService {
         now,
         metadata: { ...metadata, code_mailed: true },
       });
-      return true;
     });
-    if (mailed) this.mail.kick();
     return { mfa_required: true, mfa_token: token, methods };
   }
 

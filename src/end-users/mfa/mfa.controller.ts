@@ -6,6 +6,7 @@ import type { EndUserPrincipal } from '../../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import { FactorProofDto, TotpCodeDto } from './dto/mfa.dto';
 import { MfaService } from './mfa.service';
+import { MfaStatusSchema, RecoveryCodesSchema, TotpEnrolmentSchema } from './mfa.schemas';
 
 /** The signed-in end user's second factors (docs/end-users.md, "Second factor"). */
 @ApiTags('end-user second factor')
@@ -15,7 +16,7 @@ export class MfaController {
   constructor(private readonly mfa: MfaService) {}
 
   @Doc('List my second factors', 'Whether an authenticator app is set up, the passkeys, and how many recovery codes are left.')
-  @Returns(200, 'MfaStatus', 'The factors', { example: { totp: true, passkeys: [], recovery_codes_left: 10 } })
+  @Returns(200, MfaStatusSchema, 'The factors', { example: { totp: true, passkeys: [], recovery_codes_left: 10 } })
   @Get()
   status(@CurrentPrincipal() principal: EndUserPrincipal) {
     return this.mfa.status(principal);
@@ -25,7 +26,7 @@ export class MfaController {
     'Start setting up an authenticator app',
     'Draws a new TOTP secret (RFC 6238: SHA-1, 6 digits, 30 s) and returns it with its `otpauth://` URI for a QR code. It stays pending until confirmed with a first code; a second call replaces a pending secret. The secret is stored encrypted.',
   )
-  @Returns(201, 'TotpEnrolment', 'The pending secret')
+  @Returns(201, TotpEnrolmentSchema, 'The pending secret')
   @Errors([409, 'totp_already_enabled', 'An authenticator app is already set up; remove it first'])
   @Post('totp')
   startTotp(@CurrentPrincipal() principal: EndUserPrincipal) {
@@ -36,7 +37,7 @@ export class MfaController {
     'Confirm the authenticator app',
     'Turns the pending secret on with a current code. On the first factor of the account the answer carries ten single-use recovery codes, shown this once; otherwise `recovery_codes` is null. Audited as mfa_enroll.',
   )
-  @Returns(200, 'RecoveryCodes', 'Enabled')
+  @Returns(200, RecoveryCodesSchema, 'Enabled')
   @Errors([400, 'invalid_code', 'The code is not the current one'], [409, 'no_pending_totp', 'No set-up was started'])
   @Post('totp/confirm')
   @HttpCode(200)
@@ -64,7 +65,7 @@ export class MfaController {
     'Issue new recovery codes',
     'Ten new single-use codes, shown this once; every code of the previous set stops working. Audited as recovery_codes_regenerate.',
   )
-  @Returns(200, 'RecoveryCodes', 'The new set')
+  @Returns(200, RecoveryCodesSchema, 'The new set')
   @Errors([409, 'no_second_factor', 'The account has no second factor'])
   @Post('recovery-codes')
   @HttpCode(200)

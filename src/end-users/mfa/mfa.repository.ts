@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, IsNull } from 'typeorm';
-import { preparedQuery } from '../../database/prepared-query';
-import { bool, date, dateOrNull, num, QueryRow, RowShapeError, text, textOrNull } from '../../database/rows';
-import type { EndUserRecord } from '../end-users.repository';
+import { computed, entityColumns, nested, NO_ROW } from '../../database/row-shape';
+import { first, one, run, statement } from '../../database/statement';
 import type { Tx } from '../../database/unit-of-work';
+import { EndUser } from '../entities/end-user.entity';
+import type { EndUserRecord } from '../end-users.repository';
 import { EndUserRecoveryCode } from './entities/end-user-recovery-code.entity';
 import { EndUserTotp } from './entities/end-user-totp.entity';
 import { ChallengeReason, EndUserMfaChallenge } from './entities/mfa-challenge.entity';
@@ -30,25 +31,46 @@ export interface NewChallenge {
 /** Wrong answers that void an mfa_token (decision 0312). */
 export const MAX_ATTEMPTS = 5;
 
-const FACTORS = `SELECT EXISTS (SELECT 1 FROM end_user_totp t WHERE t.workspace_id = $1 AND t.user_id = $2 AND t.confirmed_at IS NOT NULL) AS totp,
+const FACTORS = statement(
+  'mfa.factors',
+  `SELECT EXISTS (SELECT 1 FROM end_user_totp t WHERE t.workspace_id = $1 AND t.user_id = $2 AND t.confirmed_at IS NOT NULL) AS totp,
          (SELECT count(*)::int FROM end_user_passkeys p WHERE p.workspace_id = $1 AND p.user_id = $2) AS passkeys,
-         (SELECT count(*)::int FROM end_user_recovery_codes r WHERE r.workspace_id = $1 AND r.user_id = $2 AND r.used_at IS NULL) AS recovery_left`;
+         (SELECT count(*)::int FROM end_user_recovery_codes r WHERE r.workspace_id = $1 AND r.user_id = $2 AND r.used_at IS NULL) AS recovery_left`,
+  computed({ totp: 'boolean', passkeys: 'number', recoveryCodesLeft: ['recovery_left', 'number'] }),
+);
 
-const ISSUER = `SELECT COALESCE(c.name, w.name) AS issuer
+const ISSUER = statement(
+  'mfa.issuer',
+  `SELECT COALESCE(c.name, w.name) AS issuer
     FROM end_users u JOIN workspaces w ON w.id = u.workspace_id LEFT JOIN oauth_clients c ON c.id = u.oauth_client_id
-   WHERE u.workspace_id = $1 AND u.id = $2`;
+   WHERE u.workspace_id = $1 AND u.id = $2`,
+  computed({ issuer: 'text' }),
+);
 
 // Accept a TOTP step once: the update wins only for a step later than the last accepted one.
-const USE_STEP = `UPDATE end_user_totp SET last_used_step = $3
-   WHERE workspace_id = $1 AND user_id = $2 AND confirmed_at IS NOT NULL AND last_used_step < $3 RETURNING user_id`;
+const USE_STEP = statement(
+  'mfa.use-totp-step',
+  `UPDATE end_user_totp SET last_used_step = $3
+   WHERE workspace_id = $1 AND user_id = $2 AND confirmed_at IS NOT NULL AND last_used_step < $3 RETURNING user_id`,
+  NO_ROW,
+);
 
 // A recovery code works once: of concurrent requests presenting it, exactly one update returns the row.
-const USE_RECOVERY = `UPDATE end_user_recovery_codes SET used_at = $3
-   WHERE workspace_id = $1 AND id = $2 AND used_at IS NULL RETURNING id`;
+const USE_RECOVERY = statement(
+  'mfa.use-recovery-code',
+  `UPDATE end_user_recovery_codes SET used_at = $3
+   WHERE workspace_id = $1 AND id = $2 AND used_at IS NULL RETURNING id`,
+  NO_ROW,
+);
+
+const CHALLENGE_KIND = { kind: ['api', 'browser'], reason: ['second_factor', 'step_up'] } as const;
 
 // The second step's one read: the challenge (locked), its user, and the user's TOTP secret.
-const LOCK_CHALLENGE = `SELECT c.id, c.workspace_id, c.user_id, c.kind, c.reason, c.methods, c.anomaly_kinds, c.attempts,
+const LOCK_CHALLENGE = statement(
+  'mfa.lock-challenge',
+  `SELECT c.id, c.workspace_id, c.user_id, c.kind, c.reason, c.methods, c.anomaly_kinds, c.attempts,
          c.expires_at, c.consumed_at,
+         u.id AS u_id, u.workspace_id AS u_workspace_id,
          u.oauth_client_id AS u_oauth_client_id, u.email AS u_email, u.first_name AS u_first_name, u.last_name AS u_last_name,
          u.is_active AS u_is_active, u.email_verified AS u_email_verified, u.created_at AS u_created_at,
          t.secret_encrypted AS totp_secret, (t.confirmed_at IS NOT NULL) AS totp_confirmed
@@ -56,71 +78,50 @@ const LOCK_CHALLENGE = `SELECT c.id, c.workspace_id, c.user_id, c.kind, c.reason
     JOIN end_users u ON u.id = c.user_id AND u.workspace_id = c.workspace_id
     LEFT JOIN end_user_totp t ON t.user_id = c.user_id AND t.workspace_id = c.workspace_id
    WHERE c.token_hash = $1
-     FOR UPDATE OF c`;
+     FOR UPDATE OF c`,
+  entityColumns(
+    EndUserMfaChallenge,
+    ['id', 'workspaceId', 'userId', 'kind', 'reason', 'methods', 'anomalyKinds', 'attempts', 'expiresAt', 'consumedAt'],
+    { values: CHALLENGE_KIND },
+  )
+    .and(
+      nested(
+        'user',
+        entityColumns(
+          EndUser,
+          ['id', 'workspaceId', 'oauthClientId', 'email', 'firstName', 'lastName', 'isActive', 'emailVerified', 'createdAt'],
+          { prefix: 'u_' },
+        ),
+        'u_id',
+      ),
+    )
+    .and(computed({ totpSecret: ['totp_secret', 'text?'], totpConfirmed: ['totp_confirmed', 'boolean'] })),
+);
+
+// A live challenge of a presented mfa_token (the passkey options of its second step).
+const LIVE_CHALLENGE = statement(
+  'mfa.live-challenge',
+  `SELECT workspace_id, user_id, kind, methods FROM end_user_mfa_challenges
+    WHERE token_hash = $1 AND consumed_at IS NULL AND expires_at > $2 AND attempts < $3`,
+  entityColumns(EndUserMfaChallenge, ['workspaceId', 'userId', 'kind', 'methods'], { values: CHALLENGE_KIND }),
+);
+
+const LOCK_USER = statement('mfa.lock-user', `SELECT id FROM end_users WHERE workspace_id = $1 AND id = $2 FOR UPDATE`, NO_ROW);
+
+const PRUNE_CHALLENGES = statement('mfa.prune-challenges', `DELETE FROM end_user_mfa_challenges WHERE expires_at < $1`, NO_ROW);
 
 /** A challenge as the second step reads it. */
-export interface LockedChallenge {
-  id: string;
-  workspaceId: string;
-  userId: string;
-  kind: 'api' | 'browser';
-  reason: ChallengeReason;
-  methods: string[];
-  anomalyKinds: string[];
-  attempts: number;
-  expiresAt: Date;
-  consumedAt: Date | null;
+export interface LockedChallenge extends Pick<
+  EndUserMfaChallenge,
+  'id' | 'workspaceId' | 'userId' | 'kind' | 'reason' | 'methods' | 'anomalyKinds' | 'attempts' | 'expiresAt' | 'consumedAt'
+> {
   user: EndUserRecord;
   /** The sealed secret of a confirmed authenticator, else null. */
   totpSecret: string | null;
 }
 
-function strings(row: QueryRow, column: string): string[] {
-  const value = row[column];
-  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) throw new RowShapeError(column, 'text[]', value);
-  return value as string[];
-}
-
-function toLockedChallenge(row: QueryRow): LockedChallenge {
-  const kind = text(row, 'kind');
-  const reason = text(row, 'reason');
-  if (kind !== 'api' && kind !== 'browser') throw new RowShapeError('kind', "'api' or 'browser'", kind);
-  if (reason !== 'second_factor' && reason !== 'step_up') throw new RowShapeError('reason', 'a challenge reason', reason);
-  const workspaceId = text(row, 'workspace_id');
-  const userId = text(row, 'user_id');
-  return {
-    id: text(row, 'id'),
-    workspaceId,
-    userId,
-    kind,
-    reason,
-    methods: strings(row, 'methods'),
-    anomalyKinds: strings(row, 'anomaly_kinds'),
-    attempts: num(row, 'attempts'),
-    expiresAt: date(row, 'expires_at'),
-    consumedAt: dateOrNull(row, 'consumed_at'),
-    user: {
-      id: userId,
-      workspaceId,
-      oauthClientId: textOrNull(row, 'u_oauth_client_id'),
-      email: text(row, 'u_email'),
-      firstName: text(row, 'u_first_name'),
-      lastName: text(row, 'u_last_name'),
-      isActive: bool(row, 'u_is_active'),
-      emailVerified: bool(row, 'u_email_verified'),
-      passwordHash: null,
-      createdAt: date(row, 'u_created_at'),
-    },
-    totpSecret: bool(row, 'totp_confirmed') ? textOrNull(row, 'totp_secret') : null,
-  };
-}
-
 /** An enrolled factor (recovery codes only exist beside one). */
 export const hasFactor = (f: FactorSummary): boolean => f.totp || f.passkeys > 0;
-
-function toFactors(row: QueryRow): FactorSummary {
-  return { totp: bool(row, 'totp'), passkeys: num(row, 'passkeys'), recoveryCodesLeft: num(row, 'recovery_left') };
-}
 
 /**
  * The second-factor tables: TOTP secrets, recovery codes and sign-in challenges. Every method
@@ -132,14 +133,12 @@ export class MfaRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async factors(workspaceId: string, userId: string, on: Tx | DataSource = this.dataSource): Promise<FactorSummary> {
-    const [row] = await preparedQuery(on, FACTORS, [workspaceId, userId]);
-    return toFactors(row);
+    return one(on, FACTORS, [workspaceId, userId]);
   }
 
   /** The name an authenticator app shows for the account: the application's, else the workspace's. */
   async issuerName(workspaceId: string, userId: string): Promise<string> {
-    const [row] = await preparedQuery(this.dataSource, ISSUER, [workspaceId, userId]);
-    return row ? text(row, 'issuer') : 'Identity';
+    return (await first(this.dataSource, ISSUER, [workspaceId, userId]))?.issuer ?? 'Identity';
   }
 
   lockTotp(tx: Tx, workspaceId: string, userId: string): Promise<EndUserTotp | null> {
@@ -168,8 +167,7 @@ export class MfaRepository {
 
   /** True when this step is later than the last accepted one (and is now the last accepted one). */
   async useTotpStep(tx: Tx, workspaceId: string, userId: string, step: number): Promise<boolean> {
-    const rows = await preparedQuery(tx, USE_STEP, [workspaceId, userId, step]);
-    return rows.length === 1;
+    return (await run(tx, USE_STEP, [workspaceId, userId, step])).length === 1;
   }
 
   async deleteTotp(tx: Tx, workspaceId: string, userId: string): Promise<void> {
@@ -194,8 +192,7 @@ export class MfaRepository {
   }
 
   async useRecoveryCode(tx: Tx, workspaceId: string, id: string, now: Date): Promise<boolean> {
-    const rows = await preparedQuery(tx, USE_RECOVERY, [workspaceId, id, now]);
-    return rows.length === 1;
+    return (await run(tx, USE_RECOVERY, [workspaceId, id, now])).length === 1;
   }
 
   /** In the caller's transaction, or (tx null) as one statement of its own. */
@@ -226,28 +223,18 @@ export class MfaRepository {
    * serialised, with its account and sealed TOTP secret read in the same round trip.
    */
   async lockChallenge(tx: Tx, tokenHash: string): Promise<LockedChallenge | null> {
-    const [row] = await preparedQuery(tx, LOCK_CHALLENGE, [tokenHash]);
-    return row ? toLockedChallenge(row) : null;
+    const row = await first(tx, LOCK_CHALLENGE, [tokenHash]);
+    if (!row?.user) return null;
+    const { totpConfirmed, totpSecret, user, ...challenge } = row;
+    return { ...challenge, user: { ...user, passwordHash: null }, totpSecret: totpConfirmed ? totpSecret : null };
   }
 
   /** A live challenge of a presented mfa_token, unlocked (the passkey options of its second step). */
   async liveChallenge(
     tokenHash: string,
     now: Date,
-  ): Promise<{ workspaceId: string; userId: string; kind: string; methods: string[] } | null> {
-    const [row] = await preparedQuery(
-      this.dataSource,
-      `SELECT workspace_id, user_id, kind, methods FROM end_user_mfa_challenges
-        WHERE token_hash = $1 AND consumed_at IS NULL AND expires_at > $2 AND attempts < $3`,
-      [tokenHash, now, MAX_ATTEMPTS],
-    );
-    if (!row) return null;
-    return {
-      workspaceId: text(row, 'workspace_id'),
-      userId: text(row, 'user_id'),
-      kind: text(row, 'kind'),
-      methods: strings(row, 'methods'),
-    };
+  ): Promise<Pick<EndUserMfaChallenge, 'workspaceId' | 'userId' | 'kind' | 'methods'> | null> {
+    return (await first(this.dataSource, LIVE_CHALLENGE, [tokenHash, now, MAX_ATTEMPTS])) ?? null;
   }
 
   /**
@@ -255,7 +242,7 @@ export class MfaRepository {
    * both find no recent code and mail two.
    */
   async lockUser(tx: Tx, workspaceId: string, userId: string): Promise<void> {
-    await preparedQuery(tx, 'SELECT id FROM end_users WHERE workspace_id = $1 AND id = $2 FOR UPDATE', [workspaceId, userId]);
+    await run(tx, LOCK_USER, [workspaceId, userId]);
   }
 
   async countChallengeFailure(tx: Tx, workspaceId: string, id: string, attempts: number, now: Date, voided: boolean): Promise<void> {
@@ -268,6 +255,6 @@ export class MfaRepository {
 
   /** Spent and expired challenges are worth nothing; called now and then from sign-ins. */
   async pruneChallenges(before: Date): Promise<void> {
-    await this.dataSource.query(`DELETE FROM end_user_mfa_challenges WHERE expires_at < $1`, [before]);
+    await run(this.dataSource, PRUNE_CHALLENGES, [before]);
   }
 }

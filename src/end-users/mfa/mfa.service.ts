@@ -13,19 +13,15 @@ import { PasskeyRecord, PasskeysRepository } from './passkeys/passkeys.repositor
 import { matchingStep, newTotpSecret, totpUri } from './totp';
 import { COMMON_ERRORS } from '../../common/common.errors';
 import { END_USER_ERRORS } from '../end-users.errors';
+import type { ViewOf } from '../../api-docs/response-schema';
+import type { MfaStatusSchema, PasskeySchema, TotpEnrolmentSchema } from './mfa.schemas';
 
-export interface MfaStatusView {
-  totp: boolean;
-  passkeys: PasskeyView[];
-  recovery_codes_left: number;
-}
+export type MfaStatusView = ViewOf<typeof MfaStatusSchema>;
 
-export interface TotpEnrolmentView {
-  secret: string;
-  otpauth_uri: string;
+export type TotpEnrolmentView = ViewOf<typeof TotpEnrolmentSchema> & {
   /** The otpauth URI as an SVG QR code (data: URL), for the hosted page; not part of the API body. */
   qrSvgDataUrl?: string;
-}
+};
 
 /** How a factor's removal is authorised: a current code, or one recovery code. */
 export interface FactorProof {
@@ -179,12 +175,7 @@ export function factorFacts(
   };
 }
 
-export interface PasskeyView {
-  id: string;
-  name: string;
-  created_at: string;
-  last_used_at: string | null;
-}
+export type PasskeyView = ViewOf<typeof PasskeySchema>;
 
 export function passkeyView(p: PasskeyRecord): PasskeyView {
   return { id: p.id, name: p.name, created_at: p.createdAt.toISOString(), last_used_at: p.lastUsedAt?.toISOString() ?? null };

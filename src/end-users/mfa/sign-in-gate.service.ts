@@ -130,7 +130,6 @@ export class SignInGate {
           metadata: { kinds: risk.kinds, policy: 'block', browser_family: families.browserFamily, os_family: families.osFamily },
         });
       });
-      this.mail.kick();
     } catch (err) {
       this.logger.error(`sign_in_blocked for user ${user.id} not recorded: ${(err as Error).message}`);
     }

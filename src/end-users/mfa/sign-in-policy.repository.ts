@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { preparedQuery } from '../../database/prepared-query';
 import { TRAVEL_WINDOW_MS } from '../../anomalies/detectors/geo.detectors';
-import { bool, QueryRow, text, textArray } from '../../database/rows';
+import { computed, entityColumns } from '../../database/row-shape';
+import { first, statement } from '../../database/statement';
 import type { Tx } from '../../database/unit-of-work';
 import { PolicyAction, SignInPolicy } from './entities/sign-in-policy.entity';
 import type { DeviceFacts, GeoFacts, Policy } from './sign-in-policy';
@@ -12,7 +12,11 @@ import type { DeviceFacts, GeoFacts, Policy } from './sign-in-policy';
 // With a policy, three EXISTS probes on the user's sessions (index on workspace_id, user_id), and,
 // only when a geo kind has a policy, the user's known countries and latest place within the travel
 // window (decision 0326).
-const EVALUATE = `SELECT p.new_device, p.new_ip, p.new_country, p.impossible_travel,
+const ACTIONS: readonly PolicyAction[] = ['allow', 'challenge', 'block'];
+
+const EVALUATE = statement(
+  'sign-in-policies.evaluate',
+  `SELECT p.new_device, p.new_ip, p.new_country, p.impossible_travel,
          EXISTS (SELECT 1 FROM end_user_sessions s WHERE s.workspace_id = $1 AND s.user_id = $2) AS any_session,
          EXISTS (SELECT 1 FROM end_user_sessions s WHERE s.workspace_id = $1 AND s.user_id = $2
                     AND s.browser_family = $3 AND s.os_family = $4) AS pair_seen,
@@ -20,7 +24,7 @@ const EVALUATE = `SELECT p.new_device, p.new_ip, p.new_country, p.impossible_tra
                     AND s.browser_family = $3 AND s.os_family = $4 AND s.ip_address IS NOT DISTINCT FROM $5) AS triple_seen,
          CASE WHEN p.new_country <> 'allow' THEN ARRAY(
            SELECT DISTINCT s.country FROM end_user_sessions s
-            WHERE s.workspace_id = $1 AND s.user_id = $2 AND s.country IS NOT NULL LIMIT 300) END AS known_countries,
+            WHERE s.workspace_id = $1 AND s.user_id = $2 AND s.country IS NOT NULL LIMIT 300) ELSE '{}' END AS known_countries,
          CASE WHEN p.impossible_travel <> 'allow' THEN (
            SELECT json_build_object('country', s.country, 'city', s.city, 'latitude', s.latitude, 'longitude', s.longitude,
                                     'created_ms', extract(epoch FROM s.created_at) * 1000)
@@ -30,7 +34,19 @@ const EVALUATE = `SELECT p.new_device, p.new_ip, p.new_country, p.impossible_tra
             ORDER BY s.created_at DESC LIMIT 1) END AS last_place
     FROM sign_in_policies p
    WHERE p.workspace_id = $1
-     AND (p.new_device <> 'allow' OR p.new_ip <> 'allow' OR p.new_country <> 'allow' OR p.impossible_travel <> 'allow')`;
+     AND (p.new_device <> 'allow' OR p.new_ip <> 'allow' OR p.new_country <> 'allow' OR p.impossible_travel <> 'allow')`,
+  entityColumns(SignInPolicy, ['newDevice', 'newIp', 'newCountry', 'impossibleTravel'], {
+    values: { newDevice: ACTIONS, newIp: ACTIONS, newCountry: ACTIONS, impossibleTravel: ACTIONS },
+  }).and(
+    computed({
+      anySession: ['any_session', 'boolean'],
+      pairSeen: ['pair_seen', 'boolean'],
+      tripleSeen: ['triple_seen', 'boolean'],
+      knownCountries: ['known_countries', 'text[]'],
+      lastPlace: ['last_place', 'json?'],
+    }),
+  ),
+);
 
 /** The latest earlier place, as json_build_object wrote it. */
 function toPlace(value: unknown): GeoFacts['lastPlace'] {
@@ -42,12 +58,6 @@ function toPlace(value: unknown): GeoFacts['lastPlace'] {
   if (ms === null) return null;
   const createdAt = new Date(ms);
   return { country: str(v.country), city: str(v.city), latitude: num(v.latitude), longitude: num(v.longitude), createdAt };
-}
-
-function action(row: QueryRow, column: string): PolicyAction {
-  const value = text(row, column);
-  if (value !== 'allow' && value !== 'challenge' && value !== 'block') throw new Error(`unexpected policy action ${value}`);
-  return value;
 }
 
 /** sign_in_policies, and the device facts of a sign-in read from end_user_sessions. */
@@ -62,7 +72,7 @@ export class SignInPolicyRepository {
     now: Date,
   ): Promise<{ policy: Policy; facts: DeviceFacts; history: Omit<GeoFacts, 'current'> } | null> {
     const windowStart = new Date(now.getTime() - TRAVEL_WINDOW_MS);
-    const [row] = await preparedQuery(this.dataSource, EVALUATE, [
+    const row = await first(this.dataSource, EVALUATE, [
       workspaceId,
       userId,
       device.browserFamily,
@@ -74,16 +84,13 @@ export class SignInPolicyRepository {
     if (!row) return null;
     return {
       policy: {
-        new_device: action(row, 'new_device'),
-        new_ip: action(row, 'new_ip'),
-        new_country: action(row, 'new_country'),
-        impossible_travel: action(row, 'impossible_travel'),
+        new_device: row.newDevice,
+        new_ip: row.newIp,
+        new_country: row.newCountry,
+        impossible_travel: row.impossibleTravel,
       },
-      facts: { anySession: bool(row, 'any_session'), pairSeen: bool(row, 'pair_seen'), tripleSeen: bool(row, 'triple_seen') },
-      history: {
-        knownCountries: row.known_countries === null ? [] : textArray(row, 'known_countries'),
-        lastPlace: toPlace(row.last_place),
-      },
+      facts: { anySession: row.anySession, pairSeen: row.pairSeen, tripleSeen: row.tripleSeen },
+      history: { knownCountries: row.knownCountries, lastPlace: toPlace(row.lastPlace) },
     };
   }
 

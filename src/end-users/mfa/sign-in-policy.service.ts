@@ -3,25 +3,27 @@ import type { DeveloperPrincipal } from '../../common/auth/principal';
 import { Clock } from '../../common/clock';
 import type { RequestMeta } from '../../common/request-context';
 import { UnitOfWork } from '../../database/unit-of-work';
-import { WorkspacesService } from '../../workspaces/workspaces.service';
-import type { PolicyAction } from './entities/sign-in-policy.entity';
-import { Policy, POLICY_KINDS, PolicyKind } from './sign-in-policy';
+import type { WorkspaceScope } from '../../workspaces/workspace-scoped';
+import { Policy, POLICY_KINDS } from './sign-in-policy';
 import { SignInPolicyRepository } from './sign-in-policy.repository';
+import type { ViewOf } from '../../api-docs/response-schema';
+import type { SignInPolicySchema } from './mfa.schemas';
 
-export type SignInPolicyView = { workspace_id: string; updated_at: string | null } & Record<PolicyKind, PolicyAction>;
+export type SignInPolicyView = ViewOf<typeof SignInPolicySchema>;
 
-/** The developer API of a workspace's sign-in policy (off by default: every kind `allow`). */
+/**
+ * The developer API of a workspace's sign-in policy (off by default: every kind `allow`). Membership
+ * is settled before a method runs (WorkspaceMemberGuard): each takes the route's WorkspaceScope.
+ */
 @Injectable()
 export class SignInPolicyService {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly repo: SignInPolicyRepository,
-    private readonly workspaces: WorkspacesService,
     private readonly clock: Clock,
   ) {}
 
-  async get(principal: DeveloperPrincipal, workspaceId: string): Promise<SignInPolicyView> {
-    await this.workspaces.assertMember(principal.developerId, workspaceId);
+  async get({ workspaceId }: WorkspaceScope): Promise<SignInPolicyView> {
     const row = await this.repo.get(workspaceId);
     return {
       workspace_id: workspaceId,
@@ -34,13 +36,17 @@ export class SignInPolicyService {
   }
 
   /** Kinds left out keep their current action. Audited as workspace_update. */
-  async set(principal: DeveloperPrincipal, workspaceId: string, changes: Partial<Policy>, request: RequestMeta): Promise<SignInPolicyView> {
-    await this.workspaces.assertMember(principal.developerId, workspaceId);
-    const current = await this.get(principal, workspaceId);
+  async set(
+    principal: DeveloperPrincipal,
+    scope: WorkspaceScope,
+    changes: Partial<Policy>,
+    request: RequestMeta,
+  ): Promise<SignInPolicyView> {
+    const { workspaceId } = scope;
+    const current = await this.get(scope);
     const policy = Object.fromEntries(POLICY_KINDS.map((kind) => [kind, changes[kind] ?? current[kind]])) as Policy;
     const now = this.clock.now();
     await this.uow.run(async (tx, events) => {
-      await this.workspaces.assertMember(principal.developerId, workspaceId, tx);
       await this.repo.save(tx, workspaceId, policy, now);
       events.emit('workspace_update', {
         workspaceId,

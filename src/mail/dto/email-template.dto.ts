@@ -11,14 +11,3 @@ export class SaveEmailTemplateDto {
 export class ListEmailTemplatesQuery {
   @ApiProperty({ format: 'uuid' }) @IsUUID() workspace_id: string;
 }
-
-export class EmailTemplateView {
-  @ApiProperty() name: string;
-  @ApiProperty() display_name: string;
-  @ApiProperty() subject: string;
-  @ApiProperty() from_name: string;
-  @ApiProperty() body: string;
-  @ApiProperty({ type: [String] }) placeholders: string[];
-  @ApiProperty() is_default: boolean;
-  @ApiProperty({ nullable: true, type: String }) updated_at: string | null;
-}

@@ -3,6 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { Doc, Returns } from '../../api-docs/decorators';
 import { Auth } from '../../common/auth/auth.decorator';
 import { OAuthDiscoveryService } from './oauth-discovery.service';
+import { JwksSchema, OAuthServerMetadataSchema } from '../oauth.schemas';
 
 @ApiTags('oauth')
 @Controller()
@@ -14,7 +15,7 @@ export class OAuthDiscoveryController {
     'Authorization server metadata',
     'RFC 8414 metadata of the one authorization server: issuer (PUBLIC_BASE_URL), token endpoint, the grant types, client authentication methods, assertion algorithms and scopes it supports, and its JWKS.',
   )
-  @Returns(200, 'OAuthServerMetadata', 'The metadata document')
+  @Returns(200, OAuthServerMetadataSchema, 'The metadata document')
   @Get('.well-known/oauth-authorization-server')
   @Header('Cache-Control', 'public, max-age=300')
   metadata() {
@@ -25,7 +26,7 @@ export class OAuthDiscoveryController {
     'OpenID Provider configuration',
     "OpenID Connect Discovery 1.0 §4: the same document as the RFC 8414 metadata, with the OpenID provider's endpoints (authorization, UserInfo, end session, revocation, introspection), response types, subject types, ID token algorithms, claims and ACR values. `issuer` is PUBLIC_BASE_URL.",
   )
-  @Returns(200, 'OAuthServerMetadata', 'The configuration document')
+  @Returns(200, OAuthServerMetadataSchema, 'The configuration document')
   @Get('.well-known/openid-configuration')
   @Header('Cache-Control', 'public, max-age=300')
   openidConfiguration() {
@@ -36,7 +37,7 @@ export class OAuthDiscoveryController {
     'Signing keys of the authorization server',
     'RFC 7517 JWK Set with the public keys its access tokens (EdDSA) and ID tokens (RS256, ES256) are signed with; a retired key stays published until the tokens it signed have expired.',
   )
-  @Returns(200, 'Jwks', 'The JWK Set')
+  @Returns(200, JwksSchema, 'The JWK Set')
   @Get('oauth/jwks')
   @Header('Cache-Control', 'public, max-age=300')
   jwks() {

@@ -6,6 +6,7 @@ import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import { FORM, oauthErrors } from '../oauth.docs';
 import { TokenManagementService } from './token-management.service';
 import { OAuthSurface } from '../../common/surface.decorators';
+import { OAuthIntrospectionSchema, OAuthRevocationSchema } from '../oauth.schemas';
 
 const isForm = (contentType: string | undefined) => /^application\/x-www-form-urlencoded\s*(;|$)/i.test(contentType ?? '');
 
@@ -43,7 +44,7 @@ export class TokenManagementController {
   )
   @ApiConsumes(FORM)
   @tokenForm('The access or refresh token to revoke')
-  @Returns(200, 'OAuthRevocation', 'Revoked, or nothing to revoke')
+  @Returns(200, OAuthRevocationSchema, 'Revoked, or nothing to revoke')
   @requestErrors()
   @tooLarge()
   @clientErrors()
@@ -66,7 +67,7 @@ export class TokenManagementController {
   )
   @ApiConsumes(FORM)
   @tokenForm('The access or refresh token to look up')
-  @Returns(200, 'OAuthIntrospection', 'Whether the token is active, and its facts when it is')
+  @Returns(200, OAuthIntrospectionSchema, 'Whether the token is active, and its facts when it is')
   @requestErrors()
   @tooLarge()
   @clientErrors()

@@ -6,6 +6,7 @@ import { Auth } from '../../common/auth/auth.decorator';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import { TokenEndpointService } from './token-endpoint.service';
 import { OAuthSurface } from '../../common/surface.decorators';
+import { OAuthTokenResponseSchema } from '../oauth.schemas';
 
 @ApiTags('oauth')
 @OAuthSurface()
@@ -41,7 +42,7 @@ export class TokenController {
       },
     },
   })
-  @Returns(200, 'OAuthTokenResponse', 'The access token (Cache-Control: no-store)')
+  @Returns(200, OAuthTokenResponseSchema, 'The access token (Cache-Control: no-store)')
   @oauthErrors(400, [
     ['invalid_request', 'A parameter is missing, repeated or malformed, or the body is not a form'],
     [

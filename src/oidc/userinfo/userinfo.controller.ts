@@ -5,6 +5,7 @@ import { Auth } from '../../common/auth/auth.decorator';
 import { oauthErrors } from '../../oauth/oauth.docs';
 import { UserInfoService } from './userinfo.service';
 import { OAuthSurface } from '../../common/surface.decorators';
+import { OidcUserInfoSchema } from './userinfo.schemas';
 
 const DESCRIPTION =
   'OpenID Connect Core §5.3. `Authorization: Bearer <access token>` of the authorization-code flow. Answers `sub` (the same as the ID token\'s) and, by the grant\'s scope, `email`, `email_verified` (scope email), `name`, `given_name`, `family_name` (scope profile). A token that is expired, revoked, or not issued to an application answers 401 with `WWW-Authenticate: Bearer error="invalid_token"` (RFC 6750 §3).';
@@ -17,7 +18,7 @@ export class UserInfoController {
   constructor(private readonly userInfo: UserInfoService) {}
 
   @Doc('UserInfo', DESCRIPTION)
-  @Returns(200, 'OidcUserInfo', 'The claims about the signed-in person')
+  @Returns(200, OidcUserInfoSchema, 'The claims about the signed-in person')
   @oauthErrors(401, [['invalid_token', 'Missing, expired or revoked access token, or one not issued to an application']])
   @Get()
   @Header('Cache-Control', 'no-store')
@@ -26,7 +27,7 @@ export class UserInfoController {
   }
 
   @Doc('UserInfo (POST)', DESCRIPTION)
-  @Returns(200, 'OidcUserInfo', 'The claims about the signed-in person')
+  @Returns(200, OidcUserInfoSchema, 'The claims about the signed-in person')
   @oauthErrors(401, [['invalid_token', 'Missing, expired or revoked access token, or one not issued to an application']])
   @Post()
   @HttpCode(200)

@@ -1,22 +1,44 @@
 import type { SamlServiceProvider } from './entities/saml-service-provider.entity';
+import { id, namedSchema, str, time, type ViewOf } from '../../api-docs/response-schema';
+
+export const SamlServiceProviderSchema = namedSchema('SamlServiceProvider', {
+  type: 'object',
+  required: [
+    'id',
+    'workspace_id',
+    'name',
+    'sp_entity_id',
+    'acs_url',
+    'name_id_format',
+    'name_id_attribute',
+    'sign_assertions',
+    'attribute_mapping',
+    'sp_cert_pem',
+    'default_relay_state',
+    'is_active',
+    'created_at',
+    'updated_at',
+  ],
+  properties: {
+    id,
+    workspace_id: id,
+    name: str('Acme wiki'),
+    sp_entity_id: str('https://wiki.example.com/saml/metadata'),
+    acs_url: str('https://wiki.example.com/saml/acs', { format: 'uri' }),
+    name_id_format: str('urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress'),
+    name_id_attribute: str('email'),
+    sign_assertions: { type: 'boolean', example: true },
+    attribute_mapping: { type: 'object', additionalProperties: { type: 'string' }, example: { email: 'email', firstName: 'first_name' } },
+    sp_cert_pem: { type: 'string', nullable: true, example: null },
+    default_relay_state: { type: 'string', nullable: true, example: null },
+    is_active: { type: 'boolean', example: true },
+    created_at: time,
+    updated_at: time,
+  },
+});
 
 /** The API shape of a registered SP (snake_case, ISO 8601 UTC). */
-export interface SamlSpView {
-  id: string;
-  workspace_id: string;
-  name: string;
-  sp_entity_id: string;
-  acs_url: string;
-  name_id_format: string;
-  name_id_attribute: string;
-  sign_assertions: boolean;
-  attribute_mapping: Record<string, string>;
-  sp_cert_pem: string | null;
-  default_relay_state: string | null;
-  is_active: boolean;
-  created_at: string;
-  updated_at: string;
-}
+export type SamlSpView = ViewOf<typeof SamlServiceProviderSchema>;
 
 export const toSpView = (sp: SamlServiceProvider): SamlSpView => ({
   id: sp.id,

@@ -7,6 +7,7 @@ import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import { CreateSamlSpDto, SamlSpListQueryDto, UpdateSamlSpDto } from './dto/saml-sp.dto';
 import { type WorkspaceScope, WorkspaceScoped } from '../../workspaces/workspace-scoped';
 import { SamlSpsService } from './saml-sps.service';
+import { SamlServiceProviderSchema } from './saml-sp.view';
 
 @ApiTags('saml')
 @Controller('developer/saml/sps')
@@ -18,7 +19,7 @@ export class SamlSpsController {
     'Register a SAML service provider',
     'Adds an application that signs users in through this identity provider (SP-initiated SSO). Give sp_entity_id and acs_url, or the SP metadata XML to read them from. The entity id is unique across the service.',
   )
-  @Returns(201, 'SamlServiceProvider', 'The registered SP')
+  @Returns(201, SamlServiceProviderSchema, 'The registered SP')
   @Errors(
     [404, 'not_found', 'No such workspace, or the caller is not a member of it'],
     [409, 'sp_entity_id_taken', 'Another SP already uses this entity id'],
@@ -34,7 +35,7 @@ export class SamlSpsController {
   }
 
   @Doc('List SAML service providers', 'The SAML apps of one workspace.')
-  @Returns(200, 'SamlServiceProvider', 'The SPs', { list: true })
+  @Returns(200, SamlServiceProviderSchema, 'The SPs', { list: true })
   @Errors(
     [400, 'validation_failed', 'A query parameter breaks its rule (details names it)'],
     [404, 'not_found', 'No such workspace, or the caller is not a member of it'],
@@ -45,7 +46,7 @@ export class SamlSpsController {
   }
 
   @Doc('Show a SAML service provider', 'Visible to members of its workspace only.')
-  @Returns(200, 'SamlServiceProvider', 'The SP')
+  @Returns(200, SamlServiceProviderSchema, 'The SP')
   @Errors([404, 'not_found', 'No such SAML app in a workspace of the caller'])
   @Get(':id')
   get(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string) {
@@ -53,7 +54,7 @@ export class SamlSpsController {
   }
 
   @Doc('Update a SAML service provider', 'Fields not sent are kept. Set is_active=false to refuse its sign-ins without deleting it.')
-  @Returns(200, 'SamlServiceProvider', 'The updated SP')
+  @Returns(200, SamlServiceProviderSchema, 'The updated SP')
   @Errors(
     [404, 'not_found', 'No such SAML app in a workspace of the caller'],
     [409, 'sp_entity_id_taken', 'Another SP already uses this entity id'],

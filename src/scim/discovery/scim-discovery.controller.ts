@@ -9,6 +9,7 @@ import { DomainError } from '../../common/errors';
 import { listOf, resourceType, schema, serviceProviderConfig } from './discovery.documents';
 import { COMMON_ERRORS } from '../../common/common.errors';
 import { ScimSurface } from '../../common/surface.decorators';
+import { ScimDiscoveryDocumentSchema, ScimDiscoveryListSchema } from './discovery.schemas';
 
 /** RFC 7644 §4 discovery. Read-only: any other method is a 405 with Allow (the exception filter, from the router). */
 @ApiTags('scim')
@@ -26,7 +27,7 @@ export class ScimDiscoveryController {
     'Service provider configuration',
     'What this SCIM server supports (RFC 7643 §5): PATCH and filter yes; bulk, sort, ETags and changePassword no.',
   )
-  @ScimReturns(200, 'ScimDiscoveryDocument', 'The ServiceProviderConfig')
+  @ScimReturns(200, ScimDiscoveryDocumentSchema, 'The ServiceProviderConfig')
   @ScimJson()
   @Get('ServiceProviderConfig')
   serviceProviderConfig() {
@@ -34,7 +35,7 @@ export class ScimDiscoveryController {
   }
 
   @Doc('Resource types', 'User and Group (RFC 7643 §6).')
-  @ScimReturns(200, 'ScimDiscoveryList', 'A ListResponse of ResourceType documents')
+  @ScimReturns(200, ScimDiscoveryListSchema, 'A ListResponse of ResourceType documents')
   @ScimJson()
   @Get('ResourceTypes')
   resourceTypes() {
@@ -42,7 +43,7 @@ export class ScimDiscoveryController {
   }
 
   @Doc('One resource type', 'User or Group (case-insensitive).')
-  @ScimReturns(200, 'ScimDiscoveryDocument', 'The ResourceType')
+  @ScimReturns(200, ScimDiscoveryDocumentSchema, 'The ResourceType')
   @ScimErrors([404, '', 'No resource type of this name'])
   @ScimJson()
   @Get('ResourceTypes/:name')
@@ -53,7 +54,7 @@ export class ScimDiscoveryController {
   }
 
   @Doc('Schemas', 'The core User and Group schemas with the attributes this server supports (RFC 7643 §7).')
-  @ScimReturns(200, 'ScimDiscoveryList', 'A ListResponse of Schema documents')
+  @ScimReturns(200, ScimDiscoveryListSchema, 'A ListResponse of Schema documents')
   @ScimJson()
   @Get('Schemas')
   schemas() {
@@ -64,7 +65,7 @@ export class ScimDiscoveryController {
   }
 
   @Doc('One schema', 'By its URN, e.g. urn:ietf:params:scim:schemas:core:2.0:User.')
-  @ScimReturns(200, 'ScimDiscoveryDocument', 'The Schema')
+  @ScimReturns(200, ScimDiscoveryDocumentSchema, 'The Schema')
   @ScimErrors([404, '', 'No schema with this id'])
   @ScimJson()
   @Get('Schemas/:id')

@@ -11,6 +11,9 @@ import { readSearchRequest } from '../protocol/search-request';
 import { ScimJson } from '../protocol/scim-response';
 import { ScimGroupsService } from './scim-groups.service';
 import { ScimSurface } from '../../common/surface.decorators';
+import { ScimGroupBody, ScimGroupListSchema, ScimGroupSchema } from './group.schemas';
+import { ScimPatchRequestSchema } from '../protocol/protocol.schemas';
+import { ScimCreated, ScimSearchRoute } from '../protocol/scim-routes';
 
 type QueryParams = Record<string, unknown>;
 
@@ -23,7 +26,7 @@ export class ScimGroupsController {
 
   @Doc('List groups', "Pages through the groups of the token's workspace in creation order, optionally filtered (RFC 7644 §3.4.2).")
   @ScimListQuery()
-  @ScimReturns(200, 'ScimGroupList', 'A ListResponse')
+  @ScimReturns(200, ScimGroupListSchema, 'A ListResponse')
   @ScimErrors([400, 'invalidFilter', 'The filter cannot be parsed or names an unsupported attribute'])
   @ScimJson()
   @Get()
@@ -32,19 +35,8 @@ export class ScimGroupsController {
   }
 
   @Doc('Create a group', "Creates a group in the token's workspace; Location names it. Unknown attributes are ignored.")
-  @ScimBody('ScimGroupInput', 'The group', {
-    engineering: {
-      summary: 'A group with one member',
-      value: {
-        schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
-        displayName: 'Engineering',
-        members: [{ value: '3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11' }],
-      },
-    },
-  })
-  @ScimReturns(201, 'ScimGroup', 'Created', {
-    headers: { Location: { description: 'meta.location of the new group', schema: { type: 'string' } } },
-  })
+  @ScimGroupBody()
+  @ScimCreated(ScimGroupSchema, 'group')
   @ScimErrors(
     [400, 'invalidValue', 'displayName missing or empty, or members not an array'],
     [409, 'uniqueness', 'displayName is already taken in the workspace'],
@@ -67,7 +59,7 @@ export class ScimGroupsController {
     'Search groups (POST)',
     'RFC 7644 §3.4.3: the same as GET /scim/v2/Groups with the parameters in a SearchRequest body (useful when a filter is too long for a URL).',
   )
-  @ScimBody('ScimSearchRequest', 'SearchRequest', {
+  @ScimSearchRoute(ScimGroupListSchema, 'A ListResponse', {
     page: {
       summary: 'Filter and page',
       value: {
@@ -78,21 +70,13 @@ export class ScimGroupsController {
       },
     },
   })
-  @ScimReturns(200, 'ScimGroupList', 'A ListResponse')
-  @ScimErrors(
-    [400, 'invalidFilter', 'The filter cannot be parsed or names an unsupported attribute'],
-    [400, 'invalidValue', 'startIndex/count not integers, or attributes not attribute names'],
-  )
-  @ScimJson()
-  @Post('.search')
-  @HttpCode(200)
   search(@CurrentPrincipal() p: ScimPrincipal, @Body() body: unknown) {
     return this.groups.list(p.workspaceId, readSearchRequest(body));
   }
 
   @Doc('Get a group', "One group of the token's workspace; attributes / excludedAttributes shape the answer.")
   @ScimProjectionQuery()
-  @ScimReturns(200, 'ScimGroup', 'The group')
+  @ScimReturns(200, ScimGroupSchema, 'The group')
   @ScimErrors([404, '', "No group with this id in the token's workspace"])
   @ScimJson()
   @Get(':id')
@@ -102,17 +86,8 @@ export class ScimGroupsController {
 
   @Doc('Replace a group', 'Sets the attributes sent; attributes not sent keep their value (decision 0102).')
   @ScimProjectionQuery()
-  @ScimBody('ScimGroupInput', 'The group', {
-    engineering: {
-      summary: 'A group with one member',
-      value: {
-        schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
-        displayName: 'Engineering',
-        members: [{ value: '3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11' }],
-      },
-    },
-  })
-  @ScimReturns(200, 'ScimGroup', 'The replaced group')
+  @ScimGroupBody()
+  @ScimReturns(200, ScimGroupSchema, 'The replaced group')
   @ScimErrors(
     [400, 'invalidValue', 'displayName missing or empty, or members not an array'],
     [404, '', "No group with this id in the token's workspace"],
@@ -135,7 +110,7 @@ export class ScimGroupsController {
     'Applies RFC 7644 §3.5.2 operations in order, all or nothing. Answers 204 No Content, or 200 with the group when the query has attributes or excludedAttributes (decision 0133).',
   )
   @ScimProjectionQuery()
-  @ScimBody('ScimPatchRequest', 'PatchOp', {
+  @ScimBody(ScimPatchRequestSchema, 'PatchOp', {
     addMember: {
       summary: 'Add a member',
       value: {
@@ -151,7 +126,7 @@ export class ScimGroupsController {
       },
     },
   })
-  @ScimReturns(200, 'ScimGroup', 'The patched group, shaped by attributes / excludedAttributes (only when either is given)')
+  @ScimReturns(200, ScimGroupSchema, 'The patched group, shaped by attributes / excludedAttributes (only when either is given)')
   @NoBody(204, 'Done: the answer without attributes or excludedAttributes (no body; read the group with GET)')
   @ScimErrors(
     [400, 'invalidValue', 'displayName missing or empty, or members not an array'],

@@ -1,12 +1,13 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { Doc, ScimBody, ScimErrors, ScimReturns } from '../../api-docs/decorators';
+import { Doc } from '../../api-docs/decorators';
 import { Auth, CurrentPrincipal } from '../../common/auth/auth.decorator';
 import type { ScimPrincipal } from '../../common/auth/principal';
-import { ScimJson } from '../protocol/scim-response';
 import { readSearchRequest } from '../protocol/search-request';
 import { ScimSearchService } from './scim-search.service';
 import { ScimSurface } from '../../common/surface.decorators';
+import { ScimSearchRoute } from '../protocol/scim-routes';
+import { ScimResourceListSchema } from './search.schemas';
 
 /** POST /scim/v2/.search: a search across Users and Groups (RFC 7644 §3.4.3). */
 @ApiTags('scim')
@@ -20,20 +21,12 @@ export class ScimSearchController {
     'Search users and groups',
     "RFC 7644 §3.4.3 search from the root: users and groups of the token's workspace matching the filter, users first. A type is searched when the filter names only attributes it has (a userName filter finds no groups); a filter neither understands is invalidFilter.",
   )
-  @ScimBody('ScimSearchRequest', 'SearchRequest', {
+  @ScimSearchRoute(ScimResourceListSchema, 'A ListResponse of users and groups', {
     all: {
       summary: 'Everything whose name starts with "eng"',
       value: { schemas: ['urn:ietf:params:scim:api:messages:2.0:SearchRequest'], filter: 'displayName sw "eng"', count: 50 },
     },
   })
-  @ScimReturns(200, 'ScimResourceList', 'A ListResponse of users and groups')
-  @ScimErrors(
-    [400, 'invalidFilter', 'The filter cannot be parsed or names an unsupported attribute'],
-    [400, 'invalidValue', 'startIndex/count not integers, or attributes not attribute names'],
-  )
-  @ScimJson()
-  @Post('.search')
-  @HttpCode(200)
   search(@CurrentPrincipal() p: ScimPrincipal, @Body() body: unknown) {
     return this.searches.search(p.workspaceId, readSearchRequest(body));
   }

@@ -7,6 +7,7 @@ import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import { CreateScimTokenDto, ScimTokenQueryDto } from './scim-token.dto';
 import { type WorkspaceScope, WorkspaceScoped } from '../../workspaces/workspace-scoped';
 import { ScimTokensService } from './scim-tokens.service';
+import { ScimTokenCreatedSchema, ScimTokenRevokedSchema, ScimTokenSchema } from './scim-tokens.schemas';
 
 @ApiTags('scim tokens')
 @Controller('developer/scim/tokens')
@@ -18,7 +19,7 @@ export class ScimTokensController {
     'Mint a SCIM token',
     'Creates the bearer token (`scim_…`, opaque) an identity provider (Okta, Entra ID) uses for /scim/v2 of this workspace. Shown once, stored as a hash. Without expires_at it lasts until revoked.',
   )
-  @Returns(201, 'ScimTokenCreated', 'The token, shown this once')
+  @Returns(201, ScimTokenCreatedSchema, 'The token, shown this once')
   @Errors([404, 'not_found', 'No such workspace, or the caller is not a member of it'])
   @Post()
   mint(
@@ -31,7 +32,7 @@ export class ScimTokensController {
   }
 
   @Doc('List SCIM tokens of a workspace', 'Active and revoked tokens, never their value.')
-  @Returns(200, 'ScimToken', 'The tokens', { list: true })
+  @Returns(200, ScimTokenSchema, 'The tokens', { list: true })
   @Errors([404, 'not_found', 'No such workspace, or the caller is not a member of it'])
   @Get()
   async list(@WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope, @Query() _query: ScimTokenQueryDto) {
@@ -42,7 +43,7 @@ export class ScimTokensController {
     'Revoke a SCIM token',
     'Stops the token on every instance before answering. Idempotent: revoking again returns the first revoked_at.',
   )
-  @Returns(200, 'ScimTokenRevoked', 'Revoked')
+  @Returns(200, ScimTokenRevokedSchema, 'Revoked')
   @Errors([404, 'not_found', 'No such token in a workspace of the caller'])
   @Delete(':id')
   @HttpCode(200)

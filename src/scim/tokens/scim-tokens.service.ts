@@ -14,16 +14,18 @@ import { ScimToken } from './entities/scim-token.entity';
 import { CreateScimTokenDto } from './scim-token.dto';
 import { ScimTokensRepository } from './scim-tokens.repository';
 import { COMMON_ERRORS, notFound } from '../../common/common.errors';
+import type { ViewOf } from '../../api-docs/response-schema';
+import type { ScimTokenSchema } from './scim-tokens.schemas';
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
-const toView = (t: ScimToken) => ({
+const toView = (t: ScimToken): ViewOf<typeof ScimTokenSchema> => ({
   id: t.id,
   workspace_id: t.workspaceId,
   label: t.label,
   expires_at: iso(t.expiresAt),
   is_active: t.isActive,
   revoked_at: iso(t.revokedAt),
-  created_at: iso(t.createdAt),
+  created_at: new Date(t.createdAt).toISOString(),
 });
 
 /** SCIM bearer tokens: `scim_` + 40 random bytes, shown once, SHA-256 at rest, one workspace each. */

@@ -11,6 +11,9 @@ import { readSearchRequest } from '../protocol/search-request';
 import { ScimJson } from '../protocol/scim-response';
 import { ScimUsersService } from './scim-users.service';
 import { ScimSurface } from '../../common/surface.decorators';
+import { ScimPatchRequestSchema } from '../protocol/protocol.schemas';
+import { ScimCreated, ScimSearchRoute } from '../protocol/scim-routes';
+import { ScimUserBody, ScimUserListSchema, ScimUserSchema } from './user.schemas';
 
 type QueryParams = Record<string, unknown>;
 
@@ -23,7 +26,7 @@ export class ScimUsersController {
 
   @Doc('List users', "Pages through the users of the token's workspace in creation order, optionally filtered (RFC 7644 §3.4.2).")
   @ScimListQuery()
-  @ScimReturns(200, 'ScimUserList', 'A ListResponse')
+  @ScimReturns(200, ScimUserListSchema, 'A ListResponse')
   @ScimErrors([400, 'invalidFilter', 'The filter cannot be parsed or names an unsupported attribute'])
   @ScimJson()
   @Get()
@@ -35,21 +38,8 @@ export class ScimUsersController {
     'Create a user',
     "Creates a user in the token's workspace; Location names it. Unknown attributes are ignored. When the userName (or primary email) belongs to a deactivated user of the workspace, that user is reactivated instead: the same id, 201, its attributes replaced as by PUT (how Okta and Entra re-provision a person they removed).",
   )
-  @ScimBody('ScimUserInput', 'The user', {
-    okta: {
-      summary: 'Okta-style create',
-      value: {
-        schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
-        userName: 'ada@example.com',
-        name: { givenName: 'Ada', familyName: 'Lovelace' },
-        emails: [{ value: 'ada@example.com', type: 'work', primary: true }],
-        active: true,
-      },
-    },
-  })
-  @ScimReturns(201, 'ScimUser', 'Created', {
-    headers: { Location: { description: 'meta.location of the new user', schema: { type: 'string' } } },
-  })
+  @ScimUserBody()
+  @ScimCreated(ScimUserSchema, 'user')
   @ScimErrors(
     [400, 'invalidValue', 'userName missing, an email not valid, or a value of the wrong type'],
     [409, 'uniqueness', 'userName (email) is already taken by an active user of the workspace'],
@@ -72,7 +62,7 @@ export class ScimUsersController {
     'Search users (POST)',
     'RFC 7644 §3.4.3: the same as GET /scim/v2/Users with the parameters in a SearchRequest body (useful when a filter is too long for a URL).',
   )
-  @ScimBody('ScimSearchRequest', 'SearchRequest', {
+  @ScimSearchRoute(ScimUserListSchema, 'A ListResponse', {
     page: {
       summary: 'Filter and page',
       value: {
@@ -83,21 +73,13 @@ export class ScimUsersController {
       },
     },
   })
-  @ScimReturns(200, 'ScimUserList', 'A ListResponse')
-  @ScimErrors(
-    [400, 'invalidFilter', 'The filter cannot be parsed or names an unsupported attribute'],
-    [400, 'invalidValue', 'startIndex/count not integers, or attributes not attribute names'],
-  )
-  @ScimJson()
-  @Post('.search')
-  @HttpCode(200)
   search(@CurrentPrincipal() p: ScimPrincipal, @Body() body: unknown) {
     return this.users.list(p.workspaceId, readSearchRequest(body));
   }
 
   @Doc('Get a user', "One user of the token's workspace; attributes / excludedAttributes shape the answer.")
   @ScimProjectionQuery()
-  @ScimReturns(200, 'ScimUser', 'The user')
+  @ScimReturns(200, ScimUserSchema, 'The user')
   @ScimErrors([404, '', "No user with this id in the token's workspace"])
   @ScimJson()
   @Get(':id')
@@ -107,19 +89,8 @@ export class ScimUsersController {
 
   @Doc('Replace a user', 'Sets the attributes sent; attributes not sent keep their value (decision 0102).')
   @ScimProjectionQuery()
-  @ScimBody('ScimUserInput', 'The user', {
-    okta: {
-      summary: 'Okta-style create',
-      value: {
-        schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
-        userName: 'ada@example.com',
-        name: { givenName: 'Ada', familyName: 'Lovelace' },
-        emails: [{ value: 'ada@example.com', type: 'work', primary: true }],
-        active: true,
-      },
-    },
-  })
-  @ScimReturns(200, 'ScimUser', 'The replaced user')
+  @ScimUserBody()
+  @ScimReturns(200, ScimUserSchema, 'The replaced user')
   @ScimErrors(
     [400, 'invalidValue', 'userName missing, an email not valid, or a value of the wrong type'],
     [404, '', "No user with this id in the token's workspace"],
@@ -139,7 +110,7 @@ export class ScimUsersController {
 
   @Doc('Patch a user', 'Applies RFC 7644 §3.5.2 operations in order, all or nothing.')
   @ScimProjectionQuery()
-  @ScimBody('ScimPatchRequest', 'PatchOp', {
+  @ScimBody(ScimPatchRequestSchema, 'PatchOp', {
     deactivate: {
       summary: 'Deactivate (Okta, Entra)',
       value: { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'replace', path: 'active', value: false }] },
@@ -152,7 +123,7 @@ export class ScimUsersController {
       },
     },
   })
-  @ScimReturns(200, 'ScimUser', 'The patched user')
+  @ScimReturns(200, ScimUserSchema, 'The patched user')
   @ScimErrors(
     [400, 'invalidValue', 'userName missing, an email not valid, or a value of the wrong type'],
     [400, 'invalidPath', 'The path cannot be read or names an unknown attribute'],

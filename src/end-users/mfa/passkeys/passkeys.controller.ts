@@ -6,6 +6,7 @@ import type { EndUserPrincipal } from '../../../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../../../common/request-context';
 import { RegisterPasskeyDto, RenamePasskeyDto } from '../dto/passkey.dto';
 import { PasskeysService } from './passkeys.service';
+import { PasskeyCreationOptionsSchema, PasskeyRegisteredSchema, PasskeySchema } from '../mfa.schemas';
 
 const PASSKEY_EXAMPLE = {
   id: '5b1c7e2a-9d4f-4a8b-b6e3-2f0d9c8a7b61',
@@ -22,7 +23,7 @@ export class PasskeysController {
   constructor(private readonly passkeys: PasskeysService) {}
 
   @Doc('List my passkeys', 'The passkeys registered to the account, oldest first.')
-  @Returns(200, 'Passkey', 'The passkeys', { list: true, example: { results: [PASSKEY_EXAMPLE] } })
+  @Returns(200, PasskeySchema, 'The passkeys', { list: true, example: { results: [PASSKEY_EXAMPLE] } })
   @Get()
   async list(@CurrentPrincipal() principal: EndUserPrincipal) {
     return { results: await this.passkeys.list(principal) };
@@ -32,7 +33,7 @@ export class PasskeysController {
     'Start registering a passkey',
     'WebAuthn creation options for this account (relying party id and origin from PUBLIC_BASE_URL; discoverable credential; the passkeys already registered are excluded). The challenge works once and for 5 minutes. Hand the options to `startRegistration` of @simplewebauthn/browser, then POST the result to /e/v1/auth/mfa/passkeys/.',
   )
-  @Returns(200, 'PasskeyCreationOptions', 'The creation options')
+  @Returns(200, PasskeyCreationOptionsSchema, 'The creation options')
   @Errors([409, 'too_many_passkeys', 'The account already holds 20 passkeys'])
   @Post('options')
   @HttpCode(200)
@@ -44,7 +45,7 @@ export class PasskeysController {
     'Register a passkey',
     'Verifies the credential against the challenge of POST …/passkeys/options/ (spent by this call, right or wrong) and stores its public key. On the first factor of the account the answer carries ten single-use recovery codes, shown this once. Audited as mfa_enroll.',
   )
-  @Returns(201, 'PasskeyRegistered', 'Registered', {
+  @Returns(201, PasskeyRegisteredSchema, 'Registered', {
     example: { passkey: PASSKEY_EXAMPLE, recovery_codes: ['K7QH2-M9XTR', 'B4WPN-2ZKQC', '…8 more'] },
   })
   @Errors(
@@ -59,7 +60,7 @@ export class PasskeysController {
   }
 
   @Doc('Rename a passkey', 'Changes the name shown in the list.')
-  @Returns(200, 'Passkey', 'Renamed', { example: { ...PASSKEY_EXAMPLE, name: 'Work YubiKey' } })
+  @Returns(200, PasskeySchema, 'Renamed', { example: { ...PASSKEY_EXAMPLE, name: 'Work YubiKey' } })
   @Errors([404, 'not_found', 'No passkey with this id on the account'])
   @Patch(':id')
   rename(@CurrentPrincipal() principal: EndUserPrincipal, @Param('id') id: string, @Body() dto: RenamePasskeyDto) {
