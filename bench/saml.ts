@@ -29,8 +29,6 @@ import { readRedirectAuthnRequest } from '../src/saml/protocol/authn-request.par
 import { AUTHN_CLASS } from '../src/saml/protocol/authn-context';
 import { buildLoginResponse } from '../src/saml/protocol/login-response.builder';
 import { renderAutoPostPage } from '../src/saml/protocol/post-form.page';
-import { writeXml, XmlElement } from '../src/saml/protocol/canonical-xml';
-import { signElement, signRootElement } from '../src/saml/protocol/xml-signer';
 import { IdpSettings, resolveIdpState } from '../src/saml/idp/idp-settings';
 import { aTenant, anEndUser } from '../test/end-users/support';
 import type { TestApp } from '../test/support/app';
@@ -114,36 +112,6 @@ function pipelineRate(settings: IdpSettings, samlRequest: string, ms = 4000): Lo
       .html;
   };
   return loopRate(once, ms);
-}
-
-/** An Assertion as the builder writes it, with five attributes. */
-function sampleAssertion(): XmlElement {
-  const text = (name: string, value: string): XmlElement => ({ name, text: value });
-  return {
-    name: 'saml:Assertion',
-    attributes: [
-      ['ID', '_a1b2c3d4e5f6a1b2c3d4e5f6a1b2c3d4e5f6a1b2'],
-      ['Version', '2.0'],
-      ['IssueInstant', '2030-01-01T12:00:00.000Z'],
-    ],
-    children: [
-      text('saml:Issuer', 'https://idp.example.com/saml/metadata/'),
-      {
-        name: 'saml:Subject',
-        children: [
-          { ...text('saml:NameID', 'ada@example.com'), attributes: [['Format', 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress']] },
-        ],
-      },
-      {
-        name: 'saml:AttributeStatement',
-        children: ['email', 'firstName', 'lastName', 'displayName', 'uid'].map((name) => ({
-          name: 'saml:Attribute',
-          attributes: [['Name', name]],
-          children: [{ name: 'saml:AttributeValue', attributes: [['xsi:type', 'xs:string']], text: `value of ${name}` }],
-        })),
-      },
-    ],
-  };
 }
 
 interface SsoRound {
@@ -311,21 +279,6 @@ async function main(): Promise<void> {
     const pipelineBaseline = baselineLoop(keyPem, certPem, 3000);
     const pipelineKeyObject = keyObjectSignRate(keyPem, certPem, 3000);
     const pipeline = pipelineRate(idp.settings, samlRequest, 3000);
-    // The Assertion signature alone, the same tree both ways: written and parsed back by xml-crypto (before
-    // 2026-11-26) against its canonical form written directly (signElement), alternated.
-    const tree = sampleAssertion();
-    const namespaces = {
-      saml: 'urn:oasis:names:tc:SAML:2.0:assertion',
-      xs: 'http://www.w3.org/2001/XMLSchema',
-      xsi: 'http://www.w3.org/2001/XMLSchema-instance',
-    };
-    const viaXmlCrypto: number[] = [];
-    const fromStructure: number[] = [];
-    for (let i = 0; i < 3; i++) {
-      viaXmlCrypto.push(loopRate(() => signRootElement(writeXml(tree, namespaces), idp.settings), 1000).perCpuSecond);
-      fromStructure.push(loopRate(() => signElement(tree, namespaces, idp.settings), 1000).perCpuSecond);
-    }
-
     const results = {
       measured_at: new Date().toISOString(),
       node: process.version,
@@ -342,10 +295,6 @@ async function main(): Promise<void> {
       pipeline_in_process_per_cpu_second: Math.round(pipeline.perCpuSecond),
       pipeline_vs_baseline_percent: Math.round((pipeline.perCpuSecond / pipelineBaseline.perCpuSecond) * 100),
       pipeline_vs_key_object_loop: Math.round((pipeline.perCpuSecond / pipelineKeyObject.perCpuSecond) * 100) / 100,
-      assertion_signatures_per_cpu_second: {
-        xml_crypto: Math.round(median(viaXmlCrypto)),
-        from_structure: Math.round(median(fromStructure)),
-      },
       metadata_requests_per_s: Math.round(metadata.requests.average),
       metadata_latency_ms: { p50: metadata.latency.p50, p90: metadata.latency.p90, p99: metadata.latency.p99 },
       metadata_non_2xx: metadata.non2xx + metadata.errors + metadata.timeouts,

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { CM_BEARER, NS, STATUS } from './saml-urns';
-import { SigningKey, signElement, signRootElement } from './xml-signer';
-import { writeXml, XmlElement } from './canonical-xml';
+import { SigningKey, signRootElement } from './xml-signer';
 import { escapeXml as x } from './xml-text';
 
 /** Conditions window (spec Limits): 5 minutes ahead, 30 s of skew tolerance behind. */
@@ -43,13 +42,6 @@ export interface BuiltResponse {
   assertionId?: string;
 }
 
-/** The Assertion declares its namespaces on its root; `xs` is used only inside xsi:type values. */
-const ASSERTION_NAMESPACES = {
-  saml: NS.assertion,
-  xs: 'http://www.w3.org/2001/XMLSchema',
-  xsi: 'http://www.w3.org/2001/XMLSchema-instance',
-} as const;
-
 /** xs:ID values: a letter or underscore first, then 160 bits of randomness. */
 export function newSamlId(): string {
   return `_${randomBytes(20).toString('hex')}`;
@@ -70,58 +62,16 @@ export function buildLoginResponse(idp: IdpIdentity, input: LoginResponseInput):
   const notOnOrAfter = new Date(now.getTime() + ASSERTION_LIFETIME_MS).toISOString();
   const notBefore = new Date(now.getTime() - CLOCK_SKEW_MS).toISOString();
 
-  const assertionElement: XmlElement = {
-    name: 'saml:Assertion',
-    attributes: [
-      ['ID', assertionId],
-      ['Version', '2.0'],
-      ['IssueInstant', issueInstant],
-    ],
-    children: [
-      { name: 'saml:Issuer', text: idp.entityId },
-      {
-        name: 'saml:Subject',
-        children: [
-          { name: 'saml:NameID', attributes: [['Format', input.nameIdFormat]], text: input.nameId },
-          {
-            name: 'saml:SubjectConfirmation',
-            attributes: [['Method', CM_BEARER]],
-            children: [
-              {
-                name: 'saml:SubjectConfirmationData',
-                attributes: [
-                  ['InResponseTo', input.inResponseTo],
-                  ['NotOnOrAfter', notOnOrAfter],
-                  ['Recipient', input.acsUrl],
-                ],
-              },
-            ],
-          },
-        ],
-      },
-      {
-        name: 'saml:Conditions',
-        attributes: [
-          ['NotBefore', notBefore],
-          ['NotOnOrAfter', notOnOrAfter],
-        ],
-        children: [{ name: 'saml:AudienceRestriction', children: [{ name: 'saml:Audience', text: input.audience }] }],
-      },
-      {
-        name: 'saml:AuthnStatement',
-        attributes: [
-          ['AuthnInstant', input.authnInstant.toISOString()],
-          ['SessionIndex', input.sessionIndex],
-        ],
-        children: [{ name: 'saml:AuthnContext', children: [{ name: 'saml:AuthnContextClassRef', text: input.authnContextClassRef }] }],
-      },
-      ...attributeStatement(input.attributes),
-    ],
-  };
-  // The Assertion is written from structure, so its canonical form needs no parse (xml-signer.ts, signElement).
-  const assertion = input.signAssertion
-    ? signElement(assertionElement, ASSERTION_NAMESPACES, idp)
-    : writeXml(assertionElement, ASSERTION_NAMESPACES);
+  let assertion =
+    `<saml:Assertion xmlns:saml="${NS.assertion}" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" ID="${assertionId}" Version="2.0" IssueInstant="${issueInstant}">` +
+    `<saml:Issuer>${x(idp.entityId)}</saml:Issuer>` +
+    `<saml:Subject><saml:NameID Format="${x(input.nameIdFormat)}">${x(input.nameId)}</saml:NameID>` +
+    `<saml:SubjectConfirmation Method="${CM_BEARER}"><saml:SubjectConfirmationData InResponseTo="${x(input.inResponseTo)}" NotOnOrAfter="${notOnOrAfter}" Recipient="${x(input.acsUrl)}"/></saml:SubjectConfirmation></saml:Subject>` +
+    `<saml:Conditions NotBefore="${notBefore}" NotOnOrAfter="${notOnOrAfter}"><saml:AudienceRestriction><saml:Audience>${x(input.audience)}</saml:Audience></saml:AudienceRestriction></saml:Conditions>` +
+    `<saml:AuthnStatement AuthnInstant="${input.authnInstant.toISOString()}" SessionIndex="${x(input.sessionIndex)}"><saml:AuthnContext><saml:AuthnContextClassRef>${x(input.authnContextClassRef)}</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>` +
+    attributeStatement(input.attributes) +
+    `</saml:Assertion>`;
+  if (input.signAssertion) assertion = stripXmlDeclaration(signRootElement(assertion, idp));
 
   const response = responseEnvelope(
     idp,
@@ -176,18 +126,16 @@ function responseEnvelope(
   );
 }
 
-function attributeStatement(attributes: readonly SamlAttribute[]): XmlElement[] {
+function attributeStatement(attributes: readonly SamlAttribute[]): string {
   // The schema requires at least one Attribute inside an AttributeStatement.
-  if (attributes.length === 0) return [];
-  const items = attributes.map((a): XmlElement => ({
-    name: 'saml:Attribute',
-    attributes: [
-      ['Name', a.name],
-      ['NameFormat', nameFormat(a.name)],
-    ],
-    children: [{ name: 'saml:AttributeValue', attributes: [['xsi:type', 'xs:string']], text: a.value }],
-  }));
-  return [{ name: 'saml:AttributeStatement', children: items }];
+  if (attributes.length === 0) return '';
+  const items = attributes
+    .map(
+      (a) =>
+        `<saml:Attribute Name="${x(a.name)}" NameFormat="${nameFormat(a.name)}"><saml:AttributeValue xsi:type="xs:string">${x(a.value)}</saml:AttributeValue></saml:Attribute>`,
+    )
+    .join('');
+  return `<saml:AttributeStatement>${items}</saml:AttributeStatement>`;
 }
 
 /** saml-core §8.2: claim names that are URIs (urn:oid:..., http://...) use the uri format. */
@@ -195,4 +143,8 @@ function nameFormat(name: string): string {
   return /^[A-Za-z][A-Za-z0-9+.-]*:\S+$/.test(name)
     ? 'urn:oasis:names:tc:SAML:2.0:attrname-format:uri'
     : 'urn:oasis:names:tc:SAML:2.0:attrname-format:basic';
+}
+
+function stripXmlDeclaration(xml: string): string {
+  return xml.replace(/^<\?xml[^>]*\?>\s*/, '');
 }

@@ -24,12 +24,9 @@ const ILLEGAL_XML_CHARS =
 
 /** Escape a value for XML text content or a double- or single-quoted attribute. */
 export function escapeXml(value: unknown): string {
-  return legalXmlChars(value).replace(/[&<>"'\r\n\t]/g, (c) => XML_ENTITIES[c]);
-}
-
-/** The value as text with the characters XML cannot carry dropped: what a parser of our output reads back. */
-export function legalXmlChars(value: unknown): string {
-  return String(value ?? '').replace(ILLEGAL_XML_CHARS, '');
+  return String(value ?? '')
+    .replace(ILLEGAL_XML_CHARS, '')
+    .replace(/[&<>"'\r\n\t]/g, (c) => XML_ENTITIES[c]);
 }
 
 /** The base64 body of a PEM certificate (no armour, no whitespace), as metadata and KeyInfo carry it. */
