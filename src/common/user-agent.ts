@@ -32,9 +32,28 @@ const OS_ALIASES: Record<string, string> = {
  */
 export function reduceUserAgent(ua: string | null | undefined): ReducedUserAgent {
   if (!ua) return { browserFamily: UNKNOWN, osFamily: UNKNOWN };
-  const result = new UAParser(ua.slice(0, MAX_UA_LENGTH)).getResult();
-  const browser = result.browser.name ?? UNKNOWN;
-  const os = result.os.name ?? UNKNOWN;
+  const text = ua.slice(0, MAX_UA_LENGTH);
+  const known = recent.get(text);
+  if (known) return { ...known };
+  const reduced = parse(text);
+  if (recent.size >= RECENT_LIMIT) recent.delete(recent.keys().next().value!);
+  recent.set(text, reduced);
+  return { ...reduced };
+}
+
+/**
+ * The families of recently seen user agents. A sign-in reduces its user agent up to three times (the
+ * policy check, the session row, the anomaly detectors) and most sign-ins come from a few browsers, while
+ * ua-parser-js runs dozens of regular expressions per call. Oldest entry out first; bounded, so a flood of
+ * made-up user agents costs at most this many entries.
+ */
+const RECENT_LIMIT = 1000;
+const recent = new Map<string, ReducedUserAgent>();
+
+function parse(ua: string): ReducedUserAgent {
+  const parser = new UAParser(ua);
+  const browser = parser.getBrowser().name ?? UNKNOWN;
+  const os = parser.getOS().name ?? UNKNOWN;
   return {
     browserFamily: BROWSER_ALIASES[browser] ?? browser,
     osFamily: OS_ALIASES[os] ?? os,

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { Counter, register } from 'prom-client';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { REDIS_CLIENT, type RedisClient } from '../redis.provider';
-import { answer, BucketAnswer, BucketLimit, MemoryBuckets, REDIS_TAKE_SCRIPT } from './token-bucket';
+import { answer, BucketAnswer, BucketLimit, MemoryBuckets, REDIS_TAKE_SCRIPT, refill } from './token-bucket';
 
 /** Who a budget belongs to: a workspace (SCIM) or a developer account (the developer API). */
 export interface BudgetOwner {
@@ -31,6 +31,14 @@ export class RequestBudget {
   private readonly logger = new Logger('RequestBudget');
   private readonly memory = new MemoryBuckets();
   private readonly inFlight = new Map<string, number>();
+  /**
+   * Owners the shared bucket refused, until the moment its next token can exist at the earliest (tokens only
+   * accumulate with time, so no instance can be granted one sooner): a tenant hammering past its budget is
+   * refused here without a Redis round trip per request. The wait is counted from when the script was sent,
+   * before Redis ran it, so this never refuses a request the shared bucket would have admitted.
+   */
+  private readonly deniedUntil = new Map<string, { until: number; tokens: number; at: number }>();
+  private denials = 0;
   private readonly take?: TakeCommand;
   readonly limit: BucketLimit;
 
@@ -87,8 +95,12 @@ export class RequestBudget {
 
   private async takeShared(key: string): Promise<BucketAnswer> {
     if (this.take) {
+      const sentAt = Date.now();
+      const known = this.stillDenied(key, sentAt);
+      if (known) return known;
       try {
         const [allowed, milliTokens] = await this.take(key, this.limit.ratePerSecond, this.limit.burst);
+        if (allowed !== 1) this.rememberDenial(key, sentAt, milliTokens);
         // The script already took the token; re-derive the headers from what it left.
         const tokensBefore = milliTokens / 1000 + (allowed === 1 ? 1 : 0);
         return answer(tokensBefore, this.limit).answer;
@@ -97,5 +109,26 @@ export class RequestBudget {
       }
     }
     return this.memory.take(key, this.limit);
+  }
+
+  /** The refusal the shared bucket would answer now, while its next token cannot exist yet. */
+  private stillDenied(key: string, now: number): BucketAnswer | undefined {
+    const denial = this.deniedUntil.get(key);
+    if (!denial) return undefined;
+    if (now >= denial.until) {
+      this.deniedUntil.delete(key);
+      return undefined;
+    }
+    const tokens = Math.min(refill(denial.tokens, now - denial.at, this.limit), 0.999);
+    return answer(tokens, this.limit).answer;
+  }
+
+  private rememberDenial(key: string, sentAt: number, milliTokens: number): void {
+    // The script floors to thousandths: round up so the wait is never longer than the bucket's.
+    const tokens = Math.min(1, (milliTokens + 1) / 1000);
+    this.deniedUntil.set(key, { until: sentAt + ((1 - tokens) * 1000) / this.limit.ratePerSecond, tokens, at: sentAt });
+    if (++this.denials % 1024 === 0) {
+      for (const [k, d] of this.deniedUntil) if (sentAt >= d.until) this.deniedUntil.delete(k);
+    }
   }
 }
