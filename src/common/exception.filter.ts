@@ -5,7 +5,7 @@ import { allowedMethods } from './allowed-methods';
 import { COMMON_ERRORS } from './common.errors';
 import type { ErrorSurface } from './error-surface';
 import { DomainError, ErrorCode } from './errors';
-import { renderErrorPage } from './html/error-page';
+import { errorPageTitle, renderErrorPage } from './html/error-page';
 import { RouteSurfaces } from './route-surfaces';
 
 interface Problem {
@@ -170,7 +170,9 @@ const WRITERS: Record<ErrorSurface, (problem: Problem, req: AppRequest, res: Res
     res
       .status(problem.status)
       .type('text/html')
-      .send(renderErrorPage(problem.status, titleFor(problem.status), problem.message, req.id, req.headers.referer, req.headers.host));
+      .send(
+        renderErrorPage(problem.status, errorPageTitle(problem.status), problem.message, req.id, req.headers.referer, req.headers.host),
+      );
   },
 };
 
@@ -258,11 +260,4 @@ function oauthErrorCode(problem: Problem): string {
   if (problem.status === 503 || problem.status === 429) return 'temporarily_unavailable';
   if (problem.status >= 500) return 'server_error';
   return 'invalid_request';
-}
-
-function titleFor(status: number): string {
-  if (status === 404) return 'Page not found';
-  if (status === 503) return 'Service unavailable';
-  if (status >= 500) return 'Something went wrong';
-  return 'We could not complete this request';
 }
