@@ -6,7 +6,6 @@ import { declaredSchemas } from './api-docs/response-schema';
 import { applyValidationRules, applyValidationRulesToQueries } from './api-docs/validation-rules';
 import type { ErrorSurface } from './common/error-surface';
 import { RouteSurfaces } from './common/route-surfaces';
-import { listOf, resourceType, serviceProviderConfig } from './scim/discovery/discovery.documents';
 
 const DESCRIPTION = `SCIM 2.0 server, SAML 2.0 identity provider, email verification, sign-in anomaly detection, audit log and managed databases.
 

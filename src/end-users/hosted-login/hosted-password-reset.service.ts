@@ -25,8 +25,9 @@ export class HostedPasswordResetService {
     const resolved = await this.contexts.resolve(input.context);
     if (!resolved) return INCOMPLETE_LINK;
     const email = (input.email ?? '').trim().toLowerCase();
-    if (!email.includes('@'))
+    if (!email.includes('@')) {
       return pageOf(400, { page: 'reset-request', brand: resolved.brand, error: 'Enter the email of your account.' });
+    }
     await this.passwords.requestReset({ ...resetTarget(input), email }, request);
     return pageOf(200, { page: 'reset-confirm', brand: resolved.brand, email });
   }

@@ -98,8 +98,9 @@ export class SsoRequestChecks {
       });
     }
     const freshness = requestFreshness(request.issueInstant, this.clock.now());
-    if (!freshness.fresh)
+    if (!freshness.fresh) {
       return refusedWithPage(sp, freshness.reason, freshness.message, { ...facts, issue_instant: request.issueInstant });
+    }
     return null;
   }
 
