@@ -165,6 +165,34 @@ describe('developer console in a real browser', () => {
     expect(clientId).toBeTruthy();
     await expectAccessible(page);
 
+    // A public client (made through the API: the form makes confidential ones) has no secret to rotate.
+    const created = await page.evaluate(async (workspace_id) => {
+      const csrf =
+        document.cookie
+          .split('; ')
+          .find((c) => c.startsWith('csrftoken='))
+          ?.split('=')[1] ?? '';
+      const res = await fetch('/developer/oauth/clients/', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
+        body: JSON.stringify({
+          workspace_id,
+          name: 'Acme Notes mobile',
+          client_type: 'public',
+          redirect_uris: ['http://127.0.0.1/callback'],
+        }),
+      });
+      return res.status;
+    }, workspaceId);
+    expect(created).toBe(201);
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.reload();
+    await page.getByText('(public, PKCE only)').waitFor();
+    await page.getByRole('button', { name: 'Rotate secret of Acme Notes', exact: true }).waitFor();
+    expect(await page.getByRole('button', { name: 'Rotate secret of Acme Notes mobile' }).count()).toBe(0);
+    await expectAccessible(page);
+    await page.screenshot({ path: shot('console-applications.png'), fullPage: true });
+
     await page.getByRole('link', { name: 'Email templates' }).click();
     const subject = page.getByLabel('Subject');
     await subject.waitFor();

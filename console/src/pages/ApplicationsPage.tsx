@@ -63,7 +63,10 @@ export function ApplicationsPage({ workspaceId }: SectionProps) {
         actions
         row={(c) => (
           <tr key={c.id}>
-            <td>{c.name}</td>
+            <td>
+              {c.name}
+              {c.client_type === 'public' ? <span className="muted"> (public, PKCE only)</span> : null}
+            </td>
             <td>
               <code>{c.client_id}</code> <CopyButton value={c.client_id} label="Copy ID" />
             </td>
@@ -74,9 +77,12 @@ export function ApplicationsPage({ workspaceId }: SectionProps) {
                 <RowButton onClick={() => setEditing(c)} label={`Edit ${c.name}`}>
                   Edit
                 </RowButton>
-                <RowButton onClick={() => void rotate(c)} label={`Rotate secret of ${c.name}`}>
-                  Rotate secret
-                </RowButton>
+                {/* A public client (a browser or native app) has no secret to rotate: the API refuses it. */}
+                {c.client_type === 'confidential' ? (
+                  <RowButton onClick={() => void rotate(c)} label={`Rotate secret of ${c.name}`}>
+                    Rotate secret
+                  </RowButton>
+                ) : null}
                 <RowButton danger onClick={() => void remove(c)} label={`Delete ${c.name}`}>
                   Delete
                 </RowButton>
