@@ -1,5 +1,7 @@
 import { renderErrorPage as renderHostedErrorPage } from './error-page.view';
 
+export { errorPageTitle } from './error-page.view';
+
 /**
  * The error page of the browser-facing surfaces (SAML, hosted login), in the hosted login's look.
  * `referer`, when it is another site's http(s) address (the application that sent the browser
@@ -27,12 +29,4 @@ export function backLink(referer: string | undefined, ownHost: string | undefine
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
   if (ownHost && url.host === ownHost) return undefined;
   return { href: url.origin + '/', label: `Back to ${url.host}` };
-}
-
-/** The heading of an error page that says nothing more specific than its status. */
-export function errorPageTitle(status: number): string {
-  if (status === 404) return 'Page not found';
-  if (status === 503) return 'Service unavailable';
-  if (status >= 500) return 'Something went wrong';
-  return 'We could not complete this request';
 }

@@ -13,6 +13,7 @@ export interface ErrorPageModel {
   back?: { href: string; label: string };
 }
 
+/** Headings by status, for pages that say nothing more specific. */
 const TITLES: Record<number, string> = {
   400: 'This request could not be completed',
   401: 'You need to sign in',
@@ -22,9 +23,14 @@ const TITLES: Record<number, string> = {
   503: 'Temporarily unavailable',
 };
 
+/** The heading of an error page that says nothing more specific than its status. */
+export function errorPageTitle(status: number): string {
+  return TITLES[status] ?? (status >= 500 ? 'Something went wrong' : 'We could not complete this request');
+}
+
 /** Error page for the hosted login and SAML surfaces. Never shows internals; the request id helps support. */
 export function renderErrorPage(model: ErrorPageModel): string {
-  const title = model.title ?? TITLES[model.status] ?? 'Something went wrong';
+  const title = model.title ?? errorPageTitle(model.status);
   const content = html`<h1>${title}</h1>
     <div class="alert error" role="alert">${model.message}</div>
     ${model.retryHref ? html`<p><a href="${model.retryHref}">Back to sign in</a></p>` : ''}
