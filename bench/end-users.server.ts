@@ -5,6 +5,8 @@ import { createApp } from '../src/app.factory';
 async function main(): Promise<void> {
   const app = await createApp();
   await app.listen(Number(process.env.PORT), '127.0.0.1');
+  // Exit normally on SIGTERM, so a --cpu-prof run writes its profile.
+  process.once('SIGTERM', () => void app.close().finally(() => process.exit(0)));
   process.send?.('ready');
 }
 
