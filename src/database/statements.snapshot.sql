@@ -219,10 +219,22 @@ WHERE id = $1 AND locked_by = $2;
 -- managed-databases.lock-timeout
 SELECT set_config('lock_timeout', '5s', true);
 
+-- mfa.consume-challenge
+UPDATE end_user_mfa_challenges SET consumed_at = $3 WHERE workspace_id = $1 AND id = $2;
+
+-- mfa.count-challenge-failure
+UPDATE end_user_mfa_challenges SET attempts = $3, consumed_at = CASE WHEN $4::boolean THEN $5::timestamptz ELSE consumed_at END
+WHERE workspace_id = $1 AND id = $2;
+
 -- mfa.factors
 SELECT EXISTS (SELECT 1 FROM end_user_totp t WHERE t.workspace_id = $1 AND t.user_id = $2 AND t.confirmed_at IS NOT NULL) AS totp,
 (SELECT count(*)::int FROM end_user_passkeys p WHERE p.workspace_id = $1 AND p.user_id = $2) AS passkeys,
 (SELECT count(*)::int FROM end_user_recovery_codes r WHERE r.workspace_id = $1 AND r.user_id = $2 AND r.used_at IS NULL) AS recovery_left;
+
+-- mfa.insert-challenge
+INSERT INTO end_user_mfa_challenges
+(workspace_id, user_id, token_hash, kind, reason, methods, anomaly_kinds, attempts, created_at, expires_at, consumed_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $8, $9, NULL);
 
 -- mfa.issuer
 SELECT COALESCE(c.name, w.name) AS issuer
@@ -259,6 +271,13 @@ WHERE workspace_id = $1 AND id = $2 AND used_at IS NULL RETURNING id;
 -- mfa.use-totp-step
 UPDATE end_user_totp SET last_used_step = $3
 WHERE workspace_id = $1 AND user_id = $2 AND confirmed_at IS NOT NULL AND last_used_step < $3 RETURNING user_id;
+
+-- mfa.use-totp-step-and-consume
+WITH claimed AS (
+UPDATE end_user_totp SET last_used_step = $3
+WHERE workspace_id = $1 AND user_id = $2 AND confirmed_at IS NOT NULL AND last_used_step < $3 RETURNING user_id)
+UPDATE end_user_mfa_challenges SET consumed_at = $5
+WHERE workspace_id = $1 AND id = $4 AND EXISTS (SELECT 1 FROM claimed) RETURNING id;
 
 -- oidc.app-session
 SELECT session_id, workspace_id, client_id, user_id, browser_session_id, scope, auth_time, created_at

@@ -113,9 +113,12 @@ describe('end-user second factor: TOTP and recovery codes', () => {
     const { app } = await withTotp(t, user);
     const code = app.next();
     await secondStep({ mfa_token: await passwordStep(t, user), code }).expect(200);
-    const replay = await secondStep({ mfa_token: await passwordStep(t, user), code });
+    const mfaToken = await passwordStep(t, user);
+    const replay = await secondStep({ mfa_token: mfaToken, code });
     expect(replay.status).toBe(401);
     expect(replay.body.error).toBe('invalid_code');
+    // The refused replay spent nothing: the same sign-in finishes with the next code.
+    await secondStep({ mfa_token: mfaToken, code: app.next() }).expect(200);
   });
 
   it('does not accept the confirmation code for a sign-in (its step is spent)', async () => {

@@ -48,11 +48,20 @@ export class FactorVerifier {
     return this.repo.useTotpStep(tx, workspaceId, userId, step);
   }
 
-  /** As useTotp, with the sealed secret already read (the second step reads it with its challenge). */
-  async useTotpSecret(tx: Tx, workspaceId: string, userId: string, sealed: string, code: string, now: Date): Promise<boolean> {
+  /**
+   * As useTotp for a sign-in's second step, with the sealed secret already read with its challenge:
+   * a code that passes also consumes the challenge, in the same statement (one round trip).
+   */
+  async useTotpForChallenge(
+    tx: Tx,
+    challenge: { workspaceId: string; userId: string; id: string },
+    sealed: string,
+    code: string,
+    now: Date,
+  ): Promise<boolean> {
     const step = matchingStep(this.open(sealed), code, now);
     // The conditional update alone decides between concurrent uses of one step.
-    return step !== null && this.repo.useTotpStep(tx, workspaceId, userId, step);
+    return step !== null && this.repo.useTotpStepAndConsume(tx, challenge.workspaceId, challenge.userId, step, challenge.id, now);
   }
 
   /**

@@ -248,6 +248,8 @@ export class MfaChallengesService {
       if (countAttempt) await countAttempt(userId);
       let method: FactorMethod | null = null;
       let key: 'hwk' | 'swk' | undefined;
+      // A TOTP code consumes the challenge in the statement that claims its step.
+      let consumed = false;
       if (step.passkey !== undefined) {
         if (challenge.methods.includes('passkey')) {
           const scope = { purpose: 'second_factor' as const, workspaceId, userId };
@@ -256,8 +258,9 @@ export class MfaChallengesService {
         }
       } else if (step.code !== undefined) {
         const sealed = challenge.methods.includes('totp') ? challenge.totpSecret : null;
-        if (sealed && (await this.verifier.useTotpSecret(tx, workspaceId, userId, sealed, step.code, now))) {
+        if (sealed && (await this.verifier.useTotpForChallenge(tx, challenge, sealed, step.code, now))) {
           method = 'totp';
+          consumed = true;
         } else if (challenge.methods.includes('email_code') && (await this.useEmailCode(tx, workspaceId, userId, step.code, now))) {
           method = 'email_code';
         }
@@ -285,7 +288,7 @@ export class MfaChallengesService {
         });
         return new WrongSecondFactor(challenge.methods as FactorMethod[]);
       }
-      await this.repo.consumeChallenge(tx, workspaceId, challenge.id, now);
+      if (!consumed) await this.repo.consumeChallenge(tx, workspaceId, challenge.id, now);
       events.emit('mfa_challenge_success', { ...facts, metadata: { method, reason: challenge.reason } });
       const passed: PassedChallenge = {
         userId,

@@ -63,6 +63,40 @@ const USE_RECOVERY = statement(
   NO_ROW,
 );
 
+// A sign-in's challenge: one row, no audit (the password step is audited when it ends).
+const INSERT_CHALLENGE = statement(
+  'mfa.insert-challenge',
+  `INSERT INTO end_user_mfa_challenges
+     (workspace_id, user_id, token_hash, kind, reason, methods, anomaly_kinds, attempts, created_at, expires_at, consumed_at)
+   VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $8, $9, NULL)`,
+  NO_ROW,
+);
+
+// The second step passed with a TOTP code: the step is claimed (once per step, as USE_STEP) and the
+// challenge consumed in one statement; the challenge is consumed only if the claim won.
+const USE_STEP_AND_CONSUME = statement(
+  'mfa.use-totp-step-and-consume',
+  `WITH claimed AS (
+     UPDATE end_user_totp SET last_used_step = $3
+      WHERE workspace_id = $1 AND user_id = $2 AND confirmed_at IS NOT NULL AND last_used_step < $3 RETURNING user_id)
+   UPDATE end_user_mfa_challenges SET consumed_at = $5
+    WHERE workspace_id = $1 AND id = $4 AND EXISTS (SELECT 1 FROM claimed) RETURNING id`,
+  NO_ROW,
+);
+
+const COUNT_FAILURE = statement(
+  'mfa.count-challenge-failure',
+  `UPDATE end_user_mfa_challenges SET attempts = $3, consumed_at = CASE WHEN $4::boolean THEN $5::timestamptz ELSE consumed_at END
+    WHERE workspace_id = $1 AND id = $2`,
+  NO_ROW,
+);
+
+const CONSUME_CHALLENGE = statement(
+  'mfa.consume-challenge',
+  `UPDATE end_user_mfa_challenges SET consumed_at = $3 WHERE workspace_id = $1 AND id = $2`,
+  NO_ROW,
+);
+
 const CHALLENGE_KIND = { kind: ['api', 'browser'], reason: ['second_factor', 'step_up'] } as const;
 
 // The second step's one read: the challenge (locked), its user, and the user's TOTP secret.
@@ -197,25 +231,17 @@ export class MfaRepository {
 
   /** In the caller's transaction, or (tx null) as one statement of its own. */
   async insertChallenge(tx: Tx | null, workspaceId: string, c: NewChallenge): Promise<void> {
-    await (tx ?? this.dataSource.manager)
-      .getRepository(EndUserMfaChallenge)
-      .createQueryBuilder()
-      .insert()
-      .values({
-        workspaceId,
-        userId: c.userId,
-        tokenHash: c.tokenHash,
-        kind: c.kind,
-        reason: c.reason,
-        methods: c.methods,
-        anomalyKinds: c.anomalyKinds,
-        attempts: 0,
-        createdAt: c.now,
-        expiresAt: c.expiresAt,
-        consumedAt: null,
-      })
-      .updateEntity(false)
-      .execute();
+    await run(tx ?? this.dataSource, INSERT_CHALLENGE, [
+      workspaceId,
+      c.userId,
+      c.tokenHash,
+      c.kind,
+      c.reason,
+      c.methods,
+      c.anomalyKinds,
+      c.now,
+      c.expiresAt,
+    ]);
   }
 
   /**
@@ -246,11 +272,19 @@ export class MfaRepository {
   }
 
   async countChallengeFailure(tx: Tx, workspaceId: string, id: string, attempts: number, now: Date, voided: boolean): Promise<void> {
-    await tx.getRepository(EndUserMfaChallenge).update({ workspaceId, id }, { attempts, ...(voided ? { consumedAt: now } : {}) });
+    await run(tx, COUNT_FAILURE, [workspaceId, id, attempts, voided, now]);
   }
 
   async consumeChallenge(tx: Tx, workspaceId: string, id: string, now: Date): Promise<void> {
-    await tx.getRepository(EndUserMfaChallenge).update({ workspaceId, id }, { consumedAt: now });
+    await run(tx, CONSUME_CHALLENGE, [workspaceId, id, now]);
+  }
+
+  /**
+   * Claim a TOTP step and consume the challenge it answers, in one round trip: false (nothing
+   * written) when the step was already used, so a replayed code never consumes the challenge.
+   */
+  async useTotpStepAndConsume(tx: Tx, workspaceId: string, userId: string, step: number, challengeId: string, now: Date): Promise<boolean> {
+    return (await run(tx, USE_STEP_AND_CONSUME, [workspaceId, userId, step, challengeId, now])).length === 1;
   }
 
   /** Spent and expired challenges are worth nothing; called now and then from sign-ins. */
