@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { CredentialCache } from '../common/auth/credential-cache';
-import { notifyAllCredentialsRevoked } from '../common/auth/credential-revocations.repository';
+import { CredentialCache, membershipTag } from '../common/auth/credential-cache';
+import { notifyAllCredentialsRevoked, notifyCredentialRevoked } from '../common/auth/credential-revocations.repository';
 import type { DeveloperPrincipal } from '../common/auth/principal';
 import { DomainError } from '../common/errors';
 import { isUuid } from '../common/ids';
@@ -158,6 +158,9 @@ export class WorkspacesService {
         throw new DomainError(COMMON_ERRORS.conflict, 'The last owner of a workspace cannot be removed');
       }
       await this.members.remove(tx, workspaceId, developerId);
+      // Cached memberships of the workspace die on every instance at commit, on this one before answering.
+      await notifyCredentialRevoked(tx, membershipTag(workspaceId));
+      events.afterCommit('evict cached memberships', () => this.credentials.evict(membershipTag(workspaceId)));
       events.emit('workspace_member_remove', {
         workspaceId,
         actor: actorOf(principal),

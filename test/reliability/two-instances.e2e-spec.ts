@@ -83,6 +83,25 @@ describe('two instances side by side', () => {
     await http(a).get('/developer/me/').set(bearer).expect(401);
   }, 60000);
 
+  it('refuses on B and on A a member removed through A, though both had the membership cached', async () => {
+    const owner = await setUpTenantAt(a.baseUrl);
+    const member = await setUpTenantAt(a.baseUrl);
+    const me = await http(a).get('/developer/me/').set(member.auth).expect(200);
+    await http(a)
+      .post(`/e/v1/developer/workspaces/${owner.workspaceId}/members/`)
+      .set(owner.auth)
+      .send({ email: me.body.email, role: 'member' })
+      .expect(201);
+    const audit = `/developer/audit/?workspace_id=${owner.workspaceId}`;
+    for (let i = 0; i < 3; i++) for (const app of [a, b]) await http(app).get(audit).set(member.auth).expect(200);
+    await http(a).delete(`/e/v1/developer/workspaces/${owner.workspaceId}/members/${me.body.id}/`).set(owner.auth).expect(204);
+    // A evicts before answering the removal; B on the notification.
+    const onA = await http(a).get(audit).set(member.auth).expect(404);
+    expect(onA.body.error).toBe('not_found');
+    await refusedSoon(() => http(b).get(audit).set(member.auth).expect(404));
+    await http(b).get(`/e/v1/developer/workspaces/${owner.workspaceId}/`).set(member.auth).expect(404);
+  }, 60000);
+
   it('shares rate limits: attempts on A and B count against one budget', async () => {
     const { clientId } = await setUpTenantAt(a.baseUrl);
     const attempt = (app: AppProcess) =>

@@ -9,13 +9,22 @@ import type { Principal } from './principal';
 const TTL_MS = 5_000;
 const MAX_ENTRIES = 10_000;
 
+/** A developer's role in a workspace, as WorkspaceMembership cached it (decision 0185). */
+interface MembershipGrant {
+  kind: 'membership';
+  role: string;
+}
+
 interface Entry {
-  principal: Principal;
+  value: Principal | MembershipGrant;
   expiresAt: number | null;
   until: number;
   /** Revocation keys besides the hash: an OAuth access token dies with its client or secret (decision 0902). */
   tags: readonly string[];
 }
+
+/** The revocation tag of a workspace's cached memberships: notified when a member is removed. */
+export const membershipTag = (workspaceId: string): string => `workspace-members:${workspaceId}`;
 
 // The NOTIFY side lives with the channel, in credential-revocations.repository.ts; re-exported for
 // the services that revoke inside their unit of work.
@@ -23,7 +32,8 @@ export { notifyAllCredentialsRevoked, notifyCredentialRevoked } from './credenti
 
 /**
  * Short-lived cache of authenticated bearer tokens (SCIM and developer tokens, by
- * SHA-256 hash) so a request costs one query, not two. Revocation stays effective on
+ * SHA-256 hash) so a request costs one query, not two, and of the workspace memberships
+ * those requests are checked against (`membership`), so a workspace-scoped route costs none. Revocation stays effective on
  * the next call on every instance: the revoking transaction sends NOTIFY
  * credential_revoked (delivered at commit), every instance LISTENs and evicts. While
  * the listener is not connected (embedded database, outage, reconnecting, a transaction
@@ -83,7 +93,23 @@ export class CredentialCache implements OnApplicationBootstrap, OnModuleDestroy 
     return loaded?.principal;
   }
 
-  private get(hash: string): Principal | undefined {
+  /**
+   * A developer's role in a workspace: from the cache, else from `load`. Only a membership is kept
+   * (a miss is asked again, so a developer just added is a member on the next call); it is
+   * dropped with the tag `membershipTag(workspaceId)`, which removing a member notifies, and with
+   * every other entry when a workspace is deleted.
+   */
+  async membership(developerId: string, workspaceId: string, load: () => Promise<string | null>): Promise<string | null> {
+    const key = `membership:${developerId}:${workspaceId}`;
+    const cached = this.get(key);
+    if (cached?.kind === 'membership') return cached.role;
+    const generation = this.generation;
+    const role = await load();
+    if (role) this.set(key, { kind: 'membership', role }, null, generation, [membershipTag(workspaceId)]);
+    return role;
+  }
+
+  private get(hash: string): Principal | MembershipGrant | undefined {
     if (!this.live) return undefined;
     const e = this.entries.get(hash);
     if (!e) return undefined;
@@ -92,15 +118,15 @@ export class CredentialCache implements OnApplicationBootstrap, OnModuleDestroy 
       this.remove(hash);
       return undefined;
     }
-    return e.principal;
+    return e.value;
   }
 
-  private set(hash: string, principal: Principal, expiresAt: Date | null, generation: number, tags: readonly string[]): void {
+  private set(hash: string, value: Principal | MembershipGrant, expiresAt: Date | null, generation: number, tags: readonly string[]): void {
     if (!this.live || generation !== this.generation) return;
     if (this.entries.size >= MAX_ENTRIES) this.clear();
     this.remove(hash);
     this.entries.set(hash, {
-      principal,
+      value,
       expiresAt: expiresAt ? expiresAt.getTime() : null,
       until: this.clock.now().getTime() + TTL_MS,
       tags,
