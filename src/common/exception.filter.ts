@@ -206,6 +206,11 @@ export class PageExceptionFilter extends SurfaceExceptionFilter {
   protected readonly surface = 'page';
 }
 
+@Catch()
+export class JsonExceptionFilter extends SurfaceExceptionFilter {
+  protected readonly surface = 'json';
+}
+
 /**
  * The global filter. A routed error reaches it only from a controller that declares no surface:
  * JSON. An error raised before any handler was chosen (the body parser, the URL guard, Nest's

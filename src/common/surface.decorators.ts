@@ -1,6 +1,6 @@
 import { applyDecorators, SetMetadata, UseFilters } from '@nestjs/common';
 import { ERROR_SURFACE, ErrorSurface } from './error-surface';
-import { OAuthExceptionFilter, PageExceptionFilter, ScimExceptionFilter } from './exception.filter';
+import { JsonExceptionFilter, OAuthExceptionFilter, PageExceptionFilter, ScimExceptionFilter } from './exception.filter';
 
 /**
  * A controller's error format (decision 0160): the decorator records the surface (for errors raised
@@ -18,3 +18,9 @@ export const OAuthSurface = () => surface('oauth', OAuthExceptionFilter);
 
 /** The shared HTML error page, for pages a browser navigates to. */
 export const PageSurface = () => surface('page', PageExceptionFilter);
+
+/**
+ * `{error, message}` for one handler of a page controller that answers the page's own script (the
+ * hosted security page's passkey options): the handler's filter takes precedence over the class's.
+ */
+export const JsonSurface = () => surface('json', JsonExceptionFilter);

@@ -62,6 +62,18 @@ describe('error surfaces chosen by the route', () => {
       const page = await t.http().post('/auth/login/').set('Content-Type', 'application/json').send(badJson).expect(400);
       expect(page.headers['content-type']).toMatch(/^text\/html/);
       expect(page.text).toContain('Request body is not valid JSON');
+
+      // The hosted security page's forms answer pages; the one route its script calls answers JSON.
+      const security = await t.http().post('/auth/security/totp/confirm').set('Content-Type', 'application/json').send(badJson).expect(400);
+      expect(security.headers['content-type']).toMatch(/^text\/html/);
+      expect(security.text).toContain('Request body is not valid JSON');
+      const script = await t
+        .http()
+        .post('/auth/security/passkeys/options')
+        .set('Content-Type', 'application/json')
+        .send(badJson)
+        .expect(400);
+      expect(script.body).toEqual({ error: 'invalid_body', message: 'Request body is not valid JSON' });
     });
 
     it('answers a method the path lacks in the format of the path', async () => {

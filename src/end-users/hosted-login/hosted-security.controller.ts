@@ -5,6 +5,7 @@ import { Auth } from '../../common/auth/auth.decorator';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { RateLimit, RateLimitGuard } from '../../common/rate-limit/rate-limit.guard';
+import { JsonSurface, PageSurface } from '../../common/surface.decorators';
 import { clearSessionCookie, sessionCookie } from './browser-session-cookie';
 import { BrowserSession, BrowserSessionsService } from './browser-sessions.service';
 import { HostedSecurityService, SECURITY_PAGE, SecurityResult } from './hosted-security.service';
@@ -13,6 +14,7 @@ import { renderSecurityPage } from './views/security-page.view';
 
 /** The hosted security page (HTML, no JavaScript): second factors of the browser's signed-in user. */
 @ApiExcludeController()
+@PageSurface()
 @Controller('auth/security')
 @Auth('public')
 @UseGuards(RateLimitGuard)
@@ -75,6 +77,7 @@ export class HostedSecurityController {
   /** Creation options for "Add a passkey" (JSON for the page's script; the form's CSRF token is required). */
   @Post('passkeys/options')
   @RateLimit('mfa')
+  @JsonSurface()
   async passkeyOptions(@Body() body: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
     res.setHeader('Cache-Control', 'no-store');
     if (!this.csrf.check((req.cookies as Record<string, unknown>)?.[CSRF_COOKIE], body?.csrf_token)) {
