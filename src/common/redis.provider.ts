@@ -19,9 +19,6 @@ export const redisProvider: Provider = {
       maxRetriesPerRequest: 1,
       enableOfflineQueue: false,
       lazyConnect: false,
-      // Commands issued in one event-loop turn (rate-limit counters of concurrent sign-ins, budget
-      // takes) leave in one write: fewer syscalls per request under load (decision 0327).
-      enableAutoPipelining: true,
     });
     const logger = new Logger('Redis');
     client.on('error', (err: Error) => logger.warn(`redis error: ${err.message}`));
