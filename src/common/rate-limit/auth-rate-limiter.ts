@@ -1,11 +1,11 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { ThrottlerStorage, ThrottlerStorageService } from '@nestjs/throttler';
-import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import { sha256Hex } from '../crypto/tokens';
 import { DomainError } from '../errors';
 import { REDIS_CLIENT, type RedisClient } from '../redis.provider';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { COMMON_ERRORS } from '../common.errors';
+import { ScriptCachedThrottlerStorage } from './script-cached-throttler-storage';
 
 export type RateLimitedAction = 'login' | 'mfa' | 'register' | 'verify' | 'resend' | 'reset' | 'saml_sso';
 
@@ -26,7 +26,7 @@ export class AuthRateLimiter implements OnApplicationShutdown {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() @Inject(REDIS_CLIENT) redis?: RedisClient,
   ) {
-    if (redis) this.shared = new ThrottlerStorageRedisService(redis);
+    if (redis) this.shared = new ScriptCachedThrottlerStorage(redis);
   }
 
   /** Count one attempt; throws rate_limited (429 with Retry-After) when either limit is exceeded. */
