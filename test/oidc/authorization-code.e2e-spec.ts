@@ -279,6 +279,53 @@ describe('OpenID provider: authorization endpoint and code exchange', () => {
     expect(unauthenticated.body.error).toBe('invalid_client');
   });
 
+  it('lets a public (native) client register a reverse-domain private-use scheme and sign in through it (RFC 8252 §7.1, §8.4)', async () => {
+    const NATIVE = 'com.example.notes:/oauth2redirect';
+    const pub = await aTenantWithUser({ client_type: 'public', redirect_uris: [NATIVE] });
+    expect(pub.app.redirect_uris).toEqual([NATIVE]);
+    const pkce = aPkcePair();
+    const agent = request.agent(t.app.getHttpServer());
+    const first = await agent
+      .get(`/oauth/authorize?${authorizeQuery(pub.app, pkce, { redirect_uri: NATIVE, state: 'native' })}`)
+      .expect(302);
+    const login = new URL(first.headers.location, t.baseUrl);
+    const signedIn = await signInOn(agent, pub.user, login.search.slice(1));
+    expect(signedIn.headers.location.startsWith(`${NATIVE}?`)).toBe(true);
+    expect(redirectParams(signedIn.headers.location).get('state')).toBe('native');
+    // The sign-in form may lead there: the scheme is among the page's CSP form-action sources.
+    expect(signedIn.headers['content-security-policy']).toContain("form-action 'self' com.example.notes:");
+    const tokens = await tokenRequest(t, {
+      grant_type: 'authorization_code',
+      client_id: pub.app.client_id,
+      code: redirectParams(signedIn.headers.location).get('code')!,
+      redirect_uri: NATIVE,
+      code_verifier: pkce.verifier,
+    }).expect(200);
+    expect(tokens.body.id_token).toEqual(expect.any(String));
+
+    const create = (body: Record<string, unknown>) =>
+      t
+        .http()
+        .post('/developer/oauth/clients/')
+        .set(pub.dev.auth)
+        .send({ workspace_id: pub.ws.id, name: 'Native', ...body });
+    // A confidential client may not use one (any app on the device can claim the scheme), on create or update.
+    const confidential = await create({ redirect_uris: [NATIVE] }).expect(400);
+    expect(confidential.body.details.redirect_uris).toEqual([expect.stringContaining('public client')]);
+    const conf = await create({ redirect_uris: [REDIRECT_URI] }).expect(201);
+    await t
+      .http()
+      .put(`/developer/oauth/clients/${conf.body.id}/`)
+      .set(pub.dev.auth)
+      .send({ redirect_uris: [NATIVE] })
+      .expect(400);
+    // RFC 8252 §8.4: a scheme without a period is refused, as are script schemes and fragments.
+    for (const uri of ['notes:/oauth2redirect', 'javascript:alert(1)', 'com.example.notes:/cb#x']) {
+      const refused = await create({ client_type: 'public', redirect_uris: [uri] }).expect(400);
+      expect(refused.body.error).toBe('validation_failed');
+    }
+  });
+
   it("accepts client_secret_post, and never lets another workspace's client spend a code", async () => {
     const a = await aTenantWithUser();
     const b = await anApplication(t);
