@@ -2146,7 +2146,7 @@ export interface components {
      *     }
      */
     CreateOAuthClientDto: {
-      /** @description Exact redirect URIs of the authorization-code flow (no wildcards; an http loopback IP literal may be used with any port, RFC 8252 §7.3). */
+      /** @description Exact redirect URIs of the authorization-code flow (no wildcards; an http loopback IP literal may be used with any port, RFC 8252 §7.3; a public client may also use a private-use URI scheme named after a domain in reverse order, e.g. com.example.app:/callback, RFC 8252 §7.1). */
       redirect_uris?: string[];
       /** @description Where RP-initiated logout may return to (exact match). */
       post_logout_redirect_uris?: string[];
@@ -2185,7 +2185,7 @@ export interface components {
      *     }
      */
     UpdateOAuthClientDto: {
-      /** @description Exact redirect URIs of the authorization-code flow (no wildcards; an http loopback IP literal may be used with any port, RFC 8252 §7.3). */
+      /** @description Exact redirect URIs of the authorization-code flow (no wildcards; an http loopback IP literal may be used with any port, RFC 8252 §7.3; a public client may also use a private-use URI scheme named after a domain in reverse order, e.g. com.example.app:/callback, RFC 8252 §7.1). */
       redirect_uris?: string[];
       /** @description Where RP-initiated logout may return to (exact match). */
       post_logout_redirect_uris?: string[];
@@ -3632,7 +3632,7 @@ export interface components {
        */
       workspace_id: string;
       /**
-       * @description Exact redirect URIs of the OpenID Connect authorization-code flow (no wildcards; an http loopback IP literal matches any port, RFC 8252 §7.3).
+       * @description Exact redirect URIs of the OpenID Connect authorization-code flow (no wildcards; an http loopback IP literal matches any port, RFC 8252 §7.3; a public client may also use a private-use URI scheme named after a domain in reverse order, such as com.example.app:/oauth2redirect, RFC 8252 §7.1).
        * @example [
        *       "https://app.example.com/callback"
        *     ]

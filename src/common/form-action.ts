@@ -1,13 +1,15 @@
 import type { Response } from 'express';
 
 const FORM_ACTION_SELF = "form-action 'self'";
+/** A reverse-domain scheme with its colon (`com.example.app:`), as URL.protocol gives it. */
+const PRIVATE_USE_SCHEME = /^[a-z][a-z0-9+-]*(?:\.[a-z0-9+-]+)+:$/i;
 
 /**
  * Lets the forms of this page lead, through redirects, to these URLs' origins as well. Browsers apply
  * CSP `form-action` to every redirect that follows a form submission, so the app-wide `form-action
  * 'self'` would stop a sign-in form whose answer is a redirect chain ending on an application's
- * registered redirect URI (OpenID Connect). Only http(s) origins are added; the page's own forms
- * still post to this service.
+ * registered redirect URI (OpenID Connect). Only http(s) origins and reverse-domain private-use schemes
+ * are added; the page's own forms still post to this service.
  */
 export function allowFormRedirectsTo(res: Response, urls: readonly (string | null | undefined)[]): void {
   const origins = new Set<string>();
@@ -16,6 +18,8 @@ export function allowFormRedirectsTo(res: Response, urls: readonly (string | nul
     try {
       const { protocol, origin } = new URL(url);
       if (protocol === 'https:' || protocol === 'http:') origins.add(origin);
+      // A native app's private-use scheme (RFC 8252 §7.1) has no origin: allowed as a CSP scheme-source.
+      else if (PRIVATE_USE_SCHEME.test(protocol)) origins.add(protocol);
     } catch {
       // not a URL: nothing to allow
     }

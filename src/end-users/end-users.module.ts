@@ -29,6 +29,7 @@ import { HostedPasswordResetService } from './hosted-login/hosted-password-reset
 import { HostedVerificationService } from './hosted-login/hosted-verification.service';
 import { LOGIN_APP_NAMES, LoginAppNamesSlot } from './hosted-login/login-app-names';
 import { ApplicationGrantsSlot } from './hosted-login/application-grants';
+import { AuthorizationContinuationSlot } from './hosted-login/authorization-continuation';
 import { SignInContinuations } from './hosted-login/sign-in-continuation';
 import { EndUserRecoveryCode } from './mfa/entities/end-user-recovery-code.entity';
 import { EndUserTotp } from './mfa/entities/end-user-totp.entity';
@@ -128,6 +129,7 @@ const DEFAULT_LOGIN_PATH = '/auth/login/';
     LoginAppNamesSlot,
     { provide: LOGIN_APP_NAMES, useExisting: LoginAppNamesSlot },
     ApplicationGrantsSlot,
+    AuthorizationContinuationSlot,
     TokenDenylistRepository,
     TokenDenylistService,
     EndUserStrategy,
@@ -137,7 +139,7 @@ const DEFAULT_LOGIN_PATH = '/auth/login/';
       useFactory: (config: AppConfig) => new AccessTokenCodec(config.AUTH_JWT_SECRET ?? '', config.ACCESS_TOKEN_TTL_SECONDS),
     },
   ],
-  exports: [BrowserSessionsService, SessionsService, LoginAppNamesSlot, ApplicationGrantsSlot],
+  exports: [BrowserSessionsService, SessionsService, LoginAppNamesSlot, ApplicationGrantsSlot, AuthorizationContinuationSlot],
 })
 export class EndUsersModule implements NestModule {
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { Doc, Errors, NoBody, Returns } from '../api-docs/decorators';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
 import type { DeveloperPrincipal } from '../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
@@ -19,6 +19,28 @@ export class OAuthClientsController {
     'Register an application (OAuth client)',
     'End users belong to an application: they register and sign in with its client_id. The client_secret is shown once and stored hashed; rotate it with POST …/secret/.',
   )
+  @ApiBody({
+    type: CreateOAuthClientDto,
+    examples: {
+      web: {
+        summary: 'A web application (confidential: it keeps a secret)',
+        value: {
+          workspace_id: '3f1c2b7e-8a41-4d2e-9c55-0b6a7e1d9f20',
+          name: 'Acme web app',
+          redirect_uris: ['https://app.example.com/callback'],
+        },
+      },
+      native: {
+        summary: 'A native app (public, PKCE only): loopback and private-use scheme redirects (RFC 8252 §7.1, §7.3)',
+        value: {
+          workspace_id: '3f1c2b7e-8a41-4d2e-9c55-0b6a7e1d9f20',
+          name: 'Acme for iOS',
+          client_type: 'public',
+          redirect_uris: ['com.example.app:/oauth2redirect', 'http://127.0.0.1/callback'],
+        },
+      },
+    },
+  })
   @Returns(201, OAuthClientWithSecretSchema, 'The client and its secret, shown this once')
   @Errors([404, 'not_found', 'No such workspace, or the caller is not a member of it'])
   @Post()

@@ -29,7 +29,7 @@ export const OAuthClientSchema = namedSchema('OAuthClient', {
       items: { type: 'string', format: 'uri' },
       example: ['https://app.example.com/callback'],
       description:
-        'Exact redirect URIs of the OpenID Connect authorization-code flow (no wildcards; an http loopback IP literal matches any port, RFC 8252 §7.3).',
+        'Exact redirect URIs of the OpenID Connect authorization-code flow (no wildcards; an http loopback IP literal matches any port, RFC 8252 §7.3; a public client may also use a private-use URI scheme named after a domain in reverse order, such as com.example.app:/oauth2redirect, RFC 8252 §7.1).',
     },
     post_logout_redirect_uris: { type: 'array', items: { type: 'string', format: 'uri' }, example: ['https://app.example.com/'] },
     client_type: { type: 'string', enum: ['confidential', 'public'], example: 'confidential' },

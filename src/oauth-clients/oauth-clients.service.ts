@@ -14,6 +14,7 @@ import { publicKeySet } from '../oauth/assertions/public-key-set';
 import { COMMON_ERRORS, notFound } from '../common/common.errors';
 import type { ViewOf } from '../api-docs/response-schema';
 import type { OAuthClientSchema } from './oauth-clients.schemas';
+import { isPrivateUseRedirectUri } from './redirect-uris';
 
 type OAuthClientEvent = 'oauth_client_create' | 'oauth_client_update' | 'oauth_client_delete' | 'oauth_client_secret_reset';
 
@@ -47,6 +48,15 @@ async function openIdSettings(dto: UpdateOAuthClientDto): Promise<OAuthClientCha
 const invalid = (field: string, problem: string) =>
   new DomainError(COMMON_ERRORS.validation_failed, `${field} ${problem}`, { details: { [field]: [problem] } });
 
+/**
+ * RFC 8252 §8.4: private-use URI scheme redirects belong to native apps, which are public clients (any app on the
+ * device may claim the scheme, so a confidential client's code could be caught by another app).
+ */
+function checkRedirectUris(clientType: 'confidential' | 'public', uris: readonly string[] | undefined): void {
+  if (clientType === 'public' || !uris?.some(isPrivateUseRedirectUri)) return;
+  throw invalid('redirect_uris', 'may use a private-use URI scheme only on a public client (client_type public, RFC 8252 §8.4)');
+}
+
 /** The applications end users belong to. Secrets are shown once and stored as SHA-256. */
 @Injectable()
 export class OAuthClientsService {
@@ -60,6 +70,7 @@ export class OAuthClientsService {
       const settings = await openIdSettings(dto);
       const isPublic = dto.client_type === 'public';
       if (isPublic && settings.jwks) throw invalid('jwks', 'cannot be set on a public client (it has no credential)');
+      checkRedirectUris(isPublic ? 'public' : 'confidential', dto.redirect_uris);
       // A public client has no secret: the hash of an unrevealed random value, which nothing accepts (its auth method is none).
       const secret = generateToken('cs_');
       const client = await this.clients.insert(tx, workspaceId, {
@@ -93,6 +104,7 @@ export class OAuthClientsService {
       if (dto.client_type !== undefined && dto.client_type !== client.clientType) throw invalid('client_type', 'is fixed at creation');
       const settings = await openIdSettings(dto);
       if (client.clientType === 'public' && settings.jwks) throw invalid('jwks', 'cannot be set on a public client (it has no credential)');
+      checkRedirectUris(client.clientType, dto.redirect_uris);
       const change = { ...settings, name: dto.name, redirectUris: dto.redirect_uris };
       await this.clients.update(tx, client.workspaceId, id, change);
       const updated: OAuthClient = {

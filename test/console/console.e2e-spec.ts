@@ -165,28 +165,19 @@ describe('developer console in a real browser', () => {
     expect(clientId).toBeTruthy();
     await expectAccessible(page);
 
-    // A public client (made through the API: the form makes confidential ones) has no secret to rotate.
-    const created = await page.evaluate(async (workspace_id) => {
-      const csrf =
-        document.cookie
-          .split('; ')
-          .find((c) => c.startsWith('csrftoken='))
-          ?.split('=')[1] ?? '';
-      const res = await fetch('/developer/oauth/clients/', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
-        body: JSON.stringify({
-          workspace_id,
-          name: 'Acme Notes mobile',
-          client_type: 'public',
-          redirect_uris: ['http://127.0.0.1/callback'],
-        }),
-      });
-      return res.status;
-    }, workspaceId);
-    expect(created).toBe(201);
+    // A public client (a native app: PKCE, no secret) from the same form; it has no secret to show or rotate.
     await page.getByRole('button', { name: 'Done' }).click();
-    await page.reload();
+    await page.getByRole('button', { name: 'New application' }).click();
+    await page.getByLabel('Name').fill('Acme Notes mobile');
+    await page.getByLabel('Client type').selectOption({ label: 'Public client (PKCE, no secret)' });
+    await page.getByLabel('Redirect URIs').fill('com.example.notes:/callback\nhttp://127.0.0.1/callback');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('cell', { name: 'com.example.notes:/callback, http://127.0.0.1/callback' }).waitFor();
+    expect(await page.getByLabel('Client secret').count()).toBe(0);
+    // The type is fixed at creation: editing offers no choice.
+    await page.getByRole('button', { name: 'Edit Acme Notes mobile' }).click();
+    expect(await page.getByLabel('Client type').count()).toBe(0);
+    await page.getByRole('button', { name: 'Cancel' }).click();
     await page.getByText('(public, PKCE only)').waitFor();
     await page.getByRole('button', { name: 'Rotate secret of Acme Notes', exact: true }).waitFor();
     expect(await page.getByRole('button', { name: 'Rotate secret of Acme Notes mobile' }).count()).toBe(0);

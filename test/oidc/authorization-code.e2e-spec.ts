@@ -38,7 +38,7 @@ describe('OpenID provider: authorization endpoint and code exchange', () => {
     return { ...tenant, user };
   }
 
-  it('sends a browser without a session through the hosted login and back, then answers the redirect URI with code, state and iss', async () => {
+  it('sends a browser without a session through the hosted login, whose password post answers the redirect URI with code, state and iss', async () => {
     const { app, user } = await aTenantWithUser();
     const pkce = aPkcePair();
     const agent = request.agent(t.app.getHttpServer());
@@ -51,14 +51,19 @@ describe('OpenID provider: authorization endpoint and code exchange', () => {
     const next = login.searchParams.get('next')!;
     expect(next.startsWith('/oauth/authorize?')).toBe(true);
 
+    // The sign-in answers the authorization request itself: no second trip through /oauth/authorize (decision 0919).
     const signedIn = await signInOn(agent, user, login.search.slice(1));
-    expect(signedIn.headers.location).toBe(next);
-    const back = await agent.get(next).expect(302);
-    expect(back.headers.location.startsWith(`${REDIRECT_URI}?`)).toBe(true);
-    const params = redirectParams(back.headers.location);
+    expect(signedIn.status).toBe(303);
+    expect(signedIn.headers.location.startsWith(`${REDIRECT_URI}?`)).toBe(true);
+    const params = redirectParams(signedIn.headers.location);
     expect(params.get('state')).toBe('xyz-state');
     expect(params.get('iss')).toBe(t.config.PUBLIC_BASE_URL);
     expect(params.get('code')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // The code is an ordinary one: it buys tokens for this person, once.
+    const tokens = await exchange(t, app, params.get('code')!, pkce).expect(200);
+    expect((await verifiedIdToken(t, tokens.body.id_token, app)).email).toBe(user.email);
+    // The browser is signed in too: the next authorization request answers at once.
+    await aCode(agent, app, aPkcePair());
   });
 
   it('exchanges the code once for access, refresh and ID tokens whose claims follow the scope', async () => {
@@ -136,6 +141,17 @@ describe('OpenID provider: authorization endpoint and code exchange', () => {
     expect(refresh.body.error).toBe('invalid_grant');
   });
 
+  it('never sends a sign-in whose next names an unregistered redirect URI there: the browser meets the error page', async () => {
+    const { app, user } = await aTenantWithUser();
+    const agent = request.agent(t.app.getHttpServer());
+    const next = `/oauth/authorize?${authorizeQuery(app, aPkcePair(), { redirect_uri: 'https://evil.example.test/callback' })}`;
+    const signedIn = await signInOn(agent, user, new URLSearchParams({ client_id: app.client_id, next }).toString());
+    expect(signedIn.headers.location).toBe(next);
+    const page = await agent.get(next);
+    expect(page.status).toBe(400);
+    expect(page.headers.location).toBeUndefined();
+  });
+
   it('answers an unregistered redirect URI and an unknown client with an error page, never a redirect', async () => {
     const { app, user } = await aTenantWithUser();
     const agent = await aSignedInBrowser(t, user);
@@ -200,8 +216,8 @@ describe('OpenID provider: authorization endpoint and code exchange', () => {
     const form = await agent.get(`${login.pathname}${login.search}`).expect(200);
     expect(form.text).toContain('name="password"');
     const signedIn = await signInOn(agent, user, login.search.slice(1));
-    const back = await agent.get(signedIn.headers.location).expect(302);
-    expect(redirectParams(back.headers.location).get('code')).toBeTruthy();
+    expect(signedIn.headers.location.startsWith(`${REDIRECT_URI}?`)).toBe(true);
+    expect(redirectParams(signedIn.headers.location).get('code')).toBeTruthy();
   });
 
   it('refuses a wrong client secret (401 invalid_client), a wrong verifier and another redirect URI (invalid_grant)', async () => {
@@ -261,6 +277,53 @@ describe('OpenID provider: authorization endpoint and code exchange', () => {
     });
     expect(unauthenticated.status).toBe(401);
     expect(unauthenticated.body.error).toBe('invalid_client');
+  });
+
+  it('lets a public (native) client register a reverse-domain private-use scheme and sign in through it (RFC 8252 §7.1, §8.4)', async () => {
+    const NATIVE = 'com.example.notes:/oauth2redirect';
+    const pub = await aTenantWithUser({ client_type: 'public', redirect_uris: [NATIVE] });
+    expect(pub.app.redirect_uris).toEqual([NATIVE]);
+    const pkce = aPkcePair();
+    const agent = request.agent(t.app.getHttpServer());
+    const first = await agent
+      .get(`/oauth/authorize?${authorizeQuery(pub.app, pkce, { redirect_uri: NATIVE, state: 'native' })}`)
+      .expect(302);
+    const login = new URL(first.headers.location, t.baseUrl);
+    const signedIn = await signInOn(agent, pub.user, login.search.slice(1));
+    expect(signedIn.headers.location.startsWith(`${NATIVE}?`)).toBe(true);
+    expect(redirectParams(signedIn.headers.location).get('state')).toBe('native');
+    // The sign-in form may lead there: the scheme is among the page's CSP form-action sources.
+    expect(signedIn.headers['content-security-policy']).toContain("form-action 'self' com.example.notes:");
+    const tokens = await tokenRequest(t, {
+      grant_type: 'authorization_code',
+      client_id: pub.app.client_id,
+      code: redirectParams(signedIn.headers.location).get('code')!,
+      redirect_uri: NATIVE,
+      code_verifier: pkce.verifier,
+    }).expect(200);
+    expect(tokens.body.id_token).toEqual(expect.any(String));
+
+    const create = (body: Record<string, unknown>) =>
+      t
+        .http()
+        .post('/developer/oauth/clients/')
+        .set(pub.dev.auth)
+        .send({ workspace_id: pub.ws.id, name: 'Native', ...body });
+    // A confidential client may not use one (any app on the device can claim the scheme), on create or update.
+    const confidential = await create({ redirect_uris: [NATIVE] }).expect(400);
+    expect(confidential.body.details.redirect_uris).toEqual([expect.stringContaining('public client')]);
+    const conf = await create({ redirect_uris: [REDIRECT_URI] }).expect(201);
+    await t
+      .http()
+      .put(`/developer/oauth/clients/${conf.body.id}/`)
+      .set(pub.dev.auth)
+      .send({ redirect_uris: [NATIVE] })
+      .expect(400);
+    // RFC 8252 §8.4: a scheme without a period is refused, as are script schemes and fragments.
+    for (const uri of ['notes:/oauth2redirect', 'javascript:alert(1)', 'com.example.notes:/cb#x']) {
+      const refused = await create({ client_type: 'public', redirect_uris: [uri] }).expect(400);
+      expect(refused.body.error).toBe('validation_failed');
+    }
   });
 
   it("accepts client_secret_post, and never lets another workspace's client spend a code", async () => {
@@ -365,8 +428,7 @@ describe('OpenID provider: max_age and acr_values', () => {
     expect(login.pathname).toBe('/auth/login/');
     expect(login.searchParams.get('prompt')).toBe('login');
     const signedIn = await signInOn(agent, user, login.search.slice(1));
-    const back = await agent.get(signedIn.headers.location).expect(302);
-    const code = redirectParams(back.headers.location).get('code')!;
+    const code = redirectParams(signedIn.headers.location).get('code')!;
     const tokens = await exchange(t, app, code, pkce).expect(200);
     const claims = await verifiedIdToken(t, tokens.body.id_token, app);
     expect(Math.floor(t.get<Clock>(Clock).now().getTime() / 1000) - Number(claims.auth_time)).toBeLessThanOrEqual(60);
@@ -396,8 +458,9 @@ describe('OpenID provider: max_age and acr_values', () => {
         code: authenticator.next(),
       })
       .expect(303);
-    const back = await agent.get(passed.headers.location).expect(302);
-    const code = redirectParams(back.headers.location).get('code')!;
+    // The second step answers the authorization request itself (decision 0919).
+    expect(passed.headers.location.startsWith(`${REDIRECT_URI}?`)).toBe(true);
+    const code = redirectParams(passed.headers.location).get('code')!;
     const tokens = await exchange(t, app, code, pkce).expect(200);
     const claims = await verifiedIdToken(t, tokens.body.id_token, app);
     expect(claims.acr).toBe('https://refeds.org/profile/mfa');

@@ -120,8 +120,10 @@ describe('OpenID provider: revocation, introspection, consent, RP-initiated logo
       .type('form')
       .send({ ...(await consentPage()), decision: 'allow' })
       .expect(302);
-    const code = redirectParams((await agent.get(allowed.headers.location).expect(302)).headers.location).get('code');
-    expect(code).toBeTruthy();
+    // Allow answers the application at once (decision 0919), with the request's state.
+    expect(allowed.headers.location.startsWith(`${REDIRECT_URI}?`)).toBe(true);
+    expect(redirectParams(allowed.headers.location).get('state')).toBe('c1');
+    expect(redirectParams(allowed.headers.location).get('code')).toBeTruthy();
     // Remembered: no screen the second time.
     await aCode(agent, app, pkce);
     await eventually(async () => {

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { api, call, type Schemas } from '../api';
 import { formatTime, lines } from '../logic/format';
 import { bind, confirmThenRun, FormFooter, listOf, ListTable, PageHead, RowButton } from '../ui/blocks';
-import { CopyButton, ErrorBanner, SecretOnce, TextArea, TextField, useAction, useConfirm, useLoad } from '../ui/kit';
+import { CopyButton, ErrorBanner, SecretOnce, SelectField, TextArea, TextField, useAction, useConfirm, useLoad } from '../ui/kit';
 import type { SectionProps } from './WorkspacePage';
 
 type Client = Schemas['OAuthClient'];
@@ -107,6 +107,7 @@ function ClientForm({
 }) {
   const [name, setName] = useState(client?.name ?? '');
   const [uris, setUris] = useState((client?.redirect_uris ?? []).join('\n'));
+  const [clientType, setClientType] = useState<'confidential' | 'public'>('confidential');
   const action = useAction();
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -122,13 +123,31 @@ function ClientForm({
       return;
     }
     const created = await action.run(() =>
-      call(api.POST('/developer/oauth/clients/', { body: { workspace_id: workspaceId, name, redirect_uris } })),
+      call(api.POST('/developer/oauth/clients/', { body: { workspace_id: workspaceId, name, redirect_uris, client_type: clientType } })),
     );
     if (created) onDone(created as Schemas['OAuthClientWithSecret']);
   };
   return (
     <form className="card" onSubmit={(e) => void submit(e)} aria-label={client ? `Edit ${client.name}` : 'New application'} noValidate>
       <TextField label="Name" name="name" required autoFocus {...bind(name, setName)} problem={action.problem} />
+      {/* The type is fixed at creation (the API refuses a change), so only a new application offers the choice. */}
+      {client ? null : (
+        <SelectField
+          label="Client type"
+          name="client_type"
+          value={clientType}
+          onChange={(e) => setClientType(e.target.value === 'public' ? 'public' : 'confidential')}
+          problem={action.problem}
+          hint={
+            clientType === 'public'
+              ? 'A browser or native app: no secret, PKCE is its proof. Native apps may use a loopback URI or a reverse-domain scheme (com.example.app:/callback).'
+              : 'A server-side app that keeps a client secret.'
+          }
+        >
+          <option value="confidential">Confidential (server-side, with a secret)</option>
+          <option value="public">Public client (PKCE, no secret)</option>
+        </SelectField>
+      )}
       <TextArea
         label="Redirect URIs"
         name="redirect_uris"

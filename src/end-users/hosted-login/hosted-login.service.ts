@@ -14,6 +14,7 @@ import { HostedContexts } from './hosted-contexts';
 import { BrowserBinding, contextQuery, HOSTED_LOGIN_PATH, HostedInput } from './hosted-input';
 import { INCOMPLETE_LINK, pageOf, SignInResult, SignInView } from './hosted-outcome';
 import { SignInContinuations } from './sign-in-continuation';
+import { AuthorizationContinuationSlot } from './authorization-continuation';
 
 // Where the hosted pages are served (the OpenID provider's authorization endpoint sends the browser here).
 export { HOSTED_LOGIN_PATH } from './hosted-input';
@@ -37,6 +38,7 @@ export class HostedLoginService {
     private readonly limiter: AuthRateLimiter,
     private readonly gate: SignInGate,
     private readonly passwordless: PasswordlessSignIn,
+    private readonly authorization: AuthorizationContinuationSlot,
   ) {}
 
   async show(input: HostedInput, current: BrowserSession | null): Promise<SignInResult> {
@@ -200,7 +202,7 @@ export class HostedLoginService {
     policy?: { action: 'challenge'; kinds: string[] },
   ): Promise<SignInResult> {
     const cookie = this.browser.newToken();
-    await this.signIn.startSession(
+    const { session } = await this.signIn.startSession(
       user,
       { kind: 'browser', expiresAt: cookie.expiresAt, browserTokenHash: cookie.hash, amr, policy },
       request,
@@ -209,7 +211,18 @@ export class HostedLoginService {
           ? this.sessions.revokeIn(tx, previous.workspaceId, { sessionId: previous.sessionId }, 'replaced', now)
           : Promise.resolve([]),
     );
-    return { kind: 'redirect', location: destination(input), sessionToken: cookie.token };
+    const next = destination(input);
+    // An OpenID authorization request waiting for this sign-in is answered now (decision 0919).
+    const answered = await this.authorization.after(next, {
+      sessionId: session.id,
+      userId: user.id,
+      workspaceId: user.workspaceId,
+      oauthClientId: user.oauthClientId,
+      email: user.email,
+      authenticatedAt: session.createdAt,
+      amr: session.amr,
+    });
+    return { kind: 'redirect', location: answered ?? next, sessionToken: cookie.token };
   }
 
   /** The second step's page; with a passkey among the methods, its ceremony starts here (options in the page). */

@@ -1,4 +1,4 @@
-import { createSecretKey, type KeyObject, randomUUID } from 'node:crypto';
+import { randomUUID, webcrypto } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
 
 /** What an end-user access token says. Short names keep the token small; the codec maps them. */
@@ -27,15 +27,19 @@ const ALG = 'HS256';
  * time instead of sleeping. Only HS256 is accepted: a token with `alg: none` or RS256 is refused.
  */
 export class AccessTokenCodec {
-  /** Imported once: jose would otherwise import raw key bytes on every sign and verify. */
-  private readonly key: KeyObject;
+  /**
+   * Imported once as a WebCrypto key (non-extractable): jose signs and verifies with WebCrypto, and
+   * given a KeyObject or bytes it exports and imports the secret again on every call (jose 6 on
+   * Node 20, which has no KeyObject.toCryptoKey), a measurable part of a code exchange (decision 0920).
+   */
+  private readonly key: Promise<webcrypto.CryptoKey>;
 
   constructor(
     secret: string,
     private readonly ttlSeconds: number,
   ) {
     if (Buffer.byteLength(secret) < 32) throw new Error('AUTH_JWT_SECRET must be at least 32 bytes');
-    this.key = createSecretKey(Buffer.from(secret, 'utf8'));
+    this.key = webcrypto.subtle.importKey('raw', Buffer.from(secret, 'utf8'), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
   }
 
   get lifetimeSeconds(): number {
@@ -58,14 +62,14 @@ export class AccessTokenCodec {
       .setAudience(AUDIENCE)
       .setIssuedAt(iat)
       .setExpirationTime(exp)
-      .sign(this.key);
+      .sign(await this.key);
     return { token, jti, expiresAt: new Date(exp * 1000) };
   }
 
   /** The claims of a valid token, or null for anything expired, forged or malformed. */
   async verify(token: string, now: Date): Promise<AccessTokenClaims | null> {
     try {
-      const { payload } = await jwtVerify(token, this.key, {
+      const { payload } = await jwtVerify(token, await this.key, {
         algorithms: [ALG],
         issuer: ISSUER,
         audience: AUDIENCE,

@@ -1,30 +1,49 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsObject, IsString, IsUrl, IsUUID, Length, Matches } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsObject, IsString, IsUrl, IsUUID, Length, Matches, ValidateBy } from 'class-validator';
 import { Optional } from '../../common/optional';
+import { isPrivateUseRedirectUri, isWebRedirectUri } from '../redirect-uris';
 
 /**
  * Absolute http(s) URLs in ASCII (RFC 6749 §3.1.2: a redirection endpoint is an absolute URI; RFC 3986 URIs are
  * ASCII, other characters percent-encoded). Without require_protocol, validator's isURL took a bare run of
  * non-ASCII letters for a host name (issue 28, found by the schema-driven fuzzer).
  */
-const RedirectUris = () =>
+const WebUris = () =>
   applyDecorators(
     IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] }, { each: true }),
     Matches(/^[\x21-\x7e]+$/, { each: true, message: 'each value in redirect_uris must be ASCII (percent-encode other characters)' }),
   );
 
-const UriList = (description: string) =>
-  applyDecorators(ApiPropertyOptional({ type: [String], description }), Optional(), IsArray(), ArrayMaxSize(50), RedirectUris());
+/** Redirect URIs: the web URLs above, or a native app's private-use URI scheme (RFC 8252 §7.1; public clients only, the service checks). */
+const RedirectUris = () =>
+  applyDecorators(
+    ValidateBy(
+      {
+        name: 'isRedirectUri',
+        validator: {
+          validate: (value: unknown) => typeof value === 'string' && (isWebRedirectUri(value) || isPrivateUseRedirectUri(value)),
+          defaultMessage: () =>
+            'each value in redirect_uris must be an absolute http(s) URL, or for a public client a private-use URI scheme named after a domain in reverse order (com.example.app:/callback, RFC 8252 §7.1)',
+        },
+      },
+      { each: true },
+    ),
+    Matches(/^[\x21-\x7e]+$/, { each: true, message: 'each value in redirect_uris must be ASCII (percent-encode other characters)' }),
+  );
+
+const UriList = (description: string, uris: () => PropertyDecorator) =>
+  applyDecorators(ApiPropertyOptional({ type: [String], description }), Optional(), IsArray(), ArrayMaxSize(50), uris());
 
 /** What an application says about itself as an OpenID client (issue 25); every field optional, with the defaults of a first-party web app. */
 class OpenIdClientFields {
   @UriList(
-    'Exact redirect URIs of the authorization-code flow (no wildcards; an http loopback IP literal may be used with any port, RFC 8252 §7.3).',
+    'Exact redirect URIs of the authorization-code flow (no wildcards; an http loopback IP literal may be used with any port, RFC 8252 §7.3; a public client may also use a private-use URI scheme named after a domain in reverse order, e.g. com.example.app:/callback, RFC 8252 §7.1).',
+    RedirectUris,
   )
   redirect_uris?: string[];
 
-  @UriList('Where RP-initiated logout may return to (exact match).')
+  @UriList('Where RP-initiated logout may return to (exact match).', WebUris)
   post_logout_redirect_uris?: string[];
 
   @ApiPropertyOptional({

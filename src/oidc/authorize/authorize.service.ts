@@ -1,10 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { Clock } from '../../common/clock';
 import { sha256Hex } from '../../common/crypto/tokens';
 import type { RequestMeta } from '../../common/request-context';
 import { UnitOfWork } from '../../database/unit-of-work';
 import type { BrowserSession } from '../../end-users/hosted-login/browser-sessions.service';
+import { type AuthorizationContinuation, AuthorizationContinuationSlot } from '../../end-users/hosted-login/authorization-continuation';
 import { HOSTED_LOGIN_PATH } from '../../end-users/hosted-login/hosted-login.service';
 import { renderErrorPage } from '../../common/html/error-page.view';
 import { OAuthServerInfo } from '../../oauth/discovery/oauth-server-info';
@@ -45,7 +46,7 @@ const PURGE_EVERY_MS = 60_000;
  * client's redirect URI with a single-use code (or an error, RFC 6749 §4.1.2.1).
  */
 @Injectable()
-export class AuthorizeService {
+export class AuthorizeService implements AuthorizationContinuation, OnModuleInit {
   private lastPurge = 0;
 
   constructor(
@@ -54,7 +55,26 @@ export class AuthorizeService {
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly server: OAuthServerInfo,
+    private readonly continuation: AuthorizationContinuationSlot,
   ) {}
+
+  onModuleInit(): void {
+    this.continuation.fill(this);
+  }
+
+  /**
+   * A sign-in on the hosted pages whose `next` is an authorization request (decision 0919): the
+   * answer the browser would get coming back to GET /oauth/authorize with the session just opened,
+   * computed now by authorize() itself (every check of the endpoint, in one place). A redirect (the
+   * client's redirect URI with a code or an error, or the hosted login for a step-up) is where the
+   * sign-in goes; a page (the consent screen, an error page) is left to the endpoint: null, and the
+   * browser follows `next` as before.
+   */
+  async after(next: string, session: BrowserSession): Promise<string | null> {
+    if (!next.startsWith(`${AUTHORIZE_PATH}?`)) return null;
+    const outcome = await this.authorize(queryOf(next.slice(AUTHORIZE_PATH.length + 1)), session, '');
+    return outcome.kind === 'redirect' ? outcome.location : null;
+  }
 
   async authorize(source: unknown, current: BrowserSession | null, csrfToken: string): Promise<AuthorizeOutcome> {
     const parsed = await this.parse(source);
@@ -114,7 +134,10 @@ export class AuthorizeService {
       });
     });
     const { prompt: _prompt, ...rest } = req.params;
-    return { kind: 'redirect', location: this.authorizeUrl(rest) };
+    // With the consent stored, the request is answered at once (decision 0919); a page (which needs
+    // this browser's form token) is left to the endpoint the browser is sent back to.
+    const answered = await this.authorize(rest, session, '');
+    return answered.kind === 'redirect' ? answered : { kind: 'redirect', location: this.authorizeUrl(rest) };
   }
 
   private async parse(source: unknown) {
@@ -227,6 +250,16 @@ export class AuthorizeService {
       }),
     };
   }
+}
+
+/** A query string as Express hands it over: a parameter sent twice is an array (refused by the parser as repeated). */
+function queryOf(query: string): Record<string, string | string[]> {
+  const out = Object.create(null) as Record<string, string | string[]>;
+  for (const [name, value] of new URLSearchParams(query)) {
+    const seen = out[name];
+    out[name] = seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), value];
+  }
+  return out;
 }
 
 function errorOf(request: AuthorizationRequest, error: AuthorizeErrorCode, description: string): AuthorizeError {
