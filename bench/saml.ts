@@ -272,7 +272,10 @@ async function main(): Promise<void> {
     LOG_LEVEL: 'warn',
     WEB_CONCURRENCY: String(workers),
     // `--cpu-prof`: a V8 profile of each service process (workers too), for bench/profile-summary.ts.
-    ...(process.argv.includes('--cpu-prof') ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${PROFILE_DIR}` } : {}),
+    // (Node refuses --cpu-prof in NODE_OPTIONS: a preloaded inspector session writes it instead.)
+    ...(process.argv.includes('--cpu-prof')
+      ? { NODE_OPTIONS: `--require ${join(__dirname, 'lib/cpu-profile-preload.js')}`, CPU_PROFILE_DIR: PROFILE_DIR }
+      : {}),
   });
   // One process first (the single-process figure), then the default, one worker per core (issue 27), on
   // the same database, users and browser sessions.
