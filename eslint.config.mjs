@@ -15,6 +15,8 @@ export default tseslint.config(
       'eslint.config.mjs',
       'jest.config.js',
       'scripts/build-if-stale.js',
+      // Plain CommonJS preloaded into the service by `node --require` (bench/saml.ts --cpu-prof), outside the TS project.
+      'bench/lib/cpu-profile-preload.js',
     ],
   },
   js.configs.recommended,

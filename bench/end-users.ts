@@ -20,7 +20,7 @@ import { aDeveloper, anOAuthClient, aWorkspace } from '../test/support/factories
 import type { TestApp } from '../test/support/app';
 import { codeIn, startSmtpReceiver } from '../test/support/smtp-receiver';
 import { startService } from './lib/service';
-import { treeCpuSeconds } from './lib/proc';
+import { backendCpuSeconds } from './lib/proc';
 
 const DB = 'idsvc_bench_endusers';
 const ROOT = join(__dirname, '..');
@@ -35,14 +35,6 @@ const pct = (values: number[], p: number) => {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 };
 const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
-
-/** CPU-seconds (user + system) of PostgreSQL's backends serving `db` now, from /proc. */
-async function backendCpuSeconds(db: string): Promise<number> {
-  const { rows } = await withAdmin((c) =>
-    c.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [db]),
-  );
-  return rows.reduce((sum, r) => sum + treeCpuSeconds(r.pid), 0);
-}
 
 async function argon2Ceiling(seconds: number, concurrency: number): Promise<number> {
   const hash = await argon2.hash('bench password 123', ARGON2_OPTIONS);

@@ -10,9 +10,10 @@
  * noisy client would run on a machine of its own: on these two shared cores its loop would otherwise take
  * CPU from the service and delay the quiet tenants' timings in this process. It still pushes with 20
  * connections; the table shows how many requests a second it sent (answered or refused).
- * `--noisy-nice=0` runs it at the same priority as everything else.
+ * `--noisy-nice=0` runs it at the same priority as everything else. A fourth window runs the noisy tenant
+ * alone with the budgets on and prices its requests (nearly all refusals) in the service's CPU per request.
  *
- *   npx ts-node --transpile-only bench/fairness.ts [--duration=20] [--no-build] [--noisy-nice=10]
+ *   npx ts-node --transpile-only bench/fairness.ts [--duration=20] [--no-build] [--noisy-nice=10] [--noisy-only]
  */
 import autocannon from 'autocannon';
 import { randomUUID } from 'node:crypto';
@@ -185,20 +186,41 @@ async function runNoisyChild(spec: { baseUrl: string; tenant: Tenant; seconds: n
   process.stdout.write(`${JSON.stringify(summary(tally))}\n`);
 }
 
-async function window(budgets: Record<string, string>, noisy: boolean, seconds: number, niceness: number): Promise<string> {
+/**
+ * One window on a fresh service. `quietToo` false runs the noisy tenant alone, which prices a request of
+ * its mix (mostly refusals with budgets on) in the service's CPU: µs of CPU per request sent, from /proc,
+ * which the load of other processes moves much less than latencies.
+ */
+async function window(
+  budgets: Record<string, string>,
+  noisy: boolean,
+  seconds: number,
+  niceness: number,
+  quietToo = true,
+): Promise<string> {
   const dbUrl = await recreateDatabase('bench_fairness');
   const { server, baseUrl } = await startService(ROOT, dbUrl, { LOG_LEVEL: 'warn', ...budgets }, false);
   try {
     const [quiet, loud] = [await tenants(baseUrl, QUIET), await tenants(baseUrl, 1)];
     await fire(baseUrl, quiet, { connectionRate: QUIET_RATE, connectionsPerTenant: 1 }, 3); // warm-up
     const generator = noisy ? await noisyChild(baseUrl, loud[0], seconds, niceness) : undefined;
+    const cpuBefore = server.cpuSeconds();
     const [q, ns] = await Promise.all([
-      fire(baseUrl, quiet, { connectionRate: QUIET_RATE, connectionsPerTenant: 1 }, seconds),
+      quietToo ? fire(baseUrl, quiet, { connectionRate: QUIET_RATE, connectionsPerTenant: 1 }, seconds) : undefined,
       generator ? generator.go() : Promise.resolve(undefined),
     ]);
-    const qs = summary(q);
+    const cpu = server.cpuSeconds() - cpuBefore;
     const load = loadavg()[0].toFixed(1);
-    return `| ${qs.p50} | **${qs.p99}** | ${Math.round(qs.ok / seconds)} | ${qs.r429} | ${qs.r5xx} | ${ns ? `${Math.round(ns.sent / seconds)} | ${Math.round(ns.ok / seconds)} | ${ns.r429} | ${ns.r5xx}` : '– | – | – | –'} | ${load} |`;
+    const cores = (cpu / seconds).toFixed(2);
+    const perNoisy = ns && !quietToo ? `${Math.round((cpu * 1e6) / ns.sent)} µs per noisy request` : '';
+    const quietCells = q
+      ? (() => {
+          const qs = summary(q);
+          return `${qs.p50} | **${qs.p99}** | ${Math.round(qs.ok / seconds)} | ${qs.r429} | ${qs.r5xx}`;
+        })()
+      : '– | – | – | – | –';
+    const noisyCells = ns ? `${Math.round(ns.sent / seconds)} | ${Math.round(ns.ok / seconds)} | ${ns.r429} | ${ns.r5xx}` : '– | – | – | –';
+    return `| ${quietCells} | ${noisyCells} | ${cores} ${perNoisy} | ${load} |`;
   } finally {
     await server.stop();
   }
@@ -213,15 +235,19 @@ async function main(): Promise<void> {
   const loadBefore = loadavg()[0].toFixed(1);
   const defaults = { TENANT_RATE_PER_SECOND: '100', TENANT_MAX_IN_FLIGHT: '8' };
   const off = { TENANT_RATE_PER_SECOND: '0', TENANT_MAX_IN_FLIGHT: '0' };
-  const rows = [
-    `| quiet alone (baseline), default budgets ${await window(defaults, false, seconds, niceness)}`,
-    `| quiet + noisy, budgets off ${await window(off, true, seconds, niceness)}`,
-    `| quiet + noisy, default budgets ${await window(defaults, true, seconds, niceness)}`,
-  ];
+  const noisyAlone = `| noisy alone, default budgets ${await window(defaults, true, seconds, niceness, false)}`;
+  const rows = process.argv.includes('--noisy-only')
+    ? [noisyAlone]
+    : [
+        `| quiet alone (baseline), default budgets ${await window(defaults, false, seconds, niceness)}`,
+        `| quiet + noisy, budgets off ${await window(off, true, seconds, niceness)}`,
+        `| quiet + noisy, default budgets ${await window(defaults, true, seconds, niceness)}`,
+        noisyAlone,
+      ];
   process.stdout.write(
     `\n${QUIET} quiet workspaces × ${QUIET_RATE} req/s, 1 noisy workspace × ${NOISY_CONNECTIONS} connections ` +
       `(its load generator in a child process at nice ${niceness}), ${seconds} s windows, load average before: ${loadBefore}\n\n` +
-      `| window | quiet p50 ms | quiet p99 ms | quiet ok/s | quiet 429 | quiet 5xx | noisy sent/s | noisy ok/s | noisy 429 | noisy 5xx | load 1 m after |\n|---|---|---|---|---|---|---|---|---|---|---|\n` +
+      `| window | quiet p50 ms | quiet p99 ms | quiet ok/s | quiet 429 | quiet 5xx | noisy sent/s | noisy ok/s | noisy 429 | noisy 5xx | service CPU (cores) | load 1 m after |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n` +
       rows.join('\n') +
       '\n',
   );

@@ -1,11 +1,14 @@
 /**
- * SAML benchmark (issue 5). Run: npx ts-node bench/saml.ts
+ * SAML benchmark (issue 5). Run: npx ts-node bench/saml.ts [--cpu-prof]
  * (BENCH_ROUNDS=5 rounds of BENCH_DURATION_S=4 s SSO windows, BENCH_CONNECTIONS=16)
  *
  * - baselines: xml-crypto signing a typical ~3 KB assertion with the key passed as PEM text, and the same
  *   xml-crypto signature with the key parsed once into a KeyObject (issue 27's "KeyObject signing loop",
  *   770/s there), on this thread, measured before and after every SSO window (same process). The bare
  *   RSA-SHA256 signature (no XML) is reported too, as the floor of any signer.
+ * - PostgreSQL: the CPU its backends for the bench database used in each window (from /proc), per SSO, and the
+ *   bound it sets: with the service and PostgreSQL on the same cores, N cores serve at most N × (SSOs per CPU-second
+ *   of service + PostgreSQL), whatever the worker count.
  * - per core: the SSO rate divided by the worker count (one event loop per core), against the KeyObject
  *   loop on one thread; and, closer to "per core" on a machine whose cores also run PostgreSQL and the load
  *   generator, SSOs per CPU-second the service's processes used during the window (from /proc).
@@ -38,13 +41,14 @@ import { SmtpReceiver, startSmtpReceiver } from '../test/support/smtp-receiver';
 import { aRegisteredSp, authorizePath, formFields } from '../test/saml/support/saml-sso.helpers';
 import { samlEnv, testIdpKeyPair } from '../test/saml/support/saml-env';
 import { bareRsaSignRate, baselineLoop, keyObjectSignRate, LoopRate, loopRate } from './saml-baseline';
-import { treeCpuSeconds } from './lib/proc';
+import { backendCpuSeconds, treeCpuSeconds } from './lib/proc';
 import { loadavg } from 'node:os';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 4);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 6);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const PROFILE_DIR = join(__dirname, 'results/profiles', `saml-${new Date().toISOString().replace(/[:.]/g, '')}`);
 
 function run(opts: autocannon.Options): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
@@ -123,6 +127,8 @@ interface SsoRound {
   sso: number;
   /** Service CPU-seconds (all its processes) per second of the window. */
   serviceCores: number;
+  /** Cores PostgreSQL's backends for the bench database used during the window. */
+  postgresCores: number;
   load1: number;
   p50: number;
   p99: number;
@@ -135,7 +141,14 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
  * Interleaved rounds: the machine's load drifts, so each SSO window is compared with baseline
  * windows (xml-crypto with PEM text, and the bare KeyObject signature) measured just before and after it.
  */
-async function ssoRounds(baseUrl: string, servicePid: number, path: string, setupClient: string): Promise<SsoRound[]> {
+async function ssoRounds(
+  baseUrl: string,
+  servicePid: number,
+  path: string,
+  setupClient: string,
+  workers: number,
+  db: string,
+): Promise<SsoRound[]> {
   const { keyPem, certPem } = testIdpKeyPair();
   const load = (duration: number) =>
     run({
@@ -145,15 +158,21 @@ async function ssoRounds(baseUrl: string, servicePid: number, path: string, setu
       duration,
       workers: 1,
     });
-  await load(WARMUP_S); // not counted: JIT, connection pool, Postgres caches of the fresh database
+  // Not counted: JIT, connection pool, Postgres caches of the fresh database. Each worker warms its own JIT on
+  // its share of the requests, so the warm-up is per worker: with half the traffic each, two workers measured
+  // after one worker's warm-up spent 10-30 % of their CPU compiling on V8's background threads (issue 27).
+  await load(WARMUP_S * workers);
   const rounds: SsoRound[] = [];
   for (let r = 0; r < ROUNDS; r++) {
     const loops = () => [baselineLoop(keyPem, certPem, 1500), keyObjectSignRate(keyPem, certPem, 1500), bareRsaSignRate(keyPem, 500)];
     const before = loops();
     const cpuBefore = treeCpuSeconds(servicePid);
+    const pgBefore = await backendCpuSeconds(db);
     const startedAt = process.hrtime.bigint();
     const sso = await load(DURATION_S);
-    const serviceCores = (treeCpuSeconds(servicePid) - cpuBefore) / (Number(process.hrtime.bigint() - startedAt) / 1e9);
+    const elapsed = Number(process.hrtime.bigint() - startedAt) / 1e9;
+    const serviceCores = (treeCpuSeconds(servicePid) - cpuBefore) / elapsed;
+    const postgresCores = ((await backendCpuSeconds(db)) - pgBefore) / elapsed;
     const load1 = loadavg()[0];
     const after = loops();
     const mean = (i: number) => (before[i].perSecond + after[i].perSecond) / 2;
@@ -164,6 +183,7 @@ async function ssoRounds(baseUrl: string, servicePid: number, path: string, setu
       bareRsa: mean(2),
       sso: sso.requests.average,
       serviceCores,
+      postgresCores,
       load1,
       p50: sso.latency.p50,
       p99: sso.latency.p99,
@@ -187,6 +207,11 @@ function summarizeRounds(rounds: SsoRound[], workers: number) {
       Math.round(median(rounds.map((r) => r.sso / r.serviceCores / r.keyObjectPerCpu)) * 100) / 100,
     key_object_xml_crypto_signs_per_cpu_second_median: Math.round(median(rounds.map((r) => r.keyObjectPerCpu))),
     service_cpu_cores_used_median: Math.round(median(rounds.map((r) => r.serviceCores)) * 100) / 100,
+    postgres_cpu_cores_used_median: Math.round(median(rounds.map((r) => r.postgresCores)) * 100) / 100,
+    service_cpu_ms_per_sso_median: Math.round(median(rounds.map((r) => (r.serviceCores * 1000) / r.sso)) * 100) / 100,
+    postgres_cpu_ms_per_sso_median: Math.round(median(rounds.map((r) => (r.postgresCores * 1000) / r.sso)) * 100) / 100,
+    // What every core of the machine would serve if it ran only the service and PostgreSQL at this cost per SSO.
+    sso_per_cpu_second_service_and_postgres_median: Math.round(median(rounds.map((r) => r.sso / (r.serviceCores + r.postgresCores)))),
     baseline_xml_crypto_pem_signs_per_s_median: Math.round(median(rounds.map((r) => r.baseline))),
     key_object_xml_crypto_signs_per_s_median: Math.round(median(rounds.map((r) => r.keyObject))),
     bare_rsa_signs_per_s_median: Math.round(median(rounds.map((r) => r.bareRsa))),
@@ -197,6 +222,7 @@ function summarizeRounds(rounds: SsoRound[], workers: number) {
       key_object: Math.round(r.keyObject),
       sso: Math.round(r.sso),
       service_cores: Math.round(r.serviceCores * 100) / 100,
+      postgres_cores: Math.round(r.postgresCores * 100) / 100,
       p50_ms: r.p50,
       p99_ms: r.p99,
     })),
@@ -245,6 +271,11 @@ async function main(): Promise<void> {
     DATABASE_POOL_SIZE: '10',
     LOG_LEVEL: 'warn',
     WEB_CONCURRENCY: String(workers),
+    // `--cpu-prof`: a V8 profile of each service process (workers too), for bench/profile-summary.ts.
+    // (Node refuses --cpu-prof in NODE_OPTIONS: a preloaded inspector session writes it instead.)
+    ...(process.argv.includes('--cpu-prof')
+      ? { NODE_OPTIONS: `--require ${join(__dirname, 'lib/cpu-profile-preload.js')}`, CPU_PROFILE_DIR: PROFILE_DIR }
+      : {}),
   });
   // One process first (the single-process figure), then the default, one worker per core (issue 27), on
   // the same database, users and browser sessions.
@@ -266,11 +297,11 @@ async function main(): Promise<void> {
     await sp.saml.validatePostResponseAsync({ SAMLResponse: formFields(check.text).SAMLResponse }); // a real, valid answer
     const setupClient = writeSetupClient(cookies, sp);
 
-    const single = summarizeRounds(await ssoRounds(app.baseUrl, app.child.pid!, path, setupClient), 1);
+    const single = summarizeRounds(await ssoRounds(app.baseUrl, app.child.pid!, path, setupClient, 1, dbName), 1);
     const metadata = await run({ url: `${app.baseUrl}/saml/metadata/`, connections: CONNECTIONS, duration: DURATION_S, workers: 1 });
     await app.stop();
     app = await spawnApp(env(cores));
-    const perCore = summarizeRounds(await ssoRounds(app.baseUrl, app.child.pid!, path, setupClient), cores);
+    const perCore = summarizeRounds(await ssoRounds(app.baseUrl, app.child.pid!, path, setupClient, cores, dbName), cores);
 
     const samlRequest = new URL(path, 'http://x').searchParams.get('SAMLRequest')!;
     const idp = resolveIdpState(samlEnv());
@@ -291,6 +322,16 @@ async function main(): Promise<void> {
       one_worker_per_core: perCore,
       sso_scaling_vs_one_worker:
         Math.round((perCore.sso_signed_in_responses_per_s_median / single.sso_signed_in_responses_per_s_median) * 100) / 100,
+      // The same per CPU-second of the service: below 1 when an SSO costs more CPU with more workers.
+      sso_per_cpu_second_workers_vs_one:
+        Math.round((perCore.sso_per_service_cpu_second_median / single.sso_per_service_cpu_second_median) * 100) / 100,
+      // The most the workers can give over one on these cores, whatever else runs: every core serving only the
+      // service and PostgreSQL at the cost per SSO measured with the workers (nothing left for the load generator),
+      // against one worker given a whole core (its SSOs per service CPU-second) with PostgreSQL on another. Both
+      // sides are per CPU-second, so other processes' load moves it little. No worker count goes above it.
+      sso_scaling_bound_on_these_cores:
+        Math.round(((cores * perCore.sso_per_cpu_second_service_and_postgres_median) / single.sso_per_service_cpu_second_median) * 100) /
+        100,
       // The SSO's own parse/build/sign/render on one thread, without HTTP or database, per CPU-second.
       pipeline_in_process_per_cpu_second: Math.round(pipeline.perCpuSecond),
       pipeline_vs_baseline_percent: Math.round((pipeline.perCpuSecond / pipelineBaseline.perCpuSecond) * 100),

@@ -7,6 +7,8 @@ import { answerUnparsableRequests } from './common/client-error';
 import { QuietBootLogger } from './common/boot-logger';
 import { SharedPrototypeExpressAdapter } from './common/express-adapter';
 import { httpPipeline } from './common/http-pipeline';
+import { refusalBeforeRouting } from './common/budget/refusal-before-routing';
+import { RequestBudget } from './common/budget/request-budget';
 import { dashboardCors } from './common/cors';
 import { rootLogger } from './common/logging';
 import { APP_CONFIG, AppConfig } from './config/config';
@@ -33,7 +35,8 @@ export async function createApp(): Promise<INestApplication> {
   app.disable('x-powered-by');
   // No ETags: SCIM must not send them (spec: etag not supported), and no API relies on them.
   app.set('etag', false);
-  app.use(httpPipeline(config, rootLogger(config)));
+  // Before routing: a tenant's requests over its budget are refused here, at the cost of a lookup (decision 0612).
+  app.use(httpPipeline(config, rootLogger(config), refusalBeforeRouting(app.get(RequestBudget))));
   answerUnparsableRequests(app.getHttpServer());
   // A dashboard on another origin (CORS_ORIGINS): developer API only, with credentials, preflights answered here.
   const cors = dashboardCors(config.CORS_ORIGINS);

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { withAdmin } from '../../test/support/databases';
 
 /**
  * CPU and memory of a service as /proc sees it, summed over its process tree: since decision 0061
@@ -63,4 +64,12 @@ export function treeRssMb(pid: number): number {
       return sum;
     }
   }, 0);
+}
+
+/** CPU-seconds (user + system) of PostgreSQL's backends serving `db` now, from /proc. */
+export async function backendCpuSeconds(db: string): Promise<number> {
+  const { rows } = await withAdmin((c) =>
+    c.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [db]),
+  );
+  return rows.reduce((sum, r) => sum + treeCpuSeconds(r.pid), 0);
 }

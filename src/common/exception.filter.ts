@@ -125,8 +125,8 @@ function toProblem(exception: unknown, req: AppRequest): Problem {
   return problemOf(COMMON_ERRORS.internal_error, 'Internal error');
 }
 
-/** Writes the problem in the surface's format, with the headers it carries. */
-function answer(surface: ErrorSurface, exception: unknown, req: AppRequest, res: Response): void {
+/** Writes the problem in the surface's format, with the headers it carries (also for answers given before routing). */
+export function answerError(surface: ErrorSurface, exception: unknown, req: AppRequest, res: Response): void {
   const problem = toProblem(exception, req);
   if (res.headersSent) {
     res.end();
@@ -187,7 +187,7 @@ abstract class SurfaceExceptionFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const ctx = host.switchToHttp();
-    answer(this.surface, exception, ctx.getRequest<AppRequest>(), ctx.getResponse<Response>());
+    answerError(this.surface, exception, ctx.getRequest<AppRequest>(), ctx.getResponse<Response>());
   }
 }
 
@@ -227,7 +227,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const req = ctx.getRequest<AppRequest>();
     // Express sets req.route when it hands the request to a route's handler.
     const surface = req.route ? 'json' : this.routes.forUnroutedRequest(req);
-    answer(surface, exception, req, ctx.getResponse<Response>());
+    answerError(surface, exception, req, ctx.getResponse<Response>());
   }
 }
 

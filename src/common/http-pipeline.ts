@@ -4,6 +4,7 @@ import helmet from 'helmet';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/config';
 import { jsonBodyGuard, urlAndCookieProblem } from './body-guard';
+import type { EarlyAnswer } from './budget/refusal-before-routing';
 import { resolveRequestId } from './request-context';
 
 /** JSON media types we parse: SCIM clients send application/scim+json (RFC 7644 §3.1). */
@@ -18,9 +19,10 @@ const UNLOGGED = new Set(['/health/live', '/metrics']);
  * One function instead of six Express layers, helmet's headers computed once, parsers
  * skipped when there is nothing to parse, and one log line from the root logger instead
  * of pino-http's child loggers: together they took the pipeline's cost from 2.2x to
- * about 1.2x a bare NestJS handler (BENCHMARKS.md).
+ * about 1.2x a bare NestJS handler (BENCHMARKS.md). `answerEarly` (the request budget's refusal before
+ * routing, decision 0612) runs after the request is identified and logged, before any parsing.
  */
-export function httpPipeline(config: AppConfig, log: Logger): RequestHandler {
+export function httpPipeline(config: AppConfig, log: Logger, answerEarly?: EarlyAnswer): RequestHandler {
   const securityHeaders = staticSecurityHeaders(config);
   const cookies = cookieParser();
   const json = express.json({ limit: config.BODY_LIMIT, type: JSON_TYPES, strict: true });
@@ -35,6 +37,7 @@ export function httpPipeline(config: AppConfig, log: Logger): RequestHandler {
     res.setHeaders(securityHeaders);
     res.setHeader('X-Request-Id', requestId);
     if (!UNLOGGED.has(req.url)) logWhenDone(log, req, res, requestId);
+    if (answerEarly?.(req, res)) return;
     if (req.headers.cookie) cookies(req, res, noop);
     else Object.assign(req, { cookies: Object.create(null), signedCookies: Object.create(null) });
     const refused = urlAndCookieProblem(req);

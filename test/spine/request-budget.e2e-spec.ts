@@ -56,6 +56,42 @@ describe('per-tenant request budgets (a noisy workspace cannot take the othersâ€
       );
     });
 
+    it('refuses a credential it has just refused before parsing or routing, with the same answer', async () => {
+      const tenant = await aScimTenant(t);
+      const { refusal } = await untilRefused((i) => tenant.get(`/Users?count=1&startIndex=${i + 1}`), 60);
+
+      // Within the token interval (1 s at this rate) the next request is refused before its body is read:
+      // a malformed body, which routing would answer 400, is answered 429 like the refusal above.
+      const early = await t
+        .http()
+        .post('/scim/v2/Users')
+        .set({ Authorization: `Bearer ${tenant.token}`, 'Content-Type': 'application/scim+json' })
+        .send('{"schemas": [');
+      expect(early.status).toBe(429);
+      const names = (h: Record<string, string>) =>
+        Object.keys(h)
+          .filter((n) => !['date', 'content-length', 'x-request-id'].includes(n))
+          .sort();
+      expect(names(early.headers)).toEqual(names(refusal.headers));
+      expect(early.headers['content-type']).toBe(refusal.headers['content-type']);
+      expect(early.headers['ratelimit-policy']).toBe('"workspace";q=1;w=1');
+      expect(early.headers['ratelimit']).toMatch(/^"workspace";r=0;t=[1-9]\d*$/);
+      expect(Number(early.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect(early.body).toEqual({ schemas: [ERROR_SCHEMA], status: '429', detail: expect.stringMatching(/over its request budget/) });
+      expect(Object.keys(early.body).sort()).toEqual(Object.keys(refusal.body).sort());
+
+      const metrics = await t.http().get('/metrics').expect(200);
+      expect(metrics.text).toMatch(/request_budget_refusals_total\{policy="workspace",reason="rate",where="before_routing"\} [1-9]/);
+
+      // The bucket refills and the same credential is authenticated and served again.
+      await eventually(
+        async () => {
+          expect((await tenant.get('/Users?count=1')).status).toBe(200);
+        },
+        { timeoutMs: 20_000, intervalMs: 250 },
+      );
+    });
+
     it('a developer account has its own budget on the developer API, answered with the JSON error body', async () => {
       const dev = await aDeveloper(t);
       const { refusal } = await untilRefused(() => t.http().get('/e/v1/developer/workspaces').set(dev.auth), 60);

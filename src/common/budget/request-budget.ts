@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { createHash } from 'node:crypto';
 import { Counter, register } from 'prom-client';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { REDIS_CLIENT, type RedisClient } from '../redis.provider';
@@ -15,8 +16,30 @@ const refused =
   new Counter({
     name: 'request_budget_refusals_total',
     help: 'Requests answered 429 because their workspace or developer was over its budget',
-    labelNames: ['policy', 'reason'],
+    labelNames: ['policy', 'reason', 'where'],
   });
+
+/**
+ * The paths where every route spends the bearer's budget (SCIM: the workspace's; the developer API: the
+ * developer's), so a credential refused there may be refused before routing on any of them (decision 0612).
+ * `/developer/auth/` holds the developer API's public routes (sign-up, login, logout): never there.
+ */
+export type BudgetArea = 'scim' | 'developer';
+
+export function budgetArea(path: string): BudgetArea | undefined {
+  // Express matches routes without regard to case: so does the area.
+  const p = path.toLowerCase();
+  if (p.startsWith('/scim/v2/')) return 'scim';
+  if (p.startsWith('/e/v1/developer/')) return 'developer';
+  if (p.startsWith('/developer/') && !p.startsWith('/developer/auth/')) return 'developer';
+  return undefined;
+}
+
+/** A refusal the process can answer before routing: whose budget, and what the shared bucket would say. */
+export interface EarlyRefusal {
+  owner: BudgetOwner;
+  answer: BucketAnswer;
+}
 
 type TakeCommand = (key: string, rate: number, burst: number) => Promise<[number, number]>;
 
@@ -35,10 +58,18 @@ export class RequestBudget {
    * Owners the shared bucket refused, until the moment its next token can exist at the earliest (tokens only
    * accumulate with time, so no instance can be granted one sooner): a tenant hammering past its budget is
    * refused here without a Redis round trip per request. The wait is counted from when the script was sent,
-   * before Redis ran it, so this never refuses a request the shared bucket would have admitted.
+   * before Redis ran it, so this never refuses a request the shared bucket would have admitted. A request
+   * that took the bucket's last token leaves the same entry (decision 0612), and for one token interval
+   * after the moment only one request of this instance asks Redis for the next token (`askedAt`).
    */
-  private readonly deniedUntil = new Map<string, { until: number; tokens: number; at: number }>();
+  private readonly deniedUntil = new Map<string, { until: number; tokens: number; at: number; askedAt?: number }>();
   private denials = 0;
+  /**
+   * Bearer credentials (SHA-256 of the Authorization header, with the area it was refused in) the shared
+   * bucket refused, and whose budget they spend: while that owner's refusal is remembered, a request with the
+   * same header in the same area is refused before routing, without authentication (decision 0612).
+   */
+  private readonly refusedCredentials = new Map<string, BudgetOwner>();
   private readonly take?: TakeCommand;
   readonly limit: BucketLimit;
 
@@ -59,6 +90,11 @@ export class RequestBudget {
     return this.limit.ratePerSecond > 0;
   }
 
+  /** Whether any bearer credential is remembered as refused (the check before routing has anything to do). */
+  get refusing(): boolean {
+    return this.refusedCredentials.size > 0;
+  }
+
   /** Whether the interceptor has anything to do. */
   get active(): boolean {
     return this.rateLimited || this.config.TENANT_MAX_IN_FLIGHT > 0;
@@ -66,10 +102,34 @@ export class RequestBudget {
 
   /** Takes one token from the owner's bucket. */
   async spend(owner: BudgetOwner): Promise<BucketAnswer> {
-    const key = `budget:${owner.policy}:${owner.id}`;
-    const result = await this.takeShared(key);
-    if (!result.allowed) refused.inc({ policy: owner.policy, reason: 'rate' });
+    const result = await this.takeShared(bucketKey(owner));
+    if (!result.allowed) refused.inc({ policy: owner.policy, reason: 'rate', where: 'after_auth' });
     return result;
+  }
+
+  /**
+   * Remembers that this bearer credential, in this area, spends `owner`'s budget, after the shared bucket
+   * refused it: until that refusal lapses, `refusedBeforeRouting` answers for it.
+   */
+  rememberRefusedCredential(authorization: string | undefined, area: BudgetArea | undefined, owner: BudgetOwner): void {
+    if (!authorization || !area || !this.take) return;
+    this.refusedCredentials.set(credentialKey(area, authorization), owner);
+  }
+
+  /**
+   * The refusal a request gets before routing: its bearer credential was refused in this area, and its
+   * owner's bucket cannot hold a token yet (the same answer the interceptor would give, counted the same way).
+   * Only with Redis: without it the in-memory bucket is exact and cheap, and the interceptor answers.
+   */
+  refusedBeforeRouting(authorization: string | undefined, area: BudgetArea): EarlyRefusal | undefined {
+    if (!authorization) return undefined;
+    const key = credentialKey(area, authorization);
+    const owner = this.refusedCredentials.get(key);
+    if (!owner) return undefined;
+    const answer = this.stillDenied(bucketKey(owner), Date.now(), false);
+    if (!answer) return undefined;
+    refused.inc({ policy: owner.policy, reason: 'rate', where: 'before_routing' });
+    return { owner, answer };
   }
 
   /** Counts a request in flight; false (and nothing counted) when the owner is at its cap. */
@@ -79,7 +139,7 @@ export class RequestBudget {
     const key = `${owner.policy}:${owner.id}`;
     const current = this.inFlight.get(key) ?? 0;
     if (current >= cap) {
-      refused.inc({ policy: owner.policy, reason: 'in_flight' });
+      refused.inc({ policy: owner.policy, reason: 'in_flight', where: 'after_auth' });
       return false;
     }
     this.inFlight.set(key, current + 1);
@@ -96,28 +156,43 @@ export class RequestBudget {
   private async takeShared(key: string): Promise<BucketAnswer> {
     if (this.take) {
       const sentAt = Date.now();
-      const known = this.stillDenied(key, sentAt);
+      const known = this.stillDenied(key, sentAt, true);
       if (known) return known;
       try {
         const [allowed, milliTokens] = await this.take(key, this.limit.ratePerSecond, this.limit.burst);
-        if (allowed !== 1) this.rememberDenial(key, sentAt, milliTokens);
+        // An empty bucket is remembered whether this request took its last token or was refused.
+        if (milliTokens < 1000) this.rememberDenial(key, sentAt, milliTokens);
+        else this.deniedUntil.delete(key);
         // The script already took the token; re-derive the headers from what it left.
         const tokensBefore = milliTokens / 1000 + (allowed === 1 ? 1 : 0);
         return answer(tokensBefore, this.limit).answer;
       } catch (err) {
+        this.deniedUntil.delete(key);
         this.logger.warn(`redis budget store failed, counting in memory: ${(err as Error).message}`);
       }
     }
     return this.memory.take(key, this.limit);
   }
 
-  /** The refusal the shared bucket would answer now, while its next token cannot exist yet. */
-  private stillDenied(key: string, now: number): BucketAnswer | undefined {
+  /**
+   * The refusal the shared bucket would answer now, without asking it: while its next token cannot exist
+   * yet; and for one token interval after that moment, while a request of this instance is already asking
+   * for that token (the bucket then holds fewer than two tokens, and the one asking takes the first).
+   * `ask`: the caller asks the bucket itself when nobody is (the interceptor, after authentication, so the
+   * request that asks is sure to reach the bucket); the check before routing never does.
+   */
+  private stillDenied(key: string, now: number, ask: boolean): BucketAnswer | undefined {
     const denial = this.deniedUntil.get(key);
     if (!denial) return undefined;
     if (now >= denial.until) {
-      this.deniedUntil.delete(key);
-      return undefined;
+      if (now >= denial.until + 1000 / this.limit.ratePerSecond) {
+        this.deniedUntil.delete(key);
+        return undefined;
+      }
+      if (denial.askedAt === undefined) {
+        if (ask) denial.askedAt = now;
+        return undefined;
+      }
     }
     const tokens = Math.min(refill(denial.tokens, now - denial.at, this.limit), 0.999);
     return answer(tokens, this.limit).answer;
@@ -126,9 +201,20 @@ export class RequestBudget {
   private rememberDenial(key: string, sentAt: number, milliTokens: number): void {
     // The script floors to thousandths: round up so the wait is never longer than the bucket's.
     const tokens = Math.min(1, (milliTokens + 1) / 1000);
-    this.deniedUntil.set(key, { until: sentAt + ((1 - tokens) * 1000) / this.limit.ratePerSecond, tokens, at: sentAt });
+    const interval = 1000 / this.limit.ratePerSecond;
+    this.deniedUntil.set(key, { until: sentAt + (1 - tokens) * interval, tokens, at: sentAt });
     if (++this.denials % 1024 === 0) {
-      for (const [k, d] of this.deniedUntil) if (sentAt >= d.until) this.deniedUntil.delete(k);
+      for (const [k, d] of this.deniedUntil) if (sentAt >= d.until + interval) this.deniedUntil.delete(k);
+      for (const [k, owner] of this.refusedCredentials) if (!this.deniedUntil.has(bucketKey(owner))) this.refusedCredentials.delete(k);
     }
   }
+}
+
+function bucketKey(owner: BudgetOwner): string {
+  return `budget:${owner.policy}:${owner.id}`;
+}
+
+/** The header is hashed so the process never keeps a bearer token in plain text beyond its request. */
+function credentialKey(area: BudgetArea, authorization: string): string {
+  return `${area}:${createHash('sha256').update(authorization).digest('base64')}`;
 }
