@@ -9,7 +9,7 @@
  *
  *   git worktree add /tmp/before <commit> && (cd /tmp/before && npm ci && npx nest build)
  *   npm run build
- *   npx ts-node --transpile-only bench/ab.ts --a=/tmp/before --b=. [--scenario=NAME] [--rounds=10] [--duration=3] [--cpu-prof]
+ *   npx ts-node --transpile-only bench/ab.ts --a=/tmp/before --b=. [--scenario=NAME] [--rounds=10] [--duration=3] [--warmup=4] [--cpu-prof]
  *
  * Scenarios: get (SCIM GET /Users/{id}), filter (userName eq), create (POST /Users), group-patch
  * (PATCH /Groups/{id}?excludedAttributes=members adding one member; each build has its own group),
@@ -51,6 +51,12 @@ interface Options {
   scenario: ScenarioName;
   rounds: number;
   durationSec: number;
+  /**
+   * Seconds of load before the first round. The service's CPU counts every thread, and V8's compiler
+   * threads are busy for the first 15–30 s of traffic; a build with more code keeps them busy longer,
+   * so a short warm-up charges the bigger build its compilation (decision 0613 found it for SSO).
+   */
+  warmupSec: number;
   cpuProf: boolean;
 }
 
@@ -68,6 +74,7 @@ function parseOptions(argv: string[]): Options {
     scenario,
     rounds: Number(arg('rounds') ?? 10),
     durationSec: Number(arg('duration') ?? 3),
+    warmupSec: Number(arg('warmup') ?? 4),
     cpuProf: argv.includes('--cpu-prof'),
   };
 }
@@ -105,8 +112,8 @@ async function main(): Promise<void> {
     };
     const load = { durationSec: opts.durationSec, warmupSec: 0, connections: 10 };
     await Promise.all([
-      measure(a.server, a.baseUrl, loads.a, { ...load, warmupSec: 4 }),
-      measure(b.server, b.baseUrl, loads.b, { ...load, warmupSec: 4 }),
+      measure(a.server, a.baseUrl, loads.a, { ...load, warmupSec: opts.warmupSec }),
+      measure(b.server, b.baseUrl, loads.b, { ...load, warmupSec: opts.warmupSec }),
     ]);
     const cpu: number[] = [];
     const rps: number[] = [];
