@@ -1,8 +1,8 @@
 import request from 'supertest';
 import { Clock } from '../../src/common/clock';
 import { withTotp } from '../end-users/mfa-support';
-import { createTestApp, TestApp } from '../support/app';
-import { startSmtpReceiver, SmtpReceiver } from '../support/smtp-receiver';
+import { appWithMailbox, TestApp } from '../support/app';
+import type { SmtpReceiver } from '../support/smtp-receiver';
 import { anEndUser, bearer } from '../end-users/support';
 import { eventually } from '../support/eventually';
 import {
@@ -23,14 +23,7 @@ import {
 describe('OpenID provider: authorization endpoint and code exchange', () => {
   let t: TestApp;
   let smtp: SmtpReceiver;
-  beforeAll(async () => {
-    smtp = await startSmtpReceiver();
-    t = await createTestApp({ SMTP_URL: smtp.url });
-  });
-  afterAll(async () => {
-    await t.close();
-    await smtp.stop();
-  });
+  appWithMailbox((app, mailbox) => ([t, smtp] = [app, mailbox]));
 
   async function aTenantWithUser(settings: Record<string, unknown> = {}) {
     const tenant = await anApplication(t, settings);
@@ -407,14 +400,7 @@ describe('OpenID provider: authorization endpoint and code exchange', () => {
 describe('OpenID provider: max_age and acr_values', () => {
   let t: TestApp;
   let smtp: SmtpReceiver;
-  beforeAll(async () => {
-    smtp = await startSmtpReceiver();
-    t = await createTestApp({ SMTP_URL: smtp.url });
-  });
-  afterAll(async () => {
-    await t.close();
-    await smtp.stop();
-  });
+  appWithMailbox((app, mailbox) => ([t, smtp] = [app, mailbox]));
 
   it('asks for the password again when the session is older than max_age, and not when it is younger', async () => {
     const { app } = await anApplication(t);

@@ -6,8 +6,8 @@ import {
   SigningKeysService,
   SIGNING_KEY_ROTATION_MS,
 } from '../../src/oauth/keys/signing-keys.service';
-import { createTestApp, TestApp } from '../support/app';
-import { startSmtpReceiver, SmtpReceiver } from '../support/smtp-receiver';
+import { appWithMailbox, TestApp } from '../support/app';
+import type { SmtpReceiver } from '../support/smtp-receiver';
 import { anEndUser } from '../end-users/support';
 import { aCode, anApplication, aPkcePair, aSignedInBrowser, exchange, verifiedIdToken } from './support';
 
@@ -19,14 +19,7 @@ import { aCode, anApplication, aPkcePair, aSignedInBrowser, exchange, verifiedId
 describe('OpenID provider: signing-key rotation', () => {
   let t: TestApp;
   let smtp: SmtpReceiver;
-  beforeAll(async () => {
-    smtp = await startSmtpReceiver();
-    t = await createTestApp({ SMTP_URL: smtp.url });
-  });
-  afterAll(async () => {
-    await t.close();
-    await smtp.stop();
-  });
+  appWithMailbox((app, mailbox) => ([t, smtp] = [app, mailbox]));
 
   const publishedRs256 = async () =>
     ((await t.http().get('/oauth/jwks').expect(200)).body.keys as { kid: string; alg: string }[])

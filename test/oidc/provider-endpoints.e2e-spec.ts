@@ -1,5 +1,5 @@
-import { createTestApp, TestApp } from '../support/app';
-import { startSmtpReceiver, SmtpReceiver } from '../support/smtp-receiver';
+import { appWithMailbox, TestApp } from '../support/app';
+import type { SmtpReceiver } from '../support/smtp-receiver';
 import { anEndUser, bearer } from '../end-users/support';
 import { eventually } from '../support/eventually';
 import {
@@ -24,14 +24,7 @@ const hiddenFields = (html: string) =>
 describe('OpenID provider: revocation, introspection, consent, RP-initiated logout', () => {
   let t: TestApp;
   let smtp: SmtpReceiver;
-  beforeAll(async () => {
-    smtp = await startSmtpReceiver();
-    t = await createTestApp({ SMTP_URL: smtp.url });
-  });
-  afterAll(async () => {
-    await t.close();
-    await smtp.stop();
-  });
+  appWithMailbox((app, mailbox) => ([t, smtp] = [app, mailbox]));
 
   async function signedInWithTokens(settings: Record<string, unknown> = {}) {
     const tenant = await anApplication(t, settings);
