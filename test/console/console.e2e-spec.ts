@@ -339,6 +339,9 @@ describe('developer console in a real browser', () => {
               .map((e) => `${e.tagName.toLowerCase()}.${e.className}`),
           );
           expect({ section, wide }).toEqual({ section, wide: [] });
+          // Nor does the page itself scroll sideways (a table scrolls in its box, and so do its hidden labels).
+          const overflow = await view.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+          expect({ section, overflow }).toEqual({ section, overflow: 0 });
           if (view === phone.page && section === 'scim') await view.screenshot({ path: shot('console-phone-dark.png') });
         }
       }
