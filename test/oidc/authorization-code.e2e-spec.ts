@@ -1,7 +1,8 @@
 import request from 'supertest';
 import { Clock } from '../../src/common/clock';
 import { withTotp } from '../end-users/mfa-support';
-import { appWithMailbox, TestApp } from '../support/app';
+import type { TestApp } from '../support/app';
+import { withMailingApp } from '../support/mailing-app';
 import type { SmtpReceiver } from '../support/smtp-receiver';
 import { anEndUser, bearer } from '../end-users/support';
 import { eventually } from '../support/eventually';
@@ -23,7 +24,7 @@ import {
 describe('OpenID provider: authorization endpoint and code exchange', () => {
   let t: TestApp;
   let smtp: SmtpReceiver;
-  appWithMailbox((app, mailbox) => ([t, smtp] = [app, mailbox]));
+  withMailingApp((started) => ({ t, smtp } = started));
 
   async function aTenantWithUser(settings: Record<string, unknown> = {}) {
     const tenant = await anApplication(t, settings);
@@ -400,7 +401,7 @@ describe('OpenID provider: authorization endpoint and code exchange', () => {
 describe('OpenID provider: max_age and acr_values', () => {
   let t: TestApp;
   let smtp: SmtpReceiver;
-  appWithMailbox((app, mailbox) => ([t, smtp] = [app, mailbox]));
+  withMailingApp((started) => ({ t, smtp } = started));
 
   it('asks for the password again when the session is older than max_age, and not when it is younger', async () => {
     const { app } = await anApplication(t);

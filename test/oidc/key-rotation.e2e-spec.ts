@@ -6,7 +6,8 @@ import {
   SigningKeysService,
   SIGNING_KEY_ROTATION_MS,
 } from '../../src/oauth/keys/signing-keys.service';
-import { appWithMailbox, TestApp } from '../support/app';
+import type { TestApp } from '../support/app';
+import { withMailingApp } from '../support/mailing-app';
 import type { SmtpReceiver } from '../support/smtp-receiver';
 import { anEndUser } from '../end-users/support';
 import { aCode, anApplication, aPkcePair, aSignedInBrowser, exchange, verifiedIdToken } from './support';
@@ -19,7 +20,7 @@ import { aCode, anApplication, aPkcePair, aSignedInBrowser, exchange, verifiedId
 describe('OpenID provider: signing-key rotation', () => {
   let t: TestApp;
   let smtp: SmtpReceiver;
-  appWithMailbox((app, mailbox) => ([t, smtp] = [app, mailbox]));
+  withMailingApp((started) => ({ t, smtp } = started));
 
   const publishedRs256 = async () =>
     ((await t.http().get('/oauth/jwks').expect(200)).body.keys as { kid: string; alg: string }[])

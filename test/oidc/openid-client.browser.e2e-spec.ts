@@ -1,9 +1,10 @@
 import type { Browser, Page } from 'playwright-core';
 import * as oidc from 'openid-client';
 import * as oauth from 'oauth4webapi';
-import { createTestApp, TestApp } from '../support/app';
-import { launchChromium } from '../support/browser';
-import { startSmtpReceiver, SmtpReceiver } from '../support/smtp-receiver';
+import type { TestApp } from '../support/app';
+import { withChromium } from '../support/browser';
+import { withMailingApp } from '../support/mailing-app';
+import type { SmtpReceiver } from '../support/smtp-receiver';
 import { anEndUser, TestEndUser } from '../end-users/support';
 import { anApplication, aSignedInBrowser, REDIRECT_URI, TestApplication } from './support';
 
@@ -15,16 +16,8 @@ describe('OpenID Connect with independent relying parties', () => {
   let t: TestApp;
   let smtp: SmtpReceiver;
   let browser: Browser;
-  beforeAll(async () => {
-    smtp = await startSmtpReceiver();
-    t = await createTestApp({ SMTP_URL: smtp.url });
-    browser = await launchChromium();
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await t.close();
-    await smtp.stop();
-  });
+  withMailingApp((started) => ({ t, smtp } = started));
+  withChromium((started) => (browser = started));
 
   async function relyingParty(app: TestApplication): Promise<oidc.Configuration> {
     return oidc.discovery(new URL(t.baseUrl), app.client_id, undefined, oidc.ClientSecretBasic(app.client_secret!), {

@@ -1,4 +1,5 @@
-import { appWithMailbox, TestApp } from '../support/app';
+import type { TestApp } from '../support/app';
+import { withMailingApp } from '../support/mailing-app';
 import type { SmtpReceiver } from '../support/smtp-receiver';
 import { anEndUser, bearer } from '../end-users/support';
 import { eventually } from '../support/eventually';
@@ -24,7 +25,7 @@ const hiddenFields = (html: string) =>
 describe('OpenID provider: revocation, introspection, consent, RP-initiated logout', () => {
   let t: TestApp;
   let smtp: SmtpReceiver;
-  appWithMailbox((app, mailbox) => ([t, smtp] = [app, mailbox]));
+  withMailingApp((started) => ({ t, smtp } = started));
 
   async function signedInWithTokens(settings: Record<string, unknown> = {}) {
     const tenant = await anApplication(t, settings);

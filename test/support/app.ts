@@ -12,7 +12,6 @@ import { APP_CONFIG, AppConfig } from '../../src/config/config';
 import { generateAuditSigningKey } from '../../src/config/dev-secrets';
 import { databaseUrl, workerDatabaseName } from './databases';
 import { TEST_REDIS_URL, testRedisPrefix } from './redis-keys';
-import { startSmtpReceiver, SmtpReceiver } from './smtp-receiver';
 
 export interface TestApp {
   app: INestApplication;
@@ -98,22 +97,4 @@ export async function createTestApp(overrides: Record<string, string> = {}): Pro
     get: <T>(token: unknown) => app.get<T>(token as never),
     close: () => app.close(),
   };
-}
-
-/**
- * A test app whose mail goes to an in-process SMTP receiver: both start before the file's tests and
- * stop after them; `use` hands them to the file's own variables.
- */
-export function appWithMailbox(use: (t: TestApp, smtp: SmtpReceiver) => void, overrides: Record<string, string> = {}): void {
-  let t: TestApp | undefined;
-  let smtp: SmtpReceiver | undefined;
-  beforeAll(async () => {
-    smtp = await startSmtpReceiver();
-    t = await createTestApp({ ...overrides, SMTP_URL: smtp.url });
-    use(t, smtp);
-  });
-  afterAll(async () => {
-    await t?.close();
-    await smtp?.stop();
-  });
 }
