@@ -31,14 +31,15 @@ export const membershipTag = (workspaceId: string): string => `workspace-members
 export { notifyAllCredentialsRevoked, notifyCredentialRevoked } from './credential-revocations.repository';
 
 /**
- * Short-lived cache of authenticated bearer tokens (SCIM and developer tokens, by
- * SHA-256 hash) so a request costs one query, not two, and of the workspace memberships
- * those requests are checked against (`membership`), so a workspace-scoped route costs none. Revocation stays effective on
- * the next call on every instance: the revoking transaction sends NOTIFY
- * credential_revoked (delivered at commit), every instance LISTENs and evicts. While
- * the listener is not connected (embedded database, outage, reconnecting, a transaction
- * pooler without DATABASE_DIRECT_URL) the cache is off and every call reads the table. Entries also lapse after 5 s and at the
- * token's expiry. Hashes of different token kinds never collide (distinct prefixes).
+ * Short-lived cache of authenticated bearer tokens (SCIM and developer tokens, by SHA-256
+ * hash) so a request costs one query, not two, and of the workspace memberships those
+ * requests are checked against (`membership`), so a workspace-scoped route costs none.
+ * Revocation stays effective on the next call on every instance: the revoking transaction
+ * sends NOTIFY credential_revoked (delivered at commit), every instance LISTENs and evicts.
+ * While the listener is not connected (embedded database, outage, reconnecting, a
+ * transaction pooler without DATABASE_DIRECT_URL) the cache is off and every call reads
+ * the table. Entries also lapse after 5 s and at the token's expiry. Hashes of different
+ * token kinds never collide (distinct prefixes).
  */
 @Injectable()
 export class CredentialCache implements OnApplicationBootstrap, OnModuleDestroy {
