@@ -20,15 +20,20 @@ export const ScimClientSecretCreatedSchema = namedSchema('ScimClientSecretCreate
   },
 });
 
+/** What a SCIM client's view and its creation answer both show of it. */
+const CLIENT_IDENTITY = {
+  id,
+  client_id: str('scimc_4f0d1e2a9b8c7d6e5f4a3b2c1d0e9f8a'),
+  label: str('Entra ID provisioning'),
+  workspace_id: id,
+  created_at: time,
+};
+
 export const ScimClientSchema = namedSchema('ScimClient', {
   type: 'object',
   required: ['id', 'client_id', 'label', 'workspace_id', 'created_at', 'revoked_at', 'secrets', 'keys', 'federation'],
   properties: {
-    id,
-    client_id: str('scimc_4f0d1e2a9b8c7d6e5f4a3b2c1d0e9f8a'),
-    label: str('Entra ID provisioning'),
-    workspace_id: id,
-    created_at: time,
+    ...CLIENT_IDENTITY,
     revoked_at: nullableTime,
     secrets: { type: 'array', items: ref(ScimClientSecretSchema) },
     keys: {
@@ -60,11 +65,7 @@ export const ScimClientCreatedSchema = namedSchema('ScimClientCreated', {
   type: 'object',
   required: ['id', 'client_id', 'label', 'workspace_id', 'created_at', 'secret'],
   properties: {
-    id,
-    client_id: str('scimc_4f0d1e2a9b8c7d6e5f4a3b2c1d0e9f8a'),
-    label: str('Entra ID provisioning'),
-    workspace_id: id,
-    created_at: time,
+    ...CLIENT_IDENTITY,
     secret: ref(ScimClientSecretCreatedSchema),
   },
 });
