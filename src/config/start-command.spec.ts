@@ -8,7 +8,7 @@ function nodeFlags(words: string[]): string[] {
   return words.slice(words.indexOf('node') + 1, words.indexOf('dist/main.js'));
 }
 
-describe('the production start command (decision 0123)', () => {
+describe('the production start command (decisions 0123 and 0186)', () => {
   const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
   const startProd = nodeFlags(scripts['start:prod'].split(/\s+/));
 
@@ -16,6 +16,10 @@ describe('the production start command (decision 0123)', () => {
     expect(startProd).toEqual(
       expect.arrayContaining([expect.stringMatching(/^--max-old-space-size=\d+$/), expect.stringMatching(/^--max-semi-space-size=\d+$/)]),
     );
+  });
+
+  it('keeps short-lived allocations young: no allocation-site pretenuring', () => {
+    expect(startProd).toContain('--no-allocation-site-pretenuring');
   });
 
   it('is the same in the Docker image and in npm start', () => {
