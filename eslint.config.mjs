@@ -15,8 +15,10 @@ export default tseslint.config(
       'eslint.config.mjs',
       'jest.config.js',
       'scripts/build-if-stale.js',
-      // Plain CommonJS preloaded into the service by `node --require` (bench/saml.ts --cpu-prof), outside the TS project.
+      // Plain CommonJS preloaded into the service by `node --require` (bench/saml.ts --cpu-prof, bench/gc-report.ts),
+      // outside the TS project.
       'bench/lib/cpu-profile-preload.js',
+      'bench/lib/gc-trace-preload.js',
     ],
   },
   js.configs.recommended,
