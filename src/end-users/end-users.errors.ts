@@ -18,6 +18,8 @@ export const END_USER_ERRORS = errorCatalog('end-users', {
   too_many_attempts: 429,
   mfa_token_invalid: 401,
   sign_in_blocked: 403,
+  /** A hosted page's script call without the CSRF token of its form (the form expired or was not ours). */
+  csrf_failed: 403,
   totp_already_enabled: 409,
   no_pending_totp: 409,
   no_second_factor: 409,

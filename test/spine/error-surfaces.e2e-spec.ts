@@ -37,6 +37,13 @@ describe('error surfaces chosen by the route', () => {
       expect(res.text).toContain('SAMLRequest is missing');
     });
 
+    it("is {error, message} on the hosted sign-in's script call, though its forms answer pages", async () => {
+      const res = await t.http().post('/auth/login/passkey/options').send({ client_id: 'any' }).expect(403);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.body).toEqual({ error: 'csrf_failed', message: 'This sign-in form has expired; reload the page' });
+    });
+
     it('is {error, message} on a controller that declares nothing', async () => {
       const res = await t.http().get('/developer/tokens/').expect(401);
       expect(res.body).toEqual({ error: 'unauthorized', message: expect.any(String) });
@@ -74,6 +81,14 @@ describe('error surfaces chosen by the route', () => {
         .send(badJson)
         .expect(400);
       expect(script.body).toEqual({ error: 'invalid_body', message: 'Request body is not valid JSON' });
+      // So does the hosted sign-in's.
+      const signInScript = await t
+        .http()
+        .post('/auth/login/passkey/options')
+        .set('Content-Type', 'application/json')
+        .send(badJson)
+        .expect(400);
+      expect(signInScript.body).toEqual({ error: 'invalid_body', message: 'Request body is not valid JSON' });
     });
 
     it('answers a method the path lacks in the format of the path', async () => {

@@ -24,7 +24,9 @@ import { CSRF_COOKIE, LoginCsrf } from './login-csrf';
 import { CONTINUATION_COOKIE } from './sign-in-continuation';
 import { continuationTarget } from './continuation-target';
 import { allowFormRedirectsTo } from '../../common/form-action';
-import { PageSurface } from '../../common/surface.decorators';
+import { DomainError } from '../../common/errors';
+import { JsonSurface, PageSurface } from '../../common/surface.decorators';
+import { END_USER_ERRORS } from '../end-users.errors';
 
 /**
  * Server-rendered sign-in pages (no JavaScript). Served at /auth/login/; when SAML_IDP_LOGIN_URL names
@@ -90,12 +92,10 @@ export class HostedLoginController {
   /** WebAuthn options for a passwordless sign-in (JSON for the page's script; the form's CSRF token is required). */
   @Post('passkey/options')
   @RateLimit('login')
+  @JsonSurface()
   async passkeyOptions(@Body() body: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
     res.setHeader('Cache-Control', 'no-store');
-    if (!this.csrfValid(req, body)) {
-      res.status(403).json({ error: 'csrf_failed', message: 'This sign-in form has expired; reload the page' });
-      return;
-    }
+    if (!this.csrfValid(req, body)) throw new DomainError(END_USER_ERRORS.csrf_failed, 'This sign-in form has expired; reload the page');
     const answer = await this.hosted.passkeyOptions(hostedInput(body));
     res.status(answer.status).json(answer.body);
   }

@@ -5,7 +5,9 @@ import { Auth } from '../../common/auth/auth.decorator';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { RateLimit, RateLimitGuard } from '../../common/rate-limit/rate-limit.guard';
+import { DomainError } from '../../common/errors';
 import { JsonSurface, PageSurface } from '../../common/surface.decorators';
+import { END_USER_ERRORS } from '../end-users.errors';
 import { clearSessionCookie, sessionCookie } from './browser-session-cookie';
 import { BrowserSession, BrowserSessionsService } from './browser-sessions.service';
 import { HostedSecurityService, SECURITY_PAGE, SecurityResult } from './hosted-security.service';
@@ -81,8 +83,7 @@ export class HostedSecurityController {
   async passkeyOptions(@Body() body: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
     res.setHeader('Cache-Control', 'no-store');
     if (!this.csrf.check((req.cookies as Record<string, unknown>)?.[CSRF_COOKIE], body?.csrf_token)) {
-      res.status(403).json({ error: 'csrf_failed', message: 'This form has expired; reload the page' });
-      return;
+      throw new DomainError(END_USER_ERRORS.csrf_failed, 'This form has expired; reload the page');
     }
     const answer = await this.pages.passkeyOptions(await this.session(req));
     res.status(answer.status).json(answer.body);
