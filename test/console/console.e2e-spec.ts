@@ -178,7 +178,7 @@ describe('developer console in a real browser', () => {
     await page.getByRole('button', { name: 'Edit Acme Notes mobile' }).click();
     expect(await page.getByLabel('Client type').count()).toBe(0);
     await page.getByRole('button', { name: 'Cancel' }).click();
-    await page.getByText('(public, PKCE only)').waitFor();
+    await page.getByText('public, PKCE only').waitFor();
     await page.getByRole('button', { name: 'Rotate secret of Acme Notes', exact: true }).waitFor();
     expect(await page.getByRole('button', { name: 'Rotate secret of Acme Notes mobile' }).count()).toBe(0);
     await expectAccessible(page);

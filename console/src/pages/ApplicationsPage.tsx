@@ -65,7 +65,11 @@ export function ApplicationsPage({ workspaceId }: SectionProps) {
           <tr key={c.id}>
             <td>
               {c.name}
-              {c.client_type === 'public' ? <span className="muted"> (public, PKCE only)</span> : null}
+              {c.client_type === 'public' ? (
+                <div>
+                  <span className="badge neutral">public, PKCE only</span>
+                </div>
+              ) : null}
             </td>
             <td>
               <code>{c.client_id}</code> <CopyButton value={c.client_id} label="Copy ID" />
