@@ -47,5 +47,5 @@ EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=40s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health/live').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # Exec form: node is PID 1 and receives SIGTERM itself (the app drains and closes on it).
-# The heap flags are those of `npm run start:prod` (decision 0123); a test keeps the two equal.
+# The Node flags are those of `npm run start:prod` (heap sizing, decision 0123; no pretenuring, 0186); a test keeps the two equal.
 CMD ["node", "--no-allocation-site-pretenuring", "--max-old-space-size=160", "--max-semi-space-size=32", "dist/main.js"]
