@@ -1,8 +1,7 @@
 import type { Response } from 'express';
+import { isReverseDomainScheme } from './uri-schemes';
 
 const FORM_ACTION_SELF = "form-action 'self'";
-/** A reverse-domain scheme with its colon (`com.example.app:`), as URL.protocol gives it. */
-const PRIVATE_USE_SCHEME = /^[a-z][a-z0-9+-]*(?:\.[a-z0-9+-]+)+:$/i;
 
 /**
  * Lets the forms of this page lead, through redirects, to these URLs' origins as well. Browsers apply
@@ -19,7 +18,7 @@ export function allowFormRedirectsTo(res: Response, urls: readonly (string | nul
       const { protocol, origin } = new URL(url);
       if (protocol === 'https:' || protocol === 'http:') origins.add(origin);
       // A native app's private-use scheme (RFC 8252 §7.1) has no origin: allowed as a CSP scheme-source.
-      else if (PRIVATE_USE_SCHEME.test(protocol)) origins.add(protocol);
+      else if (isReverseDomainScheme(protocol)) origins.add(protocol);
     } catch {
       // not a URL: nothing to allow
     }

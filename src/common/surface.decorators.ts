@@ -21,6 +21,7 @@ export const PageSurface = () => surface('page', PageExceptionFilter);
 
 /**
  * `{error, message}` for one handler of a page controller that answers the page's own script (the
- * hosted security page's passkey options): the handler's filter takes precedence over the class's.
+ * passkey options of the hosted sign-in and security pages): the handler's filter takes precedence
+ * over the class's.
  */
 export const JsonSurface = () => surface('json', JsonExceptionFilter);

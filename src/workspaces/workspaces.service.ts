@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { CredentialCache, membershipTag } from '../common/auth/credential-cache';
-import { notifyAllCredentialsRevoked, notifyCredentialRevoked } from '../common/auth/credential-revocations.repository';
+import { CredentialCache, membershipTag, notifyAllCredentialsRevoked, notifyCredentialRevoked } from '../common/auth/credential-cache';
 import type { DeveloperPrincipal } from '../common/auth/principal';
 import { DomainError } from '../common/errors';
 import { isUuid } from '../common/ids';

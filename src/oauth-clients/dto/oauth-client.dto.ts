@@ -2,18 +2,17 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsObject, IsString, IsUrl, IsUUID, Length, Matches, ValidateBy } from 'class-validator';
 import { Optional } from '../../common/optional';
-import { isPrivateUseRedirectUri, isWebRedirectUri } from '../redirect-uris';
+import { isPrivateUseRedirectUri, isWebRedirectUri, WEB_URL } from '../redirect-uris';
 
 /**
  * Absolute http(s) URLs in ASCII (RFC 6749 §3.1.2: a redirection endpoint is an absolute URI; RFC 3986 URIs are
  * ASCII, other characters percent-encoded). Without require_protocol, validator's isURL took a bare run of
  * non-ASCII letters for a host name (issue 28, found by the schema-driven fuzzer).
  */
-const WebUris = () =>
-  applyDecorators(
-    IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] }, { each: true }),
-    Matches(/^[\x21-\x7e]+$/, { each: true, message: 'each value in redirect_uris must be ASCII (percent-encode other characters)' }),
-  );
+const AsciiEach = () =>
+  Matches(/^[\x21-\x7e]+$/, { each: true, message: 'each value in $property must be ASCII (percent-encode other characters)' });
+
+const WebUris = () => applyDecorators(IsUrl(WEB_URL, { each: true }), AsciiEach());
 
 /** Redirect URIs: the web URLs above, or a native app's private-use URI scheme (RFC 8252 §7.1; public clients only, the service checks). */
 const RedirectUris = () =>
@@ -29,7 +28,7 @@ const RedirectUris = () =>
       },
       { each: true },
     ),
-    Matches(/^[\x21-\x7e]+$/, { each: true, message: 'each value in redirect_uris must be ASCII (percent-encode other characters)' }),
+    AsciiEach(),
   );
 
 const UriList = (description: string, uris: () => PropertyDecorator) =>

@@ -1,5 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
+import { parse as parseQuery } from 'node:querystring';
 import { Clock } from '../../common/clock';
 import { sha256Hex } from '../../common/crypto/tokens';
 import type { RequestMeta } from '../../common/request-context';
@@ -72,7 +73,8 @@ export class AuthorizeService implements AuthorizationContinuation, OnModuleInit
    */
   async after(next: string, session: BrowserSession): Promise<string | null> {
     if (!next.startsWith(`${AUTHORIZE_PATH}?`)) return null;
-    const outcome = await this.authorize(queryOf(next.slice(AUTHORIZE_PATH.length + 1)), session, '');
+    // Parsed as Express's default query parser parses the endpoint's own query (node:querystring).
+    const outcome = await this.authorize(parseQuery(next.slice(AUTHORIZE_PATH.length + 1)), session, '');
     return outcome.kind === 'redirect' ? outcome.location : null;
   }
 
@@ -250,16 +252,6 @@ export class AuthorizeService implements AuthorizationContinuation, OnModuleInit
       }),
     };
   }
-}
-
-/** A query string as Express hands it over: a parameter sent twice is an array (refused by the parser as repeated). */
-function queryOf(query: string): Record<string, string | string[]> {
-  const out = Object.create(null) as Record<string, string | string[]>;
-  for (const [name, value] of new URLSearchParams(query)) {
-    const seen = out[name];
-    out[name] = seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), value];
-  }
-  return out;
 }
 
 function errorOf(request: AuthorizationRequest, error: AuthorizeErrorCode, description: string): AuthorizeError {
