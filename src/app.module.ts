@@ -19,6 +19,7 @@ import { APP_CONFIG, AppConfig } from './config/config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { DevelopersModule } from './developers/developers.module';
+import { DirectoryModule } from './directory/directory.module';
 import { EndUsersModule } from './end-users/end-users.module';
 import { HealthModule } from './health/health.module';
 import { JobsModule } from './jobs/jobs.module';
@@ -61,6 +62,7 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     TestSpModule,
     WebhooksModule,
     ConsoleModule,
+    DirectoryModule,
   ],
   providers: [
     { provide: APP_PIPE, useFactory: buildValidationPipe },

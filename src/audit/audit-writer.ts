@@ -83,7 +83,20 @@ export function toRow(eventType: keyof typeof AUDIT_EVENTS, facts: AuditFacts): 
     userAgent: sanitizeText(facts.request?.userAgent, 1000),
     requestId: sanitizeText(facts.request?.requestId, 128),
     message: sanitizeText(facts.message ?? catalog.description, 255) ?? '',
-    metadata: sanitizeMetadata(facts.metadata),
+    metadata: sanitizeMetadata(withNames(facts)),
     createdAt: facts.createdAt ?? null,
   };
+}
+
+/**
+ * The metadata with the names of the actor and the target where the event knows them (an API token's
+ * label, a person's email), so a reader of the log sees who beside the ids (decision 0329).
+ * What the event's own metadata says under these keys wins.
+ */
+function withNames(facts: AuditFacts): Record<string, unknown> | undefined {
+  const names: Record<string, string> = {};
+  if (facts.actor.label) names.actor_label = sanitizeText(facts.actor.label, 200) ?? '';
+  if (facts.target?.email) names.target_email = sanitizeText(facts.target.email, 320) ?? '';
+  if (Object.keys(names).length === 0) return facts.metadata;
+  return { ...names, ...facts.metadata };
 }

@@ -122,6 +122,8 @@ export function auditPageQuery(query: AuditQueryDto, stableBefore?: string): { s
     where.push(clause.replace('?', `$${params.length}`));
   };
   for (const field of EQUALITY_FILTERS) if (query[field] !== undefined) add(`${field} = ?`, query[field]);
+  // A person's trail: what they did and what was done to them.
+  if (query.subject_id !== undefined) add('? IN (actor_id, target_id)', query.subject_id);
   if (query.from) add('created_at >= ?::timestamptz', query.from);
   if (query.to) add('created_at <= ?::timestamptz', query.to);
   if (query.cursor) add('created_at < ?::timestamptz', query.cursor);
@@ -146,6 +148,7 @@ const PAGE = statementFamily(
     first: [{ workspace_id: 'ws' }, 'bound'],
     next: [{ workspace_id: 'ws', cursor: 'at' }, 'bound'],
     filtered: [{ workspace_id: 'ws', event_type: 'type', actor_id: 'actor', from: 'from', to: 'to', cursor: 'at' }, 'bound'],
+    subject: [{ workspace_id: 'ws', subject_id: 'person' }, 'bound'],
   },
 );
 

@@ -140,6 +140,12 @@ oauth_client_id, ip_address, user_agent, request_id, message, metadata,
 (created_at AT TIME ZONE 'UTC')::text AS created_at
 , EXISTS (SELECT 1 FROM audit_events h WHERE h.workspace_id = $1 AND h.created_at >= $3::timestamptz) AS held_back FROM audit_events WHERE workspace_id = $1 AND created_at < $2::timestamptz AND created_at < $3::timestamptz ORDER BY audit_events.created_at DESC LIMIT $4;
 
+-- audit.page[subject]
+SELECT id, workspace_id, event_type, severity, actor_type, actor_id, actor_email, target_type, target_id,
+oauth_client_id, ip_address, user_agent, request_id, message, metadata,
+(created_at AT TIME ZONE 'UTC')::text AS created_at
+, EXISTS (SELECT 1 FROM audit_events h WHERE h.workspace_id = $1 AND h.created_at >= $3::timestamptz) AS held_back FROM audit_events WHERE workspace_id = $1 AND $2 IN (actor_id, target_id) AND created_at < $3::timestamptz ORDER BY audit_events.created_at DESC LIMIT $4;
+
 -- audit.stable-before
 SELECT h.stable_before::text AS stable_before,
 COALESCE((SELECT e.created_at FROM audit_events e WHERE e.workspace_id = $1 ORDER BY e.workspace_id, e.created_at DESC LIMIT 1)
@@ -541,7 +547,7 @@ WHERE g.id = old.id
 RETURNING old.display_name AS previous_display_name, old.external_id AS previous_external_id;
 
 -- scim-tokens.authenticate
-SELECT id, workspace_id, expires_at FROM scim_tokens
+SELECT id, workspace_id, expires_at, label FROM scim_tokens
 WHERE token_hash = $1 AND is_active AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $2);
 
 -- scim-tokens.mark-revoked

@@ -10,6 +10,8 @@ import { EmailVerificationModule } from '../email-verification/email-verificatio
 import { MailModule } from '../mail/mail.module';
 import { AuthController } from './auth.controller';
 import { EndUserDirectoryModule } from './end-user-directory.module';
+import { DirectoryAccountsRepository } from './directory/directory-accounts.repository';
+import { DirectoryAccountsService } from './directory/directory-accounts.service';
 import { EndUserStrategy } from './end-user.strategy';
 import { EndUsersService } from './end-users.service';
 import { EndUserRefreshToken } from './entities/end-user-refresh-token.entity';
@@ -102,6 +104,8 @@ const DEFAULT_LOGIN_PATH = '/auth/login/';
     SignInPolicyController,
   ],
   providers: [
+    DirectoryAccountsRepository,
+    DirectoryAccountsService,
     SignInGate,
     SignInPolicyRepository,
     SignInPolicyService,
@@ -139,7 +143,7 @@ const DEFAULT_LOGIN_PATH = '/auth/login/';
       useFactory: (config: AppConfig) => new AccessTokenCodec(config.AUTH_JWT_SECRET ?? '', config.ACCESS_TOKEN_TTL_SECONDS),
     },
   ],
-  exports: [BrowserSessionsService, SessionsService, LoginAppNamesSlot, ApplicationGrantsSlot, AuthorizationContinuationSlot],
+  exports: [DirectoryAccountsService, BrowserSessionsService, SessionsService, LoginAppNamesSlot, ApplicationGrantsSlot, AuthorizationContinuationSlot],
 })
 export class EndUsersModule implements NestModule {
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}

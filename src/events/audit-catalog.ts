@@ -39,7 +39,7 @@ export const AUDIT_EVENTS = {
   api_token_revoke: { severity: 'warn', status: 'emitted', description: 'API token revoked' },
   dev_token_create: { severity: 'warn', status: 'planned', description: 'Developer access token created' },
   dev_token_revoke: { severity: 'warn', status: 'planned', description: 'Developer access token revoked' },
-  user_create: { severity: 'info', status: 'planned', description: 'Developer created an end user' },
+  user_create: { severity: 'info', status: 'emitted', description: 'Developer created an end user' },
   user_update: { severity: 'info', status: 'planned', description: 'End-user profile changed' },
   user_delete: { severity: 'warn', status: 'planned', description: 'End user deleted' },
   user_group_assign: { severity: 'info', status: 'planned', description: 'User added to group' },

@@ -16,13 +16,16 @@ export interface AuditActor {
   type: ActorType;
   id: string | null;
   email?: string | null;
+  /** A human name for a credential actor (an API token's label, an OAuth client's name): metadata.actor_label. */
+  label?: string | null;
 }
 
 /** What every domain event carries: the facts of its audit row. */
 export interface AuditFacts {
   workspaceId: string | null;
   actor: AuditActor;
-  target?: { type: string; id: string };
+  /** email, where known (a person): metadata.target_email, so the log names them beside the id. */
+  target?: { type: string; id: string; email?: string | null };
   oauthClientId?: string | null;
   request?: RequestMeta;
   message?: string;
@@ -84,6 +87,7 @@ export interface DomainEvents {
   workspace_member_remove: AuditFacts;
   api_token_create: AuditFacts;
   api_token_revoke: AuditFacts;
+  user_create: AuditFacts;
   scim_token_create: AuditFacts;
   scim_token_revoke: AuditFacts;
   scim_user_create: AuditFacts;

@@ -9,7 +9,7 @@ import type { AuditFacts } from '../events/domain-events';
  */
 export function scimAuditFacts(
   actor: ScimPrincipal,
-  target: { type: 'EndUser' | 'ScimGroup'; id: string },
+  target: { type: 'EndUser' | 'ScimGroup'; id: string; email?: string },
   request: RequestMeta,
   metadata: Record<string, unknown>,
 ): AuditFacts {
@@ -24,5 +24,6 @@ export function scimAuditFacts(
       metadata,
     };
   }
-  return { workspaceId: actor.workspaceId, actor: { type: 'api_token', id: actor.tokenId }, target, request, metadata };
+  const token = { type: 'api_token' as const, id: actor.tokenId, label: actor.label ?? null };
+  return { workspaceId: actor.workspaceId, actor: token, target, request, metadata };
 }

@@ -13,6 +13,8 @@ import { ScimClientsRepository } from './clients/scim-clients.repository';
 import { ScimClientsService } from './clients/scim-clients.service';
 import { ScimDiscoveryController } from './discovery/scim-discovery.controller';
 import { ScimGroupMember } from './groups/entities/scim-group-member.entity';
+import { GroupDirectoryRepository } from './groups/group-directory.repository';
+import { GroupDirectoryService } from './groups/group-directory.service';
 import { ScimGroup } from './groups/entities/scim-group.entity';
 import { ScimGroupsController } from './groups/scim-groups.controller';
 import { ScimGroupsRepository } from './groups/scim-groups.repository';
@@ -57,8 +59,10 @@ import { ScimUsersService } from './users/scim-users.service';
     ScimUsersService,
     ScimGroupsRepository,
     ScimGroupsService,
+    GroupDirectoryRepository,
+    GroupDirectoryService,
     ScimSearchService,
   ],
-  exports: [ScimTokensService],
+  exports: [ScimTokensService, GroupDirectoryService],
 })
 export class ScimModule {}

@@ -13,6 +13,8 @@ export interface ScimPrincipal {
   workspaceId: string;
   /** A SCIM OAuth client's access token: the client's id (audited as actor_type oauth_client); null for a `scim_` token. */
   oauthClientId: string | null;
+  /** A `scim_` token's label, which the audit log names beside its id. */
+  label?: string;
 }
 
 export interface EndUserPrincipal {

@@ -46,7 +46,7 @@ describe('ScimTokensRepository', () => {
     const ws = await aWorkspaceRow(db.dataSource);
     const live = await aToken(ws);
     const now = new Date();
-    expect(await tokens.findLiveByHash(live.tokenHash, now)).toEqual({ id: live.id, workspaceId: ws, expiresAt: null });
+    expect(await tokens.findLiveByHash(live.tokenHash, now)).toEqual({ id: live.id, workspaceId: ws, expiresAt: null, label: 'idp' });
     const revokedAt = await db.dataSource.transaction((tx) => tokens.markRevoked(tx, ws, live.id));
     expect(revokedAt).toEqual(expect.any(Date));
     expect(await tokens.findLiveByHash(live.tokenHash, now)).toBeUndefined();

@@ -16,14 +16,14 @@ export interface NewScimToken {
 }
 
 /** What a bearer token resolves to. */
-export type ScimTokenGrant = Pick<ScimToken, 'id' | 'workspaceId' | 'expiresAt'>;
+export type ScimTokenGrant = Pick<ScimToken, 'id' | 'workspaceId' | 'expiresAt' | 'label'>;
 
 /** Every request of an identity provider starts here (on a cache miss): a prepared statement on the token_hash unique index. */
 const AUTHENTICATE = statement(
   'scim-tokens.authenticate',
-  `SELECT id, workspace_id, expires_at FROM scim_tokens
+  `SELECT id, workspace_id, expires_at, label FROM scim_tokens
           WHERE token_hash = $1 AND is_active AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $2)`,
-  entityColumns(ScimToken, ['id', 'workspaceId', 'expiresAt']),
+  entityColumns(ScimToken, ['id', 'workspaceId', 'expiresAt', 'label']),
 );
 
 const MARK_REVOKED = statement(

@@ -92,7 +92,7 @@ export class ScimTokensService {
       const grant = await this.tokens.findLiveByHash(hash, this.clock.now());
       return (
         grant && {
-          principal: { kind: 'scim', tokenId: grant.id, workspaceId: grant.workspaceId, oauthClientId: null },
+          principal: { kind: 'scim', tokenId: grant.id, workspaceId: grant.workspaceId, oauthClientId: null, label: grant.label },
           expiresAt: grant.expiresAt,
         }
       );

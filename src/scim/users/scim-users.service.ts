@@ -76,7 +76,7 @@ export class ScimUsersService {
         (events) =>
           events.emit(
             'scim_user_create',
-            scimAuditFacts(actor, { type: 'EndUser', id }, request, { userName: state.email, active: state.isActive }),
+            scimAuditFacts(actor, { type: 'EndUser', id, email: state.email }, request, { userName: state.email, active: state.isActive }),
           ),
         (on, riders) => this.users.insert(on, actor.workspaceId, id, state, riders),
         (created) => created !== undefined,
@@ -204,7 +204,7 @@ export class ScimUsersService {
   }
 }
 
-const target = (row: UserRow) => ({ type: 'EndUser' as const, id: row.id });
+const target = (row: UserRow) => ({ type: 'EndUser' as const, id: row.id, email: row.email });
 const notFound = (id: string) => ScimError.notFound('User', id);
 const taken = (email: string) => new ScimError('uniqueness', `userName ${email} is already taken in this workspace`);
 

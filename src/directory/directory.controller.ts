@@ -1,0 +1,79 @@
+import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Doc, Errors, Returns } from '../api-docs/decorators';
+import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
+import type { DeveloperPrincipal } from '../common/auth/principal';
+import { ReqMeta, type RequestMeta } from '../common/request-context';
+import { DirectoryUserPageSchema, DirectoryUserSchema } from '../end-users/directory/directory.schemas';
+import { DirectoryGroupPageSchema } from '../scim/groups/group-directory.schemas';
+import { type WorkspaceScope, WorkspaceScoped } from '../workspaces/workspace-scoped';
+import { DirectoryPersonSchema } from './directory.schemas';
+import { DirectoryService } from './directory.service';
+import { AddDirectoryUserDto, DirectoryListQueryDto, DirectoryUserQueryDto } from './dto/directory.dto';
+
+const NOT_A_MEMBER: [number, string, string] = [404, 'not_found', 'No such workspace, or the caller is not a member of it'];
+const BAD_QUERY: [number, string, string] = [
+  400,
+  'validation_failed',
+  'A query parameter breaks its rule, or the cursor is not one this API gave',
+];
+
+@ApiTags('directory')
+@Controller('developer/directory')
+@Auth('developer')
+export class DirectoryController {
+  constructor(private readonly directory: DirectoryService) {}
+
+  @Doc(
+    'List the people of a workspace',
+    'Every end user of the workspace: its directory (provisioned by SCIM or added by a developer, application null) and the accounts of its applications, ordered by email. `search` matches part of an email or a name, case-insensitively. Page with `cursor` = next_cursor of the previous page. Members of the workspace only.',
+  )
+  @Returns(200, DirectoryUserPageSchema, 'One page of people')
+  @Errors(BAD_QUERY, NOT_A_MEMBER)
+  @Get('users')
+  users(@WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope, @Query() query: DirectoryListQueryDto) {
+    return this.directory.users(scope, query);
+  }
+
+  @Doc(
+    'Add a person to the directory',
+    'For developers who do not use SCIM: a directory account with an email and a name, without a password. The person sets one on the hosted login ("Set or reset your password", a code mailed to the address), which also verifies the address; then SAML sign-ins to the workspace\'s service providers work. Audited as user_create.',
+  )
+  @Returns(201, DirectoryUserSchema, 'The new person')
+  @Errors([400, 'validation_failed', 'A field breaks its rule (details names it)'], NOT_A_MEMBER, [
+    409,
+    'email_taken',
+    'The directory already has a person with this email',
+  ])
+  @Post('users')
+  addUser(
+    @CurrentPrincipal() principal: DeveloperPrincipal,
+    @WorkspaceScoped('body', 'workspace_id') scope: WorkspaceScope,
+    @Body() dto: AddDirectoryUserDto,
+    @ReqMeta() meta: RequestMeta,
+  ) {
+    return this.directory.addUser(principal, scope, dto, meta);
+  }
+
+  @Doc(
+    'Show a person',
+    'One end user of the workspace with their groups, live sessions and second factors (never a secret). Their audit trail: GET /developer/audit/?subject_id={id}. Members of the workspace only.',
+  )
+  @Returns(200, DirectoryPersonSchema, 'The person')
+  @Errors([404, 'not_found', 'No such user in this workspace, or the caller is not a member of it'])
+  @Get('users/:id')
+  person(@WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope, @Query() _query: DirectoryUserQueryDto, @Param('id') id: string) {
+    return this.directory.person(scope, id);
+  }
+
+  @Doc(
+    'List the groups of a workspace',
+    'The SCIM groups of the workspace by name, each with its member count and first 100 members. `search` matches part of the name. Page with `cursor` = next_cursor of the previous page. Members of the workspace only.',
+  )
+  @Returns(200, DirectoryGroupPageSchema, 'One page of groups')
+  @Errors(BAD_QUERY, NOT_A_MEMBER)
+  @Get('groups')
+  groups(@WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope, @Query() query: DirectoryListQueryDto) {
+    return this.directory.groupsPage(scope, query);
+  }
+}

@@ -1,0 +1,14 @@
+import { namedSchema, ref } from '../api-docs/response-schema';
+import { DirectoryFactorsSchema, DirectorySessionSchema, DirectoryUserSchema } from '../end-users/directory/directory.schemas';
+import { DirectoryGroupSchema } from '../scim/groups/group-directory.schemas';
+
+export const DirectoryPersonSchema = namedSchema('DirectoryPerson', {
+  type: 'object',
+  required: ['user', 'groups', 'sessions', 'factors'],
+  properties: {
+    user: ref(DirectoryUserSchema),
+    groups: { type: 'array', items: ref(DirectoryGroupSchema), description: 'The SCIM groups the person is a member of, by name.' },
+    sessions: { type: 'array', items: ref(DirectorySessionSchema), description: 'Live sessions, most recently used first.' },
+    factors: ref(DirectoryFactorsSchema),
+  },
+});

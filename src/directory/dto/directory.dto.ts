@@ -1,0 +1,40 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsEmail, IsInt, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
+import { QueryInt } from '../../common/integer-string';
+import { Optional } from '../../common/optional';
+
+const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+const normalizeEmail = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value);
+
+export class DirectoryListQueryDto {
+  @ApiProperty({ format: 'uuid' }) @IsUUID() workspace_id: string;
+  @ApiPropertyOptional({ description: 'Part of an email or a name, case-insensitive', maxLength: 200 })
+  @Optional()
+  @IsString()
+  @MaxLength(200)
+  search?: string;
+  @ApiPropertyOptional({ description: 'next_cursor of the previous page', maxLength: 1000 })
+  @Optional()
+  @IsString()
+  @MaxLength(1000)
+  cursor?: string;
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 50 })
+  @Optional()
+  @QueryInt()
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
+}
+
+export class DirectoryUserQueryDto {
+  @ApiProperty({ format: 'uuid' }) @IsUUID() workspace_id: string;
+}
+
+export class AddDirectoryUserDto {
+  @ApiProperty({ format: 'uuid' }) @IsUUID() workspace_id: string;
+  @ApiProperty({ example: 'ada@acme.test' }) @Transform(normalizeEmail) @IsEmail() @MaxLength(254) email: string;
+  @ApiPropertyOptional({ example: 'Ada' }) @Optional() @Transform(trim) @IsString() @MaxLength(100) first_name?: string;
+  @ApiPropertyOptional({ example: 'Lovelace' }) @Optional() @Transform(trim) @IsString() @MaxLength(100) last_name?: string;
+}

@@ -1,0 +1,159 @@
+import { Injectable } from '@nestjs/common';
+import type { ViewOf } from '../../api-docs/response-schema';
+import { Clock } from '../../common/clock';
+import { COMMON_ERRORS, notFound } from '../../common/common.errors';
+import { DomainError } from '../../common/errors';
+import { isUuid } from '../../common/ids';
+import type { RequestMeta } from '../../common/request-context';
+import { UnitOfWork } from '../../database/unit-of-work';
+import type { AuditActor } from '../../events/domain-events';
+import { END_USER_ERRORS } from '../end-users.errors';
+import { MfaRepository } from '../mfa/mfa.repository';
+import { PasskeysRepository } from '../mfa/passkeys/passkeys.repository';
+import { SessionsRepository } from '../sessions.repository';
+import { DirectoryAccount, DirectoryAccountsRepository, DirectoryPosition } from './directory-accounts.repository';
+import type { DirectoryFactorsSchema, DirectorySessionSchema, DirectoryUserSchema } from './directory.schemas';
+
+export type DirectoryUserView = ViewOf<typeof DirectoryUserSchema>;
+export type DirectorySessionView = ViewOf<typeof DirectorySessionSchema>;
+export type DirectoryFactorsView = ViewOf<typeof DirectoryFactorsSchema>;
+
+export interface DirectoryPageQuery {
+  search?: string;
+  cursor?: string;
+  limit?: number;
+}
+
+export interface NewDirectoryUser {
+  email: string;
+  first_name?: string;
+  last_name?: string;
+}
+
+export const toDirectoryUserView = (a: DirectoryAccount): DirectoryUserView => ({
+  id: a.id,
+  email: a.email,
+  first_name: a.firstName,
+  last_name: a.lastName,
+  active: a.isActive,
+  email_verified: a.emailVerified,
+  has_password: a.hasPassword,
+  application: a.application,
+  created_at: a.createdAt.toISOString(),
+});
+
+/** A page's position as an opaque cursor (base64url of [email, id]), and back. */
+export function encodeCursor(position: DirectoryPosition): string {
+  return Buffer.from(JSON.stringify([position.email, position.id])).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): DirectoryPosition {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string' && isUuid(value[1])) {
+      return { email: value[0], id: value[1] };
+    }
+  } catch {
+    // Falls through to the refusal below.
+  }
+  throw new DomainError(COMMON_ERRORS.validation_failed, 'cursor is not a next_cursor this API gave', {
+    details: { cursor: ['must be the next_cursor of a previous page'] },
+  });
+}
+
+/**
+ * The developer's directory of a workspace's end users (docs/directory.md): the accounts with their
+ * status, live sessions and second factors, and a directory account added by hand for developers who
+ * do not use SCIM. The workspace has been checked by the route's guard (membership).
+ */
+@Injectable()
+export class DirectoryAccountsService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly accounts: DirectoryAccountsRepository,
+    private readonly sessions: SessionsRepository,
+    private readonly mfa: MfaRepository,
+    private readonly passkeys: PasskeysRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async page(workspaceId: string, query: DirectoryPageQuery): Promise<{ results: DirectoryUserView[]; next_cursor: string | null }> {
+    const limit = query.limit ?? 50;
+    const after = query.cursor ? decodeCursor(query.cursor) : null;
+    const rows = await this.accounts.page(workspaceId, query.search?.trim() || undefined, after, limit + 1);
+    const results = rows.slice(0, limit);
+    const last = results[results.length - 1];
+    return {
+      results: results.map(toDirectoryUserView),
+      next_cursor: rows.length > limit && last ? encodeCursor({ email: last.email.toLowerCase(), id: last.id }) : null,
+    };
+  }
+
+  /** One account with its live sessions and second factors; 404 when the workspace has no such user. */
+  async person(
+    workspaceId: string,
+    userId: string,
+  ): Promise<{ user: DirectoryUserView; sessions: DirectorySessionView[]; factors: DirectoryFactorsView }> {
+    const account = isUuid(userId) ? await this.accounts.byId(workspaceId, userId) : undefined;
+    if (!account) throw notFound('user');
+    const now = this.clock.now();
+    const [sessions, factors, passkeys] = await Promise.all([
+      this.sessions.listLive(workspaceId, userId, now),
+      this.mfa.factors(workspaceId, userId),
+      this.passkeys.list(workspaceId, userId),
+    ]);
+    return {
+      user: toDirectoryUserView(account),
+      sessions: sessions.map((s) => ({
+        id: s.id,
+        kind: s.kind,
+        ip_address: s.ipAddress,
+        country: s.country,
+        user_agent: s.userAgent,
+        browser_family: s.browserFamily,
+        os_family: s.osFamily,
+        amr: s.amr,
+        created_at: s.createdAt.toISOString(),
+        last_seen_at: s.lastSeenAt.toISOString(),
+        expires_at: s.expiresAt.toISOString(),
+      })),
+      factors: {
+        totp: factors.totp,
+        passkeys: passkeys.map((p) => ({
+          id: p.id,
+          name: p.name,
+          created_at: p.createdAt.toISOString(),
+          last_used_at: p.lastUsedAt?.toISOString() ?? null,
+        })),
+        recovery_codes_left: factors.recoveryCodesLeft,
+      },
+    };
+  }
+
+  /**
+   * Adds a directory account (no application, no password): the person sets a password through the
+   * hosted login's reset flow (decision 0307) and the emailed code verifies the address. Audited as
+   * user_create; 409 email_taken when the directory already has the address.
+   */
+  async add(workspaceId: string, actor: AuditActor, input: NewDirectoryUser, request: RequestMeta): Promise<DirectoryUserView> {
+    const now = this.clock.now();
+    const account = await this.uow.run(async (tx, events) => {
+      const created = await this.accounts.insert(tx, workspaceId, {
+        email: input.email,
+        firstName: input.first_name ?? '',
+        lastName: input.last_name ?? '',
+        now,
+      });
+      if (!created) throw new DomainError(END_USER_ERRORS.email_taken, 'The directory already has a user with this email');
+      events.emit('user_create', {
+        workspaceId,
+        actor,
+        target: { type: 'EndUser', id: created.id, email: created.email },
+        request,
+        metadata: { email: created.email, first_name: created.firstName, last_name: created.lastName },
+      });
+      return created;
+    });
+    return toDirectoryUserView(account);
+  }
+}

@@ -1,0 +1,84 @@
+import { id, namedSchema, ref, str, time } from '../../api-docs/response-schema';
+
+export const DirectoryUserSchema = namedSchema('DirectoryUser', {
+  type: 'object',
+  required: ['id', 'email', 'first_name', 'last_name', 'active', 'email_verified', 'has_password', 'application', 'created_at'],
+  properties: {
+    id,
+    email: str('ada@acme.test'),
+    first_name: str('Ada'),
+    last_name: str('Lovelace'),
+    active: { type: 'boolean', example: true, description: 'false once deactivated (SCIM active=false or DELETE): sign-ins are refused.' },
+    email_verified: { type: 'boolean', example: true },
+    has_password: {
+      type: 'boolean',
+      example: false,
+      description: 'Whether the person has set a password (directory users start without one).',
+    },
+    application: {
+      type: 'object',
+      nullable: true,
+      required: ['id', 'name'],
+      properties: { id, name: str('Acme Notes') },
+      description:
+        "The application whose account this is; null for the workspace's directory (provisioned by SCIM or added by a developer).",
+    },
+    created_at: time,
+  },
+});
+
+export const DirectoryUserPageSchema = namedSchema('DirectoryUserPage', {
+  type: 'object',
+  required: ['results', 'next_cursor'],
+  properties: {
+    results: { type: 'array', items: ref(DirectoryUserSchema) },
+    next_cursor: { type: 'string', nullable: true, description: 'Pass as `cursor` for the next page; null on the last page.' },
+  },
+});
+
+export const DirectorySessionSchema = namedSchema('DirectorySession', {
+  type: 'object',
+  required: [
+    'id',
+    'kind',
+    'ip_address',
+    'country',
+    'user_agent',
+    'browser_family',
+    'os_family',
+    'amr',
+    'created_at',
+    'last_seen_at',
+    'expires_at',
+  ],
+  properties: {
+    id,
+    kind: { type: 'string', enum: ['api', 'browser'], example: 'browser' },
+    ip_address: { type: 'string', nullable: true, example: '203.0.113.7' },
+    country: { type: 'string', nullable: true, example: 'FR' },
+    user_agent: { type: 'string', nullable: true, example: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/130.0' },
+    browser_family: str('Firefox'),
+    os_family: str('Linux'),
+    amr: { type: 'array', items: { type: 'string' }, example: ['pwd'] },
+    created_at: time,
+    last_seen_at: time,
+    expires_at: time,
+  },
+});
+
+export const DirectoryFactorsSchema = namedSchema('DirectoryFactors', {
+  type: 'object',
+  required: ['totp', 'passkeys', 'recovery_codes_left'],
+  properties: {
+    totp: { type: 'boolean', example: true, description: 'An authenticator app is enrolled.' },
+    passkeys: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['id', 'name', 'created_at', 'last_used_at'],
+        properties: { id, name: str('MacBook Touch ID'), created_at: time, last_used_at: { ...time, nullable: true } },
+      },
+    },
+    recovery_codes_left: { type: 'integer', example: 10 },
+  },
+});

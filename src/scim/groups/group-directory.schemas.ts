@@ -1,0 +1,42 @@
+import { id, namedSchema, ref, str, time } from '../../api-docs/response-schema';
+
+export const DirectoryGroupSchema = namedSchema('DirectoryGroup', {
+  type: 'object',
+  required: ['id', 'display_name', 'external_id', 'created_at'],
+  properties: {
+    id,
+    display_name: str('Engineering'),
+    external_id: { type: 'string', nullable: true, example: '00g1emaKYZTWRYYRRTSK' },
+    created_at: time,
+  },
+});
+
+export const DirectoryGroupWithMembersSchema = namedSchema('DirectoryGroupWithMembers', {
+  type: 'object',
+  required: ['id', 'display_name', 'external_id', 'created_at', 'member_count', 'members'],
+  properties: {
+    id,
+    display_name: str('Engineering'),
+    external_id: { type: 'string', nullable: true, example: '00g1emaKYZTWRYYRRTSK' },
+    created_at: time,
+    member_count: { type: 'integer', example: 2 },
+    members: {
+      type: 'array',
+      description: 'The first 100 members, in the order they joined; member_count counts them all.',
+      items: {
+        type: 'object',
+        required: ['id', 'email', 'name'],
+        properties: { id, email: str('ada@acme.test'), name: str('Ada Lovelace') },
+      },
+    },
+  },
+});
+
+export const DirectoryGroupPageSchema = namedSchema('DirectoryGroupPage', {
+  type: 'object',
+  required: ['results', 'next_cursor'],
+  properties: {
+    results: { type: 'array', items: ref(DirectoryGroupWithMembersSchema) },
+    next_cursor: { type: 'string', nullable: true, description: 'Pass as `cursor` for the next page; null on the last page.' },
+  },
+});
