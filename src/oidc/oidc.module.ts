@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CommonModule } from '../common/common.module';
-import { EndUsersModule } from '../end-users/end-users.module';
 import { HostedLoginModule } from '../hosted-login/hosted-login.module';
+import { SessionsModule } from '../sessions/sessions.module';
 import { OAuthModule } from '../oauth/oauth.module';
 import { ApplicationClientStore } from './application-client.store';
 import { AuthorizeController } from './authorize/authorize.controller';
@@ -33,7 +33,7 @@ import { UserInfoService } from './userinfo/userinfo.service';
   imports: [
     CommonModule,
     OAuthModule,
-    EndUsersModule,
+    SessionsModule,
     HostedLoginModule,
     TypeOrmModule.forFeature([OAuthAuthorizationCode, OAuthAppSession, OAuthConsent]),
   ],
