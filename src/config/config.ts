@@ -1,6 +1,6 @@
 import { plainToInstance, Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, validateSync } from 'class-validator';
-import { ORIGIN_LIST } from '../common/cors';
+import { ORIGIN_LIST } from './origins';
 
 /** Booleans are parsed explicitly: "false", "False", "0", "no" and "" are false. */
 const toBool = ({ value }: { value: unknown }) => {
