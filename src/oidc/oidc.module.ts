@@ -24,7 +24,7 @@ import { UserInfoController } from './userinfo/userinfo.controller';
 import { UserInfoService } from './userinfo/userinfo.service';
 
 /**
- * The applications' OpenID Connect provider (issue 25): a kind of client of the one authorization
+ * The applications' OpenID Connect provider (decision 0910): a kind of client of the one authorization
  * server in src/oauth (decision 0900), its authorization endpoint in front of the hosted login,
  * its grants on the shared token endpoint, ID tokens and UserInfo. The core never imports it. The
  * hosted sessions page lists consents through the ApplicationGrantsSlot this module fills.
