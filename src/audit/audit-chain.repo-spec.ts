@@ -1,3 +1,4 @@
+import type { EntityManager } from 'typeorm';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { aWorkspaceRow, bootRepositories, RepositoryHarness } from '../../test/support/repository';
 import { AuditChainRepository, NewLink } from './audit-chain.repository';
@@ -14,7 +15,7 @@ describe('AuditChainRepository', () => {
   });
   afterAll(() => db.close());
 
-  const tx = <T>(work: Parameters<typeof db.dataSource.transaction<T>>[0]) => db.dataSource.transaction(work);
+  const tx = <T>(work: (t: EntityManager) => Promise<T>) => db.dataSource.transaction(work);
   const aHash = () => randomBytes(32).toString('hex');
 
   /** A workspace with `count` audit events, oldest first (their ids as the log holds them). */

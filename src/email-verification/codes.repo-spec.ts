@@ -1,3 +1,4 @@
+import type { EntityManager } from 'typeorm';
 import { aWorkspaceRow, anEndUserRow, bootRepositories, RepositoryHarness } from '../../test/support/repository';
 import { APP_CONFIG } from '../config/config';
 import { CODE_TTL_MS, CodesRepository } from './codes.repository';
@@ -11,7 +12,7 @@ describe('CodesRepository', () => {
   });
   afterAll(() => db.close());
 
-  const tx = <T>(work: Parameters<typeof db.dataSource.transaction<T>>[0]) => db.dataSource.transaction(work);
+  const tx = <T>(work: (t: EntityManager) => Promise<T>) => db.dataSource.transaction(work);
 
   it('keeps one live code per account and purpose: a new one replaces the old and resets its attempts', async () => {
     const ws = await aWorkspaceRow(db.dataSource);

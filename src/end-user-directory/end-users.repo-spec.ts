@@ -1,3 +1,4 @@
+import type { EntityManager } from 'typeorm';
 import { randomUUID } from 'node:crypto';
 import { aWorkspaceRow, anEndUserRow, bootRepositories, itKeepsTheTenantContract, RepositoryHarness } from '../../test/support/repository';
 import { DomainError } from '../common/errors';
@@ -12,7 +13,7 @@ describe('EndUsersRepository', () => {
   });
   afterAll(() => db.close());
 
-  const tx = <T>(work: Parameters<typeof db.dataSource.transaction<T>>[0]) => db.dataSource.transaction(work);
+  const tx = <T>(work: (t: EntityManager) => Promise<T>) => db.dataSource.transaction(work);
   const aClient = async (workspaceId: string, name = 'Mobile app') => {
     const clientId = `cli_${randomUUID().replace(/-/g, '')}`;
     const [row] = await db.dataSource.query<{ id: string }[]>(

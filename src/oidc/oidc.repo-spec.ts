@@ -1,3 +1,4 @@
+import type { EntityManager } from 'typeorm';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { aWorkspaceRow, anEndUserRow, bootRepositories, itKeepsTheTenantContract, RepositoryHarness } from '../../test/support/repository';
 import { NewAuthorizationCode, OidcRepository } from './oidc.repository';
@@ -11,7 +12,7 @@ describe('OidcRepository', () => {
   });
   afterAll(() => db.close());
 
-  const tx = <T>(work: Parameters<typeof db.dataSource.transaction<T>>[0]) => db.dataSource.transaction(work);
+  const tx = <T>(work: (t: EntityManager) => Promise<T>) => db.dataSource.transaction(work);
   const anApp = async (workspaceId: string, name = 'Web app') => {
     const clientId = `cli_${randomUUID().replace(/-/g, '')}`;
     const [row] = await db.dataSource.query<{ id: string }[]>(

@@ -1,3 +1,4 @@
+import type { EntityManager } from 'typeorm';
 import { randomBytes } from 'node:crypto';
 import { aWorkspaceRow, anEndUserRow, bootRepositories, itKeepsTheTenantContract, RepositoryHarness } from '../../test/support/repository';
 import { MAX_ATTEMPTS, MfaRepository, NewChallenge } from './mfa.repository';
@@ -11,7 +12,7 @@ describe('MfaRepository', () => {
   });
   afterAll(() => db.close());
 
-  const tx = <T>(work: Parameters<typeof db.dataSource.transaction<T>>[0]) => db.dataSource.transaction(work);
+  const tx = <T>(work: (t: EntityManager) => Promise<T>) => db.dataSource.transaction(work);
   const aUser = async () => {
     const ws = await aWorkspaceRow(db.dataSource, 'Acme');
     return { ws, user: await anEndUserRow(db.dataSource, ws) };
