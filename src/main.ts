@@ -10,7 +10,7 @@ import { APP_CONFIG, AppConfig, ConfigError, configurationReport, loadConfig } f
 import { withGeneratedSecrets } from './config/dev-secrets';
 import { IdpRuntime } from './saml/idp/idp-runtime';
 import { IdpConfigError } from './saml/idp/idp-settings';
-import { isFirstProcess, superviseWorkers, workerCount } from './workers';
+import { BOOT_FAILED_EXIT_CODE, isFirstProcess, reportBootFailure, superviseWorkers, workerCount } from './workers';
 
 /**
  * A `.env` file in the working directory (or ENV_FILE) fills in variables the environment
@@ -54,11 +54,16 @@ async function boot(): Promise<Booted | null> {
       Logger.flush();
       throw err;
     }
-    process.stderr.write(`${configurationReport(err)}\n`);
+    const report = configurationReport(err);
+    // A worker hands its report to the primary, which prints it once and stops the service (decision 0211):
+    // every worker would fail the same way, and restarting them would only loop.
+    if (cluster.isWorker) reportBootFailure(report);
+    else process.stderr.write(`${report}\n`);
     // Exit once what is pending settles (a log file still opening would throw on an immediate exit);
     // a handle the half-built application left open cannot keep the process alive past a second.
-    process.exitCode = 1;
-    setTimeout(() => process.exit(1), 1000).unref();
+    const code = cluster.isWorker ? BOOT_FAILED_EXIT_CODE : 1;
+    process.exitCode = code;
+    setTimeout(() => process.exit(code), 1000).unref();
     return null;
   }
 }
