@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createApp } from './app.factory';
 import { bootSummaryRows, bootSummaryText } from './boot-summary';
+import { joinClusterMetrics } from './common/cluster-metrics';
 import { rootLogger } from './common/logging';
 import { APP_CONFIG, AppConfig, ConfigError, configurationReport, loadConfig } from './config/config';
 import { withGeneratedSecrets } from './config/dev-secrets';
@@ -48,6 +49,7 @@ async function boot(): Promise<Booted | null> {
       superviseWorkers(workers, (line) => process.stdout.write(`${line}\n`));
       return null;
     }
+    if (cluster.isWorker) joinClusterMetrics();
     return { app: await createApp(), given, envFile };
   } catch (err) {
     if (!(err instanceof ConfigError || err instanceof IdpConfigError)) {

@@ -1,5 +1,6 @@
 import cluster, { Worker } from 'node:cluster';
 import { availableParallelism } from 'node:os';
+import { aggregateWorkerMetrics } from './common/cluster-metrics';
 import { WORKER_COUNT_ENV } from './common/cores';
 import type { AppConfig } from './config/config';
 
@@ -92,6 +93,7 @@ export function superviseWorkers(count: number, write: (line: string) => void): 
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
     if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(bootFailure === null ? 0 : 1);
   };
+  aggregateWorkerMetrics();
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
   for (let i = 0; i < count; i++) fork(i);
