@@ -1,5 +1,6 @@
 import { namedSchema, ref } from '../api-docs/response-schema';
-import { DirectoryFactorsSchema, DirectorySessionSchema, DirectoryUserSchema } from '../end-users/directory/directory.schemas';
+import { DirectorySessionSchema, DirectoryUserSchema } from '../end-users/directory/directory.schemas';
+import { MfaStatusSchema } from '../second-factor/mfa.schemas';
 import { DirectoryGroupSchema } from '../scim/groups/group-directory.schemas';
 
 export const DirectoryPersonSchema = namedSchema('DirectoryPerson', {
@@ -9,6 +10,6 @@ export const DirectoryPersonSchema = namedSchema('DirectoryPerson', {
     user: ref(DirectoryUserSchema),
     groups: { type: 'array', items: ref(DirectoryGroupSchema), description: 'The SCIM groups the person is a member of, by name.' },
     sessions: { type: 'array', items: ref(DirectorySessionSchema), description: 'Live sessions, most recently used first.' },
-    factors: ref(DirectoryFactorsSchema),
+    factors: ref(MfaStatusSchema),
   },
 });

@@ -7,16 +7,14 @@ import { isUuid } from '../../common/ids';
 import type { RequestMeta } from '../../common/request-context';
 import { UnitOfWork } from '../../database/unit-of-work';
 import type { AuditActor } from '../../events/domain-events';
-import { END_USER_ERRORS } from '../end-users.errors';
-import { MfaRepository } from '../mfa/mfa.repository';
-import { PasskeysRepository } from '../mfa/passkeys/passkeys.repository';
-import { SessionsRepository } from '../sessions.repository';
+import { END_USER_ERRORS } from '../../end-user-directory/end-users.errors';
+import { MfaService, type MfaStatusView } from '../../second-factor/mfa.service';
+import { SessionsService } from '../../sessions/sessions.service';
 import { DirectoryAccount, DirectoryAccountsRepository, DirectoryPosition } from './directory-accounts.repository';
-import type { DirectoryFactorsSchema, DirectorySessionSchema, DirectoryUserSchema } from './directory.schemas';
+import type { DirectorySessionSchema, DirectoryUserSchema } from './directory.schemas';
 
 export type DirectoryUserView = ViewOf<typeof DirectoryUserSchema>;
 export type DirectorySessionView = ViewOf<typeof DirectorySessionSchema>;
-export type DirectoryFactorsView = ViewOf<typeof DirectoryFactorsSchema>;
 
 export interface DirectoryPageQuery {
   search?: string;
@@ -71,9 +69,8 @@ export class DirectoryAccountsService {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly accounts: DirectoryAccountsRepository,
-    private readonly sessions: SessionsRepository,
-    private readonly mfa: MfaRepository,
-    private readonly passkeys: PasskeysRepository,
+    private readonly sessions: SessionsService,
+    private readonly mfa: MfaService,
     private readonly clock: Clock,
   ) {}
 
@@ -93,15 +90,10 @@ export class DirectoryAccountsService {
   async person(
     workspaceId: string,
     userId: string,
-  ): Promise<{ user: DirectoryUserView; sessions: DirectorySessionView[]; factors: DirectoryFactorsView }> {
+  ): Promise<{ user: DirectoryUserView; sessions: DirectorySessionView[]; factors: MfaStatusView }> {
     const account = isUuid(userId) ? await this.accounts.byId(workspaceId, userId) : undefined;
     if (!account) throw notFound('user');
-    const now = this.clock.now();
-    const [sessions, factors, passkeys] = await Promise.all([
-      this.sessions.listLive(workspaceId, userId, now),
-      this.mfa.factors(workspaceId, userId),
-      this.passkeys.list(workspaceId, userId),
-    ]);
+    const [sessions, factors] = await Promise.all([this.sessions.liveOf(workspaceId, userId), this.mfa.factorsOf(workspaceId, userId)]);
     return {
       user: toDirectoryUserView(account),
       sessions: sessions.map((s) => ({
@@ -117,16 +109,7 @@ export class DirectoryAccountsService {
         last_seen_at: s.lastSeenAt.toISOString(),
         expires_at: s.expiresAt.toISOString(),
       })),
-      factors: {
-        totp: factors.totp,
-        passkeys: passkeys.map((p) => ({
-          id: p.id,
-          name: p.name,
-          created_at: p.createdAt.toISOString(),
-          last_used_at: p.lastUsedAt?.toISOString() ?? null,
-        })),
-        recovery_codes_left: factors.recoveryCodesLeft,
-      },
+      factors,
     };
   }
 

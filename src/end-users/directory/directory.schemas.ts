@@ -65,20 +65,3 @@ export const DirectorySessionSchema = namedSchema('DirectorySession', {
     expires_at: time,
   },
 });
-
-export const DirectoryFactorsSchema = namedSchema('DirectoryFactors', {
-  type: 'object',
-  required: ['totp', 'passkeys', 'recovery_codes_left'],
-  properties: {
-    totp: { type: 'boolean', example: true, description: 'An authenticator app is enrolled.' },
-    passkeys: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['id', 'name', 'created_at', 'last_used_at'],
-        properties: { id, name: str('MacBook Touch ID'), created_at: time, last_used_at: { ...time, nullable: true } },
-      },
-    },
-    recovery_codes_left: { type: 'integer', example: 10 },
-  },
-});
