@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DirectoryAccountsRepository } from './directory-accounts.repository';
 import { EndUsersRepository } from './end-users.repository';
 import { EndUser } from './entities/end-user.entity';
 
@@ -9,5 +10,9 @@ import { EndUser } from './entities/end-user.entity';
  * each imports this one, so neither needs the other's module to reach the directory. Which
  * modules may read end_users at all is written in .dependency-cruiser.cjs (decision 0155).
  */
-@Module({ imports: [TypeOrmModule.forFeature([EndUser])], providers: [EndUsersRepository], exports: [EndUsersRepository] })
+@Module({
+  imports: [TypeOrmModule.forFeature([EndUser])],
+  providers: [EndUsersRepository, DirectoryAccountsRepository],
+  exports: [EndUsersRepository, DirectoryAccountsRepository],
+})
 export class EndUserDirectoryModule {}

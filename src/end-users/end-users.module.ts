@@ -6,7 +6,6 @@ import { EndUserDirectoryModule } from '../end-user-directory/end-user-directory
 import { SecondFactorModule } from '../second-factor/second-factor.module';
 import { SessionsModule } from '../sessions/sessions.module';
 import { AuthController } from './auth.controller';
-import { DirectoryAccountsRepository } from './directory/directory-accounts.repository';
 import { DirectoryAccountsService } from './directory/directory-accounts.service';
 import { EndUsersService } from './end-users.service';
 import { PasswordService } from './password.service';
@@ -20,7 +19,7 @@ import { SignInService } from './sign-in.service';
 @Module({
   imports: [CommonModule, RateLimitModule, EndUserDirectoryModule, SessionsModule, SecondFactorModule, EmailVerificationModule],
   controllers: [AuthController],
-  providers: [EndUsersService, SignInService, PasswordService, DirectoryAccountsRepository, DirectoryAccountsService],
+  providers: [EndUsersService, SignInService, PasswordService, DirectoryAccountsService],
   exports: [SignInService, PasswordService, DirectoryAccountsService],
 })
 export class EndUsersModule {}

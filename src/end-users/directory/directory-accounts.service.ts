@@ -10,7 +10,7 @@ import type { AuditActor } from '../../events/domain-events';
 import { END_USER_ERRORS } from '../../end-user-directory/end-users.errors';
 import { MfaService, type MfaStatusView } from '../../second-factor/mfa.service';
 import { SessionsService } from '../../sessions/sessions.service';
-import { DirectoryAccount, DirectoryAccountsRepository, DirectoryPosition } from './directory-accounts.repository';
+import { DirectoryAccount, DirectoryAccountsRepository, DirectoryPosition } from '../../end-user-directory/directory-accounts.repository';
 import type { DirectorySessionSchema, DirectoryUserSchema } from './directory.schemas';
 
 export type DirectoryUserView = ViewOf<typeof DirectoryUserSchema>;

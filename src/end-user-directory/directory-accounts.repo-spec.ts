@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { aWorkspaceRow, bootRepositories, itKeepsTheTenantContract, RepositoryHarness } from '../../../test/support/repository';
+import { aWorkspaceRow, bootRepositories, itKeepsTheTenantContract, RepositoryHarness } from '../../test/support/repository';
 import { DirectoryAccountsRepository } from './directory-accounts.repository';
 
 describe('DirectoryAccountsRepository', () => {

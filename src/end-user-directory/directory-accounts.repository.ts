@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Brackets, Repository } from 'typeorm';
-import type { Tx } from '../../database/unit-of-work';
-import { EndUser } from '../../end-user-directory/entities/end-user.entity';
+import type { Tx } from '../database/unit-of-work';
+import { EndUser } from './entities/end-user.entity';
 
 /** A person as the developer's directory shows them: never the password hash, only whether there is one. */
 export interface DirectoryAccount {
