@@ -11,6 +11,7 @@ export const CLOCK_SKEW_MS = 120_000;
 /** The largest SAMLResponse form field accepted (base64 text), before anything is decoded. */
 export const MAX_SAML_RESPONSE_CHARS = 256 * 1024;
 
+const MAX_ID_CHARS = 256;
 const STATUS_SUCCESS = 'urn:oasis:names:tc:SAML:2.0:status:Success';
 const CM_BEARER = 'urn:oasis:names:tc:SAML:2.0:cm:bearer';
 const NAMEID_PERSISTENT = 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent';
@@ -64,8 +65,9 @@ export interface VerifyInput {
 export async function verifySamlResponse(input: VerifyInput): Promise<VerifiedSamlSignIn> {
   const xml = decodeResponse(input.samlResponse);
   const response = parseStrict(xml);
-  if (response.namespaceURI !== NS.protocol || response.localName !== 'Response')
+  if (response.namespaceURI !== NS.protocol || response.localName !== 'Response') {
     refuse('malformed_response', 'the message is not a SAML Response');
+  }
   if (descendants(response, NS.assertion, 'Assertion').length + descendants(response, NS.assertion, 'EncryptedAssertion').length > 1) {
     refuse('signature_invalid', 'the response carries more than one assertion');
   }
@@ -77,8 +79,9 @@ export async function verifySamlResponse(input: VerifyInput): Promise<VerifiedSa
     refuse('malformed_response', 'the response is not valid against the SAML 2.0 schema');
   }
   const assertion = parseStrict(verifiedAssertionXml(xml, input.connection.idpCertificates));
-  if (assertion.namespaceURI !== NS.assertion || assertion.localName !== 'Assertion')
+  if (assertion.namespaceURI !== NS.assertion || assertion.localName !== 'Assertion') {
     refuse('signature_invalid', 'the signed element is not an assertion');
+  }
 
   const { connection, sp } = input;
   checkIssuer(response, assertion, connection.idpEntityId);
@@ -93,6 +96,7 @@ export async function verifySamlResponse(input: VerifyInput): Promise<VerifiedSa
   const inResponseTo = checkInResponseTo(response, confirmation, input.pendingRequestId, connection.allowUnsolicited);
 
   const assertionId = attr(assertion, 'ID') ?? refuse('malformed_response', 'the assertion has no ID');
+  if (assertionId.length > MAX_ID_CHARS) refuse('malformed_response', 'the assertion ID is too long');
   const attributes = readAttributes(assertion);
   const nameId = readNameId(assertion);
   return {
@@ -178,8 +182,9 @@ function checkIssuer(response: Element, assertion: Element, idpEntityId: string)
   const issued = assertionIssuer ? pureText(assertionIssuer, 'Issuer') : undefined;
   if (issued !== idpEntityId) refuse('issuer_mismatch', `the assertion's Issuer is ${issued ?? 'missing'}`);
   const responseIssuer = onlyChild(response, NS.assertion, 'Issuer');
-  if (responseIssuer && pureText(responseIssuer, 'Issuer') !== idpEntityId)
+  if (responseIssuer && pureText(responseIssuer, 'Issuer') !== idpEntityId) {
     refuse('issuer_mismatch', "the response's Issuer differs from the IdP's");
+  }
 }
 
 function checkAudience(conditions: Element | undefined, spEntityId: string): void {
@@ -234,8 +239,9 @@ function checkInResponseTo(response: Element, confirmation: Element, pending: st
     if (!allowUnsolicited) refuse('unsolicited_response', 'the response answers no request of ours');
     return null;
   }
-  if (pending === null || !constantTimeEqual(signed, pending))
+  if (pending === null || !constantTimeEqual(signed, pending)) {
     refuse('state_mismatch', 'the response answers a request this browser did not start');
+  }
   return signed;
 }
 

@@ -43,8 +43,9 @@ export function parseStrict(xml: string): Element {
   for (let n = doc.firstChild; n; n = n.nextSibling) {
     if (n.nodeType === n.ELEMENT_NODE) roots += 1;
     // xmldom shows the XML declaration as a processing instruction named "xml".
-    if (n.nodeType === n.PROCESSING_INSTRUCTION_NODE && n.nodeName !== 'xml')
+    if (n.nodeType === n.PROCESSING_INSTRUCTION_NODE && n.nodeName !== 'xml') {
       refuse('malformed_response', 'processing instructions are not allowed');
+    }
   }
   if (roots !== 1 || !doc.documentElement) refuse('malformed_response', 'the document must have exactly one root element');
   return doc.documentElement;
@@ -53,8 +54,9 @@ export function parseStrict(xml: string): Element {
 export function children(node: Node, ns: string, localName: string): Element[] {
   const out: Element[] = [];
   for (let n = node.firstChild; n; n = n.nextSibling) {
-    if (n.nodeType === n.ELEMENT_NODE && (n as Element).namespaceURI === ns && (n as Element).localName === localName)
+    if (n.nodeType === n.ELEMENT_NODE && (n as Element).namespaceURI === ns && (n as Element).localName === localName) {
       out.push(n as Element);
+    }
   }
   return out;
 }
