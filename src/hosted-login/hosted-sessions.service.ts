@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EndUserPrincipal } from '../common/auth/principal';
 import type { RequestMeta } from '../common/request-context';
 import { SessionsService } from '../sessions/sessions.service';
-import { ApplicationGrantsSlot } from './application-grants';
+import { ApplicationGrantsPort } from './application-grants';
 import type { BrowserSession } from './browser-sessions.service';
 import type { HostedRedirect, HostedResult } from './hosted-outcome';
 import type { SessionsPageModel } from './views/sessions-page.view';
@@ -29,7 +29,7 @@ export interface SessionsContext {
 export class HostedSessionsService {
   constructor(
     private readonly sessions: SessionsService,
-    private readonly applicationGrants: ApplicationGrantsSlot,
+    private readonly applicationGrants: ApplicationGrantsPort,
   ) {}
 
   async show(session: BrowserSession | null, context: SessionsContext, notice: string | null): Promise<SessionsResult> {
