@@ -19,7 +19,7 @@ import { isFirstProcess, superviseWorkers, workerCount } from './workers';
  */
 function readEnvFile(): string | undefined {
   if (process.env.NODE_ENV === 'test') return undefined;
-  const file = resolve(process.env.ENV_FILE ?? '.env');
+  const file = resolve(process.env.ENV_FILE || '.env');
   if (!existsSync(file)) return undefined;
   process.loadEnvFile(file);
   return file;
