@@ -50,11 +50,12 @@ export function renderLoginPage(model: LoginPageModel): string {
     <p class="lead">
       ${model.appName || model.brand ? html`to continue to ${model.appName || model.brand}` : 'with the email and password of your account'}
     </p>
-    <div id="form-error" class="alert error" role="alert" aria-live="assertive">${model.error ?? ''}</div>
+    <div id="form-error" class="alert error" role="alert">${model.error ?? ''}</div>
     ${model.notice ? html`<div class="alert ok" role="status">${model.notice}</div>` : ''}
     <form method="post" action="${model.action}" novalidate>
       <input type="hidden" name="csrf_token" value="${model.csrfToken}" />
-      ${contextFields(model.next, model.context)} ${emailField({ value: model.email, hasError, autofocus: !hasError })}
+      ${contextFields(model.next, model.context)}
+      ${emailField({ value: model.email, hasError, autofocus: !hasError, autocomplete: 'username' })}
       <div class="field">
         <label for="password">Password</label>
         <input

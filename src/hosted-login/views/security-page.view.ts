@@ -141,7 +141,7 @@ export function renderSecurityPage(model: SecurityPageModel): string {
   </section>`;
   const content = html`<h1>Security</h1>
     <p class="lead">Signed in as ${model.email}.</p>
-    <div id="form-error" class="alert error" role="alert" aria-live="assertive">${model.error ?? ''}</div>
+    <div id="form-error" class="alert error" role="alert">${model.error ?? ''}</div>
     ${model.notice ? html`<div class="alert ok" role="status">${model.notice}</div>` : ''}
     ${model.recoveryCodes?.length ? recoveryCodesSection(model.recoveryCodes) : ''}
     ${model.enrolment ? enrolmentSection(model, model.enrolment) : ''} ${factors} ${passkeysSection(model)}`;
