@@ -128,6 +128,11 @@ export class EndUsersRepository {
     return (await first(this.dataSource, WORKSPACE_NAME, [workspaceId]))?.name ?? null;
   }
 
+  /** The name the hosted pages of a signed-in person show: their application's, else their workspace's. */
+  async brandName(workspaceId: string, oauthClientId: string | null): Promise<string | null> {
+    return (await first(this.dataSource, CLIENT_NAME, [workspaceId, oauthClientId]))?.name ?? null;
+  }
+
   /** The name mails sign with: the OAuth client's, else the workspace's. On the caller's transaction. */
   async clientName(tx: Tx, workspaceId: string, oauthClientId: string | null): Promise<string> {
     return (await first(tx, CLIENT_NAME, [workspaceId, oauthClientId]))?.name ?? '';

@@ -33,4 +33,9 @@ export class HostedContexts {
     }
     return null;
   }
+
+  /** The name the signed-in person's pages carry (security, sessions): their application's, else their workspace's. */
+  async brandOf(session: { workspaceId: string; oauthClientId: string | null }): Promise<string | null> {
+    return this.users.brandName(session.workspaceId, session.oauthClientId);
+  }
 }

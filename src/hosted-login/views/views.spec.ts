@@ -1,6 +1,7 @@
 import { renderErrorPage } from '../../common/html/error-page.view';
 import { renderLoginPage } from './login-page.view';
 import { renderResetRequestPage } from './reset-password.view';
+import { renderSignedInPage } from './signed-in-page.view';
 import { renderVerifyEmailPage } from './verify-email-page.view';
 
 const base = { action: '/auth/login/', csrfToken: 'tok"en', next: '/saml/sso/finish/', context: { workspaceId: 'ws-1' } };
@@ -56,6 +57,20 @@ describe('verify email page', () => {
     expect(page).toContain('autocomplete="one-time-code"');
     expect(page).toContain('action="/auth/login/verify/resend/"');
     expect(page).toContain('<strong>a@b.co</strong>');
+  });
+});
+
+describe("the signed-in person's pages", () => {
+  it('the signed-in page links to the security page and the sessions page, keeping the application', () => {
+    const page = renderSignedInPage({
+      email: 'a@b.co',
+      logoutAction: '/auth/login/logout/',
+      csrfToken: 't',
+      context: { clientId: 'cli_1' },
+    });
+    expect(page).toContain('<nav class="meta account-links" aria-label="Your account">');
+    expect(page).toContain('href="/auth/security/?client_id=cli_1">Security: two-step verification and passkeys</a>');
+    expect(page).toContain('href="/auth/sessions/?client_id=cli_1">Your sessions</a>');
   });
 });
 
