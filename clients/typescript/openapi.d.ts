@@ -2157,6 +2157,8 @@ export interface components {
       client_type?: 'confidential' | 'public';
       /** @description First-party apps skip the consent screen; third-party ones ask each person once (default true). */
       first_party?: boolean;
+      /** @description The hosted login offers "Create an account" (email, password, then the emailed 6-digit code) to people without an account of this application (default false). */
+      allow_signup?: boolean;
       /**
        * @description pairwise: `sub` differs per application (OpenID Connect Core §8.1).
        * @enum {string}
@@ -2196,6 +2198,8 @@ export interface components {
       client_type?: 'confidential' | 'public';
       /** @description First-party apps skip the consent screen; third-party ones ask each person once (default true). */
       first_party?: boolean;
+      /** @description The hosted login offers "Create an account" (email, password, then the emailed 6-digit code) to people without an account of this application (default false). */
+      allow_signup?: boolean;
       /**
        * @description pairwise: `sub` differs per application (OpenID Connect Core §8.1).
        * @enum {string}
@@ -3007,7 +3011,7 @@ export interface components {
     CreateWebhookDto: {
       /** Format: uuid */
       workspace_id: string;
-      /** @description https: URL (http: and private addresses only with WEBHOOK_ALLOW_PRIVATE_TARGETS=true) */
+      /** @description https: URL (http: and local or private addresses in development, or with WEBHOOK_ALLOW_PRIVATE_TARGETS=true) */
       url: string;
       /**
        * @description Audit catalog event types, or "*" for all
@@ -3654,6 +3658,11 @@ export interface components {
        * @example true
        */
       first_party: boolean;
+      /**
+       * @description Its hosted login offers "Create an account" to people who have no account yet.
+       * @example false
+       */
+      allow_signup: boolean;
       /**
        * @example public
        * @enum {string}

@@ -100,6 +100,7 @@ import { TokenDenylistService } from './tokens/token-denylist.service';
   ],
   // The hosted login (src/hosted-login) builds its pages on these.
   exports: [
+    EndUsersService,
     SessionsService,
     SignInService,
     PasswordService,

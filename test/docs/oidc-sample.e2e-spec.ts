@@ -57,7 +57,7 @@ describe('docs/oidc.md: the Express sample', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     for (const stream of [sample.stdout!, sample.stderr!]) stream.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-    await eventually(() => expect(output.join('')).toContain(`sample application on http://localhost:${port}/`), { timeoutMs: 30_000 });
+    await eventually(() => expect(output.join('')).toContain(`sample application on http://localhost:${port}/`), { timeoutMs: 60_000 });
 
     const context = await browser.newContext();
     try {
@@ -74,5 +74,5 @@ describe('docs/oidc.md: the Express sample', () => {
       await context.close();
     }
     expect(output.join('')).not.toMatch(/Error/);
-  });
+  }, 120_000);
 });

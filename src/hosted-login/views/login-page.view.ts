@@ -22,6 +22,8 @@ export interface LoginPageModel {
   notice?: string | null;
   /** "Forgot your password?" link (same context). */
   resetHref?: string;
+  /** "Create an account" link (same context and request), when the application allows sign-up. */
+  signUpHref?: string | null;
   /** "Continue with a passkey": where the credential is posted and where the page's script gets the options. */
   passkey?: { action: string; optionsUrl: string };
 }
@@ -71,6 +73,7 @@ export function renderLoginPage(model: LoginPageModel): string {
       <button type="submit">Sign in</button>
     </form>
     ${passkeySignIn(model)}
-    ${model.resetHref ? html`<p class="meta"><a href="${model.resetHref}">Forgot your password, or never set one?</a></p>` : ''}`;
+    ${model.resetHref ? html`<p class="meta"><a href="${model.resetHref}">Forgot your password, or never set one?</a></p>` : ''}
+    ${model.signUpHref ? html`<p class="meta">New here? <a href="${model.signUpHref}">Create an account</a></p>` : ''}`;
   return pageLayout({ title: 'Sign in', brand: model.brand }, content);
 }
