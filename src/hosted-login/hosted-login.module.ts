@@ -22,6 +22,7 @@ import { HostedSecurityController } from './hosted-security.controller';
 import { HostedSecurityService } from './hosted-security.service';
 import { HostedSessionsController } from './hosted-sessions.controller';
 import { HostedSessionsService } from './hosted-sessions.service';
+import { HostedSignUpService } from './hosted-sign-up.service';
 import { HostedVerificationService } from './hosted-verification.service';
 import { HostedLoginPorts } from './hosted-login-ports';
 import { LOGIN_APP_NAMES, LoginAppNamesPort } from './login-app-names';
@@ -55,6 +56,7 @@ const DEFAULT_LOGIN_PATH = '/auth/login/';
     HostedPasswordResetService,
     HostedSecurityService,
     HostedSessionsService,
+    HostedSignUpService,
     SignInContinuations,
     HostedLoginPorts,
     LoginAppNamesPort,

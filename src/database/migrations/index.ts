@@ -20,6 +20,7 @@ import { SignInPoliciesForGeoKinds1795710000001 } from './1795710000001-SignInPo
 import { AuditBrinSmallRanges1795600000000 } from './1795600000000-AuditBrinSmallRanges';
 import { SigningKeyActivation1795720000000 } from './1795720000000-SigningKeyActivation';
 import { SsoSamlAssertionIds1795805000001 } from './1795805000001-SsoSamlAssertionIds';
+import { ApplicationSignUp1795820000001 } from './1795820000001-ApplicationSignUp';
 
 /** Every migration, in order. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   SignInPoliciesForGeoKinds1795710000001,
   SigningKeyActivation1795720000000,
   SsoSamlAssertionIds1795805000001,
+  ApplicationSignUp1795820000001,
 ];
