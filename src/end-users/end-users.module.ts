@@ -139,7 +139,7 @@ const DEFAULT_LOGIN_PATH = '/auth/login/';
       useFactory: (config: AppConfig) => new AccessTokenCodec(config.AUTH_JWT_SECRET ?? '', config.ACCESS_TOKEN_TTL_SECONDS),
     },
   ],
-  exports: [BrowserSessionsService, SessionsService, LoginAppNamesSlot, ApplicationGrantsSlot, AuthorizationContinuationSlot],
+  exports: [BrowserSessionsService, SessionsService, SignInService, SignInGate, LoginAppNamesSlot, ApplicationGrantsSlot, AuthorizationContinuationSlot],
 })
 export class EndUsersModule implements NestModule {
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}

@@ -1,0 +1,32 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { CommonModule } from '../common/common.module';
+import { EndUserDirectoryModule } from '../end-users/end-user-directory.module';
+import { EndUsersModule } from '../end-users/end-users.module';
+import { SsoAttempt } from './entities/sso-attempt.entity';
+import { SsoBinding } from './entities/sso-binding.entity';
+import { SsoConnectionDomain } from './entities/sso-connection-domain.entity';
+import { SsoConnection } from './entities/sso-connection.entity';
+import { SsoConnectionsController } from './sso-connections.controller';
+import { SsoConnectionsRepository } from './sso-connections.repository';
+import { SsoConnectionsService } from './sso-connections.service';
+import { UpstreamSignInService } from './upstream-sign-in.service';
+
+/**
+ * Enterprise SSO connections (docs/sso-connections.md): a workspace's company identity provider,
+ * OpenID Connect or SAML 2.0 (src/sso-connections/saml/), bound to the people of its directory.
+ * It builds on the directory and the hosted login's sessions; the protocol halves end every
+ * sign-in in UpstreamSignInService.completeUpstreamSignIn.
+ */
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([SsoConnection, SsoConnectionDomain, SsoBinding, SsoAttempt]),
+    CommonModule,
+    EndUserDirectoryModule,
+    EndUsersModule,
+  ],
+  controllers: [SsoConnectionsController],
+  providers: [SsoConnectionsRepository, SsoConnectionsService, UpstreamSignInService],
+  exports: [SsoConnectionsRepository, UpstreamSignInService],
+})
+export class SsoConnectionsModule {}
