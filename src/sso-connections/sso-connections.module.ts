@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { CommonModule } from '../common/common.module';
 import { EndUserDirectoryModule } from '../end-users/end-user-directory.module';
 import { EndUsersModule } from '../end-users/end-users.module';
+import { HostedLoginModule } from '../hosted-login/hosted-login.module';
 import { SsoAttempt } from './entities/sso-attempt.entity';
 import { SsoBinding } from './entities/sso-binding.entity';
 import { SsoConnectionDomain } from './entities/sso-connection-domain.entity';
@@ -24,6 +25,7 @@ import { UpstreamSignInService } from './upstream-sign-in.service';
     CommonModule,
     EndUserDirectoryModule,
     EndUsersModule,
+    HostedLoginModule,
   ],
   controllers: [SsoConnectionsController],
   providers: [SsoConnectionsRepository, SsoConnectionsService, UpstreamSignInService],

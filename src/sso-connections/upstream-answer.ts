@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import { renderErrorPage } from '../common/html/error-page';
-import { setSessionCookie } from '../end-users/hosted-login/browser-session-cookie';
+import { setSessionCookie } from '../hosted-login/browser-session-cookie';
 import type { UpstreamSignInResult } from './upstream-sign-in.service';
 
 /**
