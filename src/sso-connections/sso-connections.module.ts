@@ -1,9 +1,11 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CommonModule } from '../common/common.module';
-import { EndUserDirectoryModule } from '../end-users/end-user-directory.module';
+import { EndUserDirectoryModule } from '../end-user-directory/end-user-directory.module';
 import { EndUsersModule } from '../end-users/end-users.module';
 import { HostedLoginModule } from '../hosted-login/hosted-login.module';
+import { SecondFactorModule } from '../second-factor/second-factor.module';
+import { SessionsModule } from '../sessions/sessions.module';
 import { SsoAttempt } from './entities/sso-attempt.entity';
 import { SsoBinding } from './entities/sso-binding.entity';
 import { SsoConnectionDomain } from './entities/sso-connection-domain.entity';
@@ -26,6 +28,8 @@ import { UpstreamSignInService } from './upstream-sign-in.service';
     EndUserDirectoryModule,
     EndUsersModule,
     HostedLoginModule,
+    SessionsModule,
+    SecondFactorModule,
   ],
   controllers: [SsoConnectionsController],
   providers: [SsoConnectionsRepository, SsoConnectionsService, UpstreamSignInService],

@@ -20,6 +20,7 @@ import { SignInPoliciesForGeoKinds1795710000001 } from './1795710000001-SignInPo
 import { AuditBrinSmallRanges1795600000000 } from './1795600000000-AuditBrinSmallRanges';
 import { SigningKeyActivation1795720000000 } from './1795720000000-SigningKeyActivation';
 import { SsoConnections1795800000000 } from './1795800000000-SsoConnections';
+import { SsoSamlAssertionIds1795805000001 } from './1795805000001-SsoSamlAssertionIds';
 
 /** Every migration, in order. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   SignInPoliciesForGeoKinds1795710000001,
   SigningKeyActivation1795720000000,
   SsoConnections1795800000000,
+  SsoSamlAssertionIds1795805000001,
 ];
