@@ -187,7 +187,7 @@ ORDER BY created_at, id LIMIT 5) u ON true
 WHERE c.client_id = $1;
 
 -- end-users.client-by-public-id
-SELECT id, workspace_id, client_id, name FROM oauth_clients WHERE client_id = $1;
+SELECT id, workspace_id, client_id, name, allow_signup FROM oauth_clients WHERE client_id = $1;
 
 -- end-users.client-name
 SELECT COALESCE((SELECT name FROM oauth_clients WHERE id = $2 AND workspace_id = $1), w.name) AS name

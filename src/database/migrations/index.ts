@@ -21,6 +21,7 @@ import { AuditBrinSmallRanges1795600000000 } from './1795600000000-AuditBrinSmal
 import { SigningKeyActivation1795720000000 } from './1795720000000-SigningKeyActivation';
 import { SsoConnections1795800000000 } from './1795800000000-SsoConnections';
 import { SsoSamlAssertionIds1795805000001 } from './1795805000001-SsoSamlAssertionIds';
+import { ApplicationSignUp1795820000001 } from './1795820000001-ApplicationSignUp';
 
 /** Every migration, in order. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   SigningKeyActivation1795720000000,
   SsoConnections1795800000000,
   SsoSamlAssertionIds1795805000001,
+  ApplicationSignUp1795820000001,
 ];
