@@ -31,6 +31,7 @@ import { ScimOAuthClient } from './scim/clients/entities/scim-oauth-client.entit
 import { SamlServiceProvider } from './saml/sps/entities/saml-service-provider.entity';
 import { SamlPendingRequest } from './saml/sso/entities/saml-pending-request.entity';
 import { SamlSeenRequest } from './saml/sso/entities/saml-seen-request.entity';
+import { SsoSamlAssertionId } from './sso-connections/saml/entities/sso-saml-assertion-id.entity';
 import { SamlNameIdKey } from './saml/idp/entities/saml-nameid-key.entity';
 import { ScimGroupChange } from './scim/groups/entities/scim-group-change.entity';
 import { ScimGroupMember } from './scim/groups/entities/scim-group-member.entity';
@@ -44,6 +45,10 @@ import { Workspace } from './workspaces/entities/workspace.entity';
 import { OAuthAppSession } from './oidc/entities/oauth-app-session.entity';
 import { OAuthAuthorizationCode } from './oidc/entities/oauth-authorization-code.entity';
 import { OAuthConsent } from './oidc/entities/oauth-consent.entity';
+import { SsoAttempt } from './sso-connections/entities/sso-attempt.entity';
+import { SsoBinding } from './sso-connections/entities/sso-binding.entity';
+import { SsoConnectionDomain } from './sso-connections/entities/sso-connection-domain.entity';
+import { SsoConnection } from './sso-connections/entities/sso-connection.entity';
 
 /**
  * Every entity, one per table: a new table is one line here. The list lives in the app layer
@@ -86,6 +91,7 @@ export const ENTITIES = [
   SamlServiceProvider,
   SamlPendingRequest,
   SamlSeenRequest,
+  SsoSamlAssertionId,
   SamlNameIdKey,
   ScimGroupChange,
   ScimGroupMember,
@@ -94,6 +100,10 @@ export const ENTITIES = [
   ScimOAuthClient,
   ScimOAuthClientSecret,
   ScimUserCount,
+  SsoAttempt,
+  SsoBinding,
+  SsoConnectionDomain,
+  SsoConnection,
   WorkspaceMember,
   WebhookDelivery,
   WebhookSubscription,

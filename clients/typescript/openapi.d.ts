@@ -2064,7 +2064,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/developer/directory/users/': {
+  '/developer/external-providers/': {
     parameters: {
       query?: never;
       header?: never;
@@ -2072,23 +2072,23 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * List the people of a workspace
-     * @description Every end user of the workspace: its directory (provisioned by SCIM or added by a developer, application null) and the accounts of its applications, ordered by email. `search` matches part of an email or a name, case-insensitively. Page with `cursor` = next_cursor of the previous page. Members of the workspace only.
+     * List SSO connections
+     * @description The connections of one workspace, oldest first, without secrets. Members of the workspace only.
      */
-    get: operations['DirectoryController_users'];
+    get: operations['SsoConnectionsController_list'];
     put?: never;
     /**
-     * Add a person to the directory
-     * @description For developers who do not use SCIM: a directory account with an email and a name, without a password. The person sets one on the hosted login ("Set or reset your password", a code mailed to the address), which also verifies the address; then SAML sign-ins to the workspace's service providers work. Audited as user_create.
+     * Create an SSO connection
+     * @description Connects a workspace to its company's identity provider: OpenID Connect (we are the relying party: issuer, client_id, client_secret or private_key_jwt) or SAML 2.0 (we are the service provider). The answer carries the values to paste into the provider (redirect_uri, or sp_entity_id, acs_url and sp_metadata_url) and, per email domain, the DNS TXT record that verifies it. The client secret is stored encrypted and never shown. Audited as external_provider_create. Members of the workspace only.
      */
-    post: operations['DirectoryController_addUser'];
+    post: operations['SsoConnectionsController_create'];
     delete?: never;
     options?: never;
     head?: never;
     patch?: never;
     trace?: never;
   };
-  '/developer/directory/users/{id}/': {
+  '/developer/external-providers/{id}/': {
     parameters: {
       query?: never;
       header?: never;
@@ -2096,19 +2096,27 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Show a person
-     * @description One end user of the workspace with their groups, live sessions and second factors (never a secret). Their audit trail: GET /developer/audit/?subject_id={id}. Members of the workspace only.
+     * Show an SSO connection
+     * @description Without secrets. Visible to members of its workspace only (404 to anyone else).
      */
-    get: operations['DirectoryController_person'];
+    get: operations['SsoConnectionsController_get'];
     put?: never;
     post?: never;
-    delete?: never;
+    /**
+     * Delete an SSO connection
+     * @description The connection, its domains, bindings and attempts are removed; the people it signed in stay in the directory (with their sessions). Audited as external_provider_delete.
+     */
+    delete: operations['SsoConnectionsController_remove'];
     options?: never;
     head?: never;
-    patch?: never;
+    /**
+     * Update an SSO connection
+     * @description Fields not sent are kept; the protocol cannot change. Sending domains replaces the list: kept domains keep their verification, new ones start unverified. A new client_secret replaces the stored one. Audited as external_provider_update.
+     */
+    patch: operations['SsoConnectionsController_update'];
     trace?: never;
   };
-  '/developer/directory/groups/': {
+  '/developer/external-providers/{id}/attempts/': {
     parameters: {
       query?: never;
       header?: never;
@@ -2116,10 +2124,10 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * List the groups of a workspace
-     * @description The SCIM groups of the workspace by name, each with its member count and first 100 members. `search` matches part of the name. Page with `cursor` = next_cursor of the previous page. Members of the workspace only.
+     * List sign-in attempts of an SSO connection
+     * @description The latest upstream answers to the connection, newest first (limit, default 50, up to 100): accepted, or refused with its reason (docs/sso-connections.md lists the reasons), with the upstream subject and email when the answer named them.
      */
-    get: operations['DirectoryController_groups'];
+    get: operations['SsoConnectionsController_attempts'];
     put?: never;
     post?: never;
     delete?: never;
@@ -2221,6 +2229,8 @@ export interface components {
       client_type?: 'confidential' | 'public';
       /** @description First-party apps skip the consent screen; third-party ones ask each person once (default true). */
       first_party?: boolean;
+      /** @description The hosted login offers "Create an account" (email, password, then the emailed 6-digit code) to people without an account of this application (default false). */
+      allow_signup?: boolean;
       /**
        * @description pairwise: `sub` differs per application (OpenID Connect Core §8.1).
        * @enum {string}
@@ -2260,6 +2270,8 @@ export interface components {
       client_type?: 'confidential' | 'public';
       /** @description First-party apps skip the consent screen; third-party ones ask each person once (default true). */
       first_party?: boolean;
+      /** @description The hosted login offers "Create an account" (email, password, then the emailed 6-digit code) to people without an account of this application (default false). */
+      allow_signup?: boolean;
       /**
        * @description pairwise: `sub` differs per application (OpenID Connect Core §8.1).
        * @enum {string}
@@ -3071,7 +3083,7 @@ export interface components {
     CreateWebhookDto: {
       /** Format: uuid */
       workspace_id: string;
-      /** @description https: URL (http: and private addresses only with WEBHOOK_ALLOW_PRIVATE_TARGETS=true) */
+      /** @description https: URL (http: and local or private addresses in development, or with WEBHOOK_ALLOW_PRIVATE_TARGETS=true) */
       url: string;
       /**
        * @description Audit catalog event types, or "*" for all
@@ -3248,18 +3260,125 @@ export interface components {
       /** @description false pauses deliveries; true re-enables a disabled endpoint */
       is_active?: boolean;
     };
-    AddDirectoryUserDto: {
+    ProfileMappingDto: {
+      /** @example email */
+      email?: string;
+      /** @example given_name */
+      given_name?: string;
+      /** @example family_name */
+      family_name?: string;
+      /** @example groups */
+      groups?: string;
+    };
+    OidcSettingsDto: {
+      /**
+       * Format: uri
+       * @description The issuer; discovery reads {issuer}/.well-known/openid-configuration
+       * @example https://login.example.com
+       */
+      issuer: string;
+      /** @example 0oa1b2c3d4 */
+      client_id: string;
+      /** @description Required with client_secret_basic / client_secret_post; stored encrypted, never shown again */
+      client_secret?: string;
+      /**
+       * @default client_secret_basic
+       * @enum {string}
+       */
+      token_endpoint_auth_method: 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt';
+      /**
+       * @description Requested besides openid
+       * @example [
+       *       "email",
+       *       "profile"
+       *     ]
+       */
+      scopes?: string[];
+      /** @description Claim names for our profile fields (defaults: the standard claims) */
+      claim_mapping?: components['schemas']['ProfileMappingDto'];
+    };
+    SamlMappingDto: {
+      /** @example email */
+      email?: string;
+      /** @example given_name */
+      given_name?: string;
+      /** @example family_name */
+      family_name?: string;
+      /** @example groups */
+      groups?: string;
+      /**
+       * @description An immutable attribute used as the subject instead of the NameID
+       * @example objectGUID
+       */
+      subject?: string;
+    };
+    SamlSettingsDto: {
+      /** @example http://www.okta.com/exk1a2b3c4 */
+      idp_entity_id?: string;
+      /**
+       * Format: uri
+       * @example https://example.okta.com/app/exk1a2b3c4/sso/saml
+       */
+      idp_sso_url?: string;
+      /** @description PEM signing certificates, up to two (rollover) */
+      idp_certificates?: string[];
+      /**
+       * @description Accept IdP-initiated responses (no AuthnRequest of ours)
+       * @default false
+       */
+      allow_unsolicited: boolean;
+      attribute_mapping?: components['schemas']['SamlMappingDto'];
+    };
+    CreateSsoConnectionDto: {
+      /**
+       * @description Email domains this connection serves (verified by DNS TXT before routing)
+       * @example [
+       *       "example.com"
+       *     ]
+       */
+      domains?: string[];
+      /**
+       * @description Create a person on the first sign-in of an unknown verified email
+       * @default false
+       */
+      jit: boolean;
+      /**
+       * @description Count the upstream's MFA claim (OIDC amr/acr, SAML AuthnContext) as our mfa
+       * @default false
+       */
+      trust_upstream_mfa: boolean;
       /** Format: uuid */
       workspace_id: string;
+      /** @example Acme Okta */
+      name: string;
+      /** @enum {string} */
+      protocol: 'oidc' | 'saml';
+      /** @description Required when protocol is oidc */
+      oidc?: components['schemas']['OidcSettingsDto'];
+      /** @description Required when protocol is saml */
+      saml?: components['schemas']['SamlSettingsDto'];
+    };
+    UpdateSsoConnectionDto: {
       /**
-       * Format: email
-       * @example ada@acme.test
+       * @description Email domains this connection serves (verified by DNS TXT before routing)
+       * @example [
+       *       "example.com"
+       *     ]
        */
-      email: string;
-      /** @example Ada */
-      first_name?: string;
-      /** @example Lovelace */
-      last_name?: string;
+      domains?: string[];
+      /**
+       * @description Create a person on the first sign-in of an unknown verified email
+       * @default false
+       */
+      jit: boolean;
+      /**
+       * @description Count the upstream's MFA claim (OIDC amr/acr, SAML AuthnContext) as our mfa
+       * @default false
+       */
+      trust_upstream_mfa: boolean;
+      name?: string;
+      oidc?: components['schemas']['OidcSettingsDto'];
+      saml?: components['schemas']['SamlSettingsDto'];
     };
     /** @description A signed chain head: an Ed25519 signature over its workspace_id, seq, event_id, hash and signed_at (docs/audit.md). */
     AuditCheckpoint: {
@@ -3506,153 +3625,6 @@ export interface components {
        */
       created_at: string;
     };
-    DirectoryGroup: {
-      /**
-       * Format: uuid
-       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
-       */
-      id: string;
-      /** @example Engineering */
-      display_name: string;
-      /** @example 00g1emaKYZTWRYYRRTSK */
-      external_id: string | null;
-      /**
-       * Format: date-time
-       * @example 2026-11-24T12:00:00.000Z
-       */
-      created_at: string;
-    };
-    DirectoryGroupPage: {
-      results: components['schemas']['DirectoryGroupWithMembers'][];
-      /** @description Pass as `cursor` for the next page; null on the last page. */
-      next_cursor: string | null;
-    };
-    DirectoryGroupWithMembers: {
-      /**
-       * Format: uuid
-       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
-       */
-      id: string;
-      /** @example Engineering */
-      display_name: string;
-      /** @example 00g1emaKYZTWRYYRRTSK */
-      external_id: string | null;
-      /**
-       * Format: date-time
-       * @example 2026-11-24T12:00:00.000Z
-       */
-      created_at: string;
-      /** @example 2 */
-      member_count: number;
-      /** @description The first 100 members, in the order they joined; member_count counts them all. */
-      members: {
-        /**
-         * Format: uuid
-         * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
-         */
-        id: string;
-        /** @example ada@acme.test */
-        email: string;
-        /** @example Ada Lovelace */
-        name: string;
-      }[];
-    };
-    DirectoryPerson: {
-      user: components['schemas']['DirectoryUser'];
-      /** @description The SCIM groups the person is a member of, by name. */
-      groups: components['schemas']['DirectoryGroup'][];
-      /** @description Live sessions, most recently used first. */
-      sessions: components['schemas']['DirectorySession'][];
-      factors: components['schemas']['MfaStatus'];
-    };
-    DirectorySession: {
-      /**
-       * Format: uuid
-       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
-       */
-      id: string;
-      /**
-       * @example browser
-       * @enum {string}
-       */
-      kind: 'api' | 'browser';
-      /** @example 203.0.113.7 */
-      ip_address: string | null;
-      /** @example FR */
-      country: string | null;
-      /** @example Mozilla/5.0 (X11; Linux x86_64) Firefox/130.0 */
-      user_agent: string | null;
-      /** @example Firefox */
-      browser_family: string;
-      /** @example Linux */
-      os_family: string;
-      /**
-       * @example [
-       *       "pwd"
-       *     ]
-       */
-      amr: string[];
-      /**
-       * Format: date-time
-       * @example 2026-11-24T12:00:00.000Z
-       */
-      created_at: string;
-      /**
-       * Format: date-time
-       * @example 2026-11-24T12:00:00.000Z
-       */
-      last_seen_at: string;
-      /**
-       * Format: date-time
-       * @example 2026-11-24T12:00:00.000Z
-       */
-      expires_at: string;
-    };
-    DirectoryUser: {
-      /**
-       * Format: uuid
-       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
-       */
-      id: string;
-      /** @example ada@acme.test */
-      email: string;
-      /** @example Ada */
-      first_name: string;
-      /** @example Lovelace */
-      last_name: string;
-      /**
-       * @description false once deactivated (SCIM active=false or DELETE): sign-ins are refused.
-       * @example true
-       */
-      active: boolean;
-      /** @example true */
-      email_verified: boolean;
-      /**
-       * @description Whether the person has set a password (directory users start without one).
-       * @example false
-       */
-      has_password: boolean;
-      /** @description The application whose account this is; null for the workspace's directory (provisioned by SCIM or added by a developer). */
-      application: {
-        /**
-         * Format: uuid
-         * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
-         */
-        id: string;
-        /** @example Acme Notes */
-        name: string;
-      } | null;
-      /**
-       * Format: date-time
-       * @example 2026-11-24T12:00:00.000Z
-       */
-      created_at: string;
-    };
-    DirectoryUserPage: {
-      results: components['schemas']['DirectoryUser'][];
-      /** @description Pass as `cursor` for the next page; null on the last page. */
-      next_cursor: string | null;
-    };
     EmailTemplate: {
       /**
        * @example registration_confirmation
@@ -3878,6 +3850,11 @@ export interface components {
        * @example true
        */
       first_party: boolean;
+      /**
+       * @description Its hosted login offers "Create an account" to people who have no account yet.
+       * @example false
+       */
+      allow_signup: boolean;
       /**
        * @example public
        * @enum {string}
@@ -5119,6 +5096,192 @@ export interface components {
        */
       updated_at: string | null;
     };
+    /** @description One upstream answer to the connection: accepted, or refused with its reason. */
+    SsoAttempt: {
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      at: string;
+      /**
+       * @example failure
+       * @enum {string}
+       */
+      outcome: 'success' | 'failure';
+      /**
+       * @description Failures only.
+       * @example user_not_provisioned
+       * @enum {string}
+       */
+      reason?:
+        | 'user_not_provisioned'
+        | 'user_deactivated'
+        | 'email_unverified'
+        | 'identity_conflict'
+        | 'sign_in_blocked'
+        | 'mfa_required'
+        | 'signature_invalid'
+        | 'audience_mismatch'
+        | 'issuer_mismatch'
+        | 'destination_mismatch'
+        | 'nonce_mismatch'
+        | 'state_mismatch'
+        | 'response_expired'
+        | 'response_replayed'
+        | 'response_invalid'
+        | 'unsolicited_response'
+        | 'upstream_denied'
+        | 'upstream_error';
+      /**
+       * @description The upstream subject, when the answer got far enough to name one.
+       * @example 00u1a2b3c4d5
+       */
+      subject?: string;
+      /**
+       * @description The upstream email, when the answer got far enough to name one.
+       * @example ada@acme.com
+       */
+      email?: string;
+    };
+    /** @description A workspace's enterprise SSO connection (external provider). Secrets are never shown. The URLs are the values to paste into the identity provider. */
+    SsoConnection: {
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      id: string;
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      workspace_id: string;
+      /** @example Acme Okta */
+      name: string;
+      /**
+       * @example oidc
+       * @enum {string}
+       */
+      protocol: 'oidc' | 'saml';
+      /**
+       * @example [
+       *       "acme.com"
+       *     ]
+       */
+      domains: string[];
+      /** @description Per domain: the DNS TXT record that proves the workspace holds it, and whether it was found. */
+      domain_verifications: {
+        /** @example acme.com */
+        domain: string;
+        /** @example false */
+        verified: boolean;
+        /**
+         * Format: date-time
+         * @example null
+         */
+        verified_at: string | null;
+        /** @example _idsvc-verification.acme.com */
+        txt_record_name: string;
+        /** @example idsvc-domain-verification=3q2-7Jb0u4y9pYlQk1m8rA */
+        txt_record_value: string;
+      }[];
+      /**
+       * @description Create a person on the first sign-in of an unknown verified email.
+       * @example false
+       */
+      jit: boolean;
+      /**
+       * @description The upstream's MFA claim counts as our mfa.
+       * @example false
+       */
+      trust_upstream_mfa: boolean;
+      /**
+       * @description Starts a sign-in through this connection ("Test sign-in"); add ?next=<relative path>.
+       * @example https://id.example.com/auth/sso/3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11/
+       */
+      sign_in_url: string;
+      /**
+       * @description OIDC: the redirect URI to register at the provider.
+       * @example https://id.example.com/auth/sso/3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11/callback
+       */
+      redirect_uri?: string;
+      /**
+       * @description OIDC with private_key_jwt: our public key set to register at the provider.
+       * @example https://id.example.com/auth/sso/3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11/jwks
+       */
+      jwks_uri?: string;
+      /**
+       * @description SAML: our service provider entity id.
+       * @example https://id.example.com/auth/sso/3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11/saml/metadata
+       */
+      sp_entity_id?: string;
+      /**
+       * @description SAML: the Assertion Consumer Service URL (HTTP-POST).
+       * @example https://id.example.com/auth/sso/3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11/saml/acs
+       */
+      acs_url?: string;
+      /**
+       * @description SAML: our service provider metadata.
+       * @example https://id.example.com/auth/sso/3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11/saml/metadata
+       */
+      sp_metadata_url?: string;
+      oidc?: {
+        /** @example https://login.acme.com */
+        issuer: string;
+        /** @example 0oa1b2c3d4 */
+        client_id: string;
+        /** @example true */
+        has_client_secret: boolean;
+        /**
+         * @example client_secret_basic
+         * @enum {string}
+         */
+        token_endpoint_auth_method: 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt';
+        /**
+         * @example [
+         *       "openid",
+         *       "email",
+         *       "profile"
+         *     ]
+         */
+        scopes: string[];
+        /** @description Upstream claim (OIDC) or attribute (SAML) name per profile field; absent fields use the defaults. */
+        claim_mapping: {
+          email?: string;
+          given_name?: string;
+          family_name?: string;
+          groups?: string;
+          subject?: string;
+        };
+      };
+      saml?: {
+        /** @example http://www.okta.com/exk1a2b3c4 */
+        idp_entity_id: string | null;
+        /** @example https://acme.okta.com/app/exk1a2b3c4/sso/saml */
+        idp_sso_url: string | null;
+        /** @description PEM, up to two. */
+        idp_certificates: string[];
+        /** @example false */
+        allow_unsolicited: boolean;
+        /** @description Upstream claim (OIDC) or attribute (SAML) name per profile field; absent fields use the defaults. */
+        attribute_mapping: {
+          email?: string;
+          given_name?: string;
+          family_name?: string;
+          groups?: string;
+          subject?: string;
+        };
+      };
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      updated_at: string;
+    };
     Success: {
       /**
        * @example true
@@ -5495,8 +5658,6 @@ export interface operations {
         actor_id?: string;
         actor_type?: 'developer' | 'end_user' | 'api_token' | 'oauth_client' | 'system' | 'anonymous';
         target_id?: string;
-        /** @description Events whose actor or target is this id: a person's trail (what they did and what was done to them) */
-        subject_id?: string;
         ip_address?: string;
         /** @description Lower bound on created_at (ISO 8601, inclusive) */
         from?: string;
@@ -13514,15 +13675,10 @@ export interface operations {
       };
     };
   };
-  DirectoryController_users: {
+  SsoConnectionsController_list: {
     parameters: {
       query: {
         workspace_id: string;
-        /** @description Part of an email or a name, case-insensitive */
-        search?: string;
-        /** @description next_cursor of the previous page */
-        cursor?: string;
-        limit?: number;
       };
       header?: never;
       path?: never;
@@ -13530,16 +13686,18 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description One page of people */
+      /** @description The connections */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['DirectoryUserPage'];
+          'application/json': {
+            results: components['schemas']['SsoConnection'][];
+          };
         };
       };
-      /** @description `validation_failed`: A query parameter breaks its rule, or the cursor is not one this API gave; `validation_failed`: a query parameter is missing, malformed or out of range; details names each one; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      /** @description `validation_failed`: A query parameter breaks its rule (details names it); `validation_failed`: a query parameter is missing, malformed or out of range; details names each one; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13577,7 +13735,7 @@ export interface operations {
       };
     };
   };
-  DirectoryController_addUser: {
+  SsoConnectionsController_create: {
     parameters: {
       query?: never;
       header?: never;
@@ -13586,20 +13744,20 @@ export interface operations {
     };
     requestBody: {
       content: {
-        'application/json': components['schemas']['AddDirectoryUserDto'];
+        'application/json': components['schemas']['CreateSsoConnectionDto'];
       };
     };
     responses: {
-      /** @description The new person */
+      /** @description The connection */
       201: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['DirectoryUser'];
+          'application/json': components['schemas']['SsoConnection'];
         };
       };
-      /** @description `validation_failed`: A field breaks its rule (details names it); `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      /** @description `validation_failed`: A field is missing or breaks its rule, or the other protocol's settings were sent (details names the field); `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13635,7 +13793,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `email_taken`: The directory already has a person with this email */
+      /** @description `domain_taken`: Another connection of this workspace already serves one of the domains */
       409: {
         headers: {
           [name: string]: unknown;
@@ -13664,11 +13822,9 @@ export interface operations {
       };
     };
   };
-  DirectoryController_person: {
+  SsoConnectionsController_get: {
     parameters: {
-      query: {
-        workspace_id: string;
-      };
+      query?: never;
       header?: never;
       path: {
         id: string;
@@ -13677,16 +13833,16 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The person */
+      /** @description The connection */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['DirectoryPerson'];
+          'application/json': components['schemas']['SsoConnection'];
         };
       };
-      /** @description `validation_failed`: a query parameter is missing, malformed or out of range; details names each one; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13704,7 +13860,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `not_found`: No such user in this workspace, or the caller is not a member of it */
+      /** @description `not_found`: No such connection in a workspace of the caller */
       404: {
         headers: {
           [name: string]: unknown;
@@ -13724,32 +13880,25 @@ export interface operations {
       };
     };
   };
-  DirectoryController_groups: {
+  SsoConnectionsController_remove: {
     parameters: {
-      query: {
-        workspace_id: string;
-        /** @description Part of an email or a name, case-insensitive */
-        search?: string;
-        /** @description next_cursor of the previous page */
-        cursor?: string;
-        limit?: number;
-      };
+      query?: never;
       header?: never;
-      path?: never;
+      path: {
+        id: string;
+      };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description One page of groups */
-      200: {
+      /** @description Deleted */
+      204: {
         headers: {
           [name: string]: unknown;
         };
-        content: {
-          'application/json': components['schemas']['DirectoryGroupPage'];
-        };
+        content?: never;
       };
-      /** @description `validation_failed`: A query parameter breaks its rule, or the cursor is not one this API gave; `validation_failed`: a query parameter is missing, malformed or out of range; details names each one; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13767,7 +13916,167 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `not_found`: No such workspace, or the caller is not a member of it */
+      /** @description `csrf_failed`: Cookie-authenticated write without the X-CSRF-Token of the session */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such connection in a workspace of the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  SsoConnectionsController_update: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateSsoConnectionDto'];
+      };
+    };
+    responses: {
+      /** @description The updated connection */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SsoConnection'];
+        };
+      };
+      /** @description `validation_failed`: A field breaks its rule, or the other protocol's settings were sent (details names the field); `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `csrf_failed`: Cookie-authenticated write without the X-CSRF-Token of the session */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such connection in a workspace of the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `domain_taken`: Another connection of this workspace already serves one of the domains */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  SsoConnectionsController_attempts: {
+    parameters: {
+      query?: {
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The attempts */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            results: components['schemas']['SsoAttempt'][];
+          };
+        };
+      };
+      /** @description `validation_failed`: A query parameter breaks its rule (details names it); `validation_failed`: a query parameter is missing, malformed or out of range; details names each one; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such connection in a workspace of the caller */
       404: {
         headers: {
           [name: string]: unknown;

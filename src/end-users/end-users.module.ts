@@ -20,6 +20,6 @@ import { SignInService } from './sign-in.service';
   imports: [CommonModule, RateLimitModule, EndUserDirectoryModule, SessionsModule, SecondFactorModule, EmailVerificationModule],
   controllers: [AuthController],
   providers: [EndUsersService, SignInService, PasswordService, DirectoryAccountsService],
-  exports: [SignInService, PasswordService, DirectoryAccountsService],
+  exports: [EndUsersService, SignInService, PasswordService, DirectoryAccountsService],
 })
 export class EndUsersModule {}
