@@ -112,6 +112,8 @@ function ClientForm({
   const [name, setName] = useState(client?.name ?? '');
   const [uris, setUris] = useState((client?.redirect_uris ?? []).join('\n'));
   const [clientType, setClientType] = useState<'confidential' | 'public'>('confidential');
+  const [requirePkce, setRequirePkce] = useState(client?.require_pkce ?? true);
+  const isPublic = (client?.client_type ?? clientType) === 'public';
   const action = useAction();
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -119,7 +121,7 @@ function ClientForm({
     if (client) {
       if (
         await action.run(() =>
-          call(api.PUT('/developer/oauth/clients/{id}/', { params: { path: { id: client.id } }, body: { name, redirect_uris } })),
+          call(api.PUT('/developer/oauth/clients/{id}/', { params: { path: { id: client.id } }, body: { name, redirect_uris, require_pkce: isPublic || requirePkce } })),
         )
       ) {
         onDone();
@@ -127,7 +129,11 @@ function ClientForm({
       return;
     }
     const created = await action.run(() =>
-      call(api.POST('/developer/oauth/clients/', { body: { workspace_id: workspaceId, name, redirect_uris, client_type: clientType } })),
+      call(
+        api.POST('/developer/oauth/clients/', {
+          body: { workspace_id: workspaceId, name, redirect_uris, client_type: clientType, require_pkce: isPublic || requirePkce },
+        }),
+      ),
     );
     if (created) onDone(created as Schemas['OAuthClientWithSecret']);
   };
@@ -151,6 +157,16 @@ function ClientForm({
           <option value="confidential">Confidential (server-side, with a secret)</option>
           <option value="public">Public client (PKCE, no secret)</option>
         </SelectField>
+      )}
+      {/* A public client always uses PKCE (the API refuses false), so only a confidential one offers the choice. */}
+      {isPublic ? null : (
+        <div className="field">
+          <label>
+            <input type="checkbox" name="require_pkce" checked={requirePkce} onChange={(e) => setRequirePkce(e.target.checked)} /> Require
+            PKCE
+          </label>
+          <p className="hint">Off: requests without PKCE are accepted, and must then carry a nonce (as OpenID certification tests send them).</p>
+        </div>
       )}
       <TextArea
         label="Redirect URIs"
