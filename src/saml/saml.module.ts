@@ -3,7 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { CommonModule } from '../common/common.module';
 import { RateLimitModule } from '../common/rate-limit/rate-limit.module';
 import { APP_CONFIG, AppConfig } from '../config/config';
-import { EndUsersModule } from '../end-users/end-users.module';
+import { HostedLoginModule } from '../hosted-login/hosted-login.module';
 import { SamlNameIdKey } from './idp/entities/saml-nameid-key.entity';
 import { IdpRuntime } from './idp/idp-runtime';
 import { NameIdKeysRepository } from './idp/nameid-keys.repository';
@@ -25,8 +25,8 @@ import { SeenRequestsRepository } from './sso/seen-requests.repository';
 import { SpLoginNames } from './sso/sp-login-names';
 
 /**
- * SAML 2.0 identity provider: SP registry, metadata, SP-initiated SSO. Above the end-users module
- * (the browser's session, the hosted login): it names the waiting SP to the hosted login by
+ * SAML 2.0 identity provider: SP registry, metadata, SP-initiated SSO. Above the end-users and hosted
+ * login modules (the browser's session): it names the waiting SP to the hosted login by
  * filling that module's LoginAppNamesSlot (SpLoginNames), not by being global.
  */
 @Module({
@@ -34,7 +34,7 @@ import { SpLoginNames } from './sso/sp-login-names';
     TypeOrmModule.forFeature([SamlServiceProvider, SamlPendingRequest, SamlSeenRequest, SamlNameIdKey]),
     CommonModule,
     RateLimitModule,
-    EndUsersModule,
+    HostedLoginModule,
   ],
   controllers: [SamlMetadataController, SamlSpsController, SamlSsoController],
   exports: [IdpRuntime, SamlSpsService],

@@ -1,0 +1,31 @@
+import { Injectable } from '@nestjs/common';
+import type { BrowserSession } from './browser-sessions.service';
+
+/**
+ * A sign-in on the hosted pages whose `next` continues an OpenID authorization request answers it
+ * at once (decision 0919): the OpenID provider decides, with the session just opened, what
+ * `/oauth/authorize` would have answered the browser coming back — the client's redirect URI with
+ * a code or an error, or the hosted login again (a step-up) — and the sign-in redirects there,
+ * saving the browser the round trip. The provider sits above this module (it imports
+ * HostedLoginModule), so it fills AuthorizationContinuationSlot at start-up, as it fills
+ * ApplicationGrantsSlot; unfilled, or when the provider answers null, the sign-in redirects to
+ * `next` as before.
+ */
+export interface AuthorizationContinuation {
+  /** Where the browser goes instead of `next` (an absolute or relative URL), or null to follow `next`. */
+  after(next: string, session: BrowserSession): Promise<string | null>;
+}
+
+/** The port the OpenID provider fills (the last one set wins). */
+@Injectable()
+export class AuthorizationContinuationSlot implements AuthorizationContinuation {
+  private source: AuthorizationContinuation | null = null;
+
+  fill(source: AuthorizationContinuation): void {
+    this.source = source;
+  }
+
+  after(next: string, session: BrowserSession): Promise<string | null> {
+    return this.source ? this.source.after(next, session) : Promise.resolve(null);
+  }
+}

@@ -1,0 +1,111 @@
+import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { Auth } from '../common/auth/auth.decorator';
+import { ReqMeta, type RequestMeta } from '../common/request-context';
+import { APP_CONFIG, type AppConfig } from '../config/config';
+import { clearSessionCookie, sessionCookie } from './browser-session-cookie';
+import { BrowserSessionsService } from './browser-sessions.service';
+import { HostedSessionsService, SESSIONS_PAGE, SessionsContext, SessionsResult } from './hosted-sessions.service';
+import type { HostedRedirect } from './hosted-outcome';
+import { CSRF_COOKIE, LoginCsrf } from './login-csrf';
+import { renderSessionsPage } from './views/sessions-page.view';
+import { PageSurface } from '../common/surface.decorators';
+
+/** The hosted sessions page (HTML, no JavaScript): the new-sign-in alert mail links here. */
+@ApiExcludeController()
+@PageSurface()
+@Controller('auth/sessions')
+@Auth('public')
+export class HostedSessionsController {
+  private readonly csrf: LoginCsrf;
+
+  constructor(
+    private readonly pages: HostedSessionsService,
+    private readonly browser: BrowserSessionsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    this.csrf = new LoginCsrf(config.AUTH_JWT_SECRET ?? '');
+  }
+
+  @Get()
+  async show(@Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const notice =
+      query.signed_out === '1'
+        ? 'The session is signed out. Its tokens no longer work.'
+        : query.app_revoked === '1'
+          ? 'The application can no longer use your account.'
+          : null;
+    const session = await this.browser.sessionFor(sessionCookie(req));
+    const token = this.csrfToken(req, res);
+    this.send(res, await this.pages.show(session, contextOf(query), notice), token);
+  }
+
+  @Post('revoke')
+  async revoke(
+    @Body() body: Record<string, unknown>,
+    @Query() query: Record<string, unknown>,
+    @Req() req: Request,
+    @Res() res: Response,
+    @ReqMeta() meta: RequestMeta,
+  ): Promise<void> {
+    const session = await this.browser.sessionFor(sessionCookie(req));
+    if (!this.csrf.check((req.cookies as Record<string, unknown>)?.[CSRF_COOKIE], body?.csrf_token)) {
+      // An expired or forged form: show the list again with a fresh token, change nothing.
+      const token = this.csrfToken(req, res);
+      this.send(res, await this.pages.show(session, contextOf(query), 'That form had expired. Try again.'), token);
+      return;
+    }
+    this.redirect(res, await this.pages.revoke(session, contextOf(query), body?.session_id, meta));
+  }
+
+  @Post('applications/revoke')
+  async revokeApplication(
+    @Body() body: Record<string, unknown>,
+    @Query() query: Record<string, unknown>,
+    @Req() req: Request,
+    @Res() res: Response,
+    @ReqMeta() meta: RequestMeta,
+  ): Promise<void> {
+    const session = await this.browser.sessionFor(sessionCookie(req));
+    if (!this.csrf.check((req.cookies as Record<string, unknown>)?.[CSRF_COOKIE], body?.csrf_token)) {
+      const token = this.csrfToken(req, res);
+      this.send(res, await this.pages.show(session, contextOf(query), 'That form had expired. Try again.'), token);
+      return;
+    }
+    this.redirect(res, await this.pages.revokeApplication(session, contextOf(query), body?.application_id, meta));
+  }
+
+  private csrfToken(req: Request, res: Response): string {
+    let cookie = (req.cookies as Record<string, unknown>)?.[CSRF_COOKIE];
+    if (typeof cookie !== 'string' || cookie.length < 32) {
+      cookie = this.csrf.newCookieValue();
+      res.cookie(CSRF_COOKIE, cookie, { httpOnly: true, sameSite: 'lax', secure: this.config.COOKIE_SECURE, path: '/' });
+    }
+    return this.csrf.tokenFor(cookie as string);
+  }
+
+  /** Renders a SessionsResult: a redirect, or the list drawn with this browser's form token. */
+  private send(res: Response, result: SessionsResult, csrfToken: string): void {
+    if (result.kind === 'redirect') return this.redirect(res, result);
+    res.setHeader('Cache-Control', 'no-store');
+    const page = renderSessionsPage({
+      ...result.view,
+      csrfToken,
+      revokeAction: `${SESSIONS_PAGE}revoke`,
+      revokeApplicationAction: `${SESSIONS_PAGE}applications/revoke`,
+    });
+    res.status(result.status).type('html').send(page);
+  }
+
+  private redirect(res: Response, result: HostedRedirect): void {
+    res.setHeader('Cache-Control', 'no-store');
+    if (result.clearSession) clearSessionCookie(res, this.config.COOKIE_SECURE);
+    res.redirect(303, result.location);
+  }
+}
+
+function contextOf(query: Record<string, unknown>): SessionsContext {
+  const str = (v: unknown, max: number) => (typeof v === 'string' && v.length <= max ? v : null);
+  return { clientId: str(query.client_id, 200), workspaceId: str(query.workspace_id, 64) };
+}

@@ -1,0 +1,48 @@
+import { html, SafeHtml } from '../../common/html/html';
+
+/**
+ * The inputs several hosted pages share, so their accessibility attributes (labels, autocomplete,
+ * error association) stay the same everywhere.
+ */
+export function emailField(opts: { value: string | undefined; hasError: boolean; autofocus: boolean }): SafeHtml {
+  return html`<div class="field">
+    <label for="email">Email</label>
+    <input
+      id="email"
+      name="email"
+      type="email"
+      autocomplete="username email"
+      inputmode="email"
+      required
+      maxlength="254"
+      spellcheck="false"
+      autocapitalize="none"
+      value="${opts.value ?? ''}"
+      ${opts.hasError ? html`aria-invalid="true" aria-describedby="form-error"` : ''}
+      ${opts.autofocus ? html`autofocus` : ''}
+    />
+  </div>`;
+}
+
+/** The 6-digit code input; `hint` adds a described-by note under it. */
+export function codeField(opts: { label: string; hasError: boolean; hint?: string }): SafeHtml {
+  const describedBy = [opts.hint ? 'code-hint' : '', opts.hasError ? 'form-error' : ''].filter(Boolean).join(' ');
+  return html`<div class="field">
+    <label for="code">${opts.label}</label>
+    <input
+      id="code"
+      name="code"
+      type="text"
+      class="code"
+      inputmode="numeric"
+      autocomplete="one-time-code"
+      pattern="[0-9]{6}"
+      maxlength="6"
+      required
+      autofocus
+      ${describedBy ? html`aria-describedby="${describedBy}"` : ''}
+      ${opts.hasError ? html`aria-invalid="true"` : ''}
+    />
+    ${opts.hint ? html`<p class="hint" id="code-hint">${opts.hint}</p>` : ''}
+  </div>`;
+}

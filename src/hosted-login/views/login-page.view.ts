@@ -1,0 +1,75 @@
+import { html, SafeHtml } from '../../common/html/html';
+import { pageLayout } from '../../common/html/page-layout';
+import { emailField } from './form-fields';
+import { passkeyButton, passkeyScripts } from './passkey-fields';
+
+/** Which accounts a hosted sign-in may pick from: one OAuth client's users, or one workspace's. */
+export interface LoginContext {
+  clientId?: string | null;
+  workspaceId?: string | null;
+}
+
+export interface LoginPageModel {
+  action: string;
+  csrfToken: string;
+  next: string;
+  context: LoginContext;
+  brand?: string | null;
+  /** The application being signed in to, when it is not the brand (a SAML service provider). */
+  appName?: string | null;
+  email?: string;
+  error?: string | null;
+  notice?: string | null;
+  /** "Forgot your password?" link (same context). */
+  resetHref?: string;
+  /** "Continue with a passkey": where the credential is posted and where the page's script gets the options. */
+  passkey?: { action: string; optionsUrl: string };
+}
+
+/** Sign-in with a discoverable passkey instead of the password (the ceremony starts on click). */
+function passkeySignIn(model: LoginPageModel): SafeHtml | string {
+  if (!model.passkey) return '';
+  return html`<form method="post" action="${model.passkey.action}" class="passkey-sign-in">
+      <input type="hidden" name="csrf_token" value="${model.csrfToken}" />
+      ${contextFields(model.next, model.context)}
+      ${passkeyButton({ label: 'Continue with a passkey', mode: 'authenticate', optionsUrl: model.passkey.optionsUrl, secondary: true })}
+    </form>
+    ${passkeyScripts()}`;
+}
+
+/** Hidden fields that carry the sign-in context and destination through a POST. */
+export function contextFields(next: string, context: LoginContext): SafeHtml {
+  return html`<input type="hidden" name="next" value="${next}" />
+    ${context.clientId ? html`<input type="hidden" name="client_id" value="${context.clientId}" />` : ''}
+    ${context.workspaceId ? html`<input type="hidden" name="workspace_id" value="${context.workspaceId}" />` : ''}`;
+}
+
+export function renderLoginPage(model: LoginPageModel): string {
+  const hasError = Boolean(model.error);
+  const content = html`<h1>Sign in</h1>
+    <p class="lead">
+      ${model.appName || model.brand ? html`to continue to ${model.appName || model.brand}` : 'with the email and password of your account'}
+    </p>
+    <div id="form-error" class="alert error" role="alert" aria-live="assertive">${model.error ?? ''}</div>
+    ${model.notice ? html`<div class="alert ok" role="status">${model.notice}</div>` : ''}
+    <form method="post" action="${model.action}" novalidate>
+      <input type="hidden" name="csrf_token" value="${model.csrfToken}" />
+      ${contextFields(model.next, model.context)} ${emailField({ value: model.email, hasError, autofocus: !hasError })}
+      <div class="field">
+        <label for="password">Password</label>
+        <input
+          id="password"
+          name="password"
+          type="password"
+          autocomplete="current-password"
+          required
+          maxlength="256"
+          ${hasError ? html`aria-invalid="true" aria-describedby="form-error" autofocus` : ''}
+        />
+      </div>
+      <button type="submit">Sign in</button>
+    </form>
+    ${passkeySignIn(model)}
+    ${model.resetHref ? html`<p class="meta"><a href="${model.resetHref}">Forgot your password, or never set one?</a></p>` : ''}`;
+  return pageLayout({ title: 'Sign in', brand: model.brand }, content);
+}

@@ -1,0 +1,87 @@
+import type { SessionView } from '../../sessions/sessions.service';
+import type { ApplicationGrantView } from '../application-grants';
+import { html } from '../../common/html/html';
+import { pageLayout } from '../../common/html/page-layout';
+
+export interface SessionsPageModel {
+  email: string;
+  sessions: SessionView[];
+  csrfToken: string;
+  /** Where the sign-out forms post. */
+  revokeAction: string;
+  /** Third-party applications the person allowed (OpenID consents), each revocable. */
+  applications?: ApplicationGrantView[];
+  revokeApplicationAction?: string;
+  notice?: string | null;
+}
+
+function place(s: SessionView): string {
+  const parts = [s.city, s.country].filter((p): p is string => !!p);
+  return parts.length ? parts.join(', ') : 'Unknown location';
+}
+
+function when(iso: string): string {
+  return `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/** The signed-in end user's sessions, each with a sign-out button (what the alert mail links to). */
+export function renderSessionsPage(model: SessionsPageModel): string {
+  const rows = model.sessions.map(
+    (s) =>
+      html`<tr>
+        <td>
+          <strong>${s.browser_family} on ${s.os_family}</strong>${s.current ? html` <span class="hint">(this browser)</span>` : ''}
+          <div class="hint">
+            ${s.kind === 'browser' ? 'Hosted sign-in page' : 'Application'} · ${s.ip_address ?? 'unknown IP'} · ${place(s)}
+          </div>
+          <div class="hint">Signed in ${when(s.created_at)} · last active ${when(s.last_seen_at)}</div>
+        </td>
+        <td>
+          <form method="post" action="${model.revokeAction}">
+            <input type="hidden" name="csrf_token" value="${model.csrfToken}" />
+            <input type="hidden" name="session_id" value="${s.id}" />
+            <button type="submit" class="secondary" aria-label="Sign out ${s.browser_family} on ${s.os_family}">Sign out</button>
+          </form>
+        </td>
+      </tr>`,
+  );
+  const content = html`<h1>Your sessions</h1>
+    <p class="lead">Signed in as ${model.email}. If you do not recognise a session, sign it out and change your password.</p>
+    ${model.notice ? html`<div class="alert ok" role="status">${model.notice}</div>` : ''}
+    <table id="sessions">
+      ${
+        rows.length
+          ? rows
+          : html`<tr>
+              <td>No active sessions.</td>
+            </tr>`
+      }
+    </table>
+    ${applicationsSection(model)}`;
+  return pageLayout({ title: 'Your sessions', wide: true }, content);
+}
+
+/** "Applications you allowed": each consent with a button that takes it back. */
+function applicationsSection(model: SessionsPageModel) {
+  const apps = model.applications ?? [];
+  if (!apps.length || !model.revokeApplicationAction) return '';
+  return html`<h2>Applications you allowed</h2>
+    <table id="applications">
+      ${apps.map(
+        (a) =>
+          html`<tr>
+            <td>
+              <strong>${a.name}</strong>
+              <div class="hint">Can: ${a.scope} · allowed ${when(a.grantedAt.toISOString())}</div>
+            </td>
+            <td>
+              <form method="post" action="${model.revokeApplicationAction}">
+                <input type="hidden" name="csrf_token" value="${model.csrfToken}" />
+                <input type="hidden" name="application_id" value="${a.id}" />
+                <button type="submit" class="secondary" aria-label="Revoke access of ${a.name}">Revoke access</button>
+              </form>
+            </td>
+          </tr>`,
+      )}
+    </table>`;
+}

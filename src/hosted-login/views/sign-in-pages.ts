@@ -1,0 +1,87 @@
+import { renderErrorPage } from '../../common/html/error-page.view';
+import { contextQuery, HOSTED_LOGIN_PATH, HostedInput } from '../hosted-input';
+import type { SignInView } from '../hosted-outcome';
+import { renderLoginPage } from './login-page.view';
+import { renderResetConfirmPage, renderResetRequestPage } from './reset-password.view';
+import { renderSecondFactorPage } from './second-factor-page.view';
+import { renderSignedInPage } from './signed-in-page.view';
+import { renderVerifyEmailPage } from './verify-email-page.view';
+
+/** What every sign-in page is drawn for: the request's fields (context, next, email) and its form token. */
+export interface SignInPageRequest {
+  input: HostedInput;
+  csrfToken: string;
+}
+
+/** Draws a page of the hosted sign-in (the controller's half of a SignInResult): each form posts back to the hosted login. */
+export function drawSignInPage(view: SignInView, { input, csrfToken }: SignInPageRequest): string {
+  const base = HOSTED_LOGIN_PATH;
+  const fields = { csrfToken, next: input.next, context: input.context };
+  switch (view.page) {
+    case 'login':
+      return renderLoginPage({
+        ...fields,
+        action: base,
+        brand: view.brand,
+        appName: input.appName,
+        email: view.email ?? input.email,
+        error: view.error ?? null,
+        notice: view.notice ?? null,
+        resetHref: `${base}reset/?${contextQuery(input)}`,
+        passkey: { action: `${base}passkey/`, optionsUrl: `${base}passkey/options/` },
+      });
+    case 'second-factor':
+      return renderSecondFactorPage({
+        ...fields,
+        action: `${base}mfa/`,
+        mfaToken: view.mfaToken,
+        brand: view.brand,
+        methods: view.methods,
+        error: view.error ?? null,
+        recoveryFirst: view.recoveryFirst ?? false,
+        passkeyOptions: view.passkeyOptions,
+      });
+    case 'verify-email':
+      return renderVerifyEmailPage({
+        ...fields,
+        action: `${base}verify/`,
+        resendAction: `${base}verify/resend/`,
+        email: view.email ?? input.email ?? '',
+        brand: view.brand,
+        error: view.error ?? null,
+        notice: view.notice ?? null,
+      });
+    case 'reset-request':
+      return renderResetRequestPage({
+        ...fields,
+        action: `${base}reset/`,
+        brand: view.brand,
+        email: view.email ?? input.email,
+        error: view.error ?? null,
+        backHref: `${base}?${contextQuery(input)}`,
+      });
+    case 'reset-confirm':
+      return renderResetConfirmPage({
+        ...fields,
+        action: `${base}reset/confirm/`,
+        brand: view.brand,
+        email: view.email ?? input.email ?? '',
+        error: view.error ?? null,
+      });
+    case 'signed-in':
+      return renderSignedInPage({
+        email: view.email,
+        logoutAction: `${base}logout/`,
+        csrfToken,
+        brand: view.brand,
+        appName: input.appName || view.brand,
+        context: input.context,
+      });
+  }
+}
+
+/** The error page of a refused sign-in request; `retry` links back to the form of the same context. */
+export function drawSignInRefusal(refused: { status: number; message: string; retry?: boolean }, input: HostedInput): string {
+  const retryHref = refused.retry ? `${HOSTED_LOGIN_PATH}?${contextQuery(input)}` : undefined;
+  return renderErrorPage({ status: refused.status, message: refused.message, retryHref });
+}
