@@ -31,6 +31,7 @@ import { ScimOAuthClient } from './scim/clients/entities/scim-oauth-client.entit
 import { SamlServiceProvider } from './saml/sps/entities/saml-service-provider.entity';
 import { SamlPendingRequest } from './saml/sso/entities/saml-pending-request.entity';
 import { SamlSeenRequest } from './saml/sso/entities/saml-seen-request.entity';
+import { SsoSamlAssertionId } from './sso-connections/saml/entities/sso-saml-assertion-id.entity';
 import { SamlNameIdKey } from './saml/idp/entities/saml-nameid-key.entity';
 import { ScimGroupChange } from './scim/groups/entities/scim-group-change.entity';
 import { ScimGroupMember } from './scim/groups/entities/scim-group-member.entity';
@@ -86,6 +87,7 @@ export const ENTITIES = [
   SamlServiceProvider,
   SamlPendingRequest,
   SamlSeenRequest,
+  SsoSamlAssertionId,
   SamlNameIdKey,
   ScimGroupChange,
   ScimGroupMember,

@@ -2157,6 +2157,8 @@ export interface components {
       client_type?: 'confidential' | 'public';
       /** @description First-party apps skip the consent screen; third-party ones ask each person once (default true). */
       first_party?: boolean;
+      /** @description The hosted login offers "Create an account" (email, password, then the emailed 6-digit code) to people without an account of this application (default false). */
+      allow_signup?: boolean;
       /** @description Whether authorization requests must carry PKCE (code_challenge, S256; default true). Only a confidential client may set false: its requests may then omit PKCE and must carry a nonce instead. A public client always uses PKCE (400 if false). */
       require_pkce?: boolean;
       /**
@@ -2198,6 +2200,8 @@ export interface components {
       client_type?: 'confidential' | 'public';
       /** @description First-party apps skip the consent screen; third-party ones ask each person once (default true). */
       first_party?: boolean;
+      /** @description The hosted login offers "Create an account" (email, password, then the emailed 6-digit code) to people without an account of this application (default false). */
+      allow_signup?: boolean;
       /** @description Whether authorization requests must carry PKCE (code_challenge, S256; default true). Only a confidential client may set false: its requests may then omit PKCE and must carry a nonce instead. A public client always uses PKCE (400 if false). */
       require_pkce?: boolean;
       /**
@@ -3011,7 +3015,7 @@ export interface components {
     CreateWebhookDto: {
       /** Format: uuid */
       workspace_id: string;
-      /** @description https: URL (http: and private addresses only with WEBHOOK_ALLOW_PRIVATE_TARGETS=true) */
+      /** @description https: URL (http: and local or private addresses in development, or with WEBHOOK_ALLOW_PRIVATE_TARGETS=true) */
       url: string;
       /**
        * @description Audit catalog event types, or "*" for all
@@ -3658,6 +3662,11 @@ export interface components {
        * @example true
        */
       first_party: boolean;
+      /**
+       * @description Its hosted login offers "Create an account" to people who have no account yet.
+       * @example false
+       */
+      allow_signup: boolean;
       /**
        * @example public
        * @enum {string}

@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { aWorkspaceRow, bootRepositories, RepositoryHarness } from '../../test/support/repository';
+import { anAuditEvent } from '../../test/support/repository-fixtures';
 import { AuditChainRepository, NewLink } from './audit-chain.repository';
 import { AuditRepository } from './audit.repository';
 
@@ -22,23 +23,7 @@ describe('AuditChainRepository', () => {
   const aLog = async (count: number) => {
     const workspaceId = await aWorkspaceRow(db.dataSource);
     for (let i = 0; i < count; i++) {
-      await audit.append(null, {
-        workspaceId,
-        eventType: 'scim_user_create',
-        severity: 'info',
-        actorType: 'scim_token',
-        actorId: randomUUID(),
-        actorEmail: null,
-        targetType: 'EndUser',
-        targetId: randomUUID(),
-        oauthClientId: null,
-        ipAddress: '203.0.113.7',
-        userAgent: 'repo-spec',
-        requestId: null,
-        message: `event ${i}`,
-        metadata: '{}',
-        createdAt: null,
-      });
+      await audit.append(null, anAuditEvent(workspaceId, { message: `event ${i}`, metadata: '{}' }));
     }
     const rows = await db.dataSource.query<{ id: string }[]>('SELECT id FROM audit_events WHERE workspace_id = $1 ORDER BY created_at', [
       workspaceId,

@@ -88,8 +88,8 @@ const CANDIDATES = statement(
 
 const CLIENT_BY_PUBLIC_ID = statement(
   'end-users.client-by-public-id',
-  `SELECT id, workspace_id, client_id, name FROM oauth_clients WHERE client_id = $1`,
-  clientRef(),
+  `SELECT id, workspace_id, client_id, name, allow_signup FROM oauth_clients WHERE client_id = $1`,
+  entityColumns(OAuthClient, ['id', 'workspaceId', 'clientId', 'name', 'allowSignup']),
 );
 
 const WORKSPACE_NAME = statement(
@@ -117,7 +117,7 @@ export class EndUsersRepository {
   ) {}
 
   /** The OAuth client named by its public client_id (unknown -> 400 invalid_client). */
-  async clientByPublicId(clientId: string): Promise<OAuthClientRef> {
+  async clientByPublicId(clientId: string): Promise<OAuthClientRef & Pick<OAuthClient, 'allowSignup'>> {
     const client = await first(this.dataSource, CLIENT_BY_PUBLIC_ID, [clientId]);
     if (!client) throw unknownClient();
     return client;
@@ -126,6 +126,11 @@ export class EndUsersRepository {
   /** The workspace's name, or null when there is no such workspace. */
   async workspaceName(workspaceId: string): Promise<string | null> {
     return (await first(this.dataSource, WORKSPACE_NAME, [workspaceId]))?.name ?? null;
+  }
+
+  /** The name the hosted pages of a signed-in person show: their application's, else their workspace's. */
+  async brandName(workspaceId: string, oauthClientId: string | null): Promise<string | null> {
+    return (await first(this.dataSource, CLIENT_NAME, [workspaceId, oauthClientId]))?.name ?? null;
   }
 
   /** The name mails sign with: the OAuth client's, else the workspace's. On the caller's transaction. */

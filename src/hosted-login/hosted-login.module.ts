@@ -21,6 +21,7 @@ import { HostedSecurityController } from './hosted-security.controller';
 import { HostedSecurityService } from './hosted-security.service';
 import { HostedSessionsController } from './hosted-sessions.controller';
 import { HostedSessionsService } from './hosted-sessions.service';
+import { HostedSignUpService } from './hosted-sign-up.service';
 import { HostedVerificationService } from './hosted-verification.service';
 import { LOGIN_APP_NAMES, LoginAppNamesSlot } from './login-app-names';
 import { SignInContinuations } from './sign-in-continuation';
@@ -52,6 +53,7 @@ const DEFAULT_LOGIN_PATH = '/auth/login/';
     HostedPasswordResetService,
     HostedSecurityService,
     HostedSessionsService,
+    HostedSignUpService,
     SignInContinuations,
     LoginAppNamesSlot,
     { provide: LOGIN_APP_NAMES, useExisting: LoginAppNamesSlot },

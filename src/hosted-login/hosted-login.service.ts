@@ -53,7 +53,7 @@ export class HostedLoginService {
       return pageOf(200, { page: 'signed-in', email: current.email, brand: resolved?.brand });
     }
     if (!resolved) return INCOMPLETE_LINK;
-    return pageOf(200, { page: 'login', brand: resolved.brand });
+    return pageOf(200, { page: 'login', brand: resolved.brand, signUp: resolved.signUp });
   }
 
   async submit(
@@ -70,7 +70,7 @@ export class HostedLoginService {
       user = await this.signIn.checkPassword(resolved.scope, email, input.password ?? '', request);
     } catch (err) {
       if (!(err instanceof DomainError) || err.code !== 'invalid_credentials') throw err;
-      return pageOf(401, { page: 'login', brand: resolved.brand, email, error: INVALID_CREDENTIALS_MESSAGE });
+      return pageOf(401, { page: 'login', brand: resolved.brand, email, error: INVALID_CREDENTIALS_MESSAGE, signUp: resolved.signUp });
     }
     // Nothing is asserted to a service provider for an address nobody has proven to own. The
     // password is checked, so the sign-in waits for the code instead of asking for it again.

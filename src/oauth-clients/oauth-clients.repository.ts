@@ -9,7 +9,7 @@ import { OAuthClient } from './entities/oauth-client.entity';
 /** What an application says about itself as an OpenID client (decisions 0913, 0930). */
 export type OpenIdClientSettings = Pick<
   OAuthClient,
-  'firstParty' | 'subjectType' | 'idTokenAlg' | 'jwks' | 'postLogoutRedirectUris' | 'requirePkce'
+  'firstParty' | 'subjectType' | 'idTokenAlg' | 'jwks' | 'postLogoutRedirectUris' | 'allowSignup' | 'requirePkce'
 >;
 
 export interface NewOAuthClient extends OpenIdClientSettings {
@@ -66,6 +66,7 @@ export class OAuthClientsRepository {
         ...(change.subjectType !== undefined && { subjectType: change.subjectType }),
         ...(change.idTokenAlg !== undefined && { idTokenAlg: change.idTokenAlg }),
         ...(change.jwks !== undefined && { jwks: change.jwks }),
+        ...(change.allowSignup !== undefined && { allowSignup: change.allowSignup }),
         ...(change.requirePkce !== undefined && { requirePkce: change.requirePkce }),
         updatedAt: () => 'now()',
       },

@@ -27,6 +27,7 @@ const toView = (c: OAuthClient): ViewOf<typeof OAuthClientSchema> => ({
   post_logout_redirect_uris: c.postLogoutRedirectUris,
   client_type: c.clientType,
   first_party: c.firstParty,
+  allow_signup: c.allowSignup,
   subject_type: c.subjectType,
   id_token_signed_response_alg: c.idTokenAlg,
   require_pkce: c.requirePkce,
@@ -43,6 +44,7 @@ async function openIdSettings(dto: UpdateOAuthClientDto): Promise<OAuthClientCha
     subjectType: dto.subject_type,
     idTokenAlg: dto.id_token_signed_response_alg,
     jwks: dto.jwks === undefined ? undefined : await publicKeySet(dto.jwks),
+    allowSignup: dto.allow_signup,
     requirePkce: dto.require_pkce,
   };
 }
@@ -94,6 +96,7 @@ export class OAuthClientsService {
         subjectType: settings.subjectType ?? 'public',
         idTokenAlg: settings.idTokenAlg ?? 'RS256',
         jwks: settings.jwks ?? null,
+        allowSignup: settings.allowSignup ?? false,
         requirePkce: settings.requirePkce ?? true,
       });
       this.record(events, 'oauth_client_create', p, client, request);
@@ -128,6 +131,7 @@ export class OAuthClientsService {
         subjectType: settings.subjectType ?? client.subjectType,
         idTokenAlg: settings.idTokenAlg ?? client.idTokenAlg,
         jwks: settings.jwks ?? client.jwks,
+        allowSignup: settings.allowSignup ?? client.allowSignup,
         requirePkce: settings.requirePkce ?? client.requirePkce,
       };
       this.record(events, 'oauth_client_update', p, updated, request, { fields: Object.keys(dto) });

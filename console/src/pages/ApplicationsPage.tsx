@@ -112,6 +112,7 @@ function ClientForm({
   const [name, setName] = useState(client?.name ?? '');
   const [uris, setUris] = useState((client?.redirect_uris ?? []).join('\n'));
   const [clientType, setClientType] = useState<'confidential' | 'public'>('confidential');
+  const [allowSignup, setAllowSignup] = useState(client?.allow_signup ?? false);
   const [requirePkce, setRequirePkce] = useState(client?.require_pkce ?? true);
   const isPublic = (client?.client_type ?? clientType) === 'public';
   const action = useAction();
@@ -121,7 +122,12 @@ function ClientForm({
     if (client) {
       if (
         await action.run(() =>
-          call(api.PUT('/developer/oauth/clients/{id}/', { params: { path: { id: client.id } }, body: { name, redirect_uris, require_pkce: isPublic || requirePkce } })),
+          call(
+            api.PUT('/developer/oauth/clients/{id}/', {
+              params: { path: { id: client.id } },
+              body: { name, redirect_uris, allow_signup: allowSignup, require_pkce: isPublic || requirePkce },
+            }),
+          ),
         )
       ) {
         onDone();
@@ -131,7 +137,14 @@ function ClientForm({
     const created = await action.run(() =>
       call(
         api.POST('/developer/oauth/clients/', {
-          body: { workspace_id: workspaceId, name, redirect_uris, client_type: clientType, require_pkce: isPublic || requirePkce },
+          body: {
+            workspace_id: workspaceId,
+            name,
+            redirect_uris,
+            client_type: clientType,
+            allow_signup: allowSignup,
+            require_pkce: isPublic || requirePkce,
+          },
         }),
       ),
     );
@@ -165,7 +178,9 @@ function ClientForm({
             <input type="checkbox" name="require_pkce" checked={requirePkce} onChange={(e) => setRequirePkce(e.target.checked)} /> Require
             PKCE
           </label>
-          <p className="hint">Off: requests without PKCE are accepted, and must then carry a nonce (as OpenID certification tests send them).</p>
+          <p className="hint">
+            Off: requests without PKCE are accepted, and must then carry a nonce (as OpenID certification tests send them).
+          </p>
         </div>
       )}
       <TextArea
@@ -176,6 +191,13 @@ function ClientForm({
         rows={3}
         hint="One per line."
       />
+      <div className="field">
+        <label>
+          <input type="checkbox" name="allow_signup" checked={allowSignup} onChange={(e) => setAllowSignup(e.target.checked)} /> Let people
+          create an account on the hosted login
+        </label>
+        <p className="hint">Adds “Create an account” to this application’s sign-in page (email, password, then the emailed code).</p>
+      </div>
       <FormFooter problem={action.problem} busy={action.busy} submit={client ? 'Save' : 'Create'} onCancel={() => onDone()} />
     </form>
   );

@@ -61,6 +61,14 @@ class OpenIdClientFields {
 
   @ApiPropertyOptional({
     description:
+      'The hosted login offers "Create an account" (email, password, then the emailed 6-digit code) to people without an account of this application (default false).',
+  })
+  @Optional()
+  @IsBoolean()
+  allow_signup?: boolean;
+
+  @ApiPropertyOptional({
+    description:
       'Whether authorization requests must carry PKCE (code_challenge, S256; default true). Only a confidential client may set false: its requests may then omit PKCE and must carry a nonce instead. A public client always uses PKCE (400 if false).',
   })
   @Optional()

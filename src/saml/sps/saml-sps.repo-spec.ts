@@ -1,20 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { aWorkspaceRow, bootRepositories, itKeepsTheTenantContract, RepositoryHarness } from '../../../test/support/repository';
 import { SsoRequestsRepository } from '../sso/sso-requests.repository';
-import { SamlSpsRepository, SpFields } from './saml-sps.repository';
-
-const fields = (name = 'App'): SpFields => ({
-  name,
-  spEntityId: `https://sp-${randomUUID()}.example.test/metadata`,
-  acsUrl: 'https://sp.example.test/acs',
-  nameIdFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',
-  nameIdAttribute: 'email',
-  signAssertions: true,
-  attributeMapping: { mail: 'email' },
-  spCertPem: null,
-  defaultRelayState: null,
-  isActive: true,
-});
+import { anSpFields as fields } from '../../../test/support/repository-fixtures';
+import { SamlSpsRepository } from './saml-sps.repository';
 
 describe('SamlSpsRepository', () => {
   let db: RepositoryHarness;

@@ -1,20 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { aWorkspaceRow, bootRepositories, RepositoryHarness } from '../../../test/support/repository';
-import { SamlSpsRepository, SpFields } from '../sps/saml-sps.repository';
+import { anSpFields as fields } from '../../../test/support/repository-fixtures';
+import { SamlSpsRepository } from '../sps/saml-sps.repository';
 import { SsoRequestsRepository } from './sso-requests.repository';
-
-const fields = (): SpFields => ({
-  name: 'App',
-  spEntityId: `https://sp-${randomUUID()}.example.test/metadata`,
-  acsUrl: 'https://sp.example.test/acs',
-  nameIdFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',
-  nameIdAttribute: 'email',
-  signAssertions: true,
-  attributeMapping: { mail: 'email' },
-  spCertPem: null,
-  defaultRelayState: null,
-  isActive: true,
-});
 
 describe('SsoRequestsRepository', () => {
   let db: RepositoryHarness;
