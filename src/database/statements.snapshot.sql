@@ -718,6 +718,17 @@ VALUES ($1, $2, $3, $4)
 ON CONFLICT (connection_id, assertion_id) DO NOTHING
 RETURNING 1 AS claimed;
 
+-- sso.bind
+INSERT INTO sso_bindings (workspace_id, connection_id, issuer, subject, user_id, created_at, last_sign_in_at)
+VALUES ($1, $2, $3, $4, $5, $6, $6)
+ON CONFLICT (connection_id, issuer, subject) DO UPDATE SET last_sign_in_at = EXCLUDED.last_sign_in_at
+WHERE sso_bindings.user_id = EXCLUDED.user_id
+RETURNING user_id;
+
+-- sso.unbind-other-subjects
+DELETE FROM sso_bindings WHERE workspace_id = $1 AND connection_id = $2 AND user_id = $3 AND (issuer, subject) <> ($4, $5)
+RETURNING subject;
+
 -- token-denylist.deny
 INSERT INTO token_denylist (jti, workspace_id, expires_at)
 SELECT unnest($2::text[]), $1, unnest($3::timestamptz[]) ON CONFLICT (jti) DO NOTHING;

@@ -205,6 +205,39 @@ export class EndUsersRepository {
     return entity;
   }
 
+  /**
+   * A directory account (no OAuth client, no password) made on a first sign-in through an
+   * enterprise SSO connection with just-in-time creation; its email was verified upstream.
+   * email_taken when the workspace's directory already has it.
+   */
+  async insertDirectoryAccount(
+    tx: Tx,
+    workspaceId: string,
+    user: { email: string; firstName: string; lastName: string; now: Date },
+  ): Promise<EndUserRecord> {
+    const entity = tx.getRepository(EndUser).create({
+      workspaceId,
+      oauthClientId: null,
+      email: user.email.toLowerCase(),
+      firstName: user.firstName,
+      lastName: user.lastName,
+      passwordHash: null,
+      isActive: true,
+      emailVerified: true,
+      createdAt: user.now,
+      updatedAt: user.now,
+    });
+    try {
+      await tx.getRepository(EndUser).insert(entity);
+    } catch (err) {
+      if (isUniqueViolation(err)) {
+        throw new DomainError(END_USER_ERRORS.email_taken, 'An account with this email already exists in the directory');
+      }
+      throw err;
+    }
+    return entity;
+  }
+
   async setPassword(tx: Tx, workspaceId: string, userId: string, passwordHash: string, now: Date): Promise<void> {
     await tx.getRepository(EndUser).update({ workspaceId, id: userId }, { passwordHash, passwordChangedAt: now, updatedAt: now });
   }
