@@ -11,7 +11,7 @@ const BATCH = 1000;
 const PRUNE_EVERY_MS = 60 * 60_000;
 
 /**
- * Gives committed directory events their feed position (decision 0501). Woken right after a
+ * Gives committed directory events their feed position (decision 0511). Woken right after a
  * commit of this instance (DirectoryEventsListener) and every DIRECTORY_EVENTS_SEAL_INTERVAL_MS
  * (commits of other instances); one pass at a time across instances (an advisory lock held to
  * commit, which a second instance waits for rather than skips). Numbering after commit is what

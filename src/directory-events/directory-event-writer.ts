@@ -10,7 +10,7 @@ import { DirectoryEventsRepository, NewDirectoryEvent } from './directory-events
 const NOTHING: StatementRider = { expression: 'NULL', params: [], settle: () => undefined };
 
 /**
- * The directory-event writer (decision 0500), the second transaction-phase writer: the directory
+ * The directory-event writer (decision 0510), the second transaction-phase writer: the directory
  * changes a SCIM event carries (`payload.directory`) become rows of directory_events in the
  * change's own transaction, so nothing is acknowledged without its event, across kill -9. Unlike
  * the audit writer it fails the change when it cannot write (failsTheChange): an outbox that may

@@ -26,7 +26,7 @@ const APPEND_STAMPED_EXPRESSION = `directory_event_append($1::uuid, $2::text, $3
 
 const APPEND_STAMPED = statement('directory-events.append-stamped', `SELECT ${APPEND_STAMPED_EXPRESSION} AS id`, NO_ROW);
 
-/** A group as SCIM GET shows it without its members (decision 0502), read in the change's transaction. */
+/** A group as SCIM GET shows it without its members (decision 0512), read in the change's transaction. */
 const APPEND_GROUP = statement(
   'directory-events.append-group',
   `INSERT INTO directory_events (workspace_id, type, resource_id, data, changed)
@@ -59,7 +59,7 @@ const SEALER_LOCK = 7100500;
 const LOCK_SEALER = statement('directory-events.lock-sealer', `SELECT pg_advisory_xact_lock($1)`, NO_ROW);
 
 /**
- * Numbers the committed, unnumbered events (decision 0501): each workspace continues after its
+ * Numbers the committed, unnumbered events (decision 0511): each workspace continues after its
  * highest seq, in insertion order. Run under the sealer lock, so no two passes number at once and
  * a row that commits later can only get a higher seq than any already given.
  */
@@ -111,7 +111,7 @@ const PRUNE = statement(
 /**
  * The whole directory and the feed position it is consistent with, in one statement (one
  * snapshot): every event up to `seq` is reflected; a change whose event is not numbered yet may
- * show too, and comes again after `seq` (decision 0501).
+ * show too, and comes again after `seq` (decision 0511).
  */
 const SNAPSHOT = statement(
   'directory-events.snapshot',

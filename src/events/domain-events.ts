@@ -70,7 +70,7 @@ export const DIRECTORY_EVENT_TYPES = [
 export type DirectoryEventType = (typeof DIRECTORY_EVENT_TYPES)[number];
 
 /**
- * What a directory change tells the directory-event writer (the outbox, decision 0500), riding on
+ * What a directory change tells the directory-event writer (the outbox, decision 0510), riding on
  * the SCIM event that records it. A user carries its SCIM representation as it is now
  * (`stampedNow`: its meta times are the transaction's now(), for an insert whose row the service
  * has not read back); a group is read by the writer in the transaction, except a deleted one; a

@@ -10,7 +10,7 @@ export interface TransactionPhaseWriter {
   /** Named in the logs of a failure. */
   readonly name: string;
   /**
-   * An outbox writer (the directory events, decision 0500): what it writes must exist exactly when
+   * An outbox writer (the directory events, decision 0510): what it writes must exist exactly when
    * the change does, so its failure fails the change instead of being logged.
    */
   readonly failsTheChange?: boolean;

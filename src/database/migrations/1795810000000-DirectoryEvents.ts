@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Directory events (decisions 0500, 0501): the outbox of SCIM changes. A row is written in the
+ * Directory events (decisions 0510, 0511): the outbox of SCIM changes. A row is written in the
  * transaction of its change (seq null); the sealer numbers each workspace's rows in commit order
  * afterwards (seq), and the feed, the webhooks and the Shared Signals transmitter read by seq.
  * `written` is the insertion order, so the events of one transaction keep the order they were

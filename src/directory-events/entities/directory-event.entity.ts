@@ -2,8 +2,8 @@ import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedCo
 import { Workspace } from '../../workspaces/entities/workspace.entity';
 
 /**
- * One directory event (decision 0500): written with its SCIM change (the outbox), numbered
- * afterwards by the sealer in commit order (seq, null until then; decision 0501). Read by seq:
+ * One directory event (decision 0510): written with its SCIM change (the outbox), numbered
+ * afterwards by the sealer in commit order (seq, null until then; decision 0511). Read by seq:
  * the feed, webhook fan-out and the Shared Signals transmitter.
  */
 @Entity('directory_events')

@@ -269,7 +269,7 @@ function renamedAttributesOf(renamed: Renamed, now: { displayName?: string; exte
 }
 
 /**
- * The directory events of a group change (decision 0500): the group's update when a rename changed
+ * The directory events of a group change (decision 0510): the group's update when a rename changed
  * it, then its removed and added members (a user removed and added back by one PUT shows as both).
  */
 function groupChanges(groupId: string, renamedAttributes: string[], steps: StepResult): DirectoryChange[] {

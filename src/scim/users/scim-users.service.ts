@@ -210,7 +210,7 @@ export class ScimUsersService {
   }
 
   /**
-   * The directory event of a write that changed `changed` (decision 0500): the user as GET shows it
+   * The directory event of a write that changed `changed` (decision 0510): the user as GET shows it
    * now, typed by what happened to `active`.
    */
   private userChange(wasActive: boolean, row: UserRow, changed: string[]): DirectoryChange {
