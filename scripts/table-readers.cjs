@@ -7,6 +7,7 @@
  */
 const END_USER_READERS = [
   { folder: 'src/end-users/', why: 'the accounts, their sign-in, sessions and second factors' },
+  { folder: 'src/hosted-login/', why: 'the hosted pages find the account a browser signs in to, in its workspace' },
   { folder: 'src/email-verification/', why: 'marks an address verified and mails codes to the account' },
   { folder: 'src/scim/', why: "SCIM Users are end users (decision 0100); Groups list their members' names" },
   { folder: 'src/saml/sso/', why: "the assertion carries the signed-in user's profile, read with the parked request" },

@@ -24,6 +24,7 @@ import { DirectoryEventsWriterModule } from './directory-events/directory-events
 import { DevelopersModule } from './developers/developers.module';
 import { EndUsersModule } from './end-users/end-users.module';
 import { HealthModule } from './health/health.module';
+import { HostedLoginModule } from './hosted-login/hosted-login.module';
 import { JobsModule } from './jobs/jobs.module';
 import { LandingModule } from './landing/landing.module';
 import { ManagedDatabasesModule } from './managed-databases/managed-databases.module';
@@ -60,6 +61,7 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     OAuthModule,
     ScimModule,
     EndUsersModule,
+    HostedLoginModule,
     OidcModule,
     AnomaliesModule,
     ManagedDatabasesModule,

@@ -1,7 +1,6 @@
-import { Inject, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import type { NextFunction, Request, Response } from 'express';
 import { CommonModule } from '../common/common.module';
 import { RateLimitModule } from '../common/rate-limit/rate-limit.module';
 import { APP_CONFIG, type AppConfig } from '../config/config';
@@ -16,21 +15,6 @@ import { EndUserRefreshToken } from './entities/end-user-refresh-token.entity';
 import { EndUserSession } from './entities/end-user-session.entity';
 import { EndUser } from './entities/end-user.entity';
 import { TokenDenylistEntry } from './entities/token-denylist-entry.entity';
-import { BrowserSessionsService } from './hosted-login/browser-sessions.service';
-import { HostedSecurityController } from './hosted-login/hosted-security.controller';
-import { HostedSecurityService } from './hosted-login/hosted-security.service';
-import { HostedSessionsController } from './hosted-login/hosted-sessions.controller';
-import { HostedSessionsService } from './hosted-login/hosted-sessions.service';
-import { HostedLoginController } from './hosted-login/hosted-login.controller';
-import { HostedContexts } from './hosted-login/hosted-contexts';
-import { hostedBasePath } from './hosted-login/hosted-input';
-import { HostedLoginService } from './hosted-login/hosted-login.service';
-import { HostedPasswordResetService } from './hosted-login/hosted-password-reset.service';
-import { HostedVerificationService } from './hosted-login/hosted-verification.service';
-import { LOGIN_APP_NAMES, LoginAppNamesSlot } from './hosted-login/login-app-names';
-import { ApplicationGrantsSlot } from './hosted-login/application-grants';
-import { AuthorizationContinuationSlot } from './hosted-login/authorization-continuation';
-import { SignInContinuations } from './hosted-login/sign-in-continuation';
 import { EndUserRecoveryCode } from './mfa/entities/end-user-recovery-code.entity';
 import { EndUserTotp } from './mfa/entities/end-user-totp.entity';
 import { EndUserPasskey } from './mfa/entities/end-user-passkey.entity';
@@ -44,7 +28,6 @@ import { PasskeysController } from './mfa/passkeys/passkeys.controller';
 import { PasskeysRepository } from './mfa/passkeys/passkeys.repository';
 import { PasskeysService } from './mfa/passkeys/passkeys.service';
 import { PasswordlessSignIn } from './mfa/passkeys/passwordless-sign-in.service';
-import { HostedAssetsController } from './hosted-login/hosted-assets.controller';
 import { MfaRepository } from './mfa/mfa.repository';
 import { MfaService } from './mfa/mfa.service';
 import { SignInPolicy } from './mfa/entities/sign-in-policy.entity';
@@ -60,8 +43,6 @@ import { SignInService } from './sign-in.service';
 import { AccessTokenCodec } from './tokens/access-token.codec';
 import { TokenDenylistRepository } from './tokens/token-denylist.repository';
 import { TokenDenylistService } from './tokens/token-denylist.service';
-
-const DEFAULT_LOGIN_PATH = '/auth/login/';
 
 /**
  * End users: accounts, sign-in (API and hosted page), sessions and tokens, password reset, second
@@ -90,22 +71,11 @@ const DEFAULT_LOGIN_PATH = '/auth/login/';
       SignInPolicy,
     ]),
   ],
-  controllers: [
-    AuthController,
-    SessionsController,
-    HostedLoginController,
-    HostedSessionsController,
-    HostedSecurityController,
-    MfaController,
-    PasskeysController,
-    HostedAssetsController,
-    SignInPolicyController,
-  ],
+  controllers: [AuthController, SessionsController, MfaController, PasskeysController, SignInPolicyController],
   providers: [
     SignInGate,
     SignInPolicyRepository,
     SignInPolicyService,
-    HostedSecurityService,
     MfaRepository,
     PasskeysRepository,
     PasskeyCeremonies,
@@ -114,22 +84,11 @@ const DEFAULT_LOGIN_PATH = '/auth/login/';
     FactorVerifier,
     MfaService,
     MfaChallengesService,
-    HostedSessionsService,
     SessionsRepository,
     EndUsersService,
     SignInService,
     SessionsService,
     PasswordService,
-    BrowserSessionsService,
-    HostedContexts,
-    HostedLoginService,
-    HostedVerificationService,
-    HostedPasswordResetService,
-    SignInContinuations,
-    LoginAppNamesSlot,
-    { provide: LOGIN_APP_NAMES, useExisting: LoginAppNamesSlot },
-    ApplicationGrantsSlot,
-    AuthorizationContinuationSlot,
     TokenDenylistRepository,
     TokenDenylistService,
     EndUserStrategy,
@@ -139,27 +98,18 @@ const DEFAULT_LOGIN_PATH = '/auth/login/';
       useFactory: (config: AppConfig) => new AccessTokenCodec(config.AUTH_JWT_SECRET ?? '', config.ACCESS_TOKEN_TTL_SECONDS),
     },
   ],
-  exports: [BrowserSessionsService, SessionsService, LoginAppNamesSlot, ApplicationGrantsSlot, AuthorizationContinuationSlot],
+  // The hosted login (src/hosted-login) builds its pages on these.
+  exports: [
+    SessionsService,
+    SignInService,
+    PasswordService,
+    SignInGate,
+    MfaService,
+    MfaChallengesService,
+    PasskeysService,
+    PasswordlessSignIn,
+    SessionsRepository,
+    MfaRepository,
+  ],
 })
-export class EndUsersModule implements NestModule {
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
-
-  /**
-   * When SAML_IDP_LOGIN_URL names a path other than /auth/login/, answer it with a 307 to the hosted
-   * login (method, body and query kept). Controller paths are fixed at load time, before config exists.
-   */
-  configure(consumer: MiddlewareConsumer): void {
-    const base = hostedBasePath(this.config.SAML_IDP_LOGIN_URL);
-    if (base === DEFAULT_LOGIN_PATH) return;
-    const redirect = (req: Request, res: Response, next: NextFunction) => {
-      const url = req.originalUrl;
-      const path = url.split('?')[0];
-      if (path === base.slice(0, -1) || path.startsWith(base)) {
-        res.redirect(307, DEFAULT_LOGIN_PATH + url.slice(path === base.slice(0, -1) ? base.length - 1 : base.length).replace(/^\//, ''));
-        return;
-      }
-      next();
-    };
-    consumer.apply(redirect).forRoutes('*');
-  }
-}
+export class EndUsersModule {}

@@ -3,7 +3,7 @@ import { Clock } from '../common/clock';
 import { isUuid } from '../common/ids';
 import type { RequestMeta } from '../common/request-context';
 import { UnitOfWork } from '../database/unit-of-work';
-import { type ApplicationGrants, ApplicationGrantsSlot, type ApplicationGrantView } from '../end-users/hosted-login/application-grants';
+import { type ApplicationGrants, ApplicationGrantsSlot, type ApplicationGrantView } from '../hosted-login/application-grants';
 import { SessionsService } from '../end-users/sessions.service';
 import type { DeniedToken } from '../end-users/tokens/token-denylist.service';
 import { OidcRepository } from './oidc.repository';

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CommonModule } from '../common/common.module';
 import { EndUsersModule } from '../end-users/end-users.module';
+import { HostedLoginModule } from '../hosted-login/hosted-login.module';
 import { OAuthModule } from '../oauth/oauth.module';
 import { ApplicationClientStore } from './application-client.store';
 import { AuthorizeController } from './authorize/authorize.controller';
@@ -29,7 +30,13 @@ import { UserInfoService } from './userinfo/userinfo.service';
  * hosted sessions page lists consents through the ApplicationGrantsSlot this module fills.
  */
 @Module({
-  imports: [CommonModule, OAuthModule, EndUsersModule, TypeOrmModule.forFeature([OAuthAuthorizationCode, OAuthAppSession, OAuthConsent])],
+  imports: [
+    CommonModule,
+    OAuthModule,
+    EndUsersModule,
+    HostedLoginModule,
+    TypeOrmModule.forFeature([OAuthAuthorizationCode, OAuthAppSession, OAuthConsent]),
+  ],
   controllers: [AuthorizeController, UserInfoController, LogoutController],
   providers: [
     OidcRepository,

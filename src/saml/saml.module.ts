@@ -4,6 +4,7 @@ import { CommonModule } from '../common/common.module';
 import { RateLimitModule } from '../common/rate-limit/rate-limit.module';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { EndUsersModule } from '../end-users/end-users.module';
+import { HostedLoginModule } from '../hosted-login/hosted-login.module';
 import { SamlNameIdKey } from './idp/entities/saml-nameid-key.entity';
 import { IdpRuntime } from './idp/idp-runtime';
 import { NameIdKeysRepository } from './idp/nameid-keys.repository';
@@ -25,8 +26,8 @@ import { SeenRequestsRepository } from './sso/seen-requests.repository';
 import { SpLoginNames } from './sso/sp-login-names';
 
 /**
- * SAML 2.0 identity provider: SP registry, metadata, SP-initiated SSO. Above the end-users module
- * (the browser's session, the hosted login): it names the waiting SP to the hosted login by
+ * SAML 2.0 identity provider: SP registry, metadata, SP-initiated SSO. Above the end-users and hosted
+ * login modules (the browser's session): it names the waiting SP to the hosted login by
  * filling that module's LoginAppNamesSlot (SpLoginNames), not by being global.
  */
 @Module({
@@ -35,6 +36,7 @@ import { SpLoginNames } from './sso/sp-login-names';
     CommonModule,
     RateLimitModule,
     EndUsersModule,
+    HostedLoginModule,
   ],
   controllers: [SamlMetadataController, SamlSpsController, SamlSsoController],
   exports: [IdpRuntime, SamlSpsService],

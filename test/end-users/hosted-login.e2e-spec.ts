@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { BrowserSessionsService } from '../../src/end-users/hosted-login/browser-sessions.service';
+import { BrowserSessionsService } from '../../src/hosted-login/browser-sessions.service';
 import { createTestApp, TestApp } from '../support/app';
 import { SmtpReceiver } from '../support/smtp-receiver';
 import { aTenant, anEndUser } from './support';

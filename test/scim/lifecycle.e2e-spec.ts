@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { BrowserSessionsService } from '../../src/end-users/hosted-login/browser-sessions.service';
+import { BrowserSessionsService } from '../../src/hosted-login/browser-sessions.service';
 import { createTestApp, TestApp } from '../support/app';
 import { startSmtpReceiver, SmtpReceiver, codeIn } from '../support/smtp-receiver';
 import { newBrowser, signInAt } from '../saml/support/browser-flow';

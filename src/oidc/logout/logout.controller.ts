@@ -6,9 +6,9 @@ import { Auth } from '../../common/auth/auth.decorator';
 import { allowFormRedirectsTo } from '../../common/form-action';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
-import { clearSessionCookie, sessionCookie } from '../../end-users/hosted-login/browser-session-cookie';
-import { BrowserSessionsService } from '../../end-users/hosted-login/browser-sessions.service';
-import { CSRF_COOKIE, formToken, LoginCsrf } from '../../end-users/hosted-login/login-csrf';
+import { clearSessionCookie, sessionCookie } from '../../hosted-login/browser-session-cookie';
+import { BrowserSessionsService } from '../../hosted-login/browser-sessions.service';
+import { CSRF_COOKIE, formToken, LoginCsrf } from '../../hosted-login/login-csrf';
 import { LogoutOutcome, LogoutService } from './logout.service';
 import { PageSurface } from '../../common/surface.decorators';
 

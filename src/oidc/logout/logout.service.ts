@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock';
 import type { RequestMeta } from '../../common/request-context';
 import { UnitOfWork } from '../../database/unit-of-work';
-import type { BrowserSession } from '../../end-users/hosted-login/browser-sessions.service';
+import type { BrowserSession } from '../../hosted-login/browser-sessions.service';
 import { renderErrorPage } from '../../common/html/error-page.view';
 import { SessionsService } from '../../end-users/sessions.service';
 import type { DeniedToken } from '../../end-users/tokens/token-denylist.service';

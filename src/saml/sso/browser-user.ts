@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { BrowserSession, BrowserSessionsService } from '../../end-users/hosted-login/browser-sessions.service';
+import { BrowserSession, BrowserSessionsService } from '../../hosted-login/browser-sessions.service';
 import type { AssertableUser } from '../protocol/user-claims';
 import type { EndUserActor } from './sso-outcome';
 import type { UserProfile } from './sso-requests.repository';
@@ -20,7 +20,7 @@ export interface BrowserUser {
 }
 
 /**
- * The seam to the end-users module: its browser session (cookie esid) says who is
+ * The seam to the hosted login module: its browser session (cookie esid) says who is
  * signed in; the profile comes from the SP query (joined on the SP's workspace, so
  * a user of another workspace simply has no profile there).
  */

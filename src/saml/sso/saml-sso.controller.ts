@@ -6,7 +6,7 @@ import { Inject } from '@nestjs/common';
 import { Auth } from '../../common/auth/auth.decorator';
 import { errorPageTitle, renderErrorPage } from '../../common/html/error-page';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
-import { clearSessionCookie, SESSION_COOKIE } from '../../end-users/hosted-login/browser-session-cookie';
+import { clearSessionCookie, SESSION_COOKIE } from '../../hosted-login/browser-session-cookie';
 import { APP_CONFIG, AppConfig } from '../../config/config';
 import { RateLimit, RateLimitGuard } from '../../common/rate-limit/rate-limit.guard';
 import { renderAutoPostPage } from '../protocol/post-form.page';

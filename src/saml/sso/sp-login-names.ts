@@ -1,5 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { type LoginAppNames, LoginAppNamesSlot } from '../../end-users/hosted-login/login-app-names';
+import { type LoginAppNames, LoginAppNamesSlot } from '../../hosted-login/login-app-names';
 import { TICKET_COOKIE } from './saml-sso.controller';
 import { FINISH_PATH } from './saml-sso.service';
 import { SsoRequestsRepository } from './sso-requests.repository';

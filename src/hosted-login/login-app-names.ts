@@ -3,8 +3,8 @@ import { Injectable } from '@nestjs/common';
 /**
  * Who the hosted login is signing the user in *for*, when that is not the workspace or client in
  * the link: the SAML module names the service provider whose request is waiting (decision 0022).
- * The SAML module sits above this one (it imports EndUsersModule), so it cannot be injected here:
- * the end-users module provides an empty slot under this token and SAML fills it at start-up.
+ * The SAML module sits above this one (it imports HostedLoginModule), so it cannot be injected here:
+ * the hosted login module provides an empty slot under this token and SAML fills it at start-up.
  * Unfilled, the page names the workspace or client as before.
  */
 export const LOGIN_APP_NAMES = Symbol('LOGIN_APP_NAMES');

@@ -1,5 +1,5 @@
 import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
-import { safeEqual } from '../../common/crypto/tokens';
+import { safeEqual } from '../common/crypto/tokens';
 
 export const CSRF_COOKIE = 'esid_csrf';
 

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
-import { Clock } from '../../common/clock';
-import { safeEqual } from '../../common/crypto/tokens';
-import { APP_CONFIG, type AppConfig } from '../../config/config';
+import { Clock } from '../common/clock';
+import { safeEqual } from '../common/crypto/tokens';
+import { APP_CONFIG, type AppConfig } from '../config/config';
 
 /** Cookie that carries a password-checked sign-in across "verify your email first" (decision 0050). */
 export const CONTINUATION_COOKIE = 'esid_cont';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '../../common/errors';
-import type { RequestMeta } from '../../common/request-context';
-import { PasswordService } from '../password.service';
+import { DomainError } from '../common/errors';
+import type { RequestMeta } from '../common/request-context';
+import { PasswordService } from '../end-users/password.service';
 import { HostedContexts } from './hosted-contexts';
 import type { HostedInput } from './hosted-input';
 import { INCOMPLETE_LINK, pageOf, SignInResult } from './hosted-outcome';

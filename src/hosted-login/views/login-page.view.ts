@@ -1,5 +1,5 @@
-import { html, SafeHtml } from '../../../common/html/html';
-import { pageLayout } from '../../../common/html/page-layout';
+import { html, SafeHtml } from '../../common/html/html';
+import { pageLayout } from '../../common/html/page-layout';
 import { emailField } from './form-fields';
 import { passkeyButton, passkeyScripts } from './passkey-fields';
 

@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { Auth } from '../../common/auth/auth.decorator';
+import { Auth } from '../common/auth/auth.decorator';
 import { PASSKEY_SCRIPT } from './passkey-script';
 
 /**

@@ -1,7 +1,7 @@
-import type { SessionView } from '../../sessions.service';
+import type { SessionView } from '../../end-users/sessions.service';
 import type { ApplicationGrantView } from '../application-grants';
-import { html } from '../../../common/html/html';
-import { pageLayout } from '../../../common/html/page-layout';
+import { html } from '../../common/html/html';
+import { pageLayout } from '../../common/html/page-layout';
 
 export interface SessionsPageModel {
   email: string;

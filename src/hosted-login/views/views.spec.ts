@@ -1,4 +1,4 @@
-import { renderErrorPage } from '../../../common/html/error-page.view';
+import { renderErrorPage } from '../../common/html/error-page.view';
 import { renderLoginPage } from './login-page.view';
 import { renderVerifyEmailPage } from './verify-email-page.view';
 

@@ -1,7 +1,7 @@
-import { html } from '../../../common/html/html';
+import { html } from '../../common/html/html';
 import { codeField } from './form-fields';
 import { contextFields, LoginContext } from './login-page.view';
-import { pageLayout } from '../../../common/html/page-layout';
+import { pageLayout } from '../../common/html/page-layout';
 import { passkeyButton, passkeyScripts } from './passkey-fields';
 
 export interface SecondFactorPageModel {

@@ -1,16 +1,16 @@
 import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { Auth } from '../../common/auth/auth.decorator';
-import { ReqMeta, type RequestMeta } from '../../common/request-context';
-import { APP_CONFIG, type AppConfig } from '../../config/config';
+import { Auth } from '../common/auth/auth.decorator';
+import { ReqMeta, type RequestMeta } from '../common/request-context';
+import { APP_CONFIG, type AppConfig } from '../config/config';
 import { clearSessionCookie, sessionCookie } from './browser-session-cookie';
 import { BrowserSessionsService } from './browser-sessions.service';
 import { HostedSessionsService, SESSIONS_PAGE, SessionsContext, SessionsResult } from './hosted-sessions.service';
 import type { HostedRedirect } from './hosted-outcome';
 import { CSRF_COOKIE, LoginCsrf } from './login-csrf';
 import { renderSessionsPage } from './views/sessions-page.view';
-import { PageSurface } from '../../common/surface.decorators';
+import { PageSurface } from '../common/surface.decorators';
 
 /** The hosted sessions page (HTML, no JavaScript): the new-sign-in alert mail links here. */
 @ApiExcludeController()

@@ -1,4 +1,4 @@
-import { html, SafeHtml } from '../../../common/html/html';
+import { html, SafeHtml } from '../../common/html/html';
 
 /**
  * The inputs several hosted pages share, so their accessibility attributes (labels, autocomplete,

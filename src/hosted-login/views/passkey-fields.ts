@@ -1,4 +1,4 @@
-import { html, SafeHtml } from '../../../common/html/html';
+import { html, SafeHtml } from '../../common/html/html';
 
 /** @simplewebauthn/browser and the glue script, both served by this service (hosted-assets.controller.ts). */
 export function passkeyScripts(): SafeHtml {

@@ -1,6 +1,6 @@
-import { html } from '../../../common/html/html';
+import { html } from '../../common/html/html';
 import { contextFields, LoginContext } from './login-page.view';
-import { pageLayout } from '../../../common/html/page-layout';
+import { pageLayout } from '../../common/html/page-layout';
 import { codeField } from './form-fields';
 
 export interface VerifyEmailPageModel {

@@ -1,10 +1,10 @@
 import { Body, Controller, Get, Inject, Optional, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { Auth } from '../../common/auth/auth.decorator';
-import { ReqMeta, type RequestMeta } from '../../common/request-context';
-import { APP_CONFIG, type AppConfig } from '../../config/config';
-import { RateLimit, RateLimitGuard } from '../../common/rate-limit/rate-limit.guard';
+import { Auth } from '../common/auth/auth.decorator';
+import { ReqMeta, type RequestMeta } from '../common/request-context';
+import { APP_CONFIG, type AppConfig } from '../config/config';
+import { RateLimit, RateLimitGuard } from '../common/rate-limit/rate-limit.guard';
 import {
   clearContinuationCookie,
   clearSessionCookie,
@@ -23,14 +23,14 @@ import { LOGIN_APP_NAMES, type LoginAppNames } from './login-app-names';
 import { CSRF_COOKIE, LoginCsrf } from './login-csrf';
 import { CONTINUATION_COOKIE } from './sign-in-continuation';
 import { continuationTarget } from './continuation-target';
-import { allowFormRedirectsTo } from '../../common/form-action';
-import { DomainError } from '../../common/errors';
-import { JsonSurface, PageSurface } from '../../common/surface.decorators';
-import { END_USER_ERRORS } from '../end-users.errors';
+import { allowFormRedirectsTo } from '../common/form-action';
+import { DomainError } from '../common/errors';
+import { JsonSurface, PageSurface } from '../common/surface.decorators';
+import { END_USER_ERRORS } from '../end-users/end-users.errors';
 
 /**
  * Server-rendered sign-in pages (no JavaScript). Served at /auth/login/; when SAML_IDP_LOGIN_URL names
- * another path, EndUsersModule rewrites that path here. The services answer a SignInResult; this
+ * another path, HostedLoginModule rewrites that path here. The services answer a SignInResult; this
  * controller draws it (views/sign-in-pages.ts) with the request's form token and sets the cookies.
  */
 @ApiExcludeController()

@@ -1,7 +1,7 @@
-import type { MfaStatusView, TotpEnrolmentView } from '../../mfa/mfa.service';
+import type { MfaStatusView, TotpEnrolmentView } from '../../end-users/mfa/mfa.service';
 import { codeField } from './form-fields';
-import { html, SafeHtml } from '../../../common/html/html';
-import { pageLayout } from '../../../common/html/page-layout';
+import { html, SafeHtml } from '../../common/html/html';
+import { pageLayout } from '../../common/html/page-layout';
 import { passkeyButton, passkeyScripts } from './passkey-fields';
 
 export interface SecurityPageModel {

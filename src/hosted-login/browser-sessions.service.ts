@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { Clock } from '../../common/clock';
-import { sha256Hex } from '../../common/crypto/tokens';
-import { hasFactor, MfaRepository } from '../mfa/mfa.repository';
-import { SessionsRepository } from '../sessions.repository';
+import { Clock } from '../common/clock';
+import { sha256Hex } from '../common/crypto/tokens';
+import { hasFactor, MfaRepository } from '../end-users/mfa/mfa.repository';
+import { SessionsRepository } from '../end-users/sessions.repository';
 import { BROWSER_SESSION_TTL_MS } from './browser-session-cookie';
 
 export { BROWSER_SESSION_TTL_MS, SESSION_COOKIE } from './browser-session-cookie';

@@ -1,7 +1,7 @@
 import { safeNext } from './safe-next';
 import type { LoginContext } from './views/login-page.view';
 
-/** Where the hosted pages are served; another SAML_IDP_LOGIN_URL path redirects here (EndUsersModule). */
+/** Where the hosted pages are served; another SAML_IDP_LOGIN_URL path redirects here (HostedLoginModule). */
 export const HOSTED_LOGIN_PATH = '/auth/login/';
 
 /** Form or query fields of the hosted pages, already reduced to strings. */

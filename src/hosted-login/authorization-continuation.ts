@@ -7,7 +7,7 @@ import type { BrowserSession } from './browser-sessions.service';
  * `/oauth/authorize` would have answered the browser coming back — the client's redirect URI with
  * a code or an error, or the hosted login again (a step-up) — and the sign-in redirects there,
  * saving the browser the round trip. The provider sits above this module (it imports
- * EndUsersModule), so it fills AuthorizationContinuationSlot at start-up, as it fills
+ * HostedLoginModule), so it fills AuthorizationContinuationSlot at start-up, as it fills
  * ApplicationGrantsSlot; unfilled, or when the provider answers null, the sign-in redirects to
  * `next` as before.
  */

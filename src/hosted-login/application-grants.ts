@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import type { RequestMeta } from '../../common/request-context';
+import type { RequestMeta } from '../common/request-context';
 
 /**
  * The applications a person allowed (the OpenID provider's consents, decision 0915), listed and
  * revocable on the hosted sessions page. The OpenID provider sits above this module (it imports
- * EndUsersModule), so it fills ApplicationGrantsSlot at start-up, as SAML fills LoginAppNamesSlot;
+ * HostedLoginModule), so it fills ApplicationGrantsSlot at start-up, as SAML fills LoginAppNamesSlot;
  * unfilled, the page shows sessions only.
  */
 

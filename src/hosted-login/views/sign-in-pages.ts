@@ -1,4 +1,4 @@
-import { renderErrorPage } from '../../../common/html/error-page.view';
+import { renderErrorPage } from '../../common/html/error-page.view';
 import { contextQuery, HOSTED_LOGIN_PATH, HostedInput } from '../hosted-input';
 import type { SignInView } from '../hosted-outcome';
 import { renderLoginPage } from './login-page.view';
