@@ -59,6 +59,39 @@ export const DirectorySnapshotSchema = namedSchema('DirectorySnapshot', {
   description:
     'The whole directory, read in one snapshot, and the feed position it reflects: every event up to seq is in it. Continue with GET /developer/events/?after=seq (an event after seq may repeat a change the snapshot already shows; apply events as upserts).',
   required: ['seq', 'users', 'groups', 'memberships'],
+  example: {
+    seq: 42,
+    users: [
+      {
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+        id: '8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13',
+        externalId: '8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13',
+        userName: 'ada@example.com',
+        emails: [{ value: 'ada@example.com', type: 'work', primary: true }],
+        active: true,
+        meta: {
+          resourceType: 'User',
+          created: '2026-12-07T05:29:58.001Z',
+          lastModified: '2026-12-07T05:30:00.123Z',
+          location: 'https://id.example.com/scim/v2/Users/8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13',
+        },
+      },
+    ],
+    groups: [
+      {
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+        id: 'c1d2e3f4-0000-4000-8000-000000000001',
+        displayName: 'Engineering',
+        meta: {
+          resourceType: 'Group',
+          created: '2026-12-07T05:29:59.000Z',
+          lastModified: '2026-12-07T05:30:01.000Z',
+          location: 'https://id.example.com/scim/v2/Groups/c1d2e3f4-0000-4000-8000-000000000001',
+        },
+      },
+    ],
+    memberships: [{ group_id: 'c1d2e3f4-0000-4000-8000-000000000001', user_id: '8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13' }],
+  },
   properties: {
     seq: { type: 'integer', format: 'int64', example: 42 },
     users: { type: 'array', items: { type: 'object', additionalProperties: true }, description: 'As GET /scim/v2/Users/{id} shows them.' },

@@ -84,12 +84,13 @@ describe('the directory event feed across a kill -9', () => {
       });
       expect(events.map((e) => e.seq)).toEqual(Array.from({ length: events.length }, (_, i) => i + 1));
       // Nothing the service did not write either: every event is of a user that exists.
-      for (const e of events)
+      for (const e of events) {
         await survivor
           .http()
           .get(`/scim/v2/Users/${String(e.data.id)}`)
           .set(scim)
           .expect(200);
+      }
     },
     SPAWN_HOOK_TIMEOUT_MS,
   );
