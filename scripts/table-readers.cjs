@@ -6,7 +6,10 @@
  * the signed-in browser, BrowserSessionsService).
  */
 const END_USER_READERS = [
-  { folder: 'src/end-users/', why: 'the accounts, their sign-in, sessions and second factors' },
+  { folder: 'src/end-user-directory/', why: 'the table itself: its entity and EndUsersRepository' },
+  { folder: 'src/end-users/', why: 'the accounts: registration, password sign-in and reset' },
+  { folder: 'src/sessions/', why: "a browser session is answered with its user's email and state, in one statement" },
+  { folder: 'src/second-factor/', why: 'the second step and the sign-in policy read the account they act for' },
   { folder: 'src/hosted-login/', why: 'the hosted pages find the account a browser signs in to, in its workspace' },
   { folder: 'src/email-verification/', why: 'marks an address verified and mails codes to the account' },
   { folder: 'src/scim/', why: "SCIM Users are end users (decision 0100); Groups list their members' names" },

@@ -5,12 +5,13 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createApp } from './app.factory';
 import { bootSummaryRows, bootSummaryText } from './boot-summary';
+import { joinClusterMetrics } from './common/cluster-metrics';
 import { rootLogger } from './common/logging';
 import { APP_CONFIG, AppConfig, ConfigError, configurationReport, loadConfig } from './config/config';
 import { withGeneratedSecrets } from './config/dev-secrets';
 import { IdpRuntime } from './saml/idp/idp-runtime';
 import { IdpConfigError } from './saml/idp/idp-settings';
-import { isFirstProcess, superviseWorkers, workerCount } from './workers';
+import { BOOT_FAILED_EXIT_CODE, isFirstProcess, reportBootFailure, superviseWorkers, workerCount } from './workers';
 
 /**
  * A `.env` file in the working directory (or ENV_FILE) fills in variables the environment
@@ -48,17 +49,23 @@ async function boot(): Promise<Booted | null> {
       superviseWorkers(workers, (line) => process.stdout.write(`${line}\n`));
       return null;
     }
+    if (cluster.isWorker) joinClusterMetrics();
     return { app: await createApp(), given, envFile };
   } catch (err) {
     if (!(err instanceof ConfigError || err instanceof IdpConfigError)) {
       Logger.flush();
       throw err;
     }
-    process.stderr.write(`${configurationReport(err)}\n`);
+    const report = configurationReport(err);
+    // A worker hands its report to the primary, which prints it once and stops the service (decision 0211):
+    // every worker would fail the same way, and restarting them would only loop.
+    if (cluster.isWorker) reportBootFailure(report);
+    else process.stderr.write(`${report}\n`);
     // Exit once what is pending settles (a log file still opening would throw on an immediate exit);
     // a handle the half-built application left open cannot keep the process alive past a second.
-    process.exitCode = 1;
-    setTimeout(() => process.exit(1), 1000).unref();
+    const code = cluster.isWorker ? BOOT_FAILED_EXIT_CODE : 1;
+    process.exitCode = code;
+    setTimeout(() => process.exit(code), 1000).unref();
     return null;
   }
 }

@@ -1,5 +1,6 @@
 import cluster, { Worker } from 'node:cluster';
 import { availableParallelism } from 'node:os';
+import { aggregateWorkerMetrics } from './common/cluster-metrics';
 import { WORKER_COUNT_ENV } from './common/cores';
 import type { AppConfig } from './config/config';
 
@@ -10,6 +11,27 @@ import type { AppConfig } from './config/config';
 export function workerCount(config: AppConfig): number {
   if (!config.DATABASE_URL) return 1;
   return config.WEB_CONCURRENCY || availableParallelism();
+}
+
+/**
+ * The exit code of a worker whose configuration cannot start the service (sysexits' EX_CONFIG). Every
+ * worker reads the same configuration, so the primary stops the service instead of replacing it.
+ */
+export const BOOT_FAILED_EXIT_CODE = 78;
+const BOOT_FAILED_MESSAGE = 'identity-service:boot-failed';
+
+interface BootFailedMessage {
+  type: typeof BOOT_FAILED_MESSAGE;
+  report: string;
+}
+
+function isBootFailed(message: unknown): message is BootFailedMessage {
+  return (message as BootFailedMessage | null)?.type === BOOT_FAILED_MESSAGE && typeof (message as BootFailedMessage).report === 'string';
+}
+
+/** In a worker: hands the configuration report to the primary, which prints the first one it gets. */
+export function reportBootFailure(report: string): void {
+  process.send?.({ type: BOOT_FAILED_MESSAGE, report } satisfies BootFailedMessage);
 }
 
 const RESTART_DELAY_MS = 1000;
@@ -34,12 +56,24 @@ export function superviseWorkers(count: number, write: (line: string) => void): 
     slots.set(worker.id, { index, startedAt: Date.now() });
     return worker;
   };
+  /** Set once a worker could not start for its configuration: the service stops and exits 1. */
+  let bootFailure: string | null = null;
+  const failBoot = (report: string) => {
+    if (bootFailure !== null) return;
+    bootFailure = report;
+    process.stderr.write(`${report}\n`);
+    stop('SIGTERM');
+  };
+  cluster.on('message', (_worker, message) => {
+    if (isBootFailed(message)) failBoot(message.report);
+  });
   cluster.on('exit', (worker, code, signal) => {
     const slot = slots.get(worker.id) ?? { index: 0, startedAt: 0 };
     const lived = Date.now() - slot.startedAt;
     slots.delete(worker.id);
+    if (code === BOOT_FAILED_EXIT_CODE) failBoot(`worker ${worker.process.pid} could not start: its configuration was refused`);
     if (stopping) {
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(bootFailure === null ? 0 : 1);
       return;
     }
     earlyDeaths = lived < EARLY_DEATH_MS ? earlyDeaths + 1 : 0;
@@ -49,14 +83,17 @@ export function superviseWorkers(count: number, write: (line: string) => void): 
     }
     write(`worker ${worker.process.pid} exited (${signal ?? code}); starting a replacement`);
     // Not unref'd: when every worker has died, this timer is what keeps the primary alive to replace them.
-    setTimeout(() => fork(slot.index), RESTART_DELAY_MS);
+    setTimeout(() => {
+      if (!stopping) fork(slot.index);
+    }, RESTART_DELAY_MS);
   });
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
-    if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+    if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(bootFailure === null ? 0 : 1);
   };
+  aggregateWorkerMetrics();
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
   for (let i = 0; i < count; i++) fork(i);

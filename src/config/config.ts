@@ -1,6 +1,6 @@
 import { plainToInstance, Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, validateSync } from 'class-validator';
-import { ORIGIN_LIST } from '../common/cors';
+import { ORIGIN_LIST } from './origins';
 
 /** Booleans are parsed explicitly: "false", "False", "0", "no" and "" are false. */
 const toBool = ({ value }: { value: unknown }) => {
@@ -142,7 +142,7 @@ export class EnvSchema {
   @Transform(toInt) @IsInt() @Min(1) SAML_PENDING_PER_CLIENT = 20;
 
   // OAuth authorization server (src/oauth/)
-  /** Lifetime of the access tokens the token endpoint issues: 5 min to 6 h (issue 26). */
+  /** Lifetime of the access tokens the token endpoint issues: 5 min to 6 h (decision 0902). */
   @Transform(toInt) @IsInt() @Min(300) @Max(21600) OAUTH_ACCESS_TOKEN_TTL_SECONDS = 3600;
   /** Let JWKS URLs of clients and trusted issuers point at private or loopback addresses (tests, closed networks). */
   @Transform(toBool) @IsBoolean() OAUTH_JWKS_ALLOW_PRIVATE_TARGETS = false;

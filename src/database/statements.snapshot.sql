@@ -781,6 +781,12 @@ SELECT s.id, s.workspace_id, s.name, s.sp_entity_id, s.acs_url, s.name_id_format
 -- sso-requests.sp-by-id
 SELECT s.id, s.workspace_id, s.name, s.sp_entity_id, s.acs_url, s.name_id_format, s.name_id_attribute, s.sign_assertions, s.attribute_mapping, s.sp_cert_pem, s.default_relay_state, s.is_active, s.created_at, s.updated_at, u.email AS user_email, u.first_name AS user_first_name, u.last_name AS user_last_name, u.email_verified AS user_email_verified FROM saml_service_providers s LEFT JOIN end_users u ON u.workspace_id = s.workspace_id AND u.id = $2 AND u.is_active WHERE s.workspace_id = $3 AND s.id = $1;
 
+-- sso-saml-assertion-ids.claim
+INSERT INTO sso_saml_assertion_ids (workspace_id, connection_id, assertion_id, expires_at)
+VALUES ($1, $2, $3, $4)
+ON CONFLICT (connection_id, assertion_id) DO NOTHING
+RETURNING 1 AS claimed;
+
 -- token-denylist.deny
 INSERT INTO token_denylist (jti, workspace_id, expires_at)
 SELECT unnest($2::text[]), $1, unnest($3::timestamptz[]) ON CONFLICT (jti) DO NOTHING;

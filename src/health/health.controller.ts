@@ -6,6 +6,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { register } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { Auth } from '../common/auth/auth.decorator';
+import { processMetrics } from '../common/cluster-metrics';
 import { REDIS_CLIENT, type RedisClient } from '../common/redis.provider';
 import { LivenessSchema } from './health.schemas';
 
@@ -50,7 +51,8 @@ export class HealthController {
   @ApiExcludeEndpoint()
   @Header('Content-Type', register.contentType)
   metrics(): Promise<string> {
-    return register.metrics();
+    // Every worker's counters, summed: a scrape answered by one worker still counts the whole process.
+    return processMetrics();
   }
 
   private async migrations() {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { isUuid } from '../common/ids';
-import { EndUsersRepository, SignInScope } from '../end-users/end-users.repository';
+import { EndUsersRepository, SignInScope } from '../end-user-directory/end-users.repository';
 import type { LoginContext } from './views/login-page.view';
 
 /** The accounts a hosted sign-in may pick from, and the name the pages show. */

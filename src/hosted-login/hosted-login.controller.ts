@@ -26,7 +26,7 @@ import { continuationTarget } from './continuation-target';
 import { allowFormRedirectsTo } from '../common/form-action';
 import { DomainError } from '../common/errors';
 import { JsonSurface, PageSurface } from '../common/surface.decorators';
-import { END_USER_ERRORS } from '../end-users/end-users.errors';
+import { END_USER_ERRORS } from '../end-user-directory/end-users.errors';
 
 /**
  * Server-rendered sign-in pages (no JavaScript). Served at /auth/login/; when SAML_IDP_LOGIN_URL names

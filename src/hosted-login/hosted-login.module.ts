@@ -4,8 +4,10 @@ import { CommonModule } from '../common/common.module';
 import { RateLimitModule } from '../common/rate-limit/rate-limit.module';
 import { APP_CONFIG, type AppConfig } from '../config/config';
 import { EmailVerificationModule } from '../email-verification/email-verification.module';
-import { EndUserDirectoryModule } from '../end-users/end-user-directory.module';
+import { EndUserDirectoryModule } from '../end-user-directory/end-user-directory.module';
 import { EndUsersModule } from '../end-users/end-users.module';
+import { SecondFactorModule } from '../second-factor/second-factor.module';
+import { SessionsModule } from '../sessions/sessions.module';
 import { ApplicationGrantsSlot } from './application-grants';
 import { AuthorizationContinuationSlot } from './authorization-continuation';
 import { BrowserSessionsService } from './browser-sessions.service';
@@ -28,11 +30,19 @@ const DEFAULT_LOGIN_PATH = '/auth/login/';
 /**
  * The hosted login: the pages a browser signs in on (/auth/login), manages its second factors
  * (/auth/security) and its sessions (/auth/sessions), and the browser session those pages set.
- * Builds on the end-user accounts, sessions and second factors (EndUsersModule) and on email
+ * Builds on the end-user accounts (EndUsersModule), sessions, second factors and email
  * verification; SAML and the OpenID provider sit above it and use its browser session.
  */
 @Module({
-  imports: [CommonModule, RateLimitModule, EndUserDirectoryModule, EndUsersModule, EmailVerificationModule],
+  imports: [
+    CommonModule,
+    RateLimitModule,
+    EndUserDirectoryModule,
+    SessionsModule,
+    SecondFactorModule,
+    EndUsersModule,
+    EmailVerificationModule,
+  ],
   controllers: [HostedLoginController, HostedSessionsController, HostedSecurityController, HostedAssetsController],
   providers: [
     BrowserSessionsService,

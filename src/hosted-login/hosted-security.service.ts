@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '../common/errors';
 import type { RequestMeta } from '../common/request-context';
-import { MfaService, TotpEnrolmentView } from '../end-users/mfa/mfa.service';
-import { PasskeysService } from '../end-users/mfa/passkeys/passkeys.service';
-import { parseJsonField } from '../end-users/mfa/passkeys/webauthn-json';
+import { MfaService, TotpEnrolmentView } from '../second-factor/mfa.service';
+import { PasskeysService } from '../second-factor/passkeys/passkeys.service';
+import { parseJsonField } from '../second-factor/passkeys/webauthn-json';
 import type { BrowserSession } from './browser-sessions.service';
 import type { HostedResult } from './hosted-outcome';
 import { loginFirst as loginWith, principalOf, SessionsContext } from './hosted-sessions.service';

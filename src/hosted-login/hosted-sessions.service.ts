@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EndUserPrincipal } from '../common/auth/principal';
 import type { RequestMeta } from '../common/request-context';
-import { SessionsService } from '../end-users/sessions.service';
+import { SessionsService } from '../sessions/sessions.service';
 import { ApplicationGrantsSlot } from './application-grants';
 import type { BrowserSession } from './browser-sessions.service';
 import type { HostedRedirect, HostedResult } from './hosted-outcome';

@@ -6,7 +6,7 @@ import type { Tx } from '../database/unit-of-work';
 import { WorkspaceMember } from '../workspaces/entities/workspace-member.entity';
 import { OAuthClient } from './entities/oauth-client.entity';
 
-/** What an application says about itself as an OpenID client (issue 25). */
+/** What an application says about itself as an OpenID client (decision 0913). */
 export type OpenIdClientSettings = Pick<OAuthClient, 'firstParty' | 'subjectType' | 'idTokenAlg' | 'jwks' | 'postLogoutRedirectUris'>;
 
 export interface NewOAuthClient extends OpenIdClientSettings {

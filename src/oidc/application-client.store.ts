@@ -11,7 +11,7 @@ export const MAX_CODE_CHARS = 128;
 
 /** Public client ids of applications (src/oauth-clients: `cli_` + 24 hex). */
 export const APPLICATION_CLIENT_ID_PREFIX = 'cli_';
-/** `aud` of an end-user access token (src/end-users/tokens/access-token.codec.ts). */
+/** `aud` of an end-user access token (src/sessions/tokens/access-token.codec.ts). */
 const END_USER_AUDIENCE = 'end-user';
 
 /**

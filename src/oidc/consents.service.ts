@@ -4,8 +4,8 @@ import { isUuid } from '../common/ids';
 import type { RequestMeta } from '../common/request-context';
 import { UnitOfWork } from '../database/unit-of-work';
 import { type ApplicationGrants, ApplicationGrantsSlot, type ApplicationGrantView } from '../hosted-login/application-grants';
-import { SessionsService } from '../end-users/sessions.service';
-import type { DeniedToken } from '../end-users/tokens/token-denylist.service';
+import { SessionsService } from '../sessions/sessions.service';
+import type { DeniedToken } from '../sessions/tokens/token-denylist.service';
 import { OidcRepository } from './oidc.repository';
 
 /** The consents people gave third-party applications, for the hosted sessions page (decision 0915). */

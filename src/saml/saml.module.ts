@@ -3,7 +3,6 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { CommonModule } from '../common/common.module';
 import { RateLimitModule } from '../common/rate-limit/rate-limit.module';
 import { APP_CONFIG, AppConfig } from '../config/config';
-import { EndUsersModule } from '../end-users/end-users.module';
 import { HostedLoginModule } from '../hosted-login/hosted-login.module';
 import { SamlNameIdKey } from './idp/entities/saml-nameid-key.entity';
 import { IdpRuntime } from './idp/idp-runtime';
@@ -35,7 +34,6 @@ import { SpLoginNames } from './sso/sp-login-names';
     TypeOrmModule.forFeature([SamlServiceProvider, SamlPendingRequest, SamlSeenRequest, SamlNameIdKey]),
     CommonModule,
     RateLimitModule,
-    EndUsersModule,
     HostedLoginModule,
   ],
   controllers: [SamlMetadataController, SamlSpsController, SamlSsoController],

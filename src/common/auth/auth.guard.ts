@@ -60,7 +60,7 @@ export class AuthenticationGuard implements CanActivate {
           // A strategy errs only when it could not check (e.g. the database is down): that is a 503, not a 401.
           if (err) throw err;
           if (!user) {
-            // Say which credential the route takes, and when the one sent belongs to another surface (issue 13, item 12).
+            // Say which credential the route takes, and when the one sent belongs to another surface (decision 0032).
             const authorization = context.switchToHttp().getRequest<Request>().headers.authorization;
             throw new DomainError(COMMON_ERRORS.unauthorized, unauthorizedDetail(kind, authorization));
           }

@@ -19,6 +19,7 @@ import { EndUserPasskeys1795710000000 } from './1795710000000-EndUserPasskeys';
 import { SignInPoliciesForGeoKinds1795710000001 } from './1795710000001-SignInPoliciesForGeoKinds';
 import { AuditBrinSmallRanges1795600000000 } from './1795600000000-AuditBrinSmallRanges';
 import { SigningKeyActivation1795720000000 } from './1795720000000-SigningKeyActivation';
+import { SsoSamlAssertionIds1795805000001 } from './1795805000001-SsoSamlAssertionIds';
 import { DirectoryEvents1795810000000 } from './1795810000000-DirectoryEvents';
 
 /** Every migration, in order. Add new ones at the end. */
@@ -44,5 +45,6 @@ export const MIGRATIONS = [
   EndUserPasskeys1795710000000,
   SignInPoliciesForGeoKinds1795710000001,
   SigningKeyActivation1795720000000,
+  SsoSamlAssertionIds1795805000001,
   DirectoryEvents1795810000000,
 ];

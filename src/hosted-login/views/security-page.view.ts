@@ -1,4 +1,4 @@
-import type { MfaStatusView, TotpEnrolmentView } from '../../end-users/mfa/mfa.service';
+import type { MfaStatusView, TotpEnrolmentView } from '../../second-factor/mfa.service';
 import { codeField } from './form-fields';
 import { html, SafeHtml } from '../../common/html/html';
 import { pageLayout } from '../../common/html/page-layout';

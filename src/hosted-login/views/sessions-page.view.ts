@@ -1,4 +1,4 @@
-import type { SessionView } from '../../end-users/sessions.service';
+import type { SessionView } from '../../sessions/sessions.service';
 import type { ApplicationGrantView } from '../application-grants';
 import { html } from '../../common/html/html';
 import { pageLayout } from '../../common/html/page-layout';
