@@ -18,6 +18,7 @@ const END_USER_READERS = [
     folder: 'src/directory-events/',
     why: 'the directory snapshot reads users, groups and memberships with its feed position in one statement (one MVCC snapshot)',
   },
+  { folder: 'src/sso-connections/', why: 'binds an upstream identity to the directory person with its verified email, or makes one (jit)' },
   { folder: 'src/oidc/', why: "the code exchange and UserInfo carry the user's claims, read with the code in one statement" },
 ];
 

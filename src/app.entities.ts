@@ -46,6 +46,10 @@ import { Workspace } from './workspaces/entities/workspace.entity';
 import { OAuthAppSession } from './oidc/entities/oauth-app-session.entity';
 import { OAuthAuthorizationCode } from './oidc/entities/oauth-authorization-code.entity';
 import { OAuthConsent } from './oidc/entities/oauth-consent.entity';
+import { SsoAttempt } from './sso-connections/entities/sso-attempt.entity';
+import { SsoBinding } from './sso-connections/entities/sso-binding.entity';
+import { SsoConnectionDomain } from './sso-connections/entities/sso-connection-domain.entity';
+import { SsoConnection } from './sso-connections/entities/sso-connection.entity';
 
 /**
  * Every entity, one per table: a new table is one line here. The list lives in the app layer
@@ -98,6 +102,10 @@ export const ENTITIES = [
   ScimOAuthClient,
   ScimOAuthClientSecret,
   ScimUserCount,
+  SsoAttempt,
+  SsoBinding,
+  SsoConnectionDomain,
+  SsoConnection,
   WorkspaceMember,
   WebhookDelivery,
   WebhookSubscription,

@@ -2064,7 +2064,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/developer/events/': {
+  '/developer/external-providers/': {
     parameters: {
       query?: never;
       header?: never;
@@ -2072,19 +2072,23 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Read the directory event feed
-     * @description The workspace's directory events after `after`, oldest first, by seq: a per-workspace sequence given in commit order, so a consumer that has read up to N never later finds an event numbered N or below. Events are readable within a second of the change's commit. Keep next_after and pass it as `after`. Events are kept DIRECTORY_EVENTS_RETENTION_DAYS (30 days); a position older than that is a 410 (start again from GET /developer/directory/). Members of the workspace only.
+     * List SSO connections
+     * @description The connections of one workspace, oldest first, without secrets. Members of the workspace only.
      */
-    get: operations['DirectoryEventsController_feed'];
+    get: operations['SsoConnectionsController_list'];
     put?: never;
-    post?: never;
+    /**
+     * Create an SSO connection
+     * @description Connects a workspace to its company's identity provider: OpenID Connect (we are the relying party: issuer, client_id, client_secret or private_key_jwt) or SAML 2.0 (we are the service provider). The answer carries the values to paste into the provider (redirect_uri, or sp_entity_id, acs_url and sp_metadata_url) and, per email domain, the DNS TXT record that verifies it. The client secret is stored encrypted and never shown. Audited as external_provider_create. Members of the workspace only.
+     */
+    post: operations['SsoConnectionsController_create'];
     delete?: never;
     options?: never;
     head?: never;
     patch?: never;
     trace?: never;
   };
-  '/developer/directory/': {
+  '/developer/external-providers/{id}/': {
     parameters: {
       query?: never;
       header?: never;
@@ -2092,10 +2096,38 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Read the whole directory
-     * @description Every SCIM user, group and membership of the workspace, read in one snapshot, with the feed position (seq) it reflects: every event up to seq is in it. Start a consumer here, then read GET /developer/events/?after=seq. Members of the workspace only.
+     * Show an SSO connection
+     * @description Without secrets. Visible to members of its workspace only (404 to anyone else).
      */
-    get: operations['DirectoryEventsController_directory'];
+    get: operations['SsoConnectionsController_get'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete an SSO connection
+     * @description The connection, its domains, bindings and attempts are removed; the people it signed in stay in the directory (with their sessions). Audited as external_provider_delete.
+     */
+    delete: operations['SsoConnectionsController_remove'];
+    options?: never;
+    head?: never;
+    /**
+     * Update an SSO connection
+     * @description Fields not sent are kept; the protocol cannot change. Sending domains replaces the list: kept domains keep their verification, new ones start unverified. A new client_secret replaces the stored one. Audited as external_provider_update.
+     */
+    patch: operations['SsoConnectionsController_update'];
+    trace?: never;
+  };
+  '/developer/external-providers/{id}/attempts/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List sign-in attempts of an SSO connection
+     * @description The latest upstream answers to the connection, newest first (limit, default 50, up to 100): accepted, or refused with its reason (docs/sso-connections.md lists the reasons), with the upstream subject and email when the answer named them.
+     */
+    get: operations['SsoConnectionsController_attempts'];
     put?: never;
     post?: never;
     delete?: never;
@@ -2197,6 +2229,8 @@ export interface components {
       client_type?: 'confidential' | 'public';
       /** @description First-party apps skip the consent screen; third-party ones ask each person once (default true). */
       first_party?: boolean;
+      /** @description The hosted login offers "Create an account" (email, password, then the emailed 6-digit code) to people without an account of this application (default false). */
+      allow_signup?: boolean;
       /**
        * @description pairwise: `sub` differs per application (OpenID Connect Core §8.1).
        * @enum {string}
@@ -2236,6 +2270,8 @@ export interface components {
       client_type?: 'confidential' | 'public';
       /** @description First-party apps skip the consent screen; third-party ones ask each person once (default true). */
       first_party?: boolean;
+      /** @description The hosted login offers "Create an account" (email, password, then the emailed 6-digit code) to people without an account of this application (default false). */
+      allow_signup?: boolean;
       /**
        * @description pairwise: `sub` differs per application (OpenID Connect Core §8.1).
        * @enum {string}
@@ -3047,7 +3083,7 @@ export interface components {
     CreateWebhookDto: {
       /** Format: uuid */
       workspace_id: string;
-      /** @description https: URL (http: and private addresses only with WEBHOOK_ALLOW_PRIVATE_TARGETS=true) */
+      /** @description https: URL (http: and local or private addresses in development, or with WEBHOOK_ALLOW_PRIVATE_TARGETS=true) */
       url: string;
       /**
        * @description Audit catalog event types, or "*" for all
@@ -3223,6 +3259,126 @@ export interface components {
       description?: string;
       /** @description false pauses deliveries; true re-enables a disabled endpoint */
       is_active?: boolean;
+    };
+    ProfileMappingDto: {
+      /** @example email */
+      email?: string;
+      /** @example given_name */
+      given_name?: string;
+      /** @example family_name */
+      family_name?: string;
+      /** @example groups */
+      groups?: string;
+    };
+    OidcSettingsDto: {
+      /**
+       * Format: uri
+       * @description The issuer; discovery reads {issuer}/.well-known/openid-configuration
+       * @example https://login.example.com
+       */
+      issuer: string;
+      /** @example 0oa1b2c3d4 */
+      client_id: string;
+      /** @description Required with client_secret_basic / client_secret_post; stored encrypted, never shown again */
+      client_secret?: string;
+      /**
+       * @default client_secret_basic
+       * @enum {string}
+       */
+      token_endpoint_auth_method: 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt';
+      /**
+       * @description Requested besides openid
+       * @example [
+       *       "email",
+       *       "profile"
+       *     ]
+       */
+      scopes?: string[];
+      /** @description Claim names for our profile fields (defaults: the standard claims) */
+      claim_mapping?: components['schemas']['ProfileMappingDto'];
+    };
+    SamlMappingDto: {
+      /** @example email */
+      email?: string;
+      /** @example given_name */
+      given_name?: string;
+      /** @example family_name */
+      family_name?: string;
+      /** @example groups */
+      groups?: string;
+      /**
+       * @description An immutable attribute used as the subject instead of the NameID
+       * @example objectGUID
+       */
+      subject?: string;
+    };
+    SamlSettingsDto: {
+      /** @example http://www.okta.com/exk1a2b3c4 */
+      idp_entity_id?: string;
+      /**
+       * Format: uri
+       * @example https://example.okta.com/app/exk1a2b3c4/sso/saml
+       */
+      idp_sso_url?: string;
+      /** @description PEM signing certificates, up to two (rollover) */
+      idp_certificates?: string[];
+      /**
+       * @description Accept IdP-initiated responses (no AuthnRequest of ours)
+       * @default false
+       */
+      allow_unsolicited: boolean;
+      attribute_mapping?: components['schemas']['SamlMappingDto'];
+    };
+    CreateSsoConnectionDto: {
+      /**
+       * @description Email domains this connection serves (verified by DNS TXT before routing)
+       * @example [
+       *       "example.com"
+       *     ]
+       */
+      domains?: string[];
+      /**
+       * @description Create a person on the first sign-in of an unknown verified email
+       * @default false
+       */
+      jit: boolean;
+      /**
+       * @description Count the upstream's MFA claim (OIDC amr/acr, SAML AuthnContext) as our mfa
+       * @default false
+       */
+      trust_upstream_mfa: boolean;
+      /** Format: uuid */
+      workspace_id: string;
+      /** @example Acme Okta */
+      name: string;
+      /** @enum {string} */
+      protocol: 'oidc' | 'saml';
+      /** @description Required when protocol is oidc */
+      oidc?: components['schemas']['OidcSettingsDto'];
+      /** @description Required when protocol is saml */
+      saml?: components['schemas']['SamlSettingsDto'];
+    };
+    UpdateSsoConnectionDto: {
+      /**
+       * @description Email domains this connection serves (verified by DNS TXT before routing)
+       * @example [
+       *       "example.com"
+       *     ]
+       */
+      domains?: string[];
+      /**
+       * @description Create a person on the first sign-in of an unknown verified email
+       * @default false
+       */
+      jit: boolean;
+      /**
+       * @description Count the upstream's MFA claim (OIDC amr/acr, SAML AuthnContext) as our mfa
+       * @default false
+       */
+      trust_upstream_mfa: boolean;
+      name?: string;
+      oidc?: components['schemas']['OidcSettingsDto'];
+      saml?: components['schemas']['SamlSettingsDto'];
     };
     /** @description A signed chain head: an Ed25519 signature over its workspace_id, seq, event_id, hash and signed_at (docs/audit.md). */
     AuditCheckpoint: {
@@ -3469,153 +3625,6 @@ export interface components {
        */
       created_at: string;
     };
-    /** @description One directory change (docs/events.md). data is the object as it was at that moment. */
-    DirectoryEvent: {
-      /**
-       * Format: uuid
-       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
-       */
-      id: string;
-      /**
-       * Format: int64
-       * @description Position in the workspace's feed: strictly increasing, never filled in below a value already returned.
-       * @example 42
-       */
-      seq: number;
-      /**
-       * @example directory.user.updated
-       * @enum {string}
-       */
-      type:
-        | 'directory.user.created'
-        | 'directory.user.updated'
-        | 'directory.user.deactivated'
-        | 'directory.user.reactivated'
-        | 'directory.group.created'
-        | 'directory.group.updated'
-        | 'directory.group.deleted'
-        | 'directory.group.user_added'
-        | 'directory.group.user_removed';
-      /**
-       * Format: uuid
-       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
-       */
-      workspace_id: string;
-      /**
-       * Format: date-time
-       * @description When the change was made (its transaction began).
-       * @example 2026-12-07T05:30:00.123456Z
-       */
-      occurred_at: string;
-      /**
-       * @description User events: the user as GET /scim/v2/Users/{id} showed it then. Group events: the group as GET /scim/v2/Groups/{id} showed it, without members. Membership events: {group: {id, displayName}, user: {id, userName}}.
-       * @example {
-       *       "schemas": [
-       *         "urn:ietf:params:scim:schemas:core:2.0:User"
-       *       ],
-       *       "id": "8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13",
-       *       "userName": "ada@example.com",
-       *       "active": true
-       *     }
-       */
-      data: {
-        [key: string]: unknown;
-      };
-      /**
-       * @description Updated, deactivated, reactivated and group-updated events only: the SCIM attributes the change set.
-       * @example [
-       *       "name.familyName"
-       *     ]
-       */
-      changed?: string[];
-    };
-    DirectoryEventPage: {
-      results: components['schemas']['DirectoryEvent'][];
-      /**
-       * Format: int64
-       * @description Pass as `after` to read on: the seq of the last event of this page, or `after` itself when the page is empty.
-       * @example 42
-       */
-      next_after: number;
-    };
-    /**
-     * @description The whole directory, read in one snapshot, and the feed position it reflects: every event up to seq is in it. Continue with GET /developer/events/?after=seq (an event after seq may repeat a change the snapshot already shows; apply events as upserts).
-     * @example {
-     *       "seq": 42,
-     *       "users": [
-     *         {
-     *           "schemas": [
-     *             "urn:ietf:params:scim:schemas:core:2.0:User"
-     *           ],
-     *           "id": "8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13",
-     *           "externalId": "8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13",
-     *           "userName": "ada@example.com",
-     *           "emails": [
-     *             {
-     *               "value": "ada@example.com",
-     *               "type": "work",
-     *               "primary": true
-     *             }
-     *           ],
-     *           "active": true,
-     *           "meta": {
-     *             "resourceType": "User",
-     *             "created": "2026-12-07T05:29:58.001Z",
-     *             "lastModified": "2026-12-07T05:30:00.123Z",
-     *             "location": "https://id.example.com/scim/v2/Users/8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13"
-     *           }
-     *         }
-     *       ],
-     *       "groups": [
-     *         {
-     *           "schemas": [
-     *             "urn:ietf:params:scim:schemas:core:2.0:Group"
-     *           ],
-     *           "id": "c1d2e3f4-0000-4000-8000-000000000001",
-     *           "displayName": "Engineering",
-     *           "meta": {
-     *             "resourceType": "Group",
-     *             "created": "2026-12-07T05:29:59.000Z",
-     *             "lastModified": "2026-12-07T05:30:01.000Z",
-     *             "location": "https://id.example.com/scim/v2/Groups/c1d2e3f4-0000-4000-8000-000000000001"
-     *           }
-     *         }
-     *       ],
-     *       "memberships": [
-     *         {
-     *           "group_id": "c1d2e3f4-0000-4000-8000-000000000001",
-     *           "user_id": "8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13"
-     *         }
-     *       ]
-     *     }
-     */
-    DirectorySnapshot: {
-      /**
-       * Format: int64
-       * @example 42
-       */
-      seq: number;
-      /** @description As GET /scim/v2/Users/{id} shows them. */
-      users: {
-        [key: string]: unknown;
-      }[];
-      /** @description As GET /scim/v2/Groups/{id} shows them, without members. */
-      groups: {
-        [key: string]: unknown;
-      }[];
-      memberships: {
-        /**
-         * Format: uuid
-         * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
-         */
-        group_id: string;
-        /**
-         * Format: uuid
-         * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
-         */
-        user_id: string;
-      }[];
-    };
     EmailTemplate: {
       /**
        * @example registration_confirmation
@@ -3841,6 +3850,11 @@ export interface components {
        * @example true
        */
       first_party: boolean;
+      /**
+       * @description Its hosted login offers "Create an account" to people who have no account yet.
+       * @example false
+       */
+      allow_signup: boolean;
       /**
        * @example public
        * @enum {string}
@@ -5081,6 +5095,192 @@ export interface components {
        * @example 2026-11-24T12:00:00.000Z
        */
       updated_at: string | null;
+    };
+    /** @description One upstream answer to the connection: accepted, or refused with its reason. */
+    SsoAttempt: {
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      at: string;
+      /**
+       * @example failure
+       * @enum {string}
+       */
+      outcome: 'success' | 'failure';
+      /**
+       * @description Failures only.
+       * @example user_not_provisioned
+       * @enum {string}
+       */
+      reason?:
+        | 'user_not_provisioned'
+        | 'user_deactivated'
+        | 'email_unverified'
+        | 'identity_conflict'
+        | 'sign_in_blocked'
+        | 'mfa_required'
+        | 'signature_invalid'
+        | 'audience_mismatch'
+        | 'issuer_mismatch'
+        | 'destination_mismatch'
+        | 'nonce_mismatch'
+        | 'state_mismatch'
+        | 'response_expired'
+        | 'response_replayed'
+        | 'response_invalid'
+        | 'unsolicited_response'
+        | 'upstream_denied'
+        | 'upstream_error';
+      /**
+       * @description The upstream subject, when the answer got far enough to name one.
+       * @example 00u1a2b3c4d5
+       */
+      subject?: string;
+      /**
+       * @description The upstream email, when the answer got far enough to name one.
+       * @example ada@acme.com
+       */
+      email?: string;
+    };
+    /** @description A workspace's enterprise SSO connection (external provider). Secrets are never shown. The URLs are the values to paste into the identity provider. */
+    SsoConnection: {
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      id: string;
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      workspace_id: string;
+      /** @example Acme Okta */
+      name: string;
+      /**
+       * @example oidc
+       * @enum {string}
+       */
+      protocol: 'oidc' | 'saml';
+      /**
+       * @example [
+       *       "acme.com"
+       *     ]
+       */
+      domains: string[];
+      /** @description Per domain: the DNS TXT record that proves the workspace holds it, and whether it was found. */
+      domain_verifications: {
+        /** @example acme.com */
+        domain: string;
+        /** @example false */
+        verified: boolean;
+        /**
+         * Format: date-time
+         * @example null
+         */
+        verified_at: string | null;
+        /** @example _idsvc-verification.acme.com */
+        txt_record_name: string;
+        /** @example idsvc-domain-verification=3q2-7Jb0u4y9pYlQk1m8rA */
+        txt_record_value: string;
+      }[];
+      /**
+       * @description Create a person on the first sign-in of an unknown verified email.
+       * @example false
+       */
+      jit: boolean;
+      /**
+       * @description The upstream's MFA claim counts as our mfa.
+       * @example false
+       */
+      trust_upstream_mfa: boolean;
+      /**
+       * @description Starts a sign-in through this connection ("Test sign-in"); add ?next=<relative path>.
+       * @example https://id.example.com/auth/sso/3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11/
+       */
+      sign_in_url: string;
+      /**
+       * @description OIDC: the redirect URI to register at the provider.
+       * @example https://id.example.com/auth/sso/3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11/callback
+       */
+      redirect_uri?: string;
+      /**
+       * @description OIDC with private_key_jwt: our public key set to register at the provider.
+       * @example https://id.example.com/auth/sso/3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11/jwks
+       */
+      jwks_uri?: string;
+      /**
+       * @description SAML: our service provider entity id.
+       * @example https://id.example.com/auth/sso/3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11/saml/metadata
+       */
+      sp_entity_id?: string;
+      /**
+       * @description SAML: the Assertion Consumer Service URL (HTTP-POST).
+       * @example https://id.example.com/auth/sso/3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11/saml/acs
+       */
+      acs_url?: string;
+      /**
+       * @description SAML: our service provider metadata.
+       * @example https://id.example.com/auth/sso/3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11/saml/metadata
+       */
+      sp_metadata_url?: string;
+      oidc?: {
+        /** @example https://login.acme.com */
+        issuer: string;
+        /** @example 0oa1b2c3d4 */
+        client_id: string;
+        /** @example true */
+        has_client_secret: boolean;
+        /**
+         * @example client_secret_basic
+         * @enum {string}
+         */
+        token_endpoint_auth_method: 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt';
+        /**
+         * @example [
+         *       "openid",
+         *       "email",
+         *       "profile"
+         *     ]
+         */
+        scopes: string[];
+        /** @description Upstream claim (OIDC) or attribute (SAML) name per profile field; absent fields use the defaults. */
+        claim_mapping: {
+          email?: string;
+          given_name?: string;
+          family_name?: string;
+          groups?: string;
+          subject?: string;
+        };
+      };
+      saml?: {
+        /** @example http://www.okta.com/exk1a2b3c4 */
+        idp_entity_id: string | null;
+        /** @example https://acme.okta.com/app/exk1a2b3c4/sso/saml */
+        idp_sso_url: string | null;
+        /** @description PEM, up to two. */
+        idp_certificates: string[];
+        /** @example false */
+        allow_unsolicited: boolean;
+        /** @description Upstream claim (OIDC) or attribute (SAML) name per profile field; absent fields use the defaults. */
+        attribute_mapping: {
+          email?: string;
+          given_name?: string;
+          family_name?: string;
+          groups?: string;
+          subject?: string;
+        };
+      };
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      updated_at: string;
     };
     Success: {
       /**
@@ -13475,25 +13675,10 @@ export interface operations {
       };
     };
   };
-  DirectoryEventsController_feed: {
+  SsoConnectionsController_list: {
     parameters: {
       query: {
         workspace_id: string;
-        /** @description Return events with a seq above this one (next_after of the previous page); 0 from the start */
-        after?: number;
-        limit?: number;
-        /** @description Only these event types (comma-separated, or the parameter repeated) */
-        types?: (
-          | 'directory.user.created'
-          | 'directory.user.updated'
-          | 'directory.user.deactivated'
-          | 'directory.user.reactivated'
-          | 'directory.group.created'
-          | 'directory.group.updated'
-          | 'directory.group.deleted'
-          | 'directory.group.user_added'
-          | 'directory.group.user_removed'
-        )[];
       };
       header?: never;
       path?: never;
@@ -13501,16 +13686,18 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description One page of events */
+      /** @description The connections */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['DirectoryEventPage'];
+          'application/json': {
+            results: components['schemas']['SsoConnection'][];
+          };
         };
       };
-      /** @description `validation_failed`: A query parameter breaks its rule, or a type is not a directory event type (details names it); `validation_failed`: a query parameter is missing, malformed or out of range; details names each one; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      /** @description `validation_failed`: A query parameter breaks its rule (details names it); `validation_failed`: a query parameter is missing, malformed or out of range; details names each one; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13537,8 +13724,86 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `events_expired`: Events after `after` are past the retention */
-      410: {
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  SsoConnectionsController_create: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateSsoConnectionDto'];
+      };
+    };
+    responses: {
+      /** @description The connection */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SsoConnection'];
+        };
+      };
+      /** @description `validation_failed`: A field is missing or breaks its rule, or the other protocol's settings were sent (details names the field); `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `csrf_failed`: Cookie-authenticated write without the X-CSRF-Token of the session */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such workspace, or the caller is not a member of it */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `domain_taken`: Another connection of this workspace already serves one of the domains */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -13557,27 +13822,27 @@ export interface operations {
       };
     };
   };
-  DirectoryEventsController_directory: {
+  SsoConnectionsController_get: {
     parameters: {
-      query: {
-        workspace_id: string;
-      };
+      query?: never;
       header?: never;
-      path?: never;
+      path: {
+        id: string;
+      };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description The directory and its feed position */
+      /** @description The connection */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['DirectorySnapshot'];
+          'application/json': components['schemas']['SsoConnection'];
         };
       };
-      /** @description `validation_failed`: workspace_id is missing or not a UUID; `validation_failed`: a query parameter is missing, malformed or out of range; details names each one; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13595,7 +13860,223 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `not_found`: No such workspace, or the caller is not a member of it */
+      /** @description `not_found`: No such connection in a workspace of the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  SsoConnectionsController_remove: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `csrf_failed`: Cookie-authenticated write without the X-CSRF-Token of the session */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such connection in a workspace of the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  SsoConnectionsController_update: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateSsoConnectionDto'];
+      };
+    };
+    responses: {
+      /** @description The updated connection */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SsoConnection'];
+        };
+      };
+      /** @description `validation_failed`: A field breaks its rule, or the other protocol's settings were sent (details names the field); `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `csrf_failed`: Cookie-authenticated write without the X-CSRF-Token of the session */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such connection in a workspace of the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `domain_taken`: Another connection of this workspace already serves one of the domains */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  SsoConnectionsController_attempts: {
+    parameters: {
+      query?: {
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The attempts */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            results: components['schemas']['SsoAttempt'][];
+          };
+        };
+      };
+      /** @description `validation_failed`: A query parameter breaks its rule (details names it); `validation_failed`: a query parameter is missing, malformed or out of range; details names each one; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such connection in a workspace of the caller */
       404: {
         headers: {
           [name: string]: unknown;

@@ -260,7 +260,7 @@ ORDER BY created_at, id LIMIT 5) u ON true
 WHERE c.client_id = $1;
 
 -- end-users.client-by-public-id
-SELECT id, workspace_id, client_id, name FROM oauth_clients WHERE client_id = $1;
+SELECT id, workspace_id, client_id, name, allow_signup FROM oauth_clients WHERE client_id = $1;
 
 -- end-users.client-name
 SELECT COALESCE((SELECT name FROM oauth_clients WHERE id = $2 AND workspace_id = $1), w.name) AS name
@@ -786,6 +786,17 @@ INSERT INTO sso_saml_assertion_ids (workspace_id, connection_id, assertion_id, e
 VALUES ($1, $2, $3, $4)
 ON CONFLICT (connection_id, assertion_id) DO NOTHING
 RETURNING 1 AS claimed;
+
+-- sso.bind
+INSERT INTO sso_bindings (workspace_id, connection_id, issuer, subject, user_id, created_at, last_sign_in_at)
+VALUES ($1, $2, $3, $4, $5, $6, $6)
+ON CONFLICT (connection_id, issuer, subject) DO UPDATE SET last_sign_in_at = EXCLUDED.last_sign_in_at
+WHERE sso_bindings.user_id = EXCLUDED.user_id
+RETURNING user_id;
+
+-- sso.unbind-other-subjects
+DELETE FROM sso_bindings WHERE workspace_id = $1 AND connection_id = $2 AND user_id = $3 AND (issuer, subject) <> ($4, $5)
+RETURNING subject;
 
 -- token-denylist.deny
 INSERT INTO token_denylist (jti, workspace_id, expires_at)

@@ -88,8 +88,8 @@ const CANDIDATES = statement(
 
 const CLIENT_BY_PUBLIC_ID = statement(
   'end-users.client-by-public-id',
-  `SELECT id, workspace_id, client_id, name FROM oauth_clients WHERE client_id = $1`,
-  clientRef(),
+  `SELECT id, workspace_id, client_id, name, allow_signup FROM oauth_clients WHERE client_id = $1`,
+  entityColumns(OAuthClient, ['id', 'workspaceId', 'clientId', 'name', 'allowSignup']),
 );
 
 const WORKSPACE_NAME = statement(
@@ -117,7 +117,7 @@ export class EndUsersRepository {
   ) {}
 
   /** The OAuth client named by its public client_id (unknown -> 400 invalid_client). */
-  async clientByPublicId(clientId: string): Promise<OAuthClientRef> {
+  async clientByPublicId(clientId: string): Promise<OAuthClientRef & Pick<OAuthClient, 'allowSignup'>> {
     const client = await first(this.dataSource, CLIENT_BY_PUBLIC_ID, [clientId]);
     if (!client) throw unknownClient();
     return client;
@@ -126,6 +126,11 @@ export class EndUsersRepository {
   /** The workspace's name, or null when there is no such workspace. */
   async workspaceName(workspaceId: string): Promise<string | null> {
     return (await first(this.dataSource, WORKSPACE_NAME, [workspaceId]))?.name ?? null;
+  }
+
+  /** The name the hosted pages of a signed-in person show: their application's, else their workspace's. */
+  async brandName(workspaceId: string, oauthClientId: string | null): Promise<string | null> {
+    return (await first(this.dataSource, CLIENT_NAME, [workspaceId, oauthClientId]))?.name ?? null;
   }
 
   /** The name mails sign with: the OAuth client's, else the workspace's. On the caller's transaction. */
@@ -194,6 +199,39 @@ export class EndUsersRepository {
     } catch (err) {
       if (isUniqueViolation(err)) {
         throw new DomainError(END_USER_ERRORS.email_taken, 'An account with this email already exists for this application');
+      }
+      throw err;
+    }
+    return entity;
+  }
+
+  /**
+   * A directory account (no OAuth client, no password) made on a first sign-in through an
+   * enterprise SSO connection with just-in-time creation; its email was verified upstream.
+   * email_taken when the workspace's directory already has it.
+   */
+  async insertDirectoryAccount(
+    tx: Tx,
+    workspaceId: string,
+    user: { email: string; firstName: string; lastName: string; now: Date },
+  ): Promise<EndUserRecord> {
+    const entity = tx.getRepository(EndUser).create({
+      workspaceId,
+      oauthClientId: null,
+      email: user.email.toLowerCase(),
+      firstName: user.firstName,
+      lastName: user.lastName,
+      passwordHash: null,
+      isActive: true,
+      emailVerified: true,
+      createdAt: user.now,
+      updatedAt: user.now,
+    });
+    try {
+      await tx.getRepository(EndUser).insert(entity);
+    } catch (err) {
+      if (isUniqueViolation(err)) {
+        throw new DomainError(END_USER_ERRORS.email_taken, 'An account with this email already exists in the directory');
       }
       throw err;
     }

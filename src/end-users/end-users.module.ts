@@ -19,6 +19,6 @@ import { SignInService } from './sign-in.service';
   imports: [CommonModule, RateLimitModule, EndUserDirectoryModule, SessionsModule, SecondFactorModule, EmailVerificationModule],
   controllers: [AuthController],
   providers: [EndUsersService, SignInService, PasswordService],
-  exports: [SignInService, PasswordService],
+  exports: [EndUsersService, SignInService, PasswordService],
 })
 export class EndUsersModule {}

@@ -27,6 +27,8 @@ export interface SessionOptions {
   amr?: string[];
   /** The sign-in policy that acted before this session (a passed step-up), for the anomaly record. */
   policy?: { action: 'challenge'; kinds: string[] };
+  /** More facts for the login_success row (an enterprise SSO connection's provider_id). */
+  metadata?: Record<string, unknown>;
 }
 
 /**
@@ -131,6 +133,7 @@ export class SignInService {
         os_family: families.osFamily,
         amr: created.amr,
         ...(options.policy ? { policy: options.policy } : {}),
+        ...options.metadata,
       },
       session: created,
       user: { id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName, oauthClientId: user.oauthClientId },

@@ -163,6 +163,9 @@ export interface DomainEvents {
   recovery_codes_regenerate: AuditFacts;
   step_up_required: AuditFacts;
   sign_in_blocked: AuditFacts;
+  external_provider_create: AuditFacts;
+  external_provider_update: AuditFacts;
+  external_provider_delete: AuditFacts;
 }
 
 export type DomainEventName = keyof DomainEvents;

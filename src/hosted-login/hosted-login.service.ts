@@ -14,7 +14,7 @@ import { HostedContexts } from './hosted-contexts';
 import { BrowserBinding, contextQuery, HOSTED_LOGIN_PATH, HostedInput } from './hosted-input';
 import { INCOMPLETE_LINK, pageOf, SignInResult, SignInView } from './hosted-outcome';
 import { SignInContinuations } from './sign-in-continuation';
-import { AuthorizationContinuationSlot } from './authorization-continuation';
+import { AuthorizationContinuationPort } from './authorization-continuation';
 
 // Where the hosted pages are served (the OpenID provider's authorization endpoint sends the browser here).
 export { HOSTED_LOGIN_PATH } from './hosted-input';
@@ -38,7 +38,7 @@ export class HostedLoginService {
     private readonly limiter: AuthRateLimiter,
     private readonly gate: SignInGate,
     private readonly passwordless: PasswordlessSignIn,
-    private readonly authorization: AuthorizationContinuationSlot,
+    private readonly authorization: AuthorizationContinuationPort,
   ) {}
 
   async show(input: HostedInput, current: BrowserSession | null): Promise<SignInResult> {
@@ -53,7 +53,7 @@ export class HostedLoginService {
       return pageOf(200, { page: 'signed-in', email: current.email, brand: resolved?.brand });
     }
     if (!resolved) return INCOMPLETE_LINK;
-    return pageOf(200, { page: 'login', brand: resolved.brand });
+    return pageOf(200, { page: 'login', brand: resolved.brand, signUp: resolved.signUp });
   }
 
   async submit(
@@ -70,7 +70,7 @@ export class HostedLoginService {
       user = await this.signIn.checkPassword(resolved.scope, email, input.password ?? '', request);
     } catch (err) {
       if (!(err instanceof DomainError) || err.code !== 'invalid_credentials') throw err;
-      return pageOf(401, { page: 'login', brand: resolved.brand, email, error: INVALID_CREDENTIALS_MESSAGE });
+      return pageOf(401, { page: 'login', brand: resolved.brand, email, error: INVALID_CREDENTIALS_MESSAGE, signUp: resolved.signUp });
     }
     // Nothing is asserted to a service provider for an address nobody has proven to own. The
     // password is checked, so the sign-in waits for the code instead of asking for it again.

@@ -27,7 +27,8 @@ import { UserInfoService } from './userinfo/userinfo.service';
  * The applications' OpenID Connect provider (decision 0910): a kind of client of the one authorization
  * server in src/oauth (decision 0900), its authorization endpoint in front of the hosted login,
  * its grants on the shared token endpoint, ID tokens and UserInfo. The core never imports it. The
- * hosted sessions page lists consents through the ApplicationGrantsSlot this module fills.
+ * hosted sessions page lists consents through ConsentsService, which declares itself the source of the
+ * hosted login's application-grants port (decision 0192).
  */
 @Module({
   imports: [

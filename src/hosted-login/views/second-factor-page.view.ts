@@ -85,7 +85,7 @@ export function renderSecondFactorPage(model: SecondFactorPageModel): string {
       : '';
   const content = html`<h1>Two-step verification</h1>
     <p class="lead">Your password is correct. Confirm it is you with your second factor.</p>
-    <div id="form-error" class="alert error" role="alert" aria-live="assertive">${model.error ?? ''}</div>
+    <div id="form-error" class="alert error" role="alert">${model.error ?? ''}</div>
     ${totp} ${passkey} ${recovery}`;
   return pageLayout({ title: 'Two-step verification', brand: model.brand }, content);
 }

@@ -59,6 +59,14 @@ class OpenIdClientFields {
   @IsBoolean()
   first_party?: boolean;
 
+  @ApiPropertyOptional({
+    description:
+      'The hosted login offers "Create an account" (email, password, then the emailed 6-digit code) to people without an account of this application (default false).',
+  })
+  @Optional()
+  @IsBoolean()
+  allow_signup?: boolean;
+
   @ApiPropertyOptional({ enum: ['public', 'pairwise'], description: 'pairwise: `sub` differs per application (OpenID Connect Core §8.1).' })
   @Optional()
   @IsIn(['public', 'pairwise'])

@@ -38,4 +38,6 @@ export class OAuthClient {
   /** Public keys of its private_key_jwt client assertions (RFC 7523 §2.2). */
   @Column('jsonb', { nullable: true }) jwks: JwkSet | null;
   @Column('jsonb', { name: 'post_logout_redirect_uris', default: [] }) postLogoutRedirectUris: string[];
+  /** Its hosted login offers "Create an account" (decision 0317). */
+  @Column('boolean', { name: 'allow_signup', default: false }) allowSignup: boolean;
 }
