@@ -2064,6 +2064,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/developer/events/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read the directory event feed
+     * @description The workspace's directory events after `after`, oldest first, by seq: a per-workspace sequence given in commit order, so a consumer that has read up to N never later finds an event numbered N or below. Events are readable within a second of the change's commit. Keep next_after and pass it as `after`. Events are kept DIRECTORY_EVENTS_RETENTION_DAYS (30 days); a position older than that is a 410 (start again from GET /developer/directory/). Members of the workspace only.
+     */
+    get: operations['DirectoryEventsController_feed'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/developer/directory/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read the whole directory
+     * @description Every SCIM user, group and membership of the workspace, read in one snapshot, with the feed position (seq) it reflects: every event up to seq is in it. Start a consumer here, then read GET /developer/events/?after=seq. Members of the workspace only.
+     */
+    get: operations['DirectoryEventsController_directory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/developer/external-providers/': {
     parameters: {
       query?: never;
@@ -2128,70 +2168,6 @@ export interface paths {
      * @description The latest upstream answers to the connection, newest first (limit, default 50, up to 100): accepted, or refused with its reason (docs/sso-connections.md lists the reasons), with the upstream subject and email when the answer named them.
      */
     get: operations['SsoConnectionsController_attempts'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/developer/directory/users/': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * List the people of a workspace
-     * @description Every end user of the workspace: its directory (provisioned by SCIM or added by a developer, application null) and the accounts of its applications, ordered by email. `search` matches part of an email or a name, case-insensitively. Page with `cursor` = next_cursor of the previous page. Members of the workspace only.
-     */
-    get: operations['DirectoryController_users'];
-    put?: never;
-    /**
-     * Add a person to the directory
-     * @description For developers who do not use SCIM: a directory account with an email and a name, without a password. The person sets one on the hosted login ("Set or reset your password", a code mailed to the address), which also verifies the address; then SAML sign-ins to the workspace's service providers work. Audited as user_create.
-     */
-    post: operations['DirectoryController_addUser'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/developer/directory/users/{id}/': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Show a person
-     * @description One end user of the workspace with their groups, live sessions and second factors (never a secret). Their audit trail: GET /developer/audit/?subject_id={id}. Members of the workspace only.
-     */
-    get: operations['DirectoryController_person'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/developer/directory/groups/': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * List the groups of a workspace
-     * @description The SCIM groups of the workspace by name, each with its member count and first 100 members. `search` matches part of the name. Page with `cursor` = next_cursor of the previous page. Members of the workspace only.
-     */
-    get: operations['DirectoryController_groups'];
     put?: never;
     post?: never;
     delete?: never;
@@ -3448,19 +3424,6 @@ export interface components {
       oidc?: components['schemas']['OidcSettingsDto'];
       saml?: components['schemas']['SamlSettingsDto'];
     };
-    AddDirectoryUserDto: {
-      /** Format: uuid */
-      workspace_id: string;
-      /**
-       * Format: email
-       * @example ada@acme.test
-       */
-      email: string;
-      /** @example Ada */
-      first_name?: string;
-      /** @example Lovelace */
-      last_name?: string;
-    };
     /** @description A signed chain head: an Ed25519 signature over its workspace_id, seq, event_id, hash and signed_at (docs/audit.md). */
     AuditCheckpoint: {
       /**
@@ -3706,152 +3669,152 @@ export interface components {
        */
       created_at: string;
     };
-    DirectoryGroup: {
-      /**
-       * Format: uuid
-       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
-       */
-      id: string;
-      /** @example Engineering */
-      display_name: string;
-      /** @example 00g1emaKYZTWRYYRRTSK */
-      external_id: string | null;
-      /**
-       * Format: date-time
-       * @example 2026-11-24T12:00:00.000Z
-       */
-      created_at: string;
-    };
-    DirectoryGroupPage: {
-      results: components['schemas']['DirectoryGroupWithMembers'][];
-      /** @description Pass as `cursor` for the next page; null on the last page. */
-      next_cursor: string | null;
-    };
-    DirectoryGroupWithMembers: {
-      /**
-       * Format: uuid
-       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
-       */
-      id: string;
-      /** @example Engineering */
-      display_name: string;
-      /** @example 00g1emaKYZTWRYYRRTSK */
-      external_id: string | null;
-      /**
-       * Format: date-time
-       * @example 2026-11-24T12:00:00.000Z
-       */
-      created_at: string;
-      /** @example 2 */
-      member_count: number;
-      /** @description The first 100 members, in the order they joined; member_count counts them all. */
-      members: {
-        /**
-         * Format: uuid
-         * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
-         */
-        id: string;
-        /** @example ada@acme.test */
-        email: string;
-        /** @example Ada Lovelace */
-        name: string;
-      }[];
-    };
-    DirectoryPerson: {
-      user: components['schemas']['DirectoryUser'];
-      /** @description The SCIM groups the person is a member of, by name. */
-      groups: components['schemas']['DirectoryGroup'][];
-      /** @description Live sessions, most recently used first. */
-      sessions: components['schemas']['DirectorySession'][];
-      factors: components['schemas']['MfaStatus'];
-    };
-    DirectorySession: {
+    /** @description One directory change (docs/events.md). data is the object as it was at that moment. */
+    DirectoryEvent: {
       /**
        * Format: uuid
        * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
        */
       id: string;
       /**
-       * @example browser
+       * Format: int64
+       * @description Position in the workspace's feed: strictly increasing, never filled in below a value already returned.
+       * @example 42
+       */
+      seq: number;
+      /**
+       * @example directory.user.updated
        * @enum {string}
        */
-      kind: 'api' | 'browser';
-      /** @example 203.0.113.7 */
-      ip_address: string | null;
-      /** @example FR */
-      country: string | null;
-      /** @example Mozilla/5.0 (X11; Linux x86_64) Firefox/130.0 */
-      user_agent: string | null;
-      /** @example Firefox */
-      browser_family: string;
-      /** @example Linux */
-      os_family: string;
-      /**
-       * @example [
-       *       "pwd"
-       *     ]
-       */
-      amr: string[];
-      /**
-       * Format: date-time
-       * @example 2026-11-24T12:00:00.000Z
-       */
-      created_at: string;
-      /**
-       * Format: date-time
-       * @example 2026-11-24T12:00:00.000Z
-       */
-      last_seen_at: string;
-      /**
-       * Format: date-time
-       * @example 2026-11-24T12:00:00.000Z
-       */
-      expires_at: string;
-    };
-    DirectoryUser: {
+      type:
+        | 'directory.user.created'
+        | 'directory.user.updated'
+        | 'directory.user.deactivated'
+        | 'directory.user.reactivated'
+        | 'directory.group.created'
+        | 'directory.group.updated'
+        | 'directory.group.deleted'
+        | 'directory.group.user_added'
+        | 'directory.group.user_removed';
       /**
        * Format: uuid
        * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
        */
-      id: string;
-      /** @example ada@acme.test */
-      email: string;
-      /** @example Ada */
-      first_name: string;
-      /** @example Lovelace */
-      last_name: string;
+      workspace_id: string;
       /**
-       * @description false once deactivated (SCIM active=false or DELETE): sign-ins are refused.
-       * @example true
+       * Format: date-time
+       * @description When the change was made (its transaction began).
+       * @example 2026-12-07T05:30:00.123456Z
        */
-      active: boolean;
-      /** @example true */
-      email_verified: boolean;
+      occurred_at: string;
       /**
-       * @description Whether the person has set a password (directory users start without one).
-       * @example false
+       * @description User events: the user as GET /scim/v2/Users/{id} showed it then. Group events: the group as GET /scim/v2/Groups/{id} showed it, without members. Membership events: {group: {id, displayName}, user: {id, userName}}.
+       * @example {
+       *       "schemas": [
+       *         "urn:ietf:params:scim:schemas:core:2.0:User"
+       *       ],
+       *       "id": "8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13",
+       *       "userName": "ada@example.com",
+       *       "active": true
+       *     }
        */
-      has_password: boolean;
-      /** @description The application whose account this is; null for the workspace's directory (provisioned by SCIM or added by a developer). */
-      application: {
+      data: {
+        [key: string]: unknown;
+      };
+      /**
+       * @description Updated, deactivated, reactivated and group-updated events only: the SCIM attributes the change set.
+       * @example [
+       *       "name.familyName"
+       *     ]
+       */
+      changed?: string[];
+    };
+    DirectoryEventPage: {
+      results: components['schemas']['DirectoryEvent'][];
+      /**
+       * Format: int64
+       * @description Pass as `after` to read on: the seq of the last event of this page, or `after` itself when the page is empty.
+       * @example 42
+       */
+      next_after: number;
+    };
+    /**
+     * @description The whole directory, read in one snapshot, and the feed position it reflects: every event up to seq is in it. Continue with GET /developer/events/?after=seq (an event after seq may repeat a change the snapshot already shows; apply events as upserts).
+     * @example {
+     *       "seq": 42,
+     *       "users": [
+     *         {
+     *           "schemas": [
+     *             "urn:ietf:params:scim:schemas:core:2.0:User"
+     *           ],
+     *           "id": "8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13",
+     *           "externalId": "8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13",
+     *           "userName": "ada@example.com",
+     *           "emails": [
+     *             {
+     *               "value": "ada@example.com",
+     *               "type": "work",
+     *               "primary": true
+     *             }
+     *           ],
+     *           "active": true,
+     *           "meta": {
+     *             "resourceType": "User",
+     *             "created": "2026-12-07T05:29:58.001Z",
+     *             "lastModified": "2026-12-07T05:30:00.123Z",
+     *             "location": "https://id.example.com/scim/v2/Users/8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13"
+     *           }
+     *         }
+     *       ],
+     *       "groups": [
+     *         {
+     *           "schemas": [
+     *             "urn:ietf:params:scim:schemas:core:2.0:Group"
+     *           ],
+     *           "id": "c1d2e3f4-0000-4000-8000-000000000001",
+     *           "displayName": "Engineering",
+     *           "meta": {
+     *             "resourceType": "Group",
+     *             "created": "2026-12-07T05:29:59.000Z",
+     *             "lastModified": "2026-12-07T05:30:01.000Z",
+     *             "location": "https://id.example.com/scim/v2/Groups/c1d2e3f4-0000-4000-8000-000000000001"
+     *           }
+     *         }
+     *       ],
+     *       "memberships": [
+     *         {
+     *           "group_id": "c1d2e3f4-0000-4000-8000-000000000001",
+     *           "user_id": "8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13"
+     *         }
+     *       ]
+     *     }
+     */
+    DirectorySnapshot: {
+      /**
+       * Format: int64
+       * @example 42
+       */
+      seq: number;
+      /** @description As GET /scim/v2/Users/{id} shows them. */
+      users: {
+        [key: string]: unknown;
+      }[];
+      /** @description As GET /scim/v2/Groups/{id} shows them, without members. */
+      groups: {
+        [key: string]: unknown;
+      }[];
+      memberships: {
         /**
          * Format: uuid
          * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
          */
-        id: string;
-        /** @example Acme Notes */
-        name: string;
-      } | null;
-      /**
-       * Format: date-time
-       * @example 2026-11-24T12:00:00.000Z
-       */
-      created_at: string;
-    };
-    DirectoryUserPage: {
-      results: components['schemas']['DirectoryUser'][];
-      /** @description Pass as `cursor` for the next page; null on the last page. */
-      next_cursor: string | null;
+        group_id: string;
+        /**
+         * Format: uuid
+         * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+         */
+        user_id: string;
+      }[];
     };
     EmailTemplate: {
       /**
@@ -5891,8 +5854,6 @@ export interface operations {
         actor_id?: string;
         actor_type?: 'developer' | 'end_user' | 'api_token' | 'oauth_client' | 'system' | 'anonymous';
         target_id?: string;
-        /** @description Events whose actor or target is this id: a person's trail (what they did and what was done to them) */
-        subject_id?: string;
         ip_address?: string;
         /** @description Lower bound on created_at (ISO 8601, inclusive) */
         from?: string;
@@ -14155,6 +14116,146 @@ export interface operations {
       };
     };
   };
+  DirectoryEventsController_feed: {
+    parameters: {
+      query: {
+        workspace_id: string;
+        /** @description Return events with a seq above this one (next_after of the previous page); 0 from the start */
+        after?: number;
+        limit?: number;
+        /** @description Only these event types (comma-separated, or the parameter repeated) */
+        types?: (
+          | 'directory.user.created'
+          | 'directory.user.updated'
+          | 'directory.user.deactivated'
+          | 'directory.user.reactivated'
+          | 'directory.group.created'
+          | 'directory.group.updated'
+          | 'directory.group.deleted'
+          | 'directory.group.user_added'
+          | 'directory.group.user_removed'
+        )[];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of events */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DirectoryEventPage'];
+        };
+      };
+      /** @description `validation_failed`: A query parameter breaks its rule, or a type is not a directory event type (details names it); `validation_failed`: a query parameter is missing, malformed or out of range; details names each one; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such workspace, or the caller is not a member of it */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `events_expired`: Events after `after` are past the retention */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  DirectoryEventsController_directory: {
+    parameters: {
+      query: {
+        workspace_id: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The directory and its feed position */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DirectorySnapshot'];
+        };
+      };
+      /** @description `validation_failed`: workspace_id is missing or not a UUID; `validation_failed`: a query parameter is missing, malformed or out of range; details names each one; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such workspace, or the caller is not a member of it */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   SsoConnectionsController_list: {
     parameters: {
       query: {
@@ -14557,279 +14658,6 @@ export interface operations {
         };
       };
       /** @description `not_found`: No such connection in a workspace of the caller */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  DirectoryController_users: {
-    parameters: {
-      query: {
-        workspace_id: string;
-        /** @description Part of an email or a name, case-insensitive */
-        search?: string;
-        /** @description next_cursor of the previous page */
-        cursor?: string;
-        limit?: number;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description One page of people */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['DirectoryUserPage'];
-        };
-      };
-      /** @description `validation_failed`: A query parameter breaks its rule, or the cursor is not one this API gave; `validation_failed`: a query parameter is missing, malformed or out of range; details names each one; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `not_found`: No such workspace, or the caller is not a member of it */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  DirectoryController_addUser: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['AddDirectoryUserDto'];
-      };
-    };
-    responses: {
-      /** @description The new person */
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['DirectoryUser'];
-        };
-      };
-      /** @description `validation_failed`: A field breaks its rule (details names it); `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `csrf_failed`: Cookie-authenticated write without the X-CSRF-Token of the session */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `not_found`: No such workspace, or the caller is not a member of it */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `email_taken`: The directory already has a person with this email */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  DirectoryController_person: {
-    parameters: {
-      query: {
-        workspace_id: string;
-      };
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The person */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['DirectoryPerson'];
-        };
-      };
-      /** @description `validation_failed`: a query parameter is missing, malformed or out of range; details names each one; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `not_found`: No such user in this workspace, or the caller is not a member of it */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  DirectoryController_groups: {
-    parameters: {
-      query: {
-        workspace_id: string;
-        /** @description Part of an email or a name, case-insensitive */
-        search?: string;
-        /** @description next_cursor of the previous page */
-        cursor?: string;
-        limit?: number;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description One page of groups */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['DirectoryGroupPage'];
-        };
-      };
-      /** @description `validation_failed`: A query parameter breaks its rule, or the cursor is not one this API gave; `validation_failed`: a query parameter is missing, malformed or out of range; details names each one; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `not_found`: No such workspace, or the caller is not a member of it */
       404: {
         headers: {
           [name: string]: unknown;
