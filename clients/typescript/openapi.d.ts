@@ -2176,6 +2176,70 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/developer/directory/users/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the people of a workspace
+     * @description Every end user of the workspace: its directory (provisioned by SCIM or added by a developer, application null) and the accounts of its applications, ordered by email. `search` matches part of an email or a name, case-insensitively. Page with `cursor` = next_cursor of the previous page. Members of the workspace only.
+     */
+    get: operations['DirectoryController_users'];
+    put?: never;
+    /**
+     * Add a person to the directory
+     * @description For developers who do not use SCIM: a directory account with an email and a name, without a password. The person sets one on the hosted login ("Set or reset your password", a code mailed to the address), which also verifies the address; then SAML sign-ins to the workspace's service providers work. Audited as user_create.
+     */
+    post: operations['DirectoryController_addUser'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/developer/directory/users/{id}/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Show a person
+     * @description One end user of the workspace with their groups, live sessions and second factors (never a secret). Their audit trail: GET /developer/audit/?subject_id={id}. Members of the workspace only.
+     */
+    get: operations['DirectoryController_person'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/developer/directory/groups/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the groups of a workspace
+     * @description The SCIM groups of the workspace by name, each with its member count and first 100 members. `search` matches part of the name. Page with `cursor` = next_cursor of the previous page. Members of the workspace only.
+     */
+    get: operations['DirectoryController_groups'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3424,6 +3488,19 @@ export interface components {
       oidc?: components['schemas']['OidcSettingsDto'];
       saml?: components['schemas']['SamlSettingsDto'];
     };
+    AddDirectoryUserDto: {
+      /** Format: uuid */
+      workspace_id: string;
+      /**
+       * Format: email
+       * @example ada@acme.test
+       */
+      email: string;
+      /** @example Ada */
+      first_name?: string;
+      /** @example Lovelace */
+      last_name?: string;
+    };
     /** @description A signed chain head: an Ed25519 signature over its workspace_id, seq, event_id, hash and signed_at (docs/audit.md). */
     AuditCheckpoint: {
       /**
@@ -3738,6 +3815,108 @@ export interface components {
        */
       next_after: number;
     };
+    DirectoryGroup: {
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      id: string;
+      /** @example Engineering */
+      display_name: string;
+      /** @example 00g1emaKYZTWRYYRRTSK */
+      external_id: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      created_at: string;
+    };
+    DirectoryGroupPage: {
+      results: components['schemas']['DirectoryGroupWithMembers'][];
+      /** @description Pass as `cursor` for the next page; null on the last page. */
+      next_cursor: string | null;
+    };
+    DirectoryGroupWithMembers: {
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      id: string;
+      /** @example Engineering */
+      display_name: string;
+      /** @example 00g1emaKYZTWRYYRRTSK */
+      external_id: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      created_at: string;
+      /** @example 2 */
+      member_count: number;
+      /** @description The first 100 members, in the order they joined; member_count counts them all. */
+      members: {
+        /**
+         * Format: uuid
+         * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+         */
+        id: string;
+        /** @example ada@acme.test */
+        email: string;
+        /** @example Ada Lovelace */
+        name: string;
+      }[];
+    };
+    DirectoryPerson: {
+      user: components['schemas']['DirectoryUser'];
+      /** @description The SCIM groups the person is a member of, by name. */
+      groups: components['schemas']['DirectoryGroup'][];
+      /** @description Live sessions, most recently used first. */
+      sessions: components['schemas']['DirectorySession'][];
+      factors: components['schemas']['MfaStatus'];
+    };
+    DirectorySession: {
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      id: string;
+      /**
+       * @example browser
+       * @enum {string}
+       */
+      kind: 'api' | 'browser';
+      /** @example 203.0.113.7 */
+      ip_address: string | null;
+      /** @example FR */
+      country: string | null;
+      /** @example Mozilla/5.0 (X11; Linux x86_64) Firefox/130.0 */
+      user_agent: string | null;
+      /** @example Firefox */
+      browser_family: string;
+      /** @example Linux */
+      os_family: string;
+      /**
+       * @example [
+       *       "pwd"
+       *     ]
+       */
+      amr: string[];
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      last_seen_at: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      expires_at: string;
+    };
     /**
      * @description The whole directory, read in one snapshot, and the feed position it reflects: every event up to seq is in it. Continue with GET /developer/events/?after=seq (an event after seq may repeat a change the snapshot already shows; apply events as upserts).
      * @example {
@@ -3815,6 +3994,51 @@ export interface components {
          */
         user_id: string;
       }[];
+    };
+    DirectoryUser: {
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      id: string;
+      /** @example ada@acme.test */
+      email: string;
+      /** @example Ada */
+      first_name: string;
+      /** @example Lovelace */
+      last_name: string;
+      /**
+       * @description false once deactivated (SCIM active=false or DELETE): sign-ins are refused.
+       * @example true
+       */
+      active: boolean;
+      /** @example true */
+      email_verified: boolean;
+      /**
+       * @description Whether the person has set a password (directory users start without one).
+       * @example false
+       */
+      has_password: boolean;
+      /** @description The application whose account this is; null for the workspace's directory (provisioned by SCIM or added by a developer). */
+      application: {
+        /**
+         * Format: uuid
+         * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+         */
+        id: string;
+        /** @example Acme Notes */
+        name: string;
+      } | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      created_at: string;
+    };
+    DirectoryUserPage: {
+      results: components['schemas']['DirectoryUser'][];
+      /** @description Pass as `cursor` for the next page; null on the last page. */
+      next_cursor: string | null;
     };
     EmailTemplate: {
       /**
@@ -5854,6 +6078,8 @@ export interface operations {
         actor_id?: string;
         actor_type?: 'developer' | 'end_user' | 'api_token' | 'oauth_client' | 'system' | 'anonymous';
         target_id?: string;
+        /** @description Events whose actor or target is this id: a person's trail (what they did and what was done to them) */
+        subject_id?: string;
         ip_address?: string;
         /** @description Lower bound on created_at (ISO 8601, inclusive) */
         from?: string;
@@ -14658,6 +14884,279 @@ export interface operations {
         };
       };
       /** @description `not_found`: No such connection in a workspace of the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  DirectoryController_users: {
+    parameters: {
+      query: {
+        workspace_id: string;
+        /** @description Part of an email or a name, case-insensitive */
+        search?: string;
+        /** @description next_cursor of the previous page */
+        cursor?: string;
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of people */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DirectoryUserPage'];
+        };
+      };
+      /** @description `validation_failed`: A query parameter breaks its rule, or the cursor is not one this API gave; `validation_failed`: a query parameter is missing, malformed or out of range; details names each one; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such workspace, or the caller is not a member of it */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  DirectoryController_addUser: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AddDirectoryUserDto'];
+      };
+    };
+    responses: {
+      /** @description The new person */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DirectoryUser'];
+        };
+      };
+      /** @description `validation_failed`: A field breaks its rule (details names it); `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `csrf_failed`: Cookie-authenticated write without the X-CSRF-Token of the session */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such workspace, or the caller is not a member of it */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `email_taken`: The directory already has a person with this email */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  DirectoryController_person: {
+    parameters: {
+      query: {
+        workspace_id: string;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The person */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DirectoryPerson'];
+        };
+      };
+      /** @description `validation_failed`: a query parameter is missing, malformed or out of range; details names each one; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such user in this workspace, or the caller is not a member of it */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  DirectoryController_groups: {
+    parameters: {
+      query: {
+        workspace_id: string;
+        /** @description Part of an email or a name, case-insensitive */
+        search?: string;
+        /** @description next_cursor of the previous page */
+        cursor?: string;
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of groups */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DirectoryGroupPage'];
+        };
+      };
+      /** @description `validation_failed`: A query parameter breaks its rule, or the cursor is not one this API gave; `validation_failed`: a query parameter is missing, malformed or out of range; details names each one; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such workspace, or the caller is not a member of it */
       404: {
         headers: {
           [name: string]: unknown;
