@@ -8017,6 +8017,15 @@ export interface operations {
           'application/scim+json': components['schemas']['ScimError'];
         };
       };
+      /** @description `headers_too_large`: The request line and headers exceed 16 KiB (a very long filter or attribute list in the URL); send the query as POST …/.search */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   ScimUsersController_create: {
@@ -8503,6 +8512,15 @@ export interface operations {
         };
         content: {
           'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description `headers_too_large`: The request line and headers exceed 16 KiB (a very long filter or attribute list in the URL); send the query as POST …/.search */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
     };
