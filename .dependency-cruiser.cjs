@@ -53,7 +53,7 @@ module.exports = {
         'end_users is read only by the modules listed in scripts/table-readers.cjs (decision 0155): no other module ' +
         'imports its entity or EndUsersRepository; they ask EndUsersService. (SQL naming the table: scripts/check-table-readers.cjs.)',
       from: { path: '^src/', pathNot: [END_USER_READER_PATHS, SPEC, APP] },
-      to: { path: '^src/end-users/(entities/end-user\\.entity|end-users\\.repository)\\.ts$' },
+      to: { path: '^src/end-user-directory/(entities/end-user\\.entity|end-users\\.repository)\\.ts$' },
     },
   ],
   options: {

@@ -19,7 +19,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { totpCodeAt } from '../src/end-users/mfa/totp';
+import { totpCodeAt } from '../src/second-factor/totp';
 import { generateAuditSigningKey } from '../src/config/dev-secrets';
 import { databaseUrl, recreateDatabase, withAdmin } from '../test/support/databases';
 import { aDeveloper, anOAuthClient, aWorkspace } from '../test/support/factories';

@@ -22,7 +22,7 @@ import { executeText } from '../src/database/prepared-query';
 import { bool, date, QueryRow, text } from '../src/database/rows';
 import { entityColumns } from '../src/database/row-shape';
 import { first, statement } from '../src/database/statement';
-import { EndUser } from '../src/end-users/entities/end-user.entity';
+import { EndUser } from '../src/end-user-directory/entities/end-user.entity';
 import { databaseSuffix, recreateDatabase } from './lib/postgres';
 
 const SQL = `SELECT u.id, u.email, u.first_name, u.last_name, u.is_active, u.created_at, u.updated_at FROM end_users u

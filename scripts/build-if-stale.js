@@ -8,7 +8,7 @@
  * `--force` rebuilds both; `--console` looks at the console only (the e2e global setup uses it).
  * Plain JavaScript: it must not need a compiler itself.
  */
-const { spawnSync } = require('node:child_process');
+const { spawn } = require('node:child_process');
 const { existsSync, readdirSync, statSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 
@@ -22,6 +22,7 @@ const targets = {
     inputs: ['src', 'tsconfig.json', 'tsconfig.build.json', 'nest-cli.json', 'package-lock.json'],
     tool: join(root, 'node_modules', '@nestjs', 'cli', 'bin', 'nest.js'),
     args: ['build'],
+    first: 'the TypeScript compiler checks and compiles the service',
   },
   console: {
     what: 'console/dist/',
@@ -37,6 +38,7 @@ const targets = {
     ],
     tool: join(root, 'node_modules', 'vite', 'bin', 'vite.js'),
     args: ['build', '--config', join(root, 'console', 'vite.config.mts')],
+    first: 'Vite bundles the developer console',
     // Vite keeps an inherited NODE_ENV: under Jest (NODE_ENV=test) it would bundle React's development build.
     env: { NODE_ENV: 'production' },
   },
@@ -56,38 +58,69 @@ function isStale(target) {
   return Math.max(...target.inputs.map((input) => newest(join(root, input)))) > built;
 }
 
-/** Builds one target when stale (or forced); returns the exit status (0: built or up to date). */
-function buildIfStale(name, force = false) {
+/** How often a running build says it is still at work (a first build is minutes of compiler silence). */
+const PROGRESS_EVERY_MS = 15_000;
+
+/**
+ * Runs a build tool and resolves with its exit status. While it runs, `say` gets a line every
+ * `everyMs` with the time spent so far, so a first `npm start` never looks hung.
+ */
+function runWithProgress(command, args, { what, env, say, everyMs = PROGRESS_EVERY_MS }) {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+    const ticker = setInterval(() => say(`  still building ${what}: ${Math.round((Date.now() - started) / 1000)} s so far…`), everyMs);
+    const finish = (status) => {
+      clearInterval(ticker);
+      if (status === 0) say(`  built ${what} in ${Math.round((Date.now() - started) / 1000)} s`);
+      resolve(status);
+    };
+    child.once('error', () => finish(1));
+    child.once('exit', (code) => finish(code ?? 1));
+  });
+}
+
+/** What the build of a target is about to do, and why it takes a while the first time. */
+function announce(target, firstBuild) {
+  if (!firstBuild) return `building ${target.what} (sources changed since the last build)…`;
+  return `building ${target.what} for the first time (${target.first}); this takes a few minutes, progress follows…`;
+}
+
+/** Builds one target when stale (or forced); resolves with the exit status (0: built or up to date). */
+async function buildIfStale(name, force = false, { say = (line) => process.stdout.write(`${line}\n`), everyMs } = {}) {
   const target = targets[name];
   if (!force && !isStale(target)) {
-    process.stdout.write(`${target.what} is up to date: not rebuilding (npm run build forces a rebuild)\n`);
+    say(`${target.what} is up to date: not rebuilding (npm run build forces a rebuild)`);
     return 0;
   }
   if (!existsSync(target.tool)) {
     // `npm ci --omit=dev`: the build tools are dev dependencies. Keep whatever was built before.
-    process.stdout.write(`${target.what} is out of date but its build tool is not installed (npm ci installs it)\n`);
+    say(`${target.what} is out of date but its build tool is not installed (npm ci installs it)`);
     return existsSync(target.output) ? 0 : 1;
   }
-  process.stdout.write(`building ${target.what} (sources changed since the last build)…\n`);
-  const result = spawnSync(process.execPath, [target.tool, ...target.args], {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, ...target.env },
+  say(announce(target, !existsSync(target.output)));
+  const status = await runWithProgress(process.execPath, [target.tool, ...target.args], {
+    what: target.what,
+    env: target.env,
+    say,
+    everyMs,
   });
-  if (result.status !== 0) return result.status ?? 1;
+  if (status !== 0) return status;
   writeFileSync(target.stamp, `${new Date().toISOString()}\n`);
   return 0;
 }
 
-module.exports = { buildIfStale };
+module.exports = { buildIfStale, runWithProgress, announce, targets };
 
-if (require.main === module) {
+async function main() {
   const force = process.argv.includes('--force');
   const names = process.argv.includes('--console') ? ['console'] : ['server', 'console'];
   for (const name of names) {
-    const status = buildIfStale(name, force);
+    const status = await buildIfStale(name, force);
     // The service runs without a console (it answers 503 at /console/), so only the server's build is fatal.
     if (status !== 0 && name === 'server') process.exit(status);
     if (status !== 0) process.stdout.write('the console could not be built: /console/ will answer 503 until it is\n');
   }
 }
+
+if (require.main === module) void main();

@@ -7,16 +7,16 @@ import { DeveloperSession } from './developers/entities/developer-session.entity
 import { DeveloperToken } from './developers/entities/developer-token.entity';
 import { Developer } from './developers/entities/developer.entity';
 import { EndUserCode } from './email-verification/entities/end-user-code.entity';
-import { EndUserRefreshToken } from './end-users/entities/end-user-refresh-token.entity';
-import { EndUserSession } from './end-users/entities/end-user-session.entity';
-import { EndUser } from './end-users/entities/end-user.entity';
-import { TokenDenylistEntry } from './end-users/entities/token-denylist-entry.entity';
-import { EndUserMfaChallenge } from './end-users/mfa/entities/mfa-challenge.entity';
-import { EndUserRecoveryCode } from './end-users/mfa/entities/end-user-recovery-code.entity';
-import { EndUserTotp } from './end-users/mfa/entities/end-user-totp.entity';
-import { EndUserPasskey } from './end-users/mfa/entities/end-user-passkey.entity';
-import { WebAuthnChallenge } from './end-users/mfa/entities/webauthn-challenge.entity';
-import { SignInPolicy } from './end-users/mfa/entities/sign-in-policy.entity';
+import { EndUserRefreshToken } from './sessions/entities/end-user-refresh-token.entity';
+import { EndUserSession } from './sessions/entities/end-user-session.entity';
+import { EndUser } from './end-user-directory/entities/end-user.entity';
+import { TokenDenylistEntry } from './sessions/entities/token-denylist-entry.entity';
+import { EndUserMfaChallenge } from './second-factor/entities/mfa-challenge.entity';
+import { EndUserRecoveryCode } from './second-factor/entities/end-user-recovery-code.entity';
+import { EndUserTotp } from './second-factor/entities/end-user-totp.entity';
+import { EndUserPasskey } from './second-factor/entities/end-user-passkey.entity';
+import { WebAuthnChallenge } from './second-factor/entities/webauthn-challenge.entity';
+import { SignInPolicy } from './second-factor/entities/sign-in-policy.entity';
 import { Job } from './jobs/entities/job.entity';
 import { EmailTemplate } from './mail/entities/email-template.entity';
 import { MailOutboxMessage } from './mail/entities/mail-outbox-message.entity';
@@ -31,6 +31,7 @@ import { ScimOAuthClient } from './scim/clients/entities/scim-oauth-client.entit
 import { SamlServiceProvider } from './saml/sps/entities/saml-service-provider.entity';
 import { SamlPendingRequest } from './saml/sso/entities/saml-pending-request.entity';
 import { SamlSeenRequest } from './saml/sso/entities/saml-seen-request.entity';
+import { SsoSamlAssertionId } from './sso-connections/saml/entities/sso-saml-assertion-id.entity';
 import { SamlNameIdKey } from './saml/idp/entities/saml-nameid-key.entity';
 import { ScimGroupChange } from './scim/groups/entities/scim-group-change.entity';
 import { ScimGroupMember } from './scim/groups/entities/scim-group-member.entity';
@@ -44,6 +45,10 @@ import { Workspace } from './workspaces/entities/workspace.entity';
 import { OAuthAppSession } from './oidc/entities/oauth-app-session.entity';
 import { OAuthAuthorizationCode } from './oidc/entities/oauth-authorization-code.entity';
 import { OAuthConsent } from './oidc/entities/oauth-consent.entity';
+import { SsoAttempt } from './sso-connections/entities/sso-attempt.entity';
+import { SsoBinding } from './sso-connections/entities/sso-binding.entity';
+import { SsoConnectionDomain } from './sso-connections/entities/sso-connection-domain.entity';
+import { SsoConnection } from './sso-connections/entities/sso-connection.entity';
 
 /**
  * Every entity, one per table: a new table is one line here. The list lives in the app layer
@@ -86,6 +91,7 @@ export const ENTITIES = [
   SamlServiceProvider,
   SamlPendingRequest,
   SamlSeenRequest,
+  SsoSamlAssertionId,
   SamlNameIdKey,
   ScimGroupChange,
   ScimGroupMember,
@@ -94,6 +100,10 @@ export const ENTITIES = [
   ScimOAuthClient,
   ScimOAuthClientSecret,
   ScimUserCount,
+  SsoAttempt,
+  SsoBinding,
+  SsoConnectionDomain,
+  SsoConnection,
   WorkspaceMember,
   WebhookDelivery,
   WebhookSubscription,

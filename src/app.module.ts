@@ -32,6 +32,7 @@ import { SamlModule } from './saml/saml.module';
 import { TestSpModule } from './saml/test-sp/test-sp.module';
 import { ScimModule } from './scim/scim.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { SsoConnectionsModule } from './sso-connections/sso-connections.module';
 import { WorkspaceMemberGuard } from './workspaces/workspace-scoped';
 import { WorkspacesModule } from './workspaces/workspaces.module';
 
@@ -62,6 +63,7 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     LandingModule,
     TestSpModule,
     WebhooksModule,
+    SsoConnectionsModule,
     ConsoleModule,
   ],
   providers: [

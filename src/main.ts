@@ -20,7 +20,7 @@ import { BOOT_FAILED_EXIT_CODE, isFirstProcess, reportBootFailure, superviseWork
  */
 function readEnvFile(): string | undefined {
   if (process.env.NODE_ENV === 'test') return undefined;
-  const file = resolve(process.env.ENV_FILE ?? '.env');
+  const file = resolve(process.env.ENV_FILE || '.env');
   if (!existsSync(file)) return undefined;
   process.loadEnvFile(file);
   return file;

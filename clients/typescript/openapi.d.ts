@@ -996,6 +996,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/user/security/sessions/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List my sessions
+     * @description The calling end user's active sessions (API and browser), with device and place; `current` marks the caller's own.
+     */
+    get: operations['SessionsController_list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/user/security/sessions/{id}/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Sign a session out
+     * @description Revokes one of the caller's sessions and its refresh token; its access token stops working.
+     */
+    delete: operations['SessionsController_revoke'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/e/v1/auth/register/': {
     parameters: {
       query?: never;
@@ -1171,46 +1211,6 @@ export interface paths {
      */
     post: operations['AuthController_change'];
     delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/user/security/sessions/': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * List my sessions
-     * @description The calling end user's active sessions (API and browser), with device and place; `current` marks the caller's own.
-     */
-    get: operations['SessionsController_list'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/user/security/sessions/{id}/': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post?: never;
-    /**
-     * Sign a session out
-     * @description Revokes one of the caller's sessions and its refresh token; its access token stops working.
-     */
-    delete: operations['SessionsController_revoke'];
     options?: never;
     head?: never;
     patch?: never;
@@ -2064,6 +2064,78 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/developer/external-providers/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List SSO connections
+     * @description The connections of one workspace, oldest first, without secrets. Members of the workspace only.
+     */
+    get: operations['SsoConnectionsController_list'];
+    put?: never;
+    /**
+     * Create an SSO connection
+     * @description Connects a workspace to its company's identity provider: OpenID Connect (we are the relying party: issuer, client_id, client_secret or private_key_jwt) or SAML 2.0 (we are the service provider). The answer carries the values to paste into the provider (redirect_uri, or sp_entity_id, acs_url and sp_metadata_url) and, per email domain, the DNS TXT record that verifies it. The client secret is stored encrypted and never shown. Audited as external_provider_create. Members of the workspace only.
+     */
+    post: operations['SsoConnectionsController_create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/developer/external-providers/{id}/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Show an SSO connection
+     * @description Without secrets. Visible to members of its workspace only (404 to anyone else).
+     */
+    get: operations['SsoConnectionsController_get'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete an SSO connection
+     * @description The connection, its domains, bindings and attempts are removed; the people it signed in stay in the directory (with their sessions). Audited as external_provider_delete.
+     */
+    delete: operations['SsoConnectionsController_remove'];
+    options?: never;
+    head?: never;
+    /**
+     * Update an SSO connection
+     * @description Fields not sent are kept; the protocol cannot change. Sending domains replaces the list: kept domains keep their verification, new ones start unverified. A new client_secret replaces the stored one. Audited as external_provider_update.
+     */
+    patch: operations['SsoConnectionsController_update'];
+    trace?: never;
+  };
+  '/developer/external-providers/{id}/attempts/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List sign-in attempts of an SSO connection
+     * @description The latest upstream answers to the connection, newest first (limit, default 50, up to 100): accepted, or refused with its reason (docs/sso-connections.md lists the reasons), with the upstream subject and email when the answer named them.
+     */
+    get: operations['SsoConnectionsController_attempts'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2157,6 +2229,8 @@ export interface components {
       client_type?: 'confidential' | 'public';
       /** @description First-party apps skip the consent screen; third-party ones ask each person once (default true). */
       first_party?: boolean;
+      /** @description The hosted login offers "Create an account" (email, password, then the emailed 6-digit code) to people without an account of this application (default false). */
+      allow_signup?: boolean;
       /**
        * @description pairwise: `sub` differs per application (OpenID Connect Core §8.1).
        * @enum {string}
@@ -2196,6 +2270,8 @@ export interface components {
       client_type?: 'confidential' | 'public';
       /** @description First-party apps skip the consent screen; third-party ones ask each person once (default true). */
       first_party?: boolean;
+      /** @description The hosted login offers "Create an account" (email, password, then the emailed 6-digit code) to people without an account of this application (default false). */
+      allow_signup?: boolean;
       /**
        * @description pairwise: `sub` differs per application (OpenID Connect Core §8.1).
        * @enum {string}
@@ -3007,7 +3083,7 @@ export interface components {
     CreateWebhookDto: {
       /** Format: uuid */
       workspace_id: string;
-      /** @description https: URL (http: and private addresses only with WEBHOOK_ALLOW_PRIVATE_TARGETS=true) */
+      /** @description https: URL (http: and local or private addresses in development, or with WEBHOOK_ALLOW_PRIVATE_TARGETS=true) */
       url: string;
       /**
        * @description Audit catalog event types, or "*" for all
@@ -3183,6 +3259,126 @@ export interface components {
       description?: string;
       /** @description false pauses deliveries; true re-enables a disabled endpoint */
       is_active?: boolean;
+    };
+    ProfileMappingDto: {
+      /** @example email */
+      email?: string;
+      /** @example given_name */
+      given_name?: string;
+      /** @example family_name */
+      family_name?: string;
+      /** @example groups */
+      groups?: string;
+    };
+    OidcSettingsDto: {
+      /**
+       * Format: uri
+       * @description The issuer; discovery reads {issuer}/.well-known/openid-configuration
+       * @example https://login.example.com
+       */
+      issuer: string;
+      /** @example 0oa1b2c3d4 */
+      client_id: string;
+      /** @description Required with client_secret_basic / client_secret_post; stored encrypted, never shown again */
+      client_secret?: string;
+      /**
+       * @default client_secret_basic
+       * @enum {string}
+       */
+      token_endpoint_auth_method: 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt';
+      /**
+       * @description Requested besides openid
+       * @example [
+       *       "email",
+       *       "profile"
+       *     ]
+       */
+      scopes?: string[];
+      /** @description Claim names for our profile fields (defaults: the standard claims) */
+      claim_mapping?: components['schemas']['ProfileMappingDto'];
+    };
+    SamlMappingDto: {
+      /** @example email */
+      email?: string;
+      /** @example given_name */
+      given_name?: string;
+      /** @example family_name */
+      family_name?: string;
+      /** @example groups */
+      groups?: string;
+      /**
+       * @description An immutable attribute used as the subject instead of the NameID
+       * @example objectGUID
+       */
+      subject?: string;
+    };
+    SamlSettingsDto: {
+      /** @example http://www.okta.com/exk1a2b3c4 */
+      idp_entity_id?: string;
+      /**
+       * Format: uri
+       * @example https://example.okta.com/app/exk1a2b3c4/sso/saml
+       */
+      idp_sso_url?: string;
+      /** @description PEM signing certificates, up to two (rollover) */
+      idp_certificates?: string[];
+      /**
+       * @description Accept IdP-initiated responses (no AuthnRequest of ours)
+       * @default false
+       */
+      allow_unsolicited: boolean;
+      attribute_mapping?: components['schemas']['SamlMappingDto'];
+    };
+    CreateSsoConnectionDto: {
+      /**
+       * @description Email domains this connection serves (verified by DNS TXT before routing)
+       * @example [
+       *       "example.com"
+       *     ]
+       */
+      domains?: string[];
+      /**
+       * @description Create a person on the first sign-in of an unknown verified email
+       * @default false
+       */
+      jit: boolean;
+      /**
+       * @description Count the upstream's MFA claim (OIDC amr/acr, SAML AuthnContext) as our mfa
+       * @default false
+       */
+      trust_upstream_mfa: boolean;
+      /** Format: uuid */
+      workspace_id: string;
+      /** @example Acme Okta */
+      name: string;
+      /** @enum {string} */
+      protocol: 'oidc' | 'saml';
+      /** @description Required when protocol is oidc */
+      oidc?: components['schemas']['OidcSettingsDto'];
+      /** @description Required when protocol is saml */
+      saml?: components['schemas']['SamlSettingsDto'];
+    };
+    UpdateSsoConnectionDto: {
+      /**
+       * @description Email domains this connection serves (verified by DNS TXT before routing)
+       * @example [
+       *       "example.com"
+       *     ]
+       */
+      domains?: string[];
+      /**
+       * @description Create a person on the first sign-in of an unknown verified email
+       * @default false
+       */
+      jit: boolean;
+      /**
+       * @description Count the upstream's MFA claim (OIDC amr/acr, SAML AuthnContext) as our mfa
+       * @default false
+       */
+      trust_upstream_mfa: boolean;
+      name?: string;
+      oidc?: components['schemas']['OidcSettingsDto'];
+      saml?: components['schemas']['SamlSettingsDto'];
     };
     /** @description A signed chain head: an Ed25519 signature over its workspace_id, seq, event_id, hash and signed_at (docs/audit.md). */
     AuditCheckpoint: {
@@ -3654,6 +3850,11 @@ export interface components {
        * @example true
        */
       first_party: boolean;
+      /**
+       * @description Its hosted login offers "Create an account" to people who have no account yet.
+       * @example false
+       */
+      allow_signup: boolean;
       /**
        * @example public
        * @enum {string}
@@ -4894,6 +5095,192 @@ export interface components {
        * @example 2026-11-24T12:00:00.000Z
        */
       updated_at: string | null;
+    };
+    /** @description One upstream answer to the connection: accepted, or refused with its reason. */
+    SsoAttempt: {
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      at: string;
+      /**
+       * @example failure
+       * @enum {string}
+       */
+      outcome: 'success' | 'failure';
+      /**
+       * @description Failures only.
+       * @example user_not_provisioned
+       * @enum {string}
+       */
+      reason?:
+        | 'user_not_provisioned'
+        | 'user_deactivated'
+        | 'email_unverified'
+        | 'identity_conflict'
+        | 'sign_in_blocked'
+        | 'mfa_required'
+        | 'signature_invalid'
+        | 'audience_mismatch'
+        | 'issuer_mismatch'
+        | 'destination_mismatch'
+        | 'nonce_mismatch'
+        | 'state_mismatch'
+        | 'response_expired'
+        | 'response_replayed'
+        | 'response_invalid'
+        | 'unsolicited_response'
+        | 'upstream_denied'
+        | 'upstream_error';
+      /**
+       * @description The upstream subject, when the answer got far enough to name one.
+       * @example 00u1a2b3c4d5
+       */
+      subject?: string;
+      /**
+       * @description The upstream email, when the answer got far enough to name one.
+       * @example ada@acme.com
+       */
+      email?: string;
+    };
+    /** @description A workspace's enterprise SSO connection (external provider). Secrets are never shown. The URLs are the values to paste into the identity provider. */
+    SsoConnection: {
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      id: string;
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      workspace_id: string;
+      /** @example Acme Okta */
+      name: string;
+      /**
+       * @example oidc
+       * @enum {string}
+       */
+      protocol: 'oidc' | 'saml';
+      /**
+       * @example [
+       *       "acme.com"
+       *     ]
+       */
+      domains: string[];
+      /** @description Per domain: the DNS TXT record that proves the workspace holds it, and whether it was found. */
+      domain_verifications: {
+        /** @example acme.com */
+        domain: string;
+        /** @example false */
+        verified: boolean;
+        /**
+         * Format: date-time
+         * @example null
+         */
+        verified_at: string | null;
+        /** @example _idsvc-verification.acme.com */
+        txt_record_name: string;
+        /** @example idsvc-domain-verification=3q2-7Jb0u4y9pYlQk1m8rA */
+        txt_record_value: string;
+      }[];
+      /**
+       * @description Create a person on the first sign-in of an unknown verified email.
+       * @example false
+       */
+      jit: boolean;
+      /**
+       * @description The upstream's MFA claim counts as our mfa.
+       * @example false
+       */
+      trust_upstream_mfa: boolean;
+      /**
+       * @description Starts a sign-in through this connection ("Test sign-in"); add ?next=<relative path>.
+       * @example https://id.example.com/auth/sso/3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11/
+       */
+      sign_in_url: string;
+      /**
+       * @description OIDC: the redirect URI to register at the provider.
+       * @example https://id.example.com/auth/sso/3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11/callback
+       */
+      redirect_uri?: string;
+      /**
+       * @description OIDC with private_key_jwt: our public key set to register at the provider.
+       * @example https://id.example.com/auth/sso/3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11/jwks
+       */
+      jwks_uri?: string;
+      /**
+       * @description SAML: our service provider entity id.
+       * @example https://id.example.com/auth/sso/3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11/saml/metadata
+       */
+      sp_entity_id?: string;
+      /**
+       * @description SAML: the Assertion Consumer Service URL (HTTP-POST).
+       * @example https://id.example.com/auth/sso/3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11/saml/acs
+       */
+      acs_url?: string;
+      /**
+       * @description SAML: our service provider metadata.
+       * @example https://id.example.com/auth/sso/3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11/saml/metadata
+       */
+      sp_metadata_url?: string;
+      oidc?: {
+        /** @example https://login.acme.com */
+        issuer: string;
+        /** @example 0oa1b2c3d4 */
+        client_id: string;
+        /** @example true */
+        has_client_secret: boolean;
+        /**
+         * @example client_secret_basic
+         * @enum {string}
+         */
+        token_endpoint_auth_method: 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt';
+        /**
+         * @example [
+         *       "openid",
+         *       "email",
+         *       "profile"
+         *     ]
+         */
+        scopes: string[];
+        /** @description Upstream claim (OIDC) or attribute (SAML) name per profile field; absent fields use the defaults. */
+        claim_mapping: {
+          email?: string;
+          given_name?: string;
+          family_name?: string;
+          groups?: string;
+          subject?: string;
+        };
+      };
+      saml?: {
+        /** @example http://www.okta.com/exk1a2b3c4 */
+        idp_entity_id: string | null;
+        /** @example https://acme.okta.com/app/exk1a2b3c4/sso/saml */
+        idp_sso_url: string | null;
+        /** @description PEM, up to two. */
+        idp_certificates: string[];
+        /** @example false */
+        allow_unsolicited: boolean;
+        /** @description Upstream claim (OIDC) or attribute (SAML) name per profile field; absent fields use the defaults. */
+        attribute_mapping: {
+          email?: string;
+          given_name?: string;
+          family_name?: string;
+          groups?: string;
+          subject?: string;
+        };
+      };
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      updated_at: string;
     };
     Success: {
       /**
@@ -9279,6 +9666,93 @@ export interface operations {
       };
     };
   };
+  SessionsController_list: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Active sessions */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            results: components['schemas']['EndUserSession'][];
+          };
+        };
+      };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The bearer access token is missing, invalid, expired or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  SessionsController_revoke: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Signed out */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The bearer access token is missing, invalid, expired or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such session among the caller's */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   AuthController_register: {
     parameters: {
       query?: never;
@@ -9768,93 +10242,6 @@ export interface operations {
       };
       /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
       413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  SessionsController_list: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Active sessions */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            results: components['schemas']['EndUserSession'][];
-          };
-        };
-      };
-      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `unauthorized`: The bearer access token is missing, invalid, expired or revoked */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  SessionsController_revoke: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Signed out */
-      204: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `unauthorized`: The bearer access token is missing, invalid, expired or revoked */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `not_found`: No such session among the caller's */
-      404: {
         headers: {
           [name: string]: unknown;
         };
@@ -13287,6 +13674,427 @@ export interface operations {
         };
       };
       /** @description `not_found`: No such webhook delivery in a workspace of the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  SsoConnectionsController_list: {
+    parameters: {
+      query: {
+        workspace_id: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The connections */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            results: components['schemas']['SsoConnection'][];
+          };
+        };
+      };
+      /** @description `validation_failed`: A query parameter breaks its rule (details names it); `validation_failed`: a query parameter is missing, malformed or out of range; details names each one; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such workspace, or the caller is not a member of it */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  SsoConnectionsController_create: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateSsoConnectionDto'];
+      };
+    };
+    responses: {
+      /** @description The connection */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SsoConnection'];
+        };
+      };
+      /** @description `validation_failed`: A field is missing or breaks its rule, or the other protocol's settings were sent (details names the field); `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `csrf_failed`: Cookie-authenticated write without the X-CSRF-Token of the session */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such workspace, or the caller is not a member of it */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `domain_taken`: Another connection of this workspace already serves one of the domains */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  SsoConnectionsController_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The connection */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SsoConnection'];
+        };
+      };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such connection in a workspace of the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  SsoConnectionsController_remove: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `csrf_failed`: Cookie-authenticated write without the X-CSRF-Token of the session */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such connection in a workspace of the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  SsoConnectionsController_update: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateSsoConnectionDto'];
+      };
+    };
+    responses: {
+      /** @description The updated connection */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SsoConnection'];
+        };
+      };
+      /** @description `validation_failed`: A field breaks its rule, or the other protocol's settings were sent (details names the field); `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `csrf_failed`: Cookie-authenticated write without the X-CSRF-Token of the session */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such connection in a workspace of the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `domain_taken`: Another connection of this workspace already serves one of the domains */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  SsoConnectionsController_attempts: {
+    parameters: {
+      query?: {
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The attempts */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            results: components['schemas']['SsoAttempt'][];
+          };
+        };
+      };
+      /** @description `validation_failed`: A query parameter breaks its rule (details names it); `validation_failed`: a query parameter is missing, malformed or out of range; details names each one; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such connection in a workspace of the caller */
       404: {
         headers: {
           [name: string]: unknown;

@@ -1,25 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { aDeveloperRow, aWorkspaceRow, bootRepositories, RepositoryHarness } from '../../test/support/repository';
-import { AuditRepository, AuditRowValues } from './audit.repository';
-
-const anEvent = (workspaceId: string, overrides: Partial<AuditRowValues> = {}): AuditRowValues => ({
-  workspaceId,
-  eventType: 'scim_user_create',
-  severity: 'info',
-  actorType: 'scim_token',
-  actorId: randomUUID(),
-  actorEmail: null,
-  targetType: 'EndUser',
-  targetId: randomUUID(),
-  oauthClientId: null,
-  ipAddress: '203.0.113.7',
-  userAgent: 'repo-spec',
-  requestId: null,
-  message: 'created',
-  metadata: JSON.stringify({ changed: ['email'] }),
-  createdAt: null,
-  ...overrides,
-});
+import { anAuditEvent as anEvent } from '../../test/support/repository-fixtures';
+import { AuditRepository } from './audit.repository';
 
 describe('AuditRepository', () => {
   let db: RepositoryHarness;

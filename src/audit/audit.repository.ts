@@ -70,7 +70,7 @@ const APPEND = statement('audit.append', `SELECT ${APPEND_EXPRESSION} AS error`,
  * from it would drop rows. (A ::text cast, reshaped in JavaScript, costs the database
  * less than to_char with a format.) ORDER BY must name audit_events.created_at: a bare
  * created_at resolves to this text output column, which no index serves (a sort of
- * the whole workspace: 625 ms instead of 0.1 ms at 1M events; see BENCHMARKS.md).
+ * the whole workspace: 625 ms instead of 0.1 ms at 1M events; see docs/benchmarks-history.md).
  */
 const SELECT = `SELECT id, workspace_id, event_type, severity, actor_type, actor_id, actor_email, target_type, target_id,
   oauth_client_id, ip_address, user_agent, request_id, message, metadata,

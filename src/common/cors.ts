@@ -1,22 +1,9 @@
 import type { CorsOptions, CorsOptionsDelegate } from '@nestjs/common/interfaces/external/cors-options.interface';
 import type { Request } from 'express';
-
-/** One origin: scheme, host, optional port; no path, no wildcard. */
-const ORIGIN = String.raw`https?://[a-z0-9.-]+(?::\d{1,5})?`;
-
-/** CORS_ORIGINS: one or more origins separated by commas (spaces allowed around them). */
-export const ORIGIN_LIST = new RegExp(String.raw`^\s*${ORIGIN}\s*(,\s*${ORIGIN}\s*)*$`, 'i');
+import { parseOrigins } from '../config/origins';
 
 /** The dashboard API: the only routes a browser on another origin may call with credentials. */
 const DASHBOARD_PATHS = /^\/(?:e\/v1\/)?developer(?:\/|$)/;
-
-export function parseOrigins(list: string | undefined): string[] {
-  if (!list) return [];
-  return list
-    .split(',')
-    .map((origin) => origin.trim().replace(/\/+$/, '').toLowerCase())
-    .filter((origin) => origin.length > 0);
-}
 
 /**
  * CORS for a dashboard served from its own origin: credentials (the session cookie) allowed,

@@ -1,12 +1,10 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { Request } from 'express';
+import type { RequestMeta } from '../events/request-meta';
 
-export interface RequestMeta {
-  requestId: string;
-  ip: string;
-  userAgent: string;
-}
+/** Declared with the events that carry it; imported from here by the code that builds it. */
+export type { RequestMeta };
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 

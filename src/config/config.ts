@@ -1,8 +1,8 @@
 import { plainToInstance, Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, validateSync } from 'class-validator';
-import { ORIGIN_LIST } from '../common/cors';
+import { ORIGIN_LIST } from './origins';
 
-/** Booleans are parsed explicitly: "false", "False", "0", "no" and "" are false. */
+/** Booleans are parsed explicitly: "false", "False", "0" and "no" are false (an empty value is unset: the default). */
 const toBool = ({ value }: { value: unknown }) => {
   if (typeof value === 'boolean') return value;
   if (value === undefined) return undefined;
@@ -87,8 +87,11 @@ export class EnvSchema {
   @Transform(toInt) @IsInt() @Min(1000) AUDIT_LATE_SEAL_TOLERANCE_MS = 5 * 60_000;
 
   // Webhooks (Standard Webhooks; docs/audit.md)
-  /** Development and tests only: allow http: and loopback/private/link-local targets. */
-  @Transform(toBool) @IsBoolean() WEBHOOK_ALLOW_PRIVATE_TARGETS = false;
+  /**
+   * Allow http: and loopback/private/link-local targets. Unset: allowed in development (a receiver on
+   * the developer's machine), refused otherwise (decision 0309).
+   */
+  @IsOptional() @Transform(toBool) @IsBoolean() WEBHOOK_ALLOW_PRIVATE_TARGETS?: boolean;
   @Transform(toInt) @IsInt() @Min(10) WEBHOOK_DISPATCH_INTERVAL_MS = 500;
   @Transform(toInt) @IsInt() @Min(100) WEBHOOK_TIMEOUT_MS = 10_000;
   /** First retry delay; each next one doubles (with jitter) up to WEBHOOK_RETRY_MAX_DELAY_MS. */
@@ -136,7 +139,7 @@ export class EnvSchema {
   @Transform(toInt) @IsInt() @Min(1) SAML_PENDING_PER_CLIENT = 20;
 
   // OAuth authorization server (src/oauth/)
-  /** Lifetime of the access tokens the token endpoint issues: 5 min to 6 h (issue 26). */
+  /** Lifetime of the access tokens the token endpoint issues: 5 min to 6 h (decision 0902). */
   @Transform(toInt) @IsInt() @Min(300) @Max(21600) OAUTH_ACCESS_TOKEN_TTL_SECONDS = 3600;
   /** Let JWKS URLs of clients and trusted issuers point at private or loopback addresses (tests, closed networks). */
   @Transform(toBool) @IsBoolean() OAUTH_JWKS_ALLOW_PRIVATE_TARGETS = false;
@@ -168,7 +171,13 @@ export class EnvSchema {
 }
 
 export type AppConfig = Readonly<
-  EnvSchema & { PUBLIC_BASE_URL: string; MAIL_DIR: string; BACKUP_DIR: string; LOG_FORMAT: 'pretty' | 'json' }
+  EnvSchema & {
+    PUBLIC_BASE_URL: string;
+    MAIL_DIR: string;
+    BACKUP_DIR: string;
+    LOG_FORMAT: 'pretty' | 'json';
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: boolean;
+  }
 >;
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -210,10 +219,22 @@ export function configurationReport(err: Error): string {
   ].join('\n');
 }
 
+/**
+ * The value a variable was given, or undefined when it is unset. An empty (or blank) value means
+ * unset for every variable, so `KEY=` in a copy of .env.example keeps the default (decision 0308).
+ */
+function givenValue(env: NodeJS.ProcessEnv, key: string): string | undefined {
+  const value = env[key];
+  return value === undefined || value.trim() === '' ? undefined : value;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const known = Object.keys(new EnvSchema());
   const input: Record<string, unknown> = {};
-  for (const key of known) if (env[key] !== undefined) input[key] = env[key];
+  for (const key of known) {
+    const value = givenValue(env, key);
+    if (value !== undefined) input[key] = value;
+  }
   const parsed = plainToInstance(EnvSchema, input);
   const errors = validateSync(parsed, { whitelist: true });
   if (errors.length > 0) {
@@ -232,5 +253,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     MAIL_DIR: parsed.MAIL_DIR ?? `${parsed.DATA_DIR}/mail`,
     BACKUP_DIR: parsed.BACKUP_DIR ?? `${parsed.DATA_DIR}/backups`,
     LOG_FORMAT: parsed.LOG_FORMAT ?? (parsed.NODE_ENV === 'development' ? 'pretty' : 'json'),
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: parsed.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? parsed.NODE_ENV === 'development',
   });
 }

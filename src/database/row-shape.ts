@@ -50,7 +50,7 @@ export class RowShape<R> {
 /**
  * The reader of a shape, compiled once per shape into one object literal per row: in the service
  * every statement's rows went through one shared loop of keyed stores, which V8 then handles
- * megamorphically (measured: 11–23 % more CPU per request on the audit list, BENCHMARKS.md). The
+ * megamorphically (measured: 11–23 % more CPU per request on the audit list, docs/benchmarks-history.md). The
  * generated source holds only property and column names from entity metadata and code, quoted by
  * JSON.stringify; every value is read by the field's own function.
  */

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { PoolClient } from 'pg';
 import type { QueryRunner } from 'typeorm';
 import { bootRepositories, RepositoryHarness } from '../../test/support/repository';
-import { EndUser } from '../end-users/entities/end-user.entity';
+import { EndUser } from '../end-user-directory/entities/end-user.entity';
 import { entityColumns } from './row-shape';
 import { RowShapeError } from './rows';
 import { bindStatements, declaredStatements, type Statement } from './statement';

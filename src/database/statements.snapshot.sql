@@ -188,7 +188,7 @@ ORDER BY created_at, id LIMIT 5) u ON true
 WHERE c.client_id = $1;
 
 -- end-users.client-by-public-id
-SELECT id, workspace_id, client_id, name FROM oauth_clients WHERE client_id = $1;
+SELECT id, workspace_id, client_id, name, allow_signup FROM oauth_clients WHERE client_id = $1;
 
 -- end-users.client-name
 SELECT COALESCE((SELECT name FROM oauth_clients WHERE id = $2 AND workspace_id = $1), w.name) AS name
@@ -708,6 +708,23 @@ SELECT s.id, s.workspace_id, s.name, s.sp_entity_id, s.acs_url, s.name_id_format
 
 -- sso-requests.sp-by-id
 SELECT s.id, s.workspace_id, s.name, s.sp_entity_id, s.acs_url, s.name_id_format, s.name_id_attribute, s.sign_assertions, s.attribute_mapping, s.sp_cert_pem, s.default_relay_state, s.is_active, s.created_at, s.updated_at, u.email AS user_email, u.first_name AS user_first_name, u.last_name AS user_last_name, u.email_verified AS user_email_verified FROM saml_service_providers s LEFT JOIN end_users u ON u.workspace_id = s.workspace_id AND u.id = $2 AND u.is_active WHERE s.workspace_id = $3 AND s.id = $1;
+
+-- sso-saml-assertion-ids.claim
+INSERT INTO sso_saml_assertion_ids (workspace_id, connection_id, assertion_id, expires_at)
+VALUES ($1, $2, $3, $4)
+ON CONFLICT (connection_id, assertion_id) DO NOTHING
+RETURNING 1 AS claimed;
+
+-- sso.bind
+INSERT INTO sso_bindings (workspace_id, connection_id, issuer, subject, user_id, created_at, last_sign_in_at)
+VALUES ($1, $2, $3, $4, $5, $6, $6)
+ON CONFLICT (connection_id, issuer, subject) DO UPDATE SET last_sign_in_at = EXCLUDED.last_sign_in_at
+WHERE sso_bindings.user_id = EXCLUDED.user_id
+RETURNING user_id;
+
+-- sso.unbind-other-subjects
+DELETE FROM sso_bindings WHERE workspace_id = $1 AND connection_id = $2 AND user_id = $3 AND (issuer, subject) <> ($4, $5)
+RETURNING subject;
 
 -- token-denylist.deny
 INSERT INTO token_denylist (jti, workspace_id, expires_at)

@@ -1,60 +1,41 @@
-import { randomBytes } from 'node:crypto';
-import { aDeveloperRow, bootRepositories, RepositoryHarness } from '../../test/support/repository';
-import { DeveloperSessionsRepository } from './developer-sessions.repository';
-import { DeveloperTokensRepository } from './developer-tokens.repository';
+import { randomUUID } from 'node:crypto';
+import { bootRepositories, RepositoryHarness } from '../../test/support/repository';
+import { DevelopersRepository } from './developers.repository';
 
-/** Developer credentials: not tenant data; each is the developer's own, found by the SHA-256 of its secret. */
-describe('DeveloperTokensRepository and DeveloperSessionsRepository', () => {
+/** Dashboard accounts: not tenant data (a developer belongs to many workspaces). */
+describe('DevelopersRepository', () => {
   let db: RepositoryHarness;
-  let tokens: DeveloperTokensRepository;
-  let sessions: DeveloperSessionsRepository;
+  let developers: DevelopersRepository;
   beforeAll(async () => {
-    db = await bootRepositories([DeveloperTokensRepository, DeveloperSessionsRepository]);
-    tokens = db.get(DeveloperTokensRepository);
-    sessions = db.get(DeveloperSessionsRepository);
+    db = await bootRepositories([DevelopersRepository]);
+    developers = db.get(DevelopersRepository);
   });
   afterAll(() => db.close());
 
-  const hash = () => randomBytes(32).toString('hex');
-  const email = async (developerId: string) =>
-    (await db.dataSource.query<{ email: string }[]>('SELECT email FROM developers WHERE id = $1', [developerId]))[0].email;
+  const anEmail = () => `dev-${randomUUID().slice(0, 12)}@example.test`;
 
-  it('resolves a usable token to its developer; only its own developer can revoke it, once', async () => {
-    const [owner, other] = [await aDeveloperRow(db.dataSource), await aDeveloperRow(db.dataSource)];
-    const tokenHash = hash();
-    const token = await db.dataSource.transaction((tx) =>
-      tokens.insert(tx, { developerId: owner, label: 'ci', tokenHash, expiresAt: null }),
+  it('finds an account by email in any case; only the password read carries the hash', async () => {
+    const email = anEmail();
+    const made = await developers.insert({ email, name: 'Ada', passwordHash: 'argon2-hash' });
+    const withPassword = await developers.findWithPasswordByEmail(email);
+    expect(withPassword).toMatchObject({ id: made.id, email, passwordHash: 'argon2-hash' });
+    const plain = await db.dataSource.transaction((tx) => developers.findByEmail(tx, email));
+    expect(plain?.id).toBe(made.id);
+    expect(plain?.passwordHash).toBeUndefined();
+    expect((await developers.findByEmail(null, email))?.id).toBe(made.id);
+    expect((await developers.findById(made.id))?.email).toBe(email);
+  });
+
+  it('refuses a second account with the same email in another case', async () => {
+    const email = anEmail();
+    await developers.insert({ email, name: 'First', passwordHash: 'x' });
+    await expect(developers.insert({ email: email.toUpperCase(), name: 'Second', passwordHash: 'x' })).rejects.toThrow(
+      /developers_email_key|unique/i,
     );
-    const now = new Date();
-    expect(await tokens.findUsable(tokenHash, now)).toEqual({
-      tokenId: token.id,
-      expiresAt: null,
-      developerId: owner,
-      email: await email(owner),
-    });
-    expect(await db.dataSource.transaction((tx) => tokens.revoke(tx, other, token.id))).toBeNull();
-    expect(await tokens.findUsable(tokenHash, now)).toBeDefined();
-    expect(await db.dataSource.transaction((tx) => tokens.revoke(tx, owner, token.id))).toBe(tokenHash);
-    expect(await db.dataSource.transaction((tx) => tokens.revoke(tx, owner, token.id))).toBeNull();
-    expect(await tokens.findUsable(tokenHash, now)).toBeUndefined();
   });
 
-  it('does not resolve an expired token', async () => {
-    const owner = await aDeveloperRow(db.dataSource);
-    const tokenHash = hash();
-    const expiresAt = new Date(Date.now() - 1000);
-    await db.dataSource.transaction((tx) => tokens.insert(tx, { developerId: owner, label: 'old', tokenHash, expiresAt }));
-    expect(await tokens.findUsable(tokenHash, new Date())).toBeUndefined();
-  });
-
-  it('finds a live session by its cookie hash, with its developer, until it expires or is deleted', async () => {
-    const developerId = await aDeveloperRow(db.dataSource);
-    const tokenHash = hash();
-    const expiresAt = new Date(Date.now() + 3600_000);
-    await sessions.insert({ developerId, tokenHash, csrfToken: 'csrf-1', expiresAt });
-    expect(await sessions.findLive(tokenHash, new Date())).toEqual({ csrfToken: 'csrf-1', developerId, email: await email(developerId) });
-    expect(await sessions.findLive(tokenHash, new Date(expiresAt.getTime() + 1))).toBeUndefined();
-    await sessions.deleteByHash(tokenHash);
-    expect(await sessions.findLive(tokenHash, new Date())).toBeUndefined();
+  it('answers null for an unknown email or id', async () => {
+    expect(await developers.findWithPasswordByEmail(anEmail())).toBeNull();
+    expect(await developers.findById(randomUUID())).toBeNull();
   });
 });

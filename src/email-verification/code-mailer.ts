@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { RequestMeta } from '../common/request-context';
 import type { EmittedEvents, Tx } from '../database/unit-of-work';
-import { EndUserRecord, EndUsersRepository } from '../end-users/end-users.repository';
+import { EndUserRecord, EndUsersRepository } from '../end-user-directory/end-users.repository';
 import { MailService } from '../mail/mail.service';
 import type { TemplateName } from '../mail/templates/template-catalog';
 import { CodesRepository } from './codes.repository';

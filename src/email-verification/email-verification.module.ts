@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CommonModule } from '../common/common.module';
 import { RateLimitModule } from '../common/rate-limit/rate-limit.module';
-import { EndUserDirectoryModule } from '../end-users/end-user-directory.module';
+import { EndUserDirectoryModule } from '../end-user-directory/end-user-directory.module';
 import { MailModule } from '../mail/mail.module';
 import { CodeMailer } from './code-mailer';
 import { CodesRepository } from './codes.repository';

@@ -3,7 +3,7 @@ import { Clock } from '../common/clock';
 import { DomainError } from '../common/errors';
 import type { RequestMeta } from '../common/request-context';
 import { type EmittedEvents, type Tx, UnitOfWork } from '../database/unit-of-work';
-import { EndUserRecord, EndUsersRepository } from '../end-users/end-users.repository';
+import { EndUserRecord, EndUsersRepository } from '../end-user-directory/end-users.repository';
 import { CodeMailer } from './code-mailer';
 import { CodesRepository, MAX_CODE_ATTEMPTS, RESEND_COOLDOWN_MS } from './codes.repository';
 import { EndUserCode } from './entities/end-user-code.entity';

@@ -2,9 +2,9 @@ import { Doc, Errors, NoBody, Returns } from '../api-docs/decorators';
 import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ref } from '../api-docs/response-schema';
-import { LoginSecondStepDto } from './mfa/dto/mfa.dto';
-import { MfaTokenDto } from './mfa/dto/passkey.dto';
-import { MfaChallengesService } from './mfa/mfa-challenges.service';
+import { LoginSecondStepDto } from '../second-factor/dto/mfa.dto';
+import { MfaTokenDto } from '../second-factor/dto/passkey.dto';
+import { MfaChallengesService } from '../second-factor/mfa-challenges.service';
 import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
 import type { EndUserPrincipal } from '../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
@@ -21,9 +21,9 @@ import {
 import { EndUsersService } from './end-users.service';
 import { PasswordService } from './password.service';
 import { RateLimit, RateLimitGuard } from '../common/rate-limit/rate-limit.guard';
-import { SessionsService } from './sessions.service';
+import { SessionsService } from '../sessions/sessions.service';
 import { SuccessSchema } from '../api-docs/schemas';
-import { MfaRequiredSchema, PasskeyRequestOptionsSchema } from './mfa/mfa.schemas';
+import { MfaRequiredSchema, PasskeyRequestOptionsSchema } from '../second-factor/mfa.schemas';
 
 const EXAMPLE_TOKENS = {
   access_token: 'kR4pZ2xW9mT7vL1cQ8nB5hY3jF6gD0sAe2Uo7Ii',

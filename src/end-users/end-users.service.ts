@@ -7,13 +7,13 @@ import type { RequestMeta } from '../common/request-context';
 import { UnitOfWork } from '../database/unit-of-work';
 import { EmailVerificationService } from '../email-verification/email-verification.service';
 import { LoginDto, RegisterDto } from './dto/auth.dto';
-import { EndUserRecord, EndUsersRepository } from './end-users.repository';
-import { MfaChallengesService, MfaRequired, SecondStep } from './mfa/mfa-challenges.service';
-import { SignInGate } from './mfa/sign-in-gate.service';
+import { EndUserRecord, EndUsersRepository } from '../end-user-directory/end-users.repository';
+import { MfaChallengesService, MfaRequired, SecondStep } from '../second-factor/mfa-challenges.service';
+import { SignInGate } from '../second-factor/sign-in-gate.service';
 import { AuthRateLimiter } from '../common/rate-limit/auth-rate-limiter';
-import { SessionsService, TokenPair } from './sessions.service';
+import { SessionsService, TokenPair } from '../sessions/sessions.service';
 import { SessionOptions, SignInService } from './sign-in.service';
-import { END_USER_ERRORS } from './end-users.errors';
+import { END_USER_ERRORS } from '../end-user-directory/end-users.errors';
 
 export interface EndUserView {
   id: string;

@@ -9,10 +9,10 @@ import { CodeMailer } from '../email-verification/code-mailer';
 import { CodesRepository, MAX_CODE_ATTEMPTS, RESEND_COOLDOWN_MS } from '../email-verification/codes.repository';
 import { isWellFormedCode } from '../email-verification/one-time-code';
 import { PasswordChangeDto, PasswordResetConfirmDto, PasswordResetRequestDto } from './dto/auth.dto';
-import { EndUserRecord, EndUsersRepository } from './end-users.repository';
-import { SessionsService } from './sessions.service';
+import { EndUserRecord, EndUsersRepository } from '../end-user-directory/end-users.repository';
+import { SessionsService } from '../sessions/sessions.service';
 import { COMMON_ERRORS } from '../common/common.errors';
-import { END_USER_ERRORS } from './end-users.errors';
+import { END_USER_ERRORS } from '../end-user-directory/end-users.errors';
 
 const PURPOSE = 'password_reset';
 const invalidCode = () => new DomainError(END_USER_ERRORS.invalid_code, 'The code is not correct');

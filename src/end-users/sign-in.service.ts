@@ -8,9 +8,10 @@ import { reduceUserAgent } from '../common/user-agent';
 import { type EmittedEvents, type Tx, UnitOfWork } from '../database/unit-of-work';
 import { DomainEventBus } from '../events/domain-event-bus';
 import type { EndUserSessionRecord } from '../events/domain-events';
-import { EndUserRecord, EndUsersRepository, SignInScope } from './end-users.repository';
-import { NewRefreshToken, SessionsRepository } from './sessions.repository';
-import { END_USER_ERRORS } from './end-users.errors';
+import { EndUserRecord, EndUsersRepository, SignInScope } from '../end-user-directory/end-users.repository';
+import type { NewRefreshToken } from '../sessions/sessions.repository';
+import { SessionsService } from '../sessions/sessions.service';
+import { END_USER_ERRORS } from '../end-user-directory/end-users.errors';
 
 export const INVALID_CREDENTIALS_MESSAGE = 'Email or password is incorrect';
 const invalidCredentials = () => new DomainError(END_USER_ERRORS.invalid_credentials, INVALID_CREDENTIALS_MESSAGE);
@@ -26,6 +27,8 @@ export interface SessionOptions {
   amr?: string[];
   /** The sign-in policy that acted before this session (a passed step-up), for the anomaly record. */
   policy?: { action: 'challenge'; kinds: string[] };
+  /** More facts for the login_success row (an enterprise SSO connection's provider_id). */
+  metadata?: Record<string, unknown>;
 }
 
 /**
@@ -38,7 +41,7 @@ export class SignInService {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly users: EndUsersRepository,
-    private readonly sessions: SessionsRepository,
+    private readonly sessions: SessionsService,
     private readonly hasher: PasswordHasher,
     private readonly events: DomainEventBus,
     private readonly clock: Clock,
@@ -101,7 +104,7 @@ export class SignInService {
   ): Promise<{ session: EndUserSessionRecord; result: T | undefined }> {
     const ua = request.userAgent ? request.userAgent.slice(0, 1000) : null;
     const families = reduceUserAgent(ua);
-    const created = await this.sessions.insert(tx, user.workspaceId, {
+    const created = await this.sessions.record(tx, user.workspaceId, {
       id: options.id ?? randomUUID(),
       userId: user.id,
       oauthClientId: user.oauthClientId,
@@ -130,6 +133,7 @@ export class SignInService {
         os_family: families.osFamily,
         amr: created.amr,
         ...(options.policy ? { policy: options.policy } : {}),
+        ...options.metadata,
       },
       session: created,
       user: { id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName, oauthClientId: user.oauthClientId },

@@ -88,7 +88,7 @@ describe('audit event catalog', () => {
     expect(AUDIT_EVENT_TYPES.slice(0, PUBLISHED.length)).toEqual(PUBLISHED);
   });
 
-  it('has the second-factor events of issue 24 with the catalog severities', () => {
+  it('has the second-factor events (decisions 0310-0326) with the catalog severities', () => {
     expect(AUDIT_EVENTS.mfa_enroll.severity).toBe('warn');
     expect(AUDIT_EVENTS.mfa_challenge_success.severity).toBe('info');
     expect(AUDIT_EVENTS.mfa_challenge_failure.severity).toBe('warn');

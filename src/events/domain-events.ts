@@ -8,7 +8,7 @@
  * with the facts its audit row records; the compile-time check at the bottom keeps the two
  * lists equal.
  */
-import type { RequestMeta } from '../common/request-context';
+import type { RequestMeta } from './request-meta';
 import type { ActorType, AUDIT_EVENTS, AuditEventType, AuditSeverity } from './audit-catalog';
 
 /** Who did it, as the audit row names them. */
@@ -121,6 +121,9 @@ export interface DomainEvents {
   recovery_codes_regenerate: AuditFacts;
   step_up_required: AuditFacts;
   sign_in_blocked: AuditFacts;
+  external_provider_create: AuditFacts;
+  external_provider_update: AuditFacts;
+  external_provider_delete: AuditFacts;
 }
 
 export type DomainEventName = keyof DomainEvents;

@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { Clock } from '../common/clock';
 import { sha256Hex } from '../common/crypto/tokens';
-import { hasFactor, MfaRepository } from '../end-users/mfa/mfa.repository';
-import { SessionsRepository } from '../end-users/sessions.repository';
+import { MfaService } from '../second-factor/mfa.service';
+import { SessionsService } from '../sessions/sessions.service';
 import { BROWSER_SESSION_TTL_MS } from './browser-session-cookie';
 
 export { BROWSER_SESSION_TTL_MS, SESSION_COOKIE } from './browser-session-cookie';
@@ -27,20 +27,20 @@ export interface BrowserSession {
 @Injectable()
 export class BrowserSessionsService {
   constructor(
-    private readonly sessions: SessionsRepository,
+    private readonly sessions: SessionsService,
     private readonly clock: Clock,
-    private readonly mfa: MfaRepository,
+    private readonly mfa: MfaService,
   ) {}
 
   /** Whether the user has a second factor to step up with (SAML asks before sending them to the login page). */
   async hasSecondFactor(workspaceId: string, userId: string): Promise<boolean> {
-    return hasFactor(await this.mfa.factors(workspaceId, userId));
+    return this.mfa.hasSecondFactor(workspaceId, userId);
   }
 
   /** Who holds this cookie token, or null (none, unknown, expired, revoked, inactive user). */
   async sessionFor(token: unknown): Promise<BrowserSession | null> {
     if (typeof token !== 'string' || token.length < 20 || token.length > 200) return null;
-    const row = await this.sessions.browserSession(sha256Hex(token), this.clock.now());
+    const row = await this.sessions.browserSession(sha256Hex(token));
     if (!row) return null;
     return {
       sessionId: row.id,

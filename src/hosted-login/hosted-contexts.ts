@@ -1,12 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { isUuid } from '../common/ids';
-import { EndUsersRepository, SignInScope } from '../end-users/end-users.repository';
+import { EndUsersRepository, SignInScope } from '../end-user-directory/end-users.repository';
 import type { LoginContext } from './views/login-page.view';
 
 /** The accounts a hosted sign-in may pick from, and the name the pages show. */
 export interface ResolvedContext {
   scope: SignInScope;
   brand: string;
+  /** The application offers "Create an account" (allow_signup, decision 0317); a workspace's link never does. */
+  signUp: boolean;
 }
 
 /**
@@ -22,15 +24,20 @@ export class HostedContexts {
     if (context.clientId) {
       try {
         const client = await this.users.clientByPublicId(context.clientId);
-        return { scope: { workspaceId: client.workspaceId, oauthClientId: client.id }, brand: client.name };
+        return { scope: { workspaceId: client.workspaceId, oauthClientId: client.id }, brand: client.name, signUp: client.allowSignup };
       } catch {
         return null;
       }
     }
     if (context.workspaceId && isUuid(context.workspaceId)) {
       const name = await this.users.workspaceName(context.workspaceId);
-      if (name !== null) return { scope: { workspaceId: context.workspaceId }, brand: name };
+      if (name !== null) return { scope: { workspaceId: context.workspaceId }, brand: name, signUp: false };
     }
     return null;
+  }
+
+  /** The name the signed-in person's pages carry (security, sessions): their application's, else their workspace's. */
+  async brandOf(session: { workspaceId: string; oauthClientId: string | null }): Promise<string | null> {
+    return this.users.brandName(session.workspaceId, session.oauthClientId);
   }
 }

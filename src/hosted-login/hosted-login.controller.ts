@@ -17,6 +17,7 @@ import { BrowserBinding, HostedInput, hostedInput, HOSTED_LOGIN_PATH } from './h
 import { HostedLoginService } from './hosted-login.service';
 import { EXPIRED_FORM, SignInResult } from './hosted-outcome';
 import { HostedPasswordResetService } from './hosted-password-reset.service';
+import { HostedSignUpService } from './hosted-sign-up.service';
 import { HostedVerificationService } from './hosted-verification.service';
 import { drawSignInPage, drawSignInRefusal } from './views/sign-in-pages';
 import { LOGIN_APP_NAMES, type LoginAppNames } from './login-app-names';
@@ -26,7 +27,7 @@ import { continuationTarget } from './continuation-target';
 import { allowFormRedirectsTo } from '../common/form-action';
 import { DomainError } from '../common/errors';
 import { JsonSurface, PageSurface } from '../common/surface.decorators';
-import { END_USER_ERRORS } from '../end-users/end-users.errors';
+import { END_USER_ERRORS } from '../end-user-directory/end-users.errors';
 
 /**
  * Server-rendered sign-in pages (no JavaScript). Served at /auth/login/; when SAML_IDP_LOGIN_URL names
@@ -45,6 +46,7 @@ export class HostedLoginController {
     private readonly hosted: HostedLoginService,
     private readonly verification: HostedVerificationService,
     private readonly resets: HostedPasswordResetService,
+    private readonly signUps: HostedSignUpService,
     private readonly browser: BrowserSessionsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() @Inject(LOGIN_APP_NAMES) private readonly appNames?: LoginAppNames,
@@ -131,6 +133,26 @@ export class HostedLoginController {
     @ReqMeta() meta: RequestMeta,
   ): Promise<void> {
     return this.form(req, res, body, (input) => this.verification.resend(input, meta));
+  }
+
+  @Get('signup')
+  async showSignUp(@Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const input = hostedInput(query);
+    allowFormRedirectsTo(res, [continuationTarget(input.next)]);
+    const token = this.csrfToken(req, res);
+    this.send(res, await this.signUps.show(input), input, token);
+  }
+
+  /** Create an account (applications with allow_signup), under the registration API's rate limits. */
+  @Post('signup')
+  @RateLimit('register')
+  async signUp(
+    @Body() body: Record<string, unknown>,
+    @Req() req: Request,
+    @Res() res: Response,
+    @ReqMeta() meta: RequestMeta,
+  ): Promise<void> {
+    return this.form(req, res, body, (input) => this.signUps.submit(input, meta, this.binding(req)));
   }
 
   @Get('reset')

@@ -1,13 +1,16 @@
 import { Inject, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import type { NextFunction, Request, Response } from 'express';
 import { CommonModule } from '../common/common.module';
 import { RateLimitModule } from '../common/rate-limit/rate-limit.module';
 import { APP_CONFIG, type AppConfig } from '../config/config';
 import { EmailVerificationModule } from '../email-verification/email-verification.module';
-import { EndUserDirectoryModule } from '../end-users/end-user-directory.module';
+import { EndUserDirectoryModule } from '../end-user-directory/end-user-directory.module';
 import { EndUsersModule } from '../end-users/end-users.module';
-import { ApplicationGrantsSlot } from './application-grants';
-import { AuthorizationContinuationSlot } from './authorization-continuation';
+import { SecondFactorModule } from '../second-factor/second-factor.module';
+import { SessionsModule } from '../sessions/sessions.module';
+import { ApplicationGrantsPort } from './application-grants';
+import { AuthorizationContinuationPort } from './authorization-continuation';
 import { BrowserSessionsService } from './browser-sessions.service';
 import { HostedAssetsController } from './hosted-assets.controller';
 import { HostedContexts } from './hosted-contexts';
@@ -19,8 +22,10 @@ import { HostedSecurityController } from './hosted-security.controller';
 import { HostedSecurityService } from './hosted-security.service';
 import { HostedSessionsController } from './hosted-sessions.controller';
 import { HostedSessionsService } from './hosted-sessions.service';
+import { HostedSignUpService } from './hosted-sign-up.service';
 import { HostedVerificationService } from './hosted-verification.service';
-import { LOGIN_APP_NAMES, LoginAppNamesSlot } from './login-app-names';
+import { HostedLoginPorts } from './hosted-login-ports';
+import { LOGIN_APP_NAMES, LoginAppNamesPort } from './login-app-names';
 import { SignInContinuations } from './sign-in-continuation';
 
 const DEFAULT_LOGIN_PATH = '/auth/login/';
@@ -28,11 +33,20 @@ const DEFAULT_LOGIN_PATH = '/auth/login/';
 /**
  * The hosted login: the pages a browser signs in on (/auth/login), manages its second factors
  * (/auth/security) and its sessions (/auth/sessions), and the browser session those pages set.
- * Builds on the end-user accounts, sessions and second factors (EndUsersModule) and on email
+ * Builds on the end-user accounts (EndUsersModule), sessions, second factors and email
  * verification; SAML and the OpenID provider sit above it and use its browser session.
  */
 @Module({
-  imports: [CommonModule, RateLimitModule, EndUserDirectoryModule, EndUsersModule, EmailVerificationModule],
+  imports: [
+    DiscoveryModule,
+    CommonModule,
+    RateLimitModule,
+    EndUserDirectoryModule,
+    SessionsModule,
+    SecondFactorModule,
+    EndUsersModule,
+    EmailVerificationModule,
+  ],
   controllers: [HostedLoginController, HostedSessionsController, HostedSecurityController, HostedAssetsController],
   providers: [
     BrowserSessionsService,
@@ -42,13 +56,15 @@ const DEFAULT_LOGIN_PATH = '/auth/login/';
     HostedPasswordResetService,
     HostedSecurityService,
     HostedSessionsService,
+    HostedSignUpService,
     SignInContinuations,
-    LoginAppNamesSlot,
-    { provide: LOGIN_APP_NAMES, useExisting: LoginAppNamesSlot },
-    ApplicationGrantsSlot,
-    AuthorizationContinuationSlot,
+    HostedLoginPorts,
+    LoginAppNamesPort,
+    { provide: LOGIN_APP_NAMES, useExisting: LoginAppNamesPort },
+    ApplicationGrantsPort,
+    AuthorizationContinuationPort,
   ],
-  exports: [BrowserSessionsService, LoginAppNamesSlot, ApplicationGrantsSlot, AuthorizationContinuationSlot],
+  exports: [BrowserSessionsService],
 })
 export class HostedLoginModule implements NestModule {
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}

@@ -1,20 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '../common/errors';
 import type { RequestMeta } from '../common/request-context';
-import { EndUserRecord, EndUsersRepository } from '../end-users/end-users.repository';
-import { MfaChallengesService, methodsOf, SecondStep, WrongSecondFactor } from '../end-users/mfa/mfa-challenges.service';
-import { PasswordlessSignIn } from '../end-users/mfa/passkeys/passwordless-sign-in.service';
-import { parseJsonField } from '../end-users/mfa/passkeys/webauthn-json';
-import { SignInGate } from '../end-users/mfa/sign-in-gate.service';
+import { EndUserRecord, EndUsersRepository } from '../end-user-directory/end-users.repository';
+import { MfaChallengesService, methodsOf, SecondStep, WrongSecondFactor } from '../second-factor/mfa-challenges.service';
+import { PasswordlessSignIn } from '../second-factor/passkeys/passwordless-sign-in.service';
+import { parseJsonField } from '../second-factor/passkeys/webauthn-json';
+import { SignInGate } from '../second-factor/sign-in-gate.service';
 import { AuthRateLimiter } from '../common/rate-limit/auth-rate-limiter';
-import { SessionsService } from '../end-users/sessions.service';
+import { SessionsService } from '../sessions/sessions.service';
 import { INVALID_CREDENTIALS_MESSAGE, SignInService } from '../end-users/sign-in.service';
 import { BrowserSession, BrowserSessionsService } from './browser-sessions.service';
 import { HostedContexts } from './hosted-contexts';
 import { BrowserBinding, contextQuery, HOSTED_LOGIN_PATH, HostedInput } from './hosted-input';
 import { INCOMPLETE_LINK, pageOf, SignInResult, SignInView } from './hosted-outcome';
 import { SignInContinuations } from './sign-in-continuation';
-import { AuthorizationContinuationSlot } from './authorization-continuation';
+import { AuthorizationContinuationPort } from './authorization-continuation';
 
 // Where the hosted pages are served (the OpenID provider's authorization endpoint sends the browser here).
 export { HOSTED_LOGIN_PATH } from './hosted-input';
@@ -38,7 +38,7 @@ export class HostedLoginService {
     private readonly limiter: AuthRateLimiter,
     private readonly gate: SignInGate,
     private readonly passwordless: PasswordlessSignIn,
-    private readonly authorization: AuthorizationContinuationSlot,
+    private readonly authorization: AuthorizationContinuationPort,
   ) {}
 
   async show(input: HostedInput, current: BrowserSession | null): Promise<SignInResult> {
@@ -55,7 +55,7 @@ export class HostedLoginService {
       return pageOf(200, { page: 'signed-in', email: current.email, brand: resolved?.brand });
     }
     if (!resolved) return INCOMPLETE_LINK;
-    return pageOf(200, { page: 'login', brand: resolved.brand });
+    return pageOf(200, { page: 'login', brand: resolved.brand, signUp: resolved.signUp });
   }
 
   async submit(
@@ -72,7 +72,7 @@ export class HostedLoginService {
       user = await this.signIn.checkPassword(resolved.scope, email, input.password ?? '', request);
     } catch (err) {
       if (!(err instanceof DomainError) || err.code !== 'invalid_credentials') throw err;
-      return pageOf(401, { page: 'login', brand: resolved.brand, email, error: INVALID_CREDENTIALS_MESSAGE });
+      return pageOf(401, { page: 'login', brand: resolved.brand, email, error: INVALID_CREDENTIALS_MESSAGE, signUp: resolved.signUp });
     }
     // Nothing is asserted to a service provider for an address nobody has proven to own. The
     // password is checked, so the sign-in waits for the code instead of asking for it again.

@@ -28,7 +28,8 @@ export interface SignInRefused {
 
 /** A page of the hosted sign-in; `email`, when set, replaces the one the form sent (normalised, or the account's). */
 export type SignInView =
-  | { page: 'login'; brand: string; email?: string; error?: string | null; notice?: string | null }
+  | { page: 'login'; brand: string; email?: string; error?: string | null; notice?: string | null; signUp?: boolean }
+  | { page: 'signup'; brand: string; email?: string; error?: string | null }
   | {
       page: 'second-factor';
       brand: string;

@@ -7,7 +7,7 @@ import { APP_CONFIG, type AppConfig } from '../config/config';
 import { RateLimit, RateLimitGuard } from '../common/rate-limit/rate-limit.guard';
 import { DomainError } from '../common/errors';
 import { JsonSurface, PageSurface } from '../common/surface.decorators';
-import { END_USER_ERRORS } from '../end-users/end-users.errors';
+import { END_USER_ERRORS } from '../end-user-directory/end-users.errors';
 import { clearSessionCookie, sessionCookie } from './browser-session-cookie';
 import { BrowserSession, BrowserSessionsService } from './browser-sessions.service';
 import { HostedSecurityService, SECURITY_PAGE, SecurityResult } from './hosted-security.service';

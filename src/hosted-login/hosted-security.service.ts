@@ -1,15 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '../common/errors';
 import type { RequestMeta } from '../common/request-context';
-import { MfaService, TotpEnrolmentView } from '../end-users/mfa/mfa.service';
-import { PasskeysService } from '../end-users/mfa/passkeys/passkeys.service';
-import { parseJsonField } from '../end-users/mfa/passkeys/webauthn-json';
+import { MfaService, TotpEnrolmentView } from '../second-factor/mfa.service';
+import { PasskeysService } from '../second-factor/passkeys/passkeys.service';
+import { parseJsonField } from '../second-factor/passkeys/webauthn-json';
 import type { BrowserSession } from './browser-sessions.service';
+import { HostedContexts } from './hosted-contexts';
 import type { HostedResult } from './hosted-outcome';
 import { loginFirst as loginWith, principalOf, SessionsContext } from './hosted-sessions.service';
 import type { SecurityPageModel } from './views/security-page.view';
+import { ACCOUNT_PAGES } from './views/account-links';
 
-export const SECURITY_PAGE = '/auth/security/';
+export const SECURITY_PAGE = ACCOUNT_PAGES.security;
 
 /** What the security page shows: the user's factors, and what the last change produced (notice, error, codes, a set-up). */
 export type SecurityView = Omit<SecurityPageModel, 'csrfToken' | 'base'>;
@@ -27,6 +29,7 @@ export class HostedSecurityService {
   constructor(
     private readonly mfa: MfaService,
     private readonly passkeys: PasskeysService,
+    private readonly contexts: HostedContexts,
   ) {}
 
   async show(session: BrowserSession | null, context: SessionsContext, extra: Extra = {}): Promise<SecurityResult> {
@@ -126,8 +129,8 @@ export class HostedSecurityService {
 
   private async page(session: BrowserSession | null, status: number, extra: Extra): Promise<SecurityResult> {
     if (!session) return loginFirst();
-    const mfaStatus = await this.mfa.status(principalOf(session));
-    return { kind: 'page', status, view: { email: session.email, status: mfaStatus, ...extra } };
+    const [mfaStatus, brand] = await Promise.all([this.mfa.status(principalOf(session)), this.contexts.brandOf(session)]);
+    return { kind: 'page', status, view: { email: session.email, brand, status: mfaStatus, ...extra } };
   }
 }
 

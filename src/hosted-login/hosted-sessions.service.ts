@@ -1,17 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import type { EndUserPrincipal } from '../common/auth/principal';
 import type { RequestMeta } from '../common/request-context';
-import { SessionsService } from '../end-users/sessions.service';
-import { ApplicationGrantsSlot } from './application-grants';
+import { SessionsService } from '../sessions/sessions.service';
+import { ApplicationGrantsPort } from './application-grants';
 import type { BrowserSession } from './browser-sessions.service';
+import { HostedContexts } from './hosted-contexts';
 import type { HostedRedirect, HostedResult } from './hosted-outcome';
 import type { SessionsPageModel } from './views/sessions-page.view';
+import { ACCOUNT_PAGES } from './views/account-links';
 
-export const SESSIONS_PAGE = '/auth/sessions/';
+export const SESSIONS_PAGE = ACCOUNT_PAGES.sessions;
 const LOGIN_PAGE = '/auth/login/';
 
 /** What the sessions page lists: the user's sessions and the applications they allowed. */
-export type SessionsView = Pick<SessionsPageModel, 'email' | 'sessions' | 'applications' | 'notice'>;
+export type SessionsView = Pick<SessionsPageModel, 'email' | 'brand' | 'sessions' | 'applications' | 'notice'>;
 export type SessionsResult = HostedResult<SessionsView>;
 
 /** Where the hosted pages came from: the login context to return through. */
@@ -29,16 +31,18 @@ export interface SessionsContext {
 export class HostedSessionsService {
   constructor(
     private readonly sessions: SessionsService,
-    private readonly applicationGrants: ApplicationGrantsSlot,
+    private readonly applicationGrants: ApplicationGrantsPort,
+    private readonly contexts: HostedContexts,
   ) {}
 
   async show(session: BrowserSession | null, context: SessionsContext, notice: string | null): Promise<SessionsResult> {
     if (!session) return { kind: 'redirect', location: loginFirst(context) };
-    const [sessions, applications] = await Promise.all([
+    const [sessions, applications, brand] = await Promise.all([
       this.sessions.list(principalOf(session)),
       this.applicationGrants.grants?.list(session.workspaceId, session.userId) ?? Promise.resolve([]),
+      this.contexts.brandOf(session),
     ]);
-    return { kind: 'page', status: 200, view: { email: session.email, sessions, applications, notice } };
+    return { kind: 'page', status: 200, view: { email: session.email, brand, sessions, applications, notice } };
   }
 
   /** Takes back what the person allowed an application (its consent and its sessions). */
@@ -85,7 +89,7 @@ function contextParams(context: SessionsContext, lead: '?' | '&'): string {
   return s ? `${lead}${s}` : '';
 }
 
-export function loginFirst(context: SessionsContext, page = SESSIONS_PAGE): string {
+export function loginFirst(context: SessionsContext, page: string = SESSIONS_PAGE): string {
   const q = new URLSearchParams({ next: page });
   if (context.clientId) q.set('client_id', context.clientId);
   else if (context.workspaceId) q.set('workspace_id', context.workspaceId);

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DomainError } from '../common/errors';
 import type { RequestMeta } from '../common/request-context';
 import { EmailVerificationService } from '../email-verification/email-verification.service';
-import { EndUserRecord } from '../end-users/end-users.repository';
+import { EndUserRecord } from '../end-user-directory/end-users.repository';
 import type { BrowserSession } from './browser-sessions.service';
 import { HostedContexts } from './hosted-contexts';
 import type { BrowserBinding, HostedInput } from './hosted-input';

@@ -24,6 +24,7 @@ describe('OAuthClientsRepository', () => {
         subjectType: 'public',
         idTokenAlg: 'RS256',
         jwks: null,
+        allowSignup: false,
       }),
     );
   /** The row as the table holds it, whoever's it is. */

@@ -6,8 +6,11 @@ import type { Tx } from '../database/unit-of-work';
 import { WorkspaceMember } from '../workspaces/entities/workspace-member.entity';
 import { OAuthClient } from './entities/oauth-client.entity';
 
-/** What an application says about itself as an OpenID client (issue 25). */
-export type OpenIdClientSettings = Pick<OAuthClient, 'firstParty' | 'subjectType' | 'idTokenAlg' | 'jwks' | 'postLogoutRedirectUris'>;
+/** What an application says about itself as an OpenID client (decision 0913). */
+export type OpenIdClientSettings = Pick<
+  OAuthClient,
+  'firstParty' | 'subjectType' | 'idTokenAlg' | 'jwks' | 'postLogoutRedirectUris' | 'allowSignup'
+>;
 
 export interface NewOAuthClient extends OpenIdClientSettings {
   clientId: string;
@@ -63,6 +66,7 @@ export class OAuthClientsRepository {
         ...(change.subjectType !== undefined && { subjectType: change.subjectType }),
         ...(change.idTokenAlg !== undefined && { idTokenAlg: change.idTokenAlg }),
         ...(change.jwks !== undefined && { jwks: change.jwks }),
+        ...(change.allowSignup !== undefined && { allowSignup: change.allowSignup }),
         updatedAt: () => 'now()',
       },
     );

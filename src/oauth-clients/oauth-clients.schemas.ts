@@ -11,6 +11,7 @@ export const OAuthClientSchema = namedSchema('OAuthClient', {
     'post_logout_redirect_uris',
     'client_type',
     'first_party',
+    'allow_signup',
     'subject_type',
     'id_token_signed_response_alg',
     'token_endpoint_auth_method',
@@ -34,6 +35,11 @@ export const OAuthClientSchema = namedSchema('OAuthClient', {
     post_logout_redirect_uris: { type: 'array', items: { type: 'string', format: 'uri' }, example: ['https://app.example.com/'] },
     client_type: { type: 'string', enum: ['confidential', 'public'], example: 'confidential' },
     first_party: { type: 'boolean', example: true, description: 'First-party applications skip the consent screen.' },
+    allow_signup: {
+      type: 'boolean',
+      example: false,
+      description: 'Its hosted login offers "Create an account" to people who have no account yet.',
+    },
     subject_type: { type: 'string', enum: ['public', 'pairwise'], example: 'public' },
     id_token_signed_response_alg: { type: 'string', enum: ['RS256', 'ES256'], example: 'RS256' },
     token_endpoint_auth_method: {

@@ -27,6 +27,7 @@ const toView = (c: OAuthClient): ViewOf<typeof OAuthClientSchema> => ({
   post_logout_redirect_uris: c.postLogoutRedirectUris,
   client_type: c.clientType,
   first_party: c.firstParty,
+  allow_signup: c.allowSignup,
   subject_type: c.subjectType,
   id_token_signed_response_alg: c.idTokenAlg,
   token_endpoint_auth_method: c.clientType === 'public' ? 'none' : c.jwks ? 'private_key_jwt' : 'client_secret_basic',
@@ -42,6 +43,7 @@ async function openIdSettings(dto: UpdateOAuthClientDto): Promise<OAuthClientCha
     subjectType: dto.subject_type,
     idTokenAlg: dto.id_token_signed_response_alg,
     jwks: dto.jwks === undefined ? undefined : await publicKeySet(dto.jwks),
+    allowSignup: dto.allow_signup,
   };
 }
 
@@ -84,6 +86,7 @@ export class OAuthClientsService {
         subjectType: settings.subjectType ?? 'public',
         idTokenAlg: settings.idTokenAlg ?? 'RS256',
         jwks: settings.jwks ?? null,
+        allowSignup: settings.allowSignup ?? false,
       });
       this.record(events, 'oauth_client_create', p, client, request);
       return { ...toView(client), client_secret: isPublic ? null : secret };
@@ -116,6 +119,7 @@ export class OAuthClientsService {
         subjectType: settings.subjectType ?? client.subjectType,
         idTokenAlg: settings.idTokenAlg ?? client.idTokenAlg,
         jwks: settings.jwks ?? client.jwks,
+        allowSignup: settings.allowSignup ?? client.allowSignup,
       };
       this.record(events, 'oauth_client_update', p, updated, request, { fields: Object.keys(dto) });
       return toView(updated);

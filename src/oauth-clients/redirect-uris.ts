@@ -3,7 +3,7 @@ import { isReverseDomainScheme } from '../common/uri-schemes';
 
 /**
  * validator's isURL options for a web redirect URI: absolute http(s). Without require_protocol it took a bare run
- * of non-ASCII letters for a host (issue 28).
+ * of non-ASCII letters for a host (decision 0921).
  */
 export const WEB_URL = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
 

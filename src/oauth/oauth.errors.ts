@@ -1,6 +1,6 @@
 import { DomainError, errorCatalog } from '../common/errors';
 
-/** RFC 6749 §5.2 error codes (plus RFC 6749 §4.1.2.1's, which issue 25 redirects with). */
+/** RFC 6749 §5.2 error codes (plus RFC 6749 §4.1.2.1's, which the authorization endpoint redirects with, decision 0911). */
 export type OAuthErrorCode =
   | 'invalid_request'
   | 'invalid_client'

@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CommonModule } from '../common/common.module';
-import { EndUsersModule } from '../end-users/end-users.module';
 import { HostedLoginModule } from '../hosted-login/hosted-login.module';
+import { SessionsModule } from '../sessions/sessions.module';
 import { OAuthModule } from '../oauth/oauth.module';
 import { ApplicationClientStore } from './application-client.store';
 import { AuthorizeController } from './authorize/authorize.controller';
@@ -24,16 +24,17 @@ import { UserInfoController } from './userinfo/userinfo.controller';
 import { UserInfoService } from './userinfo/userinfo.service';
 
 /**
- * The applications' OpenID Connect provider (issue 25): a kind of client of the one authorization
+ * The applications' OpenID Connect provider (decision 0910): a kind of client of the one authorization
  * server in src/oauth (decision 0900), its authorization endpoint in front of the hosted login,
  * its grants on the shared token endpoint, ID tokens and UserInfo. The core never imports it. The
- * hosted sessions page lists consents through the ApplicationGrantsSlot this module fills.
+ * hosted sessions page lists consents through ConsentsService, which declares itself the source of the
+ * hosted login's application-grants port (decision 0192).
  */
 @Module({
   imports: [
     CommonModule,
     OAuthModule,
-    EndUsersModule,
+    SessionsModule,
     HostedLoginModule,
     TypeOrmModule.forFeature([OAuthAuthorizationCode, OAuthAppSession, OAuthConsent]),
   ],

@@ -7,6 +7,6 @@ export const AUTHORIZATION_CODE = 'authorization_code';
 export const REFRESH_TOKEN = 'refresh_token';
 
 /** The Authentication Context Class References this provider satisfies (decision 0313). */
-export { ACR_MFA, ACR_SFA, acrFor } from '../end-users/tokens/access-token.codec';
+export { ACR_MFA, ACR_SFA, acrFor } from '../sessions/tokens/access-token.codec';
 
 export const hasScope = (scope: string, name: string): boolean => scope.split(' ').includes(name);

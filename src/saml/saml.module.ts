@@ -3,7 +3,6 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { CommonModule } from '../common/common.module';
 import { RateLimitModule } from '../common/rate-limit/rate-limit.module';
 import { APP_CONFIG, AppConfig } from '../config/config';
-import { EndUsersModule } from '../end-users/end-users.module';
 import { HostedLoginModule } from '../hosted-login/hosted-login.module';
 import { SamlNameIdKey } from './idp/entities/saml-nameid-key.entity';
 import { IdpRuntime } from './idp/idp-runtime';
@@ -28,14 +27,13 @@ import { SpLoginNames } from './sso/sp-login-names';
 /**
  * SAML 2.0 identity provider: SP registry, metadata, SP-initiated SSO. Above the end-users and hosted
  * login modules (the browser's session): it names the waiting SP to the hosted login by
- * filling that module's LoginAppNamesSlot (SpLoginNames), not by being global.
+ * declaring SpLoginNames the source of that module's login-app-names port (decision 0192), not by being global.
  */
 @Module({
   imports: [
     TypeOrmModule.forFeature([SamlServiceProvider, SamlPendingRequest, SamlSeenRequest, SamlNameIdKey]),
     CommonModule,
     RateLimitModule,
-    EndUsersModule,
     HostedLoginModule,
   ],
   controllers: [SamlMetadataController, SamlSpsController, SamlSsoController],

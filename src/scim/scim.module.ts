@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CommonModule } from '../common/common.module';
-import { EndUsersModule } from '../end-users/end-users.module';
 import { OAuthModule } from '../oauth/oauth.module';
 import { WorkspacesModule } from '../workspaces/workspaces.module';
 import { ScimOAuthClientSecret } from './clients/entities/scim-oauth-client-secret.entity';
@@ -26,6 +25,7 @@ import { ScimTokensRepository } from './tokens/scim-tokens.repository';
 import { ScimTokensService } from './tokens/scim-tokens.service';
 import { ScimUsersController } from './users/scim-users.controller';
 import { ScimUsersRepository } from './users/scim-users.repository';
+import { SessionsModule } from '../sessions/sessions.module';
 import { ScimUsersService } from './users/scim-users.service';
 
 /** SCIM 2.0 server (spec area A): tokens, OAuth clients, Users, Groups, discovery. */
@@ -35,7 +35,7 @@ import { ScimUsersService } from './users/scim-users.service';
     CommonModule,
     WorkspacesModule,
     OAuthModule,
-    EndUsersModule,
+    SessionsModule,
   ],
   controllers: [
     ScimTokensController,

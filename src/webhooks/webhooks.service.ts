@@ -15,7 +15,7 @@ import { unsafeTargetReason } from './safe-http';
 
 /** What a developer trying a receiver on their own machine needs to read. */
 const PRIVATE_TARGETS_HINT =
-  'a receiver on this machine or a private network needs WEBHOOK_ALLOW_PRIVATE_TARGETS=true (development and tests only)';
+  'a receiver on this machine or a private network is allowed in development (NODE_ENV=development) or with WEBHOOK_ALLOW_PRIVATE_TARGETS=true';
 
 /** True when the URL is refused for its host (loopback, private…) and WEBHOOK_ALLOW_PRIVATE_TARGETS would accept it. */
 async function isPrivateReceiver(url: string): Promise<boolean> {

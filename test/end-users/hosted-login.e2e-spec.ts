@@ -46,7 +46,7 @@ describe('hosted login page', () => {
       .type('form')
       .send({ csrf_token: csrf, client_id: client.client_id, next: '/', email: user.email, password: 'wrong password' });
     expect(res.status).toBe(401);
-    expect(res.text).toContain('aria-live="assertive">Email or password is incorrect</div>');
+    expect(res.text).toContain('role="alert">Email or password is incorrect</div>');
     expect(res.text).toContain(`value="${user.email}"`);
   });
 

@@ -1,5 +1,5 @@
 import { Clock } from '../../src/common/clock';
-import { totpCodeAt } from '../../src/end-users/mfa/totp';
+import { totpCodeAt } from '../../src/second-factor/totp';
 import type { TestApp } from '../support/app';
 import { bearer, logIn, TestEndUser } from './support';
 

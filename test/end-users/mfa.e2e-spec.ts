@@ -1,5 +1,5 @@
 import { Clock } from '../../src/common/clock';
-import { totpCodeAt } from '../../src/end-users/mfa/totp';
+import { totpCodeAt } from '../../src/second-factor/totp';
 import { createTestApp, TestApp } from '../support/app';
 import { eventually } from '../support/eventually';
 import { aTenant, anEndUser, bearer, logIn } from './support';

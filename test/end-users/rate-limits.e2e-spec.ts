@@ -1,7 +1,9 @@
+import request from 'supertest';
 import { createTestApp, TestApp } from '../support/app';
 import { uniqueEmail } from '../support/factories';
 import { aTenant, anEndUser } from './support';
 import { testRedisPrefix } from '../support/redis-keys';
+import { anApplication } from '../oidc/support';
 
 describe('abuse limits on sign-in endpoints', () => {
   const prefix = testRedisPrefix();
@@ -15,6 +17,33 @@ describe('abuse limits on sign-in endpoints', () => {
   afterAll(async () => {
     await t.close();
     await twin.close();
+  });
+
+  it('limits hosted sign-ups per IP like the registration API: the page says so with Retry-After, and no account is made', async () => {
+    const { app, dev } = await anApplication(t, { allow_signup: true });
+    const agent = request.agent(t.app.getHttpServer());
+    const form = await agent.get(`/auth/login/signup/?client_id=${app.client_id}`).expect(200);
+    const csrf = /name="csrf_token" value="([^"]+)"/.exec(form.text)![1];
+    const signUp = (email: string) =>
+      agent
+        .post('/auth/login/signup/')
+        .set('X-Forwarded-For', '10.9.9.9')
+        .type('form')
+        .send({ csrf_token: csrf, client_id: app.client_id, next: '/', email, password: 'a-long-password' });
+    for (let i = 0; i < 6; i++) expect((await signUp(uniqueEmail('spray'))).status).toBe(201);
+    const refused = uniqueEmail('refused');
+    const limited = await signUp(refused);
+    expect(limited.status).toBe(429);
+    expect(limited.headers['content-type']).toMatch(/text\/html/);
+    expect(limited.text).toContain('<h1>Too many attempts</h1>');
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    const audit = await t
+      .http()
+      .get('/developer/audit/')
+      .query({ workspace_id: app.workspace_id, event_type: 'register' })
+      .set(dev.auth)
+      .expect(200);
+    expect(audit.body.results).toHaveLength(6);
   });
 
   it('limits login attempts per account, with Retry-After, whatever the password', async () => {

@@ -57,6 +57,33 @@ describe('hosted sessions page (from the alert mail)', () => {
     await context.close();
   }, 60_000);
 
+  it('links the signed-in page, the sessions page and the security page to each other, each branded with the application', async () => {
+    const { client } = await aTenant(t, 'Acme Notes');
+    const user = await anEndUser(t, client, { smtp });
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${t.baseUrl}/auth/login/?client_id=${client.client_id}`);
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('Password').fill(user.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: "You're signed in" }).waitFor();
+
+    const account = page.getByRole('navigation', { name: 'Your account' });
+    await account.getByRole('link', { name: /^Security/ }).click();
+    await page.waitForURL(/\/auth\/security\//);
+    expect(await page.textContent('h1')).toBe('Security');
+    expect(await page.locator('.brand-name').textContent()).toBe('Acme Notes');
+    expect(await page.title()).toBe('Security · Acme Notes');
+
+    await account.getByRole('link', { name: 'Your sessions' }).click();
+    await page.waitForURL(/\/auth\/sessions\//);
+    expect(await page.textContent('h1')).toBe('Your sessions');
+    expect(await page.locator('.brand-name').textContent()).toBe('Acme Notes');
+    await account.getByRole('link', { name: /^Security/ }).click();
+    await page.waitForURL(/\/auth\/security\//);
+    await context.close();
+  }, 60_000);
+
   it('refuses a sign-out form without its CSRF token and cannot sign out another user’s session', async () => {
     const { client } = await aTenant(t);
     const user = await anEndUser(t, client, { smtp });

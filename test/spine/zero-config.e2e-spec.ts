@@ -1,9 +1,11 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { createTestApp } from '../support/app';
 import { AppProcess, spawnApp, SPAWN_HOOK_TIMEOUT_MS } from '../support/app-process';
+import { eventually } from '../support/eventually';
+import { freePort } from '../support/private-stores';
 import { setUpTenantAt } from '../support/remote-tenant';
 
 /**
@@ -27,16 +29,7 @@ describe('zero-config start (embedded database, mail to files)', () => {
       .post('/e/v1/auth/register/')
       .send({ client_id: clientId, email: 'ada@example.test', password: 'ada-password-1' })
       .expect(201);
-    let eml = '';
-    const deadline = Date.now() + 60000;
-    while (!eml && Date.now() < deadline) {
-      const mailDir = join(dataDir, 'mail');
-      const files = (existsSync(mailDir) ? readdirSync(mailDir, { withFileTypes: true }) : []).filter(
-        (f) => f.isFile() && /registration_confirmation-.*\.eml$/.test(f.name),
-      );
-      if (files.length) eml = readFileSync(join(dataDir, 'mail', files[0].name), 'utf8');
-      else await new Promise((r) => setTimeout(r, 100));
-    }
+    const eml = await registrationMail(join(dataDir, 'mail'));
     const code = /\b(\d{6})\b/.exec(eml.replace(/=\r?\n/g, ''))?.[1];
     expect(code).toMatch(/^\d{6}$/);
     await http().post('/e/v1/email/verify/').send({ email: 'ada@example.test', code }).expect(200);
@@ -80,6 +73,55 @@ describe('zero-config start (embedded database, mail to files)', () => {
     expect(existsSync(join(dataDir, 'saml', 'idp-key.pem'))).toBe(true);
     expect(app.logs.join('\n')).toMatch(/DEVELOPMENT SAML IdP/);
   });
+});
+
+/** The first registration mail written as a .eml file under mailDir, once there is one. */
+function registrationMail(mailDir: string): Promise<string> {
+  return eventually(
+    () => {
+      const files = (existsSync(mailDir) ? readdirSync(mailDir, { withFileTypes: true }) : []).filter(
+        (f) => f.isFile() && /registration_confirmation-.*\.eml$/.test(f.name),
+      );
+      if (files.length === 0) throw new Error(`no registration mail in ${mailDir} yet`);
+      return readFileSync(join(mailDir, files[0].name), 'utf8');
+    },
+    { timeoutMs: 60_000, intervalMs: 100 },
+  );
+}
+
+/**
+ * The README's pointer for settings: `cp .env.example .env`. Its empty values (MAIL_DIR=, BACKUP_DIR=,
+ * SMTP_URL=, …) must mean "unset", so the copy starts the same zero-config service (decision 0308).
+ */
+describe('a copy of .env.example as the .env file', () => {
+  let app: AppProcess;
+  const dataDir = mkdtempSync(join(tmpdir(), 'idsvc-env-example-'));
+  beforeAll(async () => {
+    const port = await freePort();
+    const example = readFileSync(join(__dirname, '..', '..', '.env.example'), 'utf8');
+    // Only where this copy must differ from the file a newcomer copies: its own port and data directory.
+    const copy = example
+      .replace(/^PORT=.*$/m, `PORT=${port}`)
+      .replace(/^PUBLIC_BASE_URL=.*$/m, `PUBLIC_BASE_URL=http://127.0.0.1:${port}`)
+      .replace(/^DATA_DIR=.*$/m, `DATA_DIR=${dataDir}`);
+    const envFile = join(dataDir, '.env');
+    writeFileSync(envFile, copy);
+    // The file decides every variable it lists: none comes from the test environment.
+    const unset = Object.fromEntries([...example.matchAll(/^([A-Z][A-Z0-9_]+)=/gm)].map((m) => [m[1], '']));
+    app = await spawnApp({ ...unset, ENV_FILE: envFile }, { port });
+  }, SPAWN_HOOK_TIMEOUT_MS);
+  afterAll(() => app?.stop());
+
+  it('writes mail where the docs say (DATA_DIR/mail), not into an empty path', async () => {
+    await request(app.baseUrl).get('/health/ready').expect(200);
+    const { clientId } = await setUpTenantAt(app.baseUrl);
+    await request(app.baseUrl)
+      .post('/e/v1/auth/register/')
+      .send({ client_id: clientId, email: 'grace@example.test', password: 'grace-password-1' })
+      .expect(201);
+    const eml = await registrationMail(join(dataDir, 'mail'));
+    expect(eml).toContain('grace@example.test');
+  }, 120000);
 });
 
 describe('production without SAML configuration', () => {

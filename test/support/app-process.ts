@@ -20,9 +20,9 @@ const ROOT = join(__dirname, '..', '..');
  * Runs the service as a real separate process (dist/main.js, built first), as an operator would
  * run an instance, and waits until it is live.
  */
-export async function spawnApp(env: Record<string, string> = {}, opts: { waitForLive?: boolean } = {}): Promise<AppProcess> {
+export async function spawnApp(env: Record<string, string> = {}, opts: { waitForLive?: boolean; port?: number } = {}): Promise<AppProcess> {
   await ensureBuilt();
-  const port = await freePort();
+  const port = opts.port ?? (await freePort());
   const fullEnv: Record<string, string> = {
     ...(process.env as Record<string, string>),
     ...baseTestEnv(port),

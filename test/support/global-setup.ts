@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureBuilt, runSpawnsInstances } from './build';
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- a plain CommonJS script shared with npm start
-const { buildIfStale } = require('../../scripts/build-if-stale.js') as { buildIfStale: (target: 'console') => number };
+const { buildIfStale } = require('../../scripts/build-if-stale.js') as { buildIfStale: (target: 'console') => Promise<number> };
 import { prepareWorkerDatabases } from './databases';
 
 /**
@@ -18,7 +18,7 @@ export default async function globalSetup(globalConfig: { testPathPattern?: stri
   const building = runSpawnsInstances(globalConfig.testPathPattern) ? ensureBuilt() : Promise.resolve();
   process.env.TEST_ROOT_DIR ??= process.cwd();
   // The console's browser suites (test/console) need console/dist: built once here when stale (a few seconds).
-  if (buildIfStale('console') !== 0) throw new Error('building the developer console (console/) failed');
+  if ((await buildIfStale('console')) !== 0) throw new Error('building the developer console (console/) failed');
   Logger.overrideLogger(false);
   process.env.TEST_LOG_DIR ??= mkdtempSync(join(tmpdir(), 'idsvc-test-logs-'));
   // Every Redis key of this run lives under test:<run id>: (test/support/redis-keys.ts); teardown deletes them.

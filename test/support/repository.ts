@@ -51,6 +51,19 @@ export async function aDeveloperRow(dataSource: DataSource): Promise<string> {
   return row.id;
 }
 
+/** An end user of the workspace (no password; email unique per run). */
+export async function anEndUserRow(
+  dataSource: DataSource,
+  workspaceId: string,
+  email = `user-${randomUUID().slice(0, 12)}@example.test`,
+): Promise<string> {
+  const [row] = await dataSource.query<{ id: string }[]>('INSERT INTO end_users (workspace_id, email) VALUES ($1, $2) RETURNING id', [
+    workspaceId,
+    email,
+  ]);
+  return row.id;
+}
+
 /**
  * The tenant contract every workspace-scoped repository keeps (after Ory Kratos's persister
  * tests): a record made in one workspace can be read, updated and deleted there, and another

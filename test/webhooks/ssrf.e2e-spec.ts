@@ -5,7 +5,7 @@ import { consistently, eventually } from '../support/eventually';
 import { aDeveloper, aWorkspace, TestDeveloper } from '../support/factories';
 import { WebhookReceiver } from './receiver';
 
-/** Without WEBHOOK_ALLOW_PRIVATE_TARGETS (the default), webhooks reach public https endpoints only. */
+/** Without WEBHOOK_ALLOW_PRIVATE_TARGETS (the default outside development), webhooks reach public https endpoints only. */
 describe('webhooks: server-side request forgery', () => {
   let t: TestApp;
   let dev: TestDeveloper;
@@ -73,6 +73,50 @@ describe('webhooks: server-side request forgery', () => {
       await consistently(() => expect(receiver.received).toEqual([]), { forMs: 300 });
     } finally {
       await receiver.stop();
+    }
+  });
+});
+
+/** Decision 0309: a receiver on the developer's own machine works in development without a setting. */
+describe('webhooks: local receivers by environment', () => {
+  const FAST = { AUDIT_SEAL_INTERVAL_MS: '50', WEBHOOK_DISPATCH_INTERVAL_MS: '50', WEBHOOK_ALLOW_PRIVATE_TARGETS: '' };
+
+  it('in development, an http://127.0.0.1 receiver is accepted and gets the signed delivery', async () => {
+    const t = await createTestApp({ ...FAST, NODE_ENV: 'development' });
+    const receiver = await new WebhookReceiver().start();
+    try {
+      const dev = await aDeveloper(t);
+      const ws = await aWorkspace(t, dev);
+      expect(receiver.url).toMatch(/^http:\/\/(127\.0\.0\.1|localhost)[:/]/);
+      const created = await t
+        .http()
+        .post('/developer/webhooks/')
+        .set(dev.auth)
+        .send({ workspace_id: ws.id, url: receiver.url, event_types: ['workspace_update'] })
+        .expect(201);
+      receiver.secret = created.body.secret as string;
+      await t.http().patch(`/e/v1/developer/workspaces/${ws.id}/`).set(dev.auth).send({ name: 'renamed' }).expect(200);
+      await eventually(() => expect(receiver.received.map((r) => r.payload.type)).toContain('workspace_update'), { timeoutMs: 20_000 });
+    } finally {
+      await receiver.stop();
+      await t.close();
+    }
+  });
+
+  it('in production, the same receiver is refused with the documented validation error', async () => {
+    const t = await createTestApp({ ...FAST, NODE_ENV: 'production' });
+    try {
+      const dev = await aDeveloper(t);
+      const ws = await aWorkspace(t, dev);
+      const res = await t
+        .http()
+        .post('/developer/webhooks/')
+        .set(dev.auth)
+        .send({ workspace_id: ws.id, url: 'http://127.0.0.1:4000/hooks', event_types: ['*'] })
+        .expect(400);
+      expect(res.body).toMatchObject({ error: 'validation_failed', details: { url: [expect.stringMatching(/only https/)] } });
+    } finally {
+      await t.close();
     }
   });
 });

@@ -112,6 +112,7 @@ function ClientForm({
   const [name, setName] = useState(client?.name ?? '');
   const [uris, setUris] = useState((client?.redirect_uris ?? []).join('\n'));
   const [clientType, setClientType] = useState<'confidential' | 'public'>('confidential');
+  const [allowSignup, setAllowSignup] = useState(client?.allow_signup ?? false);
   const action = useAction();
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -119,7 +120,12 @@ function ClientForm({
     if (client) {
       if (
         await action.run(() =>
-          call(api.PUT('/developer/oauth/clients/{id}/', { params: { path: { id: client.id } }, body: { name, redirect_uris } })),
+          call(
+            api.PUT('/developer/oauth/clients/{id}/', {
+              params: { path: { id: client.id } },
+              body: { name, redirect_uris, allow_signup: allowSignup },
+            }),
+          ),
         )
       ) {
         onDone();
@@ -127,7 +133,11 @@ function ClientForm({
       return;
     }
     const created = await action.run(() =>
-      call(api.POST('/developer/oauth/clients/', { body: { workspace_id: workspaceId, name, redirect_uris, client_type: clientType } })),
+      call(
+        api.POST('/developer/oauth/clients/', {
+          body: { workspace_id: workspaceId, name, redirect_uris, client_type: clientType, allow_signup: allowSignup },
+        }),
+      ),
     );
     if (created) onDone(created as Schemas['OAuthClientWithSecret']);
   };
@@ -160,6 +170,13 @@ function ClientForm({
         rows={3}
         hint="One per line."
       />
+      <div className="field">
+        <label>
+          <input type="checkbox" name="allow_signup" checked={allowSignup} onChange={(e) => setAllowSignup(e.target.checked)} /> Let people
+          create an account on the hosted login
+        </label>
+        <p className="hint">Adds “Create an account” to this application’s sign-in page (email, password, then the emailed code).</p>
+      </div>
       <FormFooter problem={action.problem} busy={action.busy} submit={client ? 'Save' : 'Create'} onCancel={() => onDone()} />
     </form>
   );

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { entityColumns, NO_ROW } from '../../database/row-shape';
 import { first, run, statement } from '../../database/statement';
-import { EndUserSession } from '../../end-users/entities/end-user-session.entity';
+import { EndUserSession } from '../../sessions/entities/end-user-session.entity';
 import { OAuthClient } from '../../oauth-clients/entities/oauth-client.entity';
 import { SessionFacts } from '../detectors/detector.types';
 import { GeoInfo } from '../geo/geo.types';

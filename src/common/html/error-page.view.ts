@@ -28,11 +28,24 @@ export function errorPageTitle(status: number): string {
   return TITLES[status] ?? (status >= 500 ? 'Something went wrong' : 'We could not complete this request');
 }
 
+/**
+ * The message without the heading's words when it starts with them ("Too many attempts; wait a moment…"
+ * under "Too many attempts"): the page says each thing once.
+ */
+function withoutTitle(title: string, message: string): string {
+  if (!message.toLowerCase().startsWith(title.toLowerCase())) return message;
+  const after = message.slice(title.length);
+  const rest = after.replace(/^\s*[;:,.\u2014-]\s*/, '');
+  // Only a whole phrase followed by a separator and more words ("Too many attempts; wait…").
+  if (rest === after || rest.length === 0) return message;
+  return rest.charAt(0).toUpperCase() + rest.slice(1);
+}
+
 /** Error page for the hosted login and SAML surfaces. Never shows internals; the request id helps support. */
 export function renderErrorPage(model: ErrorPageModel): string {
   const title = model.title ?? errorPageTitle(model.status);
   const content = html`<h1>${title}</h1>
-    <div class="alert error" role="alert">${model.message}</div>
+    <div class="alert error" role="alert">${withoutTitle(title, model.message)}</div>
     ${model.retryHref ? html`<p><a href="${model.retryHref}">Back to sign in</a></p>` : ''}
     ${model.back ? html`<p><a href="${model.back.href}" rel="noreferrer">${model.back.label}</a></p>` : ''}
     ${model.requestId ? html`<p class="meta">Reference: <code>${model.requestId}</code></p>` : ''}`;

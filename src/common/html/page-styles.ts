@@ -1,10 +1,10 @@
 /** Styles of the hosted pages, inlined so each page is one self-contained response (no asset route). */
 export const PAGE_STYLES = `
 :root{--bg:#f3f4f8;--card:#fff;--text:#1b1f29;--muted:#5b6475;--border:#d5d9e2;--accent:#3451d1;
---accent-hover:#2a42ad;--focus:#8ea2ff;--danger:#b42318;--danger-bg:#fef3f2;--ok:#067647;--ok-bg:#ecfdf3;
+--accent-hover:#2a42ad;--on-accent:#fff;--focus:#8ea2ff;--danger:#b42318;--danger-bg:#fef3f2;--ok:#067647;--ok-bg:#ecfdf3;
 color-scheme:light dark}
 @media (prefers-color-scheme:dark){:root{--bg:#0f1117;--card:#181b24;--text:#eef0f6;--muted:#a3abbd;
---border:#343a4a;--accent:#7088ff;--accent-hover:#8b9dff;--focus:#aab8ff;--danger:#ff8a80;--danger-bg:#2a1614;
+--border:#343a4a;--accent:#7088ff;--accent-hover:#8b9dff;--on-accent:#0f1117;--focus:#aab8ff;--danger:#ff8a80;--danger-bg:#2a1614;
 --ok:#6ce9a6;--ok-bg:#0f2a1d}}
 *{box-sizing:border-box}
 html,body{margin:0;min-height:100%}
@@ -30,7 +30,7 @@ input[aria-invalid=true]{border-color:var(--danger)}
 input.code{letter-spacing:.4em;font-family:"SFMono-Regular",Consolas,monospace;font-size:20px;text-align:center}
 .hint{color:var(--muted);font-size:13px;margin-top:4px}
 button{width:100%;font:inherit;font-weight:600;border:0;border-radius:10px;padding:12px 16px;min-height:44px;
-background:var(--accent);color:#fff;cursor:pointer}
+background:var(--accent);color:var(--on-accent);cursor:pointer}
 button:hover{background:var(--accent-hover)}
 button:focus-visible{outline:3px solid var(--focus);outline-offset:2px}
 button.secondary{background:transparent;color:var(--accent);border:1px solid var(--border);margin-top:12px}

@@ -2,7 +2,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * The OAuth authorization server (src/oauth/) and its first kind of client, the SCIM clients
- * (issue 26): clients per workspace with several live secrets each (SHA-256 only), the keys they
+ * (decisions 0900-0903): clients per workspace with several live secrets each (SHA-256 only), the keys they
  * sign private_key_jwt assertions with, the external issuer they trust for the JWT-bearer grant;
  * the server's own signing keys (private halves sealed with SECRETS_ENCRYPTION_KEY); and the
  * assertion ids already used (RFC 7523 §3 jti replay), kept until the assertion would expire.

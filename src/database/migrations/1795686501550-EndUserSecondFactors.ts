@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Second factors of end users (issue 24, decisions 0310-0315).
+ * Second factors of end users (decisions 0310-0315).
  *
  * end_user_totp: one authenticator-app secret per user, AES-256-GCM under SECRETS_ENCRYPTION_KEY;
  * pending until confirmed_at is set. last_used_step is the RFC 6238 time step of the last accepted

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Step-up on risk (issue 24, decision 0316): a workspace's sign-in policy per anomaly kind that can
+ * Step-up on risk (decision 0316): a workspace's sign-in policy per anomaly kind that can
  * be judged before the session exists (new_device, new_ip): allow (the default, today's behaviour),
  * challenge (a second step first) or block. No row means every kind is allowed.
  *

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The applications' OpenID Connect provider (issue 25, decisions 0910-0916): what an application
+ * The applications' OpenID Connect provider (decisions 0910-0916): what an application
  * (oauth_clients) says about itself as an OpenID client; the authorization codes (hash only, single
  * use, the session their exchange opened so a second use can revoke it); the end-user sessions
  * issued to an application (its grant: client, scope, auth_time); and the consents users gave to

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Passkeys of end users (issue 24, decisions 0320-0323).
+ * Passkeys of end users (decisions 0320-0323).
  *
  * end_user_passkeys: WebAuthn credentials, several per user, each with its COSE public key, the
  * last sign counter the authenticator reported, and the name the user gave it. A credential id is

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Step-up on risk for every anomaly kind (issue 24, decision 0326): sign_in_policies gains
+ * Step-up on risk for every anomaly kind (decision 0326): sign_in_policies gains
  * new_country and impossible_travel, judged before the session from the sign-in address's
  * location (the geolocation cache first) against the user's geolocated sessions.
  */

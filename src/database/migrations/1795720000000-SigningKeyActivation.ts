@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Signing-key rotation (issue 25, decision 0917): a key is published before it signs. activates_at
+ * Signing-key rotation (decision 0918): a key is published before it signs. activates_at
  * says from when it signs; a rotated-out key gets retired_at = its successor's activates_at and is
  * still published for a day after (longer than any token it signed lives). Existing keys signed
  * from their creation.

@@ -19,6 +19,9 @@ import { EndUserPasskeys1795710000000 } from './1795710000000-EndUserPasskeys';
 import { SignInPoliciesForGeoKinds1795710000001 } from './1795710000001-SignInPoliciesForGeoKinds';
 import { AuditBrinSmallRanges1795600000000 } from './1795600000000-AuditBrinSmallRanges';
 import { SigningKeyActivation1795720000000 } from './1795720000000-SigningKeyActivation';
+import { SsoConnections1795800000000 } from './1795800000000-SsoConnections';
+import { SsoSamlAssertionIds1795805000001 } from './1795805000001-SsoSamlAssertionIds';
+import { ApplicationSignUp1795820000001 } from './1795820000001-ApplicationSignUp';
 
 /** Every migration, in order. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -43,4 +46,7 @@ export const MIGRATIONS = [
   EndUserPasskeys1795710000000,
   SignInPoliciesForGeoKinds1795710000001,
   SigningKeyActivation1795720000000,
+  SsoConnections1795800000000,
+  SsoSamlAssertionIds1795805000001,
+  ApplicationSignUp1795820000001,
 ];

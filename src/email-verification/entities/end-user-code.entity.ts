@@ -1,6 +1,6 @@
 import { Check, Column, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { Workspace } from '../../workspaces/entities/workspace.entity';
-import { EndUser } from '../../end-users/entities/end-user.entity';
+import { EndUser } from '../../end-user-directory/entities/end-user.entity';
 import type { CodePurpose } from '../one-time-code';
 
 /** The live one-time code of an account for one purpose, as an HMAC (decision 0302); a resend replaces it. */

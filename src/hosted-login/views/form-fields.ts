@@ -4,14 +4,23 @@ import { html, SafeHtml } from '../../common/html/html';
  * The inputs several hosted pages share, so their accessibility attributes (labels, autocomplete,
  * error association) stay the same everywhere.
  */
-export function emailField(opts: { value: string | undefined; hasError: boolean; autofocus: boolean }): SafeHtml {
+/**
+ * The email input. `autocomplete` is one valid token (HTML autofill): `username` where the address is the
+ * account's name beside a password (sign-in, sign-up), `email` where only the address is asked for.
+ */
+export function emailField(opts: {
+  value: string | undefined;
+  hasError: boolean;
+  autofocus: boolean;
+  autocomplete: 'username' | 'email';
+}): SafeHtml {
   return html`<div class="field">
     <label for="email">Email</label>
     <input
       id="email"
       name="email"
       type="email"
-      autocomplete="username email"
+      autocomplete="${opts.autocomplete}"
       inputmode="email"
       required
       maxlength="254"

@@ -22,6 +22,8 @@ export interface LoginPageModel {
   notice?: string | null;
   /** "Forgot your password?" link (same context). */
   resetHref?: string;
+  /** "Create an account" link (same context and request), when the application allows sign-up. */
+  signUpHref?: string | null;
   /** "Continue with a passkey": where the credential is posted and where the page's script gets the options. */
   passkey?: { action: string; optionsUrl: string };
 }
@@ -50,11 +52,12 @@ export function renderLoginPage(model: LoginPageModel): string {
     <p class="lead">
       ${model.appName || model.brand ? html`to continue to ${model.appName || model.brand}` : 'with the email and password of your account'}
     </p>
-    <div id="form-error" class="alert error" role="alert" aria-live="assertive">${model.error ?? ''}</div>
+    <div id="form-error" class="alert error" role="alert">${model.error ?? ''}</div>
     ${model.notice ? html`<div class="alert ok" role="status">${model.notice}</div>` : ''}
     <form method="post" action="${model.action}" novalidate>
       <input type="hidden" name="csrf_token" value="${model.csrfToken}" />
-      ${contextFields(model.next, model.context)} ${emailField({ value: model.email, hasError, autofocus: !hasError })}
+      ${contextFields(model.next, model.context)}
+      ${emailField({ value: model.email, hasError, autofocus: !hasError, autocomplete: 'username' })}
       <div class="field">
         <label for="password">Password</label>
         <input
@@ -70,6 +73,7 @@ export function renderLoginPage(model: LoginPageModel): string {
       <button type="submit">Sign in</button>
     </form>
     ${passkeySignIn(model)}
-    ${model.resetHref ? html`<p class="meta"><a href="${model.resetHref}">Forgot your password, or never set one?</a></p>` : ''}`;
+    ${model.resetHref ? html`<p class="meta"><a href="${model.resetHref}">Forgot your password, or never set one?</a></p>` : ''}
+    ${model.signUpHref ? html`<p class="meta">New here? <a href="${model.signUpHref}">Create an account</a></p>` : ''}`;
   return pageLayout({ title: 'Sign in', brand: model.brand }, content);
 }

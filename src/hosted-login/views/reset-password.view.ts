@@ -19,10 +19,10 @@ export function renderResetRequestPage(model: ResetPageBase & { backHref: string
   const hasError = Boolean(model.error);
   const content = html`<h1>Reset your password</h1>
     <p class="lead">Enter your email. We will send you a code to choose a new password, or to set one for the first time.</p>
-    <div id="form-error" class="alert error" role="alert" aria-live="assertive">${model.error ?? ''}</div>
+    <div id="form-error" class="alert error" role="alert">${model.error ?? ''}</div>
     <form method="post" action="${model.action}" novalidate>
       <input type="hidden" name="csrf_token" value="${model.csrfToken}" />
-      ${contextFields(model.next, model.context)} ${emailField({ value: model.email, hasError, autofocus: true })}
+      ${contextFields(model.next, model.context)} ${emailField({ value: model.email, hasError, autofocus: true, autocomplete: 'email' })}
       <button type="submit">Send code</button>
     </form>
     <p class="meta"><a href="${model.backHref}">Back to sign in</a></p>`;
@@ -34,7 +34,7 @@ export function renderResetConfirmPage(model: ResetPageBase & { email: string })
   const hasError = Boolean(model.error);
   const content = html`<h1>Choose a new password</h1>
     <p class="lead">If an account matches <strong>${model.email}</strong>, we emailed it a 6-digit code.</p>
-    <div id="form-error" class="alert error" role="alert" aria-live="assertive">${model.error ?? ''}</div>
+    <div id="form-error" class="alert error" role="alert">${model.error ?? ''}</div>
     ${model.notice ? html`<div class="alert ok" role="status">${model.notice}</div>` : ''}
     <form method="post" action="${model.action}" novalidate>
       <input type="hidden" name="csrf_token" value="${model.csrfToken}" />

@@ -93,7 +93,7 @@ export function renderSecondFactorPage(model: SecondFactorPageModel): string {
       : '';
   const content = html`<h1>Two-step verification</h1>
     <p class="lead">${LEADS[model.after ?? 'unknown']}</p>
-    <div id="form-error" class="alert error" role="alert" aria-live="assertive">${model.error ?? ''}</div>
+    <div id="form-error" class="alert error" role="alert">${model.error ?? ''}</div>
     ${totp} ${passkey} ${recovery}`;
   return pageLayout({ title: 'Two-step verification', brand: model.brand }, content);
 }

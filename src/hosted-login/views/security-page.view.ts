@@ -1,7 +1,8 @@
-import type { MfaStatusView, TotpEnrolmentView } from '../../end-users/mfa/mfa.service';
+import type { MfaStatusView, TotpEnrolmentView } from '../../second-factor/mfa.service';
 import { codeField } from './form-fields';
 import { html, SafeHtml } from '../../common/html/html';
 import { pageLayout } from '../../common/html/page-layout';
+import { accountLinks } from './account-links';
 import { passkeyButton, passkeyScripts } from './passkey-fields';
 
 export interface SecurityPageModel {
@@ -10,6 +11,8 @@ export interface SecurityPageModel {
   /** Base path of the forms (…/auth/security/). */
   base: string;
   status: MfaStatusView;
+  /** The person's application (or workspace), shown as on the sign-in pages. */
+  brand?: string | null;
   notice?: string | null;
   error?: string | null;
   /** Shown once, after confirming the first factor or regenerating. */
@@ -141,9 +144,9 @@ export function renderSecurityPage(model: SecurityPageModel): string {
   </section>`;
   const content = html`<h1>Security</h1>
     <p class="lead">Signed in as ${model.email}.</p>
-    <div id="form-error" class="alert error" role="alert" aria-live="assertive">${model.error ?? ''}</div>
+    <div id="form-error" class="alert error" role="alert">${model.error ?? ''}</div>
     ${model.notice ? html`<div class="alert ok" role="status">${model.notice}</div>` : ''}
     ${model.recoveryCodes?.length ? recoveryCodesSection(model.recoveryCodes) : ''}
-    ${model.enrolment ? enrolmentSection(model, model.enrolment) : ''} ${factors} ${passkeysSection(model)}`;
-  return pageLayout({ title: 'Security', wide: true }, content);
+    ${model.enrolment ? enrolmentSection(model, model.enrolment) : ''} ${factors} ${passkeysSection(model)} ${accountLinks('security')}`;
+  return pageLayout({ title: 'Security', brand: model.brand, wide: true }, content);
 }

@@ -1,10 +1,13 @@
-import type { SessionView } from '../../end-users/sessions.service';
+import type { SessionView } from '../../sessions/sessions.service';
 import type { ApplicationGrantView } from '../application-grants';
 import { html } from '../../common/html/html';
 import { pageLayout } from '../../common/html/page-layout';
+import { accountLinks } from './account-links';
 
 export interface SessionsPageModel {
   email: string;
+  /** The person's application (or workspace), shown as on the sign-in pages. */
+  brand?: string | null;
   sessions: SessionView[];
   csrfToken: string;
   /** Where the sign-out forms post. */
@@ -57,8 +60,8 @@ export function renderSessionsPage(model: SessionsPageModel): string {
             </tr>`
       }
     </table>
-    ${applicationsSection(model)}`;
-  return pageLayout({ title: 'Your sessions', wide: true }, content);
+    ${applicationsSection(model)} ${accountLinks('sessions')}`;
+  return pageLayout({ title: 'Your sessions', brand: model.brand, wide: true }, content);
 }
 
 /** "Applications you allowed": each consent with a button that takes it back. */

@@ -5,6 +5,8 @@ import { renderLoginPage } from './login-page.view';
 import { renderResetConfirmPage, renderResetRequestPage } from './reset-password.view';
 import { renderSecondFactorPage } from './second-factor-page.view';
 import { renderSignedInPage } from './signed-in-page.view';
+import { renderSignUpPage } from './sign-up-page.view';
+import { PASSWORD_MIN_LENGTH } from '../hosted-sign-up.service';
 import { renderVerifyEmailPage } from './verify-email-page.view';
 
 /** What every sign-in page is drawn for: the request's fields (context, next, email) and its form token. */
@@ -28,7 +30,18 @@ export function drawSignInPage(view: SignInView, { input, csrfToken }: SignInPag
         error: view.error ?? null,
         notice: view.notice ?? null,
         resetHref: `${base}reset/?${contextQuery(input)}`,
+        signUpHref: view.signUp ? `${base}signup/?${contextQuery(input)}` : null,
         passkey: { action: `${base}passkey/`, optionsUrl: `${base}passkey/options/` },
+      });
+    case 'signup':
+      return renderSignUpPage({
+        ...fields,
+        action: `${base}signup/`,
+        brand: view.brand,
+        email: view.email ?? input.email,
+        error: view.error ?? null,
+        signInHref: `${base}?${contextQuery(input)}`,
+        passwordMinLength: PASSWORD_MIN_LENGTH,
       });
     case 'second-factor':
       return renderSecondFactorPage({

@@ -1,6 +1,7 @@
 import { html } from '../../common/html/html';
 import { contextFields, LoginContext } from './login-page.view';
 import { pageLayout } from '../../common/html/page-layout';
+import { accountLinks } from './account-links';
 
 export interface SignedInPageModel {
   email: string;
@@ -27,6 +28,7 @@ export function renderSignedInPage(model: SignedInPageModel): string {
       <input type="hidden" name="csrf_token" value="${model.csrfToken}" />
       ${model.context ? contextFields('/', model.context) : ''}
       <button type="submit" class="secondary">Sign out</button>
-    </form>`;
+    </form>
+    ${accountLinks(null, model.context)}`;
   return pageLayout({ title: model.appName ? `Signed in to ${model.appName}` : 'Signed in', brand: model.brand }, content);
 }

@@ -25,7 +25,7 @@ export function renderVerifyEmailPage(model: VerifyEmailPageModel): string {
   const hasError = Boolean(model.error);
   const content = html`<h1>Verify your email first</h1>
     <p class="lead">We sent a 6-digit code to <strong>${model.email}</strong>. Enter it to confirm the address and continue.</p>
-    <div id="form-error" class="alert error" role="alert" aria-live="assertive">${model.error ?? ''}</div>
+    <div id="form-error" class="alert error" role="alert">${model.error ?? ''}</div>
     ${model.notice ? html`<div class="alert ok" role="status">${model.notice}</div>` : ''}
     <form method="post" action="${model.action}" novalidate>
       <input type="hidden" name="csrf_token" value="${model.csrfToken}" />

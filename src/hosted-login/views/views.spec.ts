@@ -1,5 +1,7 @@
 import { renderErrorPage } from '../../common/html/error-page.view';
 import { renderLoginPage } from './login-page.view';
+import { renderResetRequestPage } from './reset-password.view';
+import { renderSignedInPage } from './signed-in-page.view';
 import { renderVerifyEmailPage } from './verify-email-page.view';
 
 const base = { action: '/auth/login/', csrfToken: 'tok"en', next: '/saml/sso/finish/', context: { workspaceId: 'ws-1' } };
@@ -9,7 +11,9 @@ describe('hosted login page', () => {
     const page = renderLoginPage(base);
     expect(page).toContain('<label for="email">Email</label>');
     expect(page).toContain('<label for="password">Password</label>');
-    expect(page).toContain('autocomplete="username email"');
+    // One valid autofill token (HTML "autocomplete" takes a single field name): the account's name beside its password.
+    expect(page).toContain('autocomplete="username"');
+    expect(page).not.toMatch(/autocomplete="[^"]* [^"]*"/);
     expect(page).toContain('autocomplete="current-password"');
     expect(page).toMatch(/<html lang="en">/);
   });
@@ -22,9 +26,12 @@ describe('hosted login page', () => {
     expect(page).not.toContain('name="client_id"');
   });
 
-  it('announces an error in a live region and marks the fields invalid', () => {
+  it('announces an error once, in one alert region, and marks the fields invalid', () => {
     const page = renderLoginPage({ ...base, email: 'a@b.co', error: 'Incorrect email or password.' });
-    expect(page).toMatch(/role="alert" aria-live="assertive">Incorrect email or password\.<\/div>/);
+    // role="alert" is already an assertive live region: a second aria-live makes screen readers say it twice.
+    expect(page).toMatch(/<div id="form-error" class="alert error" role="alert">Incorrect email or password\.<\/div>/);
+    expect(page.match(/Incorrect email or password/g)).toHaveLength(1);
+    expect(page).not.toContain('aria-live');
     expect(page).toContain('aria-invalid="true"');
     expect(page).toContain('value="a@b.co"');
   });
@@ -53,7 +60,40 @@ describe('verify email page', () => {
   });
 });
 
+describe("the signed-in person's pages", () => {
+  it('the signed-in page links to the security page and the sessions page, keeping the application', () => {
+    const page = renderSignedInPage({
+      email: 'a@b.co',
+      logoutAction: '/auth/login/logout/',
+      csrfToken: 't',
+      context: { clientId: 'cli_1' },
+    });
+    expect(page).toContain('<nav class="meta account-links" aria-label="Your account">');
+    expect(page).toContain('href="/auth/security/?client_id=cli_1">Security: two-step verification and passkeys</a>');
+    expect(page).toContain('href="/auth/sessions/?client_id=cli_1">Your sessions</a>');
+  });
+});
+
+describe('reset password page', () => {
+  it('asks for the address with the email autofill token', () => {
+    const page = renderResetRequestPage({ ...base, action: '/auth/login/reset/', backHref: '/auth/login/' });
+    expect(page).toContain('autocomplete="email"');
+  });
+});
+
 describe('error page', () => {
+  it('says a refusal once: the message does not repeat the heading', () => {
+    const page = renderErrorPage({ status: 429, message: 'Too many attempts; wait a moment and try again' });
+    expect(page.match(/Too many attempts/gi)).toHaveLength(2); // the <title> and the heading
+    expect(page).toContain('<h1>Too many attempts</h1>');
+    expect(page).toContain('role="alert">Wait a moment and try again</div>');
+  });
+
+  it('keeps a message that only starts like the heading', () => {
+    const page = renderErrorPage({ status: 404, message: 'Page not foundation' });
+    expect(page).toContain('role="alert">Page not foundation</div>');
+  });
+
   it('shows a title, the message and a reference, never markup from the message', () => {
     const page = renderErrorPage({ status: 400, message: '<b>bad</b>', requestId: 'req-1' });
     expect(page).toContain('This request could not be completed');

@@ -7,7 +7,7 @@ import { isPrivateUseRedirectUri, isWebRedirectUri, WEB_URL } from '../redirect-
 /**
  * Absolute http(s) URLs in ASCII (RFC 6749 §3.1.2: a redirection endpoint is an absolute URI; RFC 3986 URIs are
  * ASCII, other characters percent-encoded). Without require_protocol, validator's isURL took a bare run of
- * non-ASCII letters for a host name (issue 28, found by the schema-driven fuzzer).
+ * non-ASCII letters for a host name (found by the schema-driven fuzzer, decision 0921).
  */
 const AsciiEach = () =>
   Matches(/^[\x21-\x7e]+$/, { each: true, message: 'each value in $property must be ASCII (percent-encode other characters)' });
@@ -34,7 +34,7 @@ const RedirectUris = () =>
 const UriList = (description: string, uris: () => PropertyDecorator) =>
   applyDecorators(ApiPropertyOptional({ type: [String], description }), Optional(), IsArray(), ArrayMaxSize(50), uris());
 
-/** What an application says about itself as an OpenID client (issue 25); every field optional, with the defaults of a first-party web app. */
+/** What an application says about itself as an OpenID client (decision 0913); every field optional, with the defaults of a first-party web app. */
 class OpenIdClientFields {
   @UriList(
     'Exact redirect URIs of the authorization-code flow (no wildcards; an http loopback IP literal may be used with any port, RFC 8252 §7.3; a public client may also use a private-use URI scheme named after a domain in reverse order, e.g. com.example.app:/callback, RFC 8252 §7.1).',
@@ -58,6 +58,14 @@ class OpenIdClientFields {
   @Optional()
   @IsBoolean()
   first_party?: boolean;
+
+  @ApiPropertyOptional({
+    description:
+      'The hosted login offers "Create an account" (email, password, then the emailed 6-digit code) to people without an account of this application (default false).',
+  })
+  @Optional()
+  @IsBoolean()
+  allow_signup?: boolean;
 
   @ApiPropertyOptional({ enum: ['public', 'pairwise'], description: 'pairwise: `sub` differs per application (OpenID Connect Core §8.1).' })
   @Optional()

@@ -21,7 +21,7 @@ export class OAuthClient {
   @Column('jsonb', { name: 'redirect_uris', default: [] }) redirectUris: string[];
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
   @Column('timestamptz', { name: 'updated_at', default: () => 'now()' }) updatedAt: Date;
-  /** OpenID client metadata (issue 25): a public client (native, SPA) has no secret and authenticates with none. */
+  /** OpenID client metadata (decision 0913): a public client (native, SPA) has no secret and authenticates with none. */
   @Column('text', { name: 'client_type', default: 'confidential' }) clientType: 'confidential' | 'public';
   /** First-party applications skip the consent screen; third-party ones ask once (decision 0915). */
   @Column('boolean', { name: 'first_party', default: true }) firstParty: boolean;
@@ -38,4 +38,6 @@ export class OAuthClient {
   /** Public keys of its private_key_jwt client assertions (RFC 7523 §2.2). */
   @Column('jsonb', { nullable: true }) jwks: JwkSet | null;
   @Column('jsonb', { name: 'post_logout_redirect_uris', default: [] }) postLogoutRedirectUris: string[];
+  /** Its hosted login offers "Create an account" (decision 0317). */
+  @Column('boolean', { name: 'allow_signup', default: false }) allowSignup: boolean;
 }

@@ -17,7 +17,7 @@ export interface AssertionExpectations {
   /** Accepted `aud` values (any one of them). */
   audiences: string[];
   keys: KeySource;
-  /** `exp` may lie at most this far ahead (RFC 7523 §2.2 as issue 26 profiles it: 300 s); null for no bound. */
+  /** `exp` may lie at most this far ahead (RFC 7523 §2.2 as decision 0903 profiles it: 300 s); null for no bound. */
   maxSecondsAhead: number | null;
   /** Refuse an assertion without `jti` (client assertions); a present `jti` is always checked for replay. */
   requireJti: boolean;

@@ -5,7 +5,7 @@ const MAX_CLIENT_ID = 200;
 
 /**
  * Every kind of client the authorization server serves. A feature module registers its store at
- * init (the SCIM clients here; the applications with issue 25), so the core never imports a
+ * init (the SCIM clients here; the applications of the OpenID provider, decision 0900), so the core never imports a
  * feature and a feature never reshapes the core.
  */
 @Injectable()

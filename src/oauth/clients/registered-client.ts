@@ -23,7 +23,7 @@ export interface ClientSecretHash {
 
 /**
  * A client of the authorization server as the token endpoint sees it, whatever kind it is
- * (SCIM client today; the applications of src/oauth-clients with issue 25). Data, no behaviour:
+ * (SCIM client today; the applications of src/oauth-clients of the OpenID provider, decision 0913). Data, no behaviour:
  * the kind's store builds it from its own tables, the core decides with it.
  */
 export interface RegisteredClient {

@@ -7,7 +7,7 @@ import { APP_CONFIG, AppConfig } from '../../config/config';
 import { type Tx, UnitOfWork } from '../../database/unit-of-work';
 import { SigningKeysRepository } from './signing-keys.repository';
 
-/** Algorithms this server signs with. Access tokens use EdDSA (Ed25519); issue 25 adds RS256/ES256 for ID tokens. */
+/** Algorithms this server signs with. Access tokens use EdDSA (Ed25519); the OpenID provider adds RS256/ES256 for ID tokens (decision 0901). */
 export type SigningAlg = 'EdDSA' | 'ES256' | 'RS256';
 
 export interface SigningKey {
@@ -113,7 +113,7 @@ export class SigningKeysService implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * Rotation (issue 25): a next key of `alg` is created and published now, and signs from
+   * Rotation (decision 0918): a next key of `alg` is created and published now, and signs from
    * NEXT_KEY_PUBLISHED_AHEAD_MS on; the keys signing now stop then (retired at that instant) and
    * stay published RETIRED_KEYS_PUBLISHED_MS longer, past the expiry of every token they signed.
    * Does nothing when a next key is already waiting (another instance rotated first).

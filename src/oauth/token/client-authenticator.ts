@@ -8,7 +8,7 @@ import type { AuthenticatedClient, ClientAuthMethod, RegisteredClient } from '..
 import { OAuthError } from '../oauth.errors';
 
 export const JWT_CLIENT_ASSERTION = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
-/** RFC 7523 §3 item 4 as issue 26 profiles it: a client assertion expires at most 5 minutes ahead. */
+/** RFC 7523 §3 item 4 as decision 0903 profiles it: a client assertion expires at most 5 minutes ahead. */
 const MAX_CLIENT_ASSERTION_SECONDS = 300;
 const MAX_SECRET_CHARS = 512;
 

@@ -6,7 +6,7 @@ import type { AccessTokenClaims } from '../tokens/access-tokens.service';
 export const CLIENT_CREDENTIALS = 'client_credentials';
 export const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
-/** What a grant hands the token endpoint: the access token, and whatever else it issued (issue 25: refresh and ID tokens). */
+/** What a grant hands the token endpoint: the access token, and whatever else it issued (the OpenID provider's refresh and ID tokens, decision 0912). */
 export interface IssuedTokens {
   accessToken: string;
   claims: AccessTokenClaims;
@@ -31,7 +31,7 @@ export interface GrantRequest {
 
 /**
  * One grant type of the token endpoint (RFC 6749 §4). The core registers client_credentials and
- * the JWT-bearer grant; issue 25 registers authorization_code and refresh_token the same way.
+ * the JWT-bearer grant; the OpenID provider registers authorization_code and refresh_token the same way (decision 0900).
  */
 export interface GrantHandler {
   readonly grantType: string;

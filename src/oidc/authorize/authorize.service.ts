@@ -1,4 +1,4 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { parse as parseQuery } from 'node:querystring';
 import { Clock } from '../../common/clock';
@@ -6,7 +6,8 @@ import { sha256Hex } from '../../common/crypto/tokens';
 import type { RequestMeta } from '../../common/request-context';
 import { UnitOfWork } from '../../database/unit-of-work';
 import type { BrowserSession } from '../../hosted-login/browser-sessions.service';
-import { type AuthorizationContinuation, AuthorizationContinuationSlot } from '../../hosted-login/authorization-continuation';
+import type { AuthorizationContinuation } from '../../hosted-login/authorization-continuation';
+import { HostedLoginPort } from '../../hosted-login/hosted-login-ports';
 import { HOSTED_LOGIN_PATH } from '../../hosted-login/hosted-login.service';
 import { renderErrorPage } from '../../common/html/error-page.view';
 import { OAuthServerInfo } from '../../oauth/discovery/oauth-server-info';
@@ -47,7 +48,8 @@ const PURGE_EVERY_MS = 60_000;
  * client's redirect URI with a single-use code (or an error, RFC 6749 §4.1.2.1).
  */
 @Injectable()
-export class AuthorizeService implements AuthorizationContinuation, OnModuleInit {
+@HostedLoginPort('authorization-continuation')
+export class AuthorizeService implements AuthorizationContinuation {
   private lastPurge = 0;
 
   constructor(
@@ -56,12 +58,7 @@ export class AuthorizeService implements AuthorizationContinuation, OnModuleInit
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly server: OAuthServerInfo,
-    private readonly continuation: AuthorizationContinuationSlot,
   ) {}
-
-  onModuleInit(): void {
-    this.continuation.fill(this);
-  }
 
   /**
    * A sign-in on the hosted pages whose `next` is an authorization request (decision 0919): the

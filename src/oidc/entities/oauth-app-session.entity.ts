@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, OneToOne, PrimaryColumn } from 'typeorm';
-import { EndUserSession } from '../../end-users/entities/end-user-session.entity';
+import { EndUserSession } from '../../sessions/entities/end-user-session.entity';
 import { OAuthClient } from '../../oauth-clients/entities/oauth-client.entity';
 import { Workspace } from '../../workspaces/entities/workspace.entity';
 

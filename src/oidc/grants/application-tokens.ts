@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { decodeJwt } from 'jose';
 import type { AuthenticatedClient } from '../../oauth/clients/registered-client';
 import type { IssuedTokens } from '../../oauth/token/grants';
-import type { TokenPair } from '../../end-users/sessions.service';
+import type { TokenPair } from '../../sessions/sessions.service';
 import { IdTokensService } from '../id-tokens.service';
 import type { AppClient, ClaimsUser } from '../oidc.repository';
 

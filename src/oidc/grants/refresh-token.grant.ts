@@ -2,7 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { Clock } from '../../common/clock';
 import { sha256Hex } from '../../common/crypto/tokens';
 import { DomainError } from '../../common/errors';
-import { SessionsService, type TokenPair } from '../../end-users/sessions.service';
+import { SessionsService, type TokenPair } from '../../sessions/sessions.service';
 import { OAuthError } from '../../oauth/oauth.errors';
 import { GrantHandler, GrantRegistry, GrantRequest, IssuedTokens } from '../../oauth/token/grants';
 import { ApplicationClientStore } from '../application-client.store';

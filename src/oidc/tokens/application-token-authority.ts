@@ -4,7 +4,7 @@ import { Clock } from '../../common/clock';
 import { sha256Hex } from '../../common/crypto/tokens';
 import type { RequestMeta } from '../../common/request-context';
 import { UnitOfWork } from '../../database/unit-of-work';
-import { SessionsService } from '../../end-users/sessions.service';
+import { SessionsService } from '../../sessions/sessions.service';
 import type { AuthenticatedClient } from '../../oauth/clients/registered-client';
 import { OAuthServerInfo } from '../../oauth/discovery/oauth-server-info';
 import { IntrospectedToken, TokenAuthorities, TokenAuthority } from '../../oauth/token-management/token-authorities';

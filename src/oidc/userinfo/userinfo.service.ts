@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '../../common/errors';
-import { SessionsService } from '../../end-users/sessions.service';
+import { SessionsService } from '../../sessions/sessions.service';
 import { userClaims } from '../id-tokens.service';
 import { OidcRepository } from '../oidc.repository';
 import { OIDC_ERRORS } from '../oidc.errors';

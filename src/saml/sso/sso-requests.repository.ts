@@ -6,7 +6,7 @@ import { sha256Hex } from '../../common/crypto/tokens';
 import { entityColumns, nested, NO_ROW } from '../../database/row-shape';
 import { RowShapeError } from '../../database/rows';
 import { first, run, statement } from '../../database/statement';
-import { EndUser } from '../../end-users/entities/end-user.entity';
+import { EndUser } from '../../end-user-directory/entities/end-user.entity';
 import { AuthnRequestInfo } from '../protocol/authn-request.parser';
 import { COMPARISONS, Comparison } from '../protocol/authn-context';
 import { SamlServiceProvider } from '../sps/entities/saml-service-provider.entity';

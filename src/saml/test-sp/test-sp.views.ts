@@ -18,7 +18,7 @@ export function renderTestSpHome(opts: { baseUrl: string; workspaceId?: string; 
     ${opts.samlOn ? '' : html`<div class="alert error" role="alert">SAML is off: ${opts.samlStatus}</div>`}
     <h2>1. Register it in a workspace</h2>
     <p>With a developer token (<code>dat_…</code>), once per workspace:</p>
-    <pre>${registerCommand}</pre>
+    <pre tabindex="0" aria-label="Command that registers the test SP">${registerCommand}</pre>
     <h2>2. Sign in through it</h2>
     <form method="get" action="/saml/test-sp/start">
       <div class="field">
@@ -94,7 +94,7 @@ export function renderTestSpResult(report: AssertionReport, workspaceId: string 
         >the IdP certificate (idp-cert.pem)</a
       >, then check them as docs/saml.md shows (<code>xmlsec1 --verify</code>).
     </p>
-    <pre id="xml">${report.xml}</pre>
+    <pre id="xml" tabindex="0" aria-label="Response XML, re-indented">${report.xml}</pre>
     ${again}`;
   return pageLayout({ title: report.valid ? 'Assertion valid' : 'Response rejected', brand: BRAND, wide: true }, content);
 }

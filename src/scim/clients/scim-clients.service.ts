@@ -30,7 +30,7 @@ const MAX_LIVE_SECRETS = 5;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * SCIM OAuth clients (issue 26): an identity provider's credentials for POST /oauth/token.
+ * SCIM OAuth clients (decision 0900): an identity provider's credentials for POST /oauth/token.
  * Secrets are shown once and stored as SHA-256; several can be live at once. Revoking a secret
  * or the client kills the access tokens issued under it on their next use, on every instance
  * (NOTIFY of the client's or secret's tag to the credential caches, decision 0902).

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { computed, entityColumns, NO_ROW } from '../../database/row-shape';
 import { first, one, run, statement, statementFamily } from '../../database/statement';
 import type { Tx } from '../../database/unit-of-work';
-import { EndUser } from '../../end-users/entities/end-user.entity';
+import { EndUser } from '../../end-user-directory/entities/end-user.entity';
 import { FilterNode } from '../filter/ast';
 import type { PagePosition } from '../protocol/cursor';
 import { FROM_MICROS, MICROS } from '../users/scim-users.repository';

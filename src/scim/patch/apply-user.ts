@@ -61,7 +61,7 @@ const cannotRemoveEmail = () =>
 
 /**
  * The one stored address is exposed as {value, type: "work", primary: true}. An operation on
- * it changes that address or is refused (issue 13, item 8): remove is `mutability` (the address
+ * it changes that address or is refused (decision 0101): remove is `mutability` (the address
  * is the sign-in email); a value filter that matches no address is `noTarget` (RFC 7644
  * §3.5.2.3), since we would otherwise create an address we do not store; an array without an
  * entry flagged primary may only repeat the stored address (`invalidValue` otherwise); `type` and `primary` can

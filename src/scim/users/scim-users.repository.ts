@@ -6,7 +6,7 @@ import { first, one, readRows, rewritten, run, runRaw, statement, statementFamil
 import { settleRiders, withRiders } from '../../database/statement-riders';
 import type { Tx } from '../../database/unit-of-work';
 import type { StatementRider } from '../../events/domain-events';
-import { EndUser } from '../../end-users/entities/end-user.entity';
+import { EndUser } from '../../end-user-directory/entities/end-user.entity';
 import { FilterNode } from '../filter/ast';
 import { USER_ATTRS } from '../filter/attributes';
 import { parseFilter } from '../filter/parser';

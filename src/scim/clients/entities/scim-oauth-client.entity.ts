@@ -7,7 +7,7 @@ import type { JwkSet } from '../../../oauth/assertions/public-key-set';
 export type { JwkSet, StoredJwk } from '../../../oauth/assertions/public-key-set';
 
 /**
- * A SCIM OAuth client (issue 26): an identity provider that gets short-lived access tokens for
+ * A SCIM OAuth client (decision 0900): an identity provider that gets short-lived access tokens for
  * this workspace's /scim/v2 from POST /oauth/token instead of holding a static `scim_` token.
  * Its secrets live in scim_oauth_client_secrets; `jwks`/`jwks_uri` hold the keys of its
  * private_key_jwt assertions; `federation_*` the external issuer it trusts for the JWT-bearer

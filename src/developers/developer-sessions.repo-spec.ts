@@ -1,0 +1,29 @@
+import { randomBytes } from 'node:crypto';
+import { aDeveloperRow, bootRepositories, RepositoryHarness } from '../../test/support/repository';
+import { DeveloperSessionsRepository } from './developer-sessions.repository';
+
+/** Dashboard sessions: not tenant data; each is its developer's own, found by the SHA-256 of its cookie. */
+describe('DeveloperSessionsRepository', () => {
+  let db: RepositoryHarness;
+  let sessions: DeveloperSessionsRepository;
+  beforeAll(async () => {
+    db = await bootRepositories([DeveloperSessionsRepository]);
+    sessions = db.get(DeveloperSessionsRepository);
+  });
+  afterAll(() => db.close());
+
+  const hash = () => randomBytes(32).toString('hex');
+  const email = async (developerId: string) =>
+    (await db.dataSource.query<{ email: string }[]>('SELECT email FROM developers WHERE id = $1', [developerId]))[0].email;
+
+  it('finds a live session by its cookie hash, with its developer, until it expires or is deleted', async () => {
+    const developerId = await aDeveloperRow(db.dataSource);
+    const tokenHash = hash();
+    const expiresAt = new Date(Date.now() + 3600_000);
+    await sessions.insert({ developerId, tokenHash, csrfToken: 'csrf-1', expiresAt });
+    expect(await sessions.findLive(tokenHash, new Date())).toEqual({ csrfToken: 'csrf-1', developerId, email: await email(developerId) });
+    expect(await sessions.findLive(tokenHash, new Date(expiresAt.getTime() + 1))).toBeUndefined();
+    await sessions.deleteByHash(tokenHash);
+    expect(await sessions.findLive(tokenHash, new Date())).toBeUndefined();
+  });
+});

@@ -1,0 +1,49 @@
+import { html } from '../../common/html/html';
+import { pageLayout } from '../../common/html/page-layout';
+import { emailField } from './form-fields';
+import { contextFields, LoginContext } from './login-page.view';
+
+export interface SignUpPageModel {
+  action: string;
+  csrfToken: string;
+  next: string;
+  context: LoginContext;
+  brand?: string | null;
+  email?: string;
+  error?: string | null;
+  /** Back to the sign-in form of the same application and request. */
+  signInHref: string;
+  passwordMinLength: number;
+}
+
+/** "Create an account": email and a new password; the emailed 6-digit code comes next (decision 0317). */
+export function renderSignUpPage(model: SignUpPageModel): string {
+  const hasError = Boolean(model.error);
+  const content = html`<h1>Create an account</h1>
+    <p class="lead">${model.brand ? html`to continue to ${model.brand}` : 'with your email address and a password'}</p>
+    <div id="form-error" class="alert error" role="alert">${model.error ?? ''}</div>
+    <form method="post" action="${model.action}" novalidate>
+      <input type="hidden" name="csrf_token" value="${model.csrfToken}" />
+      ${contextFields(model.next, model.context)}
+      ${emailField({ value: model.email, hasError, autofocus: !hasError, autocomplete: 'username' })}
+      <div class="field">
+        <label for="password">Password</label>
+        <input
+          id="password"
+          name="password"
+          type="password"
+          autocomplete="new-password"
+          required
+          minlength="${String(model.passwordMinLength)}"
+          maxlength="256"
+          aria-describedby="password-hint${hasError ? ' form-error' : ''}"
+          ${hasError ? html`aria-invalid="true" autofocus` : ''}
+        />
+        <p class="hint" id="password-hint">At least ${String(model.passwordMinLength)} characters.</p>
+      </div>
+      <button type="submit">Create account</button>
+    </form>
+    <p class="meta">We will email you a 6-digit code to confirm the address.</p>
+    <p class="meta">Already have an account? <a href="${model.signInHref}">Sign in</a></p>`;
+  return pageLayout({ title: 'Create an account', brand: model.brand }, content);
+}

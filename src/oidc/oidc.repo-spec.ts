@@ -1,0 +1,156 @@
+import type { EntityManager } from 'typeorm';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { aWorkspaceRow, anEndUserRow, bootRepositories, itKeepsTheTenantContract, RepositoryHarness } from '../../test/support/repository';
+import { NewAuthorizationCode, OidcRepository } from './oidc.repository';
+
+describe('OidcRepository', () => {
+  let db: RepositoryHarness;
+  let oidc: OidcRepository;
+  beforeAll(async () => {
+    db = await bootRepositories([OidcRepository]);
+    oidc = db.get(OidcRepository);
+  });
+  afterAll(() => db.close());
+
+  const tx = <T>(work: (t: EntityManager) => Promise<T>) => db.dataSource.transaction(work);
+  const anApp = async (workspaceId: string, name = 'Web app') => {
+    const clientId = `cli_${randomUUID().replace(/-/g, '')}`;
+    const [row] = await db.dataSource.query<{ id: string }[]>(
+      `INSERT INTO oauth_clients (workspace_id, client_id, client_secret_hash, name, redirect_uris, first_party)
+       VALUES ($1, $2, 'secret-hash', $3, '["https://app.example.test/cb"]', false) RETURNING id`,
+      [workspaceId, clientId, name],
+    );
+    return { id: row.id, clientId };
+  };
+  const aCode = (
+    workspaceId: string,
+    clientId: string,
+    userId: string,
+    expiresAt = new Date(Date.now() + 60_000),
+  ): NewAuthorizationCode => ({
+    codeHash: randomBytes(32).toString('hex'),
+    workspaceId,
+    clientId,
+    userId,
+    browserSessionId: null,
+    redirectUri: 'https://app.example.test/cb',
+    scope: 'openid email',
+    nonce: 'n-1',
+    codeChallenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    authTime: new Date(),
+    amr: ['pwd'],
+    expiresAt,
+  });
+  const aSetting = async () => {
+    const ws = await aWorkspaceRow(db.dataSource);
+    const app = await anApp(ws);
+    const user = await anEndUserRow(db.dataSource, ws);
+    return { ws, app, user };
+  };
+
+  it('reads an application by its public id anywhere, and by its row id only in its workspace', async () => {
+    const { ws, app } = await aSetting();
+    const other = await aWorkspaceRow(db.dataSource);
+    const byPublic = await oidc.clientByPublicId(app.clientId);
+    expect(byPublic).toMatchObject({
+      id: app.id,
+      workspaceId: ws,
+      name: 'Web app',
+      secretHash: 'secret-hash',
+      redirectUris: ['https://app.example.test/cb'],
+      postLogoutRedirectUris: [],
+      clientType: 'confidential',
+      firstParty: false,
+      subjectType: 'public',
+      idTokenAlg: 'RS256',
+      jwks: null,
+    });
+    expect(byPublic?.pairwiseSalt.length).toBeGreaterThan(0);
+    expect((await oidc.clientById(ws, app.id))?.clientId).toBe(app.clientId);
+    expect(await oidc.clientById(other, app.id)).toBeNull();
+    expect(await oidc.clientByPublicId('cli_unknown')).toBeNull();
+  });
+
+  it('issues a code and reads it back with its person, alone or with the client that was issued it', async () => {
+    const { ws, app, user } = await aSetting();
+    const code = aCode(ws, app.id, user);
+    await oidc.insertCode(code);
+    const read = await oidc.code(code.codeHash);
+    expect(read?.code).toMatchObject({
+      codeHash: code.codeHash,
+      workspaceId: ws,
+      clientId: app.id,
+      userId: user,
+      scope: 'openid email',
+      usedAt: null,
+    });
+    expect(read?.user).toMatchObject({ id: user, isActive: true });
+    const both = await oidc.clientWithCode(app.clientId, code.codeHash);
+    expect(both?.app.id).toBe(app.id);
+    expect(both?.code?.code.codeHash).toBe(code.codeHash);
+    expect((await tx((t) => oidc.lockCode(t, code.codeHash)))?.code.codeHash).toBe(code.codeHash);
+  });
+
+  it('does not hand one application the code issued to another', async () => {
+    const { ws, app, user } = await aSetting();
+    const otherApp = await anApp(ws, 'Other app');
+    const code = aCode(ws, app.id, user);
+    await oidc.insertCode(code);
+    const answer = await oidc.clientWithCode(otherApp.clientId, code.codeHash);
+    expect(answer?.app.id).toBe(otherApp.id);
+    expect(answer?.code).toBeNull();
+    expect(await oidc.clientWithCode('cli_unknown', code.codeHash)).toBeNull();
+  });
+
+  it('marks a code used (only in its workspace) and purges expired ones', async () => {
+    const { ws, app, user } = await aSetting();
+    const other = await aWorkspaceRow(db.dataSource);
+    const code = aCode(ws, app.id, user);
+    await oidc.insertCode(code);
+    await oidc.markCodeUsed(null, other, code.codeHash, new Date());
+    expect((await oidc.code(code.codeHash))?.code.usedAt).toBeNull();
+    await oidc.markCodeUsed(null, ws, code.codeHash, new Date());
+    expect((await oidc.code(code.codeHash))?.code.usedAt).toBeInstanceOf(Date);
+
+    const expired = aCode(ws, app.id, user, new Date(Date.now() - 1000));
+    await oidc.insertCode(expired);
+    await oidc.purgeCodes(new Date());
+    expect(await oidc.code(expired.codeHash)).toBeNull();
+  });
+
+  it("reads a person's claims only in their workspace", async () => {
+    const { ws, user } = await aSetting();
+    const other = await aWorkspaceRow(db.dataSource);
+    expect(await oidc.claimsUser(ws, user)).toMatchObject({ id: user, emailVerified: false, isActive: true });
+    expect(await oidc.claimsUser(other, user)).toBeNull();
+  });
+
+  it('keeps one consent per person and application, listed with the application name', async () => {
+    const { ws, app, user } = await aSetting();
+    await tx((t) => oidc.saveConsent(t, { workspaceId: ws, userId: user, clientId: app.id, scope: 'openid', grantedAt: new Date() }));
+    await tx((t) => oidc.saveConsent(t, { workspaceId: ws, userId: user, clientId: app.id, scope: 'openid email', grantedAt: new Date() }));
+    expect((await oidc.consent(ws, user, app.id))?.scope).toBe('openid email');
+    expect(await oidc.listConsents(ws, user)).toEqual([
+      expect.objectContaining({ clientId: app.id, name: 'Web app', scope: 'openid email' }),
+    ]);
+    expect(await tx((t) => oidc.appSessionsOfClient(t, ws, user, app.id))).toEqual([]);
+  });
+
+  // A consent is keyed by (user, application): the contract names it by the user, with one application per workspace.
+  const apps = new Map<string, string>();
+  itKeepsTheTenantContract(
+    'oauth_consents',
+    () => db,
+    () => ({
+      create: async (workspaceId) => {
+        const app = await anApp(workspaceId);
+        const user = await anEndUserRow(db.dataSource, workspaceId);
+        apps.set(user, app.id);
+        await tx((t) => oidc.saveConsent(t, { workspaceId, userId: user, clientId: app.id, scope: 'openid', grantedAt: new Date() }));
+        return user;
+      },
+      read: async (workspaceId, user) => (await oidc.consent(workspaceId, user, apps.get(user)!)) ?? undefined,
+      delete: (workspaceId, user) => tx((t) => oidc.deleteConsent(t, workspaceId, user, apps.get(user)!)),
+    }),
+  );
+});

@@ -1,0 +1,103 @@
+import { aWorkspaceRow, bootRepositories, RepositoryHarness } from '../../../test/support/repository';
+import { anSpFields as fields } from '../../../test/support/repository-fixtures';
+import { SamlSpsRepository } from '../sps/saml-sps.repository';
+import { SsoRequestsRepository } from './sso-requests.repository';
+
+describe('SsoRequestsRepository', () => {
+  let db: RepositoryHarness;
+  let sps: SamlSpsRepository;
+  let sso: SsoRequestsRepository;
+  beforeAll(async () => {
+    db = await bootRepositories([SamlSpsRepository, SsoRequestsRepository]);
+    sps = db.get(SamlSpsRepository);
+    sso = db.get(SsoRequestsRepository);
+  });
+  afterAll(() => db.close());
+
+  const anSp = (workspaceId: string) => db.dataSource.transaction((tx) => sps.insert(tx, workspaceId, fields()));
+  const aClientIp = () => `198.51.100.${Math.floor(Math.random() * 250)}`;
+
+  it('reads the signed-in user’s profile with the SP only for a user of the SP’s workspace', async () => {
+    const [ws, other] = [await aWorkspaceRow(db.dataSource), await aWorkspaceRow(db.dataSource)];
+    const sp = await anSp(ws);
+    const [mine] = await db.dataSource.query<{ id: string }[]>(
+      `INSERT INTO end_users (workspace_id, email, first_name, last_name, email_verified) VALUES ($1, 'p@example.test', 'Pat', '', true) RETURNING id`,
+      [ws],
+    );
+    const [theirs] = await db.dataSource.query<{ id: string }[]>(
+      `INSERT INTO end_users (workspace_id, email) VALUES ($1, 'q@example.test') RETURNING id`,
+      [other],
+    );
+    expect(await sso.findSpByEntityId(sp.spEntityId, mine.id)).toEqual({
+      sp: expect.objectContaining({ id: sp.id }),
+      profile: { email: 'p@example.test', firstName: 'Pat', lastName: '', emailVerified: true },
+    });
+    expect((await sso.findSpByEntityId(sp.spEntityId, theirs.id))?.profile).toBeNull();
+    expect(await sso.findSp(other, sp.id, mine.id)).toBeNull();
+  });
+
+  it('parks SSO requests per client address, keeping only the newest ones', async () => {
+    const ws = await aWorkspaceRow(db.dataSource);
+    const sp = await anSp(ws);
+    const clientIp = aClientIp();
+    const request = (id: string) => ({
+      id,
+      issuer: sp.spEntityId,
+      issueInstant: new Date().toISOString(),
+      forceAuthn: false,
+      isPassive: false,
+    });
+    const tickets: string[] = [];
+    for (const id of ['_r1', '_r2', '_r3']) tickets.push(await sso.stash(sp, request(id), 'relay', clientIp, 2));
+    expect(await sso.find(tickets[0])).toBeNull();
+    expect(await sso.find(tickets[2])).toMatchObject({
+      workspaceId: ws,
+      serviceProviderId: sp.id,
+      relayState: 'relay',
+      request: { id: '_r3' },
+    });
+  });
+
+  it('gives back the parked request as it was stashed, once: a consumed ticket finds nothing', async () => {
+    const ws = await aWorkspaceRow(db.dataSource);
+    const sp = await anSp(ws);
+    const request = {
+      id: '_full',
+      issuer: sp.spEntityId,
+      issueInstant: new Date().toISOString(),
+      acsUrl: 'https://sp.example.test/acs',
+      protocolBinding: 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST',
+      forceAuthn: true,
+      isPassive: false,
+      nameIdPolicy: { format: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress', allowCreate: true },
+      subject: { nameId: 'p@example.test' },
+      requestedAuthnContext: {
+        comparison: 'minimum' as const,
+        classRefs: ['urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport'],
+        declRefs: [],
+      },
+    };
+    const ticket = await sso.stash(sp, request, null, aClientIp(), 5);
+    const parked = await sso.find(ticket);
+    expect(parked).toMatchObject({ workspaceId: ws, serviceProviderId: sp.id, relayState: null, request });
+    expect(await sso.consume(parked!.id)).toBe(true);
+    expect(await sso.consume(parked!.id)).toBe(false);
+    expect(await sso.find(ticket)).toBeNull();
+  });
+
+  it('finds nothing for an unknown ticket or an expired request', async () => {
+    const sp = await anSp(await aWorkspaceRow(db.dataSource));
+    expect(await sso.find('no-such-ticket')).toBeNull();
+    const ticket = await sso.stash(
+      sp,
+      { id: '_old', issuer: sp.spEntityId, issueInstant: new Date().toISOString(), forceAuthn: false, isPassive: false },
+      null,
+      aClientIp(),
+      5,
+    );
+    await db.dataSource.query(`UPDATE saml_pending_requests SET expires_at = now() - interval '1 second' WHERE service_provider_id = $1`, [
+      sp.id,
+    ]);
+    expect(await sso.find(ticket)).toBeNull();
+  });
+});

@@ -1,0 +1,75 @@
+import { Body, Controller, Delete, Get, HttpCode, Post } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Doc, Errors, NoBody, Returns } from '../api-docs/decorators';
+import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
+import type { EndUserPrincipal } from '../common/auth/principal';
+import { ReqMeta, type RequestMeta } from '../common/request-context';
+import { FactorProofDto, TotpCodeDto } from './dto/mfa.dto';
+import { MfaService } from './mfa.service';
+import { MfaStatusSchema, RecoveryCodesSchema, TotpEnrolmentSchema } from './mfa.schemas';
+
+/** The signed-in end user's second factors (docs/end-users.md, "Second factor"). */
+@ApiTags('end-user second factor')
+@Controller('e/v1/auth/mfa')
+@Auth('end-user')
+export class MfaController {
+  constructor(private readonly mfa: MfaService) {}
+
+  @Doc('List my second factors', 'Whether an authenticator app is set up, the passkeys, and how many recovery codes are left.')
+  @Returns(200, MfaStatusSchema, 'The factors', { example: { totp: true, passkeys: [], recovery_codes_left: 10 } })
+  @Get()
+  status(@CurrentPrincipal() principal: EndUserPrincipal) {
+    return this.mfa.status(principal);
+  }
+
+  @Doc(
+    'Start setting up an authenticator app',
+    'Draws a new TOTP secret (RFC 6238: SHA-1, 6 digits, 30 s) and returns it with its `otpauth://` URI for a QR code. It stays pending until confirmed with a first code; a second call replaces a pending secret. The secret is stored encrypted.',
+  )
+  @Returns(201, TotpEnrolmentSchema, 'The pending secret')
+  @Errors([409, 'totp_already_enabled', 'An authenticator app is already set up; remove it first'])
+  @Post('totp')
+  startTotp(@CurrentPrincipal() principal: EndUserPrincipal) {
+    return this.mfa.startTotp(principal);
+  }
+
+  @Doc(
+    'Confirm the authenticator app',
+    'Turns the pending secret on with a current code. On the first factor of the account the answer carries ten single-use recovery codes, shown this once; otherwise `recovery_codes` is null. Audited as mfa_enroll.',
+  )
+  @Returns(200, RecoveryCodesSchema, 'Enabled')
+  @Errors([400, 'invalid_code', 'The code is not the current one'], [409, 'no_pending_totp', 'No set-up was started'])
+  @Post('totp/confirm')
+  @HttpCode(200)
+  confirmTotp(@CurrentPrincipal() principal: EndUserPrincipal, @Body() dto: TotpCodeDto, @ReqMeta() meta: RequestMeta) {
+    return this.mfa.confirmTotp(principal, dto.code, meta);
+  }
+
+  @Doc(
+    'Remove the authenticator app',
+    'Needs a current code (`code`) or one recovery code (`recovery_code`). When no factor is left the recovery codes are voided too. Audited as mfa_remove.',
+  )
+  @NoBody(204, 'Removed')
+  @Errors([400, 'invalid_code', 'The code or recovery code is not correct'], [404, 'not_found', 'No authenticator app is set up'])
+  @Delete('totp')
+  @HttpCode(204)
+  async disableTotp(
+    @CurrentPrincipal() principal: EndUserPrincipal,
+    @Body() dto: FactorProofDto,
+    @ReqMeta() meta: RequestMeta,
+  ): Promise<void> {
+    await this.mfa.disableTotp(principal, dto, meta);
+  }
+
+  @Doc(
+    'Issue new recovery codes',
+    'Ten new single-use codes, shown this once; every code of the previous set stops working. Audited as recovery_codes_regenerate.',
+  )
+  @Returns(200, RecoveryCodesSchema, 'The new set')
+  @Errors([409, 'no_second_factor', 'The account has no second factor'])
+  @Post('recovery-codes')
+  @HttpCode(200)
+  regenerate(@CurrentPrincipal() principal: EndUserPrincipal, @ReqMeta() meta: RequestMeta) {
+    return this.mfa.regenerateRecoveryCodes(principal, meta);
+  }
+}

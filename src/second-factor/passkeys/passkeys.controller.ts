@@ -1,0 +1,81 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Doc, Errors, NoBody, Returns } from '../../api-docs/decorators';
+import { Auth, CurrentPrincipal } from '../../common/auth/auth.decorator';
+import type { EndUserPrincipal } from '../../common/auth/principal';
+import { ReqMeta, type RequestMeta } from '../../common/request-context';
+import { RegisterPasskeyDto, RenamePasskeyDto } from '../dto/passkey.dto';
+import { PasskeysService } from './passkeys.service';
+import { PasskeyCreationOptionsSchema, PasskeyRegisteredSchema, PasskeySchema } from '../mfa.schemas';
+
+const PASSKEY_EXAMPLE = {
+  id: '5b1c7e2a-9d4f-4a8b-b6e3-2f0d9c8a7b61',
+  name: 'MacBook Touch ID',
+  created_at: '2026-11-26T10:15:00.000Z',
+  last_used_at: null,
+};
+
+/** The signed-in end user's passkeys (docs/end-users.md, "Passkeys"). */
+@ApiTags('end-user second factor')
+@Controller('e/v1/auth/mfa/passkeys')
+@Auth('end-user')
+export class PasskeysController {
+  constructor(private readonly passkeys: PasskeysService) {}
+
+  @Doc('List my passkeys', 'The passkeys registered to the account, oldest first.')
+  @Returns(200, PasskeySchema, 'The passkeys', { list: true, example: { results: [PASSKEY_EXAMPLE] } })
+  @Get()
+  async list(@CurrentPrincipal() principal: EndUserPrincipal) {
+    return { results: await this.passkeys.list(principal) };
+  }
+
+  @Doc(
+    'Start registering a passkey',
+    'WebAuthn creation options for this account (relying party id and origin from PUBLIC_BASE_URL; discoverable credential; the passkeys already registered are excluded). The challenge works once and for 5 minutes. Hand the options to `startRegistration` of @simplewebauthn/browser, then POST the result to /e/v1/auth/mfa/passkeys/.',
+  )
+  @Returns(200, PasskeyCreationOptionsSchema, 'The creation options')
+  @Errors([409, 'too_many_passkeys', 'The account already holds 20 passkeys'])
+  @Post('options')
+  @HttpCode(200)
+  options(@CurrentPrincipal() principal: EndUserPrincipal) {
+    return this.passkeys.registrationOptions(principal);
+  }
+
+  @Doc(
+    'Register a passkey',
+    'Verifies the credential against the challenge of POST …/passkeys/options/ (spent by this call, right or wrong) and stores its public key. On the first factor of the account the answer carries ten single-use recovery codes, shown this once. Audited as mfa_enroll.',
+  )
+  @Returns(201, PasskeyRegisteredSchema, 'Registered', {
+    example: { passkey: PASSKEY_EXAMPLE, recovery_codes: ['K7QH2-M9XTR', 'B4WPN-2ZKQC', '…8 more'] },
+  })
+  @Errors(
+    [400, 'invalid_passkey_response', 'The credential is not WebAuthn registration JSON'],
+    [401, 'passkey_not_accepted', 'Unknown, expired or used challenge, wrong origin or relying party, or a bad attestation'],
+    [409, 'passkey_exists', 'This credential is already registered'],
+    [409, 'too_many_passkeys', 'The account already holds 20 passkeys'],
+  )
+  @Post()
+  register(@CurrentPrincipal() principal: EndUserPrincipal, @Body() dto: RegisterPasskeyDto, @ReqMeta() meta: RequestMeta) {
+    return this.passkeys.register(principal, dto, meta);
+  }
+
+  @Doc('Rename a passkey', 'Changes the name shown in the list.')
+  @Returns(200, PasskeySchema, 'Renamed', { example: { ...PASSKEY_EXAMPLE, name: 'Work YubiKey' } })
+  @Errors([404, 'not_found', 'No passkey with this id on the account'])
+  @Patch(':id')
+  rename(@CurrentPrincipal() principal: EndUserPrincipal, @Param('id') id: string, @Body() dto: RenamePasskeyDto) {
+    return this.passkeys.rename(principal, id, dto.name);
+  }
+
+  @Doc(
+    'Remove a passkey',
+    'The passkey stops working at once. When no factor is left the recovery codes are voided too. Audited as mfa_remove.',
+  )
+  @NoBody(204, 'Removed')
+  @Errors([404, 'not_found', 'No passkey with this id on the account'])
+  @Delete(':id')
+  @HttpCode(204)
+  async remove(@CurrentPrincipal() principal: EndUserPrincipal, @Param('id') id: string, @ReqMeta() meta: RequestMeta): Promise<void> {
+    await this.passkeys.remove(principal, id, meta);
+  }
+}

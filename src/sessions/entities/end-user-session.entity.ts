@@ -1,0 +1,43 @@
+import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { OAuthClient } from '../../oauth-clients/entities/oauth-client.entity';
+import { Workspace } from '../../workspaces/entities/workspace.entity';
+import { EndUser } from '../../end-user-directory/entities/end-user.entity';
+
+/** One sign-in (decision 0300): kind 'api' (token pair) or 'browser' (hosted login cookie esid, stored hashed). */
+@Entity('end_user_sessions')
+// (workspace_id, user_id, created_at DESC): a descending key TypeORM cannot declare; the migration owns it.
+@Index('end_user_sessions_user_idx', { synchronize: false })
+@Unique('end_user_sessions_browser_token_hash_key', ['browserTokenHash'])
+@Check('end_user_sessions_kind_check', `kind IN ('api', 'browser')`)
+export class EndUserSession {
+  @PrimaryGeneratedColumn('uuid') id: string;
+  @Column('uuid', { name: 'workspace_id' }) workspaceId: string;
+  @ManyToOne(() => Workspace, { onDelete: 'CASCADE', nullable: false })
+  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'end_user_sessions_workspace_id_fkey' })
+  workspace?: Workspace;
+  @Column('uuid', { name: 'user_id' }) userId: string;
+  @ManyToOne(() => EndUser, { onDelete: 'CASCADE', nullable: false })
+  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'end_user_sessions_user_id_fkey' })
+  user?: EndUser;
+  @Column('uuid', { name: 'oauth_client_id', nullable: true }) oauthClientId: string | null;
+  @ManyToOne(() => OAuthClient, { onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'oauth_client_id', foreignKeyConstraintName: 'end_user_sessions_oauth_client_id_fkey' })
+  oauthClient?: OAuthClient | null;
+  @Column('text') kind: 'api' | 'browser';
+  @Column('text', { name: 'ip_address', nullable: true }) ipAddress: string | null;
+  @Column('text', { name: 'user_agent', nullable: true }) userAgent: string | null;
+  @Column('text', { name: 'browser_family', default: 'Other' }) browserFamily: string;
+  @Column('text', { name: 'os_family', default: 'Other' }) osFamily: string;
+  @Column('text', { nullable: true }) country: string | null;
+  @Column('text', { nullable: true }) city: string | null;
+  @Column('double precision', { nullable: true }) latitude: number | null;
+  @Column('double precision', { nullable: true }) longitude: number | null;
+  @Column('text', { name: 'browser_token_hash', nullable: true }) browserTokenHash: string | null;
+  @Column('timestamptz', { name: 'created_at' }) createdAt: Date;
+  @Column('timestamptz', { name: 'last_seen_at' }) lastSeenAt: Date;
+  @Column('timestamptz', { name: 'expires_at' }) expiresAt: Date;
+  @Column('timestamptz', { name: 'revoked_at', nullable: true }) revokedAt: Date | null;
+  @Column('text', { name: 'revoke_reason', nullable: true }) revokeReason: string | null;
+  /** How the session was authenticated, RFC 8176 values (decision 0313). */
+  @Column('text', { array: true, default: () => "'{pwd}'" }) amr: string[];
+}

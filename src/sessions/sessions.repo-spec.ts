@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import { aWorkspaceRow, bootRepositories, itKeepsTheTenantContract, RepositoryHarness } from '../../test/support/repository';
+import { ScimUsersRepository } from '../scim/users/scim-users.repository';
+import { EndUsersRepository } from '../end-user-directory/end-users.repository';
+import { SessionsRepository } from './sessions.repository';
+
+const HOUR = 3600_000;
+
+describe('SessionsRepository and EndUsersRepository', () => {
+  let db: RepositoryHarness;
+  let sessions: SessionsRepository;
+  let endUsers: EndUsersRepository;
+  let directory: ScimUsersRepository;
+  beforeAll(async () => {
+    db = await bootRepositories([SessionsRepository, EndUsersRepository, ScimUsersRepository]);
+    sessions = db.get(SessionsRepository);
+    endUsers = db.get(EndUsersRepository);
+    directory = db.get(ScimUsersRepository);
+  });
+  afterAll(() => db.close());
+
+  const aUser = async (workspaceId: string, email = `s-${randomUUID().slice(0, 8)}@example.test`) =>
+    (await directory.insert(null, workspaceId, randomUUID(), { email, firstName: 'S', lastName: 'U', isActive: true }, []))!;
+
+  /** A browser session of a fresh user of the workspace, with a refresh token; its ids and cookie hash. */
+  const aSession = async (workspaceId: string) => {
+    const user = await aUser(workspaceId);
+    const cookieHash = randomUUID();
+    const now = new Date();
+    const record = await db.dataSource.transaction((tx) =>
+      sessions.insert(tx, workspaceId, {
+        id: randomUUID(),
+        userId: user.id,
+        oauthClientId: null,
+        kind: 'browser',
+        ipAddress: '203.0.113.9',
+        userAgent: 'repo-spec',
+        browserFamily: 'Firefox',
+        osFamily: 'Linux',
+        browserTokenHash: cookieHash,
+        now,
+        expiresAt: new Date(now.getTime() + HOUR),
+        amr: ['pwd'],
+        refresh: {
+          tokenHash: randomUUID(),
+          accessJti: randomUUID(),
+          accessExpiresAt: new Date(now.getTime() + HOUR),
+          expiresAt: new Date(now.getTime() + HOUR),
+        },
+      }),
+    );
+    return { record, user, cookieHash };
+  };
+  const live = (workspaceId: string, s: { record: { id: string; userId: string } }) =>
+    sessions.isLive(workspaceId, { sessionId: s.record.id, userId: s.record.userId, jti: randomUUID() }, new Date());
+
+  const made = new Map<string, Awaited<ReturnType<typeof aSession>>>();
+  itKeepsTheTenantContract(
+    'end-user sessions',
+    () => db,
+    () => {
+      return {
+        create: async (workspaceId) => {
+          const s = await aSession(workspaceId);
+          made.set(s.record.id, s);
+          return s.record.id;
+        },
+        read: async (workspaceId, id) => ((await live(workspaceId, made.get(id)!)) ? id : undefined),
+        delete: async (workspaceId, id) =>
+          (await db.dataSource.transaction((tx) => sessions.revoke(tx, workspaceId, { sessionId: id }, 'repo-spec', new Date()))).sessionIds
+            .length > 0,
+      };
+    },
+  );
+
+  it('answers the inserted session typed from the entity, and its browser cookie finds it', async () => {
+    const ws = await aWorkspaceRow(db.dataSource);
+    const s = await aSession(ws);
+    expect(s.record).toMatchObject({ workspaceId: ws, userId: s.user.id, kind: 'browser', amr: ['pwd'], latitude: null, country: null });
+    expect(await sessions.browserSession(s.cookieHash, new Date())).toEqual({
+      id: s.record.id,
+      workspaceId: ws,
+      userId: s.user.id,
+      oauthClientId: null,
+      createdAt: s.record.createdAt,
+      email: s.user.email,
+      amr: ['pwd'],
+    });
+  });
+
+  it('revoking answers the refresh and access token ids to deny', async () => {
+    const ws = await aWorkspaceRow(db.dataSource);
+    const s = await aSession(ws);
+    const revoked = await db.dataSource.transaction((tx) => sessions.revoke(tx, ws, { userId: s.user.id }, 'repo-spec', new Date()));
+    expect(revoked.sessionIds).toEqual([s.record.id]);
+    expect(revoked.tokens).toHaveLength(2);
+    expect(await live(ws, s)).toBe(false);
+  });
+
+  it('finds sign-in candidates only in the workspace asked', async () => {
+    const [ws, other] = [await aWorkspaceRow(db.dataSource), await aWorkspaceRow(db.dataSource)];
+    const user = await aUser(ws, 'Candidate@Example.test');
+    expect((await endUsers.candidates(ws, 'candidate@example.test')).map((u) => u.id)).toEqual([user.id]);
+    expect(await endUsers.candidates(other, 'candidate@example.test')).toEqual([]);
+    expect(await endUsers.workspaceName(ws)).toEqual(expect.any(String));
+  });
+});

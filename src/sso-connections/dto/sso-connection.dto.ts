@@ -1,0 +1,175 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsString,
+  IsUrl,
+  IsUUID,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
+import { QueryInt } from '../../common/integer-string';
+import { Optional } from '../../common/optional';
+
+/** A DNS name of at least two labels, lower-case (RFC 1035 letters, digits, hyphens). */
+const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+/** An upstream claim or attribute name (an OIDC claim, a SAML attribute name or URI). */
+const CLAIM_NAME = /^[\x21-\x7e]{1,256}$/;
+const ISSUER_URL = { protocols: ['https', 'http'], require_protocol: true, require_tld: false };
+
+export class ProfileMappingDto {
+  @ApiPropertyOptional({ example: 'email' }) @Optional() @Matches(CLAIM_NAME) email?: string;
+  @ApiPropertyOptional({ example: 'given_name' }) @Optional() @Matches(CLAIM_NAME) given_name?: string;
+  @ApiPropertyOptional({ example: 'family_name' }) @Optional() @Matches(CLAIM_NAME) family_name?: string;
+  @ApiPropertyOptional({ example: 'groups' }) @Optional() @Matches(CLAIM_NAME) groups?: string;
+}
+
+export class SamlMappingDto extends ProfileMappingDto {
+  @ApiPropertyOptional({ description: 'An immutable attribute used as the subject instead of the NameID', example: 'objectGUID' })
+  @Optional()
+  @Matches(CLAIM_NAME)
+  subject?: string;
+}
+
+export class OidcSettingsDto {
+  @ApiProperty({
+    description: 'The issuer; discovery reads {issuer}/.well-known/openid-configuration',
+    example: 'https://login.example.com',
+  })
+  @IsUrl(ISSUER_URL)
+  @MaxLength(2048)
+  issuer: string;
+  @ApiProperty({ example: '0oa1b2c3d4' }) @IsString() @MinLength(1) @MaxLength(512) client_id: string;
+  @ApiPropertyOptional({ description: 'Required with client_secret_basic / client_secret_post; stored encrypted, never shown again' })
+  @Optional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(2048)
+  client_secret?: string;
+  @ApiPropertyOptional({ enum: ['client_secret_basic', 'client_secret_post', 'private_key_jwt'], default: 'client_secret_basic' })
+  @Optional()
+  @IsIn(['client_secret_basic', 'client_secret_post', 'private_key_jwt'])
+  token_endpoint_auth_method?: 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt';
+  @ApiPropertyOptional({ type: [String], description: 'Requested besides openid', example: ['email', 'profile'] })
+  @Optional()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @Matches(/^[\x21\x23-\x5b\x5d-\x7e]{1,64}$/, { each: true })
+  scopes?: string[];
+  @ApiPropertyOptional({ type: ProfileMappingDto, description: 'Claim names for our profile fields (defaults: the standard claims)' })
+  @Optional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => ProfileMappingDto)
+  claim_mapping?: ProfileMappingDto;
+}
+
+export class SamlSettingsDto {
+  @ApiPropertyOptional({ example: 'http://www.okta.com/exk1a2b3c4' })
+  @Optional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(1024)
+  idp_entity_id?: string;
+  @ApiPropertyOptional({ example: 'https://example.okta.com/app/exk1a2b3c4/sso/saml' })
+  @Optional()
+  @IsUrl({ protocols: ['https', 'http'], require_protocol: true, require_tld: false })
+  @MaxLength(2048)
+  idp_sso_url?: string;
+  @ApiPropertyOptional({ type: [String], description: 'PEM signing certificates, up to two (rollover)' })
+  @Optional()
+  @IsArray()
+  @ArrayMaxSize(2)
+  @IsString({ each: true })
+  @MaxLength(16384, { each: true })
+  idp_certificates?: string[];
+  @ApiPropertyOptional({ description: 'Accept IdP-initiated responses (no AuthnRequest of ours)', default: false })
+  @Optional()
+  @IsBoolean()
+  allow_unsolicited?: boolean;
+  @ApiPropertyOptional({ type: SamlMappingDto })
+  @Optional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => SamlMappingDto)
+  attribute_mapping?: SamlMappingDto;
+}
+
+class ConnectionFields {
+  @ApiPropertyOptional({
+    type: [String],
+    description: 'Email domains this connection serves (verified by DNS TXT before routing)',
+    example: ['example.com'],
+  })
+  @Optional()
+  @IsArray()
+  @ArrayMaxSize(50)
+  @Matches(DOMAIN, { each: true, message: 'each value in domains must be a lower-case domain name like example.com' })
+  domains?: string[];
+  @ApiPropertyOptional({ description: 'Create a person on the first sign-in of an unknown verified email', default: false })
+  @Optional()
+  @IsBoolean()
+  jit?: boolean;
+  @ApiPropertyOptional({ description: "Count the upstream's MFA claim (OIDC amr/acr, SAML AuthnContext) as our mfa", default: false })
+  @Optional()
+  @IsBoolean()
+  trust_upstream_mfa?: boolean;
+}
+
+export class CreateSsoConnectionDto extends ConnectionFields {
+  @ApiProperty({ format: 'uuid' }) @IsUUID() workspace_id: string;
+  @ApiProperty({ example: 'Acme Okta' }) @IsString() @MinLength(1) @MaxLength(200) name: string;
+  @ApiProperty({ enum: ['oidc', 'saml'] }) @IsIn(['oidc', 'saml']) protocol: 'oidc' | 'saml';
+  @ApiPropertyOptional({ type: OidcSettingsDto, description: 'Required when protocol is oidc' })
+  @Optional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => OidcSettingsDto)
+  oidc?: OidcSettingsDto;
+  @ApiPropertyOptional({ type: SamlSettingsDto, description: 'Required when protocol is saml' })
+  @Optional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => SamlSettingsDto)
+  saml?: SamlSettingsDto;
+}
+
+/** Fields not sent are kept; a protocol's settings replace the fields they send. */
+export class UpdateSsoConnectionDto extends ConnectionFields {
+  @ApiPropertyOptional() @Optional() @IsString() @MinLength(1) @MaxLength(200) name?: string;
+  @ApiPropertyOptional({ type: OidcSettingsDto })
+  @Optional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => OidcSettingsDto)
+  oidc?: OidcSettingsDto;
+  @ApiPropertyOptional({ type: SamlSettingsDto })
+  @Optional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => SamlSettingsDto)
+  saml?: SamlSettingsDto;
+}
+
+export class SsoWorkspaceQueryDto {
+  @ApiProperty({ format: 'uuid' }) @IsUUID() workspace_id: string;
+}
+
+export class AttemptsQueryDto {
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 50 })
+  @Optional()
+  @QueryInt()
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
+}

@@ -1,0 +1,33 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { SsoConnection } from './sso-connection.entity';
+
+/**
+ * Which person of the workspace's directory an upstream subject is (decision 0410). Made at the
+ * first sign-in by verified email; from then on the subject wins, so an email rename at the IdP
+ * keeps the same person. One binding per subject and one per person on a connection.
+ */
+@Entity('sso_bindings')
+@Unique('sso_bindings_subject_key', ['connectionId', 'issuer', 'subject'])
+@Unique('sso_bindings_user_key', ['connectionId', 'userId'])
+@Index('sso_bindings_user_idx', ['workspaceId', 'userId'])
+export class SsoBinding {
+  @PrimaryGeneratedColumn('uuid') id!: string;
+  @Column('uuid', { name: 'workspace_id' }) workspaceId!: string;
+  @ManyToOne('workspaces', { onDelete: 'CASCADE', nullable: false })
+  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'sso_bindings_workspace_id_fkey' })
+  workspace?: object;
+  @Column('uuid', { name: 'connection_id' }) connectionId!: string;
+  @ManyToOne(() => SsoConnection, { onDelete: 'CASCADE', nullable: false })
+  @JoinColumn({ name: 'connection_id', foreignKeyConstraintName: 'sso_bindings_connection_id_fkey' })
+  connection?: SsoConnection;
+  /** OIDC `iss`, SAML IdP entity id. */
+  @Column('text') issuer!: string;
+  /** OIDC `sub`, SAML persistent NameID or the configured immutable attribute. */
+  @Column('text') subject!: string;
+  @Column('uuid', { name: 'user_id' }) userId!: string;
+  @ManyToOne('end_users', { onDelete: 'CASCADE', nullable: false })
+  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'sso_bindings_user_id_fkey' })
+  user?: object;
+  @Column('timestamptz', { name: 'created_at', default: () => 'now()' }) createdAt!: Date;
+  @Column('timestamptz', { name: 'last_sign_in_at', default: () => 'now()' }) lastSignInAt!: Date;
+}

@@ -1,0 +1,25 @@
+import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn, Unique } from 'typeorm';
+import { SsoConnection } from './sso-connection.entity';
+
+/**
+ * An email domain a connection serves. The hosted login routes its addresses to the connection
+ * only once the workspace proved it holds the domain with a DNS TXT record carrying
+ * `verification_token`; a domain belongs to one connection per workspace.
+ */
+@Entity('sso_connection_domains')
+@Unique('sso_connection_domains_workspace_domain_key', ['workspaceId', 'domain'])
+export class SsoConnectionDomain {
+  @PrimaryColumn('uuid', { name: 'connection_id' }) connectionId!: string;
+  @ManyToOne(() => SsoConnection, { onDelete: 'CASCADE', nullable: false })
+  @JoinColumn({ name: 'connection_id', foreignKeyConstraintName: 'sso_connection_domains_connection_id_fkey' })
+  connection?: SsoConnection;
+  @PrimaryColumn('text') domain!: string;
+  @Column('uuid', { name: 'workspace_id' }) workspaceId!: string;
+  @ManyToOne('workspaces', { onDelete: 'CASCADE', nullable: false })
+  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'sso_connection_domains_workspace_id_fkey' })
+  workspace?: object;
+  @Column('text', { name: 'verification_token' }) verificationToken!: string;
+  @Column('timestamptz', { name: 'verified_at', nullable: true }) verifiedAt!: Date | null;
+  @Column('timestamptz', { name: 'checked_at', nullable: true }) checkedAt!: Date | null;
+  @Column('timestamptz', { name: 'created_at', default: () => 'now()' }) createdAt!: Date;
+}

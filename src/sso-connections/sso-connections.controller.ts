@@ -1,0 +1,106 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Doc, Errors, type ErrorSpec, NoBody, Returns } from '../api-docs/decorators';
+import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
+import type { DeveloperPrincipal } from '../common/auth/principal';
+import { ReqMeta, type RequestMeta } from '../common/request-context';
+import { type WorkspaceScope, WorkspaceScoped } from '../workspaces/workspace-scoped';
+import { AttemptsQueryDto, CreateSsoConnectionDto, SsoWorkspaceQueryDto, UpdateSsoConnectionDto } from './dto/sso-connection.dto';
+import { SsoAttemptSchema, SsoConnectionSchema } from './sso-connection-views';
+import { SsoConnectionsService } from './sso-connections.service';
+
+const NOT_FOUND: ErrorSpec = [404, 'not_found', 'No such connection in a workspace of the caller'];
+
+/** Enterprise SSO connections ("external providers") of a workspace (docs/sso-connections.md). */
+@ApiTags('sso-connections')
+@Controller('developer/external-providers')
+@Auth('developer')
+export class SsoConnectionsController {
+  constructor(private readonly connections: SsoConnectionsService) {}
+
+  @Doc(
+    'Create an SSO connection',
+    "Connects a workspace to its company's identity provider: OpenID Connect (we are the relying party: issuer, client_id, client_secret or private_key_jwt) or SAML 2.0 (we are the service provider). The answer carries the values to paste into the provider (redirect_uri, or sp_entity_id, acs_url and sp_metadata_url) and, per email domain, the DNS TXT record that verifies it. The client secret is stored encrypted and never shown. Audited as external_provider_create. Members of the workspace only.",
+  )
+  @Returns(201, SsoConnectionSchema, 'The connection')
+  @Errors(
+    [
+      400,
+      'validation_failed',
+      "A field is missing or breaks its rule, or the other protocol's settings were sent (details names the field)",
+    ],
+    [404, 'not_found', 'No such workspace, or the caller is not a member of it'],
+    [409, 'domain_taken', 'Another connection of this workspace already serves one of the domains'],
+  )
+  @Post()
+  create(
+    @CurrentPrincipal() p: DeveloperPrincipal,
+    @WorkspaceScoped('body', 'workspace_id') scope: WorkspaceScope,
+    @Body() dto: CreateSsoConnectionDto,
+    @ReqMeta() meta: RequestMeta,
+  ) {
+    return this.connections.create(p, scope, dto, meta);
+  }
+
+  @Doc('List SSO connections', 'The connections of one workspace, oldest first, without secrets. Members of the workspace only.')
+  @Returns(200, SsoConnectionSchema, 'The connections', { list: true })
+  @Errors(
+    [400, 'validation_failed', 'A query parameter breaks its rule (details names it)'],
+    [404, 'not_found', 'No such workspace, or the caller is not a member of it'],
+  )
+  @Get()
+  async list(@WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope, @Query() _query: SsoWorkspaceQueryDto) {
+    return { results: await this.connections.list(scope) };
+  }
+
+  @Doc('Show an SSO connection', 'Without secrets. Visible to members of its workspace only (404 to anyone else).')
+  @Returns(200, SsoConnectionSchema, 'The connection')
+  @Errors(NOT_FOUND)
+  @Get(':id')
+  get(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string) {
+    return this.connections.get(p, id);
+  }
+
+  @Doc(
+    'Update an SSO connection',
+    'Fields not sent are kept; the protocol cannot change. Sending domains replaces the list: kept domains keep their verification, new ones start unverified. A new client_secret replaces the stored one. Audited as external_provider_update.',
+  )
+  @Returns(200, SsoConnectionSchema, 'The updated connection')
+  @Errors(
+    [400, 'validation_failed', "A field breaks its rule, or the other protocol's settings were sent (details names the field)"],
+    NOT_FOUND,
+    [409, 'domain_taken', 'Another connection of this workspace already serves one of the domains'],
+  )
+  @Patch(':id')
+  update(
+    @CurrentPrincipal() p: DeveloperPrincipal,
+    @Param('id') id: string,
+    @Body() dto: UpdateSsoConnectionDto,
+    @ReqMeta() meta: RequestMeta,
+  ) {
+    return this.connections.update(p, id, dto, meta);
+  }
+
+  @Doc(
+    'Delete an SSO connection',
+    'The connection, its domains, bindings and attempts are removed; the people it signed in stay in the directory (with their sessions). Audited as external_provider_delete.',
+  )
+  @NoBody(204, 'Deleted')
+  @Errors(NOT_FOUND)
+  @Delete(':id')
+  @HttpCode(204)
+  remove(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string, @ReqMeta() meta: RequestMeta) {
+    return this.connections.remove(p, id, meta);
+  }
+
+  @Doc(
+    'List sign-in attempts of an SSO connection',
+    'The latest upstream answers to the connection, newest first (limit, default 50, up to 100): accepted, or refused with its reason (docs/sso-connections.md lists the reasons), with the upstream subject and email when the answer named them.',
+  )
+  @Returns(200, SsoAttemptSchema, 'The attempts', { list: true })
+  @Errors([400, 'validation_failed', 'A query parameter breaks its rule (details names it)'], NOT_FOUND)
+  @Get(':id/attempts')
+  async attempts(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string, @Query() query: AttemptsQueryDto) {
+    return { results: await this.connections.attempts(p, id, query.limit ?? 50) };
+  }
+}

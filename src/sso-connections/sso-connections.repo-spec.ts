@@ -1,0 +1,127 @@
+import { aWorkspaceRow, bootRepositories, itKeepsTheTenantContract, RepositoryHarness } from '../../test/support/repository';
+import { DomainTaken, SsoConnectionsRepository } from './sso-connections.repository';
+
+const oidcConnection = (name = 'Acme OIDC') => ({
+  name,
+  protocol: 'oidc' as const,
+  jit: false,
+  trustUpstreamMfa: false,
+  mapping: {},
+  oidcIssuer: 'https://login.acme.test',
+  oidcClientId: 'client-1',
+  oidcClientSecretEncrypted: 'sealed:not-a-real-secret',
+  oidcTokenEndpointAuthMethod: 'client_secret_basic' as const,
+  oidcScopes: ['email'],
+});
+
+describe('SsoConnectionsRepository', () => {
+  let db: RepositoryHarness;
+  let repo: SsoConnectionsRepository;
+  beforeAll(async () => {
+    db = await bootRepositories([SsoConnectionsRepository]);
+    repo = db.get(SsoConnectionsRepository);
+  });
+  afterAll(() => db.close());
+
+  const aConnection = (workspaceId: string) => db.dataSource.transaction((tx) => repo.insert(tx, workspaceId, oidcConnection()));
+  const aPerson = async (workspaceId: string, email = `p-${Math.random().toString(36).slice(2)}@acme.test`) =>
+    (
+      await db.dataSource.query<{ id: string }[]>(`INSERT INTO end_users (workspace_id, email) VALUES ($1, $2) RETURNING id`, [
+        workspaceId,
+        email,
+      ])
+    )[0].id;
+  const row = async (id: string) =>
+    (await db.dataSource.query<{ name: string }[]>('SELECT name FROM sso_connections WHERE id = $1', [id]))[0];
+
+  itKeepsTheTenantContract(
+    'SSO connections',
+    () => db,
+    () => ({
+      create: async (workspaceId) => (await aConnection(workspaceId)).id,
+      read: async (workspaceId, id) => (await repo.listForWorkspace(workspaceId)).find((c) => c.id === id),
+      update: async (workspaceId, id) => {
+        const name = `renamed ${workspaceId}`;
+        await db.dataSource.transaction((tx) => repo.update(tx, workspaceId, id, { name }));
+        return (await row(id))?.name === name;
+      },
+      delete: async (workspaceId, id) => {
+        await db.dataSource.transaction((tx) => repo.delete(tx, workspaceId, id));
+        return (await row(id)) === undefined;
+      },
+    }),
+  );
+
+  itKeepsTheTenantContract(
+    'SSO attempts',
+    () => db,
+    () => ({
+      create: async (workspaceId) => {
+        const c = await aConnection(workspaceId);
+        await repo.recordAttempt(workspaceId, { connectionId: c.id, outcome: 'failure', reason: 'user_not_provisioned' });
+        return c.id;
+      },
+      read: async (workspaceId, connectionId) => (await repo.attempts(workspaceId, connectionId, 10))[0],
+    }),
+  );
+
+  itKeepsTheTenantContract(
+    'SSO bindings',
+    () => db,
+    () => ({
+      create: async (workspaceId) => {
+        const c = await aConnection(workspaceId);
+        const userId = await aPerson(workspaceId);
+        await db.dataSource.transaction((tx) =>
+          repo.bind(tx, workspaceId, { connectionId: c.id, issuer: 'iss', subject: 's1', userId }, new Date()),
+        );
+        return c.id;
+      },
+      read: async (workspaceId, connectionId) => (await repo.bindingFor(workspaceId, connectionId, 'iss', 's1')) ?? undefined,
+    }),
+  );
+
+  it('keeps a domain to one connection of a workspace, and lets another workspace have it too', async () => {
+    const [ws, other] = [await aWorkspaceRow(db.dataSource), await aWorkspaceRow(db.dataSource)];
+    const [a, b, c] = [await aConnection(ws), await aConnection(ws), await aConnection(other)];
+    await db.dataSource.transaction((tx) => repo.setDomains(tx, ws, a.id, ['acme.test', 'acme.example'], () => 'tok-a'));
+    await expect(db.dataSource.transaction((tx) => repo.setDomains(tx, ws, b.id, ['acme.test'], () => 'tok-b'))).rejects.toBeInstanceOf(
+      DomainTaken,
+    );
+    await db.dataSource.transaction((tx) => repo.setDomains(tx, other, c.id, ['acme.test'], () => 'tok-c'));
+    // Replacing the list keeps a kept domain's token and drops the others.
+    await db.dataSource.transaction((tx) => repo.setDomains(tx, ws, a.id, ['acme.test', 'new.test'], () => 'tok-new'));
+    const domains = await repo.domains(null, ws, [a.id]);
+    expect(domains.map((d) => [d.domain, d.verificationToken]).sort()).toEqual([
+      ['acme.test', 'tok-a'],
+      ['new.test', 'tok-new'],
+    ]);
+  });
+
+  it('binds one subject to one person: a second subject for the person moves the binding, a taken subject is refused', async () => {
+    const ws = await aWorkspaceRow(db.dataSource);
+    const c = await aConnection(ws);
+    const [ada, bob] = [await aPerson(ws), await aPerson(ws)];
+    const bind = (subject: string, userId: string) =>
+      db.dataSource.transaction((tx) => repo.bind(tx, ws, { connectionId: c.id, issuer: 'iss', subject, userId }, new Date()));
+    expect(await bind('s-ada', ada)).toEqual({ boundTo: ada, unbound: [] });
+    expect(await bind('s-ada', ada)).toEqual({ boundTo: ada, unbound: [] });
+    // Another person cannot take a bound subject: the row still names Ada.
+    expect((await bind('s-ada', bob)).boundTo).toBeNull();
+    expect((await repo.bindingFor(ws, c.id, 'iss', 's-ada'))?.userId).toBe(ada);
+    // Ada verified under a new subject: the old one is unbound.
+    expect(await bind('s-ada-2', ada)).toEqual({ boundTo: ada, unbound: ['s-ada'] });
+    expect(await repo.bindingFor(ws, c.id, 'iss', 's-ada')).toBeNull();
+    expect((await repo.bindingOf(ws, c.id, ada))?.subject).toBe('s-ada-2');
+  });
+
+  it('lists attempts newest first', async () => {
+    const ws = await aWorkspaceRow(db.dataSource);
+    const c = await aConnection(ws);
+    await repo.recordAttempt(ws, { connectionId: c.id, outcome: 'failure', reason: 'state_mismatch' });
+    await repo.recordAttempt(ws, { connectionId: c.id, outcome: 'success', subject: 's', email: 'a@acme.test' });
+    const attempts = await repo.attempts(ws, c.id, 10);
+    expect(attempts.map((a) => a.outcome)).toEqual(['success', 'failure']);
+    expect(await repo.attempts(ws, c.id, 1)).toHaveLength(1);
+  });
+});

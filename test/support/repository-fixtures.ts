@@ -1,0 +1,39 @@
+import { randomUUID } from 'node:crypto';
+import type { AuditRowValues } from '../../src/audit/audit.repository';
+import type { SpFields } from '../../src/saml/sps/saml-sps.repository';
+
+// Rows the repository tests make through more than one repository: one shape each, in one place.
+
+/** A SAML service provider's fields, with an entity ID of its own. */
+export const anSpFields = (name = 'App'): SpFields => ({
+  name,
+  spEntityId: `https://sp-${randomUUID()}.example.test/metadata`,
+  acsUrl: 'https://sp.example.test/acs',
+  nameIdFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',
+  nameIdAttribute: 'email',
+  signAssertions: true,
+  attributeMapping: { mail: 'email' },
+  spCertPem: null,
+  defaultRelayState: null,
+  isActive: true,
+});
+
+/** An audit event of the workspace, as the unit of work appends it. */
+export const anAuditEvent = (workspaceId: string, overrides: Partial<AuditRowValues> = {}): AuditRowValues => ({
+  workspaceId,
+  eventType: 'scim_user_create',
+  severity: 'info',
+  actorType: 'scim_token',
+  actorId: randomUUID(),
+  actorEmail: null,
+  targetType: 'EndUser',
+  targetId: randomUUID(),
+  oauthClientId: null,
+  ipAddress: '203.0.113.7',
+  userAgent: 'repo-spec',
+  requestId: null,
+  message: 'created',
+  metadata: JSON.stringify({ changed: ['email'] }),
+  createdAt: null,
+  ...overrides,
+});
