@@ -64,7 +64,8 @@ const DEFAULT_LOGIN_PATH = '/auth/login/';
     ApplicationGrantsPort,
     AuthorizationContinuationPort,
   ],
-  exports: [BrowserSessionsService],
+  // The upstream sign-in of SSO connections ends like a hosted sign-in: it asks the same continuation.
+  exports: [BrowserSessionsService, AuthorizationContinuationPort],
 })
 export class HostedLoginModule implements NestModule {
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
