@@ -64,8 +64,9 @@ describe('revocation is effective on every worker of every instance before it is
    * the attempts that started after the revocation's answer and the successes before it.
    */
   async function hammerWhileRevoking(path: string, authorization: string, revoke: () => Promise<unknown>) {
-    for (let i = 0; i < 8; i++)
+    for (let i = 0; i < 8; i++) {
       for (const app of [a, b]) expect((await getOnNewConnection(app.baseUrl, path, authorization)).status).toBe(200);
+    }
     const attempts: Attempt[] = [];
     let stopAt = Infinity;
     const loop = async (app: AppProcess) => {
@@ -106,7 +107,7 @@ describe('revocation is effective on every worker of every instance before it is
     expect(acceptedAfter).toBe(0);
   }, 120_000);
 
-  it("a SCIM OAuth client's access token, when its secret and then the client are revoked", async () => {
+  it("a SCIM OAuth client's access token, when its secret is revoked", async () => {
     const { auth, workspaceId } = await setUpTenantAt(a.baseUrl);
     const client = (
       await request(a.baseUrl).post('/developer/scim/clients/').set(auth).send({ workspace_id: workspaceId, label: 'Entra' }).expect(201)
@@ -127,24 +128,6 @@ describe('revocation is effective on every worker of every instance before it is
     );
     expect(bySecret.after.length).toBeGreaterThan(10);
     expect(bySecret.acceptedAfter).toBe(0);
-
-    const second = (await request(a.baseUrl).post(`/developer/scim/clients/${client.id}/secrets/`).set(auth).send({}).expect(201)).body as {
-      value: string;
-    };
-    const secondBasic = `Basic ${Buffer.from(`${encodeURIComponent(client.client_id)}:${encodeURIComponent(second.value)}`).toString('base64')}`;
-    const token = (
-      await request(b.baseUrl)
-        .post('/oauth/token')
-        .type('form')
-        .set('Authorization', secondBasic)
-        .send({ grant_type: 'client_credentials' })
-        .expect(200)
-    ).body.access_token as string;
-    const byClient = await hammerWhileRevoking('/scim/v2/Users?count=1', `Bearer ${token}`, () =>
-      request(b.baseUrl).delete(`/developer/scim/clients/${client.id}/`).set(auth).expect(204),
-    );
-    expect(byClient.after.length).toBeGreaterThan(10);
-    expect(byClient.acceptedAfter).toBe(0);
   }, 180_000);
 
   it("an end user's session", async () => {
