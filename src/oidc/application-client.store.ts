@@ -3,6 +3,7 @@ import type { JWK } from 'jose';
 import { OAuthClientDirectory } from '../oauth/clients/oauth-client-directory';
 import type { ClientAuthMethod, OAuthClientStore, RegisteredClient } from '../oauth/clients/registered-client';
 import { sha256Hex } from '../common/crypto/tokens';
+import { isStorableText } from '../common/body-guard';
 import { AppClient, CodeWithUser, OidcRepository } from './oidc.repository';
 import { APPLICATION_SCOPES, AUTHORIZATION_CODE, REFRESH_TOKEN } from './scopes';
 
@@ -58,7 +59,7 @@ export class ApplicationClientStore implements OAuthClientStore, OnModuleInit {
 
   /** The application itself, with what the authorization endpoint needs beyond authentication. */
   application(clientId: string): Promise<AppClient | null> {
-    if (!this.owns(clientId) || clientId.length > 200) return Promise.resolve(null);
+    if (!this.owns(clientId) || clientId.length > 200 || !isStorableText(clientId)) return Promise.resolve(null);
     return this.repository.clientByPublicId(clientId);
   }
 
@@ -68,7 +69,8 @@ export class ApplicationClientStore implements OAuthClientStore, OnModuleInit {
    */
   async find(clientId: string, params?: Readonly<Record<string, string>>): Promise<RegisteredClient | undefined> {
     const code = params?.grant_type === AUTHORIZATION_CODE ? params.code : undefined;
-    const withCode = code !== undefined && code.length <= MAX_CODE_CHARS && this.owns(clientId) && clientId.length <= 200;
+    const withCode =
+      code !== undefined && code.length <= MAX_CODE_CHARS && this.owns(clientId) && clientId.length <= 200 && isStorableText(clientId);
     if (!withCode) return this.build(await this.application(clientId));
     const codeHash = sha256Hex(code);
     const read = await this.repository.clientWithCode(clientId, codeHash);

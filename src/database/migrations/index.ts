@@ -22,6 +22,7 @@ import { SigningKeyActivation1795720000000 } from './1795720000000-SigningKeyAct
 import { SsoConnections1795800000000 } from './1795800000000-SsoConnections';
 import { SsoSamlAssertionIds1795805000001 } from './1795805000001-SsoSamlAssertionIds';
 import { ApplicationSignUp1795820000001 } from './1795820000001-ApplicationSignUp';
+import { ApplicationPkcePolicy1795840000001 } from './1795840000001-ApplicationPkcePolicy';
 
 /** Every migration, in order. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -49,4 +50,5 @@ export const MIGRATIONS = [
   SsoConnections1795800000000,
   SsoSamlAssertionIds1795805000001,
   ApplicationSignUp1795820000001,
+  ApplicationPkcePolicy1795840000001,
 ];

@@ -12,6 +12,7 @@ import { HOSTED_LOGIN_PATH } from '../../hosted-login/hosted-login.service';
 import { renderErrorPage } from '../../common/html/error-page.view';
 import { OAuthServerInfo } from '../../oauth/discovery/oauth-server-info';
 import { ApplicationClientStore } from '../application-client.store';
+import { IdTokensService, subjectFor } from '../id-tokens.service';
 import { OidcRepository } from '../oidc.repository';
 import { ACR_MFA, ACR_SFA } from '../scopes';
 import { renderConsentPage } from '../views/consent-page.view';
@@ -58,6 +59,7 @@ export class AuthorizeService implements AuthorizationContinuation {
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly server: OAuthServerInfo,
+    private readonly idTokens: IdTokensService,
   ) {}
 
   /**
@@ -80,10 +82,21 @@ export class AuthorizeService implements AuthorizationContinuation {
     if (!parsed.ok) return 'page' in parsed ? errorPage(parsed.page) : this.refuse(parsed.redirect);
     const request = parsed.request;
     const session = current && current.workspaceId === request.client.workspaceId ? current : null;
+    const hinted = request.idTokenHint === null ? null : await this.hintedSubject(request);
+    if (hinted === INVALID_HINT) {
+      return this.refuse(errorOf(request, 'invalid_request', 'id_token_hint is not an ID token this server issued to the application'));
+    }
 
     if (!session || this.mustAuthenticateAgain(request, session)) {
       if (request.prompt.has('none')) return this.refuse(errorOf(request, 'login_required', 'the person is not signed in (prompt=none)'));
       return this.toHostedLogin(request, { reauthenticate: session !== null });
+    }
+    if (hinted !== null && hinted !== subjectFor(request.client, session.userId)) {
+      if (request.prompt.has('none')) {
+        return this.refuse(errorOf(request, 'login_required', 'the person signed in is not the one id_token_hint names'));
+      }
+      // Once: a person who signs in again as someone else after being asked is answered as who they are (decision 0937).
+      if (request.authAfter === null) return this.toHostedLogin(request, { reauthenticate: true });
     }
     if (this.wantsStepUp(request, session)) {
       if (!request.prompt.has('none')) return this.toHostedLogin(request, { stepUp: true });
@@ -145,16 +158,28 @@ export class AuthorizeService implements AuthorizationContinuation {
     return parseAuthorizationRequest(source, client);
   }
 
-  /** prompt=login, select_account, max_age exceeded, or a re-authentication this server asked for that has not happened yet. */
+  /**
+   * prompt=login, select_account, max_age exceeded, or a re-authentication this server asked for that
+   * has not happened yet. Compared in milliseconds, so max_age=0 always asks again (decision 0938).
+   */
   private mustAuthenticateAgain(request: AuthorizationRequest, session: BrowserSession): boolean {
-    const authTime = Math.floor(session.authenticatedAt.getTime() / 1000);
-    const now = Math.floor(this.clock.now().getTime() / 1000);
+    const authTime = session.authenticatedAt.getTime();
     if (request.authAfter !== null) {
       // The browser came back from the re-authentication this server asked for: that is its answer.
       return authTime < request.authAfter;
     }
     if (request.prompt.has('login') || request.prompt.has('select_account')) return true;
-    return request.maxAge !== null && now - authTime > request.maxAge;
+    if (request.maxAge === null) return false;
+    return request.maxAge === 0 || this.clock.now().getTime() - authTime > request.maxAge * 1000;
+  }
+
+  /**
+   * The subject of a valid id_token_hint (our signature, issued to this client; an expired one is
+   * still a hint, OpenID Connect Core §3.1.2.1), or INVALID_HINT.
+   */
+  private async hintedSubject(request: AuthorizationRequest): Promise<string> {
+    const hint = await this.idTokens.readHint(request.idTokenHint!);
+    return hint !== null && hint.aud === request.client.clientId ? hint.sub : INVALID_HINT;
   }
 
   /** acr_values asks for the multi-factor class only, the session has not met it, and the hosted login has not been asked yet. */
@@ -177,7 +202,7 @@ export class AuthorizeService implements AuthorizationContinuation {
       .join(' ');
     if (remaining) back.prompt = remaining;
     if (how.reauthenticate || request.prompt.has('login') || request.maxAge !== null) {
-      back[AUTH_AFTER] = String(Math.floor(this.clock.now().getTime() / 1000));
+      back[AUTH_AFTER] = String(this.clock.now().getTime());
     }
     if (how.stepUp) back[STEP_UP_TRIED] = '1';
     const next = this.authorizeUrl(back);
@@ -198,7 +223,7 @@ export class AuthorizeService implements AuthorizationContinuation {
     return {
       kind: 'page',
       status: 200,
-      formTargets: [request.redirectUri],
+      formTargets: [request.redirectTo],
       html: renderConsentPage({
         action: `${AUTHORIZE_PATH}/consent`,
         csrfToken,
@@ -234,7 +259,7 @@ export class AuthorizeService implements AuthorizationContinuation {
     // RFC 9207: the issuer beside the code, so a client talking to several servers knows whose code it is.
     return {
       kind: 'redirect',
-      location: responseLocation(request.redirectUri, { code, state: request.state, iss: this.server.issuer }),
+      location: responseLocation(request.redirectTo, { code, state: request.state, iss: this.server.issuer }),
     };
   }
 
@@ -252,8 +277,11 @@ export class AuthorizeService implements AuthorizationContinuation {
 }
 
 function errorOf(request: AuthorizationRequest, error: AuthorizeErrorCode, description: string): AuthorizeError {
-  return { redirectUri: request.redirectUri, state: request.state, error, description };
+  return { redirectUri: request.redirectTo, state: request.state, error, description };
 }
+
+/** An id_token_hint that does not verify (never a subject: subjects are ids or base64url). */
+const INVALID_HINT = '\u0000invalid';
 
 /** RFC 6749 §4.1.2.1: without a trusted redirect URI the person is told, and nothing is redirected. */
 function errorPage(message: string): AuthorizeOutcome {
