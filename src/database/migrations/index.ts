@@ -21,6 +21,7 @@ import { AuditBrinSmallRanges1795600000000 } from './1795600000000-AuditBrinSmal
 import { SigningKeyActivation1795720000000 } from './1795720000000-SigningKeyActivation';
 import { SsoConnections1795800000000 } from './1795800000000-SsoConnections';
 import { SsoSamlAssertionIds1795805000001 } from './1795805000001-SsoSamlAssertionIds';
+import { DirectoryEvents1795810000000 } from './1795810000000-DirectoryEvents';
 import { ApplicationSignUp1795820000001 } from './1795820000001-ApplicationSignUp';
 import { ApplicationPkcePolicy1795840000001 } from './1795840000001-ApplicationPkcePolicy';
 
@@ -49,6 +50,7 @@ export const MIGRATIONS = [
   SigningKeyActivation1795720000000,
   SsoConnections1795800000000,
   SsoSamlAssertionIds1795805000001,
+  DirectoryEvents1795810000000,
   ApplicationSignUp1795820000001,
   ApplicationPkcePolicy1795840000001,
 ];
