@@ -62,6 +62,14 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       },
       'end-user-token',
     )
+    .addBearerAuth(
+      {
+        type: 'http',
+        scheme: 'bearer',
+        description: "An application's access token from POST /oauth/token (the authorization-code flow of OpenID Connect), for UserInfo.",
+      },
+      'application-access-token',
+    )
     .build();
   const document = SwaggerModule.createDocument(app, config);
   applyValidationRules(document.components?.schemas ?? {});

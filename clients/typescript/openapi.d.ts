@@ -1521,7 +1521,7 @@ export interface paths {
     };
     /**
      * Authorization endpoint (OpenID Connect)
-     * @description Starts the authorization-code flow of an application (RFC 6749 §4.1, OpenID Connect Core §3.1.2): `response_type=code`, `client_id`, an exactly registered `redirect_uri` (loopback IP literals may use any port, RFC 8252 §7.3), `scope` with `openid` (and `profile`, `email`, `offline_access`), PKCE `code_challenge` with `code_challenge_method=S256` (required for every client), `state`, `nonce`, `prompt` (`none`, `login`, `consent`), `max_age`, `login_hint`, `acr_values`. A browser without a fresh session for the application's workspace goes through the hosted login and comes back; a third-party application asks the person's consent once. The answer is a redirect to `redirect_uri` with `code`, `state` and `iss` (RFC 9207), or with `error` (RFC 6749 §4.1.2.1); without a known client and registered redirect URI, an HTML error page.
+     * @description Starts the authorization-code flow of an application (RFC 6749 §4.1, OpenID Connect Core §3.1.2): `response_type=code`, `client_id`, an exactly registered `redirect_uri` (loopback IP literals may use any port, RFC 8252 §7.3), `scope` with `openid` (and `profile`, `email`, `offline_access`), PKCE `code_challenge` with `code_challenge_method=S256` (required unless a confidential application set require_pkce false; its requests without PKCE then need `nonce`), `state`, `nonce`, `prompt` (`none`, `login`, `consent`), `max_age`, `login_hint`, `id_token_hint`, `acr_values`; unknown scopes are ignored. A browser without a fresh session for the application's workspace goes through the hosted login and comes back; a third-party application asks the person's consent once. The answer is a redirect to `redirect_uri` with `code`, `state` and `iss` (RFC 9207), or with `error` (RFC 6749 §4.1.2.1); without a known client and registered redirect URI, an HTML error page.
      */
     get: operations['AuthorizeController_authorizeGet'];
     put?: never;
@@ -1571,7 +1571,7 @@ export interface paths {
     put?: never;
     /**
      * UserInfo (POST)
-     * @description OpenID Connect Core §5.3. `Authorization: Bearer <access token>` of the authorization-code flow. Answers `sub` (the same as the ID token's) and, by the grant's scope, `email`, `email_verified` (scope email), `name`, `given_name`, `family_name` (scope profile). A token that is expired, revoked, or not issued to an application answers 401 with `WWW-Authenticate: Bearer error="invalid_token"` (RFC 6750 §3).
+     * @description OpenID Connect Core §5.3. `Authorization: Bearer <access token>` of the authorization-code flow. Answers `sub` (the same as the ID token's) and, by the grant's scope, `email`, `email_verified` (scope email), `name`, `given_name`, `family_name` (scope profile). A token that is expired, revoked, or not issued to an application answers 401 with `WWW-Authenticate: Bearer error="invalid_token"` (RFC 6750 §3). The token may instead be sent as the `access_token` form parameter (RFC 6750 §2.2), not both.
      */
     post: operations['UserInfoController_post'];
     delete?: never;
@@ -2231,6 +2231,8 @@ export interface components {
       first_party?: boolean;
       /** @description The hosted login offers "Create an account" (email, password, then the emailed 6-digit code) to people without an account of this application (default false). */
       allow_signup?: boolean;
+      /** @description Whether authorization requests must carry PKCE (code_challenge, S256; default true). Only a confidential client may set false: its requests may then omit PKCE and must carry a nonce instead. A public client always uses PKCE (400 if false). */
+      require_pkce?: boolean;
       /**
        * @description pairwise: `sub` differs per application (OpenID Connect Core §8.1).
        * @enum {string}
@@ -2272,6 +2274,8 @@ export interface components {
       first_party?: boolean;
       /** @description The hosted login offers "Create an account" (email, password, then the emailed 6-digit code) to people without an account of this application (default false). */
       allow_signup?: boolean;
+      /** @description Whether authorization requests must carry PKCE (code_challenge, S256; default true). Only a confidential client may set false: its requests may then omit PKCE and must carry a nonce instead. A public client always uses PKCE (400 if false). */
+      require_pkce?: boolean;
       /**
        * @description pairwise: `sub` differs per application (OpenID Connect Core §8.1).
        * @enum {string}
@@ -3865,6 +3869,11 @@ export interface components {
        * @enum {string}
        */
       id_token_signed_response_alg: 'RS256' | 'ES256';
+      /**
+       * @description Authorization requests must carry PKCE (S256). Always true for a public client; a confidential client with false may omit PKCE and then must send a nonce.
+       * @example true
+       */
+      require_pkce: boolean;
       /**
        * @description The preferred method; a confidential client may also use client_secret_post.
        * @example client_secret_basic
@@ -11308,7 +11317,42 @@ export interface operations {
   };
   AuthorizeController_authorizeGet: {
     parameters: {
-      query?: never;
+      query: {
+        /** @description Only `code` (the authorization-code flow). */
+        response_type: 'code';
+        /** @description The application's client_id. */
+        client_id: string;
+        /** @description Exactly one of the registered redirect URIs (an http loopback IP literal may use any port, RFC 8252 §7.3). */
+        redirect_uri: string;
+        /** @description Space-separated; must include `openid`. `profile`, `email`, `offline_access` are granted; other values are ignored. */
+        scope: string;
+        /** @description Returned unchanged with the answer. */
+        state?: string;
+        /** @description Put in the ID token. Required when the request carries no PKCE (an application with require_pkce false). */
+        nonce?: string;
+        /** @description PKCE (RFC 7636): BASE64URL(SHA-256(code_verifier)). Required unless the application's require_pkce is false. */
+        code_challenge?: string;
+        /** @description Only S256. */
+        code_challenge_method?: 'S256';
+        /** @description Only `query` (the default). */
+        response_mode?: 'query';
+        /** @description Space-separated: `none` (alone), `login`, `consent`, `select_account`. */
+        prompt?: string;
+        /** @description Seconds since the last sign-in beyond which the person signs in again (0: always). */
+        max_age?: string;
+        /** @description The email to prefill on the hosted login. */
+        login_hint?: string;
+        /** @description An ID token this server issued to the application (it may have expired): with prompt=none, login_required unless it names the person signed in. */
+        id_token_hint?: string;
+        /** @description Space-separated; the MFA profile asks for a second factor. */
+        acr_values?: string;
+        /** @description Accepted and ignored (one page layout for every display). */
+        display?: string;
+        /** @description Accepted and ignored. */
+        ui_locales?: string;
+        /** @description Accepted and ignored. */
+        claims_locales?: string;
+      };
       header?: never;
       path?: never;
       cookie?: never;
@@ -11353,7 +11397,73 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody: {
+      content: {
+        'application/x-www-form-urlencoded': {
+          /**
+           * @description Only `code` (the authorization-code flow).
+           * @enum {string}
+           */
+          response_type: 'code';
+          /**
+           * @description The application's client_id.
+           * @example cli_5f2b9c0e7a4d1e3f6a8b0c2d
+           */
+          client_id: string;
+          /**
+           * @description Exactly one of the registered redirect URIs (an http loopback IP literal may use any port, RFC 8252 §7.3).
+           * @example https://app.example.com/callback
+           */
+          redirect_uri: string;
+          /**
+           * @description Space-separated; must include `openid`. `profile`, `email`, `offline_access` are granted; other values are ignored.
+           * @example openid email profile
+           */
+          scope: string;
+          /** @description Returned unchanged with the answer. */
+          state?: string;
+          /** @description Put in the ID token. Required when the request carries no PKCE (an application with require_pkce false). */
+          nonce?: string;
+          /** @description PKCE (RFC 7636): BASE64URL(SHA-256(code_verifier)). Required unless the application's require_pkce is false. */
+          code_challenge?: string;
+          /**
+           * @description Only S256.
+           * @enum {string}
+           */
+          code_challenge_method?: 'S256';
+          /**
+           * @description Only `query` (the default).
+           * @enum {string}
+           */
+          response_mode?: 'query';
+          /**
+           * @description Space-separated: `none` (alone), `login`, `consent`, `select_account`.
+           * @example login
+           */
+          prompt?: string;
+          /**
+           * @description Seconds since the last sign-in beyond which the person signs in again (0: always).
+           * @example 3600
+           */
+          max_age?: string;
+          /** @description The email to prefill on the hosted login. */
+          login_hint?: string;
+          /** @description An ID token this server issued to the application (it may have expired): with prompt=none, login_required unless it names the person signed in. */
+          id_token_hint?: string;
+          /**
+           * @description Space-separated; the MFA profile asks for a second factor.
+           * @example https://refeds.org/profile/mfa
+           */
+          acr_values?: string;
+          /** @description Accepted and ignored (one page layout for every display). */
+          display?: string;
+          /** @description Accepted and ignored. */
+          ui_locales?: string;
+          /** @description Accepted and ignored. */
+          claims_locales?: string;
+        };
+      };
+    };
     responses: {
       /** @description The consent screen of a third-party application */
       200: {
@@ -11384,6 +11494,15 @@ export interface operations {
           'text/html': string;
         };
       };
+      /** @description HTML error page: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
     };
   };
   AuthorizeController_consent: {
@@ -11393,7 +11512,80 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody: {
+      content: {
+        'application/x-www-form-urlencoded': {
+          /**
+           * @description Only `code` (the authorization-code flow).
+           * @enum {string}
+           */
+          response_type: 'code';
+          /**
+           * @description The application's client_id.
+           * @example cli_5f2b9c0e7a4d1e3f6a8b0c2d
+           */
+          client_id: string;
+          /**
+           * @description Exactly one of the registered redirect URIs (an http loopback IP literal may use any port, RFC 8252 §7.3).
+           * @example https://app.example.com/callback
+           */
+          redirect_uri: string;
+          /**
+           * @description Space-separated; must include `openid`. `profile`, `email`, `offline_access` are granted; other values are ignored.
+           * @example openid email profile
+           */
+          scope: string;
+          /** @description Returned unchanged with the answer. */
+          state?: string;
+          /** @description Put in the ID token. Required when the request carries no PKCE (an application with require_pkce false). */
+          nonce?: string;
+          /** @description PKCE (RFC 7636): BASE64URL(SHA-256(code_verifier)). Required unless the application's require_pkce is false. */
+          code_challenge?: string;
+          /**
+           * @description Only S256.
+           * @enum {string}
+           */
+          code_challenge_method?: 'S256';
+          /**
+           * @description Only `query` (the default).
+           * @enum {string}
+           */
+          response_mode?: 'query';
+          /**
+           * @description Space-separated: `none` (alone), `login`, `consent`, `select_account`.
+           * @example login
+           */
+          prompt?: string;
+          /**
+           * @description Seconds since the last sign-in beyond which the person signs in again (0: always).
+           * @example 3600
+           */
+          max_age?: string;
+          /** @description The email to prefill on the hosted login. */
+          login_hint?: string;
+          /** @description An ID token this server issued to the application (it may have expired): with prompt=none, login_required unless it names the person signed in. */
+          id_token_hint?: string;
+          /**
+           * @description Space-separated; the MFA profile asks for a second factor.
+           * @example https://refeds.org/profile/mfa
+           */
+          acr_values?: string;
+          /** @description Accepted and ignored (one page layout for every display). */
+          display?: string;
+          /** @description Accepted and ignored. */
+          ui_locales?: string;
+          /** @description Accepted and ignored. */
+          claims_locales?: string;
+          /**
+           * @description The person’s answer.
+           * @enum {string}
+           */
+          decision: 'allow' | 'deny';
+          /** @description The form token of the consent page. */
+          csrf_token: string;
+        };
+      };
+    };
     responses: {
       /** @description The consent screen of a third-party application */
       200: {
@@ -11431,6 +11623,15 @@ export interface operations {
         };
         content: {
           /** @example <!doctype html>… */
+          'text/html': string;
+        };
+      };
+      /** @description HTML error page: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
           'text/html': string;
         };
       };
@@ -11481,7 +11682,14 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody?: {
+      content: {
+        'application/x-www-form-urlencoded': {
+          /** @description The access token, when not in the Authorization header */
+          access_token?: string;
+        };
+      };
+    };
     responses: {
       /** @description The claims about the signed-in person */
       200: {
@@ -11492,13 +11700,13 @@ export interface operations {
           'application/json': components['schemas']['OidcUserInfo'];
         };
       };
-      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      /** @description `invalid_request`: The access token was sent both in the header and in the form; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['OAuthError'] | components['schemas']['Error'];
         };
       };
       /** @description `invalid_token`: Missing, expired or revoked access token, or one not issued to an application */
@@ -11514,7 +11722,20 @@ export interface operations {
   };
   LogoutController_get: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description An ID token this server issued (it may have expired): who is signing out, from which application. */
+        id_token_hint?: string;
+        /** @description The application's client_id (needed with post_logout_redirect_uri when there is no id_token_hint). */
+        client_id?: string;
+        /** @description Where to return after signing out; registered exactly on the application. */
+        post_logout_redirect_uri?: string;
+        /** @description Returned unchanged with post_logout_redirect_uri. */
+        state?: string;
+        /** @description Accepted and ignored. */
+        ui_locales?: string;
+        /** @description Accepted and ignored. */
+        logout_hint?: string;
+      };
       header?: never;
       path?: never;
       cookie?: never;
@@ -11556,7 +11777,31 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody?: {
+      content: {
+        'application/x-www-form-urlencoded': {
+          /** @description An ID token this server issued (it may have expired): who is signing out, from which application. */
+          id_token_hint?: string;
+          /** @description The application's client_id (needed with post_logout_redirect_uri when there is no id_token_hint). */
+          client_id?: string;
+          /** @description Where to return after signing out; registered exactly on the application. */
+          post_logout_redirect_uri?: string;
+          /** @description Returned unchanged with post_logout_redirect_uri. */
+          state?: string;
+          /** @description Accepted and ignored. */
+          ui_locales?: string;
+          /** @description Accepted and ignored. */
+          logout_hint?: string;
+          /**
+           * @description The confirmation page’s answer (with csrf_token).
+           * @enum {string}
+           */
+          confirm?: '1';
+          /** @description The form token of the confirmation page. */
+          csrf_token?: string;
+        };
+      };
+    };
     responses: {
       /** @description The confirmation or signed-out page */
       200: {
@@ -11577,6 +11822,15 @@ export interface operations {
       };
       /** @description HTML error page: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+      /** @description HTML error page: The body is larger than BODY_LIMIT */
+      413: {
         headers: {
           [name: string]: unknown;
         };

@@ -297,15 +297,15 @@ SELECT id, email, email_verified, first_name, last_name, is_active FROM end_user
 
 -- oidc.client-by-id
 SELECT id, client_id, workspace_id, name, client_secret_hash, redirect_uris, post_logout_redirect_uris,
-client_type, first_party, subject_type, pairwise_salt, id_token_alg, jwks FROM oauth_clients WHERE workspace_id = $1 AND id = $2;
+client_type, first_party, subject_type, pairwise_salt, id_token_alg, jwks, require_pkce FROM oauth_clients WHERE workspace_id = $1 AND id = $2;
 
 -- oidc.client-by-public-id
 SELECT id, client_id, workspace_id, name, client_secret_hash, redirect_uris, post_logout_redirect_uris,
-client_type, first_party, subject_type, pairwise_salt, id_token_alg, jwks FROM oauth_clients WHERE client_id = $1;
+client_type, first_party, subject_type, pairwise_salt, id_token_alg, jwks, require_pkce FROM oauth_clients WHERE client_id = $1;
 
 -- oidc.client-with-code
 SELECT o.id, o.client_id, o.workspace_id, o.name, o.client_secret_hash, o.redirect_uris, o.post_logout_redirect_uris,
-o.client_type, o.first_party, o.subject_type, o.pairwise_salt, o.id_token_alg, o.jwks,
+o.client_type, o.first_party, o.subject_type, o.pairwise_salt, o.id_token_alg, o.jwks, o.require_pkce,
 c.code_hash AS c_code_hash, c.workspace_id AS c_workspace_id, c.client_id AS c_client_id, c.user_id AS c_user_id,
 c.browser_session_id AS c_browser_session_id, c.redirect_uri AS c_redirect_uri, c.scope AS c_scope, c.nonce AS c_nonce,
 c.code_challenge AS c_code_challenge, c.auth_time AS c_auth_time, c.amr AS c_amr, c.expires_at AS c_expires_at,
@@ -367,6 +367,10 @@ UPDATE oauth_authorization_codes SET used_at = $3 WHERE workspace_id = $1 AND co
 
 -- oidc.purge-codes
 DELETE FROM oauth_authorization_codes WHERE expires_at < $1;
+
+-- oidc.redirect-origin
+SELECT EXISTS (SELECT 1 FROM oauth_clients c, jsonb_array_elements_text(c.redirect_uris) AS r(uri) WHERE r.uri ^@ ANY($1::text[]))
+AS registered;
 
 -- passkeys.by-user
 SELECT id, workspace_id, user_id, credential_id, public_key, sign_count, transports, device_type, name,

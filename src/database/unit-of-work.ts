@@ -54,11 +54,12 @@ export class EmittedEvents {
  * event by name to its `@OnEvent` handlers (anomaly detection). Nothing after commit sees a change
  * that was rolled back.
  */
+/** Where a unit of work's transaction carries its events, for afterCommit(tx, …): with the transaction, not in this singleton. */
+const EVENTS_OF_TX = Symbol('unit-of-work events');
+type TxOfUnitOfWork = Tx & { readonly [EVENTS_OF_TX]?: EmittedEvents };
+
 @Injectable()
 export class UnitOfWork {
-  /** The events of each open unit of work, by its transaction, for afterCommit(tx, …). */
-  private readonly open = new WeakMap<Tx, EmittedEvents>();
-
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly bus: DomainEventBus,
@@ -67,7 +68,7 @@ export class UnitOfWork {
   async run<T>(work: (tx: Tx, events: EmittedEvents) => Promise<T>): Promise<T> {
     const events = new EmittedEvents();
     const result = await this.dataSource.transaction(async (tx) => {
-      this.open.set(tx, events);
+      Object.defineProperty(tx, EVENTS_OF_TX, { value: events, configurable: true });
       const value = await work(tx, events);
       await this.bus.runTransactionPhase(events.all, tx);
       return value;
@@ -82,7 +83,7 @@ export class UnitOfWork {
    * work: the hook is dropped (the job is still found by the worker's next poll).
    */
   afterCommit(tx: Tx, name: string, hook: () => void): void {
-    this.open.get(tx)?.afterCommit(name, hook);
+    (tx as TxOfUnitOfWork)[EVENTS_OF_TX]?.afterCommit(name, hook);
   }
 
   /**

@@ -25,6 +25,7 @@ import { DeveloperToken } from './entities/developer-token.entity';
     DeveloperBearerStrategy,
     { provide: DEVELOPER_SESSION_AUTHENTICATOR, useExisting: DevelopersService },
   ],
-  exports: [DevelopersService, DevelopersRepository],
+  // The app's authentication guard takes the dashboard cookie to DEVELOPER_SESSION_AUTHENTICATOR.
+  exports: [DevelopersService, DevelopersRepository, DEVELOPER_SESSION_AUTHENTICATOR],
 })
 export class DevelopersModule {}

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { RequestMeta } from '../common/request-context';
+import { HostedLoginPorts } from './hosted-login-ports';
 
 /**
  * The applications a person allowed (the OpenID provider's consents, decision 0915), listed and
  * revocable on the hosted sessions page. The OpenID provider sits above this module (it imports
- * HostedLoginModule), so it fills ApplicationGrantsSlot at start-up, as SAML fills LoginAppNamesSlot;
- * unfilled, the page shows sessions only.
+ * HostedLoginModule), so its source declares itself with @HostedLoginPort('application-grants') (decision 0192);
+ * without one, the page shows sessions only.
  */
 
 export interface ApplicationGrantView {
@@ -23,16 +24,13 @@ export interface ApplicationGrants {
 }
 
 /** The port the OpenID provider fills with its consents (the last one set wins). */
+/** The hosted login's view of the declared source (decision 0192). */
 @Injectable()
-export class ApplicationGrantsSlot {
-  private source: ApplicationGrants | null = null;
+export class ApplicationGrantsPort {
+  constructor(private readonly ports: HostedLoginPorts) {}
 
-  fill(source: ApplicationGrants): void {
-    this.source = source;
-  }
-
-  /** The filled source, or null when no OpenID provider runs. */
+  /** The declared source, or null when no OpenID provider runs. */
   get grants(): ApplicationGrants | null {
-    return this.source;
+    return this.ports.source<ApplicationGrants>('application-grants');
   }
 }

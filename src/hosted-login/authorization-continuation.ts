@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { BrowserSession } from './browser-sessions.service';
+import { HostedLoginPorts } from './hosted-login-ports';
 
 /**
  * A sign-in on the hosted pages whose `next` continues an OpenID authorization request answers it
@@ -7,9 +8,9 @@ import type { BrowserSession } from './browser-sessions.service';
  * `/oauth/authorize` would have answered the browser coming back — the client's redirect URI with
  * a code or an error, or the hosted login again (a step-up) — and the sign-in redirects there,
  * saving the browser the round trip. The provider sits above this module (it imports
- * HostedLoginModule), so it fills AuthorizationContinuationSlot at start-up, as it fills
- * ApplicationGrantsSlot; unfilled, or when the provider answers null, the sign-in redirects to
- * `next` as before.
+ * HostedLoginModule), so its source declares itself with @HostedLoginPort('authorization-continuation')
+ * (decision 0192); without one, or when the provider answers null, the sign-in redirects to `next`
+ * as before.
  */
 export interface AuthorizationContinuation {
   /** Where the browser goes instead of `next` (an absolute or relative URL), or null to follow `next`. */
@@ -17,15 +18,13 @@ export interface AuthorizationContinuation {
 }
 
 /** The port the OpenID provider fills (the last one set wins). */
+/** The hosted login's view of the declared source (decision 0192); none: follow `next`. */
 @Injectable()
-export class AuthorizationContinuationSlot implements AuthorizationContinuation {
-  private source: AuthorizationContinuation | null = null;
-
-  fill(source: AuthorizationContinuation): void {
-    this.source = source;
-  }
+export class AuthorizationContinuationPort implements AuthorizationContinuation {
+  constructor(private readonly ports: HostedLoginPorts) {}
 
   after(next: string, session: BrowserSession): Promise<string | null> {
-    return this.source ? this.source.after(next, session) : Promise.resolve(null);
+    const source = this.ports.source<AuthorizationContinuation>('authorization-continuation');
+    return source ? source.after(next, session) : Promise.resolve(null);
   }
 }

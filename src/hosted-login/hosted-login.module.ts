@@ -1,4 +1,5 @@
 import { Inject, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import type { NextFunction, Request, Response } from 'express';
 import { CommonModule } from '../common/common.module';
 import { RateLimitModule } from '../common/rate-limit/rate-limit.module';
@@ -8,8 +9,8 @@ import { EndUserDirectoryModule } from '../end-user-directory/end-user-directory
 import { EndUsersModule } from '../end-users/end-users.module';
 import { SecondFactorModule } from '../second-factor/second-factor.module';
 import { SessionsModule } from '../sessions/sessions.module';
-import { ApplicationGrantsSlot } from './application-grants';
-import { AuthorizationContinuationSlot } from './authorization-continuation';
+import { ApplicationGrantsPort } from './application-grants';
+import { AuthorizationContinuationPort } from './authorization-continuation';
 import { BrowserSessionsService } from './browser-sessions.service';
 import { HostedAssetsController } from './hosted-assets.controller';
 import { HostedContexts } from './hosted-contexts';
@@ -23,7 +24,8 @@ import { HostedSessionsController } from './hosted-sessions.controller';
 import { HostedSessionsService } from './hosted-sessions.service';
 import { HostedSignUpService } from './hosted-sign-up.service';
 import { HostedVerificationService } from './hosted-verification.service';
-import { LOGIN_APP_NAMES, LoginAppNamesSlot } from './login-app-names';
+import { HostedLoginPorts } from './hosted-login-ports';
+import { LOGIN_APP_NAMES, LoginAppNamesPort } from './login-app-names';
 import { SignInContinuations } from './sign-in-continuation';
 
 const DEFAULT_LOGIN_PATH = '/auth/login/';
@@ -36,6 +38,7 @@ const DEFAULT_LOGIN_PATH = '/auth/login/';
  */
 @Module({
   imports: [
+    DiscoveryModule,
     CommonModule,
     RateLimitModule,
     EndUserDirectoryModule,
@@ -55,12 +58,14 @@ const DEFAULT_LOGIN_PATH = '/auth/login/';
     HostedSessionsService,
     HostedSignUpService,
     SignInContinuations,
-    LoginAppNamesSlot,
-    { provide: LOGIN_APP_NAMES, useExisting: LoginAppNamesSlot },
-    ApplicationGrantsSlot,
-    AuthorizationContinuationSlot,
+    HostedLoginPorts,
+    LoginAppNamesPort,
+    { provide: LOGIN_APP_NAMES, useExisting: LoginAppNamesPort },
+    ApplicationGrantsPort,
+    AuthorizationContinuationPort,
   ],
-  exports: [BrowserSessionsService, LoginAppNamesSlot, ApplicationGrantsSlot, AuthorizationContinuationSlot],
+  // The upstream sign-in of SSO connections ends like a hosted sign-in: it asks the same continuation.
+  exports: [BrowserSessionsService, AuthorizationContinuationPort],
 })
 export class HostedLoginModule implements NestModule {
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}

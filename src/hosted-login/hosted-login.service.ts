@@ -14,7 +14,7 @@ import { HostedContexts } from './hosted-contexts';
 import { BrowserBinding, contextQuery, HOSTED_LOGIN_PATH, HostedInput } from './hosted-input';
 import { INCOMPLETE_LINK, pageOf, SignInResult, SignInView } from './hosted-outcome';
 import { SignInContinuations } from './sign-in-continuation';
-import { AuthorizationContinuationSlot } from './authorization-continuation';
+import { AuthorizationContinuationPort } from './authorization-continuation';
 
 // Where the hosted pages are served (the OpenID provider's authorization endpoint sends the browser here).
 export { HOSTED_LOGIN_PATH } from './hosted-input';
@@ -38,7 +38,7 @@ export class HostedLoginService {
     private readonly limiter: AuthRateLimiter,
     private readonly gate: SignInGate,
     private readonly passwordless: PasswordlessSignIn,
-    private readonly authorization: AuthorizationContinuationSlot,
+    private readonly authorization: AuthorizationContinuationPort,
   ) {}
 
   async show(input: HostedInput, current: BrowserSession | null): Promise<SignInResult> {

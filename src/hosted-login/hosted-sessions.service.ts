@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EndUserPrincipal } from '../common/auth/principal';
 import type { RequestMeta } from '../common/request-context';
 import { SessionsService } from '../sessions/sessions.service';
-import { ApplicationGrantsSlot } from './application-grants';
+import { ApplicationGrantsPort } from './application-grants';
 import type { BrowserSession } from './browser-sessions.service';
 import { HostedContexts } from './hosted-contexts';
 import type { HostedRedirect, HostedResult } from './hosted-outcome';
@@ -31,7 +31,7 @@ export interface SessionsContext {
 export class HostedSessionsService {
   constructor(
     private readonly sessions: SessionsService,
-    private readonly applicationGrants: ApplicationGrantsSlot,
+    private readonly applicationGrants: ApplicationGrantsPort,
     private readonly contexts: HostedContexts,
   ) {}
 

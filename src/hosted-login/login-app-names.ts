@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
+import { HostedLoginPorts } from './hosted-login-ports';
 
 /**
  * Who the hosted login is signing the user in *for*, when that is not the workspace or client in
  * the link: the SAML module names the service provider whose request is waiting (decision 0022).
  * The SAML module sits above this one (it imports HostedLoginModule), so it cannot be injected here:
- * the hosted login module provides an empty slot under this token and SAML fills it at start-up.
- * Unfilled, the page names the workspace or client as before.
+ * its source declares itself with @HostedLoginPort('login-app-names') (decision 0192). Without one,
+ * the page names the workspace or client as before.
  */
 export const LOGIN_APP_NAMES = Symbol('LOGIN_APP_NAMES');
 
@@ -14,16 +15,13 @@ export interface LoginAppNames {
   nameFor(next: string, workspaceId: string | null, cookies: Record<string, unknown>): Promise<string | null>;
 }
 
-/** The port a module above fills with its LoginAppNames (one source: the last one set wins). */
+/** The hosted login's view of the declared source (none: no name). */
 @Injectable()
-export class LoginAppNamesSlot implements LoginAppNames {
-  private source: LoginAppNames | null = null;
-
-  fill(source: LoginAppNames): void {
-    this.source = source;
-  }
+export class LoginAppNamesPort implements LoginAppNames {
+  constructor(private readonly ports: HostedLoginPorts) {}
 
   nameFor(next: string, workspaceId: string | null, cookies: Record<string, unknown>): Promise<string | null> {
-    return this.source ? this.source.nameFor(next, workspaceId, cookies) : Promise.resolve(null);
+    const source = this.ports.source<LoginAppNames>('login-app-names');
+    return source ? source.nameFor(next, workspaceId, cookies) : Promise.resolve(null);
   }
 }

@@ -19,6 +19,7 @@ describe('OAuthClientsRepository', () => {
         name: 'App',
         redirectUris: ['https://app.example.test/cb'],
         clientType: 'confidential',
+        requirePkce: true,
         postLogoutRedirectUris: [],
         firstParty: true,
         subjectType: 'public',

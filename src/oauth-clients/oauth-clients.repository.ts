@@ -6,10 +6,10 @@ import type { Tx } from '../database/unit-of-work';
 import { WorkspaceMember } from '../workspaces/entities/workspace-member.entity';
 import { OAuthClient } from './entities/oauth-client.entity';
 
-/** What an application says about itself as an OpenID client (decision 0913). */
+/** What an application says about itself as an OpenID client (decisions 0913, 0930). */
 export type OpenIdClientSettings = Pick<
   OAuthClient,
-  'firstParty' | 'subjectType' | 'idTokenAlg' | 'jwks' | 'postLogoutRedirectUris' | 'allowSignup'
+  'firstParty' | 'subjectType' | 'idTokenAlg' | 'jwks' | 'postLogoutRedirectUris' | 'allowSignup' | 'requirePkce'
 >;
 
 export interface NewOAuthClient extends OpenIdClientSettings {
@@ -67,6 +67,7 @@ export class OAuthClientsRepository {
         ...(change.idTokenAlg !== undefined && { idTokenAlg: change.idTokenAlg }),
         ...(change.jwks !== undefined && { jwks: change.jwks }),
         ...(change.allowSignup !== undefined && { allowSignup: change.allowSignup }),
+        ...(change.requirePkce !== undefined && { requirePkce: change.requirePkce }),
         updatedAt: () => 'now()',
       },
     );

@@ -14,6 +14,7 @@ export const OAuthClientSchema = namedSchema('OAuthClient', {
     'allow_signup',
     'subject_type',
     'id_token_signed_response_alg',
+    'require_pkce',
     'token_endpoint_auth_method',
     'jwks',
     'created_at',
@@ -42,6 +43,12 @@ export const OAuthClientSchema = namedSchema('OAuthClient', {
     },
     subject_type: { type: 'string', enum: ['public', 'pairwise'], example: 'public' },
     id_token_signed_response_alg: { type: 'string', enum: ['RS256', 'ES256'], example: 'RS256' },
+    require_pkce: {
+      type: 'boolean',
+      example: true,
+      description:
+        'Authorization requests must carry PKCE (S256). Always true for a public client; a confidential client with false may omit PKCE and then must send a nonce.',
+    },
     token_endpoint_auth_method: {
       type: 'string',
       enum: ['client_secret_basic', 'private_key_jwt', 'none'],

@@ -30,6 +30,7 @@ const toView = (c: OAuthClient): ViewOf<typeof OAuthClientSchema> => ({
   allow_signup: c.allowSignup,
   subject_type: c.subjectType,
   id_token_signed_response_alg: c.idTokenAlg,
+  require_pkce: c.requirePkce,
   token_endpoint_auth_method: c.clientType === 'public' ? 'none' : c.jwks ? 'private_key_jwt' : 'client_secret_basic',
   jwks: c.jwks,
   created_at: c.createdAt.toISOString(),
@@ -44,6 +45,7 @@ async function openIdSettings(dto: UpdateOAuthClientDto): Promise<OAuthClientCha
     idTokenAlg: dto.id_token_signed_response_alg,
     jwks: dto.jwks === undefined ? undefined : await publicKeySet(dto.jwks),
     allowSignup: dto.allow_signup,
+    requirePkce: dto.require_pkce,
   };
 }
 
@@ -57,6 +59,13 @@ const invalid = (field: string, problem: string) =>
 function checkRedirectUris(clientType: 'confidential' | 'public', uris: readonly string[] | undefined): void {
   if (clientType === 'public' || !uris?.some(isPrivateUseRedirectUri)) return;
   throw invalid('redirect_uris', 'may use a private-use URI scheme only on a public client (client_type public, RFC 8252 §8.4)');
+}
+
+/** RFC 9700 §2.1.1: a public client has no other proof that the code is its own, so PKCE stays on (decision 0930). */
+function checkPkcePolicy(clientType: 'confidential' | 'public', requirePkce: boolean | undefined): void {
+  if (clientType === 'public' && requirePkce === false) {
+    throw invalid('require_pkce', 'cannot be false on a public client (PKCE is its only proof, RFC 9700 §2.1.1)');
+  }
 }
 
 /** The applications end users belong to. Secrets are shown once and stored as SHA-256. */
@@ -73,6 +82,7 @@ export class OAuthClientsService {
       const isPublic = dto.client_type === 'public';
       if (isPublic && settings.jwks) throw invalid('jwks', 'cannot be set on a public client (it has no credential)');
       checkRedirectUris(isPublic ? 'public' : 'confidential', dto.redirect_uris);
+      checkPkcePolicy(isPublic ? 'public' : 'confidential', dto.require_pkce);
       // A public client has no secret: the hash of an unrevealed random value, which nothing accepts (its auth method is none).
       const secret = generateToken('cs_');
       const client = await this.clients.insert(tx, workspaceId, {
@@ -87,6 +97,7 @@ export class OAuthClientsService {
         idTokenAlg: settings.idTokenAlg ?? 'RS256',
         jwks: settings.jwks ?? null,
         allowSignup: settings.allowSignup ?? false,
+        requirePkce: settings.requirePkce ?? true,
       });
       this.record(events, 'oauth_client_create', p, client, request);
       return { ...toView(client), client_secret: isPublic ? null : secret };
@@ -108,6 +119,7 @@ export class OAuthClientsService {
       const settings = await openIdSettings(dto);
       if (client.clientType === 'public' && settings.jwks) throw invalid('jwks', 'cannot be set on a public client (it has no credential)');
       checkRedirectUris(client.clientType, dto.redirect_uris);
+      checkPkcePolicy(client.clientType, dto.require_pkce);
       const change = { ...settings, name: dto.name, redirectUris: dto.redirect_uris };
       await this.clients.update(tx, client.workspaceId, id, change);
       const updated: OAuthClient = {
@@ -120,6 +132,7 @@ export class OAuthClientsService {
         idTokenAlg: settings.idTokenAlg ?? client.idTokenAlg,
         jwks: settings.jwks ?? client.jwks,
         allowSignup: settings.allowSignup ?? client.allowSignup,
+        requirePkce: settings.requirePkce ?? client.requirePkce,
       };
       this.record(events, 'oauth_client_update', p, updated, request, { fields: Object.keys(dto) });
       return toView(updated);

@@ -3,6 +3,7 @@ import type { JWK } from 'jose';
 import { OAuthClientDirectory } from '../oauth/clients/oauth-client-directory';
 import type { ClientAuthMethod, OAuthClientStore, RegisteredClient } from '../oauth/clients/registered-client';
 import { sha256Hex } from '../common/crypto/tokens';
+import { isStorableText } from '../common/body-guard';
 import { AppClient, CodeWithUser, OidcRepository } from './oidc.repository';
 import { APPLICATION_SCOPES, AUTHORIZATION_CODE, REFRESH_TOKEN } from './scopes';
 
@@ -14,6 +15,26 @@ export const APPLICATION_CLIENT_ID_PREFIX = 'cli_';
 /** `aud` of an end-user access token (src/sessions/tokens/access-token.codec.ts). */
 const END_USER_AUDIENCE = 'end-user';
 
+/** The authorization code read with a client for the token endpoint (decision 0917): null when it was none of the client's. */
+interface CodeRead {
+  codeHash: string;
+  found: CodeWithUser | null;
+}
+
+/**
+ * An application as a RegisteredClient, carrying what find() read with it: the application row (so a
+ * grant does not read it twice) and the code of the token request. It travels to the grant with the
+ * authenticated client, in the grant's parameters; the store keeps nothing per request.
+ */
+interface ApplicationClient extends RegisteredClient {
+  readonly application: AppClient;
+  readonly codeRead: CodeRead | null;
+}
+
+function isApplicationClient(client: RegisteredClient): client is ApplicationClient {
+  return 'application' in client;
+}
+
 /**
  * The applications of src/oauth-clients as the authorization server sees them (decision 0900): a
  * confidential client authenticates with its secret (Basic or form) or, with keys registered, with
@@ -23,11 +44,6 @@ const END_USER_AUDIENCE = 'end-user';
 export class ApplicationClientStore implements OAuthClientStore, OnModuleInit {
   readonly kind = 'application';
   readonly scopes = APPLICATION_SCOPES;
-  /** The application each RegisteredClient of this store was built from (so a grant does not read it twice). */
-  private readonly built = new WeakMap<RegisteredClient, AppClient>();
-  /** The authorization code read with a client for the token endpoint (decision 0917), by its hash: null when it was none of the client's. */
-  private readonly codes = new WeakMap<RegisteredClient, { codeHash: string; found: CodeWithUser | null }>();
-
   constructor(
     private readonly directory: OAuthClientDirectory,
     private readonly repository: OidcRepository,
@@ -43,7 +59,7 @@ export class ApplicationClientStore implements OAuthClientStore, OnModuleInit {
 
   /** The application itself, with what the authorization endpoint needs beyond authentication. */
   application(clientId: string): Promise<AppClient | null> {
-    if (!this.owns(clientId) || clientId.length > 200) return Promise.resolve(null);
+    if (!this.owns(clientId) || clientId.length > 200 || !isStorableText(clientId)) return Promise.resolve(null);
     return this.repository.clientByPublicId(clientId);
   }
 
@@ -53,32 +69,28 @@ export class ApplicationClientStore implements OAuthClientStore, OnModuleInit {
    */
   async find(clientId: string, params?: Readonly<Record<string, string>>): Promise<RegisteredClient | undefined> {
     const code = params?.grant_type === AUTHORIZATION_CODE ? params.code : undefined;
-    const withCode = code !== undefined && code.length <= MAX_CODE_CHARS && this.owns(clientId) && clientId.length <= 200;
+    const withCode =
+      code !== undefined && code.length <= MAX_CODE_CHARS && this.owns(clientId) && clientId.length <= 200 && isStorableText(clientId);
     if (!withCode) return this.build(await this.application(clientId));
     const codeHash = sha256Hex(code);
     const read = await this.repository.clientWithCode(clientId, codeHash);
-    const client = this.build(read?.app ?? null);
-    if (client) this.codes.set(client, { codeHash, found: read!.code });
-    return client;
+    return this.build(read?.app ?? null, read ? { codeHash, found: read.code } : null);
   }
 
   /** The code read with this client by find(), if it was (undefined: not read, ask the repository). */
   codeReadWith(client: RegisteredClient, codeHash: string): CodeWithUser | null | undefined {
-    const read = this.codes.get(client);
+    const read = isApplicationClient(client) ? client.codeRead : null;
     return read?.codeHash === codeHash ? read.found : undefined;
   }
 
-  private build(app: AppClient | null): RegisteredClient | undefined {
-    if (!app) return undefined;
-    const client = registered(app);
-    this.built.set(client, app);
-    return client;
+  private build(app: AppClient | null, codeRead: CodeRead | null = null): ApplicationClient | undefined {
+    return app ? { ...registered(app), application: app, codeRead } : undefined;
   }
 
   /** The application behind a client the token endpoint authenticated (read in the same request), or null for another kind. */
   async applicationOf(client: RegisteredClient): Promise<AppClient | null> {
     if (client.kind !== this.kind) return null;
-    return this.built.get(client) ?? this.application(client.clientId);
+    return isApplicationClient(client) ? client.application : this.application(client.clientId);
   }
 }
 

@@ -8,6 +8,7 @@ const app = (overrides: Partial<AppClient> = {}): AppClient => ({
   name: 'A',
   secretHash: 'h',
   redirectUris: [],
+  requirePkce: true,
   postLogoutRedirectUris: [],
   clientType: 'confidential',
   firstParty: true,

@@ -1,27 +1,24 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { isUuid } from '../common/ids';
 import type { RequestMeta } from '../common/request-context';
 import { UnitOfWork } from '../database/unit-of-work';
-import { type ApplicationGrants, ApplicationGrantsSlot, type ApplicationGrantView } from '../hosted-login/application-grants';
+import type { ApplicationGrants, ApplicationGrantView } from '../hosted-login/application-grants';
+import { HostedLoginPort } from '../hosted-login/hosted-login-ports';
 import { SessionsService } from '../sessions/sessions.service';
 import type { DeniedToken } from '../sessions/tokens/token-denylist.service';
 import { OidcRepository } from './oidc.repository';
 
 /** The consents people gave third-party applications, for the hosted sessions page (decision 0915). */
 @Injectable()
-export class ConsentsService implements ApplicationGrants, OnModuleInit {
+@HostedLoginPort('application-grants')
+export class ConsentsService implements ApplicationGrants {
   constructor(
-    private readonly slot: ApplicationGrantsSlot,
     private readonly repository: OidcRepository,
     private readonly sessions: SessionsService,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
   ) {}
-
-  onModuleInit(): void {
-    this.slot.fill(this);
-  }
 
   async list(workspaceId: string, userId: string): Promise<ApplicationGrantView[]> {
     const rows = await this.repository.listConsents(workspaceId, userId);

@@ -4,4 +4,6 @@ import { errorCatalog } from '../common/errors';
 export const OIDC_ERRORS = errorCatalog('oidc', {
   /** RFC 6750 §3.1, at UserInfo. */
   invalid_token: 401,
+  /** RFC 6750 §3.1: the token sent twice (header and form). */
+  invalid_request: 400,
 });

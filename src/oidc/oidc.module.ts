@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CommonModule } from '../common/common.module';
 import { HostedLoginModule } from '../hosted-login/hosted-login.module';
@@ -17,6 +17,7 @@ import { IdTokensService } from './id-tokens.service';
 import { LogoutController } from './logout/logout.controller';
 import { LogoutService } from './logout/logout.service';
 import { ConsentsService } from './consents.service';
+import { APPLICATION_API_PATHS, ApplicationCors, PUBLIC_DOCUMENT_PATHS } from './cors/application-cors';
 import { OidcMetadata } from './oidc-metadata';
 import { OidcRepository } from './oidc.repository';
 import { ApplicationTokenAuthority } from './tokens/application-token-authority';
@@ -27,7 +28,8 @@ import { UserInfoService } from './userinfo/userinfo.service';
  * The applications' OpenID Connect provider (decision 0910): a kind of client of the one authorization
  * server in src/oauth (decision 0900), its authorization endpoint in front of the hosted login,
  * its grants on the shared token endpoint, ID tokens and UserInfo. The core never imports it. The
- * hosted sessions page lists consents through the ApplicationGrantsSlot this module fills.
+ * hosted sessions page lists consents through ConsentsService, which declares itself the source of the
+ * hosted login's application-grants port (decision 0192).
  */
 @Module({
   imports: [
@@ -51,6 +53,13 @@ import { UserInfoService } from './userinfo/userinfo.service';
     ApplicationTokenAuthority,
     LogoutService,
     ConsentsService,
+    ApplicationCors,
   ],
 })
-export class OidcModule {}
+export class OidcModule implements NestModule {
+  /** CORS on the endpoints a browser application calls (decision 0932); every method, so preflights reach it. */
+  configure(consumer: MiddlewareConsumer): void {
+    const paths = [...PUBLIC_DOCUMENT_PATHS, ...APPLICATION_API_PATHS].map((path) => ({ path: path.slice(1), method: RequestMethod.ALL }));
+    consumer.apply(ApplicationCors).forRoutes(...paths);
+  }
+}

@@ -31,6 +31,8 @@ export interface AppClient {
   pairwiseSalt: string;
   idTokenAlg: 'RS256' | 'ES256';
   jwks: JwkSet | null;
+  /** Authorization requests must carry PKCE (always for a public client, decision 0930). */
+  requirePkce: boolean;
 }
 
 export type NewAuthorizationCode = Omit<OAuthAuthorizationCode, 'usedAt' | 'sessionId' | 'createdAt' | 'workspace' | 'client' | 'user'>;
@@ -75,6 +77,7 @@ const APP_CLIENT = entityColumns(
     'pairwiseSalt',
     'idTokenAlg',
     'jwks',
+    'requirePkce',
   ],
   {
     values: { clientType: ['confidential', 'public'], subjectType: ['public', 'pairwise'], idTokenAlg: ['RS256', 'ES256'] },
@@ -82,7 +85,7 @@ const APP_CLIENT = entityColumns(
   },
 );
 const CLIENT_COLUMNS = `id, client_id, workspace_id, name, client_secret_hash, redirect_uris, post_logout_redirect_uris,
-  client_type, first_party, subject_type, pairwise_salt, id_token_alg, jwks`;
+  client_type, first_party, subject_type, pairwise_salt, id_token_alg, jwks, require_pkce`;
 const CLIENT_BY_PUBLIC_ID = statement(
   'oidc.client-by-public-id',
   `SELECT ${CLIENT_COLUMNS} FROM oauth_clients WHERE client_id = $1`,
@@ -129,7 +132,7 @@ const CODE = statement('oidc.code', codeWithUser(''), CODE_WITH_USER);
 const CLIENT_WITH_CODE = statement(
   'oidc.client-with-code',
   `SELECT o.id, o.client_id, o.workspace_id, o.name, o.client_secret_hash, o.redirect_uris, o.post_logout_redirect_uris,
-    o.client_type, o.first_party, o.subject_type, o.pairwise_salt, o.id_token_alg, o.jwks,
+    o.client_type, o.first_party, o.subject_type, o.pairwise_salt, o.id_token_alg, o.jwks, o.require_pkce,
     c.code_hash AS c_code_hash, c.workspace_id AS c_workspace_id, c.client_id AS c_client_id, c.user_id AS c_user_id,
     c.browser_session_id AS c_browser_session_id, c.redirect_uri AS c_redirect_uri, c.scope AS c_scope, c.nonce AS c_nonce,
     c.code_challenge AS c_code_challenge, c.auth_time AS c_auth_time, c.amr AS c_amr, c.expires_at AS c_expires_at,
@@ -194,6 +197,14 @@ const MARK_CODE_USED = statement(
   'oidc.mark-code-used',
   `UPDATE oauth_authorization_codes SET used_at = $3 WHERE workspace_id = $1 AND code_hash = $2 AND used_at IS NULL`,
   NO_ROW,
+);
+
+/** Whether any application registers a redirect URI starting with one of the prefixes (an origin followed by `/`, `?` or `:`). */
+const REDIRECT_ORIGIN = statement(
+  'oidc.redirect-origin',
+  `SELECT EXISTS (SELECT 1 FROM oauth_clients c, jsonb_array_elements_text(c.redirect_uris) AS r(uri) WHERE r.uri ^@ ANY($1::text[]))
+    AS registered`,
+  computed({ registered: 'boolean' }),
 );
 
 const PURGE_CODES = statement('oidc.purge-codes', `DELETE FROM oauth_authorization_codes WHERE expires_at < $1`, NO_ROW);
@@ -268,6 +279,12 @@ export class OidcRepository {
   async clientByPublicId(clientId: string): Promise<AppClient | null> {
     const row = await first(this.dataSource, CLIENT_BY_PUBLIC_ID, [clientId]);
     return row ? toAppClient(row) : null;
+  }
+
+  /** Whether some application's redirect URI starts with one of `prefixes` (decision 0932's CORS origins). */
+  async redirectUriWithPrefix(prefixes: string[]): Promise<boolean> {
+    const row = await first(this.dataSource, REDIRECT_ORIGIN, [prefixes]);
+    return row?.registered === true;
   }
 
   async clientById(workspaceId: string, id: string): Promise<AppClient | null> {

@@ -27,7 +27,7 @@ import { SpLoginNames } from './sso/sp-login-names';
 /**
  * SAML 2.0 identity provider: SP registry, metadata, SP-initiated SSO. Above the end-users and hosted
  * login modules (the browser's session): it names the waiting SP to the hosted login by
- * filling that module's LoginAppNamesSlot (SpLoginNames), not by being global.
+ * declaring SpLoginNames the source of that module's login-app-names port (decision 0192), not by being global.
  */
 @Module({
   imports: [

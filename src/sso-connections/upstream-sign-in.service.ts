@@ -5,7 +5,7 @@ import { DomainError } from '../common/errors';
 import type { RequestMeta } from '../common/request-context';
 import { UnitOfWork } from '../database/unit-of-work';
 import { EndUserRecord, EndUsersRepository } from '../end-user-directory/end-users.repository';
-import { AuthorizationContinuationSlot } from '../hosted-login/authorization-continuation';
+import { AuthorizationContinuationPort } from '../hosted-login/authorization-continuation';
 import { BrowserSession, BrowserSessionsService } from '../hosted-login/browser-sessions.service';
 import { SignInGate } from '../second-factor/sign-in-gate.service';
 import { SessionsService } from '../sessions/sessions.service';
@@ -79,7 +79,7 @@ export class UpstreamSignInService {
     private readonly sessions: SessionsService,
     private readonly browser: BrowserSessionsService,
     private readonly gate: SignInGate,
-    private readonly authorization: AuthorizationContinuationSlot,
+    private readonly authorization: AuthorizationContinuationPort,
     private readonly events: DomainEventBus,
     private readonly clock: Clock,
   ) {}

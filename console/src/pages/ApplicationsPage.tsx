@@ -113,6 +113,8 @@ function ClientForm({
   const [uris, setUris] = useState((client?.redirect_uris ?? []).join('\n'));
   const [clientType, setClientType] = useState<'confidential' | 'public'>('confidential');
   const [allowSignup, setAllowSignup] = useState(client?.allow_signup ?? false);
+  const [requirePkce, setRequirePkce] = useState(client?.require_pkce ?? true);
+  const isPublic = (client?.client_type ?? clientType) === 'public';
   const action = useAction();
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -123,7 +125,7 @@ function ClientForm({
           call(
             api.PUT('/developer/oauth/clients/{id}/', {
               params: { path: { id: client.id } },
-              body: { name, redirect_uris, allow_signup: allowSignup },
+              body: { name, redirect_uris, allow_signup: allowSignup, require_pkce: isPublic || requirePkce },
             }),
           ),
         )
@@ -135,7 +137,14 @@ function ClientForm({
     const created = await action.run(() =>
       call(
         api.POST('/developer/oauth/clients/', {
-          body: { workspace_id: workspaceId, name, redirect_uris, client_type: clientType, allow_signup: allowSignup },
+          body: {
+            workspace_id: workspaceId,
+            name,
+            redirect_uris,
+            client_type: clientType,
+            allow_signup: allowSignup,
+            require_pkce: isPublic || requirePkce,
+          },
         }),
       ),
     );
@@ -161,6 +170,18 @@ function ClientForm({
           <option value="confidential">Confidential (server-side, with a secret)</option>
           <option value="public">Public client (PKCE, no secret)</option>
         </SelectField>
+      )}
+      {/* A public client always uses PKCE (the API refuses false), so only a confidential one offers the choice. */}
+      {isPublic ? null : (
+        <div className="field">
+          <label>
+            <input type="checkbox" name="require_pkce" checked={requirePkce} onChange={(e) => setRequirePkce(e.target.checked)} /> Require
+            PKCE
+          </label>
+          <p className="hint">
+            Off: requests without PKCE are accepted, and must then carry a nonce (as OpenID certification tests send them).
+          </p>
+        </div>
       )}
       <TextArea
         label="Redirect URIs"

@@ -1,5 +1,5 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
-import { ModuleRef, Reflector } from '@nestjs/core';
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import { AuthGuard as PassportGuard, IAuthGuard } from '@nestjs/passport';
 import type { Request } from 'express';
 import { DomainError } from '../errors';
@@ -18,7 +18,8 @@ const STRATEGY: Record<Exclude<AuthKind, 'public'>, string> = {
 /**
  * The one global guard. Each route says how it authenticates with @Auth();
  * bearer credentials go through the Passport strategy of that kind, the
- * developer dashboard cookie through the developers module.
+ * developer dashboard cookie through the developers module, which provides and
+ * exports DEVELOPER_SESSION_AUTHENTICATOR to the app module that registers this guard.
  */
 @Injectable()
 export class AuthenticationGuard implements CanActivate {
@@ -26,7 +27,7 @@ export class AuthenticationGuard implements CanActivate {
 
   constructor(
     private readonly reflector: Reflector,
-    private readonly moduleRef: ModuleRef,
+    @Inject(DEVELOPER_SESSION_AUTHENTICATOR) private readonly sessions: DeveloperSessionAuthenticator,
   ) {}
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
@@ -35,7 +36,7 @@ export class AuthenticationGuard implements CanActivate {
     if (!kind) throw new DomainError(COMMON_ERRORS.unauthorized, 'Authentication required');
     const req = ctx.switchToHttp().getRequest<Request & { user?: Principal }>();
     if (kind === 'developer' && !req.headers.authorization && req.cookies?.sid) {
-      req.user = await this.sessions().authenticateSession(
+      req.user = await this.sessions.authenticateSession(
         String(req.cookies.sid),
         headerValue(req.headers['x-csrf-token']),
         UNSAFE.has(req.method),
@@ -44,10 +45,6 @@ export class AuthenticationGuard implements CanActivate {
     }
     await this.passportGuard(kind).canActivate(ctx);
     return true;
-  }
-
-  private sessions(): DeveloperSessionAuthenticator {
-    return this.moduleRef.get<DeveloperSessionAuthenticator>(DEVELOPER_SESSION_AUTHENTICATOR, { strict: false });
   }
 
   private passportGuard(kind: Exclude<AuthKind, 'public'>): IAuthGuard {

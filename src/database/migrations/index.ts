@@ -23,6 +23,7 @@ import { SsoConnections1795800000000 } from './1795800000000-SsoConnections';
 import { SsoOidcFlows1795800000001 } from './1795800000001-SsoOidcFlows';
 import { SsoSamlAssertionIds1795805000001 } from './1795805000001-SsoSamlAssertionIds';
 import { ApplicationSignUp1795820000001 } from './1795820000001-ApplicationSignUp';
+import { ApplicationPkcePolicy1795840000001 } from './1795840000001-ApplicationPkcePolicy';
 
 /** Every migration, in order. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -51,4 +52,5 @@ export const MIGRATIONS = [
   SsoOidcFlows1795800000001,
   SsoSamlAssertionIds1795805000001,
   ApplicationSignUp1795820000001,
+  ApplicationPkcePolicy1795840000001,
 ];

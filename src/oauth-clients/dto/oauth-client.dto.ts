@@ -67,6 +67,14 @@ class OpenIdClientFields {
   @IsBoolean()
   allow_signup?: boolean;
 
+  @ApiPropertyOptional({
+    description:
+      'Whether authorization requests must carry PKCE (code_challenge, S256; default true). Only a confidential client may set false: its requests may then omit PKCE and must carry a nonce instead. A public client always uses PKCE (400 if false).',
+  })
+  @Optional()
+  @IsBoolean()
+  require_pkce?: boolean;
+
   @ApiPropertyOptional({ enum: ['public', 'pairwise'], description: 'pairwise: `sub` differs per application (OpenID Connect Core §8.1).' })
   @Optional()
   @IsIn(['public', 'pairwise'])

@@ -9,6 +9,7 @@ import { Workspace } from '../../workspaces/entities/workspace.entity';
 @Check('oauth_clients_client_type_check', `client_type IN ('confidential', 'public')`)
 @Check('oauth_clients_subject_type_check', `subject_type IN ('public', 'pairwise')`)
 @Check('oauth_clients_id_token_alg_check', `id_token_alg IN ('RS256', 'ES256')`)
+@Check('oauth_clients_public_pkce_check', `require_pkce OR client_type = 'confidential'`)
 export class OAuthClient {
   @PrimaryGeneratedColumn('uuid') id: string;
   @Column('uuid', { name: 'workspace_id' }) workspaceId: string;
@@ -40,4 +41,6 @@ export class OAuthClient {
   @Column('jsonb', { name: 'post_logout_redirect_uris', default: [] }) postLogoutRedirectUris: string[];
   /** Its hosted login offers "Create an account" (decision 0317). */
   @Column('boolean', { name: 'allow_signup', default: false }) allowSignup: boolean;
+  /** Whether its authorization requests must carry PKCE; only a confidential client may turn it off (decision 0930). */
+  @Column('boolean', { name: 'require_pkce', default: true }) requirePkce: boolean;
 }

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { errors, jwtVerify, type JWTPayload } from 'jose';
+import { isStorableText } from '../../common/body-guard';
 import { Clock } from '../../common/clock';
 import type { KeySource } from '../clients/registered-client';
 import { AssertionJtisRepository } from './assertion-jtis.repository';
@@ -65,8 +66,8 @@ export class AssertionVerifier {
     }
     if (payload.jti === undefined && expect.requireJti) throw new AssertionRefused('assertion has no jti');
     if (payload.jti !== undefined) {
-      if (typeof payload.jti !== 'string' || payload.jti.length === 0 || payload.jti.length > 256) {
-        throw new AssertionRefused('assertion jti is not a string of 1 to 256 characters');
+      if (typeof payload.jti !== 'string' || payload.jti.length === 0 || payload.jti.length > 256 || !isStorableText(payload.jti)) {
+        throw new AssertionRefused('assertion jti is not a string of 1 to 256 storable characters');
       }
       const first = await this.jtis.claim(expect.issuer, payload.jti, new Date((payload.exp! + CLOCK_TOLERANCE_SECONDS) * 1000));
       if (!first) throw new AssertionRefused('assertion jti was already used');

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { isStorableText } from '../../common/body-guard';
 import type { OAuthClientStore, RegisteredClient } from './registered-client';
 
 const MAX_CLIENT_ID = 200;
@@ -19,7 +20,8 @@ export class OAuthClientDirectory {
 
   /** The client, from the store that owns its id; `params`: the token request's, which its store may use (OAuthClientStore.find). */
   async find(clientId: string, params?: Readonly<Record<string, string>>): Promise<RegisteredClient | undefined> {
-    if (!clientId || clientId.length > MAX_CLIENT_ID) return undefined;
+    // A NUL or an unpaired surrogate (from Basic credentials or an assertion's sub) names no client, and PostgreSQL refuses it.
+    if (!clientId || clientId.length > MAX_CLIENT_ID || !isStorableText(clientId)) return undefined;
     const store = this.stores.find((s) => s.owns(clientId));
     return store?.find(clientId, params);
   }

@@ -15,6 +15,7 @@ const client: AppClient = {
   pairwiseSalt: 'salt',
   idTokenAlg: 'RS256',
   jwks: null,
+  requirePkce: true,
 };
 
 const valid = {
@@ -55,7 +56,6 @@ describe('parseAuthorizationRequest', () => {
     [{ response_type: 'token' }, 'unsupported_response_type'],
     [{ response_type: undefined }, 'invalid_request'],
     [{ scope: 'email' }, 'invalid_scope'],
-    [{ scope: 'openid admin' }, 'invalid_scope'],
     [{ prompt: 'none login' }, 'invalid_request'],
     [{ prompt: 'sometimes' }, 'invalid_request'],
     [{ max_age: '-1' }, 'invalid_request'],
@@ -73,6 +73,23 @@ describe('parseAuthorizationRequest', () => {
         description: expect.any(String),
       },
     });
+  });
+
+  it('leaves out scopes it does not know instead of refusing them (OpenID Connect Core §3.1.2.1)', () => {
+    const parsed = parseAuthorizationRequest({ ...valid, scope: 'openid admin email address' }, client);
+    expect(parsed.ok && parsed.request.scope).toBe('openid email');
+  });
+
+  it('takes a request without PKCE only from a confidential client that allows it, and then only with a nonce', () => {
+    const { code_challenge: _c, code_challenge_method: _m, ...bare } = valid;
+    const error = (parsed: ReturnType<typeof parseAuthorizationRequest>) =>
+      !parsed.ok && 'redirect' in parsed ? parsed.redirect.error : null;
+    expect(error(parseAuthorizationRequest({ ...bare, nonce: 'n' }, client))).toBe('invalid_request');
+    const relaxed = { ...client, requirePkce: false };
+    expect(error(parseAuthorizationRequest(bare, relaxed))).toBe('invalid_request');
+    const parsed = parseAuthorizationRequest({ ...bare, nonce: 'n' }, relaxed);
+    expect(parsed.ok && parsed.request.codeChallenge).toBeNull();
+    expect(error(parseAuthorizationRequest({ ...bare, nonce: 'n' }, { ...relaxed, clientType: 'public' }))).toBe('invalid_request');
   });
 
   it('adds response parameters to the redirect URI and keeps its own query', () => {

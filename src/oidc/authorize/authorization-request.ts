@@ -1,7 +1,7 @@
 import type { AppClient } from '../oidc.repository';
 import { APPLICATION_SCOPES, OPENID } from '../scopes';
 import { isS256Challenge } from './pkce';
-import { matchesRedirectUri } from './redirect-uri';
+import { registeredRedirect } from './redirect-uri';
 
 /** RFC 6749 §4.1.2.1 and OpenID Connect Core §3.1.2.6 error codes of the authorization endpoint. */
 export type AuthorizeErrorCode =
@@ -28,17 +28,23 @@ export const STEP_UP_TRIED = 'step_up_tried';
 /** A validated authorization request (OpenID Connect Core §3.1.2.1 with PKCE, RFC 7636). */
 export interface AuthorizationRequest {
   client: AppClient;
+  /** As the client sent it: the token request must name it the same way (RFC 6749 §4.1.3). */
   redirectUri: string;
+  /** The registered redirect URI as parsed: where the answer goes (decision 0935). */
+  redirectTo: string;
   state: string | null;
-  /** Space-separated, deduplicated, in the order asked. */
+  /** Space-separated, deduplicated, in the order asked; scopes this server does not know are left out (decision 0936). */
   scope: string;
   nonce: string | null;
-  codeChallenge: string;
+  /** Null when the client may and did omit PKCE (decision 0930). */
+  codeChallenge: string | null;
   prompt: ReadonlySet<Prompt>;
   maxAge: number | null;
   loginHint: string | null;
+  /** An ID token the client holds for the person it expects (OpenID Connect Core §3.1.2.1), verified by the service. */
+  idTokenHint: string | null;
   acrValues: string[];
-  /** The session must have authenticated at or after this epoch second (set after a forced re-authentication). */
+  /** The session must have authenticated at or after this epoch millisecond (set after a forced re-authentication). */
   authAfter: number | null;
   stepUpTried: boolean;
   /** The parameters as received (single-valued), to send the browser back here after the hosted login. */
@@ -50,6 +56,7 @@ export type ParsedAuthorization =
   { ok: true; request: AuthorizationRequest } | { ok: false; page: string } | { ok: false; redirect: AuthorizeError };
 
 export interface AuthorizeError {
+  /** The parsed registered redirect URI the error is sent to. */
   redirectUri: string;
   state: string | null;
   error: AuthorizeErrorCode;
@@ -63,6 +70,7 @@ const LIMITS: Record<string, number> = {
   acr_values: 512,
   scope: 512,
   redirect_uri: 2000,
+  id_token_hint: 8192,
   code_challenge: 128,
   ui_locales: 64,
   claims_locales: 64,
@@ -96,13 +104,14 @@ export function parseAuthorizationRequest(source: unknown, client: AppClient | n
   if (!client) return { ok: false, page: 'The application that sent you here is not registered with this service.' };
   const redirectUri = params.redirect_uri;
   if (!redirectUri) return { ok: false, page: 'The request does not say where to return to (redirect_uri is missing).' };
-  if (redirectUri.length > LIMITS.redirect_uri || !matchesRedirectUri(client.redirectUris, redirectUri)) {
+  const redirectTo = redirectUri.length > LIMITS.redirect_uri ? null : registeredRedirect(client.redirectUris, redirectUri);
+  if (redirectTo === null) {
     return { ok: false, page: 'The address this request would return to is not registered for the application.' };
   }
   const state = typeof params.state === 'string' && params.state.length <= LIMITS.state ? params.state : null;
   const fail = (error: AuthorizeErrorCode, description: string): ParsedAuthorization => ({
     ok: false,
-    redirect: { redirectUri, state, error, description },
+    redirect: { redirectUri: redirectTo, state, error, description },
   });
 
   if (repeated.length) return fail('invalid_request', `parameter ${repeated[0]} is repeated`);
@@ -116,14 +125,22 @@ export function parseAuthorizationRequest(source: unknown, client: AppClient | n
   if (params.response_mode !== undefined && params.response_mode !== 'query') {
     return fail('invalid_request', 'only response_mode=query is supported');
   }
-  if (!params.code_challenge) return fail('invalid_request', 'code_challenge is required (PKCE, RFC 7636, S256)');
-  if (params.code_challenge_method !== 'S256') return fail('invalid_request', 'code_challenge_method must be S256');
-  if (!isS256Challenge(params.code_challenge)) return fail('invalid_request', 'code_challenge is not a base64url SHA-256');
+  const withPkce = params.code_challenge !== undefined || params.code_challenge_method !== undefined;
+  if (withPkce) {
+    if (!params.code_challenge) return fail('invalid_request', 'code_challenge is required with code_challenge_method');
+    if (params.code_challenge_method !== 'S256') return fail('invalid_request', 'code_challenge_method must be S256');
+    if (!isS256Challenge(params.code_challenge)) return fail('invalid_request', 'code_challenge is not a base64url SHA-256');
+  } else if (requiresPkce(client)) {
+    return fail('invalid_request', 'code_challenge is required (PKCE, RFC 7636, S256)');
+  } else if (!params.nonce) {
+    // Without PKCE the nonce is what binds the code to this browser's request (RFC 9700 §2.1.1).
+    return fail('invalid_request', 'nonce is required when the request carries no PKCE code_challenge');
+  }
 
+  // OpenID Connect Core §3.1.2.1: scope values the server does not understand SHOULD be ignored (decision 0936).
   const asked = [...new Set((params.scope ?? '').split(' ').filter(Boolean))];
   if (!asked.includes(OPENID)) return fail('invalid_scope', 'scope must include openid');
-  const unknown = asked.filter((s) => !(APPLICATION_SCOPES as readonly string[]).includes(s));
-  if (unknown.length) return fail('invalid_scope', `scope ${unknown.join(' ')} is not supported`);
+  const known = asked.filter((s) => (APPLICATION_SCOPES as readonly string[]).includes(s));
 
   const prompts = (params.prompt ?? '').split(' ').filter(Boolean);
   if (prompts.some((p) => !PROMPTS.includes(p as Prompt))) return fail('invalid_request', 'prompt has an unknown value');
@@ -137,7 +154,7 @@ export function parseAuthorizationRequest(source: unknown, client: AppClient | n
   }
   let authAfter: number | null = null;
   if (params[AUTH_AFTER] !== undefined) {
-    if (!/^\d{1,12}$/.test(params[AUTH_AFTER])) return fail('invalid_request', `${AUTH_AFTER} is malformed`);
+    if (!/^\d{1,15}$/.test(params[AUTH_AFTER])) return fail('invalid_request', `${AUTH_AFTER} is malformed`);
     authAfter = Number(params[AUTH_AFTER]);
   }
   return {
@@ -145,19 +162,26 @@ export function parseAuthorizationRequest(source: unknown, client: AppClient | n
     request: {
       client,
       redirectUri,
+      redirectTo,
       state,
-      scope: asked.join(' '),
+      scope: known.join(' '),
       nonce: params.nonce ?? null,
-      codeChallenge: params.code_challenge,
+      codeChallenge: withPkce ? params.code_challenge : null,
       prompt,
       maxAge,
       loginHint: params.login_hint ?? null,
+      idTokenHint: params.id_token_hint || null,
       acrValues: (params.acr_values ?? '').split(' ').filter(Boolean),
       authAfter,
       stepUpTried: params[STEP_UP_TRIED] === '1',
       params,
     },
   };
+}
+
+/** A public client always proves the code with PKCE; a confidential one unless its registration says otherwise (decision 0930). */
+export function requiresPkce(client: AppClient): boolean {
+  return client.clientType === 'public' || client.requirePkce;
 }
 
 /** The redirect URI with the response parameters added to its query (RFC 6749 §4.1.2: the query it has is kept). */

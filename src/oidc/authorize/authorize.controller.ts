@@ -11,7 +11,7 @@ import { BrowserSession, BrowserSessionsService } from '../../hosted-login/brows
 import { CSRF_COOKIE, formToken, LoginCsrf } from '../../hosted-login/login-csrf';
 import { renderErrorPage } from '../../common/html/error-page.view';
 import { AuthorizeOutcome, AuthorizeService } from './authorize.service';
-import { authorizeResponses } from './authorize.docs';
+import { authorizeForm, authorizeQuery, authorizeResponses, consentForm } from './authorize.docs';
 import { PageSurface } from '../../common/surface.decorators';
 
 /**
@@ -35,9 +35,10 @@ export class AuthorizeController {
 
   @Doc(
     'Authorization endpoint (OpenID Connect)',
-    "Starts the authorization-code flow of an application (RFC 6749 §4.1, OpenID Connect Core §3.1.2): `response_type=code`, `client_id`, an exactly registered `redirect_uri` (loopback IP literals may use any port, RFC 8252 §7.3), `scope` with `openid` (and `profile`, `email`, `offline_access`), PKCE `code_challenge` with `code_challenge_method=S256` (required for every client), `state`, `nonce`, `prompt` (`none`, `login`, `consent`), `max_age`, `login_hint`, `acr_values`. A browser without a fresh session for the application's workspace goes through the hosted login and comes back; a third-party application asks the person's consent once. The answer is a redirect to `redirect_uri` with `code`, `state` and `iss` (RFC 9207), or with `error` (RFC 6749 §4.1.2.1); without a known client and registered redirect URI, an HTML error page.",
+    "Starts the authorization-code flow of an application (RFC 6749 §4.1, OpenID Connect Core §3.1.2): `response_type=code`, `client_id`, an exactly registered `redirect_uri` (loopback IP literals may use any port, RFC 8252 §7.3), `scope` with `openid` (and `profile`, `email`, `offline_access`), PKCE `code_challenge` with `code_challenge_method=S256` (required unless a confidential application set require_pkce false; its requests without PKCE then need `nonce`), `state`, `nonce`, `prompt` (`none`, `login`, `consent`), `max_age`, `login_hint`, `id_token_hint`, `acr_values`; unknown scopes are ignored. A browser without a fresh session for the application's workspace goes through the hosted login and comes back; a third-party application asks the person's consent once. The answer is a redirect to `redirect_uri` with `code`, `state` and `iss` (RFC 9207), or with `error` (RFC 6749 §4.1.2.1); without a known client and registered redirect URI, an HTML error page.",
   )
   @authorizeResponses()
+  @authorizeQuery()
   @Get()
   async authorizeGet(@Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
     this.send(
@@ -48,6 +49,7 @@ export class AuthorizeController {
 
   @Doc('Authorization endpoint (form post)', 'The same request as GET /oauth/authorize, as an application/x-www-form-urlencoded body.')
   @authorizeResponses()
+  @authorizeForm()
   @Post()
   @HttpCode(302)
   async authorizePost(@Body() body: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
@@ -63,6 +65,7 @@ export class AuthorizeController {
   )
   @authorizeResponses()
   @ReturnsText(403, 'text/html', 'The form token is missing or stale: an error page, nothing changes', '<!doctype html>…')
+  @consentForm()
   @Post('consent')
   @HttpCode(302)
   async consent(

@@ -1,4 +1,4 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { parse as parseQuery } from 'node:querystring';
 import { Clock } from '../../common/clock';
@@ -6,11 +6,13 @@ import { sha256Hex } from '../../common/crypto/tokens';
 import type { RequestMeta } from '../../common/request-context';
 import { UnitOfWork } from '../../database/unit-of-work';
 import type { BrowserSession } from '../../hosted-login/browser-sessions.service';
-import { type AuthorizationContinuation, AuthorizationContinuationSlot } from '../../hosted-login/authorization-continuation';
+import type { AuthorizationContinuation } from '../../hosted-login/authorization-continuation';
+import { HostedLoginPort } from '../../hosted-login/hosted-login-ports';
 import { HOSTED_LOGIN_PATH } from '../../hosted-login/hosted-login.service';
 import { renderErrorPage } from '../../common/html/error-page.view';
 import { OAuthServerInfo } from '../../oauth/discovery/oauth-server-info';
 import { ApplicationClientStore } from '../application-client.store';
+import { IdTokensService, subjectFor } from '../id-tokens.service';
 import { OidcRepository } from '../oidc.repository';
 import { ACR_MFA, ACR_SFA } from '../scopes';
 import { renderConsentPage } from '../views/consent-page.view';
@@ -47,7 +49,8 @@ const PURGE_EVERY_MS = 60_000;
  * client's redirect URI with a single-use code (or an error, RFC 6749 §4.1.2.1).
  */
 @Injectable()
-export class AuthorizeService implements AuthorizationContinuation, OnModuleInit {
+@HostedLoginPort('authorization-continuation')
+export class AuthorizeService implements AuthorizationContinuation {
   private lastPurge = 0;
 
   constructor(
@@ -56,12 +59,8 @@ export class AuthorizeService implements AuthorizationContinuation, OnModuleInit
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly server: OAuthServerInfo,
-    private readonly continuation: AuthorizationContinuationSlot,
+    private readonly idTokens: IdTokensService,
   ) {}
-
-  onModuleInit(): void {
-    this.continuation.fill(this);
-  }
 
   /**
    * A sign-in on the hosted pages whose `next` is an authorization request (decision 0919): the
@@ -83,10 +82,21 @@ export class AuthorizeService implements AuthorizationContinuation, OnModuleInit
     if (!parsed.ok) return 'page' in parsed ? errorPage(parsed.page) : this.refuse(parsed.redirect);
     const request = parsed.request;
     const session = current && current.workspaceId === request.client.workspaceId ? current : null;
+    const hinted = request.idTokenHint === null ? null : await this.hintedSubject(request);
+    if (hinted === INVALID_HINT) {
+      return this.refuse(errorOf(request, 'invalid_request', 'id_token_hint is not an ID token this server issued to the application'));
+    }
 
     if (!session || this.mustAuthenticateAgain(request, session)) {
       if (request.prompt.has('none')) return this.refuse(errorOf(request, 'login_required', 'the person is not signed in (prompt=none)'));
       return this.toHostedLogin(request, { reauthenticate: session !== null });
+    }
+    if (hinted !== null && hinted !== subjectFor(request.client, session.userId)) {
+      if (request.prompt.has('none')) {
+        return this.refuse(errorOf(request, 'login_required', 'the person signed in is not the one id_token_hint names'));
+      }
+      // Once: a person who signs in again as someone else after being asked is answered as who they are (decision 0937).
+      if (request.authAfter === null) return this.toHostedLogin(request, { reauthenticate: true });
     }
     if (this.wantsStepUp(request, session)) {
       if (!request.prompt.has('none')) return this.toHostedLogin(request, { stepUp: true });
@@ -148,16 +158,28 @@ export class AuthorizeService implements AuthorizationContinuation, OnModuleInit
     return parseAuthorizationRequest(source, client);
   }
 
-  /** prompt=login, select_account, max_age exceeded, or a re-authentication this server asked for that has not happened yet. */
+  /**
+   * prompt=login, select_account, max_age exceeded, or a re-authentication this server asked for that
+   * has not happened yet. Compared in milliseconds, so max_age=0 always asks again (decision 0938).
+   */
   private mustAuthenticateAgain(request: AuthorizationRequest, session: BrowserSession): boolean {
-    const authTime = Math.floor(session.authenticatedAt.getTime() / 1000);
-    const now = Math.floor(this.clock.now().getTime() / 1000);
+    const authTime = session.authenticatedAt.getTime();
     if (request.authAfter !== null) {
       // The browser came back from the re-authentication this server asked for: that is its answer.
       return authTime < request.authAfter;
     }
     if (request.prompt.has('login') || request.prompt.has('select_account')) return true;
-    return request.maxAge !== null && now - authTime > request.maxAge;
+    if (request.maxAge === null) return false;
+    return request.maxAge === 0 || this.clock.now().getTime() - authTime > request.maxAge * 1000;
+  }
+
+  /**
+   * The subject of a valid id_token_hint (our signature, issued to this client; an expired one is
+   * still a hint, OpenID Connect Core §3.1.2.1), or INVALID_HINT.
+   */
+  private async hintedSubject(request: AuthorizationRequest): Promise<string> {
+    const hint = await this.idTokens.readHint(request.idTokenHint!);
+    return hint !== null && hint.aud === request.client.clientId ? hint.sub : INVALID_HINT;
   }
 
   /** acr_values asks for the multi-factor class only, the session has not met it, and the hosted login has not been asked yet. */
@@ -180,7 +202,7 @@ export class AuthorizeService implements AuthorizationContinuation, OnModuleInit
       .join(' ');
     if (remaining) back.prompt = remaining;
     if (how.reauthenticate || request.prompt.has('login') || request.maxAge !== null) {
-      back[AUTH_AFTER] = String(Math.floor(this.clock.now().getTime() / 1000));
+      back[AUTH_AFTER] = String(this.clock.now().getTime());
     }
     if (how.stepUp) back[STEP_UP_TRIED] = '1';
     const next = this.authorizeUrl(back);
@@ -201,7 +223,7 @@ export class AuthorizeService implements AuthorizationContinuation, OnModuleInit
     return {
       kind: 'page',
       status: 200,
-      formTargets: [request.redirectUri],
+      formTargets: [request.redirectTo],
       html: renderConsentPage({
         action: `${AUTHORIZE_PATH}/consent`,
         csrfToken,
@@ -237,7 +259,7 @@ export class AuthorizeService implements AuthorizationContinuation, OnModuleInit
     // RFC 9207: the issuer beside the code, so a client talking to several servers knows whose code it is.
     return {
       kind: 'redirect',
-      location: responseLocation(request.redirectUri, { code, state: request.state, iss: this.server.issuer }),
+      location: responseLocation(request.redirectTo, { code, state: request.state, iss: this.server.issuer }),
     };
   }
 
@@ -255,8 +277,11 @@ export class AuthorizeService implements AuthorizationContinuation, OnModuleInit
 }
 
 function errorOf(request: AuthorizationRequest, error: AuthorizeErrorCode, description: string): AuthorizeError {
-  return { redirectUri: request.redirectUri, state: request.state, error, description };
+  return { redirectUri: request.redirectTo, state: request.state, error, description };
 }
+
+/** An id_token_hint that does not verify (never a subject: subjects are ids or base64url). */
+const INVALID_HINT = '\u0000invalid';
 
 /** RFC 6749 §4.1.2.1: without a trusted redirect URI the person is told, and nothing is redirected. */
 function errorPage(message: string): AuthorizeOutcome {

@@ -1,4 +1,4 @@
-import { matchesRedirectUri } from './redirect-uri';
+import { matchesRedirectUri, registeredRedirect } from './redirect-uri';
 
 describe('matchesRedirectUri', () => {
   const registered = ['https://app.example.test/callback', 'http://127.0.0.1/native/cb', 'http://[::1]:8080/cb'];
@@ -28,5 +28,24 @@ describe('matchesRedirectUri', () => {
     expect(matchesRedirectUri(registered, 'http://127.0.0.1:51234/native/cb/extra')).toBe(false);
     expect(matchesRedirectUri(['http://localhost/cb'], 'http://localhost:4000/cb')).toBe(false);
     expect(matchesRedirectUri(['https://127.0.0.1/cb'], 'https://127.0.0.1:4000/cb')).toBe(false);
+  });
+});
+
+describe('registeredRedirect', () => {
+  it('refuses a loopback URI that looks like a registered one but parses to another path', () => {
+    expect(registeredRedirect(['http://127.0.0.1/cb'], 'http://127.0.0.1\\evil/cb')).toBeNull();
+    expect(registeredRedirect(['http://127.0.0.1/cb'], 'http://127.0.0.1:8080\\evil/cb')).toBeNull();
+    expect(registeredRedirect(['http://127.0.0.1/cb'], 'http://127.0.0.1/./cb/../evil')).toBeNull();
+  });
+
+  it('answers the address it compared: the loopback URI with the port the client asked for', () => {
+    expect(registeredRedirect(['http://127.0.0.1/cb'], 'http://127.0.0.1:51234/cb')).toBe('http://127.0.0.1:51234/cb');
+    expect(registeredRedirect(['https://app.example.test/callback'], 'https://app.example.test/callback')).toBe(
+      'https://app.example.test/callback',
+    );
+  });
+
+  it('lets no registered backslash URI widen to another one', () => {
+    expect(registeredRedirect(['https://app.example.test/a\\b'], 'https://app.example.test/a/b')).toBeNull();
   });
 });

@@ -28,7 +28,8 @@ export class OAuthAuthorizationCode {
   @Column('text', { name: 'redirect_uri' }) redirectUri: string;
   @Column('text') scope: string;
   @Column('text', { nullable: true }) nonce: string | null;
-  @Column('text', { name: 'code_challenge' }) codeChallenge: string;
+  /** Null when the request came without PKCE (a confidential client with require_pkce false, decision 0930). */
+  @Column('text', { name: 'code_challenge', nullable: true }) codeChallenge: string | null;
   @Column('timestamptz', { name: 'auth_time' }) authTime: Date;
   @Column('text', { array: true }) amr: string[];
   @Column('timestamptz', { name: 'expires_at' }) expiresAt: Date;

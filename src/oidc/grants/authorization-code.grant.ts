@@ -15,7 +15,7 @@ import { AUTHORIZATION_CODE } from '../scopes';
 import { ApplicationTokens } from './application-tokens';
 
 /**
- * RFC 6749 §4.1.3 with PKCE (RFC 7636 §4.6): a code works once, for the client it was issued to,
+ * RFC 6749 §4.1.3 with PKCE (RFC 7636 §4.6; a code requested without it, decision 0930, takes no verifier): a code works once, for the client it was issued to,
  * with the redirect URI it was issued for and the verifier of its challenge. Presenting a spent
  * code again revokes the session its first exchange opened (OAuth 2.1 §4.1.3).
  *
@@ -47,7 +47,6 @@ export class AuthorizationCodeGrant implements GrantHandler, OnModuleInit {
     const { code, redirect_uri: redirectUri, code_verifier: verifier } = params;
     if (!code) throw new OAuthError('invalid_request', 'code is required');
     if (!redirectUri) throw new OAuthError('invalid_request', 'redirect_uri is required');
-    if (!verifier) throw new OAuthError('invalid_request', 'code_verifier is required (PKCE)');
     const app = await this.store.applicationOf(client.client);
     if (!app) throw new OAuthError('invalid_client', 'client authentication failed');
     if (code.length > MAX_CODE_CHARS) throw invalidCode();
@@ -62,7 +61,12 @@ export class AuthorizationCodeGrant implements GrantHandler, OnModuleInit {
     if (row.usedAt) return this.refuseReuse(row.codeHash, now, request);
     if (row.expiresAt <= now) throw invalidCode();
     if (row.redirectUri !== redirectUri) throw new OAuthError('invalid_grant', 'redirect_uri differs from the authorization request');
-    if (!verifierMatches(verifier, row.codeChallenge)) {
+    if (row.codeChallenge === null) {
+      // RFC 9700 §4.8.2: a verifier for a code requested without a challenge is refused (a downgrade probe).
+      if (verifier !== undefined) throw new OAuthError('invalid_grant', 'code_verifier sent for a code requested without PKCE');
+    } else if (!verifier) {
+      throw new OAuthError('invalid_request', 'code_verifier is required (PKCE)');
+    } else if (!verifierMatches(verifier, row.codeChallenge)) {
       throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge');
     }
     if (!user.isActive) {

@@ -1,5 +1,5 @@
-import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { applyDecorators, Body, Controller, Get, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Doc, NoBody, ReturnsText } from '../../api-docs/decorators';
 import { Auth } from '../../common/auth/auth.decorator';
@@ -11,6 +11,50 @@ import { BrowserSessionsService } from '../../hosted-login/browser-sessions.serv
 import { CSRF_COOKIE, formToken, LoginCsrf } from '../../hosted-login/login-csrf';
 import { LogoutOutcome, LogoutService } from './logout.service';
 import { PageSurface } from '../../common/surface.decorators';
+import { FORM } from '../../oauth/oauth.docs';
+
+/** RP-Initiated Logout 1.0 §2's parameters, with the bounds the service applies. */
+const LOGOUT_PARAMETERS: Record<string, { type: 'string'; maxLength: number; description: string; enum?: string[] }> = {
+  id_token_hint: {
+    type: 'string',
+    maxLength: 8192,
+    description: 'An ID token this server issued (it may have expired): who is signing out, from which application.',
+  },
+  client_id: {
+    type: 'string',
+    maxLength: 200,
+    description: "The application's client_id (needed with post_logout_redirect_uri when there is no id_token_hint).",
+  },
+  post_logout_redirect_uri: {
+    type: 'string',
+    maxLength: 2000,
+    description: 'Where to return after signing out; registered exactly on the application.',
+  },
+  state: { type: 'string', maxLength: 1024, description: 'Returned unchanged with post_logout_redirect_uri.' },
+  ui_locales: { type: 'string', maxLength: 64, description: 'Accepted and ignored.' },
+  logout_hint: { type: 'string', maxLength: 254, description: 'Accepted and ignored.' },
+};
+const logoutQuery = () =>
+  applyDecorators(
+    ...Object.entries(LOGOUT_PARAMETERS).map(([name, { description, ...schema }]) =>
+      ApiQuery({ name, required: false, description, schema }),
+    ),
+  );
+const logoutForm = () =>
+  applyDecorators(
+    ApiConsumes(FORM),
+    ApiBody({
+      required: false,
+      schema: {
+        type: 'object',
+        properties: {
+          ...LOGOUT_PARAMETERS,
+          confirm: { type: 'string', enum: ['1'], description: 'The confirmation page’s answer (with csrf_token).' },
+          csrf_token: { type: 'string', maxLength: 512, description: 'The form token of the confirmation page.' },
+        },
+      },
+    }),
+  );
 
 const DESCRIPTION =
   'OpenID Connect RP-Initiated Logout 1.0 (`end_session_endpoint`): `id_token_hint`, `client_id`, `post_logout_redirect_uri` (registered exactly on the application), `state`. Ends the browser session of the hosted login and the application sessions it led to, then redirects to `post_logout_redirect_uri` with `state` (or shows a signed-out page). Without an `id_token_hint` naming the signed-in person, the person confirms first.';
@@ -33,6 +77,7 @@ export class LogoutController {
   @Doc('End session (RP-initiated logout)', DESCRIPTION)
   @NoBody(302, 'Signed out; back to post_logout_redirect_uri with state')
   @ReturnsText(200, 'text/html', 'The confirmation or signed-out page', '<!doctype html>…')
+  @logoutQuery()
   @Get()
   async get(@Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response, @ReqMeta() meta: RequestMeta) {
     await this.handle(query, false, req, res, meta);
@@ -41,6 +86,7 @@ export class LogoutController {
   @Doc('End session (form post)', DESCRIPTION)
   @NoBody(302, 'Signed out; back to post_logout_redirect_uri with state')
   @ReturnsText(200, 'text/html', 'The confirmation or signed-out page', '<!doctype html>…')
+  @logoutForm()
   @Post()
   @HttpCode(200)
   async post(@Body() body: Record<string, unknown>, @Req() req: Request, @Res() res: Response, @ReqMeta() meta: RequestMeta) {

@@ -1,8 +1,8 @@
-import { Controller, Get, Header, Headers, HttpCode, Post } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, Header, Headers, HttpCode, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
 import { Doc, Returns } from '../../api-docs/decorators';
 import { Auth } from '../../common/auth/auth.decorator';
-import { oauthErrors } from '../../oauth/oauth.docs';
+import { FORM, oauthErrors } from '../../oauth/oauth.docs';
 import { UserInfoService } from './userinfo.service';
 import { OAuthSurface } from '../../common/surface.decorators';
 import { OidcUserInfoSchema } from './userinfo.schemas';
@@ -11,6 +11,7 @@ const DESCRIPTION =
   'OpenID Connect Core §5.3. `Authorization: Bearer <access token>` of the authorization-code flow. Answers `sub` (the same as the ID token\'s) and, by the grant\'s scope, `email`, `email_verified` (scope email), `name`, `given_name`, `family_name` (scope profile). A token that is expired, revoked, or not issued to an application answers 401 with `WWW-Authenticate: Bearer error="invalid_token"` (RFC 6750 §3).';
 
 @ApiTags('openid')
+@ApiBearerAuth('application-access-token')
 @OAuthSurface()
 @Controller('oauth/userinfo')
 @Auth('public')
@@ -26,13 +27,25 @@ export class UserInfoController {
     return this.userInfo.claims(authorization);
   }
 
-  @Doc('UserInfo (POST)', DESCRIPTION)
+  @Doc('UserInfo (POST)', `${DESCRIPTION} The token may instead be sent as the \`access_token\` form parameter (RFC 6750 §2.2), not both.`)
+  @ApiConsumes(FORM)
+  @ApiBody({
+    required: false,
+    schema: {
+      type: 'object',
+      properties: {
+        access_token: { type: 'string', maxLength: 4096, description: 'The access token, when not in the Authorization header' },
+      },
+    },
+  })
   @Returns(200, OidcUserInfoSchema, 'The claims about the signed-in person')
+  @oauthErrors(400, [['invalid_request', 'The access token was sent both in the header and in the form']])
   @oauthErrors(401, [['invalid_token', 'Missing, expired or revoked access token, or one not issued to an application']])
   @Post()
   @HttpCode(200)
   @Header('Cache-Control', 'no-store')
-  post(@Headers('authorization') authorization: string | undefined) {
-    return this.userInfo.claims(authorization);
+  post(@Headers('authorization') authorization: string | undefined, @Body() body: unknown) {
+    const formToken = body !== null && typeof body === 'object' ? (body as Record<string, unknown>).access_token : undefined;
+    return this.userInfo.claims(authorization, formToken);
   }
 }

@@ -24,7 +24,19 @@ export class UserInfoService {
     private readonly repository: OidcRepository,
   ) {}
 
-  async claims(authorization: string | undefined): Promise<Record<string, string | boolean>> {
+  /**
+   * `authorization`: the Authorization header; `formToken`: an `access_token` form parameter of a POST
+   * (RFC 6750 §2.2, which OpenID Connect Core §5.3.1 allows). One of them, never both (RFC 6750 §2).
+   */
+  async claims(authorization: string | undefined, formToken?: unknown): Promise<Record<string, string | boolean>> {
+    if (formToken !== undefined) {
+      if (authorization !== undefined || typeof formToken !== 'string') {
+        throw new DomainError(OIDC_ERRORS.invalid_request, 'send the access token once: in the Authorization header or as access_token', {
+          headers: { 'WWW-Authenticate': 'Bearer error="invalid_request"' },
+        });
+      }
+      authorization = `Bearer ${formToken}`;
+    }
     const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i.exec(authorization ?? '');
     if (!match || match[1].length > MAX_TOKEN_CHARS) {
       throw new DomainError(OIDC_ERRORS.invalid_token, 'a Bearer access token is required', {

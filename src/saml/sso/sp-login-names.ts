@@ -1,5 +1,6 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
-import { type LoginAppNames, LoginAppNamesSlot } from '../../hosted-login/login-app-names';
+import { Injectable } from '@nestjs/common';
+import { HostedLoginPort } from '../../hosted-login/hosted-login-ports';
+import type { LoginAppNames } from '../../hosted-login/login-app-names';
 import { TICKET_COOKIE } from './saml-sso.controller';
 import { FINISH_PATH } from './saml-sso.service';
 import { SsoRequestsRepository } from './sso-requests.repository';
@@ -7,18 +8,12 @@ import { SsoRequestsRepository } from './sso-requests.repository';
 /**
  * For the hosted login: when the sign-in continues an SSO request (next = the finish path), the
  * name of the SP that sent it, read from the parked request the browser's ticket cookie names and
- * only if it belongs to the workspace of the login link. Fills the hosted login's slot at start-up.
+ * only if it belongs to the workspace of the login link. The hosted login finds it by its mark (decision 0192).
  */
 @Injectable()
-export class SpLoginNames implements LoginAppNames, OnModuleInit {
-  constructor(
-    private readonly requests: SsoRequestsRepository,
-    private readonly slot: LoginAppNamesSlot,
-  ) {}
-
-  onModuleInit(): void {
-    this.slot.fill(this);
-  }
+@HostedLoginPort('login-app-names')
+export class SpLoginNames implements LoginAppNames {
+  constructor(private readonly requests: SsoRequestsRepository) {}
 
   async nameFor(next: string, workspaceId: string | null, cookies: Record<string, unknown>): Promise<string | null> {
     const ticket = cookies[TICKET_COOKIE];

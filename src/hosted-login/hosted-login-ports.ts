@@ -1,0 +1,47 @@
+import { Injectable, OnApplicationBootstrap, SetMetadata } from '@nestjs/common';
+import { DiscoveryService, Reflector } from '@nestjs/core';
+
+const PORT_SOURCE = Symbol('hosted-login:port-source');
+
+/**
+ * What the hosted login asks of modules above it (they import HostedLoginModule, so it cannot import
+ * them): the name of the application a sign-in is for (SAML), the applications a person allowed and the
+ * answer to an authorization request a sign-in continues (the OpenID provider).
+ */
+export type HostedLoginPortName = 'login-app-names' | 'application-grants' | 'authorization-continuation';
+
+/**
+ * Declares a provider the source of one of the hosted login's ports (decision 0192). The hosted login
+ * finds it by this mark when the application has started; no provider fills a slot by hand.
+ */
+export const HostedLoginPort = (port: HostedLoginPortName): ClassDecorator => SetMetadata(PORT_SOURCE, port);
+
+/**
+ * The providers marked with @HostedLoginPort, read once from the module graph at bootstrap (before
+ * the server listens). A port without a source answers null: that module is not part of this app.
+ */
+@Injectable()
+export class HostedLoginPorts implements OnApplicationBootstrap {
+  private readonly sources = new Map<HostedLoginPortName, unknown>();
+
+  constructor(
+    private readonly discovery: DiscoveryService,
+    private readonly reflector: Reflector,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    for (const wrapper of this.discovery.getProviders()) {
+      if (!wrapper.metatype || !wrapper.instance || !wrapper.isDependencyTreeStatic()) continue;
+      const port = this.reflector.get<HostedLoginPortName | undefined>(PORT_SOURCE, wrapper.metatype);
+      if (!port) continue;
+      const known = this.sources.get(port);
+      if (known && known !== wrapper.instance) throw new Error(`Two providers declare themselves the source of the hosted login's ${port}`);
+      this.sources.set(port, wrapper.instance);
+    }
+  }
+
+  /** The source of a port, or null when no module of the app declares one. */
+  source<T>(port: HostedLoginPortName): T | null {
+    return (this.sources.get(port) as T | undefined) ?? null;
+  }
+}
