@@ -14,6 +14,10 @@ const END_USER_READERS = [
   { folder: 'src/email-verification/', why: 'marks an address verified and mails codes to the account' },
   { folder: 'src/scim/', why: "SCIM Users are end users (decision 0100); Groups list their members' names" },
   { folder: 'src/saml/sso/', why: "the assertion carries the signed-in user's profile, read with the parked request" },
+  {
+    folder: 'src/directory-events/',
+    why: 'the directory snapshot reads users, groups and memberships with its feed position in one statement (one MVCC snapshot)',
+  },
   { folder: 'src/sso-connections/', why: 'binds an upstream identity to the directory person with its verified email, or makes one (jit)' },
   { folder: 'src/oidc/', why: "the code exchange and UserInfo carry the user's claims, read with the code in one statement" },
 ];

@@ -3,6 +3,7 @@ import { SecurityAnomaly } from './anomalies/entities/security-anomaly.entity';
 import { AuditChainEntry } from './audit/entities/audit-chain-entry.entity';
 import { AuditCheckpoint } from './audit/entities/audit-checkpoint.entity';
 import { AuditEvent } from './audit/entities/audit-event.entity';
+import { DirectoryEvent } from './directory-events/entities/directory-event.entity';
 import { DeveloperSession } from './developers/entities/developer-session.entity';
 import { DeveloperToken } from './developers/entities/developer-token.entity';
 import { Developer } from './developers/entities/developer.entity';
@@ -66,6 +67,7 @@ export const ENTITIES = [
   AuditChainEntry,
   AuditCheckpoint,
   AuditEvent,
+  DirectoryEvent,
   DeveloperSession,
   DeveloperToken,
   Developer,

@@ -18,6 +18,9 @@ import { buildValidationPipe } from './common/validation';
 import { APP_CONFIG, AppConfig } from './config/config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { DirectoryEventWriter } from './directory-events/directory-event-writer';
+import { DirectoryEventsModule } from './directory-events/directory-events.module';
+import { DirectoryEventsWriterModule } from './directory-events/directory-events-writer.module';
 import { DevelopersModule } from './developers/developers.module';
 import { EndUsersModule } from './end-users/end-users.module';
 import { HealthModule } from './health/health.module';
@@ -43,8 +46,12 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     EventEmitterModule.forRoot(),
     // RouteSurfaces reads each controller's error surface (decision 0160).
     DiscoveryModule,
-    // The unit of work's transaction-phase writers, in order: the audit row commits with its change.
-    DatabaseModule.forRoot(ENTITIES, { imports: [AuditWriterModule], writers: [AuditWriter] }),
+    // The unit of work's transaction-phase writers, in order: the audit row and the directory
+    // events (the outbox of the feed, webhooks and Shared Signals) commit with their change.
+    DatabaseModule.forRoot(ENTITIES, {
+      imports: [AuditWriterModule, DirectoryEventsWriterModule],
+      writers: [AuditWriter, DirectoryEventWriter],
+    }),
     CommonModule,
     JobsModule,
     AuditModule,
@@ -63,6 +70,7 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     LandingModule,
     TestSpModule,
     WebhooksModule,
+    DirectoryEventsModule,
     SsoConnectionsModule,
     ConsoleModule,
   ],

@@ -2064,6 +2064,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/developer/events/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read the directory event feed
+     * @description The workspace's directory events after `after`, oldest first, by seq: a per-workspace sequence given in commit order, so a consumer that has read up to N never later finds an event numbered N or below. Events are readable within a second of the change's commit. Keep next_after and pass it as `after`. Events are kept DIRECTORY_EVENTS_RETENTION_DAYS (30 days); a position older than that is a 410 (start again from GET /developer/directory/). Members of the workspace only.
+     */
+    get: operations['DirectoryEventsController_feed'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/developer/directory/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read the whole directory
+     * @description Every SCIM user, group and membership of the workspace, read in one snapshot, with the feed position (seq) it reflects: every event up to seq is in it. Start a consumer here, then read GET /developer/events/?after=seq. Members of the workspace only.
+     */
+    get: operations['DirectoryEventsController_directory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/developer/external-providers/': {
     parameters: {
       query?: never;
@@ -3628,6 +3668,153 @@ export interface components {
        * @example 2026-11-24T12:00:00.000Z
        */
       created_at: string;
+    };
+    /** @description One directory change (docs/events.md). data is the object as it was at that moment. */
+    DirectoryEvent: {
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      id: string;
+      /**
+       * Format: int64
+       * @description Position in the workspace's feed: strictly increasing, never filled in below a value already returned.
+       * @example 42
+       */
+      seq: number;
+      /**
+       * @example directory.user.updated
+       * @enum {string}
+       */
+      type:
+        | 'directory.user.created'
+        | 'directory.user.updated'
+        | 'directory.user.deactivated'
+        | 'directory.user.reactivated'
+        | 'directory.group.created'
+        | 'directory.group.updated'
+        | 'directory.group.deleted'
+        | 'directory.group.user_added'
+        | 'directory.group.user_removed';
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      workspace_id: string;
+      /**
+       * Format: date-time
+       * @description When the change was made (its transaction began).
+       * @example 2026-12-07T05:30:00.123456Z
+       */
+      occurred_at: string;
+      /**
+       * @description User events: the user as GET /scim/v2/Users/{id} showed it then. Group events: the group as GET /scim/v2/Groups/{id} showed it, without members. Membership events: {group: {id, displayName}, user: {id, userName}}.
+       * @example {
+       *       "schemas": [
+       *         "urn:ietf:params:scim:schemas:core:2.0:User"
+       *       ],
+       *       "id": "8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13",
+       *       "userName": "ada@example.com",
+       *       "active": true
+       *     }
+       */
+      data: {
+        [key: string]: unknown;
+      };
+      /**
+       * @description Updated, deactivated, reactivated and group-updated events only: the SCIM attributes the change set.
+       * @example [
+       *       "name.familyName"
+       *     ]
+       */
+      changed?: string[];
+    };
+    DirectoryEventPage: {
+      results: components['schemas']['DirectoryEvent'][];
+      /**
+       * Format: int64
+       * @description Pass as `after` to read on: the seq of the last event of this page, or `after` itself when the page is empty.
+       * @example 42
+       */
+      next_after: number;
+    };
+    /**
+     * @description The whole directory, read in one snapshot, and the feed position it reflects: every event up to seq is in it. Continue with GET /developer/events/?after=seq (an event after seq may repeat a change the snapshot already shows; apply events as upserts).
+     * @example {
+     *       "seq": 42,
+     *       "users": [
+     *         {
+     *           "schemas": [
+     *             "urn:ietf:params:scim:schemas:core:2.0:User"
+     *           ],
+     *           "id": "8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13",
+     *           "externalId": "8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13",
+     *           "userName": "ada@example.com",
+     *           "emails": [
+     *             {
+     *               "value": "ada@example.com",
+     *               "type": "work",
+     *               "primary": true
+     *             }
+     *           ],
+     *           "active": true,
+     *           "meta": {
+     *             "resourceType": "User",
+     *             "created": "2026-12-07T05:29:58.001Z",
+     *             "lastModified": "2026-12-07T05:30:00.123Z",
+     *             "location": "https://id.example.com/scim/v2/Users/8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13"
+     *           }
+     *         }
+     *       ],
+     *       "groups": [
+     *         {
+     *           "schemas": [
+     *             "urn:ietf:params:scim:schemas:core:2.0:Group"
+     *           ],
+     *           "id": "c1d2e3f4-0000-4000-8000-000000000001",
+     *           "displayName": "Engineering",
+     *           "meta": {
+     *             "resourceType": "Group",
+     *             "created": "2026-12-07T05:29:59.000Z",
+     *             "lastModified": "2026-12-07T05:30:01.000Z",
+     *             "location": "https://id.example.com/scim/v2/Groups/c1d2e3f4-0000-4000-8000-000000000001"
+     *           }
+     *         }
+     *       ],
+     *       "memberships": [
+     *         {
+     *           "group_id": "c1d2e3f4-0000-4000-8000-000000000001",
+     *           "user_id": "8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13"
+     *         }
+     *       ]
+     *     }
+     */
+    DirectorySnapshot: {
+      /**
+       * Format: int64
+       * @example 42
+       */
+      seq: number;
+      /** @description As GET /scim/v2/Users/{id} shows them. */
+      users: {
+        [key: string]: unknown;
+      }[];
+      /** @description As GET /scim/v2/Groups/{id} shows them, without members. */
+      groups: {
+        [key: string]: unknown;
+      }[];
+      memberships: {
+        /**
+         * Format: uuid
+         * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+         */
+        group_id: string;
+        /**
+         * Format: uuid
+         * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+         */
+        user_id: string;
+      }[];
     };
     EmailTemplate: {
       /**
@@ -13910,6 +14097,146 @@ export interface operations {
         };
       };
       /** @description `not_found`: No such webhook delivery in a workspace of the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  DirectoryEventsController_feed: {
+    parameters: {
+      query: {
+        workspace_id: string;
+        /** @description Return events with a seq above this one (next_after of the previous page); 0 from the start */
+        after?: number;
+        limit?: number;
+        /** @description Only these event types (comma-separated, or the parameter repeated) */
+        types?: (
+          | 'directory.user.created'
+          | 'directory.user.updated'
+          | 'directory.user.deactivated'
+          | 'directory.user.reactivated'
+          | 'directory.group.created'
+          | 'directory.group.updated'
+          | 'directory.group.deleted'
+          | 'directory.group.user_added'
+          | 'directory.group.user_removed'
+        )[];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of events */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DirectoryEventPage'];
+        };
+      };
+      /** @description `validation_failed`: A query parameter breaks its rule, or a type is not a directory event type (details names it); `validation_failed`: a query parameter is missing, malformed or out of range; details names each one; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such workspace, or the caller is not a member of it */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `events_expired`: Events after `after` are past the retention */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  DirectoryEventsController_directory: {
+    parameters: {
+      query: {
+        workspace_id: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The directory and its feed position */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DirectorySnapshot'];
+        };
+      };
+      /** @description `validation_failed`: workspace_id is missing or not a UUID; `validation_failed`: a query parameter is missing, malformed or out of range; details names each one; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such workspace, or the caller is not a member of it */
       404: {
         headers: {
           [name: string]: unknown;

@@ -90,7 +90,11 @@ export function applyValidationRulesToQueries(operations: Array<{ parameters?: u
     for (const rule of dto.metadata) {
       const schema = query.find((p) => p.name === rule.propertyName)?.schema;
       const apply = rule.name ? RULES[rule.name] : undefined;
-      if (schema && apply && !('$ref' in schema)) apply(schema, rule.constraints ?? []);
+      if (!schema || !apply || '$ref' in schema) continue;
+      // A rule on each element of an array parameter (`types`) describes its items, as in bodies.
+      const subject =
+        rule.each && schema.type === 'array' && schema.items && !('$ref' in schema.items) ? (schema.items as SchemaObject) : schema;
+      apply(subject, rule.constraints ?? []);
     }
   }
 }

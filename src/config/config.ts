@@ -86,6 +86,12 @@ export class EnvSchema {
   /** Verification calls an event "inserted" when it is older than an earlier link's sealing by more than this. */
   @Transform(toInt) @IsInt() @Min(1000) AUDIT_LATE_SEAL_TOLERANCE_MS = 5 * 60_000;
 
+  // Directory events (docs/events.md)
+  /** The sealer numbers committed directory events at once after a commit of this instance, and at least this often. */
+  @Transform(toInt) @IsInt() @Min(10) DIRECTORY_EVENTS_SEAL_INTERVAL_MS = 250;
+  /** How long the feed keeps an event (the newest event of each workspace is always kept: it holds the sequence). */
+  @Transform(toInt) @IsInt() @Min(1) DIRECTORY_EVENTS_RETENTION_DAYS = 30;
+
   // Webhooks (Standard Webhooks; docs/audit.md)
   /**
    * Allow http: and loopback/private/link-local targets. Unset: allowed in development (a receiver on

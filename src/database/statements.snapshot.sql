@@ -162,6 +162,79 @@ WHERE id = $1 AND developer_id = $2 AND revoked_at IS NULL RETURNING token_hash;
 SELECT t.id AS token_id, t.expires_at, t.developer_id, d.email FROM developer_tokens t JOIN developers d ON d.id = t.developer_id
 WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > $2);
 
+-- directory-events.append
+INSERT INTO directory_events (workspace_id, type, resource_id, data, changed) VALUES ($1, $2, $3, $4::jsonb, $5::text[]);
+
+-- directory-events.append-group
+INSERT INTO directory_events (workspace_id, type, resource_id, data, changed)
+SELECT g.workspace_id, $3, g.id,
+jsonb_build_object('schemas', jsonb_build_array($5::text), 'id', g.id, 'displayName', g.display_name,
+'meta', jsonb_build_object('resourceType', 'Group', 'created', to_char(g.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+'lastModified', to_char(GREATEST(g.updated_at, (SELECT max(c.changed_at) FROM scim_group_changes c WHERE c.group_id = g.id)) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+'location', $6::text || g.id::text))
+|| CASE WHEN g.external_id IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('externalId', g.external_id) END,
+$4::text[]
+FROM scim_groups g WHERE g.workspace_id = $1 AND g.id = $2;
+
+-- directory-events.append-memberships
+INSERT INTO directory_events (workspace_id, type, resource_id, data)
+SELECT $1, $2, g.id, jsonb_build_object('group', jsonb_build_object('id', g.id, 'displayName', g.display_name),
+'user', jsonb_build_object('id', m.id, 'userName', m.user_name))
+FROM unnest($3::uuid[]) WITH ORDINALITY AS gi(id, n)
+JOIN scim_groups g ON g.id = gi.id AND g.workspace_id = $1
+CROSS JOIN unnest($4::uuid[], $5::text[]) WITH ORDINALITY AS m(id, user_name, n)
+ORDER BY gi.n, m.n;
+
+-- directory-events.append-stamped
+SELECT directory_event_append($1::uuid, $2::text, $3::uuid,
+jsonb_set(jsonb_set($4::jsonb, '{meta,created}', to_jsonb(to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))), '{meta,lastModified}', to_jsonb(to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))),
+$5::text[]) AS id;
+
+-- directory-events.lock-sealer
+SELECT pg_advisory_xact_lock($1);
+
+-- directory-events.oldest-seq
+SELECT min(seq) AS seq FROM directory_events WHERE workspace_id = $1;
+
+-- directory-events.page
+SELECT e.id, e.workspace_id, e.type, e.resource_id, e.data, e.changed, e.seq,
+to_char(e.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS occurred_at FROM directory_events e
+WHERE e.workspace_id = $1 AND e.seq > $2 AND ($4::text[] IS NULL OR e.type = ANY($4::text[]))
+ORDER BY e.seq LIMIT $3;
+
+-- directory-events.prune
+DELETE FROM directory_events e
+WHERE e.occurred_at < now() - make_interval(days => $1) AND e.seq IS NOT NULL
+AND e.seq < (SELECT max(d.seq) FROM directory_events d WHERE d.workspace_id = e.workspace_id);
+
+-- directory-events.seal
+WITH pending AS (
+SELECT id, workspace_id, written FROM directory_events WHERE seq IS NULL ORDER BY written LIMIT $1
+), heads AS (
+SELECT w.workspace_id, COALESCE((SELECT max(d.seq) FROM directory_events d WHERE d.workspace_id = w.workspace_id), 0) AS head
+FROM (SELECT DISTINCT workspace_id FROM pending) w
+), numbered AS (
+SELECT p.id, h.head + row_number() OVER (PARTITION BY p.workspace_id ORDER BY p.written) AS seq
+FROM pending p JOIN heads h USING (workspace_id)
+)
+UPDATE directory_events d SET seq = n.seq FROM numbered n WHERE d.id = n.id RETURNING d.workspace_id;
+
+-- directory-events.snapshot
+SELECT (SELECT COALESCE(max(d.seq), 0) FROM directory_events d WHERE d.workspace_id = $1) AS seq,
+json_build_object(
+'users', (SELECT COALESCE(json_agg(json_build_object('id', u.id, 'email', u.email, 'first_name', u.first_name,
+'last_name', u.last_name, 'is_active', u.is_active, 'created_at', to_char(u.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+'updated_at', to_char(u.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) ORDER BY u.created_at, u.id), '[]'::json)
+FROM end_users u WHERE u.workspace_id = $1 AND u.oauth_client_id IS NULL),
+'groups', (SELECT COALESCE(json_agg(json_build_object('id', g.id, 'display_name', g.display_name, 'external_id', g.external_id,
+'created_at', to_char(g.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+'updated_at', to_char(GREATEST(g.updated_at, (SELECT max(c.changed_at) FROM scim_group_changes c WHERE c.group_id = g.id)) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+ORDER BY g.created_at, g.id), '[]'::json)
+FROM scim_groups g WHERE g.workspace_id = $1),
+'memberships', (SELECT COALESCE(json_agg(json_build_object('group_id', gm.group_id, 'user_id', gm.user_id) ORDER BY gm.seq), '[]'::json)
+FROM scim_group_members gm WHERE gm.workspace_id = $1)
+) AS directory;
+
 -- email-templates.save
 INSERT INTO email_templates (workspace_id, name, subject, from_name, body)
 VALUES ($1, $2, $3, $4, $5)
@@ -426,13 +499,13 @@ SELECT g.id, u.id, $1 FROM scim_groups g
 CROSS JOIN unnest($3::uuid[]) WITH ORDINALITY AS m(id, n) JOIN end_users u ON u.id = m.id
 WHERE g.workspace_id = $1 AND g.id = $2 AND u.workspace_id = $1 AND COALESCE(u.oauth_client_id, '00000000-0000-0000-0000-000000000000'::uuid) = '00000000-0000-0000-0000-000000000000'::uuid
 ORDER BY m.n
-ON CONFLICT DO NOTHING RETURNING user_id
+ON CONFLICT DO NOTHING RETURNING user_id, seq
 ), changed AS (
 INSERT INTO scim_group_changes AS c (group_id, backend_pid, changed_at)
 SELECT $2, pg_backend_pid(), now() WHERE EXISTS (SELECT 1 FROM added)
 ON CONFLICT (group_id, backend_pid) DO UPDATE SET changed_at = GREATEST(c.changed_at, excluded.changed_at)
 )
-SELECT user_id FROM added;
+SELECT a.user_id, u.email FROM added a JOIN end_users u ON u.id = a.user_id ORDER BY a.seq;
 
 -- scim-groups.count[all]
 SELECT count(*)::int AS total FROM scim_groups g WHERE g.workspace_id = $1;
@@ -493,43 +566,43 @@ ON CONFLICT (group_id, backend_pid) DO UPDATE SET changed_at = GREATEST(c.change
 
 -- scim-groups.remove-members[all-but-ids]
 WITH removed AS (
-DELETE FROM scim_group_members gm WHERE gm.workspace_id = $1 AND gm.group_id = $2 AND NOT (gm.user_id = ANY($3::uuid[])) RETURNING 1
+DELETE FROM scim_group_members gm WHERE gm.workspace_id = $1 AND gm.group_id = $2 AND NOT (gm.user_id = ANY($3::uuid[])) RETURNING gm.user_id, gm.seq
 ), changed AS (
 INSERT INTO scim_group_changes AS c (group_id, backend_pid, changed_at)
 SELECT $2, pg_backend_pid(), now() WHERE EXISTS (SELECT 1 FROM removed)
 ON CONFLICT (group_id, backend_pid) DO UPDATE SET changed_at = GREATEST(c.changed_at, excluded.changed_at)
 )
-SELECT count(*)::int AS removed FROM removed;
+SELECT r.user_id, u.email FROM removed r JOIN end_users u ON u.id = r.user_id ORDER BY r.seq;
 
 -- scim-groups.remove-members[all]
 WITH removed AS (
-DELETE FROM scim_group_members gm WHERE gm.workspace_id = $1 AND gm.group_id = $2 AND TRUE RETURNING 1
+DELETE FROM scim_group_members gm WHERE gm.workspace_id = $1 AND gm.group_id = $2 AND TRUE RETURNING gm.user_id, gm.seq
 ), changed AS (
 INSERT INTO scim_group_changes AS c (group_id, backend_pid, changed_at)
 SELECT $2, pg_backend_pid(), now() WHERE EXISTS (SELECT 1 FROM removed)
 ON CONFLICT (group_id, backend_pid) DO UPDATE SET changed_at = GREATEST(c.changed_at, excluded.changed_at)
 )
-SELECT count(*)::int AS removed FROM removed;
+SELECT r.user_id, u.email FROM removed r JOIN end_users u ON u.id = r.user_id ORDER BY r.seq;
 
 -- scim-groups.remove-members[by-ids]
 WITH removed AS (
-DELETE FROM scim_group_members gm WHERE gm.workspace_id = $1 AND gm.group_id = $2 AND (gm.user_id = ANY($3::uuid[])) RETURNING 1
+DELETE FROM scim_group_members gm WHERE gm.workspace_id = $1 AND gm.group_id = $2 AND (gm.user_id = ANY($3::uuid[])) RETURNING gm.user_id, gm.seq
 ), changed AS (
 INSERT INTO scim_group_changes AS c (group_id, backend_pid, changed_at)
 SELECT $2, pg_backend_pid(), now() WHERE EXISTS (SELECT 1 FROM removed)
 ON CONFLICT (group_id, backend_pid) DO UPDATE SET changed_at = GREATEST(c.changed_at, excluded.changed_at)
 )
-SELECT count(*)::int AS removed FROM removed;
+SELECT r.user_id, u.email FROM removed r JOIN end_users u ON u.id = r.user_id ORDER BY r.seq;
 
 -- scim-groups.remove-members[value-filter]
 WITH removed AS (
-DELETE FROM scim_group_members gm WHERE gm.workspace_id = $1 AND gm.group_id = $2 AND FALSE RETURNING 1
+DELETE FROM scim_group_members gm WHERE gm.workspace_id = $1 AND gm.group_id = $2 AND FALSE RETURNING gm.user_id, gm.seq
 ), changed AS (
 INSERT INTO scim_group_changes AS c (group_id, backend_pid, changed_at)
 SELECT $2, pg_backend_pid(), now() WHERE EXISTS (SELECT 1 FROM removed)
 ON CONFLICT (group_id, backend_pid) DO UPDATE SET changed_at = GREATEST(c.changed_at, excluded.changed_at)
 )
-SELECT count(*)::int AS removed FROM removed;
+SELECT r.user_id, u.email FROM removed r JOIN end_users u ON u.id = r.user_id ORDER BY r.seq;
 
 -- scim-groups.remove-user-from-all
 DELETE FROM scim_group_members WHERE workspace_id = $1 AND user_id = $2 RETURNING group_id;

@@ -55,6 +55,48 @@ export interface EndUserSessionRecord {
   amr: string[];
 }
 
+/** The directory event types (the feed, webhooks and Shared Signals read them; docs/events.md). */
+export const DIRECTORY_EVENT_TYPES = [
+  'directory.user.created',
+  'directory.user.updated',
+  'directory.user.deactivated',
+  'directory.user.reactivated',
+  'directory.group.created',
+  'directory.group.updated',
+  'directory.group.deleted',
+  'directory.group.user_added',
+  'directory.group.user_removed',
+] as const;
+export type DirectoryEventType = (typeof DIRECTORY_EVENT_TYPES)[number];
+
+/**
+ * What a directory change tells the directory-event writer (the outbox, decision 0510), riding on
+ * the SCIM event that records it. A user carries its SCIM representation as it is now
+ * (`stampedNow`: its meta times are the transaction's now(), for an insert whose row the service
+ * has not read back); a group is read by the writer in the transaction, except a deleted one; a
+ * membership change names the users (id, userName) of one or several groups, written in one
+ * set-based insert.
+ */
+export type DirectoryChange =
+  | {
+      kind: 'user';
+      type: Extract<DirectoryEventType, `directory.user.${string}`>;
+      user: Record<string, unknown>;
+      changed?: string[];
+      stampedNow?: boolean;
+    }
+  | { kind: 'group'; type: 'directory.group.created' | 'directory.group.updated'; groupId: string; changed?: string[] }
+  | { kind: 'group-deleted'; group: Record<string, unknown> }
+  | {
+      kind: 'membership';
+      type: 'directory.group.user_added' | 'directory.group.user_removed';
+      groupIds: string[];
+      users: { id: string; userName: string }[];
+    };
+
+/** The facts of a SCIM write's audit row and the directory changes it made. */
+export type DirectoryFacts = AuditFacts & { directory?: DirectoryChange[] };
+
 export interface DomainEvents {
   /** A successful end-user sign-in; after commit the anomaly detectors read its session. */
   login_success: AuditFacts & {
@@ -86,12 +128,12 @@ export interface DomainEvents {
   api_token_revoke: AuditFacts;
   scim_token_create: AuditFacts;
   scim_token_revoke: AuditFacts;
-  scim_user_create: AuditFacts;
-  scim_user_update: AuditFacts;
-  scim_user_delete: AuditFacts;
-  scim_group_create: AuditFacts;
-  scim_group_update: AuditFacts;
-  scim_group_delete: AuditFacts;
+  scim_user_create: DirectoryFacts;
+  scim_user_update: DirectoryFacts;
+  scim_user_delete: DirectoryFacts;
+  scim_group_create: DirectoryFacts;
+  scim_group_update: DirectoryFacts;
+  scim_group_delete: DirectoryFacts;
   saml_sp_create: AuditFacts;
   saml_sp_update: AuditFacts;
   saml_sp_delete: AuditFacts;

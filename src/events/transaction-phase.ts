@@ -10,9 +10,14 @@ export interface TransactionPhaseWriter {
   /** Named in the logs of a failure. */
   readonly name: string;
   /**
+   * An outbox writer (the directory events, decision 0510): what it writes must exist exactly when
+   * the change does, so its failure fails the change instead of being logged.
+   */
+  readonly failsTheChange?: boolean;
+  /**
    * On `tx` before it commits. `tx` is null for an event that changed nothing, published outside
    * any transaction (a refused sign-in): the writer writes it on its own. A failed write is the
-   * writer's to report; it must not fail the change.
+   * writer's to report; it must not fail the change, unless the writer says it does (failsTheChange).
    */
   write(event: DomainEvent, tx: EntityManager | null): Promise<void>;
   /**

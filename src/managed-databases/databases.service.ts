@@ -182,7 +182,7 @@ export class DatabasesService {
     return pending;
   }
 
-  /** Redis tenants cannot SCAN the shared keyspace; this lists their own keys (decision 0502). */
+  /** Redis tenants cannot SCAN the shared keyspace; this lists their own keys (decision 0512). */
   async keys(developerId: string, id: string, cursor = '0', count = 100) {
     const db = await this.findAvailable(developerId, id);
     if (db.engine !== 'redis') {

@@ -19,7 +19,7 @@ const EXTENSION: Record<EngineName, string> = { postgres: 'pgdump', redis: 'ndjs
  * works for and first checks that the work is still to be done. A second worker
  * that takes the same job (lease expired, retry) waits on the lock, then sees the
  * work finished and returns. A worker killed mid-way leaves the row as it was and
- * the engine steps are idempotent, so the next attempt converges (decision 0501).
+ * the engine steps are idempotent, so the next attempt converges (decision 0511).
  */
 @Injectable()
 export class ManagedDbJobs implements OnModuleInit {

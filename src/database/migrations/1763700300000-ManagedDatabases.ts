@@ -8,7 +8,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * the row that says what to drop. A trigger on workspaces, in the deleting
  * transaction itself, marks the workspace's databases `deleting` and enqueues
  * their deprovisioning jobs, so nothing leaks even if the process dies right
- * after the commit (decision 0501).
+ * after the commit (decision 0511).
  */
 export class ManagedDatabases1763700300000 implements MigrationInterface {
   name = 'ManagedDatabases1763700300000';

@@ -22,6 +22,7 @@ import { SigningKeyActivation1795720000000 } from './1795720000000-SigningKeyAct
 import { SsoConnections1795800000000 } from './1795800000000-SsoConnections';
 import { SsoOidcFlows1795800000001 } from './1795800000001-SsoOidcFlows';
 import { SsoSamlAssertionIds1795805000001 } from './1795805000001-SsoSamlAssertionIds';
+import { DirectoryEvents1795810000000 } from './1795810000000-DirectoryEvents';
 import { ApplicationSignUp1795820000001 } from './1795820000001-ApplicationSignUp';
 import { ApplicationPkcePolicy1795840000001 } from './1795840000001-ApplicationPkcePolicy';
 
@@ -51,6 +52,7 @@ export const MIGRATIONS = [
   SsoConnections1795800000000,
   SsoOidcFlows1795800000001,
   SsoSamlAssertionIds1795805000001,
+  DirectoryEvents1795810000000,
   ApplicationSignUp1795820000001,
   ApplicationPkcePolicy1795840000001,
 ];

@@ -60,15 +60,15 @@ describe('ScimGroupsRepository', () => {
     const g = await aGroup(ws);
     const [mine, theirs] = [await aUser(ws), await aUser(other)];
     const added = await db.dataSource.transaction((t) => groups.applyStep(t, ws, g.id, { kind: 'add', userIds: [mine.id, theirs.id] }));
-    expect(added).toEqual({ added: 1, removed: 0 });
+    expect(added).toEqual({ added: [{ userId: mine.id, email: mine.email }], removed: [] });
     expect(await groups.members(ws, [g.id])).toEqual([
       { groupId: g.id, userId: mine.id, email: mine.email, firstName: 'M', lastName: 'E' },
     ]);
     expect(await groups.members(other, [g.id])).toEqual([]);
     const intruder = await db.dataSource.transaction((t) => groups.applyStep(t, other, g.id, { kind: 'add', userIds: [theirs.id] }));
-    expect(intruder).toEqual({ added: 0, removed: 0 });
+    expect(intruder).toEqual({ added: [], removed: [] });
     const removedByOther = await db.dataSource.transaction((t) => groups.applyStep(t, other, g.id, { kind: 'removeAll' }));
-    expect(removedByOther).toEqual({ added: 0, removed: 0 });
+    expect(removedByOther).toEqual({ added: [], removed: [] });
     expect(await groups.members(ws, [g.id])).toHaveLength(1);
   });
 
@@ -83,7 +83,7 @@ describe('ScimGroupsRepository', () => {
     const filtered = await db.dataSource.transaction((t) =>
       groups.applyStep(t, ws, g1.id, { kind: 'removeWhere', filter: parseFilter(`value eq "${b.id}"`) }),
     );
-    expect(filtered).toEqual({ added: 0, removed: 1 });
+    expect(filtered).toEqual({ added: [], removed: [{ userId: b.id, email: b.email }] });
     expect((await db.dataSource.transaction((t) => groups.removeUserFromAll(t, ws, a.id))).sort()).toEqual([g1.id, g2.id].sort());
     expect(await groups.members(ws, [g1.id, g2.id])).toEqual([]);
   });

@@ -27,6 +27,16 @@ export interface Renamed {
 const GROUP = entityColumns(ScimGroup, ['id', 'displayName', 'externalId', 'createdAt', 'updatedAt']);
 const MEMBER = entityColumns(ScimGroupMember, ['groupId', 'userId']).and(entityColumns(EndUser, ['email', 'firstName', 'lastName']));
 
+/** A user a membership step added or removed: its id and userName (the directory events name both). */
+const MEMBER_CHANGE = entityColumns(ScimGroupMember, ['userId']).and(entityColumns(EndUser, ['email']));
+export type MemberChange = Pick<ScimGroupMember, 'userId'> & Pick<EndUser, 'email'>;
+
+/** What a membership step did, user by user. */
+export interface StepResult {
+  added: MemberChange[];
+  removed: MemberChange[];
+}
+
 /** A member of a group with the user attributes its `display` is made of. */
 export type MemberRow = Pick<ScimGroupMember, 'groupId' | 'userId'> & Pick<EndUser, 'email' | 'firstName' | 'lastName'>;
 
@@ -123,21 +133,21 @@ const ADD = statement(
            CROSS JOIN unnest($3::uuid[]) WITH ORDINALITY AS m(id, n) JOIN end_users u ON u.id = m.id
           WHERE g.workspace_id = $1 AND g.id = $2 AND u.workspace_id = $1 AND COALESCE(u.oauth_client_id, ${NIL}) = ${NIL}
           ORDER BY m.n
-         ON CONFLICT DO NOTHING RETURNING user_id
+         ON CONFLICT DO NOTHING RETURNING user_id, seq
        ), ${CHANGED.replace('$GROUP', '$2').replace('$ROWS', 'added')}
-       SELECT user_id FROM added`,
-  NO_ROW,
+       SELECT a.user_id, u.email FROM added a JOIN end_users u ON u.id = a.user_id ORDER BY a.seq`,
+  MEMBER_CHANGE,
 );
 const BY_IDS = '(gm.user_id = ANY($3::uuid[]))';
 const ALL_BUT_IDS = 'NOT (gm.user_id = ANY($3::uuid[]))';
 /** Removes the members `cond` selects (from code, or a client's value filter compiled to SQL) and records the change. */
 const REMOVE = statementFamily(
   'scim-groups.remove-members',
-  computed({ removed: 'number' }),
+  MEMBER_CHANGE,
   (cond: string) => `WITH removed AS (
-         DELETE FROM scim_group_members gm WHERE gm.workspace_id = $1 AND gm.group_id = $2 AND ${cond} RETURNING 1
+         DELETE FROM scim_group_members gm WHERE gm.workspace_id = $1 AND gm.group_id = $2 AND ${cond} RETURNING gm.user_id, gm.seq
        ), ${CHANGED.replace('$GROUP', '$2').replace('$ROWS', 'removed')}
-       SELECT count(*)::int AS removed FROM removed`,
+       SELECT r.user_id, u.email FROM removed r JOIN end_users u ON u.id = r.user_id ORDER BY r.seq`,
   { 'by-ids': [BY_IDS], all: ['TRUE'], 'all-but-ids': [ALL_BUT_IDS], 'value-filter': [memberFilter('value eq "x"', []).cond] },
 );
 
@@ -252,19 +262,19 @@ export class ScimGroupsRepository {
 
   /**
    * One membership step as set-based SQL. Only SCIM users of the same workspace can
-   * become members; other ids are silently skipped (spec). Returns rows added/removed.
+   * become members; other ids are silently skipped (spec). Returns the users added and removed.
    */
-  async applyStep(tx: Tx, workspaceId: string, groupId: string, step: MemberStep): Promise<{ added: number; removed: number }> {
+  async applyStep(tx: Tx, workspaceId: string, groupId: string, step: MemberStep): Promise<StepResult> {
     switch (step.kind) {
       case 'add':
-        return { added: await this.add(tx, workspaceId, groupId, step.userIds), removed: 0 };
+        return { added: await this.add(tx, workspaceId, groupId, step.userIds), removed: [] };
       case 'remove':
-        return { added: 0, removed: await this.remove(tx, workspaceId, groupId, BY_IDS, [step.userIds]) };
+        return { added: [], removed: await this.remove(tx, workspaceId, groupId, BY_IDS, [step.userIds]) };
       case 'removeAll':
-        return { added: 0, removed: await this.remove(tx, workspaceId, groupId, 'TRUE', []) };
+        return { added: [], removed: await this.remove(tx, workspaceId, groupId, 'TRUE', []) };
       case 'removeWhere': {
         const { cond, params } = memberFilter(step.filter, []);
-        return { added: 0, removed: await this.remove(tx, workspaceId, groupId, cond, params) };
+        return { added: [], removed: await this.remove(tx, workspaceId, groupId, cond, params) };
       }
       case 'replace': {
         const removed = await this.remove(tx, workspaceId, groupId, ALL_BUT_IDS, [step.userIds]);
@@ -284,15 +294,15 @@ export class ScimGroupsRepository {
    * Adds the workspace's SCIM users among `userIds` to the group, if it is the workspace's, and
    * records the change (scim_group_changes) in the same statement when any was added.
    */
-  private async add(tx: Tx, workspaceId: string, groupId: string, userIds: string[]): Promise<number> {
-    if (userIds.length === 0) return 0;
-    return (await run(tx, ADD, [workspaceId, groupId, userIds])).length;
+  private async add(tx: Tx, workspaceId: string, groupId: string, userIds: string[]): Promise<MemberChange[]> {
+    if (userIds.length === 0) return [];
+    return run(tx, ADD, [workspaceId, groupId, userIds]);
   }
 
   /** Records the change when any was removed. */
-  private async remove(tx: Tx, workspaceId: string, groupId: string, cond: string, extra: unknown[]): Promise<number> {
+  private async remove(tx: Tx, workspaceId: string, groupId: string, cond: string, extra: unknown[]): Promise<MemberChange[]> {
     // A client's value filter makes a text of its own: unnamed.
     const prepare = cond === BY_IDS || cond === ALL_BUT_IDS || cond === 'TRUE';
-    return (await one(tx, REMOVE(cond), [workspaceId, groupId, ...extra], { prepare })).removed;
+    return run(tx, REMOVE(cond), [workspaceId, groupId, ...extra], { prepare });
   }
 }

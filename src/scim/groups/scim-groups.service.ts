@@ -13,7 +13,8 @@ import { excludes, project, Projection } from '../protocol/projection';
 import { scimAuditFacts } from '../scim-audit';
 import { rethrowWorkspaceGone, ScimError } from '../scim.errors';
 import { toScimGroup } from './group.mapper';
-import { GroupRow, MemberRow, Renamed, ScimGroupsRepository } from './scim-groups.repository';
+import type { DirectoryChange } from '../../events/domain-events';
+import { GroupRow, MemberChange, MemberRow, Renamed, ScimGroupsRepository, StepResult } from './scim-groups.repository';
 
 type Json = Record<string, unknown>;
 
@@ -81,7 +82,13 @@ export class ScimGroupsService {
       const row = await this.groups.insert(tx, actor.workspaceId, displayName, externalId ?? null);
       if (!row) throw taken(displayName);
       const { added } = await this.groups.applyStep(tx, actor.workspaceId, row.id, { kind: 'add', userIds: members ?? [] });
-      events.emit('scim_group_create', scimAuditFacts(actor, target(row), request, { displayName, members_added: added }));
+      events.emit('scim_group_create', {
+        ...scimAuditFacts(actor, target(row), request, { displayName, members_added: added.length }),
+        directory: [
+          { kind: 'group', type: 'directory.group.created', groupId: row.id },
+          ...membershipChanges(row.id, { added, removed: [] }),
+        ],
+      });
       return this.presentWithMembers(tx, actor.workspaceId, row, {});
     });
   }
@@ -117,7 +124,10 @@ export class ScimGroupsService {
     await this.uow.run(async (tx, events) => {
       const row = await this.groups.delete(tx, actor.workspaceId, id);
       if (!row) throw notFound(id);
-      events.emit('scim_group_delete', scimAuditFacts(actor, target(row), request, { displayName: row.displayName }));
+      events.emit('scim_group_delete', {
+        ...scimAuditFacts(actor, target(row), request, { displayName: row.displayName }),
+        directory: [{ kind: 'group-deleted', group: toScimGroup(row, undefined, this.baseUrl) }],
+      });
     });
   }
 
@@ -134,19 +144,23 @@ export class ScimGroupsService {
     return this.uow.run(async (tx, events) => {
       // No read first: every statement is scoped to the workspace, and the read below answers 404.
       const renamed = await this.rename(tx, actor.workspaceId, id, change);
-      const { added, removed } = await this.applySteps(tx, actor.workspaceId, id, change.members);
+      const steps = await this.applySteps(tx, actor.workspaceId, id, change.members);
       const row = await this.groups.find(actor.workspaceId, id, tx);
       if (!row) throw notFound(id);
-      if (renamed || added || removed) {
+      if (renamed || steps.added.length || steps.removed.length) {
+        const renamedAttributes = renamed ? renamedAttributesOf(renamed, row) : [];
         const metadata = {
-          ...(renamed && renamed.previousDisplayName !== row.displayName
-            ? { displayName: row.displayName, previous_displayName: renamed.previousDisplayName }
+          ...(renamedAttributes.includes('displayName')
+            ? { displayName: row.displayName, previous_displayName: renamed!.previousDisplayName }
             : {}),
-          ...(renamed && renamed.previousExternalId !== row.externalId ? { externalId: row.externalId } : {}),
-          members_added: added,
-          members_removed: removed,
+          ...(renamedAttributes.includes('externalId') ? { externalId: row.externalId } : {}),
+          members_added: steps.added.length,
+          members_removed: steps.removed.length,
         };
-        events.emit('scim_group_update', scimAuditFacts(actor, target(row), request, metadata));
+        events.emit('scim_group_update', {
+          ...scimAuditFacts(actor, target(row), request, metadata),
+          directory: groupChanges(id, renamedAttributes, steps),
+        });
       }
       return this.presentWithMembers(tx, actor.workspaceId, row, projection);
     });
@@ -160,35 +174,37 @@ export class ScimGroupsService {
   private async changeQuietly(actor: ScimPrincipal, id: string, change: GroupChange, request: RequestMeta): Promise<undefined> {
     await this.uow.run(async (tx, events) => {
       const renamed = await this.rename(tx, actor.workspaceId, id, change);
-      const { added, removed } = await this.applySteps(tx, actor.workspaceId, id, change.members);
-      if (!renamed && !added && !removed) {
+      const steps = await this.applySteps(tx, actor.workspaceId, id, change.members);
+      if (!renamed && !steps.added.length && !steps.removed.length) {
         if (!(await this.groups.exists(tx, actor.workspaceId, id))) throw notFound(id);
         return;
       }
+      const renamedAttributes = renamed ? renamedAttributesOf(renamed, change) : [];
       const metadata = {
-        ...(renamed && change.displayName !== undefined && renamed.previousDisplayName !== change.displayName
-          ? { displayName: change.displayName, previous_displayName: renamed.previousDisplayName }
+        ...(renamedAttributes.includes('displayName')
+          ? { displayName: change.displayName, previous_displayName: renamed!.previousDisplayName }
           : {}),
-        ...(renamed && change.externalId !== undefined && renamed.previousExternalId !== change.externalId
-          ? { externalId: change.externalId }
-          : {}),
-        members_added: added,
-        members_removed: removed,
+        ...(renamedAttributes.includes('externalId') ? { externalId: change.externalId } : {}),
+        members_added: steps.added.length,
+        members_removed: steps.removed.length,
       };
-      events.emit('scim_group_update', scimAuditFacts(actor, { type: 'ScimGroup', id }, request, metadata));
+      events.emit('scim_group_update', {
+        ...scimAuditFacts(actor, { type: 'ScimGroup', id }, request, metadata),
+        directory: groupChanges(id, renamedAttributes, steps),
+      });
     });
     return undefined;
   }
 
   /** Runs the member steps in order (each records the change it made); 404 when the group was deleted meanwhile (its foreign key). */
-  private async applySteps(tx: Tx, workspaceId: string, id: string, steps: MemberStep[]): Promise<{ added: number; removed: number }> {
-    let added = 0;
-    let removed = 0;
+  private async applySteps(tx: Tx, workspaceId: string, id: string, steps: MemberStep[]): Promise<StepResult> {
+    const added: MemberChange[] = [];
+    const removed: MemberChange[] = [];
     try {
       for (const step of steps) {
         const r = await this.groups.applyStep(tx, workspaceId, id, step);
-        added += r.added;
-        removed += r.removed;
+        added.push(...r.added);
+        removed.push(...r.removed);
       }
     } catch (err) {
       if (
@@ -242,6 +258,39 @@ function readGroupInput(body: unknown): { displayName: string; externalId?: stri
     ...(getCI(body, 'externalId') !== undefined ? { externalId: toExternalId(getCI(body, 'externalId')) } : {}),
     ...(members !== undefined && members !== null ? { members: memberIds(members) } : {}),
   };
+}
+
+/** Which of displayName and externalId a rename changed (`now`: what the group holds after it, undefined where it kept its value). */
+function renamedAttributesOf(renamed: Renamed, now: { displayName?: string; externalId?: string | null }): string[] {
+  return [
+    ...(now.displayName !== undefined && renamed.previousDisplayName !== now.displayName ? ['displayName'] : []),
+    ...(now.externalId !== undefined && renamed.previousExternalId !== now.externalId ? ['externalId'] : []),
+  ];
+}
+
+/**
+ * The directory events of a group change (decision 0510): the group's update when a rename changed
+ * it, then its removed and added members (a user removed and added back by one PUT shows as both).
+ */
+function groupChanges(groupId: string, renamedAttributes: string[], steps: StepResult): DirectoryChange[] {
+  return [
+    ...(renamedAttributes.length
+      ? [{ kind: 'group' as const, type: 'directory.group.updated' as const, groupId, changed: renamedAttributes }]
+      : []),
+    ...membershipChanges(groupId, steps),
+  ];
+}
+
+function membershipChanges(groupId: string, steps: StepResult): DirectoryChange[] {
+  const users = (members: MemberChange[]) => members.map((m) => ({ id: m.userId, userName: m.email }));
+  return [
+    ...(steps.removed.length
+      ? [{ kind: 'membership' as const, type: 'directory.group.user_removed' as const, groupIds: [groupId], users: users(steps.removed) }]
+      : []),
+    ...(steps.added.length
+      ? [{ kind: 'membership' as const, type: 'directory.group.user_added' as const, groupIds: [groupId], users: users(steps.added) }]
+      : []),
+  ];
 }
 
 /** Whether the query asked for a representation (non-empty `attributes` or `excludedAttributes`). */

@@ -6,6 +6,7 @@ import { isUuid } from '../../common/ids';
 import { RequestMeta } from '../../common/request-context';
 import { APP_CONFIG, AppConfig } from '../../config/config';
 import { Tx, UnitOfWork } from '../../database/unit-of-work';
+import type { DirectoryChange } from '../../events/domain-events';
 import { SessionsService } from '../../sessions/sessions.service';
 import type { DeniedToken } from '../../sessions/tokens/token-denylist.repository';
 import { ScimGroupsRepository } from '../groups/scim-groups.repository';
@@ -74,10 +75,10 @@ export class ScimUsersService {
     const row = await this.uow
       .runAsOneStatement(
         (events) =>
-          events.emit(
-            'scim_user_create',
-            scimAuditFacts(actor, { type: 'EndUser', id }, request, { userName: state.email, active: state.isActive }),
-          ),
+          events.emit('scim_user_create', {
+            ...scimAuditFacts(actor, { type: 'EndUser', id }, request, { userName: state.email, active: state.isActive }),
+            directory: [{ kind: 'user', type: 'directory.user.created', user: this.unsaved(id, state), stampedNow: true }],
+          }),
         (on, riders) => this.users.insert(on, actor.workspaceId, id, state, riders),
         (created) => created !== undefined,
       )
@@ -98,10 +99,10 @@ export class ScimUsersService {
       if (!current || current.isActive) throw taken(state.email);
       const updated = await this.update(tx, actor.workspaceId, current.id, state);
       const changed = changedFields(toState(current), state);
-      events.emit(
-        'scim_user_update',
-        scimAuditFacts(actor, target(updated), request, { changed, active: updated.isActive, reactivated: updated.isActive }),
-      );
+      events.emit('scim_user_update', {
+        ...scimAuditFacts(actor, target(updated), request, { changed, active: updated.isActive, reactivated: updated.isActive }),
+        directory: [this.userChange(current.isActive, updated, changed)],
+      });
       return updated;
     });
   }
@@ -130,17 +131,23 @@ export class ScimUsersService {
     const denied = await this.uow.run(async (tx, events) => {
       const current = await this.users.lock(tx, actor.workspaceId, id);
       if (!current) throw notFound(id);
-      await this.users.update(tx, actor.workspaceId, id, { ...toState(current), isActive: false });
+      const updated = await this.users.update(tx, actor.workspaceId, id, { ...toState(current), isActive: false });
       const groups = await this.groups.removeUserFromAll(tx, actor.workspaceId, id);
       const ended = await this.endSessions(tx, actor.workspaceId, id);
-      events.emit(
-        'scim_user_delete',
-        scimAuditFacts(actor, target(current), request, {
+      const directory: DirectoryChange[] = [];
+      if (current.isActive && updated) directory.push(this.userChange(true, updated, ['active']));
+      if (groups.length) {
+        const users = [{ id, userName: current.email }];
+        directory.push({ kind: 'membership', type: 'directory.group.user_removed', groupIds: groups, users });
+      }
+      events.emit('scim_user_delete', {
+        ...scimAuditFacts(actor, target(current), request, {
           userName: current.email,
           groups_left: groups,
           sessions_ended: ended.sessionsEnded,
         }),
-      );
+        directory,
+      });
       return ended.denied;
     });
     await this.sessions.mirrorDenied(denied);
@@ -168,7 +175,10 @@ export class ScimUsersService {
         metadata.sessions_ended = ended.sessionsEnded;
         denied = ended.denied;
       }
-      events.emit('scim_user_update', scimAuditFacts(actor, target(updated), request, metadata));
+      events.emit('scim_user_update', {
+        ...scimAuditFacts(actor, target(updated), request, metadata),
+        directory: [this.userChange(before.isActive, updated, changed)],
+      });
       return updated;
     });
     await this.sessions.mirrorDenied(denied);
@@ -197,6 +207,35 @@ export class ScimUsersService {
     const row = await this.users.find(workspaceId, id);
     if (!row) throw notFound(id);
     return row;
+  }
+
+  /**
+   * The directory event of a write that changed `changed` (decision 0510): the user as GET shows it
+   * now, typed by what happened to `active`.
+   */
+  private userChange(wasActive: boolean, row: UserRow, changed: string[]): DirectoryChange {
+    const type =
+      wasActive && !row.isActive
+        ? 'directory.user.deactivated'
+        : !wasActive && row.isActive
+          ? 'directory.user.reactivated'
+          : 'directory.user.updated';
+    return { kind: 'user', type, user: toScimUser(row, this.baseUrl), changed };
+  }
+
+  /** The user a create is about to insert, as GET will show it; its meta times are stamped by the statement (stampedNow). */
+  private unsaved(id: string, state: UserState): Json {
+    const epoch = new Date(0);
+    const row: UserRow = {
+      id,
+      email: state.email,
+      firstName: state.firstName ?? '',
+      lastName: state.lastName ?? '',
+      isActive: state.isActive,
+      createdAt: epoch,
+      updatedAt: epoch,
+    };
+    return toScimUser(row, this.baseUrl);
   }
 
   private present(row: UserRow, projection: Projection): Json {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { assertSafeName, assertSafePassword } from '../credentials';
 
 /**
- * ACL rules for a tenant user on a shared Redis (decision 0502).
+ * ACL rules for a tenant user on a shared Redis (decision 0512).
  *
  * Key patterns (`~prefix*`) only guard keys passed as arguments, so the user starts
  * from nothing (`-@all`), gets the data-type commands, and then loses every command

@@ -1,0 +1,44 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Doc, Errors, Returns } from '../api-docs/decorators';
+import { Auth } from '../common/auth/auth.decorator';
+import { type WorkspaceScope, WorkspaceScoped } from '../workspaces/workspace-scoped';
+import { DirectoryEventPageSchema, DirectorySnapshotSchema } from './directory-events.schemas';
+import { DirectoryEventsService } from './directory-events.service';
+import { DirectoryQueryDto, EventsQueryDto } from './dto/events-query.dto';
+
+@ApiTags('directory events')
+@Controller('developer')
+@Auth('developer')
+export class DirectoryEventsController {
+  constructor(private readonly events: DirectoryEventsService) {}
+
+  @Doc(
+    'Read the directory event feed',
+    "The workspace's directory events after `after`, oldest first, by seq: a per-workspace sequence given in commit order, so a consumer that has read up to N never later finds an event numbered N or below. Events are readable within a second of the change's commit. Keep next_after and pass it as `after`. Events are kept DIRECTORY_EVENTS_RETENTION_DAYS (30 days); a position older than that is a 410 (start again from GET /developer/directory/). Members of the workspace only.",
+  )
+  @Returns(200, DirectoryEventPageSchema, 'One page of events')
+  @Errors(
+    [400, 'validation_failed', 'A query parameter breaks its rule, or a type is not a directory event type (details names it)'],
+    [404, 'not_found', 'No such workspace, or the caller is not a member of it'],
+    [410, 'events_expired', 'Events after `after` are past the retention'],
+  )
+  @Get('events')
+  feed(@WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope, @Query() query: EventsQueryDto) {
+    return this.events.feed(scope, query);
+  }
+
+  @Doc(
+    'Read the whole directory',
+    'Every SCIM user, group and membership of the workspace, read in one snapshot, with the feed position (seq) it reflects: every event up to seq is in it. Start a consumer here, then read GET /developer/events/?after=seq. Members of the workspace only.',
+  )
+  @Returns(200, DirectorySnapshotSchema, 'The directory and its feed position')
+  @Errors(
+    [400, 'validation_failed', 'workspace_id is missing or not a UUID'],
+    [404, 'not_found', 'No such workspace, or the caller is not a member of it'],
+  )
+  @Get('directory')
+  directory(@WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope, @Query() _query: DirectoryQueryDto) {
+    return this.events.snapshot(scope);
+  }
+}
