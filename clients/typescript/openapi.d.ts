@@ -4723,9 +4723,10 @@ export interface components {
         location?: string;
       };
     };
-    /** @description displayName is unique in the workspace (409 `uniqueness`). Members are ids of users of the same workspace; other ids are not added. */
+    /** @description displayName is unique in the workspace (409 `uniqueness`). Members are ids of users of the same workspace; a well-formed id of no user of the workspace is not added; an entry that is not `{"value": "<user id>"}` (or a bare id string) is 400 `invalidValue` and nothing changes. */
     ScimGroupInput: {
       /**
+       * @description Optional (absent is accepted). When sent: an array of schema URNs that includes the core Group schema (any case); extension URNs are accepted. Otherwise 400 `invalidSyntax`.
        * @example [
        *       "urn:ietf:params:scim:schemas:core:2.0:Group"
        *     ]
@@ -4821,11 +4822,12 @@ export interface components {
     /** @description RFC 7644 §3.5.2. Operation names are case-insensitive (Okta and Entra send "Replace", "Add"). */
     ScimPatchRequest: {
       /**
+       * @description Optional (absent is accepted). When sent: an array of schema URNs that includes the PatchOp message URN (any case); extension URNs are accepted. Otherwise 400 `invalidSyntax`.
        * @example [
        *       "urn:ietf:params:scim:api:messages:2.0:PatchOp"
        *     ]
        */
-      schemas: string[];
+      schemas?: string[];
       Operations: {
         /**
          * @example replace
@@ -4908,6 +4910,7 @@ export interface components {
     /** @description RFC 7644 §3.4.3 SearchRequest: the list parameters of GET, in a body. Names are case-insensitive; all optional. */
     ScimSearchRequest: {
       /**
+       * @description Optional (absent is accepted). When sent: an array of schema URNs that includes the SearchRequest message URN (any case); extension URNs are accepted. Otherwise 400 `invalidSyntax`.
        * @example [
        *       "urn:ietf:params:scim:api:messages:2.0:SearchRequest"
        *     ]
@@ -5028,6 +5031,7 @@ export interface components {
      */
     ScimUser: {
       /**
+       * @description Optional (absent is accepted). When sent: an array of schema URNs that includes the core User schema (any case); extension URNs are accepted. Otherwise 400 `invalidSyntax`.
        * @example [
        *       "urn:ietf:params:scim:schemas:core:2.0:User"
        *     ]
@@ -5099,6 +5103,7 @@ export interface components {
     /** @description POST creates, PUT replaces (attributes not sent keep their value). Attribute names are case-insensitive; password, externalId and unknown or extension attributes are accepted and ignored. */
     ScimUserInput: {
       /**
+       * @description Optional (absent is accepted). When sent: an array of schema URNs that includes the core User schema (any case); extension URNs are accepted. Otherwise 400 `invalidSyntax`.
        * @example [
        *       "urn:ietf:params:scim:schemas:core:2.0:User"
        *     ]
@@ -5191,6 +5196,7 @@ export interface components {
      */
     ScimUserPartial: {
       /**
+       * @description Optional (absent is accepted). When sent: an array of schema URNs that includes the core User schema (any case); extension URNs are accepted. Otherwise 400 `invalidSyntax`.
        * @example [
        *       "urn:ietf:params:scim:schemas:core:2.0:User"
        *     ]
@@ -8600,6 +8606,15 @@ export interface operations {
           'application/scim+json': components['schemas']['ScimError'];
         };
       };
+      /** @description `headers_too_large`: The request line and headers exceed 16 KiB (a very long filter or attribute list in the URL); send the query as POST …/.search */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   ScimUsersController_create: {
@@ -9086,6 +9101,15 @@ export interface operations {
         };
         content: {
           'application/scim+json': components['schemas']['ScimError'];
+        };
+      };
+      /** @description `headers_too_large`: The request line and headers exceed 16 KiB (a very long filter or attribute list in the URL); send the query as POST …/.search */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
     };

@@ -159,6 +159,13 @@ export function ScimListQuery() {
       schema: { type: 'string', maxLength: 200 },
     }),
     ScimProjectionQuery(),
+    // Node's HTTP parser refuses a request line and headers over 16 KiB before routing, so the body is the
+    // service's JSON error (client-error.ts), not a SCIM one; a long filter belongs in a POST /.search body.
+    Errors([
+      431,
+      'headers_too_large',
+      'The request line and headers exceed 16 KiB (a very long filter or attribute list in the URL); send the query as POST …/.search',
+    ]),
   );
 }
 

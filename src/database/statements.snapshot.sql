@@ -148,7 +148,8 @@ FROM (SELECT least(clock_timestamp(), min(a.xact_start)) AS stable_before FROM p
 WHERE a.datname = current_database() AND a.backend_xid IS NOT NULL AND a.pid <> pg_backend_pid()) h;
 
 -- credential-revocations.notify
-SELECT pg_notify($1, $2);
+SELECT pg_notify($1, $2)::text AS sent,
+ARRAY(SELECT pid::text FROM pg_stat_activity WHERE application_name = $3 AND datname = current_database()) AS listeners;
 
 -- developer-sessions.live
 SELECT s.csrf_token, s.developer_id, d.email FROM developer_sessions s JOIN developers d ON d.id = s.developer_id

@@ -12,7 +12,7 @@ const logger = new Logger('UnitOfWork');
 /** What a service says happened inside its unit of work, and what must follow its commit. */
 export class EmittedEvents {
   private readonly list: DomainEvent[] = [];
-  private readonly hooks = new Map<string, () => void>();
+  private readonly hooks = new Map<string, () => unknown>();
 
   emit<K extends DomainEventName>(name: K, payload: DomainEvents[K]): void {
     this.list.push({ name, payload } as DomainEvent);
@@ -23,9 +23,11 @@ export class EmittedEvents {
    * cache eviction after a revocation, a worker woken for the job just queued. Named for the
    * logs and run once per name (ten jobs queued wake the worker once); runs only if the unit of
    * work committed, synchronously, in registration order, before the events' after-commit
-   * handlers; a hook that throws is logged and never fails the request.
+   * handlers; a hook that throws is logged and never fails the request. A hook that answers a promise
+   * (a revocation waiting for every instance's eviction, decision 0214) is awaited before the unit of
+   * work answers; a rejection is logged too.
    */
-  afterCommit(name: string, run: () => void): void {
+  afterCommit(name: string, run: () => unknown): void {
     if (!this.hooks.has(name)) this.hooks.set(name, run);
   }
 
@@ -33,15 +35,19 @@ export class EmittedEvents {
     return this.list;
   }
 
-  /** @internal Called by UnitOfWork once committed. */
-  runAfterCommitHooks(): void {
+  /** @internal Called by UnitOfWork once committed; settles when the hooks' promises have. */
+  runAfterCommitHooks(): Promise<void> {
+    const pending: Promise<void>[] = [];
+    const failed = (name: string) => (err: unknown) => logger.error(`after-commit hook ${name} failed: ${(err as Error).message}`);
     for (const [name, run] of this.hooks) {
       try {
-        run();
+        const settled = run();
+        if (settled instanceof Promise) pending.push(settled.then(() => undefined, failed(name)));
       } catch (err) {
-        logger.error(`after-commit hook ${name} failed: ${(err as Error).message}`);
+        failed(name)(err);
       }
     }
+    return Promise.all(pending).then(() => undefined);
   }
 }
 
@@ -73,7 +79,7 @@ export class UnitOfWork {
       await this.bus.runTransactionPhase(events.all, tx);
       return value;
     });
-    this.committed(events);
+    await this.committed(events);
     return result;
   }
 
@@ -82,7 +88,7 @@ export class UnitOfWork {
    * run `hook` once that unit of work commits. A transaction opened elsewhere has no unit of
    * work: the hook is dropped (the job is still found by the worker's next poll).
    */
-  afterCommit(tx: Tx, name: string, hook: () => void): void {
+  afterCommit(tx: Tx, name: string, hook: () => unknown): void {
     (tx as TxOfUnitOfWork)[EVENTS_OF_TX]?.afterCommit(name, hook);
   }
 
@@ -114,12 +120,14 @@ export class UnitOfWork {
       });
     }
     const result = await write(null, riders);
-    if (wrote(result)) this.committed(events);
+    if (wrote(result)) await this.committed(events);
     return result;
   }
 
-  private committed(events: EmittedEvents): void {
-    events.runAfterCommitHooks();
+  /** The hooks start in order, the events' handlers follow; then the hooks' promises are awaited. */
+  private async committed(events: EmittedEvents): Promise<void> {
+    const settled = events.runAfterCommitHooks();
     this.bus.runAfterCommit(events.all);
+    await settled;
   }
 }

@@ -153,9 +153,9 @@ export class DevelopersService implements DeveloperSessionAuthenticator {
     await this.uow.run(async (tx, events) => {
       const revoked = await this.tokens.revoke(tx, principal.developerId, tokenId);
       if (!revoked) throw notFound('token');
-      // Delivered at commit to every instance's credential cache; this instance evicts before answering.
-      await notifyCredentialRevoked(tx, revoked);
-      events.afterCommit('evict the revoked developer token', () => this.tokenCache.evict(revoked));
+      // Delivered at commit to every instance's credential cache; answered once every instance evicted it.
+      const notice = await notifyCredentialRevoked(tx, revoked);
+      events.afterCommit('evict the revoked developer token everywhere', () => this.tokenCache.evictEverywhere(notice));
       events.emit('api_token_revoke', {
         workspaceId: null,
         request,

@@ -47,7 +47,9 @@ export class HostedLoginService {
       // Step-up (a SAML SP asked for a second factor): the signed-in user owes the factor, not the password.
       if (input.stepUp && resolved && !current.amr.includes('mfa')) {
         const challenge = await this.stepUpChallenge(current);
-        if (challenge) return pageOf(200, await this.secondFactor(resolved.brand, challenge.mfa_token, challenge.methods));
+        if (challenge) {
+          return pageOf(200, await this.secondFactor(resolved.brand, challenge.mfa_token, challenge.methods, { after: 'step-up' }));
+        }
       }
       if (input.next !== '/') return { kind: 'redirect', location: input.next };
       return pageOf(200, { page: 'signed-in', email: current.email, brand: resolved?.brand });
@@ -106,7 +108,7 @@ export class HostedLoginService {
       if (!(err instanceof DomainError) || err.code !== 'sign_in_blocked') throw err;
       return pageOf(403, { page: 'login', brand, email: user.email, error: err.message });
     }
-    if (owed) return pageOf(200, await this.secondFactor(brand, owed.mfa_token, owed.methods));
+    if (owed) return pageOf(200, await this.secondFactor(brand, owed.mfa_token, owed.methods, { after: 'password' }));
     return this.openBrowserSession(user, ['pwd'], input, request, previous);
   }
 
@@ -230,7 +232,7 @@ export class HostedLoginService {
     brand: string,
     mfaToken: string,
     methods: string[],
-    opts: { error?: string; recoveryFirst?: boolean } = {},
+    opts: { error?: string; recoveryFirst?: boolean; after?: 'password' | 'step-up' } = {},
   ): Promise<SignInView> {
     const passkeyOptions = methods.includes('passkey')
       ? await this.mfa.passkeyOptions(mfaToken, 'browser').catch(() => undefined)
@@ -243,6 +245,7 @@ export class HostedLoginService {
       passkeyOptions,
       error: opts.error ?? null,
       recoveryFirst: opts.recoveryFirst ?? false,
+      after: opts.after,
     };
   }
 }

@@ -39,6 +39,8 @@ export type SignInView =
       passkeyOptions?: unknown;
       error?: string | null;
       recoveryFirst?: boolean;
+      /** Why the factor is asked: right after the password, or by an application of a signed-in user (step-up). */
+      after?: 'password' | 'step-up';
     }
   | { page: 'verify-email'; brand: string; email?: string; error?: string | null; notice?: string | null }
   | { page: 'reset-request'; brand: string; email?: string; error?: string | null }

@@ -92,8 +92,8 @@ export class WorkspacesService {
       await this.workspaces.delete(tx, workspaceId);
       // The delete cascades to the workspace's SCIM tokens: every instance drops its cached credentials at
       // commit, this one before answering.
-      await notifyAllCredentialsRevoked(tx);
-      events.afterCommit('evict every cached credential', () => this.credentials.evictAll());
+      const notice = await notifyAllCredentialsRevoked(tx);
+      events.afterCommit('evict every cached credential everywhere', () => this.credentials.evictEverywhere(notice));
       events.emit('workspace_delete', {
         workspaceId,
         actor: actorOf(principal),
@@ -158,8 +158,8 @@ export class WorkspacesService {
       }
       await this.members.remove(tx, workspaceId, developerId);
       // Cached memberships of the workspace die on every instance at commit, on this one before answering.
-      await notifyCredentialRevoked(tx, membershipTag(workspaceId));
-      events.afterCommit('evict cached memberships', () => this.credentials.evict(membershipTag(workspaceId)));
+      const notice = await notifyCredentialRevoked(tx, membershipTag(workspaceId));
+      events.afterCommit('evict cached memberships everywhere', () => this.credentials.evictEverywhere(notice));
       events.emit('workspace_member_remove', {
         workspaceId,
         actor: actorOf(principal),

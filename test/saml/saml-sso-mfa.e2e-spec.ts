@@ -153,6 +153,60 @@ describe('SAML authentication contexts met by a second factor', () => {
     await expectAcceptedBySps(sp, post.SAMLResponse, requestId, user, REFEDS_MFA);
   });
 
+  it('never loops between the SSO and the step-up for a passkey session asked for exact TimeSyncToken: a signed NoAuthnContext naming the user (decision 0215)', async () => {
+    const user = await anEndUser(t, tenant.client, { smtp });
+    const device = new SoftAuthenticator(t.config.PUBLIC_BASE_URL);
+    const { access_token } = await logIn(t, user);
+    const options = await t.http().post('/e/v1/auth/mfa/passkeys/options/').set(bearer(access_token)).send({}).expect(200);
+    await t
+      .http()
+      .post('/e/v1/auth/mfa/passkeys/')
+      .set(bearer(access_token))
+      .send({ credential: device.register(options.body) })
+      .expect(201);
+    // The browser signs in with the password and the passkey (a session that used a second factor).
+    const browser = newBrowser(t);
+    const first = await aRegisteredSp(t, tenant.dev, tenant.ws);
+    const start = await browser.get(spRequest(first, requested('exact', REFEDS_MFA))).expect(302);
+    const loginLocation = new URL(start.headers.location as string, 'http://x');
+    const next = loginLocation.searchParams.get('next')!;
+    const form = await browser.get(start.headers.location as string).expect(200);
+    const challenged = await browser
+      .post(loginLocation.pathname)
+      .type('form')
+      .send({ csrf_token: csrfFrom(form.text), workspace_id: tenant.ws.id, next, email: user.email, password: user.password })
+      .expect(200);
+    const passkeyOptions = JSON.parse(unescapeHtml(/data-options="([^"]+)"/.exec(challenged.text)![1])) as {
+      challenge: string;
+      rpId: string;
+    };
+    const done = await browser
+      .post('/auth/login/mfa/')
+      .type('form')
+      .send({
+        csrf_token: csrfFrom(challenged.text),
+        mfa_token: mfaTokenFrom(challenged.text)!,
+        workspace_id: tenant.ws.id,
+        next,
+        passkey_response: JSON.stringify(device.assert(passkeyOptions)),
+      })
+      .expect(303);
+    await browser.get(done.headers.location as string).expect(200);
+
+    // An SP that asks exactly TimeSyncToken (a one-time code), which a passkey session does not meet: the
+    // browser is answered at once, not sent to a step-up page that has nothing to ask and sends it back.
+    const sp = await aRegisteredSp(t, tenant.dev, tenant.ws);
+    const page = await browser.get(spRequest(sp, requested('exact', `${AC}TimeSyncToken`)));
+    expect(page.status).toBe(200);
+    const post = formFields(page.text);
+    expect(facts(decode(post.SAMLResponse)).codes).toEqual(['Requester', 'NoAuthnContext']);
+    await expect(sp.saml.validatePostResponseAsync({ SAMLResponse: post.SAMLResponse })).rejects.toBeInstanceOf(SamlStatusError);
+    // The refusal is recorded against the person who was signed in, not an anonymous visitor.
+    const failures = await auditEvents(t, tenant.dev, tenant.ws, 'saml_sso_failure');
+    const row = failures.find((e) => e.target_id === sp.id);
+    expect(row).toMatchObject({ actor_type: 'end_user', actor_id: user.id, metadata: { reason: 'authn_context_unsatisfiable' } });
+  });
+
   it('steps up a password-only browser session with the second factor alone, and names the class met (TimeSyncToken)', async () => {
     const user = await anEndUser(t, tenant.client, { smtp });
     // The browser signed in with the password before the account had a second factor.
@@ -169,6 +223,9 @@ describe('SAML authentication contexts met by a second factor', () => {
     const challenge = await browser.get(start.headers.location as string).expect(200);
     expect(challenge.text).toContain('Two-step verification');
     expect(challenge.text).not.toContain('name="password"');
+    // No password was asked on this trip: the page does not say it was checked.
+    expect(challenge.text).not.toContain('Your password is correct');
+    expect(challenge.text).toContain('You are signed in.');
     const finish = await answerSecondFactor(browser, challenge.text, app, login.searchParams.get('next')!, tenant.ws.id);
     const form = formFields((await browser.get(finish).expect(200)).text);
     expect(facts(decode(form.SAMLResponse))).toEqual({ codes: ['Success'], classRef: `${AC}TimeSyncToken` });

@@ -3,7 +3,14 @@ import { Client } from 'pg';
 import { APP_CONFIG, AppConfig } from '../../config/config';
 import { sessionDatabaseUrl } from '../../database/session-url';
 import { Clock } from '../clock';
-import { EVERY_CREDENTIAL, listenForRevocations, REVOKED_CHANNEL } from './credential-revocations.repository';
+import {
+  acknowledgeEviction,
+  EVERY_CREDENTIAL,
+  EVICTED_CHANNEL,
+  listenForRevocations,
+  REVOKED_CHANNEL,
+  type RevocationNotice,
+} from './credential-revocations.repository';
 import type { Principal } from './principal';
 
 const TTL_MS = 5_000;
@@ -28,14 +35,25 @@ export const membershipTag = (workspaceId: string): string => `workspace-members
 
 // The NOTIFY side lives with the channel, in credential-revocations.repository.ts; re-exported for
 // the services that revoke inside their unit of work.
-export { notifyAllCredentialsRevoked, notifyCredentialRevoked } from './credential-revocations.repository';
+export { notifyAllCredentialsRevoked, notifyCredentialRevoked, type RevocationNotice } from './credential-revocations.repository';
+
+/** A revocation waiting for the listeners that must evict it (decision 0214). */
+interface PendingEviction {
+  key: string;
+  pending: Set<string>;
+  done: () => void;
+}
 
 /**
  * Short-lived cache of authenticated bearer tokens (SCIM and developer tokens, by SHA-256
  * hash) so a request costs one query, not two, and of the workspace memberships those
  * requests are checked against (`membership`), so a workspace-scoped route costs none.
- * Revocation stays effective on the next call on every instance: the revoking transaction
- * sends NOTIFY credential_revoked (delivered at commit), every instance LISTENs and evicts.
+ * Revocation is effective on every instance before the revoking request is answered
+ * (decision 0214): the revoking transaction sends NOTIFY credential_revoked (delivered at
+ * commit) and reads which listeners will hear it; every instance LISTENs, evicts and
+ * acknowledges on credential_evicted; the revoker waits for those acknowledgements, at most
+ * the entries' lifetime (an entry lives 5 s from the moment its load started, so after that
+ * nothing read before the commit is served anywhere).
  * While the listener is not connected (embedded database, outage, reconnecting, a
  * transaction pooler without DATABASE_DIRECT_URL) the cache is off and every call reads
  * the table. Entries also lapse after 5 s and at the token's expiry. Hashes of different
@@ -55,6 +73,7 @@ export class CredentialCache implements OnApplicationBootstrap, OnModuleDestroy 
   private url?: string;
   /** Bumped on every eviction: a lookup that started before one must not store its result. */
   private generation = 0;
+  private readonly waiting = new Set<PendingEviction>();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -89,8 +108,9 @@ export class CredentialCache implements OnApplicationBootstrap, OnModuleDestroy 
     const cached = this.get(hash);
     if (cached?.kind === kind) return cached as P;
     const generation = this.generation;
+    const startedAt = this.clock.now().getTime();
     const loaded = await load();
-    if (loaded) this.set(hash, loaded.principal, loaded.expiresAt, generation, loaded.tags ?? []);
+    if (loaded) this.set(hash, loaded.principal, loaded.expiresAt, generation, startedAt, loaded.tags ?? []);
     return loaded?.principal;
   }
 
@@ -105,8 +125,9 @@ export class CredentialCache implements OnApplicationBootstrap, OnModuleDestroy 
     const cached = this.get(key);
     if (cached?.kind === 'membership') return cached.role;
     const generation = this.generation;
+    const startedAt = this.clock.now().getTime();
     const role = await load();
-    if (role) this.set(key, { kind: 'membership', role }, null, generation, [membershipTag(workspaceId)]);
+    if (role) this.set(key, { kind: 'membership', role }, null, generation, startedAt, [membershipTag(workspaceId)]);
     return role;
   }
 
@@ -122,14 +143,25 @@ export class CredentialCache implements OnApplicationBootstrap, OnModuleDestroy 
     return e.value;
   }
 
-  private set(hash: string, value: Principal | MembershipGrant, expiresAt: Date | null, generation: number, tags: readonly string[]): void {
+  /**
+   * Keeps what a load read. Its lifetime counts from when the load started, not from now: whatever was read
+   * before a revocation committed is gone everywhere TTL_MS after that commit, which bounds evictEverywhere.
+   */
+  private set(
+    hash: string,
+    value: Principal | MembershipGrant,
+    expiresAt: Date | null,
+    generation: number,
+    loadStartedAt: number,
+    tags: readonly string[],
+  ): void {
     if (!this.live || generation !== this.generation) return;
     if (this.entries.size >= MAX_ENTRIES) this.clear();
     this.remove(hash);
     this.entries.set(hash, {
       value,
       expiresAt: expiresAt ? expiresAt.getTime() : null,
-      until: this.clock.now().getTime() + TTL_MS,
+      until: loadStartedAt + TTL_MS,
       tags,
     });
     for (const tag of tags) {
@@ -151,6 +183,45 @@ export class CredentialCache implements OnApplicationBootstrap, OnModuleDestroy 
   evictAll(): void {
     this.generation++;
     this.clear();
+  }
+
+  /**
+   * After the revoking transaction committed, before the request is answered: evicts here, then waits until
+   * every listener that heard the revocation has evicted it too (their acknowledgements on credential_evicted),
+   * or until no entry read before the commit can still be served anywhere (TTL_MS), whichever comes first.
+   * Never throws: a listener that does not answer delays the revocation's answer, it does not fail it.
+   */
+  async evictEverywhere(notice: RevocationNotice): Promise<void> {
+    if (notice.key === EVERY_CREDENTIAL) this.evictAll();
+    else this.evict(notice.key);
+    if (notice.listeners.length === 0) return;
+    await new Promise<void>((resolve) => {
+      const waiter: PendingEviction = { key: notice.key, pending: new Set(notice.listeners), done: () => finish() };
+      const timer = setTimeout(() => {
+        this.logger.warn(
+          `${waiter.pending.size} credential cache listener(s) did not acknowledge a revocation; answered after the cache lifetime`,
+        );
+        finish();
+      }, TTL_MS);
+      const finish = () => {
+        clearTimeout(timer);
+        this.waiting.delete(waiter);
+        resolve();
+      };
+      this.waiting.add(waiter);
+    });
+  }
+
+  /** "<pid> <key>" from a listener on credential_evicted. */
+  private acknowledged(payload: string): void {
+    const space = payload.indexOf(' ');
+    if (space < 0) return;
+    const [pid, key] = [payload.slice(0, space), payload.slice(space + 1)];
+    for (const waiter of [...this.waiting]) {
+      if (waiter.key !== key) continue;
+      waiter.pending.delete(pid);
+      if (waiter.pending.size === 0) waiter.done();
+    }
   }
 
   private remove(hash: string): void {
@@ -175,11 +246,16 @@ export class CredentialCache implements OnApplicationBootstrap, OnModuleDestroy 
   }
 
   private async listen(): Promise<void> {
-    const client = new Client({ connectionString: this.url, application_name: 'credential-cache' });
+    // Named a listener (LISTENER_NAME) only once it listens: see listenForRevocations.
+    const client = new Client({ connectionString: this.url, application_name: 'credential-cache-connecting' });
     client.on('notification', (msg) => {
-      if (msg.channel !== REVOKED_CHANNEL || !msg.payload) return;
+      if (!msg.payload) return;
+      if (msg.channel === EVICTED_CHANNEL) return this.acknowledged(msg.payload);
+      if (msg.channel !== REVOKED_CHANNEL) return;
       if (msg.payload === EVERY_CREDENTIAL) this.evictAll();
       else this.evict(msg.payload);
+      // After the eviction, never before: the revoker answers once every listener said so.
+      acknowledgeEviction(client, msg.payload).catch((err: Error) => this.logger.warn(`eviction not acknowledged: ${err.message}`));
     });
     // A dropped listener must never crash the process: turn the cache off and reconnect.
     const lost = (err?: Error) => {

@@ -17,7 +17,15 @@ export interface SecondFactorPageModel {
   recoveryFirst?: boolean;
   /** WebAuthn request options of this page's passkey ceremony, when `passkey` is among the methods. */
   passkeyOptions?: unknown;
+  /** What came before: the password (said so), a signed-in user's step-up (no password was asked), or unknown (a retry). */
+  after?: 'password' | 'step-up';
 }
+
+const LEADS = {
+  password: 'Your password is correct. Confirm it is you with your second factor.',
+  'step-up': 'You are signed in. The application you are signing in to asks for your second factor as well.',
+  unknown: 'Confirm it is you with your second factor.',
+} as const;
 
 /**
  * The second step of the hosted sign-in, after the password: exactly the methods of the challenge
@@ -84,7 +92,7 @@ export function renderSecondFactorPage(model: SecondFactorPageModel): string {
           ${passkeyScripts()}`
       : '';
   const content = html`<h1>Two-step verification</h1>
-    <p class="lead">Your password is correct. Confirm it is you with your second factor.</p>
+    <p class="lead">${LEADS[model.after ?? 'unknown']}</p>
     <div id="form-error" class="alert error" role="alert">${model.error ?? ''}</div>
     ${totp} ${passkey} ${recovery}`;
   return pageLayout({ title: 'Two-step verification', brand: model.brand }, content);

@@ -53,6 +53,7 @@ export function drawSignInPage(view: SignInView, { input, csrfToken }: SignInPag
         error: view.error ?? null,
         recoveryFirst: view.recoveryFirst ?? false,
         passkeyOptions: view.passkeyOptions,
+        after: view.after,
       });
     case 'verify-email':
       return renderVerifyEmailPage({

@@ -1,4 +1,5 @@
-import { replayWindowEnd, requestFreshness } from './request-freshness';
+import { execFileSync } from 'node:child_process';
+import { replayWindowEnd, requestFreshness, samlInstant } from './request-freshness';
 
 const now = new Date('2030-01-01T12:00:00.000Z');
 const at = (offsetMs: number) => new Date(now.getTime() + offsetMs).toISOString();
@@ -21,6 +22,19 @@ describe('AuthnRequest freshness', () => {
   it('reads time zones: the same instant written with an offset is the same instant', () => {
     expect(requestFreshness('2030-01-01T13:00:00+01:00', now)).toEqual({ fresh: true });
     expect(requestFreshness('2030-01-01T11:50:00-00:00', now)).toMatchObject({ reason: 'stale_request' });
+  });
+
+  it('reads an IssueInstant without a zone as UTC (saml-core §1.3.3), whatever the zone of the server', () => {
+    // A process of its own: the zone is fixed when Node starts (a test cannot change it for itself).
+    const script = `console.log(require('./request-freshness').samlInstant('2030-01-01T12:00:00'))`;
+    for (const zone of ['UTC', 'America/New_York', 'Asia/Tokyo']) {
+      const printed = execFileSync(process.execPath, ['-r', 'ts-node/register/transpile-only', '-e', script], {
+        cwd: __dirname,
+        env: { ...process.env, TZ: zone },
+      });
+      expect(Number(printed.toString().trim())).toBe(Date.UTC(2030, 0, 1, 12));
+    }
+    expect(samlInstant('2030-01-01T13:00:00+01:00')).toBe(Date.UTC(2030, 0, 1, 12));
   });
 
   it('remembers a used ID at least until any request carrying it has gone stale', () => {

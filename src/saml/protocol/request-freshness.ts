@@ -10,9 +10,18 @@ export { CLOCK_SKEW_MS };
 
 export type Freshness = { fresh: true } | { fresh: false; reason: 'stale_request' | 'early_request'; message: string };
 
+/**
+ * The instant of a SAML time value (an xs:dateTime the parser checked). saml-core §1.3.3: SAML time values
+ * are in UTC, so a value without a zone is read as UTC (JavaScript would read it in the server's local
+ * zone); "Z" and explicit offsets are read as written (decision 0215).
+ */
+export function samlInstant(value: string): number {
+  return Date.parse(/(Z|[+-]\d{2}:\d{2})$/.test(value) ? value : `${value}Z`);
+}
+
 /** Whether IssueInstant (an xs:dateTime the parser checked) lies in [now - 5 min - 30 s, now + 30 s]. */
 export function requestFreshness(issueInstant: string, now: Date): Freshness {
-  const issued = Date.parse(issueInstant);
+  const issued = samlInstant(issueInstant);
   const age = now.getTime() - issued;
   if (age > REQUEST_MAX_AGE_MS + CLOCK_SKEW_MS) {
     return {

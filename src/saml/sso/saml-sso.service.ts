@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { RequestMeta } from '../../common/request-context';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { IdpRuntime } from '../idp/idp-runtime';
-import { assertedClass } from '../protocol/authn-context';
+import { assertedClass, RequestedAuthnContext, TWO_FACTOR_AMR } from '../protocol/authn-context';
 import { actorOf, BrowserUser, BrowserUsers } from './browser-user';
 import {
   catalogued,
@@ -60,11 +60,13 @@ export class SamlSsoService {
     if (user && !request.forceAuthn) {
       const met = assertedClass(user.amr, request.requestedAuthnContext);
       if (met) return this.issue(flow, user, 'clear', met);
-      // Signed in with the password alone and a second factor asked: step up, or NoAuthnContext without a factor.
-      if (!(await this.users.hasSecondFactor(user))) return this.refuse(this.checks.noAuthnContext(flow), flow, 'keep');
+      // Signed in, and the session does not meet the request: step up when a second factor could meet it, else NoAuthnContext.
+      if (!(await this.stepUpCouldMeet(user, request.requestedAuthnContext))) {
+        return this.refuse(this.checks.noAuthnContext(flow, user), flow, 'keep');
+      }
       stepUp = true;
     }
-    if (request.isPassive) return this.refuse(this.checks.noPassive(), flow, 'keep');
+    if (request.isPassive) return this.refuse(this.checks.noPassive(stepUp ? user : null), flow, 'keep');
     const ticket = await this.requests.stash(sp, request, flow.relayState, meta.ip, this.config.SAML_PENDING_PER_CLIENT);
     return { kind: 'login', ticket, signOut: request.forceAuthn && user !== null, location: this.loginLocation(flow, stepUp) };
   }
@@ -131,7 +133,7 @@ export class SamlSsoService {
       return { kind: 'login', ticket: 'keep', signOut: user !== null, location: this.loginLocation(flow) };
     }
     const met = assertedClass(user.amr, pending.request.requestedAuthnContext);
-    if (!met && (await this.users.hasSecondFactor(user))) {
+    if (!met && (await this.stepUpCouldMeet(user, pending.request.requestedAuthnContext))) {
       // Password only, and the request wants a second factor the user has: step up, keep the ticket.
       return { kind: 'login', ticket: 'keep', signOut: false, location: this.loginLocation(flow, true) };
     }
@@ -139,7 +141,7 @@ export class SamlSsoService {
     if (!(await this.requests.consume(pending.id))) {
       return expired('This sign-in request was already used. Go back to the application and start again.');
     }
-    if (!met) return this.refuse(this.checks.noAuthnContext(flow), flow, 'clear');
+    if (!met) return this.refuse(this.checks.noAuthnContext(flow, user), flow, 'clear');
     return this.issue(flow, user, 'clear', met);
   }
 
@@ -168,6 +170,18 @@ export class SamlSsoService {
     if (refusal.failure) await this.refusals.record(refusal.failure, meta);
     const { status, code, title, message } = refusal;
     return { kind: 'refused', status, code, title, message, ticket };
+  }
+
+  /**
+   * Whether sending the user to the step-up page could end in a session that meets the request: the session
+   * has not used a second factor yet (the step-up page asks only for one it lacks, so a session that already
+   * has one would come straight back: the loop of decision 0215), the user has a factor, and a second factor
+   * can meet what is requested. Otherwise the answer is NoAuthnContext.
+   */
+  private async stepUpCouldMeet(user: BrowserUser, requested: RequestedAuthnContext | undefined): Promise<boolean> {
+    if (user.amr.includes('mfa')) return false;
+    if (assertedClass(TWO_FACTOR_AMR, requested) === null) return false;
+    return this.users.hasSecondFactor(user);
   }
 
   private loginLocation(flow: SsoFlow, stepUp = false): string {

@@ -163,12 +163,14 @@ export class SsoRequestChecks {
   }
 
   /** RequestedAuthnContext we cannot satisfy: Requester/NoAuthnContext to the ACS (saml-core §3.3.2.2.1), recorded. */
-  noAuthnContext(flow: SsoFlow): SsoRefusal {
+  noAuthnContext(flow: SsoFlow, user?: BrowserUser): SsoRefusal {
     const requested = flow.request.requestedAuthnContext!;
     return {
       answer: 'status',
       failure: {
         sp: flow.sp,
+        // The signed-in person the request could not be met for; nobody when it is refused before sign-in.
+        actor: user ? actorOf(user) : undefined,
         reason: 'authn_context_unsatisfiable',
         message: 'The requested authentication context cannot be satisfied',
         metadata: {
@@ -187,9 +189,16 @@ export class SsoRequestChecks {
     };
   }
 
-  /** IsPassive with nobody signed in: a signed NoPassive status instead of the login page (saml-core §3.4.1), not recorded. */
-  noPassive(): SsoRefusal {
-    return { answer: 'status', failure: null, topLevel: STATUS.responder, status: STATUS.noPassive, message: 'The user is not signed in' };
+  /**
+   * IsPassive when the user would have to be asked something: a signed NoPassive status instead of the login
+   * page (saml-core §3.4.1), not recorded. Its message says what would have been asked: a sign-in, or the
+   * second factor a signed-in user owes.
+   */
+  noPassive(user: BrowserUser | null = null): SsoRefusal {
+    const message = user
+      ? 'The user is signed in but the request needs a second factor, which cannot be asked passively'
+      : 'The user is not signed in';
+    return { answer: 'status', failure: null, topLevel: STATUS.responder, status: STATUS.noPassive, message };
   }
 
   /** For ForceAuthn: the password was typed after the request arrived. */

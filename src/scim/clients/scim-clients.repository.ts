@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In, IsNull, MoreThan } from 'typeorm';
-import { notifyCredentialRevoked } from '../../common/auth/credential-revocations.repository';
+import { notifyCredentialRevoked, type RevocationNotice } from '../../common/auth/credential-revocations.repository';
 import { entityColumns } from '../../database/row-shape';
 import { first, one, statement } from '../../database/statement';
 import type { Tx } from '../../database/unit-of-work';
@@ -119,8 +119,8 @@ export class ScimClientsRepository {
   }
 
   /** Tells every instance's credential cache to drop what carries this tag; delivered at commit. */
-  async notifyRevoked(tx: Tx, tag: string): Promise<void> {
-    await notifyCredentialRevoked(tx, tag);
+  async notifyRevoked(tx: Tx, tag: string): Promise<RevocationNotice> {
+    return notifyCredentialRevoked(tx, tag);
   }
 
   /** An unrevoked client by its public client_id, with its live (unrevoked, unexpired) secrets. */

@@ -94,7 +94,8 @@ export class ScimClientsService {
       events.afterCommit('evict the revoked SCIM client', () => this.cache.evict(clientTag(client.id)));
       if (client.revokedAt) return;
       await this.clients.markClientRevoked(tx, client.workspaceId, client.id);
-      await this.clients.notifyRevoked(tx, clientTag(client.id));
+      const notice = await this.clients.notifyRevoked(tx, clientTag(client.id));
+      events.afterCommit('evict the revoked SCIM client everywhere', () => this.cache.evictEverywhere(notice));
       events.emit('scim_client_revoke', facts(p, client, request));
       events.emit('oauth_token_revoke', facts(p, client, request, { reason: 'client_revoked' }));
     });
@@ -125,7 +126,8 @@ export class ScimClientsService {
       events.afterCommit('evict the revoked SCIM client secret', () => this.cache.evict(secretTag(secret.id)));
       if (secret.revokedAt) return;
       await this.clients.markSecretRevoked(tx, client.workspaceId, secret.id);
-      await this.clients.notifyRevoked(tx, secretTag(secret.id));
+      const notice = await this.clients.notifyRevoked(tx, secretTag(secret.id));
+      events.afterCommit('evict the revoked SCIM client secret everywhere', () => this.cache.evictEverywhere(notice));
       events.emit('oauth_token_revoke', secretFacts(p, client, secret, request, { reason: 'secret_revoked' }));
     });
   }

@@ -36,10 +36,16 @@ export const ScimGroupPartialSchema = namedSchema('ScimGroupPartial', partialSci
 export const ScimGroupInputSchema = namedSchema('ScimGroupInput', {
   type: 'object',
   description:
-    'displayName is unique in the workspace (409 `uniqueness`). Members are ids of users of the same workspace; other ids are not added.',
+    'displayName is unique in the workspace (409 `uniqueness`). Members are ids of users of the same workspace; a well-formed id of no user of the workspace is not added; an entry that is not `{"value": "<user id>"}` (or a bare id string) is 400 `invalidValue` and nothing changes.',
   required: ['displayName'],
   properties: {
-    schemas: { type: 'array', items: { type: 'string' }, example: [GROUP_SCHEMA] },
+    schemas: {
+      type: 'array',
+      items: { type: 'string' },
+      example: [GROUP_SCHEMA],
+      description:
+        'Optional (absent is accepted). When sent: an array of schema URNs that includes the core Group schema (any case); extension URNs are accepted. Otherwise 400 `invalidSyntax`.',
+    },
     displayName: str('Engineering'),
     members: { type: 'array', items: { type: 'object', required: ['value'], properties: { value: id } } },
   },

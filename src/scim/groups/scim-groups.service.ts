@@ -6,12 +6,13 @@ import { RequestMeta } from '../../common/request-context';
 import { APP_CONFIG, AppConfig } from '../../config/config';
 import { Tx, UnitOfWork } from '../../database/unit-of-work';
 import { applyGroupPatch, GroupChange, memberIds, MemberStep, toDisplayName, toExternalId } from '../patch/apply-group';
-import { getCI, isObject, normalizeGroupPatch } from '../patch/normalize';
+import { checkSchemas, getCI, isObject, normalizeGroupPatch } from '../patch/normalize';
 import { positionFor } from '../protocol/cursor';
 import { cursorListResponse, ListQuery, listResponse } from '../protocol/list-query';
 import { excludes, project, Projection } from '../protocol/projection';
 import { scimAuditFacts } from '../scim-audit';
 import { rethrowWorkspaceGone, ScimError } from '../scim.errors';
+import { GROUP_SCHEMA } from '../filter/attributes';
 import { toScimGroup } from './group.mapper';
 import type { DirectoryChange } from '../../events/domain-events';
 import { GroupRow, MemberChange, MemberRow, Renamed, ScimGroupsRepository, StepResult } from './scim-groups.repository';
@@ -251,6 +252,7 @@ export class ScimGroupsService {
  */
 function readGroupInput(body: unknown): { displayName: string; externalId?: string | null; members?: string[] } {
   if (!isObject(body)) throw new ScimError('invalidSyntax', 'the body must be a SCIM Group JSON object');
+  checkSchemas(body, GROUP_SCHEMA);
   const members = getCI(body, 'members');
   if (members !== undefined && members !== null && !Array.isArray(members)) throw new ScimError('invalidValue', 'members must be an array');
   return {

@@ -55,10 +55,19 @@ function memberStep(op: CanonicalOp<GroupPatchAttr>): MemberStep | undefined {
   return { kind: op.op === 'add' ? 'add' : 'replace', userIds: memberIds(op.value) };
 }
 
-/** Member ids from [{value}], a lone {value}, or bare strings. Non-UUIDs can never be members: dropped. */
+/**
+ * Member ids from [{value}], a lone {value}, or bare id strings. An entry that names no id (not an object
+ * with a string `value`, a value that is not a user id) is refused, never dropped: the client would believe
+ * the member added (decision 0213). A well-formed id of no user of the workspace is skipped (documented).
+ */
 export function memberIds(value: unknown): string[] {
   const items = Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
-  const ids = items.map((m) => (isObject(m) ? getCI(m, 'value') : m)).filter(isUuid);
+  const ids = items.map((entry, i) => {
+    const id = isObject(entry) ? getCI(entry, 'value') : entry;
+    if (isUuid(id)) return id;
+    const what = isObject(entry) ? `members[${i}].value` : `members[${i}]`;
+    throw new ScimError('invalidValue', `${what} must be the id of a user (a UUID), as {"value": "<id>"}`);
+  });
   return [...new Set(ids.map((id) => id.toLowerCase()))];
 }
 

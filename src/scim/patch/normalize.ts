@@ -2,7 +2,7 @@ import { GROUP_SCHEMA, USER_SCHEMA } from '../filter/attributes';
 import { parseAttrPath, parsePatchPath } from '../filter/parser';
 import { PatchPath } from '../filter/ast';
 import { ScimError } from '../scim.errors';
-import { CanonicalOp, GroupPatchAttr, UserPatchAttr } from './patch-op';
+import { CanonicalOp, GroupPatchAttr, PATCH_OP_SCHEMA, UserPatchAttr } from './patch-op';
 
 interface PatchTarget<A extends string> {
   schemaUrn: string;
@@ -48,6 +48,7 @@ export function normalizeGroupPatch(body: unknown): CanonicalOp<GroupPatchAttr>[
  */
 function normalize<A extends string>(body: unknown, target: PatchTarget<A>): CanonicalOp<A>[] {
   if (!isObject(body)) throw new ScimError('invalidSyntax', 'PATCH body must be a JSON object with an Operations array');
+  checkSchemas(body, PATCH_OP_SCHEMA);
   const operations = getCI(body, 'Operations');
   if (!Array.isArray(operations)) throw new ScimError('invalidSyntax', 'PATCH body needs an "Operations" array');
   // RFC 7644 §3.5.2: "at least one" operation; an empty list would answer 200 having done nothing.
@@ -100,6 +101,23 @@ function fromPath<A extends string>(op: CanonicalOp['op'], p: PatchPath, value: 
   if (p.subAfterFilter !== undefined) result.sub = p.subAfterFilter.toLowerCase();
   if (value !== undefined) result.value = value;
   return [result];
+}
+
+/**
+ * The body's `schemas` (RFC 7643 §3): absent (or null) is accepted, as most SCIM servers and RFC 7644's
+ * examples of partial bodies allow; when present it must be an array of URNs that includes `core` (the
+ * resource's or message's own schema). Other URNs (extensions) are accepted, as unknown attributes are.
+ * Decision 0213.
+ */
+export function checkSchemas(body: Record<string, unknown>, core: string): void {
+  const schemas = getCI(body, 'schemas');
+  if (schemas === undefined || schemas === null) return;
+  if (!Array.isArray(schemas) || !schemas.every((s) => typeof s === 'string')) {
+    throw new ScimError('invalidSyntax', `schemas must be an array of schema URNs including "${core}"`);
+  }
+  if (!schemas.some((s) => s.toLowerCase() === core.toLowerCase())) {
+    throw new ScimError('invalidSyntax', `schemas must include "${core}"`);
+  }
 }
 
 export function isObject(v: unknown): v is Record<string, unknown> {

@@ -119,12 +119,16 @@ describe('user PATCH as clients send it', () => {
 });
 
 describe('group PATCH as clients send it', () => {
-  it('adds members the way Okta and Entra send them, dropping ids that are not UUIDs', () => {
-    expect(
-      patchGroup([{ op: 'Add', path: 'members', value: [{ value: U1, display: 'a' }, { value: 'not-an-id' }, { value: U1 }] }]),
-    ).toEqual({
+  it('adds members the way Okta and Entra send them, once each', () => {
+    expect(patchGroup([{ op: 'Add', path: 'members', value: [{ value: U1, display: 'a' }, { value: U1 }] }])).toEqual({
       members: [{ kind: 'add', userIds: [U1] }],
     });
+  });
+
+  it('refuses a members entry that names no user id with invalidValue instead of dropping it (decision 0213)', () => {
+    expect(() => patchGroup([{ op: 'Add', path: 'members', value: [{ value: U1 }, { value: 'not-an-id' }] }])).toThrow(
+      expect.objectContaining({ scimType: 'invalidValue', message: expect.stringContaining('members[1].value') }),
+    );
   });
 
   it("removes only the listed members with Entra's legacy remove + value array", () => {

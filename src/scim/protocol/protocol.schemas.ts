@@ -50,9 +50,15 @@ export function scimListResponse<const R extends object>(resources: R) {
 export const ScimPatchRequestSchema = namedSchema('ScimPatchRequest', {
   type: 'object',
   description: 'RFC 7644 §3.5.2. Operation names are case-insensitive (Okta and Entra send "Replace", "Add").',
-  required: ['schemas', 'Operations'],
+  required: ['Operations'],
   properties: {
-    schemas: { type: 'array', items: { type: 'string' }, example: [PATCH_OP_SCHEMA] },
+    schemas: {
+      type: 'array',
+      items: { type: 'string' },
+      example: [PATCH_OP_SCHEMA],
+      description:
+        'Optional (absent is accepted). When sent: an array of schema URNs that includes the PatchOp message URN (any case); extension URNs are accepted. Otherwise 400 `invalidSyntax`.',
+    },
     Operations: {
       type: 'array',
       minItems: 1,
@@ -76,7 +82,13 @@ export const ScimSearchRequestSchema = namedSchema('ScimSearchRequest', {
   type: 'object',
   description: 'RFC 7644 §3.4.3 SearchRequest: the list parameters of GET, in a body. Names are case-insensitive; all optional.',
   properties: {
-    schemas: { type: 'array', items: { type: 'string' }, example: ['urn:ietf:params:scim:api:messages:2.0:SearchRequest'] },
+    schemas: {
+      type: 'array',
+      items: { type: 'string' },
+      example: ['urn:ietf:params:scim:api:messages:2.0:SearchRequest'],
+      description:
+        'Optional (absent is accepted). When sent: an array of schema URNs that includes the SearchRequest message URN (any case); extension URNs are accepted. Otherwise 400 `invalidSyntax`.',
+    },
     filter: str('userName sw "ada"'),
     startIndex: { type: 'integer', example: 1 },
     cursor: str('', { description: 'RFC 9865 cursor paging instead of startIndex: empty for the first page.' }),

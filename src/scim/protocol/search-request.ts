@@ -1,4 +1,4 @@
-import { getCI, isObject } from '../patch/normalize';
+import { checkSchemas, getCI, isObject } from '../patch/normalize';
 import { ScimError } from '../scim.errors';
 import { ListQuery, readListQuery } from './list-query';
 
@@ -9,11 +9,12 @@ export const SEARCH_REQUEST_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:Sear
  * string, so both go through one filter parser, one paging rule and one projection:
  * `filter`, `startIndex` or `cursor` (RFC 9865), `count`, `attributes` and `excludedAttributes` (arrays of names, or
  * one comma-separated string). `sortBy`/`sortOrder` are ignored as on GET (sorting is not
- * supported, /ServiceProviderConfig says so); `schemas` is not checked.
+ * supported, /ServiceProviderConfig says so); `schemas`, when sent, must name SearchRequest (checkSchemas).
  */
 export function readSearchRequest(body: unknown): ListQuery {
   if (body === undefined || body === null) return readListQuery({});
   if (!isObject(body)) throw new ScimError('invalidSyntax', `the body must be a SearchRequest JSON object (${SEARCH_REQUEST_SCHEMA})`);
+  checkSchemas(body, SEARCH_REQUEST_SCHEMA);
   const query: Record<string, string> = {};
   const filter = getCI(body, 'filter');
   if (filter !== undefined && filter !== null) {

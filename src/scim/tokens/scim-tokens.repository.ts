@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
-import { notifyCredentialRevoked } from '../../common/auth/credential-revocations.repository';
+import { notifyCredentialRevoked, type RevocationNotice } from '../../common/auth/credential-revocations.repository';
 import { entityColumns } from '../../database/row-shape';
 import { first, one, statement } from '../../database/statement';
 import type { Tx } from '../../database/unit-of-work';
@@ -66,8 +66,8 @@ export class ScimTokensRepository {
   }
 
   /** Tells every instance's token cache to drop the token; delivered when the transaction commits (NOTIFY waits for it). */
-  async notifyRevoked(tx: Tx, tokenHash: string): Promise<void> {
-    await notifyCredentialRevoked(tx, tokenHash);
+  async notifyRevoked(tx: Tx, tokenHash: string): Promise<RevocationNotice> {
+    return notifyCredentialRevoked(tx, tokenHash);
   }
 
   /** The live token with this SHA-256, if any (active, not revoked, not expired). */

@@ -74,8 +74,9 @@ export class ScimTokensService {
       events.afterCommit('evict the revoked SCIM token', () => this.cache.evict(row.tokenHash));
       if (!row.isActive) return { id: row.id, is_active: false, revoked_at: iso(row.revokedAt) };
       const revokedAt = await this.tokens.markRevoked(tx, row.workspaceId, id);
-      // Delivered at commit to every instance's token cache.
-      await this.tokens.notifyRevoked(tx, row.tokenHash);
+      // Delivered at commit to every instance's token cache; answered once every instance evicted it.
+      const notice = await this.tokens.notifyRevoked(tx, row.tokenHash);
+      events.afterCommit('evict the revoked SCIM token everywhere', () => this.cache.evictEverywhere(notice));
       events.emit('scim_token_revoke', auditFacts(p, row, request));
       return { id: row.id, is_active: false, revoked_at: iso(revokedAt) };
     });

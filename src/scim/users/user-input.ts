@@ -1,4 +1,5 @@
-import { getCI, isObject } from '../patch/normalize';
+import { USER_SCHEMA } from '../filter/attributes';
+import { checkSchemas, getCI, isObject } from '../patch/normalize';
 import { checkEmailsWithoutPrimary, primaryEmail, toBoolean, toEmail, toName, toStoredEmail } from '../patch/values';
 import { ScimError } from '../scim.errors';
 
@@ -19,6 +20,7 @@ export interface UserInput {
  */
 export function readUserInput(body: unknown): UserInput {
   if (!isObject(body)) throw new ScimError('invalidSyntax', 'the body must be a SCIM User JSON object');
+  checkSchemas(body, USER_SCHEMA);
   const userName = getCI(body, 'userName');
   if (userName === undefined || userName === null) throw new ScimError('invalidValue', 'userName is required');
   const emails = getCI(body, 'emails');

@@ -22,7 +22,13 @@ export const USER_EXAMPLE = {
 
 /** What a client may write of a user (POST and PUT), and reads back. */
 const writableProperties = {
-  schemas: { type: 'array', items: { type: 'string' }, example: [USER_SCHEMA] },
+  schemas: {
+    type: 'array',
+    items: { type: 'string' },
+    example: [USER_SCHEMA],
+    description:
+      'Optional (absent is accepted). When sent: an array of schema URNs that includes the core User schema (any case); extension URNs are accepted. Otherwise 400 `invalidSyntax`.',
+  },
   userName: str('ada@example.com', {
     description: 'The email address; unique in the workspace, case-insensitive (409 `uniqueness` when taken).',
   }),

@@ -1,0 +1,147 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import request from 'supertest';
+import { AppProcess, spawnApp, SPAWN_HOOK_TIMEOUT_MS } from '../support/app-process';
+import { eventually } from '../support/eventually';
+import { testRedisPrefix } from '../support/redis-keys';
+import { setUpTenantAt } from '../support/remote-tenant';
+
+interface Attempt {
+  startedAt: number;
+  status: number;
+}
+
+/** One GET on a connection of its own (the cluster deals connections to its workers in turn). */
+function getOnNewConnection(baseUrl: string, path: string, authorization: string): Promise<Attempt> {
+  const startedAt = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      `${baseUrl}${path}`,
+      { agent: false, headers: { Authorization: authorization, Connection: 'close' } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ startedAt, status: res.statusCode ?? 0 }));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/**
+ * Two instances of two workers each, one database: a credential is used on every worker, without
+ * pause, while it is revoked. No request that starts after the revocation's answer may succeed
+ * (decision 0214): every worker of every instance has evicted it before that answer.
+ */
+describe('revocation is effective on every worker of every instance before it is answered', () => {
+  let a: AppProcess;
+  let b: AppProcess;
+
+  beforeAll(async () => {
+    const shared = {
+      REDIS_KEY_PREFIX: testRedisPrefix(),
+      AUTH_JWT_SECRET: randomBytes(32).toString('base64url'),
+      SECRETS_ENCRYPTION_KEY: `k1:${randomBytes(32).toString('base64')}`,
+      WEB_CONCURRENCY: '2',
+      LOG_FORMAT: 'json',
+      LOG_LEVEL: 'info',
+      // On stdout (not the test run's log file): the workers' 'listening on' lines say when all serve.
+      LOG_FILE: '',
+    };
+    [a, b] = await Promise.all([spawnApp(shared), spawnApp(shared)]);
+    // Every worker serves (and listens for revocations) before the hammering starts.
+    for (const app of [a, b]) {
+      await eventually(() => expect(app.logs.filter((l) => l.includes('listening on')).length).toBe(2), { timeoutMs: 120_000 });
+    }
+  }, SPAWN_HOOK_TIMEOUT_MS);
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+  });
+
+  /**
+   * Uses `authorization` on `path` on both instances in a loop (new connections, so every worker
+   * serves some and caches the credential) until `revoke` has answered and a while after; answers
+   * the attempts that started after the revocation's answer and the successes before it.
+   */
+  async function hammerWhileRevoking(path: string, authorization: string, revoke: () => Promise<unknown>) {
+    for (let i = 0; i < 8; i++) {
+      for (const app of [a, b]) expect((await getOnNewConnection(app.baseUrl, path, authorization)).status).toBe(200);
+    }
+    const attempts: Attempt[] = [];
+    let stopAt = Infinity;
+    const loop = async (app: AppProcess) => {
+      while (performance.now() < stopAt) attempts.push(await getOnNewConnection(app.baseUrl, path, authorization));
+    };
+    const loops = [a, b, a, b].map(loop);
+    await new Promise((r) => setTimeout(r, 100));
+    await revoke();
+    const answeredAt = performance.now();
+    stopAt = answeredAt + 1500;
+    await Promise.all(loops);
+    const after = attempts.filter((x) => x.startedAt > answeredAt);
+    return { after, acceptedAfter: after.filter((x) => x.status === 200).length };
+  }
+
+  it('a SCIM token', async () => {
+    const { auth, workspaceId } = await setUpTenantAt(a.baseUrl);
+    const minted = await request(a.baseUrl)
+      .post('/developer/scim/tokens/')
+      .set(auth)
+      .send({ workspace_id: workspaceId, label: 'idp' })
+      .expect(201);
+    const { after, acceptedAfter } = await hammerWhileRevoking('/scim/v2/Users?count=1', `Bearer ${minted.body.token}`, () =>
+      request(a.baseUrl).delete(`/developer/scim/tokens/${minted.body.id}/`).set(auth).expect(200),
+    );
+    expect(after.length).toBeGreaterThan(10);
+    expect(acceptedAfter).toBe(0);
+    expect(after.every((x) => x.status === 401)).toBe(true);
+  }, 120_000);
+
+  it('a developer token', async () => {
+    const { auth } = await setUpTenantAt(a.baseUrl);
+    const minted = await request(a.baseUrl).post('/developer/tokens/').set(auth).send({ label: 'ci' }).expect(201);
+    const { after, acceptedAfter } = await hammerWhileRevoking('/developer/me/', `Bearer ${minted.body.token}`, () =>
+      request(b.baseUrl).delete(`/developer/tokens/${minted.body.id}/`).set(auth).expect(204),
+    );
+    expect(after.length).toBeGreaterThan(10);
+    expect(acceptedAfter).toBe(0);
+  }, 120_000);
+
+  it("a SCIM OAuth client's access token, when its secret is revoked", async () => {
+    const { auth, workspaceId } = await setUpTenantAt(a.baseUrl);
+    const client = (
+      await request(a.baseUrl).post('/developer/scim/clients/').set(auth).send({ workspace_id: workspaceId, label: 'Entra' }).expect(201)
+    ).body as { id: string; client_id: string; secret: { id: string; value: string } };
+    const basic = `Basic ${Buffer.from(`${encodeURIComponent(client.client_id)}:${encodeURIComponent(client.secret.value)}`).toString('base64')}`;
+    const accessToken = async () =>
+      (
+        await request(b.baseUrl)
+          .post('/oauth/token')
+          .type('form')
+          .set('Authorization', basic)
+          .send({ grant_type: 'client_credentials' })
+          .expect(200)
+      ).body.access_token as string;
+
+    const bySecret = await hammerWhileRevoking('/scim/v2/Users?count=1', `Bearer ${await accessToken()}`, () =>
+      request(a.baseUrl).delete(`/developer/scim/clients/${client.id}/secrets/${client.secret.id}/`).set(auth).expect(204),
+    );
+    expect(bySecret.after.length).toBeGreaterThan(10);
+    expect(bySecret.acceptedAfter).toBe(0);
+  }, 180_000);
+
+  it("an end user's session", async () => {
+    const { clientId } = await setUpTenantAt(a.baseUrl);
+    const email = `user-${randomUUID().slice(0, 8)}@example.test`;
+    await request(a.baseUrl).post('/e/v1/auth/register/').send({ client_id: clientId, email, password: 'password-123' }).expect(201);
+    const session = (
+      await request(b.baseUrl).post('/e/v1/auth/login/').send({ client_id: clientId, email, password: 'password-123' }).expect(200)
+    ).body as { access_token: string; session_id: string };
+    const bearer = `Bearer ${session.access_token}`;
+    const { after, acceptedAfter } = await hammerWhileRevoking('/user/security/sessions/', bearer, () =>
+      request(a.baseUrl).delete(`/user/security/sessions/${session.session_id}/`).set('Authorization', bearer).expect(204),
+    );
+    expect(after.length).toBeGreaterThan(10);
+    expect(acceptedAfter).toBe(0);
+  }, 120_000);
+});
