@@ -50,6 +50,7 @@ import { SsoAttempt } from './sso-connections/entities/sso-attempt.entity';
 import { SsoBinding } from './sso-connections/entities/sso-binding.entity';
 import { SsoConnectionDomain } from './sso-connections/entities/sso-connection-domain.entity';
 import { SsoConnection } from './sso-connections/entities/sso-connection.entity';
+import { SsoOidcFlow } from './sso-connections/entities/sso-oidc-flow.entity';
 
 /**
  * Every entity, one per table: a new table is one line here. The list lives in the app layer
@@ -106,6 +107,7 @@ export const ENTITIES = [
   SsoBinding,
   SsoConnectionDomain,
   SsoConnection,
+  SsoOidcFlow,
   WorkspaceMember,
   WebhookDelivery,
   WebhookSubscription,

@@ -11,6 +11,10 @@ import { SsoBinding } from './entities/sso-binding.entity';
 import { SsoConnectionDomain } from './entities/sso-connection-domain.entity';
 import { SsoConnection } from './entities/sso-connection.entity';
 import { SsoConnectionsController } from './sso-connections.controller';
+import { SsoSignInController } from './sso-sign-in.controller';
+import { OidcUpstreamService } from './oidc/oidc-upstream.service';
+import { SsoOidcFlow } from './entities/sso-oidc-flow.entity';
+import { RateLimitModule } from '../common/rate-limit/rate-limit.module';
 import { SsoConnectionsRepository } from './sso-connections.repository';
 import { SsoConnectionsService } from './sso-connections.service';
 import { UpstreamSignInService } from './upstream-sign-in.service';
@@ -23,16 +27,17 @@ import { UpstreamSignInService } from './upstream-sign-in.service';
  */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([SsoConnection, SsoConnectionDomain, SsoBinding, SsoAttempt]),
+    TypeOrmModule.forFeature([SsoConnection, SsoConnectionDomain, SsoBinding, SsoAttempt, SsoOidcFlow]),
     CommonModule,
+    RateLimitModule,
     EndUserDirectoryModule,
     EndUsersModule,
     HostedLoginModule,
     SessionsModule,
     SecondFactorModule,
   ],
-  controllers: [SsoConnectionsController],
-  providers: [SsoConnectionsRepository, SsoConnectionsService, UpstreamSignInService],
+  controllers: [SsoConnectionsController, SsoSignInController],
+  providers: [SsoConnectionsRepository, SsoConnectionsService, UpstreamSignInService, OidcUpstreamService],
   exports: [SsoConnectionsRepository, UpstreamSignInService],
 })
 export class SsoConnectionsModule {}

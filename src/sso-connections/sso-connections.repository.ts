@@ -10,6 +10,7 @@ import { SsoAttempt } from './entities/sso-attempt.entity';
 import { SsoBinding } from './entities/sso-binding.entity';
 import { SsoConnectionDomain } from './entities/sso-connection-domain.entity';
 import { SsoConnection } from './entities/sso-connection.entity';
+import { SsoOidcFlow } from './entities/sso-oidc-flow.entity';
 
 /**
  * Binds a subject to a person: the person's binding to another subject of the connection goes
@@ -179,5 +180,37 @@ export class SsoConnectionsRepository {
     return this.dataSource
       .getRepository(SsoAttempt)
       .find({ where: { workspaceId, connectionId }, order: { at: 'DESC', id: 'DESC' }, take: limit });
+  }
+
+  /** An OIDC sign-in waiting for the provider's answer; expired ones of the connection go first. */
+  async insertFlow(workspaceId: string, flow: Omit<SsoOidcFlow, 'workspaceId' | 'usedAt' | 'workspace' | 'connection'>): Promise<void> {
+    const repo = this.dataSource.getRepository(SsoOidcFlow);
+    await repo
+      .createQueryBuilder()
+      .delete()
+      .where('workspace_id = :workspaceId AND connection_id = :connectionId AND expires_at < :now', {
+        workspaceId,
+        connectionId: flow.connectionId,
+        now: flow.createdAt,
+      })
+      .execute();
+    await repo.insert({ ...flow, workspaceId, usedAt: null });
+  }
+
+  /** The flow of a state (the callback carries only the state; the flow names its workspace). */
+  flowByState(stateHash: string): Promise<SsoOidcFlow | null> {
+    return this.dataSource.getRepository(SsoOidcFlow).findOneBy({ stateHash });
+  }
+
+  /** Marks the flow used; false when it already was (a replayed answer). One statement, so two answers cannot both spend it. */
+  async spendFlow(workspaceId: string, stateHash: string, now: Date): Promise<boolean> {
+    const result = await this.dataSource
+      .getRepository(SsoOidcFlow)
+      .createQueryBuilder()
+      .update()
+      .set({ usedAt: now })
+      .where('workspace_id = :workspaceId AND state_hash = :stateHash AND used_at IS NULL', { workspaceId, stateHash })
+      .execute();
+    return (result.affected ?? 0) === 1;
   }
 }

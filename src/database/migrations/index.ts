@@ -20,6 +20,7 @@ import { SignInPoliciesForGeoKinds1795710000001 } from './1795710000001-SignInPo
 import { AuditBrinSmallRanges1795600000000 } from './1795600000000-AuditBrinSmallRanges';
 import { SigningKeyActivation1795720000000 } from './1795720000000-SigningKeyActivation';
 import { SsoConnections1795800000000 } from './1795800000000-SsoConnections';
+import { SsoOidcFlows1795800000001 } from './1795800000001-SsoOidcFlows';
 import { SsoSamlAssertionIds1795805000001 } from './1795805000001-SsoSamlAssertionIds';
 import { DirectoryEvents1795810000000 } from './1795810000000-DirectoryEvents';
 import { ApplicationSignUp1795820000001 } from './1795820000001-ApplicationSignUp';
@@ -49,6 +50,7 @@ export const MIGRATIONS = [
   SignInPoliciesForGeoKinds1795710000001,
   SigningKeyActivation1795720000000,
   SsoConnections1795800000000,
+  SsoOidcFlows1795800000001,
   SsoSamlAssertionIds1795805000001,
   DirectoryEvents1795810000000,
   ApplicationSignUp1795820000001,
