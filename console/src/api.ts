@@ -72,3 +72,26 @@ export function problemOf(error: unknown): Problem {
   if (error instanceof ApiProblem) return error.problem;
   return { status: 0, code: 'client_error', message: error instanceof Error ? error.message : String(error), fields: {} };
 }
+
+/** What registering the development test SP answers (a route outside the API description: it exists only outside production). */
+export interface TestSpRegistration {
+  created: boolean;
+  sp: Schemas['SamlServiceProvider'];
+  start_url: string;
+}
+
+/** Registers the built-in test SP in a workspace (idempotent); the CSRF token and session as the typed client sends them. */
+export async function registerTestSp(workspaceId: string): Promise<TestSpRegistration> {
+  const token = csrfToken ?? csrfFromCookie();
+  return call(
+    fetch(`${window.location.origin}/saml/test-sp/register`, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'Content-Type': 'application/json', ...(token ? { 'X-CSRF-Token': token } : {}) },
+      body: JSON.stringify({ workspace_id: workspaceId }),
+    }).then(async (response) => {
+      const body: unknown = await response.json().catch(() => undefined);
+      return response.ok ? { data: body as TestSpRegistration, response } : { error: body, response };
+    }),
+  );
+}

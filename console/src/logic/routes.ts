@@ -3,6 +3,7 @@ export const BASE = '/console';
 
 export const WORKSPACE_SECTIONS = [
   { id: 'scim', label: 'SCIM' },
+  { id: 'directory', label: 'Directory' },
   { id: 'saml', label: 'SAML' },
   { id: 'applications', label: 'Applications' },
   { id: 'audit', label: 'Audit log' },

@@ -182,8 +182,12 @@ export function AuditPage({ workspaceId }: SectionProps) {
                   <td>
                     {e.actor_type}
                     {e.actor_email ? <div className="muted">{e.actor_email}</div> : null}
+                    <Label value={e.metadata.actor_label} />
                   </td>
-                  <td>{e.target_type ? `${e.target_type} ${e.target_id ?? ''}` : '—'}</td>
+                  <td>
+                    {e.target_type ? `${e.target_type} ${e.target_id ?? ''}` : '—'}
+                    <Label value={e.metadata.target_email} />
+                  </td>
                   <td>{e.ip_address ?? '—'}</td>
                 </tr>
               ))}
@@ -209,9 +213,13 @@ export function AuditPage({ workspaceId }: SectionProps) {
             <dt>Actor</dt>
             <dd>
               {selected.actor_type} {selected.actor_id ?? ''} {selected.actor_email ?? ''}
+              <Label value={selected.metadata.actor_label} />
             </dd>
             <dt>Target</dt>
-            <dd>{selected.target_type ? `${selected.target_type} ${selected.target_id ?? ''}` : '—'}</dd>
+            <dd>
+              {selected.target_type ? `${selected.target_type} ${selected.target_id ?? ''}` : '—'}
+              <Label value={selected.metadata.target_email} />
+            </dd>
             <dt>IP address</dt>
             <dd>{selected.ip_address ?? '—'}</dd>
             <dt>User agent</dt>
@@ -227,4 +235,9 @@ export function AuditPage({ workspaceId }: SectionProps) {
       ) : null}
     </section>
   );
+}
+
+/** A readable name the event's metadata carries beside an id (actor_label, target_email), when present. */
+function Label({ value }: { value: unknown }) {
+  return typeof value === 'string' && value ? <div className="muted">{value}</div> : null;
 }

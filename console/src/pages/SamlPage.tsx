@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { api, call, type Schemas } from '../api';
+import { api, call, registerTestSp, type Schemas, type TestSpRegistration } from '../api';
 import { mappingFromRows, rowsFromMapping, USER_FIELDS, type MappingRow, type UserField } from '../logic/mapping';
 import { certificateFromMetadata } from '../logic/pem';
 import { fieldMessages, type Problem } from '../logic/problem';
@@ -85,6 +85,13 @@ export function SamlPage({ workspaceId }: SectionProps) {
         </div>
         <ErrorBanner problem={certificate.problem} />
       </div>
+
+      <TestSpCard
+        workspaceId={workspaceId}
+        onRegistered={(created) => {
+          if (created) void list.reload();
+        }}
+      />
 
       <PageHead heading={<h2>Service providers</h2>} open={Boolean(editing)}>
         <div className="actions">
@@ -301,5 +308,39 @@ function SpForm({ workspaceId, sp, onDone }: { workspaceId: string; sp?: Sp; onD
       <TextArea label="SP certificate PEM (optional)" name="sp_cert_pem" {...bind(cert, setCert)} problem={problem} className="mono" />
       <FormFooter problem={problem} busy={action.busy} submit={sp ? 'Save' : 'Create'} onCancel={onDone} />
     </form>
+  );
+}
+
+/** The service's built-in test SP registered in one click, then a link that starts a real SP-initiated sign-in. */
+function TestSpCard({ workspaceId, onRegistered }: { workspaceId: string; onRegistered: (created: boolean) => void }) {
+  const action = useAction();
+  const [registration, setRegistration] = useState<TestSpRegistration>();
+  const register = async () => {
+    const result = await action.run(() => registerTestSp(workspaceId));
+    if (result) {
+      setRegistration(result);
+      onRegistered(result.created);
+    }
+  };
+  return (
+    <div className="card">
+      <h2>Try it with the test SP</h2>
+      <p>
+        A service provider built into this service (development only) that shows the assertion it receives and each check an SP makes on it.
+      </p>
+      {registration ? (
+        <p role="status">
+          {registration.created ? 'Registered' : 'Already registered'} as {registration.sp.name}.{' '}
+          <a href={registration.start_url} target="_blank" rel="noreferrer">
+            Sign in at the test SP
+          </a>
+        </p>
+      ) : (
+        <button type="button" className="secondary" onClick={() => void register()} disabled={action.busy}>
+          Register the test SP
+        </button>
+      )}
+      <ErrorBanner problem={action.problem} />
+    </div>
   );
 }

@@ -5,6 +5,7 @@ import { ErrorBanner, Loading, useLoad } from '../ui/kit';
 import { ApplicationsPage } from './ApplicationsPage';
 import { AuditPage } from './AuditPage';
 import { DatabasesPage } from './DatabasesPage';
+import { DirectoryPage } from './DirectoryPage';
 import { MembersPage } from './MembersPage';
 import { SamlPage } from './SamlPage';
 import { ScimPage } from './ScimPage';
@@ -22,6 +23,7 @@ export interface SectionProps {
 /** Sections load their own data from the workspace id at once (no wait for the workspace itself). */
 const PAGES: Record<Exclude<Section, 'settings'>, (props: SectionProps) => React.JSX.Element> = {
   scim: ScimPage,
+  directory: DirectoryPage,
   saml: SamlPage,
   applications: ApplicationsPage,
   audit: AuditPage,
