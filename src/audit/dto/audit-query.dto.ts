@@ -11,7 +11,9 @@ export class AuditQueryDto {
   @ApiPropertyOptional() @Optional() @IsString() @MaxLength(255) actor_id?: string;
   @ApiPropertyOptional({ enum: ACTOR_TYPES }) @Optional() @IsIn(ACTOR_TYPES) actor_type?: string;
   @ApiPropertyOptional() @Optional() @IsString() @MaxLength(255) target_id?: string;
-  @ApiPropertyOptional({ description: "Events whose actor or target is this id: a person's trail (what they did and what was done to them)" })
+  @ApiPropertyOptional({
+    description: "Events whose actor or target is this id: a person's trail (what they did and what was done to them)",
+  })
   @Optional()
   @IsString()
   @MaxLength(255)

@@ -8,7 +8,9 @@ export const EVENT_TYPE_CHOICES = [...AUDIT_EVENT_TYPES, '*'];
 
 export class CreateWebhookDto {
   @ApiProperty({ format: 'uuid' }) @IsUUID() workspace_id: string;
-  @ApiProperty({ description: 'https: URL (http: and local or private addresses in development, or with WEBHOOK_ALLOW_PRIVATE_TARGETS=true)' })
+  @ApiProperty({
+    description: 'https: URL (http: and local or private addresses in development, or with WEBHOOK_ALLOW_PRIVATE_TARGETS=true)',
+  })
   @IsString()
   @MaxLength(2048)
   url: string;
