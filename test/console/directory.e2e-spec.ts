@@ -1,8 +1,14 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { createTestApp, TestApp } from '../support/app';
 import { launchChromium } from '../support/browser';
 import { uniqueEmail } from '../support/factories';
 import { expectAccessible, openConsole, type ConsoleBrowser } from './support';
+
+/** The screenshot for docs/console.md: written to docs/images with UPDATE_SCREENSHOTS=1, else to a temporary file. */
+const shot = (name: string) =>
+  process.env.UPDATE_SCREENSHOTS ? join(__dirname, '..', '..', 'docs', 'images', name) : join(tmpdir(), `${process.pid}-${name}`);
 
 const SCIM_USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
 
@@ -97,6 +103,7 @@ describe('console directory page and test SP button in a real browser', () => {
     expect(await adaRow.textContent()).toContain('Ada Lovelace');
     expect(await adaRow.textContent()).toContain('active');
     await expectAccessible(page);
+    await page.screenshot({ path: shot('console-directory.png'), fullPage: true });
 
     await page.getByRole('searchbox', { name: 'Search' }).fill(email);
     await page.getByRole('button', { name: 'Find' }).click();
