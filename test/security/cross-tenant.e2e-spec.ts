@@ -10,8 +10,10 @@ import { aDeveloper, anOAuthClient, aWorkspace, TestDeveloper } from '../support
 import { listRoutes } from '../support/routes';
 
 /** Routes whose parameter names public, tenant-independent metadata (SCIM discovery), not a tenant's object. */
-// Protocol metadata and the rendered docs (/guide/…) belong to no workspace.
-const NOT_TENANT_DATA = /^\w+ (\/scim\/v2\/(ResourceTypes|Schemas)|\/guide)\//;
+// Protocol metadata and the rendered docs (/guide/…) belong to no workspace. An SSO connection's browser routes
+// (/auth/sso/{id}/…: start, callback, our public keys and SP metadata) take no credential at all: anyone with the
+// link may start a sign-in at the company's IdP, and the answer is bound to the browser's own flow cookie.
+const NOT_TENANT_DATA = /^\w+ (\/scim\/v2\/(ResourceTypes|Schemas)|\/guide|\/auth\/sso)\//;
 
 type Kind = 'developer' | 'scim' | 'end-user';
 interface Attempt {
@@ -107,8 +109,20 @@ describe('no route lets one workspace reach another workspace’s objects', () =
       .set(devA.auth)
       .send({ workspace_id: wsA.id, label: 'A' })
       .expect(201);
+    const connectionA = await t
+      .http()
+      .post('/developer/external-providers/')
+      .set(devA.auth)
+      .send({
+        workspace_id: wsA.id,
+        name: 'A Okta',
+        protocol: 'oidc',
+        oidc: { issuer: 'https://login.a.example/', client_id: 'a-client', client_secret: 'a-secret-0123456789' },
+      })
+      .expect(201);
     a = {
       workspace: wsA.id,
+      connection: connectionA.body.id,
       devId: devA.id,
       devToken: devTokenA,
       client: clientA.id,
@@ -228,6 +242,14 @@ describe('no route lets one workspace reach another workspace’s objects', () =
       path: `/developer/scim/clients/${a.scimClient}/federation/`,
       body: { issuer: 'https://x.example.test', jwks_uri: 'https://x.example.test/jwks', subject: 'x' },
     }),
+    'GET /developer/external-providers/:id': () => ({ path: `/developer/external-providers/${a.connection}/` }),
+    'PATCH /developer/external-providers/:id': () => ({
+      path: `/developer/external-providers/${a.connection}/`,
+      body: { name: 'taken over' },
+    }),
+    'DELETE /developer/external-providers/:id': () => ({ path: `/developer/external-providers/${a.connection}/` }),
+    'GET /developer/external-providers/:id/attempts': () => ({ path: `/developer/external-providers/${a.connection}/attempts/` }),
+    'GET /developer/directory/users/:id': () => ({ path: `/developer/directory/users/${a.scimUser}/?workspace_id=${a.workspace}` }),
   };
   /** Collection routes that name the workspace in the query or body instead of the path. */
   const BY_WORKSPACE: [Kind, string, string, () => Attempt][] = [
@@ -300,6 +322,7 @@ describe('no route lets one workspace reach another workspace’s objects', () =
     expect((await readA(`/e/v1/developer/workspaces/${a.workspace}/`).expect(200)).body.name).not.toBe('taken over');
     expect((await readA(`/developer/oauth/clients/${a.client}/`).expect(200)).body.name).not.toBe('taken over');
     await readA(`/developer/saml/sps/${a.sp}/`).expect(200);
+    expect((await readA(`/developer/external-providers/${a.connection}/`).expect(200)).body.name).toBe('A Okta');
     const [passkeyA] = await t.dataSource.query(`SELECT name FROM end_user_passkeys WHERE id = $1`, [a.passkey]);
     expect(passkeyA?.name).toBe('A laptop');
     expect((await readA(`/developer/webhooks/${a.webhook}/`).expect(200)).body.url).toBe('http://127.0.0.1:9/hook');

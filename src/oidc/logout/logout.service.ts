@@ -51,7 +51,10 @@ export class LogoutService {
     form: { confirmed: boolean; csrfToken: string },
     request: RequestMeta,
   ): Promise<LogoutOutcome> {
-    const { params: all } = singleValued(source);
+    const { params: all, repeated } = singleValued(source);
+    // A repeated parameter is ambiguous (RFC 6749 §3.1, which the authorization endpoint applies too).
+    const ambiguous = repeated.find((name) => (PARAMS as readonly string[]).includes(name));
+    if (ambiguous) return refuse(`The sign-out request names ${ambiguous} more than once.`);
     const params = Object.fromEntries(PARAMS.filter((p) => all[p] !== undefined).map((p) => [p, all[p].slice(0, 8192)]));
     const hint = params.id_token_hint ? await this.idTokens.readHint(params.id_token_hint) : null;
     if (params.id_token_hint && !hint) return refuse('The sign-out request carries an ID token this service did not issue.');
