@@ -9,7 +9,7 @@ import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { clearSessionCookie, sessionCookie } from '../../hosted-login/browser-session-cookie';
 import { BrowserSessionsService } from '../../hosted-login/browser-sessions.service';
 import { CSRF_COOKIE, formToken, LoginCsrf } from '../../hosted-login/login-csrf';
-import { LogoutOutcome, LogoutService } from './logout.service';
+import { LOGOUT_PARAMETER_LIMITS, LogoutOutcome, LogoutService } from './logout.service';
 import { PageSurface } from '../../common/surface.decorators';
 import { FORM } from '../../oauth/oauth.docs';
 
@@ -17,22 +17,22 @@ import { FORM } from '../../oauth/oauth.docs';
 const LOGOUT_PARAMETERS: Record<string, { type: 'string'; maxLength: number; description: string; enum?: string[] }> = {
   id_token_hint: {
     type: 'string',
-    maxLength: 8192,
+    maxLength: LOGOUT_PARAMETER_LIMITS.id_token_hint,
     description: 'An ID token this server issued (it may have expired): who is signing out, from which application.',
   },
   client_id: {
     type: 'string',
-    maxLength: 200,
+    maxLength: LOGOUT_PARAMETER_LIMITS.client_id,
     description: "The application's client_id (needed with post_logout_redirect_uri when there is no id_token_hint).",
   },
   post_logout_redirect_uri: {
     type: 'string',
-    maxLength: 2000,
+    maxLength: LOGOUT_PARAMETER_LIMITS.post_logout_redirect_uri,
     description: 'Where to return after signing out; registered exactly on the application.',
   },
-  state: { type: 'string', maxLength: 1024, description: 'Returned unchanged with post_logout_redirect_uri.' },
-  ui_locales: { type: 'string', maxLength: 64, description: 'Accepted and ignored.' },
-  logout_hint: { type: 'string', maxLength: 254, description: 'Accepted and ignored.' },
+  state: { type: 'string', maxLength: LOGOUT_PARAMETER_LIMITS.state, description: 'Returned unchanged with post_logout_redirect_uri.' },
+  ui_locales: { type: 'string', maxLength: LOGOUT_PARAMETER_LIMITS.ui_locales, description: 'Accepted and ignored.' },
+  logout_hint: { type: 'string', maxLength: LOGOUT_PARAMETER_LIMITS.logout_hint, description: 'Accepted and ignored.' },
 };
 const logoutQuery = () =>
   applyDecorators(

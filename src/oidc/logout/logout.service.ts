@@ -20,6 +20,15 @@ export type LogoutOutcome = { clearSession: boolean } & (
 
 export const LOGOUT_PATH = '/oauth/logout';
 const PARAMS = ['id_token_hint', 'post_logout_redirect_uri', 'state', 'client_id', 'logout_hint', 'ui_locales'] as const;
+/** The longest value each parameter may have (the document states the same bounds). */
+export const LOGOUT_PARAMETER_LIMITS: Record<(typeof PARAMS)[number], number> = {
+  id_token_hint: 8192,
+  client_id: 200,
+  post_logout_redirect_uri: 2000,
+  state: 1024,
+  ui_locales: 64,
+  logout_hint: 254,
+};
 
 const refuse = (message: string): LogoutOutcome => ({
   kind: 'page',
@@ -55,7 +64,9 @@ export class LogoutService {
     // A repeated parameter is ambiguous (RFC 6749 §3.1, which the authorization endpoint applies too).
     const ambiguous = repeated.find((name) => (PARAMS as readonly string[]).includes(name));
     if (ambiguous) return refuse(`The sign-out request names ${ambiguous} more than once.`);
-    const params = Object.fromEntries(PARAMS.filter((p) => all[p] !== undefined).map((p) => [p, all[p].slice(0, 8192)]));
+    const tooLong = PARAMS.find((p) => all[p] !== undefined && all[p].length > LOGOUT_PARAMETER_LIMITS[p]);
+    if (tooLong) return refuse(`The sign-out request's ${tooLong} is longer than ${LOGOUT_PARAMETER_LIMITS[tooLong]} characters.`);
+    const params = Object.fromEntries(PARAMS.filter((p) => all[p] !== undefined).map((p) => [p, all[p]]));
     const hint = params.id_token_hint ? await this.idTokens.readHint(params.id_token_hint) : null;
     if (params.id_token_hint && !hint) return refuse('The sign-out request carries an ID token this service did not issue.');
     if (params.client_id && hint && hint.aud !== params.client_id) return refuse('The sign-out request names two different applications.');
