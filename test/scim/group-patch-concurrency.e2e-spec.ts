@@ -19,7 +19,13 @@ describe('concurrent group PATCHes', () => {
   const rename = (tenant: ScimTenant, groupId: string, displayName: string) =>
     tenant.patch(`/Groups/${groupId}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', path: 'displayName', value: displayName }] });
 
-  type UpdateMetadata = { displayName?: string; previous_displayName?: string; members_added: number; members_removed: number };
+  type UpdateMetadata = {
+    displayName?: string;
+    previous_displayName?: string;
+    members_added: number;
+    members_removed: number;
+    actor_label?: string;
+  };
   async function groupUpdates(tenant: ScimTenant, groupId: string): Promise<UpdateMetadata[]> {
     const rows = (await t.dataSource.query(
       `SELECT metadata FROM audit_events
@@ -103,9 +109,10 @@ describe('concurrent group PATCHes', () => {
     expect(after.displayName).toBe('Sales');
     expect((after.members as { value: string }[]).map((m) => m.value).sort()).toEqual([a.id, b.id].sort());
     expect(Date.parse(after.meta.lastModified)).toBeGreaterThan(Date.parse(before));
+    // Each row also names the SCIM token that made the change by its label (aScimTenant labels it 'idp').
     expect(await groupUpdates(tenant, group.id)).toEqual([
-      { members_added: 2, members_removed: 0 },
-      { members_added: 0, members_removed: 1 },
+      { members_added: 2, members_removed: 0, actor_label: 'idp' },
+      { members_added: 0, members_removed: 1, actor_label: 'idp' },
     ]);
   });
 
