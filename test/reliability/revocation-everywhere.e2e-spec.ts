@@ -107,29 +107,6 @@ describe('revocation is effective on every worker of every instance before it is
     expect(acceptedAfter).toBe(0);
   }, 120_000);
 
-  it("a SCIM OAuth client's access token, when its secret is revoked", async () => {
-    const { auth, workspaceId } = await setUpTenantAt(a.baseUrl);
-    const client = (
-      await request(a.baseUrl).post('/developer/scim/clients/').set(auth).send({ workspace_id: workspaceId, label: 'Entra' }).expect(201)
-    ).body as { id: string; client_id: string; secret: { id: string; value: string } };
-    const basic = `Basic ${Buffer.from(`${encodeURIComponent(client.client_id)}:${encodeURIComponent(client.secret.value)}`).toString('base64')}`;
-    const accessToken = async () =>
-      (
-        await request(b.baseUrl)
-          .post('/oauth/token')
-          .type('form')
-          .set('Authorization', basic)
-          .send({ grant_type: 'client_credentials' })
-          .expect(200)
-      ).body.access_token as string;
-
-    const bySecret = await hammerWhileRevoking('/scim/v2/Users?count=1', `Bearer ${await accessToken()}`, () =>
-      request(a.baseUrl).delete(`/developer/scim/clients/${client.id}/secrets/${client.secret.id}/`).set(auth).expect(204),
-    );
-    expect(bySecret.after.length).toBeGreaterThan(10);
-    expect(bySecret.acceptedAfter).toBe(0);
-  }, 180_000);
-
   it("an end user's session", async () => {
     const { clientId } = await setUpTenantAt(a.baseUrl);
     const email = `user-${randomUUID().slice(0, 8)}@example.test`;
