@@ -3448,14 +3448,19 @@ export interface components {
       /**
        * @description Create a person on the first sign-in of an unknown verified email
        * @default false
+       * @example false
        */
       jit: boolean;
       /**
        * @description Count the upstream's MFA claim (OIDC amr/acr, SAML AuthnContext) as our mfa
        * @default false
+       * @example false
        */
       trust_upstream_mfa: boolean;
-      /** Format: uuid */
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
       workspace_id: string;
       /** @example Acme Okta */
       name: string;
@@ -3477,19 +3482,25 @@ export interface components {
       /**
        * @description Create a person on the first sign-in of an unknown verified email
        * @default false
+       * @example false
        */
       jit: boolean;
       /**
        * @description Count the upstream's MFA claim (OIDC amr/acr, SAML AuthnContext) as our mfa
        * @default false
+       * @example false
        */
       trust_upstream_mfa: boolean;
+      /** @example Acme Entra ID */
       name?: string;
       oidc?: components['schemas']['OidcSettingsDto'];
       saml?: components['schemas']['SamlSettingsDto'];
     };
     AddDirectoryUserDto: {
-      /** Format: uuid */
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
       workspace_id: string;
       /**
        * Format: email
@@ -3833,7 +3844,10 @@ export interface components {
     };
     DirectoryGroupPage: {
       results: components['schemas']['DirectoryGroupWithMembers'][];
-      /** @description Pass as `cursor` for the next page; null on the last page. */
+      /**
+       * @description Pass as `cursor` for the next page; null on the last page.
+       * @example null
+       */
       next_cursor: string | null;
     };
     DirectoryGroupWithMembers: {
@@ -4037,7 +4051,10 @@ export interface components {
     };
     DirectoryUserPage: {
       results: components['schemas']['DirectoryUser'][];
-      /** @description Pass as `cursor` for the next page; null on the last page. */
+      /**
+       * @description Pass as `cursor` for the next page; null on the last page.
+       * @example null
+       */
       next_cursor: string | null;
     };
     EmailTemplate: {
@@ -5594,7 +5611,18 @@ export interface components {
        *     ]
        */
       domains: string[];
-      /** @description Per domain: the DNS TXT record that proves the workspace holds it, and whether it was found. */
+      /**
+       * @description Per domain: the DNS TXT record that proves the workspace holds it, and whether it was found.
+       * @example [
+       *       {
+       *         "domain": "acme.com",
+       *         "verified": false,
+       *         "verified_at": null,
+       *         "txt_record_name": "_idsvc-verification.acme.com",
+       *         "txt_record_value": "idsvc-domain-verification=3q2-7Jb0u4y9pYlQk1m8rA"
+       *       }
+       *     ]
+       */
       domain_verifications: {
         /** @example acme.com */
         domain: string;

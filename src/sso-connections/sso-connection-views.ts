@@ -41,6 +41,15 @@ export const SsoConnectionSchema = namedSchema('SsoConnection', {
     domains: { type: 'array', items: { type: 'string' }, example: ['acme.com'] },
     domain_verifications: {
       type: 'array',
+      example: [
+        {
+          domain: 'acme.com',
+          verified: false,
+          verified_at: null,
+          txt_record_name: '_idsvc-verification.acme.com',
+          txt_record_value: 'idsvc-domain-verification=3q2-7Jb0u4y9pYlQk1m8rA',
+        },
+      ],
       description: 'Per domain: the DNS TXT record that proves the workspace holds it, and whether it was found.',
       items: {
         type: 'object',

@@ -33,7 +33,7 @@ export class DirectoryUserQueryDto {
 }
 
 export class AddDirectoryUserDto {
-  @ApiProperty({ format: 'uuid' }) @IsUUID() workspace_id: string;
+  @ApiProperty({ format: 'uuid', example: '3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11' }) @IsUUID() workspace_id: string;
   @ApiProperty({ example: 'ada@acme.test' }) @Transform(normalizeEmail) @IsEmail() @MaxLength(254) email: string;
   @ApiPropertyOptional({ example: 'Ada' }) @Optional() @Transform(trim) @IsString() @MaxLength(100) first_name?: string;
   @ApiPropertyOptional({ example: 'Lovelace' }) @Optional() @Transform(trim) @IsString() @MaxLength(100) last_name?: string;

@@ -32,7 +32,12 @@ export const DirectoryUserPageSchema = namedSchema('DirectoryUserPage', {
   required: ['results', 'next_cursor'],
   properties: {
     results: { type: 'array', items: ref(DirectoryUserSchema) },
-    next_cursor: { type: 'string', nullable: true, description: 'Pass as `cursor` for the next page; null on the last page.' },
+    next_cursor: {
+      type: 'string',
+      nullable: true,
+      example: null,
+      description: 'Pass as `cursor` for the next page; null on the last page.',
+    },
   },
 });
 

@@ -37,6 +37,11 @@ export const DirectoryGroupPageSchema = namedSchema('DirectoryGroupPage', {
   required: ['results', 'next_cursor'],
   properties: {
     results: { type: 'array', items: ref(DirectoryGroupWithMembersSchema) },
-    next_cursor: { type: 'string', nullable: true, description: 'Pass as `cursor` for the next page; null on the last page.' },
+    next_cursor: {
+      type: 'string',
+      nullable: true,
+      example: null,
+      description: 'Pass as `cursor` for the next page; null on the last page.',
+    },
   },
 });

@@ -115,18 +115,22 @@ class ConnectionFields {
   @ArrayMaxSize(50)
   @Matches(DOMAIN, { each: true, message: 'each value in domains must be a lower-case domain name like example.com' })
   domains?: string[];
-  @ApiPropertyOptional({ description: 'Create a person on the first sign-in of an unknown verified email', default: false })
+  @ApiPropertyOptional({ description: 'Create a person on the first sign-in of an unknown verified email', default: false, example: false })
   @Optional()
   @IsBoolean()
   jit?: boolean;
-  @ApiPropertyOptional({ description: "Count the upstream's MFA claim (OIDC amr/acr, SAML AuthnContext) as our mfa", default: false })
+  @ApiPropertyOptional({
+    description: "Count the upstream's MFA claim (OIDC amr/acr, SAML AuthnContext) as our mfa",
+    default: false,
+    example: false,
+  })
   @Optional()
   @IsBoolean()
   trust_upstream_mfa?: boolean;
 }
 
 export class CreateSsoConnectionDto extends ConnectionFields {
-  @ApiProperty({ format: 'uuid' }) @IsUUID() workspace_id: string;
+  @ApiProperty({ format: 'uuid', example: '3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11' }) @IsUUID() workspace_id: string;
   @ApiProperty({ example: 'Acme Okta' }) @IsString() @MinLength(1) @MaxLength(200) name: string;
   @ApiProperty({ enum: ['oidc', 'saml'] }) @IsIn(['oidc', 'saml']) protocol: 'oidc' | 'saml';
   @ApiPropertyOptional({ type: OidcSettingsDto, description: 'Required when protocol is oidc' })
@@ -145,7 +149,7 @@ export class CreateSsoConnectionDto extends ConnectionFields {
 
 /** Fields not sent are kept; a protocol's settings replace the fields they send. */
 export class UpdateSsoConnectionDto extends ConnectionFields {
-  @ApiPropertyOptional() @Optional() @IsString() @MinLength(1) @MaxLength(200) name?: string;
+  @ApiPropertyOptional({ example: 'Acme Entra ID' }) @Optional() @IsString() @MinLength(1) @MaxLength(200) name?: string;
   @ApiPropertyOptional({ type: OidcSettingsDto })
   @Optional()
   @IsObject()
