@@ -13,6 +13,8 @@ import { dashboardCors } from './common/cors';
 import { rootLogger } from './common/logging';
 import { APP_CONFIG, AppConfig } from './config/config';
 import { setupOpenApi } from './openapi';
+import { ApplicationCors } from './oidc/cors/application-cors';
+import type { NextFunction, Request, Response } from 'express';
 
 /**
  * The one place the Nest application is configured, for main.ts and the tests
@@ -38,6 +40,11 @@ export async function createApp(): Promise<INestApplication> {
   // Before routing: a tenant's requests over its budget are refused here, at the cost of a lookup (decision 0612).
   app.use(httpPipeline(config, rootLogger(config), refusalBeforeRouting(app.get(RequestBudget))));
   answerUnparsableRequests(app.getHttpServer());
+  // The OpenID provider's CORS (decision 0932), before routing and as plain middleware: it picks its own paths
+  // (a request without Origin leaves at once), and mounted on exact paths it became a route on every method,
+  // which the 405's Allow header and error surface read.
+  const applicationCors = app.get(ApplicationCors);
+  app.use((req: Request, res: Response, next: NextFunction) => applicationCors.use(req, res, next));
   // A dashboard on another origin (CORS_ORIGINS): developer API only, with credentials, preflights answered here.
   const cors = dashboardCors(config.CORS_ORIGINS);
   if (cors) app.enableCors(cors);

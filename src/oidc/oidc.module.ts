@@ -1,4 +1,4 @@
-import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CommonModule } from '../common/common.module';
 import { HostedLoginModule } from '../hosted-login/hosted-login.module';
@@ -17,7 +17,7 @@ import { IdTokensService } from './id-tokens.service';
 import { LogoutController } from './logout/logout.controller';
 import { LogoutService } from './logout/logout.service';
 import { ConsentsService } from './consents.service';
-import { APPLICATION_API_PATHS, ApplicationCors, PUBLIC_DOCUMENT_PATHS } from './cors/application-cors';
+import { ApplicationCors } from './cors/application-cors';
 import { OidcMetadata } from './oidc-metadata';
 import { OidcRepository } from './oidc.repository';
 import { ApplicationTokenAuthority } from './tokens/application-token-authority';
@@ -56,10 +56,4 @@ import { UserInfoService } from './userinfo/userinfo.service';
     ApplicationCors,
   ],
 })
-export class OidcModule implements NestModule {
-  /** CORS on the endpoints a browser application calls (decision 0932); every method, so preflights reach it. */
-  configure(consumer: MiddlewareConsumer): void {
-    const paths = [...PUBLIC_DOCUMENT_PATHS, ...APPLICATION_API_PATHS].map((path) => ({ path: path.slice(1), method: RequestMethod.ALL }));
-    consumer.apply(ApplicationCors).forRoutes(...paths);
-  }
-}
+export class OidcModule {}
