@@ -10,7 +10,12 @@ describe('SigningKeysRepository', () => {
     db = await bootRepositories([SigningKeysRepository]);
     keys = db.get(SigningKeysRepository);
   });
-  afterAll(() => db.close());
+  // The per-worker database is shared with the e2e suites of the same run: keys with made-up material left in it
+  // would be loaded (and refused) by every application booted on it afterwards.
+  afterAll(async () => {
+    await db.dataSource.query(`DELETE FROM oauth_signing_keys WHERE alg LIKE 'TEST-%'`);
+    await db.close();
+  });
 
   /** An algorithm name of this test's own, so keys other tests made do not show. */
   const anAlg = () => `TEST-${randomUUID().slice(0, 8)}`;

@@ -9,9 +9,19 @@ describe('NameIdKeysRepository', () => {
     db = await bootRepositories([NameIdKeysRepository]);
     keys = db.get(NameIdKeysRepository);
   });
-  afterAll(() => db.close());
+  // The per-worker database is shared with the e2e suites of the same run: a made-up key left in force would
+  // stop every application booted on it afterwards (it cannot open the key), so this spec removes what it claimed.
+  const checkValues: string[] = [];
+  afterAll(async () => {
+    await db.dataSource.query('DELETE FROM saml_nameid_keys WHERE check_value = ANY($1)', [checkValues]);
+    await db.close();
+  });
 
-  const aCandidate = () => ({ sealedKey: randomBytes(32).toString('base64url'), checkValue: randomBytes(16).toString('hex') });
+  const aCandidate = () => {
+    const candidate = { sealedKey: randomBytes(32).toString('base64url'), checkValue: randomBytes(16).toString('hex') };
+    checkValues.push(candidate.checkValue);
+    return candidate;
+  };
 
   it('keeps the first key claimed: every later (or racing) claim answers the row in force', async () => {
     const answers = await Promise.all([aCandidate(), aCandidate(), aCandidate()].map((candidate) => keys.claim(candidate)));
