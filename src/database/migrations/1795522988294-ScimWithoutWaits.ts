@@ -3,7 +3,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 const NIL = `'00000000-0000-0000-0000-000000000000'::uuid`;
 
 /**
- * Issue 14: concurrent writes that do not wait on each other, and SCIM pages whose cost does
+ * Concurrent writes that do not wait on each other, and SCIM pages whose cost does
  * not depend on startIndex.
  *
  * - scim_group_changes: when a group's membership last changed, one row per (group, database

@@ -2,7 +2,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * The assertion IDs each SAML connection has accepted, kept until the assertion could no longer
- * be presented (issue 36): every instance claims an ID in this one table, so an assertion is
+ * be presented (docs/sso-connections.md): every instance claims an ID in this one table, so an assertion is
  * accepted once across the fleet.
  */
 export class SsoSamlAssertionIds1795805000001 implements MigrationInterface {
