@@ -5,7 +5,7 @@ import { Auth } from '../common/auth/auth.decorator';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
 import { APP_CONFIG, type AppConfig } from '../config/config';
 import { clearSessionCookie, sessionCookie } from './browser-session-cookie';
-import { BrowserSessionsService } from './browser-sessions.service';
+import { BrowserSessionsService, type BrowserSession } from './browser-sessions.service';
 import { HostedSessionsService, SESSIONS_PAGE, SessionsContext, SessionsResult } from './hosted-sessions.service';
 import type { HostedRedirect } from './hosted-outcome';
 import { CSRF_COOKIE, LoginCsrf } from './login-csrf';
@@ -49,14 +49,7 @@ export class HostedSessionsController {
     @Res() res: Response,
     @ReqMeta() meta: RequestMeta,
   ): Promise<void> {
-    const session = await this.browser.sessionFor(sessionCookie(req));
-    if (!this.csrf.check((req.cookies as Record<string, unknown>)?.[CSRF_COOKIE], body?.csrf_token)) {
-      // An expired or forged form: show the list again with a fresh token, change nothing.
-      const token = this.csrfToken(req, res);
-      this.send(res, await this.pages.show(session, contextOf(query), 'That form had expired. Try again.'), token);
-      return;
-    }
-    this.redirect(res, await this.pages.revoke(session, contextOf(query), body?.session_id, meta));
+    await this.checkedForm(body, query, req, res, (session) => this.pages.revoke(session, contextOf(query), body?.session_id, meta));
   }
 
   @Post('applications/revoke')
@@ -67,13 +60,26 @@ export class HostedSessionsController {
     @Res() res: Response,
     @ReqMeta() meta: RequestMeta,
   ): Promise<void> {
+    await this.checkedForm(body, query, req, res, (session) =>
+      this.pages.revokeApplication(session, contextOf(query), body?.application_id, meta),
+    );
+  }
+
+  /** A form of the page acts only with its CSRF token; an expired or forged one shows the list again with a fresh token. */
+  private async checkedForm(
+    body: Record<string, unknown>,
+    query: Record<string, unknown>,
+    req: Request,
+    res: Response,
+    act: (session: BrowserSession | null) => Promise<HostedRedirect>,
+  ): Promise<void> {
     const session = await this.browser.sessionFor(sessionCookie(req));
     if (!this.csrf.check((req.cookies as Record<string, unknown>)?.[CSRF_COOKIE], body?.csrf_token)) {
       const token = this.csrfToken(req, res);
       this.send(res, await this.pages.show(session, contextOf(query), 'That form had expired. Try again.'), token);
       return;
     }
-    this.redirect(res, await this.pages.revokeApplication(session, contextOf(query), body?.application_id, meta));
+    this.redirect(res, await act(session));
   }
 
   private csrfToken(req: Request, res: Response): string {
@@ -85,7 +91,6 @@ export class HostedSessionsController {
     return this.csrf.tokenFor(cookie as string);
   }
 
-  /** Renders a SessionsResult: a redirect, or the list drawn with this browser's form token. */
   private send(res: Response, result: SessionsResult, csrfToken: string): void {
     if (result.kind === 'redirect') return this.redirect(res, result);
     res.setHeader('Cache-Control', 'no-store');
