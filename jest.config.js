@@ -41,6 +41,8 @@ module.exports = {
       testEnvironment: 'node',
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+      // A generous ceiling per test (tests wait on conditions; the ceiling only stops a hang on a loaded machine).
+      setupFilesAfterEnv: ['<rootDir>/test/support/e2e-ceiling.ts'],
     },
   ],
 };

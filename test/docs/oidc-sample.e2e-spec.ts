@@ -74,5 +74,5 @@ describe('docs/oidc.md: the Express sample', () => {
       await context.close();
     }
     expect(output.join('')).not.toMatch(/Error/);
-  }, 120_000);
+  });
 });

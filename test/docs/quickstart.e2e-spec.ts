@@ -164,5 +164,5 @@ describe('docs/quickstart.md', () => {
     const second = await seed();
     expect(second.get('Developer')).toBe(first.get('Developer'));
     expect(second.get('Workspace')).not.toBe(workspaceId);
-  }, 120_000);
+  });
 });

@@ -48,7 +48,7 @@ describe('hosted login in a real browser (headless Chromium)', () => {
     const cookies = await context.cookies();
     expect(cookies.find((c) => c.name === 'esid')).toEqual(expect.objectContaining({ httpOnly: true, sameSite: 'Lax' }));
     await context.close();
-  }, 60_000);
+  });
 
   it('continues an interrupted sign-in after the email code, ending on a page naming the application', async () => {
     const { client } = await aTenant(t, 'Acme Notes');
@@ -69,5 +69,5 @@ describe('hosted login in a real browser (headless Chromium)', () => {
     expect(await page.locator('.lead').textContent()).toContain(`Signed in to Acme Notes as ${user.email}`);
     expect(await page.title()).toBe('Signed in to Acme Notes · Acme Notes');
     await context.close();
-  }, 60_000);
+  });
 });

@@ -122,5 +122,5 @@ describe('hosted pages: accessibility (axe-core in Chromium)', () => {
       await context.close();
     }
     expect(found).toEqual([]);
-  }, 120_000);
+  });
 });

@@ -120,5 +120,5 @@ describe('hosted sign-up', () => {
     expect(audit.body.results.map((e: { event_type: string }) => e.event_type)).toEqual(
       expect.arrayContaining(['register', 'email_verify_confirm', 'login_success']),
     );
-  }, 90_000);
+  });
 });

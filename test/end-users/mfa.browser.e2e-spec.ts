@@ -14,7 +14,7 @@ describe('second factor on the hosted pages, in Chromium', () => {
     smtp = await startSmtpReceiver();
     t = await createTestApp({ SMTP_URL: smtp.url });
     browser = await launchChromium();
-  }, 60_000);
+  });
   afterEach(() => t.get<Clock>(Clock).reset());
   afterAll(async () => {
     await browser?.close();
@@ -101,7 +101,7 @@ describe('second factor on the hosted pages, in Chromium', () => {
     await fourth.close();
 
     expect(await sessionMethods(user.id)).toEqual([['pwd'], ['pwd', 'otp', 'mfa'], ['pwd', 'otp', 'mfa']]);
-  }, 90_000);
+  });
 
   it('removes the authenticator on the security page with a current code', async () => {
     const { client } = await aTenant(t);
@@ -121,5 +121,5 @@ describe('second factor on the hosted pages, in Chromium', () => {
     expect(await page.getByRole('status').textContent()).toContain('The authenticator app is removed');
     expect(await page.locator('#factors').textContent()).toContain('Off');
     await context.close();
-  }, 60_000);
+  });
 });

@@ -30,7 +30,7 @@ describe('passkeys on the hosted pages, in Chromium with a virtual authenticator
     t = await createTestApp({ SMTP_URL: smtp.url, PUBLIC_BASE_URL: 'http://localhost:{port}' });
     origin = t.config.PUBLIC_BASE_URL;
     browser = await launchChromium();
-  }, 60_000);
+  });
   afterAll(async () => {
     await browser?.close();
     await t.close();
@@ -147,7 +147,7 @@ describe('passkeys on the hosted pages, in Chromium with a virtual authenticator
     expect(await sessionMethods(user.id)).toEqual([['pwd'], ['pwd', 'hwk', 'mfa'], ['hwk', 'mfa']]);
     const [{ n }] = await t.dataSource.query(`SELECT count(*)::int AS n FROM end_user_passkeys WHERE user_id = $1`, [user.id]);
     expect(n).toBe(0);
-  }, 120_000);
+  });
 
   it('refuses a passkey of another application on the passwordless sign-in', async () => {
     const a = await aTenant(t, 'App A');
@@ -165,5 +165,5 @@ describe('passkeys on the hosted pages, in Chromium with a virtual authenticator
     await enrol.page.getByRole('alert').filter({ hasText: 'That passkey was not accepted for this application' }).waitFor();
     expect((await context.cookies()).find((c) => c.name === 'esid')).toBeUndefined();
     await context.close();
-  }, 90_000);
+  });
 });

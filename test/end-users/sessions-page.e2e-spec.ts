@@ -55,7 +55,7 @@ describe('hosted sessions page (from the alert mail)', () => {
     // The signed-out session's access token no longer works.
     await t.http().get('/user/security/sessions/').set(bearer(other.access_token)).expect(401);
     await context.close();
-  }, 60_000);
+  });
 
   it('links the signed-in page, the sessions page and the security page to each other, each branded with the application', async () => {
     const { client } = await aTenant(t, 'Acme Notes');
@@ -82,7 +82,7 @@ describe('hosted sessions page (from the alert mail)', () => {
     await account.getByRole('link', { name: /^Security/ }).click();
     await page.waitForURL(/\/auth\/security\//);
     await context.close();
-  }, 60_000);
+  });
 
   it('refuses a sign-out form without its CSRF token and cannot sign out another user’s session', async () => {
     const { client } = await aTenant(t);
@@ -111,5 +111,5 @@ describe('hosted sessions page (from the alert mail)', () => {
     expect(foreign.headers['content-type']).toMatch(/text\/html/);
     await t.http().get('/user/security/sessions/').set(bearer(theirs.access_token)).expect(200);
     await context.close();
-  }, 60_000);
+  });
 });

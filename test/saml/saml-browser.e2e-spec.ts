@@ -73,7 +73,7 @@ describe('SAML sign-in in a real browser', () => {
     spServer = await startSpServer(() => sp, t.baseUrl);
     sp = await aRegisteredSp(t, tenant.dev, tenant.ws, { acs_url: `${spServer.base}/acs` });
     browser = await launchChromium();
-  }, 60_000);
+  });
   afterAll(async () => {
     await browser?.close();
     await new Promise((resolve) => spServer?.server.close(resolve));
@@ -102,7 +102,7 @@ describe('SAML sign-in in a real browser', () => {
     expect(await page.textContent('#uid')).toBe(user.id);
     expect(await page.textContent('#relay')).toBe('/dashboard');
     await context.close();
-  }, 60_000);
+  });
 
   it('lets a browser without scripts finish with the visible Continue button', async () => {
     const { context, page } = await signInFrom(false);
@@ -111,5 +111,5 @@ describe('SAML sign-in in a real browser', () => {
     await Promise.all([page.waitForURL(`${spServer.base}/acs`), page.click('button:has-text("Continue")')]);
     expect(await page.textContent('#nameID')).toBe(user.email);
     await context.close();
-  }, 60_000);
+  });
 });

@@ -28,7 +28,7 @@ describe('built-in test service provider', () => {
     tenant = await aTenant(t);
     user = await anEndUser(t, tenant.client, { smtp, email: 'grace@acme-notes.test', firstName: 'Grace' });
     browser = await launchChromium();
-  }, 60_000);
+  });
   afterAll(async () => {
     await browser?.close();
     await t.close();
@@ -91,7 +91,7 @@ describe('built-in test service provider', () => {
     writeFileSync(join(dir, 'saml-response.xml'), (await page.textContent('#xml')) ?? '');
     expect((await runDocRecipe(dir, t.baseUrl)).code).not.toBe(0);
     await context.close();
-  }, 60_000);
+  });
 
   it('rejects an unsigned or malformed response, naming the failed check', async () => {
     const forged = Buffer.from(

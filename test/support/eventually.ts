@@ -1,9 +1,10 @@
 /**
  * Bounded polling for conditions another process, connection or timer makes true: retries
  * `check` until it returns without throwing (its value is returned) or `timeoutMs` passes, then
- * throws the last failure. Tests wait with this, never with a fixed sleep.
+ * throws the last failure. Tests wait with this, never with a fixed sleep. The default ceiling is
+ * generous: a condition met in a second on a quiet machine can take ten times that at load 20.
  */
-export async function eventually<T>(check: () => Promise<T> | T, { timeoutMs = 10_000, intervalMs = 25 } = {}): Promise<T> {
+export async function eventually<T>(check: () => Promise<T> | T, { timeoutMs = 30_000, intervalMs = 25 } = {}): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
