@@ -3,6 +3,7 @@ import { request as httpRequest } from 'node:http';
 import request from 'supertest';
 import { AppProcess, spawnApp, SPAWN_HOOK_TIMEOUT_MS } from '../support/app-process';
 import { eventually } from '../support/eventually';
+import { freePort } from '../support/private-stores';
 import { testRedisPrefix } from '../support/redis-keys';
 import { setUpTenantAt } from '../support/remote-tenant';
 
@@ -38,7 +39,11 @@ describe('revocation is effective on every worker of every instance before it is
   let b: AppProcess;
 
   beforeAll(async () => {
+    const [portA, portB] = [await freePort(), await freePort()];
     const shared = {
+      // One deployment behind one public address (a load balancer in production; here the first instance's):
+      // the issuer and audience of its OAuth access tokens, which every instance checks (RFC 9068 §4).
+      PUBLIC_BASE_URL: `http://127.0.0.1:${portA}`,
       REDIS_KEY_PREFIX: testRedisPrefix(),
       AUTH_JWT_SECRET: randomBytes(32).toString('base64url'),
       SECRETS_ENCRYPTION_KEY: `k1:${randomBytes(32).toString('base64')}`,
@@ -48,7 +53,7 @@ describe('revocation is effective on every worker of every instance before it is
       // On stdout (not the test run's log file): the workers' 'listening on' lines say when all serve.
       LOG_FILE: '',
     };
-    [a, b] = await Promise.all([spawnApp(shared), spawnApp(shared)]);
+    [a, b] = await Promise.all([spawnApp(shared, { port: portA }), spawnApp(shared, { port: portB })]);
     // Every worker serves (and listens for revocations) before the hammering starts.
     for (const app of [a, b]) {
       await eventually(() => expect(app.logs.filter((l) => l.includes('listening on')).length).toBe(2), { timeoutMs: 120_000 });
@@ -106,6 +111,42 @@ describe('revocation is effective on every worker of every instance before it is
     expect(after.length).toBeGreaterThan(10);
     expect(acceptedAfter).toBe(0);
   }, 120_000);
+
+  /** A SCIM OAuth client of a new workspace, and an access token minted for it on instance B. */
+  async function scimOAuthClient() {
+    const { auth, workspaceId } = await setUpTenantAt(a.baseUrl);
+    const client = (
+      await request(a.baseUrl).post('/developer/scim/clients/').set(auth).send({ workspace_id: workspaceId, label: 'Entra' }).expect(201)
+    ).body as { id: string; client_id: string; secret: { id: string; value: string } };
+    const basic = `Basic ${Buffer.from(`${encodeURIComponent(client.client_id)}:${encodeURIComponent(client.secret.value)}`).toString('base64')}`;
+    const minted = await request(b.baseUrl)
+      .post('/oauth/token')
+      .type('form')
+      .set('Authorization', basic)
+      .send({ grant_type: 'client_credentials' })
+      .expect(200);
+    return { auth, client, bearer: `Bearer ${minted.body.access_token as string}` };
+  }
+
+  it("a SCIM OAuth client's access token, when its secret is revoked", async () => {
+    const { auth, client, bearer } = await scimOAuthClient();
+    const { after, acceptedAfter } = await hammerWhileRevoking('/scim/v2/Users?count=1', bearer, () =>
+      request(a.baseUrl).delete(`/developer/scim/clients/${client.id}/secrets/${client.secret.id}/`).set(auth).expect(204),
+    );
+    expect(after.length).toBeGreaterThan(10);
+    expect(acceptedAfter).toBe(0);
+    expect(after.every((x) => x.status === 401)).toBe(true);
+  });
+
+  it("a SCIM OAuth client's access token, when the client is revoked", async () => {
+    const { auth, client, bearer } = await scimOAuthClient();
+    const { after, acceptedAfter } = await hammerWhileRevoking('/scim/v2/Users?count=1', bearer, () =>
+      request(b.baseUrl).delete(`/developer/scim/clients/${client.id}/`).set(auth).expect(204),
+    );
+    expect(after.length).toBeGreaterThan(10);
+    expect(acceptedAfter).toBe(0);
+    expect(after.every((x) => x.status === 401)).toBe(true);
+  });
 
   it("an end user's session", async () => {
     const { clientId } = await setUpTenantAt(a.baseUrl);
