@@ -2156,6 +2156,26 @@ export interface paths {
     patch: operations['SsoConnectionsController_update'];
     trace?: never;
   };
+  '/developer/external-providers/{id}/domains/{domain}/verify/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Verify an email domain of an SSO connection
+     * @description Looks up the domain's DNS TXT record (`txt_record_name` in the connection's `domain_verifications`, holding `txt_record_value`) and, when it is published, marks the domain verified: the hosted login then sends people whose email is at this domain to the connection instead of asking for a password. A domain stays verified until it is removed from the connection; a verified domain answers at once, without a lookup. A domain is verified for one workspace at most. Audited as external_provider_update (metadata.domain_verified). Members of the workspace only.
+     */
+    post: operations['SsoConnectionsController_verifyDomain'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/developer/external-providers/{id}/attempts/': {
     parameters: {
       query?: never;
@@ -5612,12 +5632,14 @@ export interface components {
        */
       domains: string[];
       /**
-       * @description Per domain: the DNS TXT record that proves the workspace holds it, and whether it was found.
+       * @description Per domain: the DNS TXT record that proves the workspace holds it, and whether it was found (POST …/domains/{domain}/verify looks it up). Only verified domains route sign-ins to the connection.
        * @example [
        *       {
        *         "domain": "acme.com",
+       *         "status": "pending",
        *         "verified": false,
        *         "verified_at": null,
+       *         "checked_at": null,
        *         "txt_record_name": "_idsvc-verification.acme.com",
        *         "txt_record_value": "idsvc-domain-verification=3q2-7Jb0u4y9pYlQk1m8rA"
        *       }
@@ -5626,13 +5648,27 @@ export interface components {
       domain_verifications: {
         /** @example acme.com */
         domain: string;
-        /** @example false */
+        /**
+         * @example pending
+         * @enum {string}
+         */
+        status: 'pending' | 'verified';
+        /**
+         * @description status is verified
+         * @example false
+         */
         verified: boolean;
         /**
          * Format: date-time
          * @example null
          */
         verified_at: string | null;
+        /**
+         * Format: date-time
+         * @description The last lookup of the TXT record, found or not
+         * @example null
+         */
+        checked_at: string | null;
         /** @example _idsvc-verification.acme.com */
         txt_record_name: string;
         /** @example idsvc-domain-verification=3q2-7Jb0u4y9pYlQk1m8rA */
@@ -14652,7 +14688,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `domain_taken`: Another connection of this workspace already serves one of the domains */
+      /** @description `domain_taken`: Another connection of this workspace already serves one of the domains; `domain_claimed`: Another workspace has verified one of the domains */
       409: {
         headers: {
           [name: string]: unknown;
@@ -14864,7 +14900,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `domain_taken`: Another connection of this workspace already serves one of the domains */
+      /** @description `domain_taken`: Another connection of this workspace already serves one of the domains; `domain_claimed`: Another workspace has verified one of the new domains */
       409: {
         headers: {
           [name: string]: unknown;
@@ -14884,6 +14920,101 @@ export interface operations {
       };
       /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  SsoConnectionsController_verifyDomain: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        domain: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The connection, with the domain verified */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SsoConnection'];
+        };
+      };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `csrf_failed`: Cookie-authenticated write without the X-CSRF-Token of the session */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such connection in a workspace of the caller, or the domain is not one of its domains */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `domain_claimed`: Another workspace has verified this domain */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `txt_record_not_found`: The TXT record is not published (yet); details shows the expected record and the values found */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `dns_lookup_failed`: The DNS did not answer the lookup (timeout, server failure); try again */
+      503: {
         headers: {
           [name: string]: unknown;
         };

@@ -10,6 +10,9 @@ const toBool = ({ value }: { value: unknown }) => {
 };
 const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
 const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
+/** `1.1.1.1`, `127.0.0.1:5353`, `2001:db8::1` or `[2001:db8::1]:53`, comma-separated (what dns.Resolver#setServers takes). */
+const DNS_SERVER = String.raw`(?:\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?|[0-9a-f:]*:[0-9a-f:]*|\[[0-9a-f:]+\](?::\d{1,5})?)`;
+const DNS_SERVER_LIST = new RegExp(`^${DNS_SERVER}(?:\\s*,\\s*${DNS_SERVER})*$`, 'i');
 
 /**
  * Every environment variable the service reads. Validated once at boot; the
@@ -149,6 +152,13 @@ export class EnvSchema {
   @Transform(toInt) @IsInt() @Min(300) @Max(21600) OAUTH_ACCESS_TOKEN_TTL_SECONDS = 3600;
   /** Let JWKS URLs of clients and trusted issuers point at private or loopback addresses (tests, closed networks). */
   @Transform(toBool) @IsBoolean() OAUTH_JWKS_ALLOW_PRIVATE_TARGETS = false;
+
+  // Enterprise SSO connections (src/sso-connections/)
+  /** DNS servers the domain verification asks for TXT records, comma-separated `ip` or `ip:port`; unset: the system resolver. */
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @Matches(DNS_SERVER_LIST, { message: 'SSO_DNS_SERVERS must be comma-separated IP addresses, each with an optional :port' })
+  SSO_DNS_SERVERS?: string;
 
   // Anomaly detection
   @IsOptional() @Transform(emptyToUndefined) @IsString() GEO_TOKEN?: string;

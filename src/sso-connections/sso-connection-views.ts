@@ -44,20 +44,25 @@ export const SsoConnectionSchema = namedSchema('SsoConnection', {
       example: [
         {
           domain: 'acme.com',
+          status: 'pending',
           verified: false,
           verified_at: null,
+          checked_at: null,
           txt_record_name: '_idsvc-verification.acme.com',
           txt_record_value: 'idsvc-domain-verification=3q2-7Jb0u4y9pYlQk1m8rA',
         },
       ],
-      description: 'Per domain: the DNS TXT record that proves the workspace holds it, and whether it was found.',
+      description:
+        'Per domain: the DNS TXT record that proves the workspace holds it, and whether it was found (POST …/domains/{domain}/verify looks it up). Only verified domains route sign-ins to the connection.',
       items: {
         type: 'object',
-        required: ['domain', 'verified', 'verified_at', 'txt_record_name', 'txt_record_value'],
+        required: ['domain', 'status', 'verified', 'verified_at', 'checked_at', 'txt_record_name', 'txt_record_value'],
         properties: {
           domain: str('acme.com'),
-          verified: { type: 'boolean', example: false },
+          status: { type: 'string', enum: ['pending', 'verified'], example: 'pending' },
+          verified: { type: 'boolean', example: false, description: 'status is verified' },
           verified_at: { ...nullableTime, example: null },
+          checked_at: { ...nullableTime, example: null, description: 'The last lookup of the TXT record, found or not' },
           txt_record_name: str('_idsvc-verification.acme.com'),
           txt_record_value: str('idsvc-domain-verification=3q2-7Jb0u4y9pYlQk1m8rA'),
         },
@@ -141,7 +146,7 @@ export function connectionUrls(base: string, connection: Pick<SsoConnection, 'id
       };
 }
 
-/** The TXT record that proves a workspace holds a domain (decision 0413). */
+/** The TXT record that proves a workspace holds a domain (decision 0440). */
 export const DOMAIN_TXT_PREFIX = '_idsvc-verification';
 export const DOMAIN_TXT_VALUE_PREFIX = 'idsvc-domain-verification=';
 
@@ -155,8 +160,10 @@ export function toConnectionView(base: string, c: SsoConnection, domains: SsoCon
     domains: domains.map((d) => d.domain),
     domain_verifications: domains.map((d) => ({
       domain: d.domain,
+      status: d.verifiedAt ? ('verified' as const) : ('pending' as const),
       verified: d.verifiedAt !== null,
       verified_at: d.verifiedAt ? d.verifiedAt.toISOString() : null,
+      checked_at: d.checkedAt ? d.checkedAt.toISOString() : null,
       txt_record_name: `${DOMAIN_TXT_PREFIX}.${d.domain}`,
       txt_record_value: `${DOMAIN_TXT_VALUE_PREFIX}${d.verificationToken}`,
     })),

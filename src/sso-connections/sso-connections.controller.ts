@@ -8,6 +8,7 @@ import { type WorkspaceScope, WorkspaceScoped } from '../workspaces/workspace-sc
 import { AttemptsQueryDto, CreateSsoConnectionDto, SsoWorkspaceQueryDto, UpdateSsoConnectionDto } from './dto/sso-connection.dto';
 import { SsoAttemptSchema, SsoConnectionSchema } from './sso-connection-views';
 import { SsoConnectionsService } from './sso-connections.service';
+import { DomainVerificationService } from './domains/domain-verification.service';
 
 const NOT_FOUND: ErrorSpec = [404, 'not_found', 'No such connection in a workspace of the caller'];
 
@@ -16,7 +17,10 @@ const NOT_FOUND: ErrorSpec = [404, 'not_found', 'No such connection in a workspa
 @Controller('developer/external-providers')
 @Auth('developer')
 export class SsoConnectionsController {
-  constructor(private readonly connections: SsoConnectionsService) {}
+  constructor(
+    private readonly connections: SsoConnectionsService,
+    private readonly domains: DomainVerificationService,
+  ) {}
 
   @Doc(
     'Create an SSO connection',
@@ -31,6 +35,7 @@ export class SsoConnectionsController {
     ],
     [404, 'not_found', 'No such workspace, or the caller is not a member of it'],
     [409, 'domain_taken', 'Another connection of this workspace already serves one of the domains'],
+    [409, 'domain_claimed', 'Another workspace has verified one of the domains'],
   )
   @Post()
   create(
@@ -70,6 +75,7 @@ export class SsoConnectionsController {
     [400, 'validation_failed', "A field breaks its rule, or the other protocol's settings were sent (details names the field)"],
     NOT_FOUND,
     [409, 'domain_taken', 'Another connection of this workspace already serves one of the domains'],
+    [409, 'domain_claimed', 'Another workspace has verified one of the new domains'],
   )
   @Patch(':id')
   update(
@@ -91,6 +97,28 @@ export class SsoConnectionsController {
   @HttpCode(204)
   remove(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string, @ReqMeta() meta: RequestMeta) {
     return this.connections.remove(p, id, meta);
+  }
+
+  @Doc(
+    'Verify an email domain of an SSO connection',
+    "Looks up the domain's DNS TXT record (`txt_record_name` in the connection's `domain_verifications`, holding `txt_record_value`) and, when it is published, marks the domain verified: the hosted login then sends people whose email is at this domain to the connection instead of asking for a password. A domain stays verified until it is removed from the connection; a verified domain answers at once, without a lookup. A domain is verified for one workspace at most. Audited as external_provider_update (metadata.domain_verified). Members of the workspace only.",
+  )
+  @Returns(200, SsoConnectionSchema, 'The connection, with the domain verified')
+  @Errors(
+    [404, 'not_found', 'No such connection in a workspace of the caller, or the domain is not one of its domains'],
+    [409, 'domain_claimed', 'Another workspace has verified this domain'],
+    [422, 'txt_record_not_found', 'The TXT record is not published (yet); details shows the expected record and the values found'],
+    [503, 'dns_lookup_failed', 'The DNS did not answer the lookup (timeout, server failure); try again'],
+  )
+  @Post(':id/domains/:domain/verify')
+  @HttpCode(200)
+  verifyDomain(
+    @CurrentPrincipal() p: DeveloperPrincipal,
+    @Param('id') id: string,
+    @Param('domain') domain: string,
+    @ReqMeta() meta: RequestMeta,
+  ) {
+    return this.domains.verify(p, id, domain, meta);
   }
 
   @Doc(

@@ -18,6 +18,9 @@ import { RateLimitModule } from '../common/rate-limit/rate-limit.module';
 import { SsoConnectionsRepository } from './sso-connections.repository';
 import { SsoConnectionsService } from './sso-connections.service';
 import { UpstreamSignInService } from './upstream-sign-in.service';
+import { DomainVerificationService } from './domains/domain-verification.service';
+import { SsoDomainsRepository } from './domains/sso-domains.repository';
+import { TxtLookup } from './domains/txt-lookup';
 
 /**
  * Enterprise SSO connections (docs/sso-connections.md): a workspace's company identity provider,
@@ -37,7 +40,15 @@ import { UpstreamSignInService } from './upstream-sign-in.service';
     SecondFactorModule,
   ],
   controllers: [SsoConnectionsController, SsoSignInController],
-  providers: [SsoConnectionsRepository, SsoConnectionsService, UpstreamSignInService, OidcUpstreamService],
+  providers: [
+    SsoConnectionsRepository,
+    SsoConnectionsService,
+    UpstreamSignInService,
+    OidcUpstreamService,
+    SsoDomainsRepository,
+    TxtLookup,
+    DomainVerificationService,
+  ],
   exports: [SsoConnectionsRepository, UpstreamSignInService],
 })
 export class SsoConnectionsModule {}

@@ -14,6 +14,7 @@ import type { ProfileMapping, SsoConnection } from './entities/sso-connection.en
 import { toAttemptView, toConnectionView } from './sso-connection-views';
 import { SSO_CONNECTION_ERRORS } from './sso-connections.errors';
 import { type ConnectionChange, DomainTaken, SsoConnectionsRepository } from './sso-connections.repository';
+import { SsoDomainsRepository } from './domains/sso-domains.repository';
 
 type ConnectionEvent = 'external_provider_create' | 'external_provider_update' | 'external_provider_delete';
 
@@ -33,6 +34,7 @@ export class SsoConnectionsService {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly connections: SsoConnectionsRepository,
+    private readonly domainRows: SsoDomainsRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.box = new SecretBox(config.SECRETS_ENCRYPTION_KEY!);
@@ -127,6 +129,17 @@ export class SsoConnectionsService {
 
   private async setDomains(tx: Tx, connection: SsoConnection, domains: string[]): Promise<void> {
     const unique = [...new Set(domains.map((d) => d.toLowerCase()))];
+    // A domain another workspace verified cannot be claimed here (decision 0440); one already listed stays.
+    const listed = new Set((await this.connections.domains(tx, connection.workspaceId, [connection.id])).map((d) => d.domain));
+    const claimed = await this.domainRows.claimedElsewhere(
+      connection.workspaceId,
+      unique.filter((d) => !listed.has(d)),
+    );
+    if (claimed.length) {
+      throw new DomainError(SSO_CONNECTION_ERRORS.domain_claimed, `${claimed.join(', ')}: verified by another workspace`, {
+        details: { domains: claimed.map((d) => `${d} is verified by another workspace`) },
+      });
+    }
     try {
       await this.connections.setDomains(tx, connection.workspaceId, connection.id, unique, () => randomBytes(18).toString('base64url'));
     } catch (err) {

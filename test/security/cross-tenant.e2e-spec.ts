@@ -117,12 +117,14 @@ describe('no route lets one workspace reach another workspace’s objects', () =
         workspace_id: wsA.id,
         name: 'A Okta',
         protocol: 'oidc',
+        domains: [`a-${randomUUID().slice(0, 8)}.example`],
         oidc: { issuer: 'https://login.a.example/', client_id: 'a-client', client_secret: 'a-secret-0123456789' },
       })
       .expect(201);
     a = {
       workspace: wsA.id,
       connection: connectionA.body.id,
+      connectionDomain: connectionA.body.domains[0],
       devId: devA.id,
       devToken: devTokenA,
       client: clientA.id,
@@ -249,6 +251,9 @@ describe('no route lets one workspace reach another workspace’s objects', () =
     }),
     'DELETE /developer/external-providers/:id': () => ({ path: `/developer/external-providers/${a.connection}/` }),
     'GET /developer/external-providers/:id/attempts': () => ({ path: `/developer/external-providers/${a.connection}/attempts/` }),
+    'POST /developer/external-providers/:id/domains/:domain/verify': () => ({
+      path: `/developer/external-providers/${a.connection}/domains/${a.connectionDomain}/verify`,
+    }),
     'GET /developer/directory/users/:id': () => ({ path: `/developer/directory/users/${a.scimUser}/?workspace_id=${a.workspace}` }),
   };
   /** Collection routes that name the workspace in the query or body instead of the path. */
@@ -322,7 +327,8 @@ describe('no route lets one workspace reach another workspace’s objects', () =
     expect((await readA(`/e/v1/developer/workspaces/${a.workspace}/`).expect(200)).body.name).not.toBe('taken over');
     expect((await readA(`/developer/oauth/clients/${a.client}/`).expect(200)).body.name).not.toBe('taken over');
     await readA(`/developer/saml/sps/${a.sp}/`).expect(200);
-    expect((await readA(`/developer/external-providers/${a.connection}/`).expect(200)).body.name).toBe('A Okta');
+    const connection = (await readA(`/developer/external-providers/${a.connection}/`).expect(200)).body;
+    expect(connection).toMatchObject({ name: 'A Okta', domain_verifications: [{ status: 'pending', checked_at: null }] });
     const [passkeyA] = await t.dataSource.query(`SELECT name FROM end_user_passkeys WHERE id = $1`, [a.passkey]);
     expect(passkeyA?.name).toBe('A laptop');
     expect((await readA(`/developer/webhooks/${a.webhook}/`).expect(200)).body.url).toBe('http://127.0.0.1:9/hook');

@@ -41,8 +41,10 @@ describe('SSO connections: the developer API (/developer/external-providers/)', 
       domain_verifications: [
         {
           domain: 'acme.example',
+          status: 'pending',
           verified: false,
           verified_at: null,
+          checked_at: null,
           txt_record_name: '_idsvc-verification.acme.example',
           txt_record_value: expect.stringMatching(/^idsvc-domain-verification=[A-Za-z0-9_-]{24}$/),
         },

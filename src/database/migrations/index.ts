@@ -25,6 +25,7 @@ import { SsoSamlAssertionIds1795805000001 } from './1795805000001-SsoSamlAsserti
 import { DirectoryEvents1795810000000 } from './1795810000000-DirectoryEvents';
 import { ApplicationSignUp1795820000001 } from './1795820000001-ApplicationSignUp';
 import { ApplicationPkcePolicy1795840000001 } from './1795840000001-ApplicationPkcePolicy';
+import { SsoVerifiedDomainOnce1795844000000 } from './1795844000000-SsoVerifiedDomainOnce';
 
 /** Every migration, in order. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   DirectoryEvents1795810000000,
   ApplicationSignUp1795820000001,
   ApplicationPkcePolicy1795840000001,
+  SsoVerifiedDomainOnce1795844000000,
 ];

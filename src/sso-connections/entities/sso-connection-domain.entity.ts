@@ -1,13 +1,15 @@
-import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn, Unique } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, Unique } from 'typeorm';
 import { SsoConnection } from './sso-connection.entity';
 
 /**
  * An email domain a connection serves. The hosted login routes its addresses to the connection
  * only once the workspace proved it holds the domain with a DNS TXT record carrying
- * `verification_token`; a domain belongs to one connection per workspace.
+ * `verification_token`; a domain belongs to one connection per workspace, and is verified for one
+ * workspace at most (decision 0440).
  */
 @Entity('sso_connection_domains')
 @Unique('sso_connection_domains_workspace_domain_key', ['workspaceId', 'domain'])
+@Index('sso_connection_domains_verified_key', ['domain'], { unique: true, where: 'verified_at IS NOT NULL' })
 export class SsoConnectionDomain {
   @PrimaryColumn('uuid', { name: 'connection_id' }) connectionId!: string;
   @ManyToOne(() => SsoConnection, { onDelete: 'CASCADE', nullable: false })
@@ -20,6 +22,7 @@ export class SsoConnectionDomain {
   workspace?: object;
   @Column('text', { name: 'verification_token' }) verificationToken!: string;
   @Column('timestamptz', { name: 'verified_at', nullable: true }) verifiedAt!: Date | null;
+  /** The last DNS lookup for the record, found or not. */
   @Column('timestamptz', { name: 'checked_at', nullable: true }) checkedAt!: Date | null;
   @Column('timestamptz', { name: 'created_at', default: () => 'now()' }) createdAt!: Date;
 }

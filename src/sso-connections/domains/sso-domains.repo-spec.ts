@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import { aWorkspaceRow, bootRepositories, itKeepsTheTenantContract, RepositoryHarness } from '../../../test/support/repository';
+import { SsoConnectionsRepository } from '../sso-connections.repository';
+import { DomainClaimed, SsoDomainsRepository } from './sso-domains.repository';
+
+describe('SsoDomainsRepository', () => {
+  let db: RepositoryHarness;
+  let repo: SsoDomainsRepository;
+  let connections: SsoConnectionsRepository;
+  beforeAll(async () => {
+    db = await bootRepositories([SsoDomainsRepository, SsoConnectionsRepository]);
+    repo = db.get(SsoDomainsRepository);
+    connections = db.get(SsoConnectionsRepository);
+  });
+  afterAll(() => db.close());
+
+  /** The verified-once rule spans workspaces, and the database is shared: a domain per test. */
+  const aDomain = () => `d-${randomUUID().slice(0, 8)}.test`;
+  const aConnectionWith = (workspaceId: string, domain: string) =>
+    db.dataSource.transaction(async (tx) => {
+      const c = await connections.insert(tx, workspaceId, {
+        name: 'Acme',
+        protocol: 'oidc',
+        jit: false,
+        trustUpstreamMfa: false,
+        mapping: {},
+        oidcIssuer: 'https://login.acme.test',
+        oidcClientId: 'client-1',
+        oidcClientSecretEncrypted: 'sealed:not-a-real-secret',
+        oidcTokenEndpointAuthMethod: 'client_secret_basic',
+      });
+      await connections.setDomains(tx, workspaceId, c.id, [domain], () => 'token');
+      return c.id;
+    });
+  const markVerified = (workspaceId: string, connectionId: string, domain: string) =>
+    db.dataSource.transaction((tx) => repo.markVerified(tx, workspaceId, connectionId, domain, new Date()));
+
+  let contractDomain = '';
+  itKeepsTheTenantContract(
+    'SSO connection domains',
+    () => db,
+    () => ({
+      create: async (workspaceId) => aConnectionWith(workspaceId, (contractDomain = aDomain())),
+      read: async (workspaceId, id) => (await repo.find(null, workspaceId, id, contractDomain)) ?? undefined,
+      update: (workspaceId, id) => markVerified(workspaceId, id, contractDomain),
+    }),
+  );
+
+  it('verifies a domain once, for one workspace; routes only verified domains, within the workspace', async () => {
+    const [ws, other] = [await aWorkspaceRow(db.dataSource), await aWorkspaceRow(db.dataSource)];
+    const domain = aDomain();
+    const [mine, theirs] = [await aConnectionWith(ws, domain), await aConnectionWith(other, domain)];
+    expect(await repo.verifiedConnection(ws, domain)).toBeNull();
+
+    expect(await markVerified(ws, mine, domain)).toBe(true);
+    expect(await markVerified(ws, mine, domain)).toBe(false);
+    await expect(markVerified(other, theirs, domain)).rejects.toBeInstanceOf(DomainClaimed);
+
+    expect(await repo.verifiedConnection(ws, domain)).toBe(mine);
+    expect(await repo.verifiedConnection(other, domain)).toBeNull();
+    expect(await repo.claimedElsewhere(other, [domain, aDomain()])).toEqual([domain]);
+    expect(await repo.claimedElsewhere(ws, [domain])).toEqual([]);
+  });
+
+  it('records a check that found nothing without verifying', async () => {
+    const ws = await aWorkspaceRow(db.dataSource);
+    const domain = aDomain();
+    const id = await aConnectionWith(ws, domain);
+    const at = new Date('2026-12-07T10:00:00Z');
+    await repo.markChecked(ws, id, domain, at);
+    expect(await repo.find(null, ws, id, domain)).toMatchObject({ checkedAt: at, verifiedAt: null });
+  });
+});
