@@ -6,8 +6,12 @@ import { UpstreamRefusal, type UpstreamRefusalReason } from '../upstream-refusal
  * timestamp; the provider's own error; anything else is the upstream's failure (never a 5xx).
  */
 export function refusalOf(err: unknown): UpstreamRefusal {
-  const e = err as { code?: string; message?: string; error?: string; cause?: { claim?: string } };
-  const detail = (e.message ?? String(err)).slice(0, 300);
+  const e = err as { code?: string; message?: string; error?: string; cause?: unknown };
+  // openid-client wraps oauth4webapi's error in a generic one ("invalid response encountered"): what
+  // was refused is in the wrapped error's message and, for a claim, its cause.
+  const inner = e.cause instanceof Error ? (e.cause as Error & { cause?: { claim?: string } }) : undefined;
+  const detail = (inner?.message ?? e.message ?? String(err)).slice(0, 300);
+  const claim = inner?.cause?.claim ?? (e.cause as { claim?: string } | undefined)?.claim;
   const reason = ((): UpstreamRefusalReason => {
     switch (e.code) {
       case 'OAUTH_AUTHORIZATION_RESPONSE_ERROR':
@@ -16,7 +20,7 @@ export function refusalOf(err: unknown): UpstreamRefusal {
           : 'upstream_error';
       case 'OAUTH_JWT_CLAIM_COMPARISON_FAILED':
       case 'OAUTH_JSON_ATTRIBUTE_COMPARISON_FAILED':
-        return claimReason(e.cause?.claim, detail);
+        return claimReason(claim, detail);
       case 'OAUTH_JWT_TIMESTAMP_CHECK_FAILED':
         return 'response_expired';
       case 'OAUTH_KEY_SELECTION_FAILED':

@@ -34,7 +34,9 @@ export type OidcStart = { kind: 'redirect'; location: string; flowCookie: string
 @Injectable()
 export class OidcUpstreamService {
   private readonly box: SecretBox;
-  private readonly configurations = new Map<string, { config: client.Configuration; until: number; version: string }>();
+  private readonly discovered = new Map<string, { metadata: client.ServerMetadata; until: number; version: string }>();
+  /** Each connection's provider JWKS as openid-client last fetched it, reused by the next sign-in. */
+  private readonly jwksCaches = new Map<string, { cache: client.ExportedJWKSCache; version: string }>();
 
   constructor(
     private readonly connections: SsoConnectionsRepository,
@@ -107,8 +109,9 @@ export class OidcUpstreamService {
       return refuse(new UpstreamRefusal('response_replayed', 'state already used'));
     }
     let claims: client.IDToken;
+    let config: client.Configuration | undefined;
     try {
-      const config = await this.configuration(connection);
+      config = await this.configuration(connection);
       const tokens = await client.authorizationCodeGrant(config, currentUrl, {
         pkceCodeVerifier: this.box.decrypt(flow.codeVerifierEncrypted),
         expectedState: state,
@@ -118,6 +121,8 @@ export class OidcUpstreamService {
       claims = tokens.claims()!;
     } catch (err) {
       return refuse(refusalOf(err));
+    } finally {
+      if (config) this.keepJwks(connection, config);
     }
     const mapping = connection.mapping;
     const text = (name: string | undefined, fallback: string) => {
@@ -154,27 +159,50 @@ export class OidcUpstreamService {
     return connectionUrls(this.config.PUBLIC_BASE_URL, connection).redirect_uri!;
   }
 
-  /** The provider's discovered configuration with our client authentication, cached per connection version. */
+  /**
+   * The provider's configuration with our client authentication: its discovery document is cached
+   * per connection version; the Configuration is new per sign-in so that the JWKS cache it starts
+   * from is ours to set (decision 0430). The ID token's signature is checked against the provider's
+   * JWKS (openid-client's non-repudiation check), not only trusted for arriving over TLS.
+   */
   private async configuration(connection: SsoConnection): Promise<client.Configuration> {
-    const version = connection.updatedAt.toISOString();
-    const cached = this.configurations.get(connection.id);
-    if (cached && cached.version === version && cached.until > Date.now()) return cached.config;
     const allowPrivate = this.config.OAUTH_JWKS_ALLOW_PRIVATE_TARGETS;
+    const insecure = allowPrivate && connection.oidcIssuer!.startsWith('http:');
     const fetcher = guardedFetch(allowPrivate);
-    const config = await client.discovery(
-      new URL(connection.oidcIssuer!),
+    const config = new client.Configuration(
+      await this.serverMetadata(connection, fetcher, insecure),
       connection.oidcClientId!,
-      { redirect_uris: [this.redirectUri(connection)], id_token_signed_response_alg: undefined },
+      { redirect_uris: [this.redirectUri(connection)] },
       this.clientAuthentication(connection),
-      {
-        [client.customFetch]: fetcher,
-        execute: allowPrivate && connection.oidcIssuer!.startsWith('http:') ? [client.allowInsecureRequests] : [],
-      },
     );
     config[client.customFetch] = fetcher;
-    if (this.configurations.size > 1000) this.configurations.clear();
-    this.configurations.set(connection.id, { config, until: Date.now() + DISCOVERY_TTL_MS, version });
+    if (insecure) client.allowInsecureRequests(config);
+    client.enableNonRepudiationChecks(config);
+    const kept = this.jwksCaches.get(connection.id);
+    if (kept && kept.version === versionOf(connection)) client.setJwksCache(config, refetchableOnUnknownKid(kept.cache));
     return config;
+  }
+
+  private async serverMetadata(connection: SsoConnection, fetcher: client.CustomFetch, insecure: boolean): Promise<client.ServerMetadata> {
+    const version = versionOf(connection);
+    const cached = this.discovered.get(connection.id);
+    if (cached && cached.version === version && cached.until > Date.now()) return cached.metadata;
+    const discovered = await client.discovery(new URL(connection.oidcIssuer!), connection.oidcClientId!, undefined, undefined, {
+      [client.customFetch]: fetcher,
+      execute: insecure ? [client.allowInsecureRequests] : [],
+    });
+    const metadata = discovered.serverMetadata();
+    if (this.discovered.size > 1000) this.discovered.clear();
+    this.discovered.set(connection.id, { metadata, until: Date.now() + DISCOVERY_TTL_MS, version });
+    return metadata;
+  }
+
+  /** Keeps what openid-client fetched of the provider's JWKS for the connection's next sign-in. */
+  private keepJwks(connection: SsoConnection, config: client.Configuration): void {
+    const cache = client.getJwksCache(config);
+    if (!cache) return;
+    if (this.jwksCaches.size > 1000) this.jwksCaches.clear();
+    this.jwksCaches.set(connection.id, { cache, version: versionOf(connection) });
   }
 
   private clientAuthentication(connection: SsoConnection): client.ClientAuth {
@@ -190,4 +218,19 @@ export class OidcUpstreamService {
         return client.ClientSecretBasic(this.box.decrypt(connection.oidcClientSecretEncrypted!));
     }
   }
+}
+
+function versionOf(connection: SsoConnection): string {
+  return connection.updatedAt.toISOString();
+}
+
+/**
+ * The kept JWKS, dated at least a minute back: openid-client then fetches the JWKS again when the
+ * ID token names a key it does not hold (a rotation, OpenID Connect Core 10.1.1) instead of
+ * refusing it until its own one-minute pause has passed. The ID token comes from the provider's
+ * token endpoint, never from the browser, so nobody but the provider can cause that fetch.
+ */
+function refetchableOnUnknownKid(cache: client.ExportedJWKSCache): client.ExportedJWKSCache {
+  const aMinuteAgo = Math.floor(Date.now() / 1000) - 60;
+  return { jwks: cache.jwks, uat: Math.min(cache.uat, aMinuteAgo) };
 }
