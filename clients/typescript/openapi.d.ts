@@ -3441,6 +3441,17 @@ export interface components {
       subject?: string;
     };
     SamlSettingsDto: {
+      /**
+       * @description The IdP's metadata (an EntityDescriptor, 256 KiB at most): its entity id, HTTP-Redirect SSO URL and signing certificates fill idp_entity_id, idp_sso_url and idp_certificates, which are then not sent
+       * @example <EntityDescriptor xmlns="urn:oasis:names:tc:SAML:2.0:metadata" entityID="http://www.okta.com/exk1a2b3c4">…</EntityDescriptor>
+       */
+      metadata_xml?: string;
+      /**
+       * Format: uri
+       * @description The IdP's metadata URL, read once now (https and public only, as the JWKS fetches); instead of metadata_xml
+       * @example https://example.okta.com/app/exk1a2b3c4/sso/saml/metadata
+       */
+      metadata_url?: string;
       /** @example http://www.okta.com/exk1a2b3c4 */
       idp_entity_id?: string;
       /**

@@ -70,7 +70,7 @@ export function App() {
   else if (auth.state === 'anonymous') content = <Loading />;
   else if (route.page === 'workspaces') content = <WorkspacesPage />;
   else if (route.page === 'tokens') content = <TokensPage />;
-  else content = <WorkspacePage key={route.workspaceId} workspaceId={route.workspaceId} section={route.section} />;
+  else content = <WorkspacePage key={route.workspaceId} workspaceId={route.workspaceId} section={route.section} itemId={route.itemId} />;
 
   const developer = auth.state === 'signed-in' ? auth.developer : undefined;
   return (

@@ -11,6 +11,8 @@ import { type EmittedEvents, type Tx, UnitOfWork } from '../database/unit-of-wor
 import type { WorkspaceScope } from '../workspaces/workspace-scoped';
 import type { CreateSsoConnectionDto, OidcSettingsDto, SamlSettingsDto, UpdateSsoConnectionDto } from './dto/sso-connection.dto';
 import type { ProfileMapping, SsoConnection } from './entities/sso-connection.entity';
+import { fetchIdpMetadata } from './saml/idp-metadata-fetch';
+import { IdpMetadataError, importIdpMetadata } from './saml/idp-metadata-import';
 import { toAttemptView, toConnectionView } from './sso-connection-views';
 import { SSO_CONNECTION_ERRORS } from './sso-connections.errors';
 import { type ConnectionChange, DomainTaken, SsoConnectionsRepository } from './sso-connections.repository';
@@ -41,6 +43,7 @@ export class SsoConnectionsService {
   }
 
   async create(p: DeveloperPrincipal, { workspaceId }: WorkspaceScope, dto: CreateSsoConnectionDto, request: RequestMeta) {
+    dto = await this.withImportedMetadata(dto);
     const settings = dto.protocol === 'oidc' ? this.oidcSettings(dto.oidc, null, dto.saml) : this.samlSettings(dto.saml, null, dto.oidc);
     return this.uow.run(async (tx, events) => {
       const connection = await this.connections.insert(tx, workspaceId, {
@@ -79,6 +82,7 @@ export class SsoConnectionsService {
   }
 
   async update(p: DeveloperPrincipal, id: string, dto: UpdateSsoConnectionDto, request: RequestMeta) {
+    dto = await this.withImportedMetadata(dto);
     return this.uow.run(async (tx, events) => {
       const connection = await this.load(tx, p, id);
       const change: ConnectionChange = {
@@ -180,6 +184,37 @@ export class SsoConnectionsService {
       oidcScopes: [...new Set(dto.scopes ?? current?.oidcScopes ?? ['email', 'profile'])].filter((s) => s !== 'openid'),
       mapping: mappingOf(dto.claim_mapping ?? current?.mapping ?? {}),
     };
+  }
+
+  /**
+   * SAML settings sent as the IdP's metadata (pasted, or fetched once from its URL through the outbound
+   * guard) become the entity id, SSO URL and certificates it names, read before any write.
+   */
+  private async withImportedMetadata<T extends { saml?: SamlSettingsDto }>(dto: T): Promise<T> {
+    const saml = dto.saml;
+    if (!saml || (saml.metadata_xml === undefined && saml.metadata_url === undefined)) return dto;
+    const field = saml.metadata_xml !== undefined ? 'saml.metadata_xml' : 'saml.metadata_url';
+    if (saml.metadata_xml !== undefined && saml.metadata_url !== undefined) {
+      throw invalid(field, 'send metadata_xml or metadata_url, not both');
+    }
+    if (saml.idp_entity_id !== undefined || saml.idp_sso_url !== undefined || saml.idp_certificates !== undefined) {
+      throw invalid(field, 'replaces idp_entity_id, idp_sso_url and idp_certificates; send one or the other');
+    }
+    try {
+      const xml = saml.metadata_xml ?? (await fetchIdpMetadata(saml.metadata_url!, this.config.OAUTH_JWKS_ALLOW_PRIVATE_TARGETS));
+      const imported = importIdpMetadata(xml);
+      const { metadata_xml: _xml, metadata_url: _url, ...rest } = saml;
+      const settings = {
+        ...rest,
+        idp_entity_id: imported.idpEntityId,
+        idp_sso_url: imported.idpSsoUrl,
+        idp_certificates: imported.idpCertificates,
+      };
+      return { ...dto, saml: settings };
+    } catch (err) {
+      if (err instanceof IdpMetadataError) throw invalid(field, err.message);
+      throw err;
+    }
   }
 
   /** The SAML columns from the request (settings the IdP's metadata import fills are the SAML half's, src/sso-connections/saml/). */

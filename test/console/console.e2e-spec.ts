@@ -313,7 +313,19 @@ describe('developer console in a real browser', () => {
   it('every page passes an axe scan (no serious or critical violation) at desktop width and at 375 px in dark mode', async () => {
     await signUp(page);
     const workspaceId = await newWorkspace(page, 'Scanned');
-    const pages = ['scim', 'directory', 'saml', 'applications', 'audit', 'webhooks', 'databases', 'members', 'templates', 'settings'];
+    const pages = [
+      'scim',
+      'directory',
+      'saml',
+      'sso',
+      'applications',
+      'audit',
+      'webhooks',
+      'databases',
+      'members',
+      'templates',
+      'settings',
+    ];
     const phone = await openConsole(browser, t.baseUrl, { width: 375, height: 740 });
     await phone.page.emulateMedia({ colorScheme: 'dark' });
     await phone.context.addCookies(await session.context.cookies());

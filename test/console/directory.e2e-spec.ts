@@ -4,31 +4,13 @@ import type { Browser, Page } from 'playwright-core';
 import { createTestApp, TestApp } from '../support/app';
 import { launchChromium } from '../support/browser';
 import { uniqueEmail } from '../support/factories';
-import { expectAccessible, openConsole, type ConsoleBrowser } from './support';
+import { expectAccessible, openConsole, signUpWithWorkspace, type ConsoleBrowser } from './support';
 
 /** The screenshot for docs/console.md: written to docs/images with UPDATE_SCREENSHOTS=1, else to a temporary file. */
 const shot = (name: string) =>
   process.env.UPDATE_SCREENSHOTS ? join(__dirname, '..', '..', 'docs', 'images', name) : join(tmpdir(), `${process.pid}-${name}`);
 
 const SCIM_USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
-
-/** Signs up a developer, creates a workspace and answers its id. */
-async function signUpWithWorkspace(page: Page, name: string): Promise<string> {
-  await page.goto('/console/');
-  await page.getByRole('link', { name: 'Sign up' }).click();
-  await page.getByLabel('Name').fill('Grace Developer');
-  await page.getByLabel('Email').fill(uniqueEmail('console-dir'));
-  await page.getByLabel('Password').fill('correct horse battery');
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await page.getByRole('heading', { name: 'Workspaces' }).waitFor();
-  await page.getByRole('button', { name: 'New workspace' }).click();
-  await page.getByLabel('Name').fill(name);
-  await page.getByRole('button', { name: 'Create' }).click();
-  await page.getByRole('heading', { name: 'SCIM provisioning' }).waitFor();
-  const match = /\/console\/w\/([0-9a-f-]{36})\//.exec(page.url());
-  if (!match) throw new Error(`not on a workspace page: ${page.url()}`);
-  return match[1];
-}
 
 /** A SCIM token made in the console's SCIM page, read from its shown-once field. */
 async function newScimToken(page: Page): Promise<string> {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { uniqueEmail } from '../support/factories';
 
 /** axe-core from node_modules, evaluated in the page (no CDN, and not an inline script the CSP would refuse). */
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -46,4 +47,22 @@ export async function openConsole(browser: Browser, baseUrl: string, viewport = 
 
 export async function expectAccessible(page: Page): Promise<void> {
   expect(await seriousViolations(page)).toEqual([]);
+}
+
+/** Signs up a developer in the console, creates a workspace and answers its id (the browser is on its SCIM page). */
+export async function signUpWithWorkspace(page: Page, name: string): Promise<string> {
+  await page.goto('/console/');
+  await page.getByRole('link', { name: 'Sign up' }).click();
+  await page.getByLabel('Name').fill('Grace Developer');
+  await page.getByLabel('Email').fill(uniqueEmail('console-ws'));
+  await page.getByLabel('Password').fill('correct horse battery');
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.getByRole('heading', { name: 'Workspaces' }).waitFor();
+  await page.getByRole('button', { name: 'New workspace' }).click();
+  await page.getByLabel('Name').fill(name);
+  await page.getByRole('button', { name: 'Create' }).click();
+  await page.getByRole('heading', { name: 'SCIM provisioning' }).waitFor();
+  const match = /\/console\/w\/([0-9a-f-]{36})\//.exec(page.url());
+  if (!match) throw new Error(`not on a workspace page: ${page.url()}`);
+  return match[1];
 }

@@ -3,7 +3,8 @@ import { formatBytes, lines, sparkline } from './format';
 import { mappingFromRows, rowsFromMapping } from './mapping';
 import { certificateFromMetadata } from './pem';
 import { fieldMessages, toProblem } from './problem';
-import { matchRoute, safeNext, signInPath } from './routes';
+import { connectionPath, matchRoute, safeNext, signInPath } from './routes';
+import { domainState, idpSetup, reasonInWords, testSignInUrl, wordList } from './sso';
 import { escapeHtml, fillPlaceholders, isHtmlBody, unknownPlaceholders } from './template';
 
 const WS = '0b6f2d4e-5a7c-4c1e-9f3a-2d8e6b1c7a90';
@@ -16,6 +17,15 @@ describe('console routes', () => {
     expect(matchRoute(`/console/w/${WS}/audit`)).toEqual({ page: 'workspace', workspaceId: WS, section: 'audit' });
     expect(matchRoute(`/console/w/${WS}/nope`)).toEqual({ page: 'not-found' });
     expect(matchRoute('/console/w/not-a-uuid/audit')).toEqual({ page: 'not-found' });
+  });
+
+  it('gives one SSO connection its own page, and nothing else a fourth path segment', () => {
+    const id = '3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11';
+    expect(connectionPath(WS, id)).toBe(`/console/w/${WS}/sso/${id}`);
+    expect(matchRoute(connectionPath(WS, id))).toEqual({ page: 'workspace', workspaceId: WS, section: 'sso', itemId: id });
+    expect(matchRoute(`/console/w/${WS}/sso`)).toEqual({ page: 'workspace', workspaceId: WS, section: 'sso' });
+    expect(matchRoute(`/console/w/${WS}/saml/${id}`)).toEqual({ page: 'not-found' });
+    expect(matchRoute(`/console/w/${WS}/sso/not-an-id`)).toEqual({ page: 'not-found' });
   });
 
   it('follows ?next= only to a page of the console, never to another site', () => {
@@ -132,5 +142,75 @@ describe('formatting', () => {
     expect(lines(' https://a.example/cb \n\n https://b.example/cb\n')).toEqual(['https://a.example/cb', 'https://b.example/cb']);
     expect(sparkline([0, 5, 10], 100, 50)).toBe('0,50 50,25 100,0');
     expect(sparkline([], 100, 50)).toBe('');
+  });
+});
+
+describe('SSO connection page logic', () => {
+  const base = {
+    id: 'c1',
+    workspace_id: WS,
+    name: 'Acme',
+    domains: [],
+    domain_verifications: [],
+    jit: false,
+    trust_upstream_mfa: false,
+    sign_in_url: 'https://id.example.com/auth/sso/c1/',
+    created_at: '2026-12-07T10:00:00.000Z',
+    updated_at: '2026-12-07T10:00:00.000Z',
+  };
+  const saml = {
+    ...base,
+    protocol: 'saml' as const,
+    sp_entity_id: 'https://id.example.com/auth/sso/c1/saml/metadata',
+    acs_url: 'https://id.example.com/auth/sso/c1/saml/acs',
+    sp_metadata_url: 'https://id.example.com/auth/sso/c1/saml/metadata',
+  };
+  const oidc = { ...base, protocol: 'oidc' as const, redirect_uri: 'https://id.example.com/auth/sso/c1/callback' };
+
+  it('names our SAML values with the field names of Okta, Entra ID and Google Workspace', () => {
+    expect(idpSetup(saml, 'okta').values).toEqual(
+      expect.arrayContaining([
+        { field: 'Single sign-on URL', value: saml.acs_url },
+        { field: 'Audience URI (SP Entity ID)', value: saml.sp_entity_id },
+      ]),
+    );
+    expect(idpSetup(saml, 'entra').values).toEqual(
+      expect.arrayContaining([
+        { field: 'Identifier (Entity ID)', value: saml.sp_entity_id },
+        { field: 'Reply URL (Assertion Consumer Service URL)', value: saml.acs_url },
+      ]),
+    );
+    expect(idpSetup(saml, 'google').values).toEqual(
+      expect.arrayContaining([
+        { field: 'ACS URL', value: saml.acs_url },
+        { field: 'Entity ID', value: saml.sp_entity_id },
+      ]),
+    );
+  });
+
+  it('gives an OIDC connection its redirect URI under the name each provider gives it', () => {
+    expect(idpSetup(oidc, 'okta').values[0]).toEqual({ field: 'Sign-in redirect URIs', value: oidc.redirect_uri });
+    expect(idpSetup(oidc, 'entra').values[0]).toEqual({ field: 'Redirect URI (Web)', value: oidc.redirect_uri });
+    expect(idpSetup(oidc, 'google').values[0]).toEqual({ field: 'Authorized redirect URIs', value: oidc.redirect_uri });
+  });
+
+  it('starts a test sign-in that ends on the hosted login of the workspace', () => {
+    const url = new URL(testSignInUrl(oidc));
+    expect(url.pathname).toBe('/auth/sso/c1/');
+    expect(url.searchParams.get('next')).toBe(`/auth/login/?workspace_id=${WS}`);
+  });
+
+  it('reads domains and scopes typed with commas or spaces, and domain states with or without a status field', () => {
+    expect(wordList(' Acme.com, acme.co.uk  acme.com\n', true)).toEqual(['acme.com', 'acme.co.uk']);
+    expect(wordList('email profile,groups')).toEqual(['email', 'profile', 'groups']);
+    expect(domainState({ verified: true })).toBe('verified');
+    expect(domainState({ verified: false })).toBe('pending');
+    expect(domainState({ verified: false, status: 'verified' })).toBe('verified');
+  });
+
+  it('says each refusal reason in words, and falls back to the code for one it does not know', () => {
+    expect(reasonInWords('state_mismatch')).toMatch(/No sign-in of this browser/);
+    expect(reasonInWords('something_new')).toBe('something_new');
+    expect(reasonInWords(undefined)).toBe('—');
   });
 });

@@ -5,6 +5,7 @@ export const WORKSPACE_SECTIONS = [
   { id: 'scim', label: 'SCIM' },
   { id: 'directory', label: 'Directory' },
   { id: 'saml', label: 'SAML' },
+  { id: 'sso', label: 'SSO connections' },
   { id: 'applications', label: 'Applications' },
   { id: 'audit', label: 'Audit log' },
   { id: 'webhooks', label: 'Webhooks' },
@@ -21,7 +22,7 @@ export type Route =
   | { page: 'signup' }
   | { page: 'workspaces' }
   | { page: 'tokens' }
-  | { page: 'workspace'; workspaceId: string; section: Section }
+  | { page: 'workspace'; workspaceId: string; section: Section; itemId?: string }
   | { page: 'not-found' };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -41,6 +42,10 @@ export function matchRoute(pathname: string, search = ''): Route {
     const section = parts[2] ?? 'scim';
     const known = WORKSPACE_SECTIONS.find((s) => s.id === section);
     if (known) return { page: 'workspace', workspaceId: parts[1].toLowerCase(), section: known.id };
+  }
+  // One SSO connection's own page (a link others can be sent).
+  if (parts[0] === 'w' && parts.length === 4 && UUID.test(parts[1]) && parts[2] === 'sso' && UUID.test(parts[3])) {
+    return { page: 'workspace', workspaceId: parts[1].toLowerCase(), section: 'sso', itemId: parts[3].toLowerCase() };
   }
   return { page: 'not-found' };
 }
@@ -69,3 +74,5 @@ export function signInPath(here: string, expired: boolean): string {
 }
 
 export const workspacePath = (workspaceId: string, section: Section = 'scim') => `${BASE}/w/${workspaceId}/${section}`;
+
+export const connectionPath = (workspaceId: string, connectionId: string) => `${workspacePath(workspaceId, 'sso')}/${connectionId}`;

@@ -10,6 +10,7 @@ import { MembersPage } from './MembersPage';
 import { SamlPage } from './SamlPage';
 import { ScimPage } from './ScimPage';
 import { SettingsPage } from './SettingsPage';
+import { SsoConnectionsPage } from './SsoConnectionsPage';
 import { TemplatesPage } from './TemplatesPage';
 import { WebhooksPage } from './WebhooksPage';
 
@@ -18,6 +19,8 @@ export type Workspace = Schemas['Workspace'];
 export interface SectionProps {
   workspaceId: string;
   onChanged: () => void;
+  /** An item of the section with its own page (one SSO connection). */
+  itemId?: string;
 }
 
 /** Sections load their own data from the workspace id at once (no wait for the workspace itself). */
@@ -25,6 +28,7 @@ const PAGES: Record<Exclude<Section, 'settings'>, (props: SectionProps) => React
   scim: ScimPage,
   directory: DirectoryPage,
   saml: SamlPage,
+  sso: SsoConnectionsPage,
   applications: ApplicationsPage,
   audit: AuditPage,
   webhooks: WebhooksPage,
@@ -33,7 +37,7 @@ const PAGES: Record<Exclude<Section, 'settings'>, (props: SectionProps) => React
   templates: TemplatesPage,
 };
 
-export function WorkspacePage({ workspaceId, section }: { workspaceId: string; section: Section }) {
+export function WorkspacePage({ workspaceId, section, itemId }: { workspaceId: string; section: Section; itemId?: string }) {
   const workspace = useLoad(
     () => call(api.GET('/e/v1/developer/workspaces/{id}/', { params: { path: { id: workspaceId } } })),
     [workspaceId],
@@ -46,7 +50,7 @@ export function WorkspacePage({ workspaceId, section }: { workspaceId: string; s
         <ul>
           {WORKSPACE_SECTIONS.map((s) => (
             <li key={s.id}>
-              <Link href={workspacePath(workspaceId, s.id)} aria-current={s.id === section ? 'page' : undefined}>
+              <Link href={workspacePath(workspaceId, s.id)} aria-current={s.id === section && !itemId ? 'page' : undefined}>
                 {s.label}
               </Link>
             </li>
@@ -62,7 +66,7 @@ export function WorkspacePage({ workspaceId, section }: { workspaceId: string; s
             <Loading />
           ) : null
         ) : workspace.problem ? null : (
-          <SectionPage section={section} workspaceId={workspaceId} onChanged={onChanged} />
+          <SectionPage section={section} workspaceId={workspaceId} itemId={itemId} onChanged={onChanged} />
         )}
       </div>
     </div>

@@ -154,7 +154,8 @@ export function SelectField({
   );
 }
 
-export function CopyButton({ value, label = 'Copy' }: { value: string; label?: string }) {
+/** A button that copies `value`; `what` names the value for screen readers when the visible "Copy" alone would be ambiguous. */
+export function CopyButton({ value, label = 'Copy', what }: { value: string; label?: string; what?: string }) {
   const [copied, setCopied] = useState(false);
   const copy = async () => {
     try {
@@ -166,7 +167,12 @@ export function CopyButton({ value, label = 'Copy' }: { value: string; label?: s
     }
   };
   return (
-    <button type="button" className="secondary" onClick={() => void copy()}>
+    <button
+      type="button"
+      className="secondary"
+      onClick={() => void copy()}
+      aria-label={what ? `${label} ${what}${copied ? ' (copied)' : ''}` : undefined}
+    >
       {label}
       <span className="visually-hidden" aria-live="polite">
         {copied ? ' (copied)' : ''}

@@ -74,6 +74,25 @@ export class OidcSettingsDto {
 }
 
 export class SamlSettingsDto {
+  @ApiPropertyOptional({
+    description:
+      "The IdP's metadata (an EntityDescriptor, 256 KiB at most): its entity id, HTTP-Redirect SSO URL and signing certificates fill idp_entity_id, idp_sso_url and idp_certificates, which are then not sent",
+    example:
+      '<EntityDescriptor xmlns="urn:oasis:names:tc:SAML:2.0:metadata" entityID="http://www.okta.com/exk1a2b3c4">…</EntityDescriptor>',
+  })
+  @Optional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(262144)
+  metadata_xml?: string;
+  @ApiPropertyOptional({
+    description: "The IdP's metadata URL, read once now (https and public only, as the JWKS fetches); instead of metadata_xml",
+    example: 'https://example.okta.com/app/exk1a2b3c4/sso/saml/metadata',
+  })
+  @Optional()
+  @IsUrl({ protocols: ['https', 'http'], require_protocol: true, require_tld: false })
+  @MaxLength(2048)
+  metadata_url?: string;
   @ApiPropertyOptional({ example: 'http://www.okta.com/exk1a2b3c4' })
   @Optional()
   @IsString()

@@ -12,7 +12,8 @@ export interface ImportedIdpMetadata {
 
 export const MAX_METADATA_BYTES = 256 * 1024;
 export const MAX_IDP_CERTIFICATES = 2;
-const BINDING_REDIRECT = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect';
+/** samlify names bindings by short name ('redirect'); given the URN it answers every service as an object. */
+const BINDING_REDIRECT = 'redirect';
 
 /** A metadata document or certificate the developer supplied is unusable; the message says why. */
 export class IdpMetadataError extends Error {}
