@@ -5603,6 +5603,7 @@ export interface components {
         | 'response_expired'
         | 'response_replayed'
         | 'response_invalid'
+        | 'subject_missing'
         | 'unsolicited_response'
         | 'upstream_denied'
         | 'upstream_error';

@@ -14,6 +14,9 @@ import { SsoConnectionsController } from './sso-connections.controller';
 import { SsoSignInController } from './sso-sign-in.controller';
 import { OidcUpstreamService } from './oidc/oidc-upstream.service';
 import { SsoOidcFlow } from './entities/sso-oidc-flow.entity';
+import { SsoSamlAssertionId } from './saml/entities/sso-saml-assertion-id.entity';
+import { SamlAssertionIdsRepository } from './saml/saml-assertion-ids.repository';
+import { SamlUpstreamService } from './saml/saml-upstream.service';
 import { RateLimitModule } from '../common/rate-limit/rate-limit.module';
 import { SsoConnectionsRepository } from './sso-connections.repository';
 import { SsoConnectionsService } from './sso-connections.service';
@@ -30,7 +33,7 @@ import { TxtLookup } from './domains/txt-lookup';
  */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([SsoConnection, SsoConnectionDomain, SsoBinding, SsoAttempt, SsoOidcFlow]),
+    TypeOrmModule.forFeature([SsoConnection, SsoConnectionDomain, SsoBinding, SsoAttempt, SsoOidcFlow, SsoSamlAssertionId]),
     CommonModule,
     RateLimitModule,
     EndUserDirectoryModule,
@@ -48,6 +51,8 @@ import { TxtLookup } from './domains/txt-lookup';
     SsoDomainsRepository,
     TxtLookup,
     DomainVerificationService,
+    SamlUpstreamService,
+    SamlAssertionIdsRepository,
   ],
   exports: [SsoConnectionsRepository, UpstreamSignInService],
 })

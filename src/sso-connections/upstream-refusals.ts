@@ -34,6 +34,10 @@ export const UPSTREAM_REFUSALS = {
   response_expired: { status: 400, words: 'The answer from your identity provider has expired. Start again from the application.' },
   response_replayed: { status: 400, words: 'This answer from your identity provider was already used. Start again from the application.' },
   response_invalid: { status: 400, words: 'The answer from your identity provider could not be read.' },
+  subject_missing: {
+    status: 400,
+    words: 'Your identity provider did not say who you are in a way this connection can use. Ask your administrator to check its settings.',
+  },
   unsolicited_response: {
     status: 400,
     words: 'Sign-ins started at your identity provider are not accepted here. Start from the application.',

@@ -32,7 +32,7 @@ describe('SAML response verification', () => {
     ...over,
   });
   const verify = (samlResponse: string, over: Partial<VerifyInput> = {}) =>
-    verifySamlResponse({ samlResponse, connection: connection(), sp, pendingRequestId: requestId, now: new Date(), ...over });
+    verifySamlResponse({ samlResponse, connection: connection(), sp, pendingRequestIds: [requestId], now: new Date(), ...over });
   const refusalOf = async (promise: Promise<unknown>): Promise<SamlRefusalReason> => {
     try {
       await promise;
@@ -98,9 +98,9 @@ describe('SAML response verification', () => {
 
     it('accepts an IdP-initiated response only where the connection allows it', async () => {
       const unsolicited = await idp.signedResponse(sp, person, { inResponseTo: null });
-      expect(await refusalOf(verify(unsolicited, { pendingRequestId: null }))).toBe('unsolicited_response');
+      expect(await refusalOf(verify(unsolicited, { pendingRequestIds: [] }))).toBe('unsolicited_response');
       await expect(
-        verify(unsolicited, { pendingRequestId: null, connection: connection({ allowUnsolicited: true }) }),
+        verify(unsolicited, { pendingRequestIds: [], connection: connection({ allowUnsolicited: true }) }),
       ).resolves.toMatchObject({
         inResponseTo: null,
       });
@@ -234,7 +234,7 @@ describe('SAML response verification', () => {
     it('refuses an answer to a request this browser did not start', async () => {
       const response = await idp.signedResponse(sp, person, { inResponseTo: '_someone-elses' });
       expect(await refusalOf(verify(response))).toBe('state_mismatch');
-      expect(await refusalOf(verify(response, { pendingRequestId: null }))).toBe('state_mismatch');
+      expect(await refusalOf(verify(response, { pendingRequestIds: [] }))).toBe('state_mismatch');
     });
 
     it('refuses an unsolicited response on a connection that does not allow them', async () => {

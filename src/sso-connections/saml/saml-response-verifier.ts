@@ -49,8 +49,8 @@ export interface VerifyInput {
   samlResponse: unknown;
   connection: SamlConnectionSettings;
   sp: SpEndpoints;
-  /** The AuthnRequest ID this browser is waiting on (from its cookie), or null. */
-  pendingRequestId: string | null;
+  /** The AuthnRequest IDs this browser is waiting on (from its cookie); empty when none. */
+  pendingRequestIds: readonly string[];
   now: Date;
 }
 
@@ -93,7 +93,7 @@ export async function verifySamlResponse(input: VerifyInput): Promise<VerifiedSa
   const recipient = attr(confirmation, 'Recipient');
   if (recipient !== sp.acsUrl) refuse('destination_mismatch', `Recipient is ${recipient ?? 'missing'}`);
   const replayableUntil = checkTimes(conditions, confirmation, input.now);
-  const inResponseTo = checkInResponseTo(response, confirmation, input.pendingRequestId, connection.allowUnsolicited);
+  const inResponseTo = checkInResponseTo(response, confirmation, input.pendingRequestIds, connection.allowUnsolicited);
 
   const assertionId = attr(assertion, 'ID') ?? refuse('malformed_response', 'the assertion has no ID');
   if (assertionId.length > MAX_ID_CHARS) refuse('malformed_response', 'the assertion ID is too long');
@@ -227,11 +227,11 @@ function instant(value: string | undefined): number | null {
 }
 
 /**
- * Binds the answer to the request this browser started: the signed InResponseTo must be the ID
- * in this browser's cookie. An answer without one is IdP-initiated and accepted only where the
- * connection allows it (saml-profiles §4.1.5).
+ * Binds the answer to the request this browser started: the signed InResponseTo must be one of
+ * the IDs in this browser's cookie (two tabs may each wait on a sign-in). An answer without one
+ * is IdP-initiated and accepted only where the connection allows it (saml-profiles §4.1.5).
  */
-function checkInResponseTo(response: Element, confirmation: Element, pending: string | null, allowUnsolicited: boolean): string | null {
+function checkInResponseTo(response: Element, confirmation: Element, pending: readonly string[], allowUnsolicited: boolean): string | null {
   const signed = attr(confirmation, 'InResponseTo') ?? null;
   const envelope = attr(response, 'InResponseTo') ?? null;
   if (envelope !== null && envelope !== signed) refuse('state_mismatch', "the response's InResponseTo differs from the assertion's");
@@ -239,7 +239,7 @@ function checkInResponseTo(response: Element, confirmation: Element, pending: st
     if (!allowUnsolicited) refuse('unsolicited_response', 'the response answers no request of ours');
     return null;
   }
-  if (pending === null || !constantTimeEqual(signed, pending)) {
+  if (!pending.some((id) => constantTimeEqual(signed, id))) {
     refuse('state_mismatch', 'the response answers a request this browser did not start');
   }
   return signed;

@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { inflateRawSync } from 'node:zlib';
 import { IdentityProvider, ServiceProvider } from 'samlify';
 import { generateDevKeyPair, type DevKeyPair } from '../../../src/saml/idp/dev-keypair';
 
@@ -62,6 +65,8 @@ export class UpstreamSamlIdp {
       privateKey: this.keys.keyPem,
       signingCert: this.keys.certPem,
       singleSignOnService: [{ Binding: BINDING_REDIRECT, Location: this.ssoUrl }],
+      // Not used; without one samlify warns on the console at every response.
+      singleLogoutService: [{ Binding: BINDING_REDIRECT, Location: `${this.ssoUrl}/logout` }],
       nameIDFormat: [PERSISTENT],
     });
   }
@@ -141,4 +146,68 @@ export function base64(xml: string): string {
 
 function escapeXml(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/** The ID of the AuthnRequest an HTTP-Redirect URL carries (deflated, base64, in SAMLRequest). */
+export function authnRequestIdOf(location: string): string {
+  const encoded = new URL(location).searchParams.get('SAMLRequest');
+  if (!encoded) throw new Error(`no SAMLRequest in ${location}`);
+  const xml = inflateRawSync(Buffer.from(encoded, 'base64')).toString('utf8');
+  const id = /\bID="([^"]+)"/.exec(xml)?.[1];
+  if (!id) throw new Error(`no ID in the AuthnRequest ${xml.slice(0, 200)}`);
+  return id;
+}
+
+/** The company's IdP as a browser meets it: its SSO URL signs in `person` at once and posts back. */
+export interface ServedSamlIdp {
+  /** The SSO URL (on "localhost": another site than the service on 127.0.0.1). */
+  ssoUrl: string;
+  /** Who is signed in at the IdP; set by the test before each sign-in. */
+  person: UpstreamPerson | null;
+  /** The last SAMLResponse it posted (base64), for replays. */
+  lastResponse: string | null;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves `GET /sso?SAMLRequest=&RelayState=` (HTTP-Redirect): reads the AuthnRequest's ID and
+ * answers with a page whose script posts a signed Response to `sp.acsUrl` (HTTP-POST binding),
+ * as an IdP does once the person is signed in there.
+ */
+export async function serveSamlIdp(
+  makeIdp: (ssoUrl: string) => UpstreamSamlIdp,
+  sp: () => { entityId: string; acsUrl: string },
+): Promise<ServedSamlIdp & { idp: UpstreamSamlIdp }> {
+  const server = createServer((req, res) => {
+    void answer(req.url ?? '/', res).catch(() => res.writeHead(500).end());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const ssoUrl = `http://localhost:${(server.address() as AddressInfo).port}/sso`;
+  const served = {
+    ssoUrl,
+    idp: makeIdp(ssoUrl),
+    person: null as UpstreamPerson | null,
+    lastResponse: null as string | null,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+  async function answer(path: string, res: ServerResponse): Promise<void> {
+    const url = new URL(path, ssoUrl);
+    if (url.pathname !== '/sso' || !served.person) {
+      res.writeHead(404).end();
+      return;
+    }
+    const target = sp();
+    const response = await served.idp.signedResponse(target, served.person, { inResponseTo: authnRequestIdOf(url.href) });
+    served.lastResponse = response;
+    const relay = url.searchParams.get('RelayState');
+    res
+      .writeHead(200, { 'Content-Type': 'text/html' })
+      .end(
+        `<!doctype html><form method="post" action="${escapeXml(target.acsUrl)}">` +
+          `<input type="hidden" name="SAMLResponse" value="${response}">` +
+          (relay ? `<input type="hidden" name="RelayState" value="${escapeXml(relay)}">` : '') +
+          `<button>Continue</button></form><script>document.forms[0].submit()</script>`,
+      );
+  }
+  return served;
 }
