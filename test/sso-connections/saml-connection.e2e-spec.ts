@@ -53,7 +53,7 @@ describe('SSO connections: SAML sign-in end to end', () => {
       () => ({ entityId: connection.sp_entity_id, acsUrl: connection.acs_url }),
     );
     connection = await aConnection(served.idp);
-  }, 60_000);
+  });
   afterAll(async () => {
     await served?.close();
     await t.close();
@@ -164,7 +164,7 @@ describe('SSO connections: SAML sign-in end to end', () => {
     expect((await attempts())[0]).toMatchObject({ outcome: 'success', subject: person.upstream.subject, email: person.email });
     const success = (await audit('login_success')).find((e) => e.actor_id === person.id);
     expect(success?.metadata.provider_id).toBe(connection.id);
-  }, 90_000);
+  });
 
   describe('on to the applications, with no password of ours', () => {
     let spServer: { server: Server; base: string };
@@ -185,7 +185,7 @@ describe('SSO connections: SAML sign-in end to end', () => {
       expect(await page.textContent('#uid')).toBe(person.id);
       expect(await page.textContent('#email')).toBe(person.email);
       await context.close();
-    }, 90_000);
+    });
 
     it('through our OpenID provider to an openid-client application, whose ID token names the person', async () => {
       const { app } = await anApplication(t, {}, { dev, ws });
@@ -219,7 +219,7 @@ describe('SSO connections: SAML sign-in end to end', () => {
       });
       expect(tokens.claims()).toMatchObject({ sub: person.id, email: person.email });
       expect(tokens.claims()!.amr).toEqual(expect.arrayContaining(['fed']));
-    }, 90_000);
+    });
   });
 
   describe('binding (HTTP, the same IdP answers)', () => {
