@@ -95,3 +95,29 @@ export async function registerTestSp(workspaceId: string): Promise<TestSpRegistr
     }),
   );
 }
+
+/** One mail of the development mailbox (a route outside the API description: it exists only outside production). */
+export interface DevMail {
+  id: string;
+  template: string;
+  to: string;
+  subject: string | null;
+  sent_at: string | null;
+  codes: string[];
+  links: string[];
+  text: string | null;
+  file_name: string;
+  missing: boolean;
+}
+
+/** The workspace's last mails written to files; a 404 problem where the mailbox does not exist (production, SMTP). */
+export async function devMailbox(workspaceId: string): Promise<{ results: DevMail[] }> {
+  return call(
+    fetch(`${window.location.origin}/developer/dev-mailbox/?workspace_id=${encodeURIComponent(workspaceId)}`, {
+      credentials: 'same-origin',
+    }).then(async (response) => {
+      const body: unknown = await response.json().catch(() => undefined);
+      return response.ok ? { data: body as { results: DevMail[] }, response } : { error: body, response };
+    }),
+  );
+}

@@ -47,6 +47,27 @@ describe('MailOutboxRepository', () => {
     expect(await outbox.forDelivery(id)).toMatchObject({ status: 'sent', html: null, text: null, subject: 'Your code is ******' });
   });
 
+  it("lists a workspace's messages written to files, newest first, and never another workspace's", async () => {
+    const [ws, other] = [await aWorkspaceRow(db.dataSource), await aWorkspaceRow(db.dataSource)];
+    const write = async (workspaceId: string, fileName: string | null) => {
+      const id = await db.dataSource.transaction((tx) => outbox.insert(tx, workspaceId, aMessage()));
+      await outbox.markSent(id, { messageId: `<${id}@example.test>`, fileName });
+      return id;
+    };
+    const first = await write(ws, 'first.eml');
+    await write(ws, null); // sent over SMTP: no file
+    await write(other, 'other.eml');
+    await db.dataSource.transaction((tx) => outbox.insert(tx, ws, aMessage())); // still pending
+    const second = await write(ws, 'second.eml');
+    const listed = await outbox.lastWrittenToFiles(ws, 10);
+    expect(listed.map((m) => [m.id, m.fileName])).toEqual([
+      [second, 'second.eml'],
+      [first, 'first.eml'],
+    ]);
+    expect(listed[0]).toMatchObject({ template: 'verification_code', sentAt: expect.any(Date) as Date });
+    expect(await outbox.lastWrittenToFiles(ws, 1)).toHaveLength(1);
+  });
+
   it('keeps a message pending while it will be retried, failed after its last attempt', async () => {
     const ws = await aWorkspaceRow(db.dataSource);
     const id = await db.dataSource.transaction((tx) => outbox.insert(tx, ws, aMessage()));

@@ -13,6 +13,9 @@ export interface NewOutboxMessage {
   text: string | null;
 }
 
+/** A message written to a file in MAIL_DIR (mail without SMTP), as the development mailbox lists it. */
+export type WrittenMessage = Pick<MailOutboxMessage, 'id' | 'template' | 'toAddress' | 'fileName' | 'sentAt'>;
+
 /** What delivery reads of a message. */
 export type OutboxDelivery = Pick<MailOutboxMessage, 'id' | 'template' | 'toAddress' | 'fromName' | 'subject' | 'html' | 'text' | 'status'>;
 
@@ -57,6 +60,20 @@ export class MailOutboxRepository {
       })
       .where('id = :id', { id })
       .execute();
+  }
+
+  /** The workspace's last `limit` messages written to files, newest first. */
+  async lastWrittenToFiles(workspaceId: string, limit: number): Promise<WrittenMessage[]> {
+    return this.messages
+      .createQueryBuilder('m')
+      .select(['m.id', 'm.template', 'm.toAddress', 'm.fileName', 'm.sentAt'])
+      .where('m.workspace_id = :workspaceId', { workspaceId })
+      .andWhere("m.status = 'sent'")
+      .andWhere('m.file_name IS NOT NULL')
+      .orderBy('m.sent_at', 'DESC')
+      .addOrderBy('m.id', 'DESC')
+      .limit(limit)
+      .getMany();
   }
 
   /** A failed attempt: 'pending' while the job will retry, 'failed' after its last attempt. */

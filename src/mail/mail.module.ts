@@ -3,6 +3,8 @@ import { MailerModule } from '@nestjs-modules/mailer';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { JobsModule } from '../jobs/jobs.module';
+import { DevMailboxController } from './dev-mailbox.controller';
+import { DevMailboxService } from './dev-mailbox.service';
 import { EmailTemplatesController } from './email-templates.controller';
 import { EmailTemplatesRepository } from './email-templates.repository';
 import { EmailTemplatesService } from './email-templates.service';
@@ -28,8 +30,8 @@ function transportFor(config: AppConfig) {
       useFactory: (config: AppConfig) => ({ transport: transportFor(config) }),
     }),
   ],
-  controllers: [EmailTemplatesController],
-  providers: [MailService, EmailTemplatesService, EmailTemplatesRepository, MailOutboxRepository, MailDeliveryWorker],
+  controllers: [EmailTemplatesController, DevMailboxController],
+  providers: [MailService, EmailTemplatesService, DevMailboxService, EmailTemplatesRepository, MailOutboxRepository, MailDeliveryWorker],
   exports: [MailService],
 })
 export class MailModule {}

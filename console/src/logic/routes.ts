@@ -12,6 +12,8 @@ export const WORKSPACE_SECTIONS = [
   { id: 'databases', label: 'Databases' },
   { id: 'members', label: 'Members' },
   { id: 'templates', label: 'Email templates' },
+  // Shown only where the server has it (development, mail written to files): see WorkspacePage.
+  { id: 'mailbox', label: 'Mailbox' },
   { id: 'settings', label: 'Settings' },
 ] as const;
 

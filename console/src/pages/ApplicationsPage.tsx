@@ -40,7 +40,10 @@ export function ApplicationsPage({ workspaceId }: SectionProps) {
   return (
     <section>
       <PageHead heading={<h1>Applications</h1>} open={Boolean(editing)} create="New application" onCreate={() => setEditing('new')} />
-      <p className="lead">OAuth clients: the apps your end users register, verify their email and sign in through.</p>
+      <p className="lead">
+        OAuth clients: the apps your end users register, verify their email and sign in through. Under each name, the hosted pages its end
+        users see: sign-in, security (two-step verification and passkeys) and sessions.
+      </p>
       {editing ? (
         <ClientForm
           key={editing === 'new' ? 'new' : editing.id}
@@ -70,6 +73,7 @@ export function ApplicationsPage({ workspaceId }: SectionProps) {
                   <span className="badge neutral">public, PKCE only</span>
                 </div>
               ) : null}
+              <EndUserPages client={c} />
             </td>
             <td>
               <code>{c.client_id}</code> <CopyButton value={c.client_id} label="Copy ID" />
@@ -97,6 +101,29 @@ export function ApplicationsPage({ workspaceId }: SectionProps) {
       />
       {confirm.dialog}
     </section>
+  );
+}
+
+/**
+ * What this application's end users see: the hosted pages, carrying its name (they open in a new tab, so the
+ * console stays where it was). The security page is where a person sets up two-step verification and passkeys.
+ */
+function EndUserPages({ client }: { client: Client }) {
+  const query = `?client_id=${encodeURIComponent(client.client_id)}`;
+  return (
+    <nav className="hint end-user-pages" aria-label={`What end users of ${client.name} see`}>
+      <a href={`/auth/login/${query}`} target="_blank" rel="noopener">
+        Sign-in page
+      </a>{' '}
+      ·{' '}
+      <a href={`/auth/security/${query}`} target="_blank" rel="noopener">
+        Security page
+      </a>{' '}
+      ·{' '}
+      <a href={`/auth/sessions/${query}`} target="_blank" rel="noopener">
+        Sessions page
+      </a>
+    </nav>
   );
 }
 

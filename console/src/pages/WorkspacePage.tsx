@@ -1,4 +1,4 @@
-import { api, call, type Schemas } from '../api';
+import { api, call, devMailbox, type Schemas } from '../api';
 import { WORKSPACE_SECTIONS, workspacePath, type Section } from '../logic/routes';
 import { Link } from '../router';
 import { ErrorBanner, Loading, useLoad } from '../ui/kit';
@@ -6,6 +6,7 @@ import { ApplicationsPage } from './ApplicationsPage';
 import { AuditPage } from './AuditPage';
 import { DatabasesPage } from './DatabasesPage';
 import { DirectoryPage } from './DirectoryPage';
+import { MailboxPage } from './MailboxPage';
 import { MembersPage } from './MembersPage';
 import { SamlPage } from './SamlPage';
 import { ScimPage } from './ScimPage';
@@ -35,6 +36,7 @@ const PAGES: Record<Exclude<Section, 'settings'>, (props: SectionProps) => React
   databases: DatabasesPage,
   members: MembersPage,
   templates: TemplatesPage,
+  mailbox: MailboxPage,
 };
 
 export function WorkspacePage({ workspaceId, section, itemId }: { workspaceId: string; section: Section; itemId?: string }) {
@@ -42,13 +44,16 @@ export function WorkspacePage({ workspaceId, section, itemId }: { workspaceId: s
     () => call(api.GET('/e/v1/developer/workspaces/{id}/', { params: { path: { id: workspaceId } } })),
     [workspaceId],
   );
+  // The development mailbox exists only where the server answers it (not in production, not with SMTP).
+  const mailbox = useLoad(() => devMailbox(workspaceId).then(() => true), [workspaceId]);
+  const sections = WORKSPACE_SECTIONS.filter((s) => s.id !== 'mailbox' || mailbox.data === true || section === 'mailbox');
   const onChanged = () => void workspace.reload();
   return (
     <div className="workspace">
       <nav className="side" aria-label="Workspace">
         <p className="side-title">{workspace.data?.name ?? 'Workspace'}</p>
         <ul>
-          {WORKSPACE_SECTIONS.map((s) => (
+          {sections.map((s) => (
             <li key={s.id}>
               <Link href={workspacePath(workspaceId, s.id)} aria-current={s.id === section && !itemId ? 'page' : undefined}>
                 {s.label}

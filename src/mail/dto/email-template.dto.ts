@@ -11,3 +11,8 @@ export class SaveEmailTemplateDto {
 export class ListEmailTemplatesQuery {
   @ApiProperty({ format: 'uuid' }) @IsUUID() workspace_id: string;
 }
+
+/** The development mailbox's query: whose mails. */
+export class DevMailboxQuery {
+  @IsUUID() workspace_id: string;
+}
