@@ -3214,9 +3214,10 @@ export interface components {
       /** @description https: URL (http: and local or private addresses in development, or with WEBHOOK_ALLOW_PRIVATE_TARGETS=true) */
       url: string;
       /**
-       * @description Audit catalog event types, or "*" for all
+       * @description Audit catalog event types, "*" for every audit type, and directory event types (directory.user.created…), each delivered as the feed shows the event; "*" does not include the directory types.
        * @example [
-       *       "scim_user_create"
+       *       "scim_user_create",
+       *       "directory.user.deactivated"
        *     ]
        */
       event_types: (
@@ -3295,6 +3296,15 @@ export interface components {
         | 'recovery_codes_regenerate'
         | 'step_up_required'
         | 'sign_in_blocked'
+        | 'directory.user.created'
+        | 'directory.user.updated'
+        | 'directory.user.deactivated'
+        | 'directory.user.reactivated'
+        | 'directory.group.created'
+        | 'directory.group.updated'
+        | 'directory.group.deleted'
+        | 'directory.group.user_added'
+        | 'directory.group.user_removed'
         | '*'
       )[];
       description?: string;
@@ -3306,6 +3316,7 @@ export interface components {
      */
     UpdateWebhookDto: {
       url?: string;
+      /** @description Audit catalog event types, "*" for every audit type, and directory event types (directory.user.created…), each delivered as the feed shows the event; "*" does not include the directory types. */
       event_types?: (
         | 'login_success'
         | 'login_failure'
@@ -3382,6 +3393,15 @@ export interface components {
         | 'recovery_codes_regenerate'
         | 'step_up_required'
         | 'sign_in_blocked'
+        | 'directory.user.created'
+        | 'directory.user.updated'
+        | 'directory.user.deactivated'
+        | 'directory.user.reactivated'
+        | 'directory.group.created'
+        | 'directory.group.updated'
+        | 'directory.group.deleted'
+        | 'directory.group.user_added'
+        | 'directory.group.user_removed'
         | '*'
       )[];
       description?: string;
@@ -5821,10 +5841,10 @@ export interface components {
        */
       url: string;
       /**
-       * @description Audit catalog event types delivered, or ["*"] for all.
+       * @description Audit catalog event types delivered ("*": every audit type), and directory event types, delivered as the event feed shows them.
        * @example [
        *       "scim_user_create",
-       *       "scim_user_delete"
+       *       "directory.user.deactivated"
        *     ]
        */
       event_types: string[];
@@ -5865,7 +5885,7 @@ export interface components {
       webhook_id: string;
       /**
        * Format: uuid
-       * @description The audit event delivered; null for a webhook_test message.
+       * @description The audit event or directory event delivered; null for a webhook_test message.
        * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
        */
       event_id: string | null;

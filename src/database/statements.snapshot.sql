@@ -197,6 +197,9 @@ SELECT directory_event_append($1::uuid, $2::text, $3::uuid,
 jsonb_set(jsonb_set($4::jsonb, '{meta,created}', to_jsonb(to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))), '{meta,lastModified}', to_jsonb(to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))),
 $5::text[]) AS id;
 
+-- directory-events.head-seq
+SELECT COALESCE(max(seq), 0) AS seq FROM directory_events WHERE workspace_id = $1;
+
 -- directory-events.lock-sealer
 SELECT pg_advisory_xact_lock($1);
 
@@ -815,16 +818,37 @@ SELECT unnest($2::text[]), $1, unnest($3::timestamptz[]) ON CONFLICT (jti) DO NO
 
 -- webhooks.behind
 SELECT s.id FROM webhook_subscriptions s
-WHERE s.is_active AND s.position < (SELECT COALESCE(max(c.seq), 0) FROM audit_chain c WHERE c.workspace_id = s.workspace_id);
+WHERE s.is_active
+AND (s.position < (SELECT COALESCE(max(c.seq), 0) FROM audit_chain c WHERE c.workspace_id = s.workspace_id)
+OR (s.event_types && $1::text[]
+AND s.directory_position < (SELECT COALESCE(max(d.seq), 0) FROM directory_events d WHERE d.workspace_id = s.workspace_id)));
+
+-- webhooks.first-in-line
+SELECT d.id FROM webhook_deliveries d
+WHERE d.subscription_id = $1 AND d.id = ANY($2::uuid[])
+AND (d.resource_id IS NULL OR NOT EXISTS (
+SELECT 1 FROM webhook_deliveries e
+WHERE e.subscription_id = d.subscription_id AND e.resource_id = d.resource_id
+AND e.status = 'pending' AND e.resource_id IS NOT NULL AND e.seq < d.seq))
+ORDER BY d.seq NULLS FIRST;
 
 -- webhooks.insert-deliveries
-INSERT INTO webhook_deliveries (subscription_id, workspace_id, event_id, event_type, payload, next_attempt_at)
-SELECT s, w, e, t, p, now() FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::jsonb[]) AS d(s, w, e, t, p)
+INSERT INTO webhook_deliveries (subscription_id, workspace_id, event_id, event_type, payload, resource_id, seq, next_attempt_at)
+SELECT s, w, e, t, p, r, q, now()
+FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::jsonb[], $6::uuid[], $7::bigint[]) AS d(s, w, e, t, p, r, q)
 ON CONFLICT (subscription_id, event_id) DO NOTHING RETURNING id;
+
+-- webhooks.lock-endpoint
+SELECT s.id FROM webhook_subscriptions s WHERE s.workspace_id = $1 AND s.id = $2 FOR UPDATE;
 
 -- webhooks.mark-failing
 UPDATE webhook_subscriptions SET failing_since = COALESCE(failing_since, $3)
 WHERE workspace_id = $1 AND id = $2 RETURNING failing_since;
+
+-- webhooks.next-in-line
+SELECT d.id, d.seq FROM webhook_deliveries d
+WHERE d.subscription_id = $1 AND d.resource_id = $2 AND d.status = 'pending' AND d.resource_id IS NOT NULL
+ORDER BY d.seq LIMIT 1;
 
 -- workspace-members.add
 INSERT INTO workspace_members (workspace_id, developer_id, role) VALUES ($1, $2, $3)

@@ -93,6 +93,13 @@ const PAGE = statement(
   EVENT,
 );
 
+/** The workspace's feed head: the highest seq given (0 before its first event). */
+const HEAD_SEQ = statement(
+  'directory-events.head-seq',
+  `SELECT COALESCE(max(seq), 0) AS seq FROM directory_events WHERE workspace_id = $1`,
+  computed({ seq: 'number' }),
+);
+
 const OLDEST_SEQ = statement(
   'directory-events.oldest-seq',
   `SELECT min(seq) AS seq FROM directory_events WHERE workspace_id = $1`,
@@ -219,6 +226,16 @@ export class DirectoryEventsRepository {
 
   async page(workspaceId: string, after: number, limit: number, types: string[] | null): Promise<DirectoryEventRow[]> {
     return run(this.dataSource, PAGE, [workspaceId, String(after), limit, types]);
+  }
+
+  /** Sealed events after a seq, every type, oldest first, read in the caller's transaction (the webhook fan-out). */
+  async pageIn(tx: Tx, workspaceId: string, after: number, limit: number): Promise<DirectoryEventRow[]> {
+    return run(tx, PAGE, [workspaceId, String(after), limit, null]);
+  }
+
+  /** The highest seq given in the workspace (0 before its first event). */
+  async headSeq(tx: Tx, workspaceId: string): Promise<number> {
+    return (await one(tx, HEAD_SEQ, [workspaceId])).seq;
   }
 
   /** The lowest seq the workspace still keeps; null when it has none. */

@@ -2,11 +2,11 @@ import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { Counter, Histogram, register } from 'prom-client';
 import { SecretBox } from '../common/crypto/secret-box';
 import { APP_CONFIG, AppConfig } from '../config/config';
-import { UnitOfWork } from '../database/unit-of-work';
+import { Tx, UnitOfWork } from '../database/unit-of-work';
 import { JobsService } from '../jobs/jobs.service';
 import { WebhookDelivery } from './entities/webhook-delivery.entity';
 import { WebhookSubscription } from './entities/webhook-subscription.entity';
-import { postWebhook } from './safe-http';
+import { postWebhook } from '../common/safe-http';
 import { webhookHeaders } from './signature';
 import { WEBHOOK_DELIVERY_QUEUE, WEBHOOK_JOB_ATTEMPTS } from './webhook-queue';
 import { WebhooksRepository } from './webhooks.repository';
@@ -29,6 +29,10 @@ const lagSeconds =
  * the delivery was created, or since the endpoint started failing when that is later. An endpoint
  * failing for the whole window is disabled, and that is audited. While an endpoint fails, its other deliveries wait for the next probe instead of
  * each spending a timeout on it.
+ *
+ * A directory event's delivery settled (acknowledged, given up) queues the next pending delivery
+ * of the same user or group, in the same transaction: per resource, one in flight, in feed order
+ * (decision 0541).
  */
 @Injectable()
 export class WebhookDeliveryWorker implements OnModuleInit {
@@ -56,14 +60,16 @@ export class WebhookDeliveryWorker implements OnModuleInit {
     const webhook = await this.webhooks.findSubscription(null, delivery.subscriptionId);
     if (!webhook) return;
     if (!webhook.isActive && delivery.eventId !== null) {
-      await this.uow.run((tx) =>
-        this.webhooks.recordAttempt(tx, delivery.workspaceId, delivery.id, {
+      await this.uow.run(async (tx) => {
+        await this.holdTheLine(tx, delivery);
+        await this.webhooks.recordAttempt(tx, delivery.workspaceId, delivery.id, {
           status: 'failed',
           responseCode: null,
           error: 'endpoint disabled',
           nextAttemptAt: null,
-        }),
-      );
+        });
+        await this.queueNextInLine(tx, delivery);
+      });
       return;
     }
     const now = Date.now();
@@ -91,6 +97,7 @@ export class WebhookDeliveryWorker implements OnModuleInit {
   private async succeeded(delivery: WebhookDelivery, webhook: WebhookSubscription, responseCode: number): Promise<void> {
     this.backingOff.delete(webhook.id);
     await this.uow.run(async (tx) => {
+      await this.holdTheLine(tx, delivery);
       await this.webhooks.recordAttempt(tx, delivery.workspaceId, delivery.id, {
         status: 'succeeded',
         responseCode,
@@ -98,9 +105,10 @@ export class WebhookDeliveryWorker implements OnModuleInit {
         nextAttemptAt: null,
       });
       if (webhook.failingSince) await this.webhooks.markHealthy(tx, webhook.workspaceId, webhook.id);
+      await this.queueNextInLine(tx, delivery);
     });
     attemptsTotal.inc({ outcome: 'succeeded' });
-    const eventTime = Date.parse(String(delivery.payload.timestamp));
+    const eventTime = Date.parse(String(delivery.payload.occurred_at ?? delivery.payload.timestamp));
     if (!Number.isNaN(eventTime)) lagSeconds.observe((Date.now() - eventTime) / 1000);
   }
 
@@ -116,6 +124,7 @@ export class WebhookDeliveryWorker implements OnModuleInit {
     this.backingOff.set(webhook.id, now + delay);
     const window = this.config.WEBHOOK_RETRY_WINDOW_MS;
     const final = await this.uow.run(async (tx, events) => {
+      await this.holdTheLine(tx, delivery);
       // A test message says nothing about the endpoint's health.
       const failingSince =
         delivery.eventId === null ? null : await this.webhooks.markFailing(tx, webhook.workspaceId, webhook.id, new Date(now));
@@ -138,6 +147,8 @@ export class WebhookDeliveryWorker implements OnModuleInit {
           { delivery_id: delivery.id },
           { runAt: nextAttemptAt, maxAttempts: WEBHOOK_JOB_ATTEMPTS },
         );
+      } else {
+        await this.queueNextInLine(tx, delivery);
       }
       // Failing for the whole window by the time its next retry would come: the endpoint is dead.
       if (failingSince && webhook.isActive && now + delay - failingSince.getTime() > window) {
@@ -154,6 +165,27 @@ export class WebhookDeliveryWorker implements OnModuleInit {
     });
     attemptsTotal.inc({ outcome: final ? 'gave_up' : 'retry' });
     this.logger.warn(`webhook delivery ${delivery.id} attempt ${attempt} failed${final ? ' (giving up)' : ''}: ${error}`);
+  }
+
+  /**
+   * A directory event's delivery takes its endpoint's row lock first, as the fan-out does while it
+   * decides which new deliveries are first in line: without it, a fan-out could see this delivery
+   * still pending (and queue nothing after it) while this transaction finds nothing after it yet.
+   */
+  private async holdTheLine(tx: Tx, delivery: WebhookDelivery): Promise<void> {
+    if (delivery.resourceId) await this.webhooks.lockEndpoint(tx, delivery.workspaceId, delivery.subscriptionId);
+  }
+
+  /**
+   * The delivery is settled: the next pending one of its resource, if this one held it back (it
+   * comes after), gets its job. One that comes before was sent again by hand and has its own.
+   */
+  private async queueNextInLine(tx: Tx, delivery: WebhookDelivery): Promise<void> {
+    if (!delivery.resourceId || delivery.seq === null) return;
+    const next = await this.webhooks.nextInLine(tx, delivery.subscriptionId, delivery.resourceId);
+    if (next && next.seq > Number(delivery.seq)) {
+      await this.jobs.enqueue(tx, WEBHOOK_DELIVERY_QUEUE, { delivery_id: next.id }, { maxAttempts: WEBHOOK_JOB_ATTEMPTS });
+    }
   }
 
   /** Not tried now: the endpoint is backing off. The next job comes at its next probe. */

@@ -4,8 +4,13 @@ import { AuditChainRepository } from '../audit/audit-chain.repository';
 import { AUDIT_SEALED } from '../audit/audit-sealer';
 import { eventContent } from '../audit/chain/chain';
 import { APP_CONFIG, AppConfig } from '../config/config';
-import { UnitOfWork } from '../database/unit-of-work';
+import { Tx, UnitOfWork } from '../database/unit-of-work';
+import { DIRECTORY_EVENTS_SEALED } from '../directory-events/directory-event-sealer';
+import { DirectoryEventsRepository } from '../directory-events/directory-events.repository';
+import { toEventView } from '../directory-events/directory-events.service';
+import { DIRECTORY_EVENT_TYPES } from '../events/domain-events';
 import { JobsService } from '../jobs/jobs.service';
+import type { WebhookSubscription } from './entities/webhook-subscription.entity';
 import { WEBHOOK_DELIVERY_QUEUE, WEBHOOK_JOB_ATTEMPTS } from './webhook-queue';
 import { NewDelivery, WebhooksRepository } from './webhooks.repository';
 
@@ -18,6 +23,10 @@ const BATCH = 500;
  * forward, all in one transaction with the endpoint's row locked. A crash before commit leaves
  * the position where it was, so the same events are fanned out again; the unique
  * (endpoint, event) key keeps that from adding a second delivery.
+ *
+ * Directory events (decision 0540) are fanned out the same way from the workspace's directory
+ * event feed, with a second position; a delivery's job is queued only when it is first in line
+ * for its user or group (decision 0541), the others when the one before them is settled.
  */
 @Injectable()
 export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -31,6 +40,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     private readonly uow: UnitOfWork,
     private readonly webhooks: WebhooksRepository,
     private readonly chain: AuditChainRepository,
+    private readonly directoryEvents: DirectoryEventsRepository,
     private readonly jobs: JobsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -49,6 +59,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
 
   /** The sealer moved some chains: fan out now rather than at the next tick. */
   @OnEvent(AUDIT_SEALED)
+  @OnEvent(DIRECTORY_EVENTS_SEALED)
   onSealed(): void {
     if (this.config.JOBS_WORKER_ENABLED) this.tick();
   }
@@ -56,7 +67,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   /** Fans out everything sealed so far; answers the deliveries created. */
   async dispatchAll(): Promise<number> {
     let created = 0;
-    for (const id of await this.webhooks.behind()) {
+    for (const id of await this.webhooks.behind(DIRECTORY_EVENT_TYPES)) {
       if (this.stopping) break;
       for (;;) {
         const { deliveries, more } = await this.fanOut(id);
@@ -85,31 +96,65 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       });
   }
 
+  /** One batch of the endpoint's audit links and one of its directory events, with the endpoint locked. */
   private fanOut(id: string): Promise<{ deliveries: number; more: boolean }> {
     return this.uow.run(async (tx) => {
       const webhook = await this.webhooks.lockActive(tx, id);
       if (!webhook) return { deliveries: 0, more: false };
-      const position = Number(webhook.position);
-      const links = await this.chain.links(tx, webhook.workspaceId, position, Number.MAX_SAFE_INTEGER, BATCH);
-      if (links.length === 0) return { deliveries: 0, more: false };
-      const all = webhook.eventTypes.includes('*');
-      const deliveries: NewDelivery[] = [];
-      for (const link of links) {
-        if (!link.event || !(all || webhook.eventTypes.includes(link.event.event_type))) continue;
-        deliveries.push({
-          subscriptionId: webhook.id,
-          workspaceId: webhook.workspaceId,
-          eventId: link.event.id,
-          eventType: link.event.event_type,
-          payload: { type: link.event.event_type, timestamp: link.event.created_at, data: eventContent(link.event) },
-        });
-      }
-      const created = await this.webhooks.insertDeliveries(tx, deliveries);
-      for (const deliveryId of created) {
-        await this.jobs.enqueue(tx, WEBHOOK_DELIVERY_QUEUE, { delivery_id: deliveryId }, { maxAttempts: WEBHOOK_JOB_ATTEMPTS });
-      }
-      await this.webhooks.advance(tx, webhook.workspaceId, webhook.id, links[links.length - 1].seq);
-      return { deliveries: created.length, more: links.length === BATCH };
+      const audit = await this.fanOutAudit(tx, webhook);
+      const directory = await this.fanOutDirectory(tx, webhook);
+      return { deliveries: audit.deliveries + directory.deliveries, more: audit.more || directory.more };
     });
+  }
+
+  private async fanOutAudit(tx: Tx, webhook: WebhookSubscription): Promise<{ deliveries: number; more: boolean }> {
+    const position = Number(webhook.position);
+    const links = await this.chain.links(tx, webhook.workspaceId, position, Number.MAX_SAFE_INTEGER, BATCH);
+    if (links.length === 0) return { deliveries: 0, more: false };
+    const all = webhook.eventTypes.includes('*');
+    const deliveries: NewDelivery[] = [];
+    for (const link of links) {
+      if (!link.event || !(all || webhook.eventTypes.includes(link.event.event_type))) continue;
+      deliveries.push({
+        subscriptionId: webhook.id,
+        workspaceId: webhook.workspaceId,
+        eventId: link.event.id,
+        eventType: link.event.event_type,
+        payload: { type: link.event.event_type, timestamp: link.event.created_at, data: eventContent(link.event) },
+      });
+    }
+    const created = await this.webhooks.insertDeliveries(tx, deliveries);
+    await this.enqueue(tx, created);
+    await this.webhooks.advance(tx, webhook.workspaceId, webhook.id, links[links.length - 1].seq);
+    return { deliveries: created.length, more: links.length === BATCH };
+  }
+
+  /** The body is the feed's event object; only the deliveries first in line for their resource get a job now. */
+  private async fanOutDirectory(tx: Tx, webhook: WebhookSubscription): Promise<{ deliveries: number; more: boolean }> {
+    const types = webhook.eventTypes.filter((t) => (DIRECTORY_EVENT_TYPES as readonly string[]).includes(t));
+    if (types.length === 0) return { deliveries: 0, more: false };
+    const events = await this.directoryEvents.pageIn(tx, webhook.workspaceId, Number(webhook.directoryPosition), BATCH);
+    if (events.length === 0) return { deliveries: 0, more: false };
+    const deliveries: NewDelivery[] = events
+      .filter((event) => types.includes(event.type))
+      .map((event) => ({
+        subscriptionId: webhook.id,
+        workspaceId: webhook.workspaceId,
+        eventId: event.id,
+        eventType: event.type,
+        payload: { ...toEventView(event) },
+        resourceId: event.resourceId,
+        seq: event.seq,
+      }));
+    const created = await this.webhooks.insertDeliveries(tx, deliveries);
+    await this.enqueue(tx, await this.webhooks.firstInLine(tx, webhook.id, created));
+    await this.webhooks.advanceDirectory(tx, webhook.workspaceId, webhook.id, events[events.length - 1].seq);
+    return { deliveries: created.length, more: events.length === BATCH };
+  }
+
+  private async enqueue(tx: Tx, deliveryIds: string[]): Promise<void> {
+    for (const deliveryId of deliveryIds) {
+      await this.jobs.enqueue(tx, WEBHOOK_DELIVERY_QUEUE, { delivery_id: deliveryId }, { maxAttempts: WEBHOOK_JOB_ATTEMPTS });
+    }
   }
 }

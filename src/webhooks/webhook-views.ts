@@ -13,8 +13,9 @@ export const WebhookSchema = namedSchema('Webhook', {
     event_types: {
       type: 'array',
       items: { type: 'string' },
-      example: ['scim_user_create', 'scim_user_delete'],
-      description: 'Audit catalog event types delivered, or ["*"] for all.',
+      example: ['scim_user_create', 'directory.user.deactivated'],
+      description:
+        'Audit catalog event types delivered ("*": every audit type), and directory event types, delivered as the event feed shows them.',
     },
     description: str('Provisioning sync'),
     is_active: {
@@ -66,7 +67,7 @@ export const WebhookDeliverySchema = namedSchema('WebhookDelivery', {
   properties: {
     id: { ...id, description: 'Also sent as the webhook-id header, the same on every attempt.' },
     webhook_id: id,
-    event_id: { ...id, nullable: true, description: 'The audit event delivered; null for a webhook_test message.' },
+    event_id: { ...id, nullable: true, description: 'The audit event or directory event delivered; null for a webhook_test message.' },
     event_type: str('scim_user_create'),
     status: {
       type: 'string',

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../audit/audit.module';
+import { DirectoryEventsModule } from '../directory-events/directory-events.module';
 import { JobsModule } from '../jobs/jobs.module';
 import { WebhookDelivery } from './entities/webhook-delivery.entity';
 import { WebhookSubscription } from './entities/webhook-subscription.entity';
@@ -10,9 +11,9 @@ import { WebhookDeliveriesController, WebhooksController } from './webhooks.cont
 import { WebhooksRepository } from './webhooks.repository';
 import { WebhooksService } from './webhooks.service';
 
-/** Audit events delivered to customers' endpoints as Standard Webhooks (docs/audit.md). */
+/** Audit events and directory events delivered to customers' endpoints as Standard Webhooks (docs/audit.md, docs/events.md). */
 @Module({
-  imports: [TypeOrmModule.forFeature([WebhookSubscription, WebhookDelivery]), AuditModule, JobsModule],
+  imports: [TypeOrmModule.forFeature([WebhookSubscription, WebhookDelivery]), AuditModule, DirectoryEventsModule, JobsModule],
   controllers: [WebhooksController, WebhookDeliveriesController],
   providers: [WebhooksRepository, WebhooksService, WebhookDispatcher, WebhookDeliveryWorker],
 })

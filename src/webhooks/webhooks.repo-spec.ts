@@ -7,6 +7,7 @@ const endpoint = (url = 'https://hooks.example.test/in') => ({
   description: 'repo-spec',
   secretEncrypted: 'sealed:not-a-real-secret',
   position: 0,
+  directoryPosition: 0,
 });
 
 describe('WebhooksRepository', () => {
@@ -62,5 +63,31 @@ describe('WebhooksRepository', () => {
     expect(ids).toEqual([expect.any(String)]);
     expect(await db.dataSource.transaction((tx) => webhooks.insertDeliveries(tx, [delivery]))).toEqual([]);
     expect((await webhooks.deliveries(ws, s.id, 10)).map((d) => d.id)).toEqual(ids);
+  });
+
+  it('puts the deliveries of one resource in line by seq: only the first pending one is first in line', async () => {
+    const ws = await aWorkspaceRow(db.dataSource);
+    const s = await anEndpoint(ws);
+    const [userA, userB] = ['00000000-0000-4000-8000-00000000000a', '00000000-0000-4000-8000-00000000000b'];
+    const delivery = (n: number, resourceId: string) => ({
+      subscriptionId: s.id,
+      workspaceId: ws,
+      eventId: `00000000-0000-4000-8000-0000000001${String(n).padStart(2, '0')}`,
+      eventType: 'directory.user.updated',
+      payload: { seq: n },
+      resourceId,
+      seq: n,
+    });
+    const ids = await db.dataSource.transaction((tx) =>
+      webhooks.insertDeliveries(tx, [delivery(1, userA), delivery(2, userB), delivery(3, userA)]),
+    );
+    const first = await db.dataSource.transaction((tx) => webhooks.firstInLine(tx, s.id, ids));
+    expect(first).toEqual([ids[0], ids[1]]);
+    expect(await db.dataSource.transaction((tx) => webhooks.nextInLine(tx, s.id, userA))).toEqual({ id: ids[0], seq: 1 });
+    await db.dataSource.transaction((tx) =>
+      webhooks.recordAttempt(tx, ws, ids[0], { status: 'succeeded', responseCode: 204, error: null, nextAttemptAt: null }),
+    );
+    expect(await db.dataSource.transaction((tx) => webhooks.nextInLine(tx, s.id, userA))).toEqual({ id: ids[2], seq: 3 });
+    expect(await db.dataSource.transaction((tx) => webhooks.firstInLine(tx, s.id, [ids[2]]))).toEqual([ids[2]]);
   });
 });

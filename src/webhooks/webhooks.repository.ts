@@ -8,20 +8,59 @@ import { WorkspaceMember } from '../workspaces/entities/workspace-member.entity'
 import { WebhookDelivery } from './entities/webhook-delivery.entity';
 import { WebhookSubscription } from './entities/webhook-subscription.entity';
 
-/** Active endpoints behind their workspace's chain head (the audit chain is their outbox). */
+/**
+ * Active endpoints behind their workspace's audit chain head (the audit chain is their outbox), or
+ * subscribed to directory types ($1) and behind their workspace's directory feed head.
+ */
 const BEHIND = statement(
   'webhooks.behind',
   `SELECT s.id FROM webhook_subscriptions s
-        WHERE s.is_active AND s.position < (SELECT COALESCE(max(c.seq), 0) FROM audit_chain c WHERE c.workspace_id = s.workspace_id)`,
+        WHERE s.is_active
+          AND (s.position < (SELECT COALESCE(max(c.seq), 0) FROM audit_chain c WHERE c.workspace_id = s.workspace_id)
+               OR (s.event_types && $1::text[]
+                   AND s.directory_position < (SELECT COALESCE(max(d.seq), 0) FROM directory_events d WHERE d.workspace_id = s.workspace_id)))`,
   entityColumns(WebhookSubscription, ['id']),
 );
 
 const INSERT_DELIVERIES = statement(
   'webhooks.insert-deliveries',
-  `INSERT INTO webhook_deliveries (subscription_id, workspace_id, event_id, event_type, payload, next_attempt_at)
-       SELECT s, w, e, t, p, now() FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::jsonb[]) AS d(s, w, e, t, p)
+  `INSERT INTO webhook_deliveries (subscription_id, workspace_id, event_id, event_type, payload, resource_id, seq, next_attempt_at)
+       SELECT s, w, e, t, p, r, q, now()
+         FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::jsonb[], $6::uuid[], $7::bigint[]) AS d(s, w, e, t, p, r, q)
        ON CONFLICT (subscription_id, event_id) DO NOTHING RETURNING id`,
   entityColumns(WebhookDelivery, ['id']),
+);
+
+/**
+ * Of the given deliveries, those first in line for their resource: no pending delivery of the
+ * same endpoint and resource comes before them (decision 0541). Run under the endpoint's lock.
+ */
+const FIRST_IN_LINE = statement(
+  'webhooks.first-in-line',
+  `SELECT d.id FROM webhook_deliveries d
+        WHERE d.subscription_id = $1 AND d.id = ANY($2::uuid[])
+          AND (d.resource_id IS NULL OR NOT EXISTS (
+                SELECT 1 FROM webhook_deliveries e
+                 WHERE e.subscription_id = d.subscription_id AND e.resource_id = d.resource_id
+                   AND e.status = 'pending' AND e.resource_id IS NOT NULL AND e.seq < d.seq))
+        ORDER BY d.seq NULLS FIRST`,
+  entityColumns(WebhookDelivery, ['id']),
+);
+
+/** The pending delivery of an endpoint's resource that comes first (lowest feed seq). */
+const NEXT_IN_LINE = statement(
+  'webhooks.next-in-line',
+  `SELECT d.id, d.seq FROM webhook_deliveries d
+        WHERE d.subscription_id = $1 AND d.resource_id = $2 AND d.status = 'pending' AND d.resource_id IS NOT NULL
+        ORDER BY d.seq LIMIT 1`,
+  entityColumns(WebhookDelivery, ['id', 'seq']),
+);
+
+/** Waits for the endpoint's row: the fan-out holds it while it decides who is first in line. */
+const LOCK_ENDPOINT = statement(
+  'webhooks.lock-endpoint',
+  `SELECT s.id FROM webhook_subscriptions s WHERE s.workspace_id = $1 AND s.id = $2 FOR UPDATE`,
+  entityColumns(WebhookSubscription, ['id']),
 );
 
 const MARK_FAILING = statement(
@@ -37,6 +76,7 @@ export interface NewSubscription {
   description: string;
   secretEncrypted: string;
   position: number;
+  directoryPosition: number;
 }
 
 /** A field left undefined keeps its value. */
@@ -46,6 +86,7 @@ export interface SubscriptionChange {
   description?: string;
   isActive?: boolean;
   secretEncrypted?: string;
+  directoryPosition?: number;
 }
 
 export interface NewDelivery {
@@ -54,6 +95,9 @@ export interface NewDelivery {
   eventId: string | null;
   eventType: string;
   payload: Record<string, unknown>;
+  /** A directory event's user or group, and its feed seq: deliveries of one resource go out in seq order. */
+  resourceId?: string;
+  seq?: number;
 }
 
 /** webhook_subscriptions and webhook_deliveries. Tenant methods take the workspace first. */
@@ -71,6 +115,7 @@ export class WebhooksRepository {
         description: values.description,
         secretEncrypted: values.secretEncrypted,
         position: String(values.position),
+        directoryPosition: String(values.directoryPosition),
       }),
     );
     return (await repo.findOneBy({ id: saved.id }))!;
@@ -98,6 +143,7 @@ export class WebhooksRepository {
         ...(change.eventTypes !== undefined && { eventTypes: change.eventTypes }),
         ...(change.description !== undefined && { description: change.description }),
         ...(change.secretEncrypted !== undefined && { secretEncrypted: change.secretEncrypted }),
+        ...(change.directoryPosition !== undefined && { directoryPosition: String(change.directoryPosition) }),
         // Re-enabling clears the failure streak that disabled it.
         ...(change.isActive !== undefined && { isActive: change.isActive, failingSince: null, disabledReason: null }),
         updatedAt: () => 'now()',
@@ -110,9 +156,9 @@ export class WebhooksRepository {
     await tx.getRepository(WebhookSubscription).delete({ workspaceId, id });
   }
 
-  /** Active endpoints whose position is behind their workspace's chain head. */
-  async behind(): Promise<string[]> {
-    return (await run(this.dataSource, BEHIND, [])).map((row) => row.id);
+  /** Active endpoints behind their workspace's chain head, or behind its directory feed head when subscribed to one of `directoryTypes`. */
+  async behind(directoryTypes: readonly string[]): Promise<string[]> {
+    return (await run(this.dataSource, BEHIND, [directoryTypes])).map((row) => row.id);
   }
 
   /** Locks an active endpoint for its fan-out (skipped when another instance holds it). */
@@ -130,6 +176,27 @@ export class WebhooksRepository {
     await tx.getRepository(WebhookSubscription).update({ workspaceId, id }, { position: String(position) });
   }
 
+  async advanceDirectory(tx: Tx, workspaceId: string, id: string, position: number): Promise<void> {
+    await tx.getRepository(WebhookSubscription).update({ workspaceId, id }, { directoryPosition: String(position) });
+  }
+
+  /** Waits for the endpoint's row lock, to the end of the transaction (see FIRST_IN_LINE). */
+  async lockEndpoint(tx: Tx, workspaceId: string, id: string): Promise<void> {
+    await run(tx, LOCK_ENDPOINT, [workspaceId, id]);
+  }
+
+  /** Of `deliveryIds` (of one endpoint), those no earlier pending delivery of their resource waits before. */
+  async firstInLine(tx: Tx, subscriptionId: string, deliveryIds: string[]): Promise<string[]> {
+    if (deliveryIds.length === 0) return [];
+    return (await run(tx, FIRST_IN_LINE, [subscriptionId, deliveryIds])).map((row) => row.id);
+  }
+
+  /** The pending delivery of the endpoint's resource with the lowest seq, if any. */
+  async nextInLine(tx: Tx, subscriptionId: string, resourceId: string): Promise<{ id: string; seq: number } | null> {
+    const row = await first(tx, NEXT_IN_LINE, [subscriptionId, resourceId]);
+    return row ? { id: row.id, seq: Number(row.seq) } : null;
+  }
+
   /** Inserts the deliveries not there yet (one per endpoint and event); answers the ids of those inserted. */
   async insertDeliveries(tx: Tx, deliveries: NewDelivery[]): Promise<string[]> {
     if (deliveries.length === 0) return [];
@@ -139,6 +206,8 @@ export class WebhooksRepository {
       deliveries.map((d) => d.eventId),
       deliveries.map((d) => d.eventType),
       deliveries.map((d) => JSON.stringify(d.payload)),
+      deliveries.map((d) => d.resourceId ?? null),
+      deliveries.map((d) => (d.seq === undefined ? null : String(d.seq))),
     ]);
     return rows.map((row) => row.id);
   }

@@ -7,11 +7,13 @@ import { RequestMeta } from '../common/request-context';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { AuditChainRepository } from '../audit/audit-chain.repository';
 import { EmittedEvents, Tx, UnitOfWork } from '../database/unit-of-work';
+import { DirectoryEventsRepository } from '../directory-events/directory-events.repository';
+import { DIRECTORY_EVENT_TYPES } from '../events/domain-events';
 import { JobsService } from '../jobs/jobs.service';
 import type { WorkspaceScope } from '../workspaces/workspace-scoped';
 import { CreateWebhookDto, UpdateWebhookDto } from './dto/webhook.dto';
 import { WebhookSubscription } from './entities/webhook-subscription.entity';
-import { unsafeTargetReason } from './safe-http';
+import { unsafeTargetReason } from '../common/safe-http';
 
 /** What a developer trying a receiver on their own machine needs to read. */
 const PRIVATE_TARGETS_HINT =
@@ -27,6 +29,8 @@ import { WEBHOOK_DELIVERY_QUEUE, WEBHOOK_JOB_ATTEMPTS } from './webhook-queue';
 import { toDeliveryView, toWebhookView } from './webhook-views';
 import { WebhooksRepository } from './webhooks.repository';
 import { COMMON_ERRORS, notFound } from '../common/common.errors';
+
+const subscribesToDirectory = (eventTypes: string[]) => eventTypes.some((t) => (DIRECTORY_EVENT_TYPES as readonly string[]).includes(t));
 
 type WebhookEvent = 'webhook_create' | 'webhook_update' | 'webhook_delete' | 'webhook_secret_rotate';
 
@@ -45,6 +49,7 @@ export class WebhooksService {
     private readonly uow: UnitOfWork,
     private readonly webhooks: WebhooksRepository,
     private readonly chain: AuditChainRepository,
+    private readonly directoryEvents: DirectoryEventsRepository,
     private readonly jobs: JobsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
@@ -56,7 +61,7 @@ export class WebhooksService {
     await this.assertSafe(dto.url);
     return this.uow.run(async (tx, events) => {
       const secret = generateWebhookSecret();
-      // From the chain's head on: events sealed from now on are delivered.
+      // From the chain's and the feed's heads on: events sealed from now on are delivered.
       const position = await this.chain.headSeq(tx, workspaceId);
       const webhook = await this.webhooks.insert(tx, workspaceId, {
         url: dto.url,
@@ -64,6 +69,7 @@ export class WebhooksService {
         description: dto.description ?? '',
         secretEncrypted: this.box.encrypt(secret),
         position,
+        directoryPosition: await this.directoryEvents.headSeq(tx, workspaceId),
       });
       this.record(events, 'webhook_create', p, webhook, request, { url: webhook.url, event_types: webhook.eventTypes });
       return { ...toWebhookView(webhook), secret };
@@ -83,11 +89,15 @@ export class WebhooksService {
     if (dto.url !== undefined) await this.assertSafe(dto.url);
     return this.uow.run(async (tx, events) => {
       const webhook = await this.load(tx, p, id);
+      const eventTypes = dto.event_types && [...new Set(dto.event_types)];
+      // First directory subscription of this endpoint: it starts at the feed's head, as a new endpoint does.
+      const startsDirectory = eventTypes && !subscribesToDirectory(webhook.eventTypes) && subscribesToDirectory(eventTypes);
       const updated = await this.webhooks.update(tx, webhook.workspaceId, id, {
         url: dto.url,
-        eventTypes: dto.event_types && [...new Set(dto.event_types)],
+        eventTypes,
         description: dto.description,
         isActive: dto.is_active,
+        directoryPosition: startsDirectory ? await this.directoryEvents.headSeq(tx, webhook.workspaceId) : undefined,
       });
       const fields = Object.keys(dto).filter((k) => dto[k as keyof UpdateWebhookDto] !== undefined);
       this.record(events, 'webhook_update', p, updated, request, { fields });

@@ -14,7 +14,8 @@ export interface ReceivedWebhook {
   id: string;
   timestamp: string;
   body: string;
-  payload: { type: string; timestamp: string; data: Record<string, unknown> };
+  /** An audit event's body ({type, timestamp, data}) or a directory event's (the feed's event object). */
+  payload: { type: string; timestamp?: string; data: Record<string, unknown>; id?: string; seq?: number; occurred_at?: string };
   headers: IncomingHttpHeaders;
   /** Which secret the signature verified with: `secret`, or one of `previousSecrets`. */
   verifiedWith: 'current' | 'previous';
@@ -31,6 +32,8 @@ export class WebhookReceiver {
   readonly rejected: { headers: IncomingHttpHeaders; error: string }[] = [];
   /** The answer to the next requests; 'redirect' answers 302 to `redirectTo`. */
   status: number | 'redirect' = 204;
+  /** When set, decides the answer to each verified request instead of `status` (it may take its time). */
+  respond?: (received: ReceivedWebhook) => number | Promise<number>;
   redirectTo = '';
   secret = '';
   /**
@@ -67,14 +70,19 @@ export class WebhookReceiver {
           res.writeHead(401).end();
           return;
         }
-        this.received.push({
+        const received: ReceivedWebhook = {
           verifiedWith: previous ? 'previous' : 'current',
           id: headers['webhook-id'],
           timestamp: headers['webhook-timestamp'],
           body,
           payload: JSON.parse(body) as ReceivedWebhook['payload'],
           headers: req.headers,
-        });
+        };
+        this.received.push(received);
+        if (this.respond) {
+          void Promise.resolve(this.respond(received)).then((status) => res.writeHead(status).end('ok'));
+          return;
+        }
         if (this.status === 'redirect') res.writeHead(302, { location: this.redirectTo }).end();
         else res.writeHead(this.status).end('ok');
       });

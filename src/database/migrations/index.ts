@@ -26,6 +26,7 @@ import { DirectoryEvents1795810000000 } from './1795810000000-DirectoryEvents';
 import { ApplicationSignUp1795820000001 } from './1795820000001-ApplicationSignUp';
 import { ApplicationPkcePolicy1795840000001 } from './1795840000001-ApplicationPkcePolicy';
 import { SsoVerifiedDomainOnce1795844000000 } from './1795844000000-SsoVerifiedDomainOnce';
+import { WebhookDirectoryEvents1795850000000 } from './1795850000000-WebhookDirectoryEvents';
 
 /** Every migration, in order. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -57,4 +58,5 @@ export const MIGRATIONS = [
   ApplicationSignUp1795820000001,
   ApplicationPkcePolicy1795840000001,
   SsoVerifiedDomainOnce1795844000000,
+  WebhookDirectoryEvents1795850000000,
 ];

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createLocalJWKSet, createRemoteJWKSet, customFetch, type JWTVerifyGetKey } from 'jose';
 import { APP_CONFIG, AppConfig } from '../../config/config';
-import { unsafeTargetReason } from '../../webhooks/safe-http';
+import { unsafeTargetReason } from '../../common/safe-http';
 import type { KeySource } from '../clients/registered-client';
 
 const MAX_JWKS_BYTES = 64 * 1024;

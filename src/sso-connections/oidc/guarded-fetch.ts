@@ -1,5 +1,5 @@
 import type * as client from 'openid-client';
-import { unsafeTargetReason } from '../../webhooks/safe-http';
+import { unsafeTargetReason } from '../../common/safe-http';
 
 const MAX_BYTES = 256 * 1024;
 const TIMEOUT_MS = 5_000;

@@ -1,4 +1,4 @@
-import { unsafeTargetReason } from '../../webhooks/safe-http';
+import { unsafeTargetReason } from '../../common/safe-http';
 import { IdpMetadataError, MAX_METADATA_BYTES } from './idp-metadata-import';
 
 const FETCH_TIMEOUT_MS = 5_000;

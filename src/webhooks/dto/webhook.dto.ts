@@ -1,10 +1,16 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsIn, IsInt, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
 import { AUDIT_EVENT_TYPES } from '../../events/audit-catalog';
+import { DIRECTORY_EVENT_TYPES } from '../../events/domain-events';
 import { QueryInt } from '../../common/integer-string';
 import { Optional } from '../../common/optional';
 
-export const EVENT_TYPE_CHOICES = [...AUDIT_EVENT_TYPES, '*'];
+/** Audit catalog types, directory event types (decision 0540), and '*': every audit type (not the directory ones). */
+export const EVENT_TYPE_CHOICES = [...AUDIT_EVENT_TYPES, ...DIRECTORY_EVENT_TYPES, '*'];
+
+const EVENT_TYPES_DESCRIPTION =
+  'Audit catalog event types, "*" for every audit type, and directory event types (directory.user.created…), ' +
+  'each delivered as the feed shows the event; "*" does not include the directory types.';
 
 export class CreateWebhookDto {
   @ApiProperty({ format: 'uuid' }) @IsUUID() workspace_id: string;
@@ -14,7 +20,7 @@ export class CreateWebhookDto {
   @IsString()
   @MaxLength(2048)
   url: string;
-  @ApiProperty({ type: [String], description: 'Audit catalog event types, or "*" for all', example: ['scim_user_create'] })
+  @ApiProperty({ type: [String], description: EVENT_TYPES_DESCRIPTION, example: ['scim_user_create', 'directory.user.deactivated'] })
   @IsArray()
   @ArrayNotEmpty()
   @ArrayMaxSize(100)
@@ -25,7 +31,7 @@ export class CreateWebhookDto {
 
 export class UpdateWebhookDto {
   @ApiPropertyOptional() @Optional() @IsString() @MaxLength(2048) url?: string;
-  @ApiPropertyOptional({ type: [String] })
+  @ApiPropertyOptional({ type: [String], description: EVENT_TYPES_DESCRIPTION })
   @Optional()
   @IsArray()
   @ArrayNotEmpty()

@@ -8,6 +8,10 @@ export type WebhookDeliveryStatus = 'pending' | 'succeeded' | 'failed';
 // At most one delivery per (endpoint, event): a fan-out that runs again adds nothing.
 @Index('webhook_deliveries_subscription_event_key', ['subscriptionId', 'eventId'], { unique: true })
 @Index('webhook_deliveries_subscription_idx', ['subscriptionId', 'createdAt'])
+// The pending deliveries of one resource, in feed order: who is next in line (decision 0541).
+@Index('webhook_deliveries_resource_pending_idx', ['subscriptionId', 'resourceId', 'seq'], {
+  where: `status = 'pending' AND resource_id IS NOT NULL`,
+})
 @Check('webhook_deliveries_status_check', `status IN ('pending', 'succeeded', 'failed')`)
 export class WebhookDelivery {
   @PrimaryGeneratedColumn('uuid') id!: string;
@@ -16,10 +20,14 @@ export class WebhookDelivery {
   @JoinColumn({ name: 'subscription_id', foreignKeyConstraintName: 'webhook_deliveries_subscription_id_fkey' })
   subscription?: WebhookSubscription;
   @Column('uuid', { name: 'workspace_id' }) workspaceId!: string;
-  /** The audit event; null for a test message. */
+  /** The audit event or the directory event; null for a test message. */
   @Column('uuid', { name: 'event_id', nullable: true }) eventId!: string | null;
   @Column('text', { name: 'event_type' }) eventType!: string;
-  /** The body's object: { type, timestamp, data }. */
+  /** A directory event's user or group (deliveries of one resource go out in order); null otherwise. */
+  @Column('uuid', { name: 'resource_id', nullable: true }) resourceId!: string | null;
+  /** A directory event's feed seq (the order within its resource); null otherwise. bigint: text in JS. */
+  @Column('bigint', { nullable: true }) seq!: string | null;
+  /** The body's object: { type, timestamp, data } for an audit event, the feed's event object for a directory event. */
   @Column('jsonb') payload!: Record<string, unknown>;
   @Column('text', { default: 'pending' }) status!: WebhookDeliveryStatus;
   @Column('int', { default: 0 }) attempts!: number;

@@ -71,15 +71,17 @@ describe('webhook HTTP', () => {
     await new Promise((resolve) => server.close(resolve));
   });
   const opts = { allowPrivate: true, timeoutMs: 300 };
+  // Answers that do come: a timeout generous enough for a loaded machine (decision 0053).
+  const patient = { allowPrivate: true, timeoutMs: 10_000 };
 
   it('reads at most 4 KB of the answer', async () => {
-    const res = await postWebhook(`${base}/big`, '{}', {}, opts);
+    const res = await postWebhook(`${base}/big`, '{}', {}, patient);
     expect(res.status).toBe(200);
     expect(res.body.length).toBeLessThanOrEqual(MAX_RESPONSE_BYTES);
   });
 
   it('does not follow a redirect', async () => {
-    expect(await postWebhook(`${base}/redirect`, '{}', {}, opts)).toEqual({ status: 302, body: '' });
+    expect(await postWebhook(`${base}/redirect`, '{}', {}, patient)).toEqual({ status: 302, body: '' });
   });
 
   it('gives up after the timeout', async () => {

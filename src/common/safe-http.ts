@@ -9,7 +9,8 @@ import { BlockList, isIP, LookupFunction } from 'node:net';
  * host resolves to checked against loopback, private, link-local, shared, multicast and reserved
  * ranges at connection time (the check runs inside the socket's own lookup, so a DNS answer
  * that changes between a check and the connection cannot slip through), no redirects followed,
- * an overall timeout, and at most 4 KB of the response read.
+ * an overall timeout, and at most 4 KB of the response read. In the foundation because webhooks,
+ * the OAuth server (client key sets) and SSO connections (upstream metadata) all fetch through it.
  */
 
 const BLOCKED = new BlockList();
