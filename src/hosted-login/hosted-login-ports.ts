@@ -6,9 +6,10 @@ const PORT_SOURCE = Symbol('hosted-login:port-source');
 /**
  * What the hosted login asks of modules above it (they import HostedLoginModule, so it cannot import
  * them): the name of the application a sign-in is for (SAML), the applications a person allowed and the
- * answer to an authorization request a sign-in continues (the OpenID provider).
+ * answer to an authorization request a sign-in continues (the OpenID provider), and the company identity
+ * provider an address signs in at (SSO connections).
  */
-export type HostedLoginPortName = 'login-app-names' | 'application-grants' | 'authorization-continuation';
+export type HostedLoginPortName = 'login-app-names' | 'application-grants' | 'authorization-continuation' | 'company-sign-in';
 
 /**
  * Declares a provider the source of one of the hosted login's ports (decision 0192). The hosted login

@@ -62,6 +62,13 @@ export class HostedLoginController {
     this.send(res, await this.hosted.show(input, await this.signedIn(req)), input, token);
   }
 
+  /** The step from the form to the company's identity provider an address was routed to (decision 0441). */
+  @Get('sso')
+  async companySignIn(@Query() query: Record<string, unknown>, @Res() res: Response): Promise<void> {
+    const input = hostedInput(query);
+    this.send(res, await this.hosted.companySignIn(input, query.connection), input, '');
+  }
+
   /** The SAML SP's name when this sign-in continues its request (read from the SSO ticket cookie). */
   private async withAppName(req: Request, input: HostedInput): Promise<HostedInput> {
     if (!this.appNames) return input;

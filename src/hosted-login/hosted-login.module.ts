@@ -12,6 +12,7 @@ import { SessionsModule } from '../sessions/sessions.module';
 import { ApplicationGrantsPort } from './application-grants';
 import { AuthorizationContinuationPort } from './authorization-continuation';
 import { BrowserSessionsService } from './browser-sessions.service';
+import { CompanySignInPort } from './company-sign-in';
 import { HostedAssetsController } from './hosted-assets.controller';
 import { HostedContexts } from './hosted-contexts';
 import { hostedBasePath } from './hosted-input';
@@ -63,6 +64,7 @@ const DEFAULT_LOGIN_PATH = '/auth/login/';
     { provide: LOGIN_APP_NAMES, useExisting: LoginAppNamesPort },
     ApplicationGrantsPort,
     AuthorizationContinuationPort,
+    CompanySignInPort,
   ],
   // The upstream sign-in of SSO connections ends like a hosted sign-in: it asks the same continuation.
   exports: [BrowserSessionsService, AuthorizationContinuationPort],

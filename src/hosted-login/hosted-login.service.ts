@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '../common/errors';
+import { isUuid } from '../common/ids';
 import type { RequestMeta } from '../common/request-context';
 import { EndUserRecord, EndUsersRepository } from '../end-user-directory/end-users.repository';
 import { MfaChallengesService, methodsOf, SecondStep, WrongSecondFactor } from '../second-factor/mfa-challenges.service';
@@ -12,9 +13,10 @@ import { INVALID_CREDENTIALS_MESSAGE, SignInService } from '../end-users/sign-in
 import { BrowserSession, BrowserSessionsService } from './browser-sessions.service';
 import { HostedContexts } from './hosted-contexts';
 import { BrowserBinding, contextQuery, HOSTED_LOGIN_PATH, HostedInput } from './hosted-input';
-import { INCOMPLETE_LINK, pageOf, SignInResult, SignInView } from './hosted-outcome';
+import { INCOMPLETE_COMPANY_LINK, INCOMPLETE_LINK, pageOf, SignInResult, SignInView } from './hosted-outcome';
 import { SignInContinuations } from './sign-in-continuation';
 import { AuthorizationContinuationPort } from './authorization-continuation';
+import { COMPANY_SIGN_IN_PAGE, CompanySignInPort, connectionSignInPath } from './company-sign-in';
 
 // Where the hosted pages are served (the OpenID provider's authorization endpoint sends the browser here).
 export { HOSTED_LOGIN_PATH } from './hosted-input';
@@ -39,6 +41,7 @@ export class HostedLoginService {
     private readonly gate: SignInGate,
     private readonly passwordless: PasswordlessSignIn,
     private readonly authorization: AuthorizationContinuationPort,
+    private readonly company: CompanySignInPort,
   ) {}
 
   async show(input: HostedInput, current: BrowserSession | null): Promise<SignInResult> {
@@ -55,7 +58,18 @@ export class HostedLoginService {
       return pageOf(200, { page: 'signed-in', email: current.email, brand: resolved?.brand });
     }
     if (!resolved) return INCOMPLETE_LINK;
-    return pageOf(200, { page: 'login', brand: resolved.brand, signUp: resolved.signUp });
+    const companySignIn = await this.company.routesAny(resolved.scope.workspaceId);
+    return pageOf(200, { page: 'login', brand: resolved.brand, signUp: resolved.signUp, companySignIn });
+  }
+
+  /**
+   * The page between the form and an SSO connection's sign-in (decision 0441): the connection's
+   * route checks the id and refuses an unknown one; `next` is the form's, already made safe.
+   */
+  async companySignIn(input: HostedInput, connectionId: unknown): Promise<SignInResult> {
+    if (typeof connectionId !== 'string' || !isUuid(connectionId)) return INCOMPLETE_COMPANY_LINK;
+    const resolved = await this.contexts.resolve(input.context);
+    return pageOf(200, { page: 'company-sign-in', brand: resolved?.brand, location: connectionSignInPath(connectionId, input.next) });
   }
 
   async submit(
@@ -67,12 +81,24 @@ export class HostedLoginService {
     const resolved = await this.contexts.resolve(input.context);
     if (!resolved) return INCOMPLETE_LINK;
     const email = (input.email ?? '').trim().toLowerCase();
+    // An address at a domain the workspace verified for an SSO connection signs in at the company's
+    // identity provider (decision 0441); a password typed beside it is not looked at.
+    const connection = await this.company.connectionFor(resolved.scope.workspaceId, email);
+    if (connection) return { kind: 'redirect', location: companySignInPage(input, connection) };
     let user;
     try {
       user = await this.signIn.checkPassword(resolved.scope, email, input.password ?? '', request);
     } catch (err) {
       if (!(err instanceof DomainError) || err.code !== 'invalid_credentials') throw err;
-      return pageOf(401, { page: 'login', brand: resolved.brand, email, error: INVALID_CREDENTIALS_MESSAGE, signUp: resolved.signUp });
+      const companySignIn = await this.company.routesAny(resolved.scope.workspaceId);
+      return pageOf(401, {
+        page: 'login',
+        brand: resolved.brand,
+        email,
+        error: INVALID_CREDENTIALS_MESSAGE,
+        signUp: resolved.signUp,
+        companySignIn,
+      });
     }
     // Nothing is asserted to a service provider for an address nobody has proven to own. The
     // password is checked, so the sign-in waits for the code instead of asking for it again.
@@ -258,6 +284,17 @@ export class HostedLoginService {
 function destination(input: HostedInput): string {
   if (input.next !== '/') return input.next;
   return `${HOSTED_LOGIN_PATH}?${contextQuery(input, { withNext: false })}`;
+}
+
+/**
+ * The hosted page that hands the browser on to the connection (a redirect could not: CSP form-action
+ * stops a form's redirects at this service's origin). It keeps the link's context, for its brand, and
+ * where the sign-in goes after the company's identity provider.
+ */
+function companySignInPage(input: HostedInput, connectionId: string): string {
+  const query = new URLSearchParams(contextQuery({ next: destination(input), context: input.context }));
+  query.set('connection', connectionId);
+  return `${HOSTED_LOGIN_PATH}${COMPANY_SIGN_IN_PAGE}?${query}`;
 }
 
 /** What the second-step form answered with: a passkey, a recovery code, or the code field. */

@@ -28,7 +28,18 @@ export interface SignInRefused {
 
 /** A page of the hosted sign-in; `email`, when set, replaces the one the form sent (normalised, or the account's). */
 export type SignInView =
-  | { page: 'login'; brand: string; email?: string; error?: string | null; notice?: string | null; signUp?: boolean }
+  | {
+      page: 'login';
+      brand: string;
+      email?: string;
+      error?: string | null;
+      notice?: string | null;
+      signUp?: boolean;
+      /** Some addresses of the workspace sign in at their company's identity provider (the password may be left empty). */
+      companySignIn?: boolean;
+    }
+  /** Hands the browser on to an SSO connection's sign-in (`location`, a path of this service). */
+  | { page: 'company-sign-in'; brand?: string; location: string }
   | { page: 'signup'; brand: string; email?: string; error?: string | null }
   | {
       page: 'second-factor';
@@ -57,6 +68,13 @@ export const INCOMPLETE_LINK: SignInResult = {
   kind: 'refused',
   status: 400,
   message: 'This sign-in link is incomplete: it does not say which application you are signing in to. Start again from the application.',
+};
+
+/** The step to a company's identity provider without the connection it goes to. */
+export const INCOMPLETE_COMPANY_LINK: SignInResult = {
+  kind: 'refused',
+  status: 400,
+  message: "This sign-in link is incomplete: it does not name your organization's sign-in. Start again from the application.",
 };
 
 /** A form posted without its CSRF token (expired, or opened in another browser): nothing is done. */

@@ -22,6 +22,7 @@ import { SsoConnectionsRepository } from './sso-connections.repository';
 import { SsoConnectionsService } from './sso-connections.service';
 import { UpstreamSignInService } from './upstream-sign-in.service';
 import { DomainVerificationService } from './domains/domain-verification.service';
+import { DomainRouting } from './domains/domain-routing';
 import { SsoDomainsRepository } from './domains/sso-domains.repository';
 import { TxtLookup } from './domains/txt-lookup';
 
@@ -53,6 +54,7 @@ import { TxtLookup } from './domains/txt-lookup';
     DomainVerificationService,
     SamlUpstreamService,
     SamlAssertionIdsRepository,
+    DomainRouting,
   ],
   exports: [SsoConnectionsRepository, UpstreamSignInService],
 })

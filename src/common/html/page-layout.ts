@@ -9,6 +9,8 @@ export interface LayoutOptions {
   brand?: string | null;
   /** A wider card, for pages that show data (the development test SP). */
   wide?: boolean;
+  /** A path of this service the page hands the browser on to at once (a refresh, which needs no JavaScript). */
+  refreshTo?: string;
 }
 
 const WIDE_STYLES =
@@ -24,6 +26,7 @@ export function pageLayout(options: LayoutOptions, content: SafeHtml): string {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="robots" content="noindex" />
         <meta name="referrer" content="same-origin" />
+        ${options.refreshTo ? html`<meta http-equiv="refresh" content="0;url=${options.refreshTo}" />` : ''}
         <title>${options.title} · ${brand}</title>
         <style>
           ${raw(options.wide ? PAGE_STYLES + WIDE_STYLES : PAGE_STYLES)}

@@ -26,6 +26,33 @@ export interface LoginPageModel {
   signUpHref?: string | null;
   /** "Continue with a passkey": where the credential is posted and where the page's script gets the options. */
   passkey?: { action: string; optionsUrl: string };
+  /** Some addresses sign in at their company's identity provider: the password may be left empty for them. */
+  companySignIn?: boolean;
+}
+
+/** The password input; where a company signs its people in, it may be left empty and says so. */
+function passwordField(model: LoginPageModel, hasError: boolean): SafeHtml {
+  const describedBy = [model.companySignIn ? 'password-hint' : '', hasError ? 'form-error' : ''].filter(Boolean).join(' ');
+  return html`<div class="field">
+    <label for="password">Password</label>
+    <input
+      id="password"
+      name="password"
+      type="password"
+      autocomplete="current-password"
+      ${model.companySignIn ? '' : html`required`}
+      maxlength="256"
+      ${describedBy ? html`aria-describedby="${describedBy}"` : ''}
+      ${hasError ? html`aria-invalid="true" autofocus` : ''}
+    />
+    ${
+      model.companySignIn
+        ? html`<p class="hint" id="password-hint">
+            Signing in with your work account? Leave it empty: your organization's sign-in page opens.
+          </p>`
+        : ''
+    }
+  </div>`;
 }
 
 /** Sign-in with a discoverable passkey instead of the password (the ceremony starts on click). */
@@ -57,19 +84,7 @@ export function renderLoginPage(model: LoginPageModel): string {
     <form method="post" action="${model.action}" novalidate>
       <input type="hidden" name="csrf_token" value="${model.csrfToken}" />
       ${contextFields(model.next, model.context)}
-      ${emailField({ value: model.email, hasError, autofocus: !hasError, autocomplete: 'username' })}
-      <div class="field">
-        <label for="password">Password</label>
-        <input
-          id="password"
-          name="password"
-          type="password"
-          autocomplete="current-password"
-          required
-          maxlength="256"
-          ${hasError ? html`aria-invalid="true" aria-describedby="form-error" autofocus` : ''}
-        />
-      </div>
+      ${emailField({ value: model.email, hasError, autofocus: !hasError, autocomplete: 'username' })} ${passwordField(model, hasError)}
       <button type="submit">Sign in</button>
     </form>
     ${passkeySignIn(model)}

@@ -2,6 +2,7 @@ import { renderErrorPage } from '../../common/html/error-page.view';
 import { contextQuery, HOSTED_LOGIN_PATH, HostedInput } from '../hosted-input';
 import type { SignInView } from '../hosted-outcome';
 import { renderLoginPage } from './login-page.view';
+import { renderCompanySignInPage } from './company-sign-in-page.view';
 import { renderResetConfirmPage, renderResetRequestPage } from './reset-password.view';
 import { renderSecondFactorPage } from './second-factor-page.view';
 import { renderSignedInPage } from './signed-in-page.view';
@@ -32,7 +33,10 @@ export function drawSignInPage(view: SignInView, { input, csrfToken }: SignInPag
         resetHref: `${base}reset/?${contextQuery(input)}`,
         signUpHref: view.signUp ? `${base}signup/?${contextQuery(input)}` : null,
         passkey: { action: `${base}passkey/`, optionsUrl: `${base}passkey/options/` },
+        companySignIn: view.companySignIn ?? false,
       });
+    case 'company-sign-in':
+      return renderCompanySignInPage({ location: view.location, brand: view.brand });
     case 'signup':
       return renderSignUpPage({
         ...fields,

@@ -1,5 +1,6 @@
 import { renderErrorPage } from '../../common/html/error-page.view';
 import { renderLoginPage } from './login-page.view';
+import { renderCompanySignInPage } from './company-sign-in-page.view';
 import { renderResetRequestPage } from './reset-password.view';
 import { renderSignedInPage } from './signed-in-page.view';
 import { renderVerifyEmailPage } from './verify-email-page.view';
@@ -34,6 +35,23 @@ describe('hosted login page', () => {
     expect(page).not.toContain('aria-live');
     expect(page).toContain('aria-invalid="true"');
     expect(page).toContain('value="a@b.co"');
+  });
+
+  it('lets the password be left empty where a company signs its people in, and says so beside the field', () => {
+    expect(renderLoginPage(base)).toMatch(/id="password"[^>]*\srequired/);
+    const page = renderLoginPage({ ...base, companySignIn: true, error: 'Email or password is incorrect' });
+    expect(page).not.toMatch(/id="password"[^>]*\srequired/);
+    expect(page).toContain('aria-describedby="password-hint form-error"');
+    expect(page).toMatch(/<p class="hint" id="password-hint">[^<]*Leave it empty/);
+  });
+
+  it('hands the browser on to the company sign-in with a refresh and a link, escaped, without script', () => {
+    const page = renderCompanySignInPage({ location: '/auth/sso/3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11/?next=%2Fa&b="c"' });
+    expect(page).toContain(
+      '<meta http-equiv="refresh" content="0;url=/auth/sso/3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11/?next=%2Fa&amp;b=&quot;c&quot;" />',
+    );
+    expect(page).toContain('<a href="/auth/sso/3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11/?next=%2Fa&amp;b=&quot;c&quot;">');
+    expect(page).not.toContain('<script');
   });
 
   it('escapes a hostile email echoed back into the form', () => {

@@ -51,8 +51,11 @@ describe('SsoDomainsRepository', () => {
     const domain = aDomain();
     const [mine, theirs] = [await aConnectionWith(ws, domain), await aConnectionWith(other, domain)];
     expect(await repo.verifiedConnection(ws, domain)).toBeNull();
+    expect(await repo.anyVerified(ws)).toBe(false);
 
     expect(await markVerified(ws, mine, domain)).toBe(true);
+    expect(await repo.anyVerified(ws)).toBe(true);
+    expect(await repo.anyVerified(other)).toBe(false);
     expect(await markVerified(ws, mine, domain)).toBe(false);
     await expect(markVerified(other, theirs, domain)).rejects.toBeInstanceOf(DomainClaimed);
 

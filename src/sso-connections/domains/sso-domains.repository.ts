@@ -56,6 +56,11 @@ export class SsoDomainsRepository {
     }
   }
 
+  /** Whether the workspace has verified any domain. */
+  async anyVerified(workspaceId: string): Promise<boolean> {
+    return this.dataSource.getRepository(SsoConnectionDomain).exists({ where: { workspaceId, verifiedAt: Not(IsNull()) } });
+  }
+
   /** The connection of the workspace that serves this verified domain, if any. */
   async verifiedConnection(workspaceId: string, domain: string): Promise<string | null> {
     const row = await this.dataSource
