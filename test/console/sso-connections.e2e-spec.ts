@@ -1,6 +1,8 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { startDnsServer, type TestDnsServer } from '../sso-connections/support/dns-server';
+import { UpstreamOp } from '../sso-connections/support/upstream-op';
 import { idpKeys, UpstreamSamlIdp } from '../sso-connections/support/upstream-saml-idp';
 import { createTestApp, TestApp } from '../support/app';
 import { launchChromium } from '../support/browser';
@@ -21,18 +23,27 @@ async function overflowing(page: Page): Promise<string[]> {
 
 describe('console SSO connections page in a real browser', () => {
   let t: TestApp;
+  let dns: TestDnsServer;
+  let op: UpstreamOp;
   let browser: Browser;
   let session: ConsoleBrowser;
   let page: Page;
 
   beforeAll(async () => {
-    // An http issuer on loopback is allowed, as in development: the test's provider is a closed local port.
-    t = await createTestApp({ OAUTH_JWKS_ALLOW_PRIVATE_TARGETS: 'true' });
+    // An http issuer on loopback is allowed, as in development (the upstream OP of the tests, a closed port);
+    // domains are looked up in a DNS server of the test.
+    dns = await startDnsServer();
+    [t, op] = await Promise.all([
+      createTestApp({ OAUTH_JWKS_ALLOW_PRIVATE_TARGETS: 'true', SSO_DNS_SERVERS: dns.address }),
+      UpstreamOp.start(),
+    ]);
     browser = await launchChromium();
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await browser?.close();
+    await op?.stop();
     await t?.close();
+    await dns?.close();
   });
   beforeEach(async () => {
     session = await openConsole(browser, t.baseUrl);
@@ -89,6 +100,15 @@ describe('console SSO connections page in a real browser', () => {
       expect(await row.textContent()).toContain('pending');
       expect(await row.textContent()).toContain(`_idsvc-verification.${domain}`);
     }
+    // One TXT record published: that domain verifies, the other says what is missing.
+    const acme = domains.getByRole('row').filter({ hasText: 'acme.example' }).filter({ hasNotText: 'acme-corp' });
+    dns.publishTxt('_idsvc-verification.acme.example', (await acme.getByRole('cell').nth(3).textContent())!);
+    await page.getByRole('button', { name: 'Verify acme.example', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: 'acme.example is verified.' }).waitFor();
+    expect(await acme.textContent()).toContain('verified');
+    await page.getByRole('button', { name: 'Verify acme-corp.example', exact: true }).click();
+    await page.getByRole('alert').filter({ hasText: 'No TXT record' }).waitFor();
+    expect(await domains.getByRole('row').filter({ hasText: 'acme-corp.example' }).textContent()).toContain('pending');
     await page.getByText('No sign-in through this connection yet.').waitFor();
     await expectAccessible(page);
 
@@ -234,6 +254,44 @@ describe('console SSO connections page in a real browser', () => {
     } finally {
       await phone.context.close();
     }
+    expect(session.problems).toEqual([]);
+  }, 180_000);
+
+  it('a test sign-in through a real OpenID provider ends signed in as the person, and the attempt is listed as signed in', async () => {
+    await signUpWithWorkspace(page, 'Initech');
+    await nav(page).getByRole('link', { name: 'SSO connections', exact: true }).click();
+    await page.getByRole('button', { name: 'New connection' }).click();
+    const clientId = `console-${Date.now()}`;
+    await page.getByLabel('Name', { exact: true }).fill('Initech IdP');
+    await page.getByLabel('Issuer URL').fill(op.issuer);
+    await page.getByLabel('Client ID').fill(clientId);
+    await page.getByLabel('Client secret').fill('initech-secret');
+    await page.getByLabel(/just-in-time/).check();
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('heading', { name: 'Initech IdP', level: 1 }).waitFor();
+
+    // What a developer does at the IdP: register the app with the redirect URI the page shows.
+    const redirectUri = await page.getByLabel('Redirect URI', { exact: true }).inputValue();
+    await op.registerClient({ client_id: clientId, client_secret: 'initech-secret', redirect_uris: [redirectUri] });
+    const subject = `00u${Date.now()}`;
+    const email = `milton.${Date.now()}@initech.example`;
+    await op.setAccount(subject, { password: 'stapler-1', email, email_verified: true, given_name: 'Milton', family_name: 'Waddams' });
+
+    const [tab] = await Promise.all([page.context().waitForEvent('page'), page.getByRole('link', { name: 'Test sign-in' }).click()]);
+    await tab.waitForURL((url) => url.href.startsWith(`${op.issuer}/interaction/`));
+    await tab.getByLabel('Username').fill(subject);
+    await tab.getByLabel('Password').fill('stapler-1');
+    await tab.getByRole('button', { name: 'Sign in to Acme' }).click();
+    await tab.getByRole('heading', { name: "You're signed in" }).waitFor();
+    expect(await tab.textContent('body')).toContain(`Signed in to Initech as ${email}`);
+    await tab.close();
+
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    const row = attemptsTable(page).getByRole('row').filter({ hasText: email });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('signed in');
+    expect(await row.textContent()).toContain(subject);
+    await expectAccessible(page);
     expect(session.problems).toEqual([]);
   }, 180_000);
 });

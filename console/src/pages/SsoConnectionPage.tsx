@@ -4,7 +4,7 @@ import { formatTime } from '../logic/format';
 import { workspacePath } from '../logic/routes';
 import { domainState, IDPS, idpSetup, PROTOCOL_NAMES, reasonInWords, testSignInUrl, type Idp } from '../logic/sso';
 import { Link, navigate } from '../router';
-import { confirmThenRun, DataTable, ListTable, PageHead } from '../ui/blocks';
+import { confirmThenRun, DataTable, ListTable, PageHead, RowButton } from '../ui/blocks';
 import { Badge, CopyButton, Empty, ErrorBanner, Loading, useAction, useConfirm, useLoad } from '../ui/kit';
 import { SsoConnectionForm, type Connection } from './SsoConnectionForm';
 
@@ -75,7 +75,7 @@ export function SsoConnectionPage({ workspaceId, connectionId }: { workspaceId: 
             />
           ) : null}
           <PasteValues connection={c} />
-          <Domains connection={c} />
+          <Domains connection={c} onVerified={connection.setData} />
           <Attempts connectionId={c.id} />
           {editing ? null : <Settings connection={c} />}
         </>
@@ -149,7 +149,19 @@ function CopyField({ label, value }: { label: string; value: string }) {
   );
 }
 
-function Domains({ connection }: { connection: Connection }) {
+function Domains({ connection, onVerified }: { connection: Connection; onVerified: (connection: Connection) => void }) {
+  const action = useAction();
+  const [checked, setChecked] = useState<{ domain: string; verified: boolean }>();
+  const verify = async (domain: string) => {
+    setChecked(undefined);
+    const updated = await action.run(() =>
+      call(api.POST('/developer/external-providers/{id}/domains/{domain}/verify/', { params: { path: { id: connection.id, domain } } })),
+    );
+    if (updated) {
+      onVerified(updated);
+      setChecked({ domain, verified: true });
+    }
+  };
   return (
     <div className="card">
       <h2>Domains</h2>
@@ -157,7 +169,12 @@ function Domains({ connection }: { connection: Connection }) {
         <Empty>No domains: add the company's email domains (Edit) so its people are sent here from the sign-in page.</Empty>
       ) : (
         <>
-          <p>Publish each TXT record at your DNS provider; sign-ins of a domain are routed here once it is verified.</p>
+          <p>
+            Publish each TXT record at your DNS provider, then <strong>Verify</strong>: sign-ins of a domain are routed here once it is
+            verified.
+          </p>
+          <ErrorBanner problem={action.problem} />
+          {checked?.verified ? <p role="status">{checked.domain} is verified.</p> : null}
           <DataTable caption="Domains" columns={['Domain', 'Status', 'TXT record name', 'TXT record value']} actions>
             {connection.domain_verifications.map((d) => (
               <tr key={d.domain}>
@@ -168,11 +185,19 @@ function Domains({ connection }: { connection: Connection }) {
                   ) : (
                     <Badge tone="warn">pending</Badge>
                   )}
+                  {domainState(d) === 'pending' && d.checked_at ? <p className="hint">last checked {formatTime(d.checked_at)}</p> : null}
                 </td>
                 <td className="mono breakable">{d.txt_record_name}</td>
                 <td className="mono breakable">{d.txt_record_value}</td>
                 <td>
-                  <CopyButton value={d.txt_record_value} what={`the TXT value for ${d.domain}`} />
+                  <div className="actions tight">
+                    <CopyButton value={d.txt_record_value} what={`the TXT value for ${d.domain}`} />
+                    {domainState(d) === 'pending' ? (
+                      <RowButton onClick={() => void verify(d.domain)} label={`Verify ${d.domain}`}>
+                        Verify
+                      </RowButton>
+                    ) : null}
+                  </div>
                 </td>
               </tr>
             ))}
