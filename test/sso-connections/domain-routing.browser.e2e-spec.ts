@@ -5,6 +5,7 @@ import { anEndUser, aTenant, Tenant } from '../end-users/support';
 import { createTestApp, TestApp } from '../support/app';
 import { BROWSER_STEP_CEILING_MS, withChromium } from '../support/browser';
 import { startDnsServer, TestDnsServer } from './support/dns-server';
+import { idpKeys } from './support/upstream-saml-idp';
 import { startStubUpstream, StubUpstream } from './support/stub-upstream';
 
 const csrfFrom = (html: string) => /name="csrf_token" value="([^"]+)"/.exec(html)![1];
@@ -30,21 +31,26 @@ describe('hosted login: an email at a verified domain signs in at the company Id
   });
   withChromium((started) => (browser = started));
 
-  /** A tenant whose workspace has an OIDC connection at the stub upstream, serving a fresh domain; verified unless asked. */
-  async function aCompany(opts: { verified?: boolean } = {}) {
+  /** A tenant whose workspace has a connection (OIDC unless asked) at the stub upstream, serving a fresh domain; verified unless asked. */
+  async function aCompany(opts: { verified?: boolean; protocol?: 'oidc' | 'saml' } = {}) {
     const tenant = await aTenant(t, 'Acme Notes');
     const domain = `acme-${randomUUID().slice(0, 8)}.example`;
+    const settings =
+      opts.protocol === 'saml'
+        ? {
+            protocol: 'saml',
+            saml: {
+              idp_entity_id: `${upstream.issuer}/saml`,
+              idp_sso_url: `${upstream.issuer}/saml/sso`,
+              idp_certificates: [idpKeys().certPem],
+            },
+          }
+        : { protocol: 'oidc', oidc: { issuer: upstream.issuer, client_id: 'acme-client', client_secret: 'acme-secret' } };
     const created = await t
       .http()
       .post('/developer/external-providers/')
       .set(tenant.dev.auth)
-      .send({
-        workspace_id: tenant.ws.id,
-        name: 'Acme Okta',
-        protocol: 'oidc',
-        domains: [domain],
-        oidc: { issuer: upstream.issuer, client_id: 'acme-client', client_secret: 'acme-secret' },
-      })
+      .send({ workspace_id: tenant.ws.id, name: 'Acme Okta', domains: [domain], ...settings })
       .expect(201);
     const id = created.body.id as string;
     if (opts.verified !== false) {
@@ -118,6 +124,20 @@ describe('hosted login: an email at a verified domain signs in at the company Id
       .set(company.dev.auth)
       .expect(200);
     expect(failures.body.results).toEqual([]);
+    await context.close();
+  });
+
+  it('sends an address at a verified domain of a SAML connection to the IdP with an AuthnRequest', async () => {
+    const company = await aCompany({ protocol: 'saml' });
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${t.baseUrl}/auth/login/?workspace_id=${company.ws.id}&next=${encodeURIComponent('/after/saml')}`);
+    await page.getByLabel('Email').fill(`ada@${company.domain}`);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL((url) => url.href.startsWith(`${upstream.issuer}/saml/sso?`), { timeout: BROWSER_STEP_CEILING_MS });
+    const sent = new URL(page.url()).searchParams;
+    expect(sent.get('SAMLRequest')).toMatch(/^[A-Za-z0-9+/=]+$/);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Acme corporate sign-in');
     await context.close();
   });
 

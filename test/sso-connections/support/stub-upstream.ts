@@ -1,15 +1,15 @@
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** An OpenID provider's front door on loopback: its discovery document and an authorization page, nothing more. */
+/** An identity provider's front door on loopback: OpenID discovery, an authorization page and a SAML SSO page, nothing more. */
 export interface StubUpstream {
   issuer: string;
   close(): Promise<void>;
 }
 
 /**
- * Enough of an upstream OpenID provider to see where a sign-in is sent: discovery names its
- * endpoints, and `/authorize` answers a page saying which request arrived. The full upstream flows
+ * Enough of an upstream OpenID provider or SAML IdP to see where a sign-in is sent: discovery names
+ * its endpoints, and `/authorize` (OIDC) and `/saml/sso` (SAML HTTP-Redirect) answer a page. The full upstream flows
  * (tokens, ID tokens) are tested with panva's oidc-provider elsewhere.
  */
 export async function startStubUpstream(): Promise<StubUpstream> {
@@ -32,7 +32,7 @@ export async function startStubUpstream(): Promise<StubUpstream> {
       );
       return;
     }
-    if (url.pathname === '/authorize') {
+    if (url.pathname === '/authorize' || url.pathname === '/saml/sso') {
       res.setHeader('content-type', 'text/html; charset=utf-8');
       res.end('<!doctype html><title>Acme corporate sign-in</title><h1>Acme corporate sign-in</h1>');
       return;
