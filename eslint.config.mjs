@@ -19,6 +19,8 @@ export default tseslint.config(
       // outside the TS project.
       'bench/lib/cpu-profile-preload.js',
       'bench/lib/gc-trace-preload.js',
+      // Plain CommonJS started by bench/instructions.ts under valgrind, without a build.
+      'bench/lib/bare-row-server.js',
     ],
   },
   js.configs.recommended,

@@ -9,7 +9,7 @@
  *
  *   git worktree add /tmp/before <commit> && (cd /tmp/before && npm ci && npx nest build)
  *   npm run build
- *   npx ts-node --transpile-only bench/ab.ts --a=/tmp/before --b=. [--scenario=NAME] [--rounds=10] [--duration=3] [--warmup=4] [--cpu-prof]
+ *   npx ts-node --transpile-only bench/ab.ts --a=/tmp/before --b=. [--scenario=NAME] [--rounds=10] [--duration=3] [--warmup=4] [--cpu-prof] [--workers=2,1]
  *
  * Scenarios: get (SCIM GET /Users/{id}), filter (userName eq), create (POST /Users), group-patch
  * (PATCH /Groups/{id}?excludedAttributes=members adding one member; each build has its own group),
@@ -19,7 +19,7 @@
  *
  * Each directory must hold a built service (dist/main.js); each boots on a fresh database of its
  * own and runs with the Node flags of its own `npm run start:prod`. Prints each round (with both
- * builds' peak RSS) and the median ratios B/A of server CPU per request and of requests per
+ * builds' peak RSS and PSS) and the median ratios B/A of server CPU per request and of requests per
  * second. Which side a build runs on biases the result a little: for a decision, run both orders
  * and take the geometric mean of the first ratio and the inverse of the second (decision 0601). --cpu-prof writes both builds' V8 CPU profiles to
  * <build>/bench/results/profiles/ (open in Chrome DevTools or speedscope).
@@ -58,6 +58,8 @@ interface Options {
    */
   warmupSec: number;
   cpuProf: boolean;
+  /** WEB_CONCURRENCY of each build (`--workers=2,1`); unset, each runs its own default. */
+  workers: [string | undefined, string | undefined];
 }
 
 function parseOptions(argv: string[]): Options {
@@ -76,6 +78,7 @@ function parseOptions(argv: string[]): Options {
     durationSec: Number(arg('duration') ?? 3),
     warmupSec: Number(arg('warmup') ?? 4),
     cpuProf: argv.includes('--cpu-prof'),
+    workers: [arg('workers')?.split(',')[0], arg('workers')?.split(',')[1]],
   };
 }
 
@@ -102,8 +105,9 @@ async function main(): Promise<void> {
     // seeded with old timestamps stay unsealed during the rounds, which read the log as a live
     // service does, while the sealer's one-second passes run as in production.
   };
-  const a = await startService(opts.a, urlA, env, opts.cpuProf);
-  const b = await startService(opts.b, urlB, env, opts.cpuProf);
+  const workers = (n: string | undefined): Record<string, string> => (n ? { WEB_CONCURRENCY: n } : {});
+  const a = await startService(opts.a, urlA, { ...env, ...workers(opts.workers[0]) }, opts.cpuProf);
+  const b = await startService(opts.b, urlB, { ...env, ...workers(opts.workers[1]) }, opts.cpuProf);
   const [dbA, dbB] = [pool(urlA), pool(urlB)];
   try {
     const loads = {
@@ -122,8 +126,8 @@ async function main(): Promise<void> {
       cpu.push(mb.cpuMsPerRequest / ma.cpuMsPerRequest);
       rps.push(mb.requestsPerSec / ma.requestsPerSec);
       console.log(
-        `round ${round}: A ${Math.round(ma.requestsPerSec)} req/s, ${ma.cpuMsPerRequest} ms CPU/req, RSS ${Math.round(ma.rssMb)} MB | ` +
-          `B ${Math.round(mb.requestsPerSec)} req/s, ${mb.cpuMsPerRequest} ms CPU/req, RSS ${Math.round(mb.rssMb)} MB`,
+        `round ${round}: A ${Math.round(ma.requestsPerSec)} req/s, ${ma.cpuMsPerRequest} ms CPU/req, RSS ${Math.round(ma.rssMb)} MB, PSS ${Math.round(ma.pssMb ?? 0)} MB | ` +
+          `B ${Math.round(mb.requestsPerSec)} req/s, ${mb.cpuMsPerRequest} ms CPU/req, RSS ${Math.round(mb.rssMb)} MB, PSS ${Math.round(mb.pssMb ?? 0)} MB`,
       );
     }
     console.log(`B/A server CPU per request: median ${median(cpu).toFixed(2)} (rounds ${cpu.map((r) => r.toFixed(2)).join(' ')})`);

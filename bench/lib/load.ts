@@ -17,16 +17,19 @@ export interface LoadOptions {
 export async function measure(server: ServerProcess, baseUrl: string, requests: BenchRequest[], opts: LoadOptions): Promise<Measurement> {
   await warm(baseUrl, requests, opts);
   const stopRss = server.sampleRss();
+  const stopPss = server.samplePss();
   const cpuBefore = server.cpuSeconds();
   const window = await fire(baseUrl, requests, opts.connections, opts.durationSec);
   const cpuSec = server.cpuSeconds() - cpuBefore;
   const rssMb = stopRss();
+  const pssMb = stopPss();
   const sorted = window.latencies.sort();
   return {
     requestsPerSec: window.ok / window.durationSec,
     p50Ms: percentile(sorted, 0.5),
     p99Ms: percentile(sorted, 0.99),
     rssMb,
+    pssMb,
     cpuMsPerRequest: window.ok + window.non2xx > 0 ? Math.round((cpuSec * 1000 * 1000) / (window.ok + window.non2xx)) / 1000 : Number.NaN,
     loadAverage: Math.round(loadavg()[0] * 100) / 100,
     totalRequests: window.ok + window.non2xx,

@@ -73,3 +73,19 @@ export async function backendCpuSeconds(db: string): Promise<number> {
   );
   return rows.reduce((sum, r) => sum + treeCpuSeconds(r.pid), 0);
 }
+
+/**
+ * Proportional set size in MB of the process and its descendants (`/proc/<pid>/smaps_rollup`): pages shared
+ * between the processes (the `node` binary, libraries, copy-on-write) counted once across the tree, not once
+ * per process as RSS counts them. The memory the tree costs the machine.
+ */
+export function treePssMb(pid: number): number {
+  return processTree(pid).reduce((sum, p) => {
+    try {
+      const rollup = readFileSync(`/proc/${p}/smaps_rollup`, 'utf8');
+      return sum + Number(/^Pss:\s+(\d+)/m.exec(rollup)?.[1] ?? 0) / 1024;
+    } catch {
+      return sum;
+    }
+  }, 0);
+}

@@ -2,7 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
-import { treeCpuSeconds, treeRssMb } from './proc';
+import { treeCpuSeconds, treePssMb, treeRssMb } from './proc';
 
 export interface StartOptions {
   name: string;
@@ -73,15 +73,29 @@ export class ServerProcess {
     return treeCpuSeconds(this.pid);
   }
 
+  /** Current proportional set size in MB of the service's processes (pages they share counted once), from /proc. */
+  pssMb(): number {
+    return treePssMb(this.pid);
+  }
+
   /** Samples RSS every 250 ms until the returned function is called; it returns the peak. */
   sampleRss(): () => number {
-    let peak = this.rssMb();
+    return this.samplePeak(() => this.rssMb(), 250);
+  }
+
+  /** Samples PSS every second (smaps_rollup walks every mapping) until the returned function is called; it returns the peak. */
+  samplePss(): () => number {
+    return this.samplePeak(() => this.pssMb(), 1000);
+  }
+
+  private samplePeak(read: () => number, everyMs: number): () => number {
+    let peak = read();
     const timer = setInterval(() => {
-      if (!this.exited) peak = Math.max(peak, this.rssMb());
-    }, 250);
+      if (!this.exited) peak = Math.max(peak, read());
+    }, everyMs);
     return () => {
       clearInterval(timer);
-      if (!this.exited) peak = Math.max(peak, this.rssMb());
+      if (!this.exited) peak = Math.max(peak, read());
       return peak;
     };
   }

@@ -83,6 +83,8 @@ export interface Measurement {
   p99Ms: number;
   /** Peak resident set size of the server process during the window. */
   rssMb: number;
+  /** Peak proportional set size (MB) of the service's process tree: what it costs the machine, shared pages counted once. */
+  pssMb?: number;
   /**
    * Server CPU time (user + system, all threads) per completed request. Unlike req/s it
    * barely depends on what else the shared machine is doing at the time.
