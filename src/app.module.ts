@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, DiscoveryModule } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE, DiscoveryModule } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { LoggerModule } from 'nestjs-pino';
 import { AnomaliesModule } from './anomalies/anomalies.module';
@@ -8,7 +8,7 @@ import { AuditWriter } from './audit/audit-writer';
 import { AuditWriterModule } from './audit/audit-writer.module';
 import { AuditModule } from './audit/audit.module';
 import { AuthenticationGuard } from './common/auth/auth.guard';
-import { RequestBudgetInterceptor } from './common/budget/request-budget.interceptor';
+import { RequestBudgetGuard } from './common/budget/request-budget.guard';
 import { CommonModule } from './common/common.module';
 import { ConsoleModule } from './console/console.module';
 import { AllExceptionsFilter } from './common/exception.filter';
@@ -83,7 +83,8 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     { provide: APP_GUARD, useClass: AuthenticationGuard },
     // After authentication (guards run in this order): routes with @WorkspaceScoped need a member.
     { provide: APP_GUARD, useClass: WorkspaceMemberGuard },
-    { provide: APP_INTERCEPTOR, useClass: RequestBudgetInterceptor },
+    // Last: the caller's budget is spent once it is known to be allowed in (decision 0620).
+    { provide: APP_GUARD, useClass: RequestBudgetGuard },
   ],
 })
 export class AppModule {}

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { answerError } from '../exception.filter';
-import { overBudget, setBudgetHeaders } from './request-budget.interceptor';
+import { overBudget, setBudgetHeaders } from './request-budget.guard';
 import { budgetArea, RequestBudget } from './request-budget';
 
 /** Answers the request itself (true) or leaves it to the application (false). */
@@ -9,7 +9,7 @@ export type EarlyAnswer = (req: Request, res: Response) => boolean;
 /**
  * The budget check the HTTP pipeline runs before body parsing, routing and Nest (decision 0612): a request
  * whose bearer credential the shared bucket refused moments ago, in the same area, while that bucket cannot
- * hold a token yet, is answered 429 here with what the interceptor would have answered (`Retry-After`, the
+ * hold a token yet, is answered 429 here with what the budget guard would have answered (`Retry-After`, the
  * RateLimit headers, the SCIM or JSON error body), so a tenant pushing past its budget costs the cores a
  * header lookup and a hash per request instead of authentication and the Nest pipeline. Undefined when
  * requests spend no tokens.

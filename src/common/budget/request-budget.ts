@@ -95,9 +95,14 @@ export class RequestBudget {
     return this.refusedCredentials.size > 0;
   }
 
-  /** Whether the interceptor has anything to do. */
+  /** Whether the budget guard has anything to do. */
   get active(): boolean {
-    return this.rateLimited || this.config.TENANT_MAX_IN_FLIGHT > 0;
+    return this.rateLimited || this.capsInFlight;
+  }
+
+  /** Whether a tenant's requests in flight are capped (TENANT_MAX_IN_FLIGHT=0 lifts the cap). */
+  get capsInFlight(): boolean {
+    return this.config.TENANT_MAX_IN_FLIGHT > 0;
   }
 
   /** Takes one token from the owner's bucket. */
@@ -118,8 +123,8 @@ export class RequestBudget {
 
   /**
    * The refusal a request gets before routing: its bearer credential was refused in this area, and its
-   * owner's bucket cannot hold a token yet (the same answer the interceptor would give, counted the same way).
-   * Only with Redis: without it the in-memory bucket is exact and cheap, and the interceptor answers.
+   * owner's bucket cannot hold a token yet (the same answer the budget guard would give, counted the same way).
+   * Only with Redis: without it the in-memory bucket is exact and cheap, and the budget guard answers.
    */
   refusedBeforeRouting(authorization: string | undefined, area: BudgetArea): EarlyRefusal | undefined {
     if (!authorization) return undefined;
@@ -178,7 +183,7 @@ export class RequestBudget {
    * The refusal the shared bucket would answer now, without asking it: while its next token cannot exist
    * yet; and for one token interval after that moment, while a request of this instance is already asking
    * for that token (the bucket then holds fewer than two tokens, and the one asking takes the first).
-   * `ask`: the caller asks the bucket itself when nobody is (the interceptor, after authentication, so the
+   * `ask`: the caller asks the bucket itself when nobody is (the budget guard, after authentication, so the
    * request that asks is sure to reach the bucket); the check before routing never does.
    */
   private stillDenied(key: string, now: number, ask: boolean): BucketAnswer | undefined {
