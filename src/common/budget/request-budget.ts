@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { Counter, register } from 'prom-client';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { REDIS_CLIENT, type RedisClient } from '../redis.provider';
-import { answer, BucketAnswer, BucketLimit, MemoryBuckets, REDIS_TAKE_SCRIPT, refill } from './token-bucket';
+import { answer, BucketAnswer, BucketLimit, LEASE_MS, leaseSize, MemoryBuckets, REDIS_TAKE_SCRIPT, refill } from './token-bucket';
 
 /** Who a budget belongs to: a workspace (SCIM) or a developer account (the developer API). */
 export interface BudgetOwner {
@@ -41,7 +41,7 @@ export interface EarlyRefusal {
   answer: BucketAnswer;
 }
 
-type TakeCommand = (key: string, rate: number, burst: number) => Promise<[number, number]>;
+type TakeCommand = (key: string, rate: number, burst: number, wanted: number) => Promise<[number, number]>;
 
 /**
  * Per-tenant request budgets (decision 0060): a token bucket per workspace or developer,
@@ -70,14 +70,25 @@ export class RequestBudget {
    * same header in the same area is refused before routing, without authentication (decision 0612).
    */
   private readonly refusedCredentials = new Map<string, BudgetOwner>();
+  /**
+   * Tokens this instance took from the shared bucket ahead of its requests (decision 0620), per bucket, each
+   * lease good for LEASE_MS after it was asked for: every admitted request still spent a token of the shared
+   * bucket, so budgets hold across instances, and what a lease has left when it lapses is dropped rather
+   * than banked past the burst. `asking`: the lease being asked for, which concurrent requests wait on.
+   */
+  private readonly leases = new Map<string, { left: number; until: number; tokens: number }>();
+  private readonly asking = new Map<string, Promise<unknown>>();
+  private asks = 0;
   private readonly take?: TakeCommand;
   readonly limit: BucketLimit;
+  private readonly leaseSize: number;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() @Inject(REDIS_CLIENT) redis?: RedisClient,
   ) {
     this.limit = { ratePerSecond: config.TENANT_RATE_PER_SECOND, burst: config.TENANT_BURST || 2 * config.TENANT_RATE_PER_SECOND };
+    this.leaseSize = leaseSize(this.limit);
     if (redis) {
       redis.defineCommand('budgetTake', { numberOfKeys: 1, lua: REDIS_TAKE_SCRIPT });
       const command = (redis as unknown as { budgetTake: TakeCommand }).budgetTake.bind(redis);
@@ -128,10 +139,15 @@ export class RequestBudget {
    */
   refusedBeforeRouting(authorization: string | undefined, area: BudgetArea): EarlyRefusal | undefined {
     if (!authorization) return undefined;
-    const key = credentialKey(area, authorization);
-    const owner = this.refusedCredentials.get(key);
+    const credential = credentialKey(area, authorization);
+    const owner = this.refusedCredentials.get(credential);
     if (!owner) return undefined;
-    const answer = this.stillDenied(bucketKey(owner), Date.now(), false);
+    const key = bucketKey(owner);
+    const now = Date.now();
+    // Tokens this instance still holds are served through the guard, whatever the bucket holds.
+    const lease = this.leases.get(key);
+    if (lease && lease.left >= 1 && now < lease.until) return undefined;
+    const answer = this.stillDenied(key, now, false);
     if (!answer) return undefined;
     refused.inc({ policy: owner.policy, reason: 'rate', where: 'before_routing' });
     return { owner, answer };
@@ -159,24 +175,59 @@ export class RequestBudget {
   }
 
   private async takeShared(key: string): Promise<BucketAnswer> {
-    if (this.take) {
-      const sentAt = Date.now();
-      const known = this.stillDenied(key, sentAt, true);
+    if (!this.take) return this.memory.take(key, this.limit);
+    // Requests that arrive while this instance asks for a lease wait for it rather than ask again.
+    for (let waited = 0; waited < 3; waited++) {
+      const now = Date.now();
+      const leased = this.spendLease(key, now);
+      if (leased) return leased;
+      const known = this.stillDenied(key, now, true);
       if (known) return known;
-      try {
-        const [allowed, milliTokens] = await this.take(key, this.limit.ratePerSecond, this.limit.burst);
-        // An empty bucket is remembered whether this request took its last token or was refused.
-        if (milliTokens < 1000) this.rememberDenial(key, sentAt, milliTokens);
-        else this.deniedUntil.delete(key);
-        // The script already took the token; re-derive the headers from what it left.
-        const tokensBefore = milliTokens / 1000 + (allowed === 1 ? 1 : 0);
-        return answer(tokensBefore, this.limit).answer;
-      } catch (err) {
-        this.deniedUntil.delete(key);
-        this.logger.warn(`redis budget store failed, counting in memory: ${(err as Error).message}`);
-      }
+      const pending = this.asking.get(key);
+      if (!pending) break;
+      await pending;
     }
-    return this.memory.take(key, this.limit);
+    return this.askShared(key, this.take);
+  }
+
+  /** One token of this instance's lease on the bucket, while the lease holds one and has not lapsed. */
+  private spendLease(key: string, now: number): BucketAnswer | undefined {
+    const lease = this.leases.get(key);
+    if (!lease) return undefined;
+    if (now >= lease.until || lease.left < 1) {
+      this.leases.delete(key);
+      return undefined;
+    }
+    // The headers count what the bucket held when the lease was taken, plus what the lease still holds.
+    const { answer: result } = answer(lease.tokens + lease.left, this.limit);
+    lease.left--;
+    return result;
+  }
+
+  /** Asks the shared bucket for a lease of tokens (one, at low rates); this request spends the first. */
+  private async askShared(key: string, take: TakeCommand): Promise<BucketAnswer> {
+    const sentAt = Date.now();
+    const asked = take(key, this.limit.ratePerSecond, this.limit.burst, this.leaseSize);
+    if (this.leaseSize > 1) {
+      const settled = asked.then(noop, noop);
+      this.asking.set(key, settled);
+      void settled.then(() => this.asking.get(key) === settled && this.asking.delete(key));
+    }
+    try {
+      const [taken, milliTokens] = await asked;
+      // An empty bucket is remembered whether this request took its last token or was refused.
+      if (milliTokens < 1000) this.rememberDenial(key, sentAt, milliTokens);
+      else this.deniedUntil.delete(key);
+      const tokens = milliTokens / 1000;
+      if (taken > 1) this.leases.set(key, { left: taken - 1, until: sentAt + LEASE_MS, tokens });
+      if (++this.asks % 1024 === 0) for (const [k, lease] of this.leases) if (sentAt >= lease.until) this.leases.delete(k);
+      // The script already took the tokens; re-derive the headers from what it left and what this instance holds.
+      return answer(tokens + taken, this.limit).answer;
+    } catch (err) {
+      this.deniedUntil.delete(key);
+      this.logger.warn(`redis budget store failed, counting in memory: ${(err as Error).message}`);
+      return this.memory.take(key, this.limit);
+    }
   }
 
   /**
@@ -223,3 +274,5 @@ function bucketKey(owner: BudgetOwner): string {
 function credentialKey(area: BudgetArea, authorization: string): string {
   return `${area}:${createHash('sha256').update(authorization).digest('base64')}`;
 }
+
+function noop(): void {}

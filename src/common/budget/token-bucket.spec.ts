@@ -1,4 +1,4 @@
-import { MemoryBuckets } from './token-bucket';
+import { leaseSize, MemoryBuckets } from './token-bucket';
 
 describe('MemoryBuckets (token bucket kept in process memory)', () => {
   const limit = { ratePerSecond: 2, burst: 3 };
@@ -29,5 +29,18 @@ describe('MemoryBuckets (token bucket kept in process memory)', () => {
     for (let i = 0; i < 3; i++) buckets.take('ws', limit);
     now -= 5_000;
     expect(buckets.take('ws', limit).allowed).toBe(false);
+  });
+});
+
+describe('leaseSize (tokens an instance takes from the shared bucket at once)', () => {
+  it('is one token at the default rate, so a tenant near its budget is counted request by request', () => {
+    expect(leaseSize({ ratePerSecond: 100, burst: 200 })).toBe(1);
+    expect(leaseSize({ ratePerSecond: 1, burst: 5 })).toBe(1);
+  });
+
+  it('grows with the rate, to what 10 ms refill and never more than a tenth of the burst', () => {
+    expect(leaseSize({ ratePerSecond: 2_000, burst: 4_000 })).toBe(20);
+    expect(leaseSize({ ratePerSecond: 1_000_000, burst: 2_000_000 })).toBe(10_000);
+    expect(leaseSize({ ratePerSecond: 1_000_000, burst: 50 })).toBe(5);
   });
 });

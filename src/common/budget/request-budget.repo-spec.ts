@@ -1,0 +1,54 @@
+import Redis from 'ioredis';
+import { TEST_REDIS_URL, testRedisPrefix } from '../../../test/support/redis-keys';
+import type { AppConfig } from '../../config/config';
+import { RequestBudget } from './request-budget';
+
+/** The shared budget with leases (decision 0620), against the live Redis: two instances, one bucket. */
+describe('RequestBudget on Redis, leasing tokens in batches', () => {
+  const prefix = testRedisPrefix();
+  const clients: Redis[] = [];
+  const instance = (rate: number, burst: number) => {
+    const redis = new Redis(TEST_REDIS_URL, { keyPrefix: prefix, maxRetriesPerRequest: 1 });
+    clients.push(redis);
+    const config = { TENANT_RATE_PER_SECOND: rate, TENANT_BURST: burst, TENANT_MAX_IN_FLIGHT: 0 } as AppConfig;
+    return new RequestBudget(config, redis);
+  };
+  afterAll(async () => {
+    const admin = new Redis(TEST_REDIS_URL);
+    const keys = await admin.keys(`${prefix}*`);
+    if (keys.length) await admin.del(...keys);
+    await admin.quit();
+    await Promise.all(clients.map((c) => c.quit()));
+  });
+
+  it('two instances taking leases of 20 tokens admit no more than the one bucket holds and refills', async () => {
+    const [rate, burst] = [2_000, 200];
+    const [a, b] = [instance(rate, burst), instance(rate, burst)];
+    const owner = { policy: 'workspace' as const, id: 'leased' };
+    const started = performance.now();
+    // Bursts of concurrent requests on both instances, as two busy workers see them.
+    let admitted = 0;
+    let refused = 0;
+    for (let wave = 0; wave < 20; wave++) {
+      const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => (i % 2 === 0 ? a : b).spend(owner)));
+      admitted += answers.filter((x) => x.allowed).length;
+      refused += answers.filter((x) => !x.allowed).length;
+    }
+    const elapsedSeconds = (performance.now() - started) / 1000;
+    // Every admitted request spent a token of the shared bucket: the burst plus what the rate refilled meanwhile.
+    expect(admitted).toBeLessThanOrEqual(burst + Math.ceil(rate * elapsedSeconds));
+    expect(admitted).toBeGreaterThanOrEqual(burst / 2);
+    expect(admitted + refused).toBe(1_200);
+  });
+
+  it('a refusal carries Retry-After and the bucket serves again once it refills', async () => {
+    const [rate, burst] = [500, 50];
+    const budget = instance(rate, burst);
+    const owner = { policy: 'workspace' as const, id: 'refilled' };
+    let last = await budget.spend(owner);
+    for (let i = 0; i < 2_000 && last.allowed; i++) last = await budget.spend(owner);
+    expect(last).toMatchObject({ allowed: false, remaining: 0, retryAfterSeconds: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await budget.spend(owner)).allowed).toBe(true);
+  });
+});
