@@ -3,13 +3,11 @@ import { type INestApplication, Logger } from '@nestjs/common';
 import cluster from 'node:cluster';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createApp } from './app.factory';
 import { bootSummaryRows, bootSummaryText } from './boot-summary';
 import { joinClusterMetrics } from './common/cluster-metrics';
 import { rootLogger } from './common/logging';
 import { APP_CONFIG, AppConfig, ConfigError, configurationReport, loadConfig } from './config/config';
 import { withGeneratedSecrets } from './config/dev-secrets';
-import { IdpRuntime } from './saml/idp/idp-runtime';
 import { IdpConfigError } from './saml/idp/idp-settings';
 import { BOOT_FAILED_EXIT_CODE, isFirstProcess, reportBootFailure, superviseWorkers, workerCount } from './workers';
 
@@ -50,6 +48,9 @@ async function boot(): Promise<Booted | null> {
       return null;
     }
     if (cluster.isWorker) joinClusterMetrics();
+    // Loaded only by a process that serves: the primary of several workers never holds the application's
+    // code and its heap (decision 0621), so the service's memory is its workers'.
+    const { createApp } = await import('./app.factory');
     return { app: await createApp(), given, envFile };
   } catch (err) {
     if (!(err instanceof ConfigError || err instanceof IdpConfigError)) {
@@ -76,6 +77,7 @@ async function main(): Promise<void> {
   const { app, given, envFile } = booted;
   const config = app.get<AppConfig>(APP_CONFIG);
   await app.listen(config.PORT, config.HOST);
+  const { IdpRuntime } = await import('./saml/idp/idp-runtime');
   const facts = { config, given, saml: app.get(IdpRuntime).summary, envFile };
   const log = rootLogger(config);
   if (!isFirstProcess()) {
