@@ -5,12 +5,27 @@ import { WORKER_COUNT_ENV } from './common/cores';
 import type { AppConfig } from './config/config';
 
 /**
- * How many processes serve the port (decision 0061): WEB_CONCURRENCY when set, else one per core.
- * The zero-config embedded database lives inside its process, so it keeps one whatever is asked.
+ * How many processes serve the port (decision 0061): WEB_CONCURRENCY when set, else one per core, less
+ * the one core PostgreSQL needs when it runs on this host and serves every request from the same cores
+ * (decision 0621): on two cores, one process. The zero-config embedded database lives inside its process,
+ * so it keeps one whatever is asked.
  */
-export function workerCount(config: AppConfig): number {
+export function workerCount(config: Pick<AppConfig, 'DATABASE_URL' | 'WEB_CONCURRENCY'>, cores = availableParallelism()): number {
   if (!config.DATABASE_URL) return 1;
-  return config.WEB_CONCURRENCY || availableParallelism();
+  if (config.WEB_CONCURRENCY) return config.WEB_CONCURRENCY;
+  return databaseOnThisHost(config.DATABASE_URL) ? Math.max(1, cores - 1) : cores;
+}
+
+/** A loopback host or a Unix socket (no host, or `?host=/path`). */
+function databaseOnThisHost(url: string): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  const host = parsed.searchParams.get('host') ?? parsed.hostname;
+  return host === '' || host.startsWith('/') || host === 'localhost' || host === '[::1]' || /^127\./.test(host);
 }
 
 /**
