@@ -316,6 +316,7 @@ describe('developer console in a real browser', () => {
     const pages = [
       'scim',
       'directory',
+      'events',
       'saml',
       'sso',
       'applications',

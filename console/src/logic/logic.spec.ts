@@ -1,4 +1,5 @@
 import { auditQuery, describeVerification, EMPTY_FILTERS } from './audit';
+import { eventSubject } from './events';
 import { formatBytes, lines, sparkline } from './format';
 import { mappingFromRows, rowsFromMapping } from './mapping';
 import { certificateFromMetadata } from './pem';
@@ -212,5 +213,19 @@ describe('SSO connection page logic', () => {
     expect(reasonInWords('state_mismatch')).toMatch(/No sign-in of this browser/);
     expect(reasonInWords('something_new')).toBe('something_new');
     expect(reasonInWords(undefined)).toBe('—');
+  });
+});
+
+describe('directory events in words', () => {
+  it('names the user, the group, or the user in the group of a membership', () => {
+    expect(eventSubject({ type: 'directory.user.created', data: { id: 'u1', userName: 'ada@example.com' } })).toBe('ada@example.com');
+    expect(eventSubject({ type: 'directory.group.updated', data: { id: 'g1', displayName: 'Engineering' } })).toBe('Engineering');
+    expect(
+      eventSubject({
+        type: 'directory.group.user_added',
+        data: { group: { id: 'g1', displayName: 'Engineering' }, user: { id: 'u1', userName: 'ada@example.com' } },
+      }),
+    ).toBe('ada@example.com in Engineering');
+    expect(eventSubject({ type: 'directory.user.updated', data: {} })).toBe('—');
   });
 });

@@ -4,6 +4,7 @@ export const BASE = '/console';
 export const WORKSPACE_SECTIONS = [
   { id: 'scim', label: 'SCIM' },
   { id: 'directory', label: 'Directory' },
+  { id: 'events', label: 'Events' },
   { id: 'saml', label: 'SAML' },
   { id: 'sso', label: 'SSO connections' },
   { id: 'applications', label: 'Applications' },

@@ -4,6 +4,7 @@ import { Link } from '../router';
 import { ErrorBanner, Loading, useLoad } from '../ui/kit';
 import { ApplicationsPage } from './ApplicationsPage';
 import { AuditPage } from './AuditPage';
+import { EventsPage } from './EventsPage';
 import { DatabasesPage } from './DatabasesPage';
 import { DirectoryPage } from './DirectoryPage';
 import { MailboxPage } from './MailboxPage';
@@ -28,6 +29,7 @@ export interface SectionProps {
 const PAGES: Record<Exclude<Section, 'settings'>, (props: SectionProps) => React.JSX.Element> = {
   scim: ScimPage,
   directory: DirectoryPage,
+  events: EventsPage,
   saml: SamlPage,
   sso: SsoConnectionsPage,
   applications: ApplicationsPage,
