@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import request from 'supertest';
 import { anEndUser, aTenant, Tenant } from '../end-users/support';
+import { seriousViolations } from '../console/support';
 import { createTestApp, TestApp } from '../support/app';
 import { BROWSER_STEP_CEILING_MS, withChromium } from '../support/browser';
 import { startDnsServer, TestDnsServer } from './support/dns-server';
@@ -112,6 +113,11 @@ describe('hosted login: an email at a verified domain signs in at the company Id
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(`${t.baseUrl}/auth/login/?client_id=${encodeURIComponent(company.client.client_id)}&next=${encodeURIComponent(next)}`);
+    // The form with its work-account hint passes axe, in both colour schemes.
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
+      expect(await seriousViolations(page)).toEqual([]);
+    }
     await page.getByLabel('Email').fill(`grace@${company.domain}`);
     await page.getByLabel('Password').fill('a password nobody checks');
     await page.getByLabel('Password').press('Enter');
@@ -138,6 +144,24 @@ describe('hosted login: an email at a verified domain signs in at the company Id
     const sent = new URL(page.url()).searchParams;
     expect(sent.get('SAMLRequest')).toMatch(/^[A-Za-z0-9+/=]+$/);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Acme corporate sign-in');
+    await context.close();
+  });
+
+  it('the hand-off page names where it goes, as a link, and passes axe', async () => {
+    const company = await aCompany();
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    // The connection answers "no content", so the browser stays on the hand-off page long enough to read it.
+    await page.route(`${t.baseUrl}/auth/sso/**`, (route) => route.fulfill({ status: 204 }));
+    await page.goto(`${t.baseUrl}/auth/login/sso/?client_id=${company.client.client_id}&next=%2Fafter&connection=${company.connectionId}`);
+    await page.getByRole('heading', { level: 1, name: 'Continue to your organization' }).waitFor();
+    expect(await page.title()).toBe('Continue to your organization · Acme Notes');
+    const link = page.getByRole('link', { name: "Continue to your organization's sign-in page" });
+    expect(await link.getAttribute('href')).toBe(`/auth/sso/${company.connectionId}/?next=%2Fafter`);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
+      expect(await seriousViolations(page)).toEqual([]);
+    }
     await context.close();
   });
 
