@@ -40,6 +40,10 @@ import { ScimGroup } from './scim/groups/entities/scim-group.entity';
 import { ScimToken } from './scim/tokens/entities/scim-token.entity';
 import { ScimUserCount } from './scim/users/entities/scim-user-count.entity';
 import { WorkspaceMember } from './workspaces/entities/workspace-member.entity';
+import { SsfReceiver } from './shared-signals/entities/ssf-receiver.entity';
+import { SsfSet } from './shared-signals/entities/ssf-set.entity';
+import { SsfStreamSubject } from './shared-signals/entities/ssf-stream-subject.entity';
+import { SsfStream } from './shared-signals/entities/ssf-stream.entity';
 import { WebhookDelivery } from './webhooks/entities/webhook-delivery.entity';
 import { WebhookSubscription } from './webhooks/entities/webhook-subscription.entity';
 import { Workspace } from './workspaces/entities/workspace.entity';
@@ -109,6 +113,10 @@ export const ENTITIES = [
   SsoConnection,
   SsoOidcFlow,
   WorkspaceMember,
+  SsfReceiver,
+  SsfSet,
+  SsfStream,
+  SsfStreamSubject,
   WebhookDelivery,
   WebhookSubscription,
   Workspace,

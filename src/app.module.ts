@@ -37,6 +37,7 @@ import { TestSpModule } from './saml/test-sp/test-sp.module';
 import { ScimModule } from './scim/scim.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { SsoConnectionsModule } from './sso-connections/sso-connections.module';
+import { SharedSignalsModule } from './shared-signals/shared-signals.module';
 import { WorkspaceMemberGuard } from './workspaces/workspace-scoped';
 import { WorkspacesModule } from './workspaces/workspaces.module';
 
@@ -72,6 +73,7 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     TestSpModule,
     WebhooksModule,
     DirectoryEventsModule,
+    SharedSignalsModule,
     SsoConnectionsModule,
     ConsoleModule,
     DirectoryModule,

@@ -15,7 +15,7 @@ const DESCRIPTION = `SCIM 2.0 server, SAML 2.0 identity provider, email verifica
 
 **Requests.** JSON bodies; unknown fields are rejected with 400 \`validation_failed\` (SCIM accepts and ignores them). Every response carries \`X-Request-Id\`. A method a path does not support is 405 with an \`Allow\` header. U+0000 and unpaired surrogates in any body, URL, cookie or header are 400 (SCIM: \`invalidValue\`). Paths end with a slash as shown (the same path without it is served too); SCIM paths have none.`;
 
-type Kind = 'developer' | 'scim' | 'end-user' | 'public';
+type Kind = 'developer' | 'scim' | 'end-user' | 'ssf' | 'public';
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 const WRITES = new Set(['put', 'post', 'delete', 'patch']);
 
@@ -70,6 +70,15 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       },
       'application-access-token',
     )
+    .addBearerAuth(
+      {
+        type: 'http',
+        scheme: 'bearer',
+        description:
+          "A Shared Signals receiver's access token from POST /oauth/token (client_credentials, scope `ssf`), for the stream management and poll endpoints.",
+      },
+      'ssf-receiver-token',
+    )
     .build();
   const document = SwaggerModule.createDocument(app, config);
   applyValidationRules(document.components?.schemas ?? {});
@@ -99,7 +108,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
 
 /** Routes outside SCIM and the probes are written with the trailing slash their clients use. */
 function asServed(path: string): string {
-  if (['/scim/v2', '/health', '/oauth/', '/.well-known/'].some((p) => path.startsWith(p)) || path.endsWith('/')) return path;
+  if (['/scim/v2', '/health', '/oauth/', '/.well-known/', '/ssf/'].some((p) => path.startsWith(p)) || path.endsWith('/')) return path;
   return `${path}/`;
 }
 
@@ -108,6 +117,7 @@ function kindOf(op: OperationObject): Kind {
   if (schemes.includes('scim-token')) return 'scim';
   if (schemes.includes('developer-token')) return 'developer';
   if (schemes.includes('end-user-token')) return 'end-user';
+  if (schemes.includes('ssf-receiver-token')) return 'ssf';
   return 'public';
 }
 
@@ -141,6 +151,9 @@ function addSharedErrors(op: OperationObject, surface: ErrorSurface, kind: Kind,
   if (kind === 'developer') addError(op, 429, 'rate_limited', BUDGET_REFUSAL.replace('{tenant}', 'developer account'));
   if (kind === 'developer' && write) addError(op, 403, 'csrf_failed', 'Cookie-authenticated write without the X-CSRF-Token of the session');
   if (kind === 'end-user') addError(op, 401, 'unauthorized', 'The bearer access token is missing, invalid, expired or revoked');
+  if (kind === 'ssf') {
+    addError(op, 401, 'unauthorized', "The receiver's access token is missing, invalid, expired, or its receiver was deleted");
+  }
   if (query.length > 0) {
     const [field] = query;
     addExample(

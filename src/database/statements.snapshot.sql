@@ -785,6 +785,32 @@ AND (p.new_device <> 'allow' OR p.new_ip <> 'allow' OR p.new_country <> 'allow' 
 -- signing-keys.lock-for-creation
 SELECT pg_advisory_xact_lock(hashtext('oauth_signing_keys'));
 
+-- ssf-streams.acknowledge
+UPDATE ssf_sets SET status = 'acknowledged', delivered_at = now()
+WHERE workspace_id = $1 AND stream_id = $2 AND jti = ANY($3::text[]) AND status = 'pending';
+
+-- ssf-streams.behind
+SELECT s.id FROM ssf_streams s
+WHERE s.status <> 'paused'
+AND s.position < (SELECT COALESCE(max(d.seq), 0) FROM directory_events d WHERE d.workspace_id = s.workspace_id);
+
+-- ssf-streams.head
+SELECT COALESCE(max(d.seq), 0)::bigint AS position FROM directory_events d WHERE d.workspace_id = $1;
+
+-- ssf-streams.pending
+SELECT id, jti, token FROM ssf_sets WHERE workspace_id = $1 AND stream_id = $2 AND status = 'pending'
+ORDER BY created_at, id LIMIT $3;
+
+-- ssf-streams.previous-user
+SELECT d.data FROM directory_events d
+WHERE d.workspace_id = $1 AND d.resource_id = $2 AND d.seq < $3 AND d.type LIKE 'directory.user.%'
+ORDER BY d.seq DESC LIMIT 1;
+
+-- ssf-streams.reject
+UPDATE ssf_sets SET status = 'failed', last_error = e.error
+FROM unnest($3::text[], $4::text[]) AS e(jti, error)
+WHERE ssf_sets.workspace_id = $1 AND ssf_sets.stream_id = $2 AND ssf_sets.jti = e.jti AND ssf_sets.status = 'pending';
+
 -- sso-requests.keep-newest-per-client
 DELETE FROM saml_pending_requests WHERE id IN (
 SELECT id FROM saml_pending_requests WHERE client_ip = $1 ORDER BY created_at DESC, id DESC OFFSET $2);

@@ -96,6 +96,12 @@ export const AUDIT_EVENTS = {
   recovery_codes_regenerate: { severity: 'warn', status: 'emitted', description: 'New recovery codes issued (the old set is void)' },
   step_up_required: { severity: 'warn', status: 'emitted', description: 'A sign-in policy asked for a second step' },
   sign_in_blocked: { severity: 'warn', status: 'emitted', description: 'A sign-in policy refused a sign-in' },
+  ssf_receiver_create: {
+    severity: 'warn',
+    status: 'emitted',
+    description: 'Shared Signals receiver registered (OAuth client credentials issued)',
+  },
+  ssf_receiver_delete: { severity: 'warn', status: 'emitted', description: 'Shared Signals receiver deleted with its stream and tokens' },
 } as const satisfies Record<string, CatalogEntry>;
 
 export type AuditEventType = keyof typeof AUDIT_EVENTS;

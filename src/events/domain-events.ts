@@ -167,6 +167,8 @@ export interface DomainEvents {
   recovery_codes_regenerate: AuditFacts;
   step_up_required: AuditFacts;
   sign_in_blocked: AuditFacts;
+  ssf_receiver_create: AuditFacts;
+  ssf_receiver_delete: AuditFacts;
   external_provider_create: AuditFacts;
   external_provider_update: AuditFacts;
   external_provider_delete: AuditFacts;

@@ -8,6 +8,7 @@ import { aScimToken } from '../scim/scim-support';
 import { createTestApp, TestApp } from '../support/app';
 import { aDeveloper, anOAuthClient, aWorkspace, TestDeveloper } from '../support/factories';
 import { listRoutes } from '../support/routes';
+import { aReceiver } from '../shared-signals/ssf-support';
 
 /** Routes whose parameter names public, tenant-independent metadata (SCIM discovery), not a tenant's object. */
 // Protocol metadata and the rendered docs (/guide/…) belong to no workspace. An SSO connection's browser routes
@@ -15,7 +16,7 @@ import { listRoutes } from '../support/routes';
 // link may start a sign-in at the company's IdP, and the answer is bound to the browser's own flow cookie.
 const NOT_TENANT_DATA = /^\w+ (\/scim\/v2\/(ResourceTypes|Schemas)|\/guide|\/auth\/sso)\//;
 
-type Kind = 'developer' | 'scim' | 'end-user';
+type Kind = 'developer' | 'scim' | 'end-user' | 'ssf';
 interface Attempt {
   path: string;
   body?: Record<string, unknown>;
@@ -121,8 +122,17 @@ describe('no route lets one workspace reach another workspace’s objects', () =
         oidc: { issuer: 'https://login.a.example/', client_id: 'a-client', client_secret: 'a-secret-0123456789' },
       })
       .expect(201);
+    const [receiverA, receiverB] = [await aReceiver(t, devA, wsA), await aReceiver(t, devB, wsB)];
+    const pollStreamA = await t
+      .http()
+      .post('/ssf/streams')
+      .set(receiverA.auth)
+      .send({ delivery: { method: 'urn:ietf:rfc:8936' } })
+      .expect(201);
     a = {
       workspace: wsA.id,
+      ssfReceiver: receiverA.id,
+      ssfStream: pollStreamA.body.stream_id,
       connection: connectionA.body.id,
       connectionDomain: connectionA.body.domains[0],
       devId: devA.id,
@@ -144,7 +154,7 @@ describe('no route lets one workspace reach another workspace’s objects', () =
       scimClientSecret: scimClientA.body.secret.id,
       passkey: passkeyA.body.passkey.id,
     };
-    credentialsOfB = { developer: devB.auth, scim: bearer(scimB.token), 'end-user': bearer(sessionB.access_token) };
+    credentialsOfB = { developer: devB.auth, scim: bearer(scimB.token), 'end-user': bearer(sessionB.access_token), ssf: receiverB.auth };
   }, 120000);
   afterAll(async () => {
     await deleteAll(t);
@@ -254,6 +264,9 @@ describe('no route lets one workspace reach another workspace’s objects', () =
     'POST /developer/external-providers/:id/domains/:domain/verify': () => ({
       path: `/developer/external-providers/${a.connection}/domains/${a.connectionDomain}/verify`,
     }),
+    'GET /developer/ssf/receivers/:id': () => ({ path: `/developer/ssf/receivers/${a.ssfReceiver}/` }),
+    'DELETE /developer/ssf/receivers/:id': () => ({ path: `/developer/ssf/receivers/${a.ssfReceiver}/` }),
+    'POST /ssf/poll/:streamId': () => ({ path: `/ssf/poll/${a.ssfStream}`, body: { returnImmediately: true } }),
     'GET /developer/directory/users/:id': () => ({ path: `/developer/directory/users/${a.scimUser}/?workspace_id=${a.workspace}` }),
   };
   /** Collection routes that name the workspace in the query or body instead of the path. */
@@ -279,6 +292,27 @@ describe('no route lets one workspace reach another workspace’s objects', () =
     ['developer', 'GET', 'audit export', () => ({ path: `/developer/audit/export/?workspace_id=${a.workspace}` })],
     ['developer', 'GET', 'audit verify', () => ({ path: `/developer/audit/verify/?workspace_id=${a.workspace}` })],
     ['developer', 'GET', 'audit checkpoints', () => ({ path: `/developer/audit/checkpoints/?workspace_id=${a.workspace}` })],
+    ['developer', 'GET', 'ssf receivers', () => ({ path: `/developer/ssf/receivers/?workspace_id=${a.workspace}` })],
+    ['developer', 'POST', 'ssf receivers', () => ({ path: '/developer/ssf/receivers/', body: { workspace_id: a.workspace, name: 'x' } })],
+    ['ssf', 'GET', 'ssf stream', () => ({ path: `/ssf/streams?stream_id=${a.ssfStream}` })],
+    ['ssf', 'GET', 'ssf stream status', () => ({ path: `/ssf/status?stream_id=${a.ssfStream}` })],
+    ['ssf', 'POST', 'ssf stream status', () => ({ path: '/ssf/status', body: { stream_id: a.ssfStream, status: 'disabled' } })],
+    ['ssf', 'PATCH', 'ssf stream', () => ({ path: '/ssf/streams', body: { stream_id: a.ssfStream, description: 'taken over' } })],
+    ['ssf', 'PUT', 'ssf stream', () => ({ path: '/ssf/streams', body: { stream_id: a.ssfStream } })],
+    ['ssf', 'DELETE', 'ssf stream', () => ({ path: `/ssf/streams?stream_id=${a.ssfStream}` })],
+    [
+      'ssf',
+      'POST',
+      'ssf subject add',
+      () => ({ path: '/ssf/subjects/add', body: { stream_id: a.ssfStream, subject: { format: 'opaque', id: 'x' } } }),
+    ],
+    [
+      'ssf',
+      'POST',
+      'ssf subject remove',
+      () => ({ path: '/ssf/subjects/remove', body: { stream_id: a.ssfStream, subject: { format: 'opaque', id: 'x' } } }),
+    ],
+    ['ssf', 'POST', 'ssf verification', () => ({ path: '/ssf/verify', body: { stream_id: a.ssfStream } })],
     ['developer', 'GET', 'webhooks', () => ({ path: `/developer/webhooks/?workspace_id=${a.workspace}` })],
     [
       'developer',
@@ -332,6 +366,8 @@ describe('no route lets one workspace reach another workspace’s objects', () =
     const [passkeyA] = await t.dataSource.query(`SELECT name FROM end_user_passkeys WHERE id = $1`, [a.passkey]);
     expect(passkeyA?.name).toBe('A laptop');
     expect((await readA(`/developer/webhooks/${a.webhook}/`).expect(200)).body.url).toBe('http://127.0.0.1:9/hook');
+    const receiverA = (await readA(`/developer/ssf/receivers/${a.ssfReceiver}/`).expect(200)).body;
+    expect(receiverA.stream).toMatchObject({ stream_id: a.ssfStream, status: 'enabled' });
     expect((await readA(`/e/v1/developer/databases/${a.database}/`).expect(200)).body.status).toBe('available');
     const scim = (await readA(`/developer/scim/tokens/?workspace_id=${a.workspace}`).expect(200)).body.results as {
       id: string;

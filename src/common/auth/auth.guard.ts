@@ -13,6 +13,7 @@ const STRATEGY: Record<Exclude<AuthKind, 'public'>, string> = {
   developer: 'developer-bearer',
   scim: 'scim',
   'end-user': 'end-user',
+  ssf: 'ssf',
 };
 
 /**

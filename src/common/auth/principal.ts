@@ -26,7 +26,15 @@ export interface EndUserPrincipal {
   jti: string;
 }
 
-export type Principal = DeveloperPrincipal | ScimPrincipal | EndUserPrincipal;
+/** A Shared Signals receiver, by the access token its OAuth client credentials got (scope ssf). */
+export interface SsfReceiverPrincipal {
+  kind: 'ssf';
+  receiverId: string;
+  workspaceId: string;
+  clientId: string;
+}
+
+export type Principal = DeveloperPrincipal | ScimPrincipal | EndUserPrincipal | SsfReceiverPrincipal;
 
 /** Implemented by the developers module: authenticates the dashboard session cookie. */
 export interface DeveloperSessionAuthenticator {

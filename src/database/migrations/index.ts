@@ -27,6 +27,7 @@ import { ApplicationSignUp1795820000001 } from './1795820000001-ApplicationSignU
 import { ApplicationPkcePolicy1795840000001 } from './1795840000001-ApplicationPkcePolicy';
 import { SsoVerifiedDomainOnce1795844000000 } from './1795844000000-SsoVerifiedDomainOnce';
 import { WebhookDirectoryEvents1795850000000 } from './1795850000000-WebhookDirectoryEvents';
+import { SharedSignals1795905200000 } from './1795905200000-SharedSignals';
 
 /** Every migration, in order. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -59,4 +60,5 @@ export const MIGRATIONS = [
   ApplicationPkcePolicy1795840000001,
   SsoVerifiedDomainOnce1795844000000,
   WebhookDirectoryEvents1795850000000,
+  SharedSignals1795905200000,
 ];

@@ -1,0 +1,35 @@
+import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { SsfStream } from './ssf-stream.entity';
+
+export type SetStatus = 'pending' | 'delivered' | 'acknowledged' | 'failed';
+
+/**
+ * One Security Event Token made for a stream (RFC 8417), signed once when it is made so that
+ * every retry sends the same bytes and the same jti. Push: `delivered` on the receiver's 2xx.
+ * Poll: `acknowledged` when the receiver acks it (RFC 8936 §2.4); until then every poll may
+ * return it again (at least once).
+ */
+@Entity('ssf_sets')
+@Unique('ssf_sets_jti_key', ['jti'])
+@Index('ssf_sets_stream_pending_idx', ['streamId', 'createdAt'], { where: "status = 'pending'" })
+@Check('ssf_sets_status_check', `status IN ('pending', 'delivered', 'acknowledged', 'failed')`)
+export class SsfSet {
+  @PrimaryGeneratedColumn('uuid') id!: string;
+  @Column('uuid', { name: 'workspace_id' }) workspaceId!: string;
+  @ManyToOne('workspaces', { onDelete: 'CASCADE', nullable: false })
+  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'ssf_sets_workspace_id_fkey' })
+  workspace?: object;
+  @Column('uuid', { name: 'stream_id' }) streamId!: string;
+  @ManyToOne(() => SsfStream, { onDelete: 'CASCADE', nullable: false })
+  @JoinColumn({ name: 'stream_id', foreignKeyConstraintName: 'ssf_sets_stream_id_fkey' })
+  stream?: SsfStream;
+  @Column('text') jti!: string;
+  @Column('text', { name: 'event_type' }) eventType!: string;
+  /** The signed SET (compact JWS). */
+  @Column('text') token!: string;
+  @Column('text', { default: 'pending' }) status!: SetStatus;
+  @Column('integer', { default: 0 }) attempts!: number;
+  @Column('text', { name: 'last_error', nullable: true }) lastError!: string | null;
+  @Column('timestamptz', { name: 'created_at', default: () => 'now()' }) createdAt!: Date;
+  @Column('timestamptz', { name: 'delivered_at', nullable: true }) deliveredAt!: Date | null;
+}

@@ -1,0 +1,152 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { OnEvent } from '@nestjs/event-emitter';
+import { APP_CONFIG, AppConfig } from '../config/config';
+import { UnitOfWork } from '../database/unit-of-work';
+import { DIRECTORY_EVENTS_SEALED } from '../directory-events/directory-event-sealer';
+import { DirectoryEventsRepository } from '../directory-events/directory-events.repository';
+import { OAuthServerInfo } from '../oauth/discovery/oauth-server-info';
+import type { SsfReceiver } from './entities/ssf-receiver.entity';
+import type { SsfStream } from './entities/ssf-stream.entity';
+import { PUSH } from './entities/ssf-stream.entity';
+import type { SsfStreamSubject } from './entities/ssf-stream-subject.entity';
+import { SetSigner } from './set-signer';
+import { mayChangeIdentifier, Signal, signalsOf, subjectKey } from './ssf-events';
+import { SsfReceiversRepository } from './ssf-receivers.repository';
+import { NewSet, SsfStreamsRepository } from './ssf-streams.repository';
+import { SsfStreamsService } from './ssf-streams.service';
+
+const BATCH = 500;
+
+/**
+ * The transmitter's fan-out (decision 0521): the directory events are the outbox. Each stream
+ * keeps its position in its workspace's feed; this worker reads the events after it, turns the
+ * ones that mean a signal for a subject of the stream into signed SETs (and push jobs), and moves
+ * the position, all in one transaction with the stream locked. A crash before commit leaves the
+ * position where it was, and the same events are read again: nothing is lost, nothing doubled.
+ * Woken when the sealer numbers events, and every second for other instances' commits.
+ */
+@Injectable()
+export class SsfDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('SharedSignals');
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+  private again = false;
+  private stopping = false;
+
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly streams: SsfStreamsRepository,
+    private readonly receivers: SsfReceiversRepository,
+    private readonly events: DirectoryEventsRepository,
+    private readonly signer: SetSigner,
+    private readonly streamsService: SsfStreamsService,
+    private readonly server: OAuthServerInfo,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (!this.config.JOBS_WORKER_ENABLED) return;
+    this.timer = setInterval(() => this.tick(), 1000);
+    this.timer.unref();
+    this.tick();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+  }
+
+  @OnEvent(DIRECTORY_EVENTS_SEALED)
+  onSealed(): void {
+    if (this.config.JOBS_WORKER_ENABLED) this.tick();
+  }
+
+  /** Turns every sealed event after each stream's position into SETs; answers how many were made. */
+  async dispatchAll(): Promise<number> {
+    let made = 0;
+    for (const id of await this.streams.behind()) {
+      for (;;) {
+        if (this.stopping) return made;
+        const { sets, more } = await this.fanOut(id);
+        made += sets;
+        if (!more) break;
+      }
+    }
+    return made;
+  }
+
+  private tick(): void {
+    if (this.stopping) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.dispatchAll()
+      .then(() => undefined)
+      .catch((err: Error) => this.logger.warn(`shared signals fan-out failed: ${err.message}`))
+      .finally(() => {
+        this.running = undefined;
+        if (this.again) {
+          this.again = false;
+          this.tick();
+        }
+      });
+  }
+
+  private fanOut(id: string): Promise<{ sets: number; more: boolean }> {
+    return this.uow.run(async (tx) => {
+      const stream = await this.streams.lockById(tx, id);
+      if (!stream || stream.status === 'paused') return { sets: 0, more: false };
+      const events = await this.events.page(stream.workspaceId, Number(stream.position), BATCH, null);
+      if (events.length === 0) return { sets: 0, more: false };
+      const receiver = await this.receivers.find(stream.workspaceId, stream.receiverId);
+      // Disabled: events are not held (SSF 1.0 §8.1.2), the position moves on without SETs.
+      const signals: Signal[] = [];
+      if (stream.status === 'enabled' && receiver) {
+        for (const event of events) {
+          const previous = mayChangeIdentifier(event)
+            ? await this.streams.previousUser(tx, event.workspaceId, event.resourceId, event.seq)
+            : null;
+          signals.push(...signalsOf(event, this.server.issuer, previous).filter((s) => stream.eventsRequested.includes(s.eventType)));
+        }
+      }
+      const keys = [...new Set(signals.flatMap((s) => s.subjects.map(subjectKey)))];
+      const rows = await this.streams.subjects(tx, stream.workspaceId, stream.id, keys);
+      const sets: NewSet[] = [];
+      for (const signal of signals) {
+        const subject = subjectFor(signal, rows, receiver!);
+        if (subject) sets.push(await this.setFor(stream, receiver!, signal, subject));
+      }
+      const saved = await this.streams.insertSets(tx, sets);
+      if (stream.deliveryMethod === PUSH) for (const set of saved) await this.streamsService.enqueuePush(tx, set.id);
+      await this.streams.advance(tx, stream.workspaceId, stream.id, events[events.length - 1].seq);
+      return { sets: saved.length, more: events.length === BATCH };
+    });
+  }
+
+  private async setFor(stream: SsfStream, receiver: SsfReceiver, signal: Signal, subject: Record<string, string>): Promise<NewSet> {
+    const { jti, token } = await this.signer.sign({
+      audience: receiver.clientId,
+      subject,
+      eventType: signal.eventType,
+      event: signal.event,
+      txn: signal.txn,
+    });
+    return { workspaceId: stream.workspaceId, streamId: stream.id, jti, eventType: signal.eventType, token };
+  }
+}
+
+/**
+ * The subject a SET names, or null when the stream does not carry the person: a stream of NONE
+ * carries the subjects added to it (named as the receiver added them); a stream of ALL carries
+ * everyone but the subjects removed from it (decision 0522).
+ */
+function subjectFor(signal: Signal, rows: SsfStreamSubject[], receiver: SsfReceiver): Record<string, string> | null {
+  const keys = new Set(signal.subjects.map(subjectKey));
+  const mine = rows.filter((r) => keys.has(r.key));
+  if (mine.some((r) => r.excluded)) return null;
+  const added = mine.find((r) => !r.excluded);
+  if (added) return signal.named ? { ...signal.named } : added.subject;
+  return receiver.defaultSubjects === 'ALL' ? { ...signal.preferred } : null;
+}

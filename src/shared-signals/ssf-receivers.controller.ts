@@ -1,0 +1,64 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Doc, Errors, NoBody, Returns } from '../api-docs/decorators';
+import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
+import type { DeveloperPrincipal } from '../common/auth/principal';
+import { ReqMeta, type RequestMeta } from '../common/request-context';
+import { type WorkspaceScope, WorkspaceScoped } from '../workspaces/workspace-scoped';
+import { CreateSsfReceiverDto, SsfReceiverQueryDto } from './dto/ssf-receiver.dto';
+import { SsfReceiversService } from './ssf-receivers.service';
+import { SsfReceiverCreatedSchema, SsfReceiverSchema } from './ssf-receivers.views';
+
+const NO_RECEIVER = [404, 'not_found', 'No such receiver in a workspace of the caller'] as [number, string, string];
+const NO_WORKSPACE = [404, 'not_found', 'No such workspace, or the caller is not a member of it'] as [number, string, string];
+
+@ApiTags('shared signals')
+@Controller('developer/ssf/receivers')
+@Auth('developer')
+export class SsfReceiversController {
+  constructor(private readonly receivers: SsfReceiversService) {}
+
+  @Doc(
+    'Register a Shared Signals receiver',
+    "A receiver of the workspace's security events (SSF 1.0, CAEP, RISC). Answers its OAuth client credentials, the secret shown once: it gets an access token from POST /oauth/token with grant_type=client_credentials&scope=ssf and manages its stream at the endpoints /.well-known/ssf-configuration names.",
+  )
+  @Returns(201, SsfReceiverCreatedSchema, 'The receiver and its client secret, shown this once')
+  @Errors(NO_WORKSPACE)
+  @Post()
+  create(
+    @CurrentPrincipal() p: DeveloperPrincipal,
+    @WorkspaceScoped('body', 'workspace_id') scope: WorkspaceScope,
+    @Body() dto: CreateSsfReceiverDto,
+    @ReqMeta() meta: RequestMeta,
+  ) {
+    return this.receivers.create(p, scope, dto, meta);
+  }
+
+  @Doc(
+    'List the Shared Signals receivers of a workspace',
+    "With each one's stream (status, delivery, events) and its SETs counted by state.",
+  )
+  @Returns(200, SsfReceiverSchema, 'The receivers', { list: true })
+  @Errors(NO_WORKSPACE)
+  @Get()
+  async list(@WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope, @Query() _query: SsfReceiverQueryDto) {
+    return { results: await this.receivers.list(scope) };
+  }
+
+  @Doc('Show a Shared Signals receiver', 'With its stream (status, delivery, events) and its SETs counted by state.')
+  @Returns(200, SsfReceiverSchema, 'The receiver')
+  @Errors(NO_RECEIVER)
+  @Get(':id')
+  get(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string) {
+    return this.receivers.get(p, id);
+  }
+
+  @Doc('Delete a Shared Signals receiver', 'Its stream and undelivered SETs go with it; its access tokens are refused on their next use.')
+  @NoBody(204, 'Deleted')
+  @Errors(NO_RECEIVER)
+  @Delete(':id')
+  @HttpCode(204)
+  delete(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string, @ReqMeta() meta: RequestMeta) {
+    return this.receivers.delete(p, id, meta);
+  }
+}

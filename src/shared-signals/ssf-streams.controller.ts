@@ -1,0 +1,165 @@
+import { Body, Controller, Delete, Get, Header, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Doc, Errors, NoBody, Returns } from '../api-docs/decorators';
+import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
+import type { SsfReceiverPrincipal } from '../common/auth/principal';
+import {
+  SsfPollDto,
+  SsfStatusDto,
+  SsfStreamChangeDto,
+  SsfStreamConfigDto,
+  SsfStreamIdQueryDto,
+  SsfStreamQueryDto,
+  SsfSubjectDto,
+  SsfVerificationDto,
+} from './dto/ssf-stream.dto';
+import { SsfPollService } from './ssf-poll.service';
+import { SsfStreamsService } from './ssf-streams.service';
+import { SsfConfigurationSchema, SsfPollResponseSchema, SsfStreamConfigSchema, SsfStreamStatusSchema } from './ssf-stream.views';
+
+const NO_STREAM = [404, 'not_found', "No such stream of the receiver (another receiver's stream is not found either)"] as [
+  number,
+  string,
+  string,
+];
+
+@ApiTags('shared signals')
+@Controller()
+@Auth('public')
+export class SsfConfigurationController {
+  constructor(private readonly streams: SsfStreamsService) {}
+
+  @Doc(
+    'Shared Signals transmitter configuration',
+    "SSF 1.0 §7.1: issuer, the JWKS the SETs are signed with (the authorization server's), push and poll delivery, and the stream management endpoints. Receivers authenticate with OAuth 2.0 (an access token of scope ssf from POST /oauth/token).",
+  )
+  @Returns(200, SsfConfigurationSchema, 'The configuration')
+  @Get('.well-known/ssf-configuration')
+  @Header('Cache-Control', 'public, max-age=300')
+  configuration() {
+    return this.streams.metadata();
+  }
+}
+
+/** SSF 1.0 §8: a receiver manages its stream (one per receiver) with its access token. */
+@ApiTags('shared signals')
+@Controller('ssf')
+@Auth('ssf')
+export class SsfStreamsController {
+  constructor(
+    private readonly streams: SsfStreamsService,
+    private readonly polls: SsfPollService,
+  ) {}
+
+  @Doc(
+    'Create the stream',
+    "SSF 1.0 §8.1.1.1. Push needs delivery.endpoint_url; poll gets the transmitter's poll URL back. The stream starts at the present: it carries what happens from now on.",
+  )
+  @Returns(201, SsfStreamConfigSchema, 'The stream configuration')
+  @Errors([409, 'conflict', 'The receiver already has its stream'])
+  @Post('streams')
+  create(@CurrentPrincipal() p: SsfReceiverPrincipal, @Body() dto: SsfStreamConfigDto) {
+    return this.streams.create(p, dto);
+  }
+
+  @Doc(
+    'Read the stream configuration',
+    "SSF 1.0 §8.1.1.2: with stream_id, that stream; without, an array of the receiver's streams (zero or one).",
+  )
+  @Returns(200, SsfStreamConfigSchema, 'The stream configuration (an array without stream_id)')
+  @Errors(NO_STREAM)
+  @Get('streams')
+  read(@CurrentPrincipal() p: SsfReceiverPrincipal, @Query() query: SsfStreamQueryDto) {
+    return this.streams.read(p, query.stream_id);
+  }
+
+  @Doc('Update the stream configuration', 'SSF 1.0 §8.1.1.3: the receiver-supplied members sent replace theirs; the others stay.')
+  @Returns(200, SsfStreamConfigSchema, 'The stream configuration')
+  @Errors(NO_STREAM)
+  @Patch('streams')
+  update(@CurrentPrincipal() p: SsfReceiverPrincipal, @Body() dto: SsfStreamChangeDto) {
+    return this.streams.update(p, dto.stream_id, dto, false);
+  }
+
+  @Doc(
+    'Replace the stream configuration',
+    'SSF 1.0 §8.1.1.4: every receiver-supplied member is replaced (absent ones take their defaults).',
+  )
+  @Returns(200, SsfStreamConfigSchema, 'The stream configuration')
+  @Errors(NO_STREAM)
+  @Put('streams')
+  replace(@CurrentPrincipal() p: SsfReceiverPrincipal, @Body() dto: SsfStreamChangeDto) {
+    return this.streams.update(p, dto.stream_id, dto, true);
+  }
+
+  @Doc('Delete the stream', 'SSF 1.0 §8.1.1.5: its subjects and undelivered SETs go with it.')
+  @NoBody(204, 'Deleted')
+  @Errors(NO_STREAM)
+  @Delete('streams')
+  @HttpCode(204)
+  delete(@CurrentPrincipal() p: SsfReceiverPrincipal, @Query() query: SsfStreamIdQueryDto) {
+    return this.streams.delete(p, query.stream_id);
+  }
+
+  @Doc('Read the stream status', 'SSF 1.0 §8.1.2.1.')
+  @Returns(200, SsfStreamStatusSchema, 'The status')
+  @Errors(NO_STREAM)
+  @Get('status')
+  status(@CurrentPrincipal() p: SsfReceiverPrincipal, @Query() query: SsfStreamIdQueryDto) {
+    return this.streams.status(p, query.stream_id);
+  }
+
+  @Doc('Update the stream status', 'SSF 1.0 §8.1.2.2: paused holds events and delivers them on resume; disabled drops them.')
+  @Returns(200, SsfStreamStatusSchema, 'The status')
+  @Errors(NO_STREAM)
+  @Post('status')
+  @HttpCode(200)
+  setStatus(@CurrentPrincipal() p: SsfReceiverPrincipal, @Body() dto: SsfStatusDto) {
+    return this.streams.setStatus(p, dto);
+  }
+
+  @Doc(
+    'Add a subject',
+    'SSF 1.0 §8.1.3.2: an RFC 9493 subject (email, iss_sub with our issuer and the SCIM user id, or opaque with the SCIM user id).',
+  )
+  @NoBody(200, 'Added')
+  @Errors(NO_STREAM)
+  @Post('subjects/add')
+  @HttpCode(200)
+  async addSubject(@CurrentPrincipal() p: SsfReceiverPrincipal, @Body() dto: SsfSubjectDto): Promise<void> {
+    await this.streams.addSubject(p, dto);
+  }
+
+  @Doc('Remove a subject', 'SSF 1.0 §8.1.3.3: no more events about it.')
+  @NoBody(204, 'Removed')
+  @Errors(NO_STREAM)
+  @Post('subjects/remove')
+  @HttpCode(204)
+  async removeSubject(@CurrentPrincipal() p: SsfReceiverPrincipal, @Body() dto: SsfSubjectDto): Promise<void> {
+    await this.streams.removeSubject(p, dto);
+  }
+
+  @Doc(
+    'Request a verification event',
+    'SSF 1.0 §8.1.4.2: a verification SET, echoing state, is delivered on the stream (pushed, or returned by the next poll).',
+  )
+  @NoBody(204, 'The verification SET is on its way')
+  @Errors(NO_STREAM)
+  @Post('verify')
+  @HttpCode(204)
+  async verify(@CurrentPrincipal() p: SsfReceiverPrincipal, @Body() dto: SsfVerificationDto): Promise<void> {
+    await this.streams.verify(p, dto);
+  }
+
+  @Doc(
+    'Poll for SETs',
+    'RFC 8936: acknowledge (ack) or reject (setErrs) SETs of earlier polls and receive the pending ones, oldest first, by jti. A SET not acknowledged comes again. Without returnImmediately an empty poll waits up to 10 s.',
+  )
+  @Returns(200, SsfPollResponseSchema, 'The SETs')
+  @Errors([404, 'not_found', 'No such poll stream of the receiver'])
+  @Post('poll/:streamId')
+  @HttpCode(200)
+  poll(@CurrentPrincipal() p: SsfReceiverPrincipal, @Param('streamId') streamId: string, @Body() dto: SsfPollDto) {
+    return this.polls.poll(p, streamId, dto);
+  }
+}

@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import { aWorkspaceRow, bootRepositories, itKeepsTheTenantContract, RepositoryHarness } from '../../test/support/repository';
+import { POLL } from './entities/ssf-stream.entity';
+import { SsfReceiversRepository } from './ssf-receivers.repository';
+import { SsfStreamsRepository } from './ssf-streams.repository';
+
+describe('SsfStreamsRepository', () => {
+  let db: RepositoryHarness;
+  let streams: SsfStreamsRepository;
+  let receivers: SsfReceiversRepository;
+  beforeAll(async () => {
+    db = await bootRepositories([SsfStreamsRepository, SsfReceiversRepository]);
+    streams = db.get(SsfStreamsRepository);
+    receivers = db.get(SsfReceiversRepository);
+  });
+  afterAll(() => db.close());
+
+  const aStream = (workspaceId: string) =>
+    db.dataSource.transaction(async (tx) => {
+      const receiver = await receivers.insert(tx, workspaceId, {
+        name: 'repo-spec',
+        clientId: `ssfr_${randomUUID()}`,
+        secretHash: 'not-a-real-hash',
+        defaultSubjects: 'NONE',
+        createdBy: null,
+      });
+      const stream = await streams.insert(tx, workspaceId, receiver.id, {
+        deliveryMethod: POLL,
+        endpointUrl: null,
+        authorizationEncrypted: null,
+        eventsRequested: [],
+        description: null,
+      });
+      return { receiver, stream };
+    });
+  const aSet = (workspaceId: string, streamId: string) =>
+    db.dataSource.transaction((tx) =>
+      streams.insertSets(tx, [{ workspaceId, streamId, jti: randomUUID(), eventType: 'https://example.com/event', token: 'a.b.c' }]),
+    );
+
+  itKeepsTheTenantContract(
+    'SSF streams',
+    () => db,
+    () => ({
+      create: async (workspaceId) => (await aStream(workspaceId)).stream.id,
+      read: async (workspaceId, id) => (await streams.findStream(workspaceId, id)) ?? undefined,
+      update: async (workspaceId, id) => {
+        const description = `by ${workspaceId}`;
+        await db.dataSource.transaction((tx) => streams.update(tx, workspaceId, id, { description }));
+        return (await db.dataSource.query(`SELECT description FROM ssf_streams WHERE id = $1`, [id]))[0]?.description === description;
+      },
+      delete: (workspaceId, id) => db.dataSource.transaction((tx) => streams.delete(tx, workspaceId, id)),
+    }),
+  );
+
+  it("acknowledges and reads only its own workspace's SETs", async () => {
+    const [ws, other] = [await aWorkspaceRow(db.dataSource), await aWorkspaceRow(db.dataSource)];
+    const { stream } = await aStream(ws);
+    const [set] = await aSet(ws, stream.id);
+    expect(await streams.pending(other, stream.id, 10)).toEqual([]);
+    await db.dataSource.transaction((tx) => streams.acknowledge(tx, other, stream.id, [set.jti]));
+    expect((await streams.pending(ws, stream.id, 10)).map((s) => s.jti)).toEqual([set.jti]);
+    await db.dataSource.transaction((tx) => streams.acknowledge(tx, ws, stream.id, [set.jti]));
+    expect(await streams.pending(ws, stream.id, 10)).toEqual([]);
+    expect(await streams.counts(ws, stream.id)).toEqual({ acknowledged: 1 });
+  });
+
+  it("keeps a stream's subjects to its workspace", async () => {
+    const [ws, other] = [await aWorkspaceRow(db.dataSource), await aWorkspaceRow(db.dataSource)];
+    const { stream } = await aStream(ws);
+    await db.dataSource.transaction((tx) => streams.include(tx, ws, stream.id, 'opaque:1', { format: 'opaque', id: '1' }));
+    const read = (workspaceId: string) => db.dataSource.transaction((tx) => streams.subjects(tx, workspaceId, stream.id, ['opaque:1']));
+    expect(await read(other)).toEqual([]);
+    expect((await read(ws)).map((s) => s.subject)).toEqual([{ format: 'opaque', id: '1' }]);
+  });
+});

@@ -1,0 +1,209 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, In } from 'typeorm';
+import { computed, entityColumns, NO_ROW } from '../database/row-shape';
+import { first, run, statement } from '../database/statement';
+import type { Tx } from '../database/unit-of-work';
+import { SsfSet } from './entities/ssf-set.entity';
+import { SsfStreamSubject } from './entities/ssf-stream-subject.entity';
+import { DeliveryMethod, SsfStream, StreamStatus } from './entities/ssf-stream.entity';
+
+/** Streams that are not paused and have directory events after their position (decision 0521). */
+const BEHIND = statement(
+  'ssf-streams.behind',
+  `SELECT s.id FROM ssf_streams s
+        WHERE s.status <> 'paused'
+          AND s.position < (SELECT COALESCE(max(d.seq), 0) FROM directory_events d WHERE d.workspace_id = s.workspace_id)`,
+  entityColumns(SsfStream, ['id']),
+);
+
+/** A new stream starts at its workspace's head: it carries what happens from now on. */
+const HEAD = statement(
+  'ssf-streams.head',
+  `SELECT COALESCE(max(d.seq), 0)::bigint AS position FROM directory_events d WHERE d.workspace_id = $1`,
+  entityColumns(SsfStream, ['position']),
+);
+
+/** Pending SETs of a poll stream, oldest first; `FOR UPDATE SKIP LOCKED` is not needed: a SET may be returned twice (at least once). */
+const PENDING = statement(
+  'ssf-streams.pending',
+  `SELECT id, jti, token FROM ssf_sets WHERE workspace_id = $1 AND stream_id = $2 AND status = 'pending'
+        ORDER BY created_at, id LIMIT $3`,
+  entityColumns(SsfSet, ['id', 'jti', 'token']),
+);
+
+const ACKNOWLEDGE = statement(
+  'ssf-streams.acknowledge',
+  `UPDATE ssf_sets SET status = 'acknowledged', delivered_at = now()
+        WHERE workspace_id = $1 AND stream_id = $2 AND jti = ANY($3::text[]) AND status = 'pending'`,
+  NO_ROW,
+);
+
+const REJECT = statement(
+  'ssf-streams.reject',
+  `UPDATE ssf_sets SET status = 'failed', last_error = e.error
+        FROM unnest($3::text[], $4::text[]) AS e(jti, error)
+        WHERE ssf_sets.workspace_id = $1 AND ssf_sets.stream_id = $2 AND ssf_sets.jti = e.jti AND ssf_sets.status = 'pending'`,
+  NO_ROW,
+);
+
+/**
+ * The person as the directory event before `seq` showed them (an update's old email). Walks the
+ * workspace's events back from `seq` by its (workspace_id, seq) index; only updates that touch
+ * userName or emails ask.
+ */
+const PREVIOUS_USER = statement(
+  'ssf-streams.previous-user',
+  `SELECT d.data FROM directory_events d
+        WHERE d.workspace_id = $1 AND d.resource_id = $2 AND d.seq < $3 AND d.type LIKE 'directory.user.%'
+        ORDER BY d.seq DESC LIMIT 1`,
+  computed({ data: 'json' }),
+);
+
+export interface StreamValues {
+  deliveryMethod: DeliveryMethod;
+  endpointUrl: string | null;
+  authorizationEncrypted: string | null;
+  eventsRequested: string[];
+  description: string | null;
+}
+
+export interface NewSet {
+  workspaceId: string;
+  streamId: string;
+  jti: string;
+  eventType: string;
+  token: string;
+}
+
+/** ssf_streams, their subjects and their SETs. Tenant methods take the workspace first. */
+@Injectable()
+export class SsfStreamsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async insert(tx: Tx, workspaceId: string, receiverId: string, values: StreamValues): Promise<SsfStream> {
+    const [{ position }] = await run(tx, HEAD, [workspaceId]);
+    const repo = tx.getRepository(SsfStream);
+    const saved = await repo.save(repo.create({ workspaceId, receiverId, ...values, position }));
+    return (await repo.findOneBy({ id: saved.id }))!;
+  }
+
+  /** The receiver's stream (one per receiver), locked for update when `tx` is given. */
+  findForReceiver(tx: Tx | null, workspaceId: string, receiverId: string): Promise<SsfStream | null> {
+    const repo = (tx ?? this.dataSource.manager).getRepository(SsfStream);
+    return repo.findOne({ where: { workspaceId, receiverId }, ...(tx ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
+  }
+
+  listForReceivers(workspaceId: string, receiverIds: string[]): Promise<SsfStream[]> {
+    if (receiverIds.length === 0) return Promise.resolve([]);
+    return this.dataSource.getRepository(SsfStream).findBy({ workspaceId, receiverId: In(receiverIds) });
+  }
+
+  async update(tx: Tx, workspaceId: string, id: string, values: Partial<StreamValues>): Promise<void> {
+    await tx.getRepository(SsfStream).update({ workspaceId, id }, { ...values, updatedAt: () => 'now()' });
+  }
+
+  async setStatus(tx: Tx, workspaceId: string, id: string, status: StreamStatus, reason: string | null): Promise<void> {
+    await tx.getRepository(SsfStream).update({ workspaceId, id }, { status, statusReason: reason, updatedAt: () => 'now()' });
+  }
+
+  async delete(tx: Tx, workspaceId: string, id: string): Promise<boolean> {
+    const result = await tx.getRepository(SsfStream).delete({ workspaceId, id });
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** Adds (or re-includes) a subject. */
+  async include(tx: Tx, workspaceId: string, streamId: string, key: string, subject: Record<string, string>): Promise<void> {
+    await tx.getRepository(SsfStreamSubject).upsert({ workspaceId, streamId, key, subject, excluded: false }, ['streamId', 'key']);
+  }
+
+  /** Removes a subject: from a NONE stream the row goes; an ALL stream remembers it as excluded. */
+  async exclude(
+    tx: Tx,
+    workspaceId: string,
+    streamId: string,
+    key: string,
+    subject: Record<string, string>,
+    remember: boolean,
+  ): Promise<void> {
+    const repo = tx.getRepository(SsfStreamSubject);
+    if (remember) await repo.upsert({ workspaceId, streamId, key, subject, excluded: true }, ['streamId', 'key']);
+    else await repo.delete({ workspaceId, streamId, key });
+  }
+
+  /** The stream's rows among these keys. */
+  subjects(tx: Tx, workspaceId: string, streamId: string, keys: string[]): Promise<SsfStreamSubject[]> {
+    if (keys.length === 0) return Promise.resolve([]);
+    return tx.getRepository(SsfStreamSubject).findBy({ workspaceId, streamId, key: In(keys) });
+  }
+
+  async previousUser(tx: Tx, workspaceId: string, userId: string, seq: number): Promise<Record<string, unknown> | null> {
+    const row = await first(tx, PREVIOUS_USER, [workspaceId, userId, String(seq)]);
+    return (row?.data as Record<string, unknown> | undefined) ?? null;
+  }
+
+  async behind(): Promise<string[]> {
+    return (await run(this.dataSource, BEHIND, [])).map((r) => r.id);
+  }
+
+  /** Any workspace's stream, locked: the dispatcher's unit of work (it then works in the stream's workspace only). */
+  lockById(tx: Tx, id: string): Promise<SsfStream | null> {
+    return tx.getRepository(SsfStream).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  async advance(tx: Tx, workspaceId: string, id: string, position: number): Promise<void> {
+    await tx.getRepository(SsfStream).update({ workspaceId, id }, { position: String(position) });
+  }
+
+  async insertSets(tx: Tx, sets: NewSet[]): Promise<SsfSet[]> {
+    if (sets.length === 0) return [];
+    const repo = tx.getRepository(SsfSet);
+    return repo.save(sets.map((s) => repo.create(s)));
+  }
+
+  findSet(id: string): Promise<SsfSet | null> {
+    return this.dataSource.getRepository(SsfSet).findOneBy({ id });
+  }
+
+  findStream(workspaceId: string, id: string): Promise<SsfStream | null> {
+    return this.dataSource.getRepository(SsfStream).findOneBy({ workspaceId, id });
+  }
+
+  async recordAttempt(workspaceId: string, setId: string, outcome: { status: 'pending' | 'delivered' | 'failed'; error: string | null }) {
+    await this.dataSource.getRepository(SsfSet).update(
+      { workspaceId, id: setId },
+      {
+        status: outcome.status,
+        lastError: outcome.error,
+        attempts: () => 'attempts + 1',
+        ...(outcome.status === 'delivered' ? { deliveredAt: () => 'now()' } : {}),
+      },
+    );
+  }
+
+  pending(workspaceId: string, streamId: string, limit: number) {
+    return run(this.dataSource, PENDING, [workspaceId, streamId, limit]);
+  }
+
+  async acknowledge(tx: Tx, workspaceId: string, streamId: string, jtis: string[]): Promise<void> {
+    if (jtis.length > 0) await run(tx, ACKNOWLEDGE, [workspaceId, streamId, jtis]);
+  }
+
+  async reject(tx: Tx, workspaceId: string, streamId: string, errors: { jti: string; error: string }[]): Promise<void> {
+    if (errors.length === 0) return;
+    await run(tx, REJECT, [workspaceId, streamId, errors.map((e) => e.jti), errors.map((e) => e.error)]);
+  }
+
+  /** Counts of the stream's SETs by status (the console's view of a stream). */
+  async counts(workspaceId: string, streamId: string): Promise<Record<string, number>> {
+    const rows = await this.dataSource
+      .getRepository(SsfSet)
+      .createQueryBuilder('s')
+      .select('s.status', 'status')
+      .addSelect('count(*)::int', 'count')
+      .where('s.workspace_id = :workspaceId AND s.stream_id = :streamId', { workspaceId, streamId })
+      .groupBy('s.status')
+      .getRawMany<{ status: string; count: number }>();
+    return Object.fromEntries(rows.map((r) => [r.status, r.count]));
+  }
+}
