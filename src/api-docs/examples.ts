@@ -18,6 +18,23 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
   CreateOAuthClientDto: { workspace_id: WORKSPACE_ID, name: 'Acme web app', redirect_uris: ['https://app.example.com/callback'] },
   UpdateOAuthClientDto: { name: 'Acme web app', redirect_uris: ['https://app.example.com/callback', 'http://localhost:5173/callback'] },
   CreateScimTokenDto: { workspace_id: WORKSPACE_ID, label: 'Okta' },
+  CreateSsfReceiverDto: { workspace_id: WORKSPACE_ID, name: 'Slack access revocation', default_subjects: 'NONE' },
+  SsfStreamConfigDto: {
+    delivery: {
+      method: 'urn:ietf:rfc:8935',
+      endpoint_url: 'https://receiver.example.com/ssf/events',
+      authorization_header: 'Bearer 6f1d0c9a',
+    },
+    events_requested: [
+      'https://schemas.openid.net/secevent/risc/event-type/account-disabled',
+      'https://schemas.openid.net/secevent/caep/event-type/session-revoked',
+    ],
+    description: 'Revoke Slack access',
+  },
+  SsfStreamChangeDto: {
+    stream_id: 'f67e39a0-0d0f-4b8e-9b3c-2a7b0e7d6c11',
+    events_requested: ['https://schemas.openid.net/secevent/risc/event-type/account-disabled'],
+  },
   CreateScimClientDto: { workspace_id: WORKSPACE_ID, label: 'Entra ID provisioning', expires_at: '2027-06-01T00:00:00Z' },
   CreateScimClientSecretDto: { expires_at: '2027-06-01T00:00:00Z' },
   ScimClientKeysDto: { jwks_uri: 'https://idp.example.com/.well-known/jwks.json' },

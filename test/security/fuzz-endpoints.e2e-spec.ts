@@ -6,6 +6,7 @@ import { listRoutes, RouteInfo } from '../support/routes';
 import { samlEnv } from '../saml/support/saml-env';
 import { aScimToken, GROUP_SCHEMA, PATCH_OP, USER_SCHEMA } from '../scim/scim-support';
 import { anEndUser, logIn } from '../end-users/support';
+import { aReceiver } from '../shared-signals/ssf-support';
 import { buildOpenApiDocument } from '../../src/openapi';
 
 const deflated = (xml: string) => deflateRawSync(Buffer.from(xml)).toString('base64');
@@ -219,6 +220,7 @@ describe('hostile input on every endpoint', () => {
   let scimToken: string;
   let clientId: string;
   let endUserToken: string;
+  let receiverAuth: { Authorization: string };
   let cases = 0;
   beforeAll(async () => {
     t = await createTestApp(samlEnv());
@@ -229,6 +231,7 @@ describe('hostile input on every endpoint', () => {
     // Authenticated SCIM and end-user routes get their own credential, so their writes meet the hostile values too.
     scimToken = (await aScimToken(t, dev, ws)).token;
     endUserToken = (await logIn(t, await anEndUser(t, client))).access_token;
+    receiverAuth = (await aReceiver(t, dev, ws)).auth;
   });
   afterAll(async () => {
     process.stdout.write(`fuzz: ${cases} hostile requests across ${listRoutes(t.app).length} routes\n`);
@@ -261,6 +264,7 @@ describe('hostile input on every endpoint', () => {
     if (route.auth === 'developer') void req.set(dev.auth);
     if (route.auth === 'scim') void req.set('Authorization', `Bearer ${scimToken}`);
     if (route.auth === 'end-user') void req.set('Authorization', `Bearer ${endUserToken}`);
+    if (route.auth === 'ssf') void req.set(receiverAuth);
     return ['GET', 'DELETE'].includes(route.method) ? req : req.send(body);
   }
 

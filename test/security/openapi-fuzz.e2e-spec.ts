@@ -20,6 +20,7 @@ import {
 } from '../support/openapi-fuzz';
 import { samlEnv } from '../saml/support/saml-env';
 import { aScimToken } from '../scim/scim-support';
+import { aReceiver } from '../shared-signals/ssf-support';
 import { anEndUser, logIn, TestEndUser } from '../end-users/support';
 
 /**
@@ -72,6 +73,7 @@ describe('requests generated from the OpenAPI document, for every operation', ()
   let scimToken: string;
   let endUser: TestEndUser;
   let endUserToken: string;
+  let receiverAuth: { Authorization: string };
   let session: { sid: string; csrf: string };
   let sent = 0;
   const findings = new Map<string, Finding>();
@@ -91,6 +93,7 @@ describe('requests generated from the OpenAPI document, for every operation', ()
     scimToken = (await aScimToken(t, dev, ws)).token;
     endUser = await anEndUser(t, client);
     endUserToken = (await logIn(t, endUser)).access_token;
+    receiverAuth = (await aReceiver(t, dev, ws)).auth;
     session = await developerSession();
   });
 
@@ -202,6 +205,8 @@ describe('requests generated from the OpenAPI document, for every operation', ()
         return { Authorization: `Bearer ${scimToken}` };
       case 'end-user':
         return { Authorization: `Bearer ${endUserToken}` };
+      case 'ssf':
+        return receiverAuth;
       default:
         return {};
     }

@@ -57,7 +57,7 @@ export interface OpenApiDocument {
   components?: { schemas?: Record<string, Schema> };
 }
 
-export type Credential = 'developer' | 'scim' | 'end-user' | 'public';
+export type Credential = 'developer' | 'scim' | 'end-user' | 'ssf' | 'public';
 
 export interface Operation {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -86,7 +86,9 @@ export function operationsOf(doc: OpenApiDocument): Operation[] {
           ? 'developer'
           : schemes.includes('end-user-token')
             ? 'end-user'
-            : 'public';
+            : schemes.includes('ssf-receiver-token')
+              ? 'ssf'
+              : 'public';
       const params = op.parameters ?? [];
       const content = op.requestBody?.content ?? {};
       // JSON when the operation takes it (SCIM routes take both), otherwise its one media type.
