@@ -2104,6 +2104,214 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/developer/ssf/receivers/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the Shared Signals receivers of a workspace
+     * @description With each one's stream (status, delivery, events) and its SETs counted by state.
+     */
+    get: operations['SsfReceiversController_list'];
+    put?: never;
+    /**
+     * Register a Shared Signals receiver
+     * @description A receiver of the workspace's security events (SSF 1.0, CAEP, RISC). Answers its OAuth client credentials, the secret shown once: it gets an access token from POST /oauth/token with grant_type=client_credentials&scope=ssf and manages its stream at the endpoints /.well-known/ssf-configuration names.
+     */
+    post: operations['SsfReceiversController_create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/developer/ssf/receivers/{id}/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Show a Shared Signals receiver
+     * @description With its stream (status, delivery, events) and its SETs counted by state.
+     */
+    get: operations['SsfReceiversController_get'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a Shared Signals receiver
+     * @description Its stream and undelivered SETs go with it; its access tokens are refused on their next use.
+     */
+    delete: operations['SsfReceiversController_delete'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/.well-known/ssf-configuration': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Shared Signals transmitter configuration
+     * @description SSF 1.0 §7.1: issuer, the JWKS the SETs are signed with (the authorization server's), push and poll delivery, and the stream management endpoints. Receivers authenticate with OAuth 2.0 (an access token of scope ssf from POST /oauth/token).
+     */
+    get: operations['SsfConfigurationController_configuration'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/ssf/streams': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read the stream configuration
+     * @description SSF 1.0 §8.1.1.2: with stream_id, that stream; without, an array of the receiver's streams (zero or one).
+     */
+    get: operations['SsfStreamsController_read'];
+    /**
+     * Replace the stream configuration
+     * @description SSF 1.0 §8.1.1.4: every receiver-supplied member is replaced (absent ones take their defaults).
+     */
+    put: operations['SsfStreamsController_replace'];
+    /**
+     * Create the stream
+     * @description SSF 1.0 §8.1.1.1. Push needs delivery.endpoint_url; poll gets the transmitter's poll URL back. The stream starts at the present: it carries what happens from now on.
+     */
+    post: operations['SsfStreamsController_create'];
+    /**
+     * Delete the stream
+     * @description SSF 1.0 §8.1.1.5: its subjects and undelivered SETs go with it.
+     */
+    delete: operations['SsfStreamsController_delete'];
+    options?: never;
+    head?: never;
+    /**
+     * Update the stream configuration
+     * @description SSF 1.0 §8.1.1.3: the receiver-supplied members sent replace theirs; the others stay.
+     */
+    patch: operations['SsfStreamsController_update'];
+    trace?: never;
+  };
+  '/ssf/status': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read the stream status
+     * @description SSF 1.0 §8.1.2.1.
+     */
+    get: operations['SsfStreamsController_status'];
+    put?: never;
+    /**
+     * Update the stream status
+     * @description SSF 1.0 §8.1.2.2: paused holds events and delivers them on resume; disabled drops them.
+     */
+    post: operations['SsfStreamsController_setStatus'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/ssf/subjects/add': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Add a subject
+     * @description SSF 1.0 §8.1.3.2: an RFC 9493 subject (email, iss_sub with our issuer and the SCIM user id, or opaque with the SCIM user id).
+     */
+    post: operations['SsfStreamsController_addSubject'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/ssf/subjects/remove': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Remove a subject
+     * @description SSF 1.0 §8.1.3.3: no more events about it.
+     */
+    post: operations['SsfStreamsController_removeSubject'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/ssf/verify': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Request a verification event
+     * @description SSF 1.0 §8.1.4.2: a verification SET, echoing state, is delivered on the stream (pushed, or returned by the next poll).
+     */
+    post: operations['SsfStreamsController_verify'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/ssf/poll/{streamId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Poll for SETs
+     * @description RFC 8936: acknowledge (ack) or reject (setErrs) SETs of earlier polls and receive the pending ones, oldest first, by jti. A SET not acknowledged comes again. Without returnImmediately an empty poll waits up to 10 s.
+     */
+    post: operations['SsfStreamsController_poll'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/developer/external-providers/': {
     parameters: {
       query?: never;
@@ -3296,6 +3504,8 @@ export interface components {
         | 'recovery_codes_regenerate'
         | 'step_up_required'
         | 'sign_in_blocked'
+        | 'ssf_receiver_create'
+        | 'ssf_receiver_delete'
         | 'directory.user.created'
         | 'directory.user.updated'
         | 'directory.user.deactivated'
@@ -3393,6 +3603,8 @@ export interface components {
         | 'recovery_codes_regenerate'
         | 'step_up_required'
         | 'sign_in_blocked'
+        | 'ssf_receiver_create'
+        | 'ssf_receiver_delete'
         | 'directory.user.created'
         | 'directory.user.updated'
         | 'directory.user.deactivated'
@@ -3407,6 +3619,179 @@ export interface components {
       description?: string;
       /** @description false pauses deliveries; true re-enables a disabled endpoint */
       is_active?: boolean;
+    };
+    /**
+     * @example {
+     *       "workspace_id": "0b6f2d4e-5a7c-4c1e-9f3a-2d8e6b1c7a90",
+     *       "name": "Slack access revocation",
+     *       "default_subjects": "NONE"
+     *     }
+     */
+    CreateSsfReceiverDto: {
+      /** Format: uuid */
+      workspace_id: string;
+      /**
+       * @description What the receiver is, for the people of the workspace
+       * @example Slack access revocation
+       */
+      name: string;
+      /**
+       * @description NONE: its stream carries only the subjects the receiver adds. ALL: every person of the workspace, except the subjects it removes (SSF 1.0 §7.1 default_subjects); the workspace's members decide, not the receiver.
+       * @default NONE
+       * @enum {string}
+       */
+      default_subjects: 'NONE' | 'ALL';
+    };
+    SsfDeliveryDto: {
+      /**
+       * @description urn:ietf:rfc:8935 (push to endpoint_url) or urn:ietf:rfc:8936 (poll)
+       * @example urn:ietf:rfc:8935
+       * @enum {string}
+       */
+      method: 'urn:ietf:rfc:8935' | 'urn:ietf:rfc:8936';
+      /**
+       * @description Push: where SETs are POSTed (https; checked like webhook URLs). Poll: set by the transmitter; a value sent is ignored.
+       * @example https://receiver.example.com/ssf/events
+       */
+      endpoint_url?: string;
+      /**
+       * @description Push: the Authorization header every push carries (stored encrypted, never shown again).
+       * @example Bearer 6f1d0c…
+       */
+      authorization_header?: string;
+    };
+    /**
+     * @example {
+     *       "delivery": {
+     *         "method": "urn:ietf:rfc:8935",
+     *         "endpoint_url": "https://receiver.example.com/ssf/events",
+     *         "authorization_header": "Bearer 6f1d0c9a"
+     *       },
+     *       "events_requested": [
+     *         "https://schemas.openid.net/secevent/risc/event-type/account-disabled",
+     *         "https://schemas.openid.net/secevent/caep/event-type/session-revoked"
+     *       ],
+     *       "description": "Revoke Slack access"
+     *     }
+     */
+    SsfStreamConfigDto: {
+      delivery?: components['schemas']['SsfDeliveryDto'];
+      /**
+       * @example [
+       *       "https://schemas.openid.net/secevent/risc/event-type/account-disabled",
+       *       "https://schemas.openid.net/secevent/caep/event-type/session-revoked"
+       *     ]
+       */
+      events_requested?: string[];
+      /** @example Revoke Slack access */
+      description?: string;
+      readonly iss?: string;
+      readonly aud?: string | string[];
+      readonly events_supported?: string[];
+      readonly events_delivered?: string[];
+      readonly min_verification_interval?: number;
+      readonly inactivity_timeout?: number;
+    };
+    /**
+     * @example {
+     *       "stream_id": "f67e39a0-0d0f-4b8e-9b3c-2a7b0e7d6c11",
+     *       "events_requested": [
+     *         "https://schemas.openid.net/secevent/risc/event-type/account-disabled"
+     *       ]
+     *     }
+     */
+    SsfStreamChangeDto: {
+      delivery?: components['schemas']['SsfDeliveryDto'];
+      /**
+       * @example [
+       *       "https://schemas.openid.net/secevent/risc/event-type/account-disabled",
+       *       "https://schemas.openid.net/secevent/caep/event-type/session-revoked"
+       *     ]
+       */
+      events_requested?: string[];
+      /** @example Revoke Slack access */
+      description?: string;
+      readonly iss?: string;
+      readonly aud?: string | string[];
+      readonly events_supported?: string[];
+      readonly events_delivered?: string[];
+      readonly min_verification_interval?: number;
+      readonly inactivity_timeout?: number;
+      /** @example f67e39a0-0d0f-4b8e-9b3c-2a7b0e7d6c11 */
+      stream_id: string;
+    };
+    SsfStatusDto: {
+      /** @example f67e39a0-0d0f-4b8e-9b3c-2a7b0e7d6c11 */
+      stream_id: string;
+      /**
+       * @example paused
+       * @enum {string}
+       */
+      status: 'enabled' | 'paused' | 'disabled';
+      /** @example Maintenance window */
+      reason?: string;
+    };
+    SsfSubjectDto: {
+      /** @example f67e39a0-0d0f-4b8e-9b3c-2a7b0e7d6c11 */
+      stream_id: string;
+      /**
+       * @description An RFC 9493 subject identifier: format email {email}, iss_sub {iss, sub} or opaque {id}
+       * @example {
+       *       "format": "email",
+       *       "email": "ada@example.com"
+       *     }
+       */
+      subject: {
+        [key: string]: string;
+      };
+      /**
+       * @description SSF 1.0 §8.1.3.2: whether the receiver verified the subject (recorded nowhere: every subject is treated alike)
+       * @example true
+       */
+      verified?: boolean;
+    };
+    SsfVerificationDto: {
+      /** @example f67e39a0-0d0f-4b8e-9b3c-2a7b0e7d6c11 */
+      stream_id: string;
+      /**
+       * @description Echoed in the verification SET
+       * @example VGhpcyBpcyBhbiBleGFtcGxlIHN0YXRlIHZhbHVlLgo=
+       */
+      state?: string;
+    };
+    SsfPollDto: {
+      /**
+       * @description At most this many SETs (0: only acknowledge); default 100, at most 1000
+       * @example 10
+       */
+      maxEvents?: number;
+      /**
+       * @description false (the default): wait up to 10 s for a SET when none is pending
+       * @example true
+       */
+      returnImmediately?: boolean;
+      /**
+       * @description jti of SETs received and processed
+       * @example [
+       *       "4d3559ec67504aaba65d40b0363faad8"
+       *     ]
+       */
+      ack?: string[];
+      /**
+       * @description jti → {err, description} of SETs the receiver could not process (not sent again)
+       * @example {
+       *       "3d0c3cf797584bd193bd0fb1bd4e7d30": {
+       *         "err": "jwtAud",
+       *         "description": "The audience value was incorrect."
+       *       }
+       *     }
+       */
+      setErrs?: {
+        [key: string]: {
+          err?: string;
+          description?: string;
+        };
+      };
     };
     ProfileMappingDto: {
       /** @example email */
@@ -5589,6 +5974,247 @@ export interface components {
        * @example 2026-11-24T12:00:00.000Z
        */
       updated_at: string | null;
+    };
+    /** @description Transmitter configuration metadata (SSF 1.0 §7.1). */
+    SsfConfiguration: {
+      /** @example 1_0 */
+      spec_version: string;
+      /**
+       * Format: uri
+       * @example https://id.example.com
+       */
+      issuer: string;
+      /**
+       * Format: uri
+       * @example https://id.example.com/oauth/jwks
+       */
+      jwks_uri: string;
+      /**
+       * @example [
+       *       "urn:ietf:rfc:8935",
+       *       "urn:ietf:rfc:8936"
+       *     ]
+       */
+      delivery_methods_supported: string[];
+      /**
+       * Format: uri
+       * @example https://id.example.com/ssf/streams
+       */
+      configuration_endpoint: string;
+      /**
+       * Format: uri
+       * @example https://id.example.com/ssf/status
+       */
+      status_endpoint?: string;
+      /**
+       * Format: uri
+       * @example https://id.example.com/ssf/subjects/add
+       */
+      add_subject_endpoint?: string;
+      /**
+       * Format: uri
+       * @example https://id.example.com/ssf/subjects/remove
+       */
+      remove_subject_endpoint?: string;
+      /**
+       * Format: uri
+       * @example https://id.example.com/ssf/verify
+       */
+      verification_endpoint?: string;
+      /**
+       * @example [
+       *       {
+       *         "spec_urn": "urn:ietf:rfc:6749"
+       *       }
+       *     ]
+       */
+      authorization_schemes?: {
+        spec_urn?: string;
+      }[];
+      /**
+       * @example NONE
+       * @enum {string}
+       */
+      default_subjects?: 'ALL' | 'NONE';
+    };
+    /** @description RFC 8936 §2.5: the SETs by jti, and whether more are waiting. */
+    SsfPollResponse: {
+      /**
+       * @example {
+       *       "4d3559ec67504aaba65d40b0363faad8": "eyJhbGciOiJSUzI1NiIsImtpZCI6IjEiLCJ0eXAiOiJzZWNldmVudCtqd3QifQ.eyJpc3MiOi4uLn0.c2ln"
+       *     }
+       */
+      sets: {
+        [key: string]: string;
+      };
+      /** @example false */
+      moreAvailable: boolean;
+    };
+    /** @description A Shared Signals receiver of a workspace: an OAuth client (scope ssf) that manages one event stream. */
+    SsfReceiver: {
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      id: string;
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      workspace_id: string;
+      /** @example Slack access revocation */
+      name: string;
+      /** @example ssfr_5f0b6c1d2e3f4a5b6c7d8e9f0a1b2c3d */
+      client_id: string;
+      /**
+       * @example NONE
+       * @enum {string}
+       */
+      default_subjects: 'NONE' | 'ALL';
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      created_at: string;
+      /** @description The receiver's stream, once it created one (SSF 1.0 §8.1.1); null before. */
+      stream: {
+        /**
+         * Format: uuid
+         * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+         */
+        stream_id: string;
+        /**
+         * @example enabled
+         * @enum {string}
+         */
+        status: 'enabled' | 'paused' | 'disabled';
+        /** @example null */
+        status_reason?: string | null;
+        /** @example urn:ietf:rfc:8935 */
+        delivery_method: string;
+        /** @example https://receiver.example.com/ssf/events */
+        endpoint_url?: string | null;
+        /**
+         * @example [
+         *       "https://schemas.openid.net/secevent/risc/event-type/account-disabled"
+         *     ]
+         */
+        events_requested: string[];
+        /**
+         * @description How many SETs the stream holds by state: pending (not delivered or not acknowledged yet), delivered, acknowledged, failed
+         * @example {
+         *       "pending": 0,
+         *       "delivered": 12
+         *     }
+         */
+        sets: {
+          [key: string]: number;
+        };
+      } | null;
+    };
+    /** @description The receiver and its client secret, shown this once (stored as SHA-256). */
+    SsfReceiverCreated: {
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      id: string;
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      workspace_id: string;
+      /** @example Slack access revocation */
+      name: string;
+      /** @example ssfr_5f0b6c1d2e3f4a5b6c7d8e9f0a1b2c3d */
+      client_id: string;
+      /**
+       * @description For POST /oauth/token (client_secret_basic or client_secret_post), grant_type=client_credentials&scope=ssf
+       * @example ssfs_Qm9yZWFsaXMgc2VjcmV0IHNob3duIG9uY2UgYW5kIG5ldmVyIGFnYWluLg
+       */
+      client_secret: string;
+      /**
+       * @example NONE
+       * @enum {string}
+       */
+      default_subjects: 'NONE' | 'ALL';
+      /**
+       * Format: date-time
+       * @example 2026-11-24T12:00:00.000Z
+       */
+      created_at: string;
+    };
+    /** @description A stream configuration (SSF 1.0 §8.1.1). The authorization header of a push delivery is never shown back. */
+    SsfStreamConfiguration: {
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      stream_id: string;
+      /**
+       * Format: uri
+       * @example https://id.example.com
+       */
+      iss: string;
+      /**
+       * @description The receiver's client_id
+       * @example ssfr_5f0b6c1d2e3f4a5b6c7d8e9f0a1b2c3d
+       */
+      aud: string;
+      delivery: {
+        /**
+         * @example urn:ietf:rfc:8935
+         * @enum {string}
+         */
+        method: 'urn:ietf:rfc:8935' | 'urn:ietf:rfc:8936';
+        /**
+         * @description Push: the receiver's endpoint. Poll: the transmitter's poll URL for this stream.
+         * @example https://receiver.example.com/ssf/events
+         */
+        endpoint_url?: string;
+      };
+      /**
+       * @example [
+       *       "https://schemas.openid.net/secevent/risc/event-type/account-disabled",
+       *       "https://schemas.openid.net/secevent/risc/event-type/account-enabled",
+       *       "https://schemas.openid.net/secevent/risc/event-type/identifier-changed",
+       *       "https://schemas.openid.net/secevent/caep/event-type/session-revoked"
+       *     ]
+       */
+      events_supported: string[];
+      /**
+       * @example [
+       *       "https://schemas.openid.net/secevent/risc/event-type/account-disabled",
+       *       "https://schemas.openid.net/secevent/caep/event-type/session-revoked"
+       *     ]
+       */
+      events_requested: string[];
+      /**
+       * @example [
+       *       "https://schemas.openid.net/secevent/risc/event-type/account-disabled",
+       *       "https://schemas.openid.net/secevent/caep/event-type/session-revoked"
+       *     ]
+       */
+      events_delivered: string[];
+      /** @example Revoke Slack access */
+      description?: string;
+      /** @example 0 */
+      min_verification_interval?: number;
+    };
+    /** @description SSF 1.0 §8.1.2: enabled (delivering), paused (events held, delivered on resume), disabled (events not held). */
+    SsfStreamStatus: {
+      /**
+       * Format: uuid
+       * @example 3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11
+       */
+      stream_id: string;
+      /**
+       * @example enabled
+       * @enum {string}
+       */
+      status: 'enabled' | 'paused' | 'disabled';
+      /** @example Maintenance window */
+      reason?: string;
     };
     /** @description One upstream answer to the connection: accepted, or refused with its reason. */
     SsoAttempt: {
@@ -14593,6 +15219,917 @@ export interface operations {
       };
       /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  SsfReceiversController_list: {
+    parameters: {
+      query: {
+        workspace_id: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The receivers */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            results: components['schemas']['SsfReceiver'][];
+          };
+        };
+      };
+      /** @description `validation_failed`: a query parameter is missing, malformed or out of range; details names each one; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such workspace, or the caller is not a member of it */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  SsfReceiversController_create: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateSsfReceiverDto'];
+      };
+    };
+    responses: {
+      /** @description The receiver and its client secret, shown this once */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SsfReceiverCreated'];
+        };
+      };
+      /** @description `validation_failed`: a field is missing, null where it may not be, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `csrf_failed`: Cookie-authenticated write without the X-CSRF-Token of the session */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such workspace, or the caller is not a member of it */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  SsfReceiversController_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The receiver */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SsfReceiver'];
+        };
+      };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such receiver in a workspace of the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  SsfReceiversController_delete: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: No developer session cookie or access token, or it expired or was revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `csrf_failed`: Cookie-authenticated write without the X-CSRF-Token of the session */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such receiver in a workspace of the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: The developer account is over its request budget (TENANT_RATE_PER_SECOND) or has TENANT_MAX_IN_FLIGHT requests in flight; retry after the Retry-After header (RateLimit and RateLimit-Policy headers say what is left) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  SsfConfigurationController_configuration: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The configuration */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SsfConfiguration'];
+        };
+      };
+      /** @description `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  SsfStreamsController_read: {
+    parameters: {
+      query?: {
+        stream_id?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The stream configuration (an array without stream_id) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SsfStreamConfiguration'];
+        };
+      };
+      /** @description `validation_failed`: a query parameter is missing, malformed or out of range; details names each one; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The receiver's access token is missing, invalid, expired, or its receiver was deleted */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such stream of the receiver (another receiver's stream is not found either) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  SsfStreamsController_replace: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SsfStreamChangeDto'];
+      };
+    };
+    responses: {
+      /** @description The stream configuration */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SsfStreamConfiguration'];
+        };
+      };
+      /** @description `validation_failed`: a field is missing, null where it may not be, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The receiver's access token is missing, invalid, expired, or its receiver was deleted */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such stream of the receiver (another receiver's stream is not found either) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  SsfStreamsController_create: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SsfStreamConfigDto'];
+      };
+    };
+    responses: {
+      /** @description The stream configuration */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SsfStreamConfiguration'];
+        };
+      };
+      /** @description `validation_failed`: a field is missing, null where it may not be, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The receiver's access token is missing, invalid, expired, or its receiver was deleted */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `conflict`: The receiver already has its stream */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  SsfStreamsController_delete: {
+    parameters: {
+      query: {
+        stream_id: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `validation_failed`: a query parameter is missing, malformed or out of range; details names each one; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The receiver's access token is missing, invalid, expired, or its receiver was deleted */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such stream of the receiver (another receiver's stream is not found either) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  SsfStreamsController_update: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SsfStreamChangeDto'];
+      };
+    };
+    responses: {
+      /** @description The stream configuration */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SsfStreamConfiguration'];
+        };
+      };
+      /** @description `validation_failed`: a field is missing, null where it may not be, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The receiver's access token is missing, invalid, expired, or its receiver was deleted */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such stream of the receiver (another receiver's stream is not found either) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  SsfStreamsController_status: {
+    parameters: {
+      query: {
+        stream_id: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The status */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SsfStreamStatus'];
+        };
+      };
+      /** @description `validation_failed`: a query parameter is missing, malformed or out of range; details names each one; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The receiver's access token is missing, invalid, expired, or its receiver was deleted */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such stream of the receiver (another receiver's stream is not found either) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  SsfStreamsController_setStatus: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SsfStatusDto'];
+      };
+    };
+    responses: {
+      /** @description The status */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SsfStreamStatus'];
+        };
+      };
+      /** @description `validation_failed`: a field is missing, null where it may not be, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The receiver's access token is missing, invalid, expired, or its receiver was deleted */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such stream of the receiver (another receiver's stream is not found either) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  SsfStreamsController_addSubject: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SsfSubjectDto'];
+      };
+    };
+    responses: {
+      /** @description Added */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `validation_failed`: a field is missing, null where it may not be, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The receiver's access token is missing, invalid, expired, or its receiver was deleted */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such stream of the receiver (another receiver's stream is not found either) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  SsfStreamsController_removeSubject: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SsfSubjectDto'];
+      };
+    };
+    responses: {
+      /** @description Removed */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `validation_failed`: a field is missing, null where it may not be, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The receiver's access token is missing, invalid, expired, or its receiver was deleted */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such stream of the receiver (another receiver's stream is not found either) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  SsfStreamsController_verify: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SsfVerificationDto'];
+      };
+    };
+    responses: {
+      /** @description The verification SET is on its way */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `validation_failed`: a field is missing, null where it may not be, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The receiver's access token is missing, invalid, expired, or its receiver was deleted */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such stream of the receiver (another receiver's stream is not found either) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  SsfStreamsController_poll: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        streamId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SsfPollDto'];
+      };
+    };
+    responses: {
+      /** @description The SETs */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SsfPollResponse'];
+        };
+      };
+      /** @description `validation_failed`: a field is missing, null where it may not be, has the wrong type, breaks a rule, or is unknown; details names each field and its problems; `invalid_body`: The body is not valid JSON; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The receiver's access token is missing, invalid, expired, or its receiver was deleted */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such poll stream of the receiver */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than BODY_LIMIT */
+      413: {
         headers: {
           [name: string]: unknown;
         };

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { SecretBox } from '../common/crypto/secret-box';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { JobContext, JobsService } from '../jobs/jobs.service';
-import { postWebhook } from '../webhooks/safe-http';
+import { postWebhook } from '../common/safe-http';
 import { PUSH } from './entities/ssf-stream.entity';
 import { SET_TYPE } from './set-signer';
 import { SSF_PUSH_ATTEMPTS, SSF_PUSH_QUEUE } from './ssf-queue';

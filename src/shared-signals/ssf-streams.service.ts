@@ -10,7 +10,7 @@ import { APP_CONFIG, AppConfig } from '../config/config';
 import { Tx, UnitOfWork } from '../database/unit-of-work';
 import { JobsService } from '../jobs/jobs.service';
 import { OAuthServerInfo } from '../oauth/discovery/oauth-server-info';
-import { unsafeTargetReason } from '../webhooks/safe-http';
+import { unsafeTargetReason } from '../common/safe-http';
 import type { SsfStatusDto, SsfStreamConfigDto, SsfSubjectDto, SsfVerificationDto } from './dto/ssf-stream.dto';
 import { PUSH, POLL, SsfStream } from './entities/ssf-stream.entity';
 import { SetSigner } from './set-signer';
