@@ -6178,7 +6178,8 @@ export interface components {
        *       "https://schemas.openid.net/secevent/risc/event-type/account-disabled",
        *       "https://schemas.openid.net/secevent/risc/event-type/account-enabled",
        *       "https://schemas.openid.net/secevent/risc/event-type/identifier-changed",
-       *       "https://schemas.openid.net/secevent/caep/event-type/session-revoked"
+       *       "https://schemas.openid.net/secevent/caep/event-type/session-revoked",
+       *       "https://schemas.openid.net/secevent/caep/event-type/credential-change"
        *     ]
        */
       events_supported: string[];

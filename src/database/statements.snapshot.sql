@@ -792,10 +792,12 @@ WHERE workspace_id = $1 AND stream_id = $2 AND jti = ANY($3::text[]) AND status 
 -- ssf-streams.behind
 SELECT s.id FROM ssf_streams s
 WHERE s.status <> 'paused'
-AND s.position < (SELECT COALESCE(max(d.seq), 0) FROM directory_events d WHERE d.workspace_id = s.workspace_id);
+AND (s.position < (SELECT COALESCE(max(d.seq), 0) FROM directory_events d WHERE d.workspace_id = s.workspace_id)
+OR s.audit_position < (SELECT COALESCE(max(c.seq), 0) FROM audit_chain c WHERE c.workspace_id = s.workspace_id));
 
 -- ssf-streams.head
-SELECT COALESCE(max(d.seq), 0)::bigint AS position FROM directory_events d WHERE d.workspace_id = $1;
+SELECT (SELECT COALESCE(max(d.seq), 0) FROM directory_events d WHERE d.workspace_id = $1)::bigint AS position,
+(SELECT COALESCE(max(c.seq), 0) FROM audit_chain c WHERE c.workspace_id = $1)::bigint AS audit_position;
 
 -- ssf-streams.pending
 SELECT id, jti, token FROM ssf_sets WHERE workspace_id = $1 AND stream_id = $2 AND status = 'pending'

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditModule } from '../audit/audit.module';
 import { CommonModule } from '../common/common.module';
 import { DirectoryEventsModule } from '../directory-events/directory-events.module';
 import { JobsModule } from '../jobs/jobs.module';
@@ -31,6 +32,7 @@ import { SsfStreamsService } from './ssf-streams.service';
     JobsModule,
     WorkspacesModule,
     CommonModule,
+    AuditModule,
   ],
   controllers: [SsfReceiversController, SsfConfigurationController, SsfStreamsController],
   providers: [

@@ -2,6 +2,8 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import { OnEvent } from '@nestjs/event-emitter';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { UnitOfWork } from '../database/unit-of-work';
+import { AuditChainRepository } from '../audit/audit-chain.repository';
+import { AUDIT_SEALED } from '../audit/audit-sealer';
 import { DIRECTORY_EVENTS_SEALED } from '../directory-events/directory-event-sealer';
 import { DirectoryEventsRepository } from '../directory-events/directory-events.repository';
 import { OAuthServerInfo } from '../oauth/discovery/oauth-server-info';
@@ -10,7 +12,7 @@ import type { SsfStream } from './entities/ssf-stream.entity';
 import { PUSH } from './entities/ssf-stream.entity';
 import type { SsfStreamSubject } from './entities/ssf-stream-subject.entity';
 import { SetSigner } from './set-signer';
-import { mayChangeIdentifier, Signal, signalsOf, subjectKey } from './ssf-events';
+import { AuditedChange, mayChangeIdentifier, Signal, signalsOf, signalsOfAudit, subjectKey } from './ssf-events';
 import { SsfReceiversRepository } from './ssf-receivers.repository';
 import { NewSet, SsfStreamsRepository } from './ssf-streams.repository';
 import { SsfStreamsService } from './ssf-streams.service';
@@ -38,6 +40,7 @@ export class SsfDispatcher implements OnApplicationBootstrap, OnApplicationShutd
     private readonly streams: SsfStreamsRepository,
     private readonly receivers: SsfReceiversRepository,
     private readonly events: DirectoryEventsRepository,
+    private readonly chain: AuditChainRepository,
     private readonly signer: SetSigner,
     private readonly streamsService: SsfStreamsService,
     private readonly server: OAuthServerInfo,
@@ -58,6 +61,7 @@ export class SsfDispatcher implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   @OnEvent(DIRECTORY_EVENTS_SEALED)
+  @OnEvent(AUDIT_SEALED)
   onSealed(): void {
     if (this.config.JOBS_WORKER_ENABLED) this.tick();
   }
@@ -99,7 +103,8 @@ export class SsfDispatcher implements OnApplicationBootstrap, OnApplicationShutd
       const stream = await this.streams.lockById(tx, id);
       if (!stream || stream.status === 'paused') return { sets: 0, more: false };
       const events = await this.events.page(stream.workspaceId, Number(stream.position), BATCH, null);
-      if (events.length === 0) return { sets: 0, more: false };
+      const links = await this.chain.links(tx, stream.workspaceId, Number(stream.auditPosition), Number.MAX_SAFE_INTEGER, BATCH);
+      if (events.length === 0 && links.length === 0) return { sets: 0, more: false };
       const receiver = await this.receivers.find(stream.workspaceId, stream.receiverId);
       // Disabled: events are not held (SSF 1.0 §8.1.2), the position moves on without SETs.
       const signals: Signal[] = [];
@@ -109,6 +114,11 @@ export class SsfDispatcher implements OnApplicationBootstrap, OnApplicationShutd
             ? await this.streams.previousUser(tx, event.workspaceId, event.resourceId, event.seq)
             : null;
           signals.push(...signalsOf(event, this.server.issuer, previous).filter((s) => stream.eventsRequested.includes(s.eventType)));
+        }
+        for (const link of links) {
+          if (!link.event) continue;
+          const audited = signalsOfAudit(link.event as AuditedChange, this.server.issuer);
+          signals.push(...audited.filter((s) => stream.eventsRequested.includes(s.eventType)));
         }
       }
       const keys = [...new Set(signals.flatMap((s) => s.subjects.map(subjectKey)))];
@@ -120,8 +130,9 @@ export class SsfDispatcher implements OnApplicationBootstrap, OnApplicationShutd
       }
       const saved = await this.streams.insertSets(tx, sets);
       if (stream.deliveryMethod === PUSH) for (const set of saved) await this.streamsService.enqueuePush(tx, set.id);
-      await this.streams.advance(tx, stream.workspaceId, stream.id, events[events.length - 1].seq);
-      return { sets: saved.length, more: events.length === BATCH };
+      if (events.length > 0) await this.streams.advance(tx, stream.workspaceId, stream.id, events[events.length - 1].seq);
+      if (links.length > 0) await this.streams.advanceAudit(tx, stream.workspaceId, stream.id, links[links.length - 1].seq);
+      return { sets: saved.length, more: events.length === BATCH || links.length === BATCH };
     });
   }
 

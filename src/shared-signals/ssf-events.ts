@@ -7,10 +7,11 @@ export const ACCOUNT_DISABLED = `${RISC}account-disabled`;
 export const ACCOUNT_ENABLED = `${RISC}account-enabled`;
 export const IDENTIFIER_CHANGED = `${RISC}identifier-changed`;
 export const SESSION_REVOKED = `${CAEP}session-revoked`;
+export const CREDENTIAL_CHANGE = `${CAEP}credential-change`;
 /** SSF 1.0 §8.1.4: sent on a verification request whatever the stream asked for. */
 export const VERIFICATION = 'https://schemas.openid.net/secevent/ssf/event-type/verification';
 
-export const EVENTS_SUPPORTED = [ACCOUNT_DISABLED, ACCOUNT_ENABLED, IDENTIFIER_CHANGED, SESSION_REVOKED] as const;
+export const EVENTS_SUPPORTED = [ACCOUNT_DISABLED, ACCOUNT_ENABLED, IDENTIFIER_CHANGED, SESSION_REVOKED, CREDENTIAL_CHANGE] as const;
 
 /** An RFC 9493 subject identifier in one of the formats this transmitter matches. */
 export type SubjectId =
@@ -130,4 +131,48 @@ function identifierChanged(event: DirectoryEventRow, issuer: string, previous: S
       txn: event.id,
     },
   ];
+}
+
+/** An audit row as the signals need it (the chain's view of it). */
+export interface AuditedChange {
+  id: string;
+  event_type: string;
+  actor_type: string;
+  actor_id: string | null;
+  actor_email: string | null;
+  metadata: Record<string, unknown> | null;
+  created_at: string;
+}
+
+/** CAEP 1.0 §3.3 credential types of our second factors. */
+const FACTOR_TYPES: Record<string, string> = { totp: 'app', passkey: 'fido2-platform' };
+
+/**
+ * The signals an audited change means (decision 0525): a signed-out or revoked session is CAEP
+ * session-revoked; a password set or reset, or a second factor enrolled or removed, is CAEP
+ * credential-change. About the end user who did it (or whose session a system revocation ended).
+ */
+export function signalsOfAudit(row: AuditedChange, issuer: string): Signal[] {
+  const userId = row.actor_type === 'end_user' ? row.actor_id : typeof row.metadata?.user_id === 'string' ? row.metadata.user_id : null;
+  if (!userId) return [];
+  const at = Math.floor(Date.parse(row.created_at) / 1000);
+  const { all, preferred } = subjectsOf({ id: userId, userName: row.actor_email ?? undefined }, issuer);
+  const initiating = row.actor_type === 'end_user' ? 'user' : 'system';
+  const signal = (eventType: string, event: Record<string, unknown>): Signal[] => [
+    { eventType, event: { event_timestamp: at, initiating_entity: initiating, ...event }, subjects: all, preferred, txn: row.id },
+  ];
+  const method = typeof row.metadata?.method === 'string' ? row.metadata.method : '';
+  switch (row.event_type) {
+    case 'logout':
+      return signal(SESSION_REVOKED, {});
+    case 'password_update':
+    case 'password_reset_confirm':
+      return signal(CREDENTIAL_CHANGE, { credential_type: 'password', change_type: 'update' });
+    case 'mfa_enroll':
+      return FACTOR_TYPES[method] ? signal(CREDENTIAL_CHANGE, { credential_type: FACTOR_TYPES[method], change_type: 'create' }) : [];
+    case 'mfa_remove':
+      return FACTOR_TYPES[method] ? signal(CREDENTIAL_CHANGE, { credential_type: FACTOR_TYPES[method], change_type: 'delete' }) : [];
+    default:
+      return [];
+  }
 }

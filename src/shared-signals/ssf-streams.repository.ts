@@ -8,20 +8,22 @@ import { SsfSet } from './entities/ssf-set.entity';
 import { SsfStreamSubject } from './entities/ssf-stream-subject.entity';
 import { DeliveryMethod, SsfStream, StreamStatus } from './entities/ssf-stream.entity';
 
-/** Streams that are not paused and have directory events after their position (decision 0521). */
+/** Streams that are not paused and have directory events or audit links after their positions (decisions 0521, 0525). */
 const BEHIND = statement(
   'ssf-streams.behind',
   `SELECT s.id FROM ssf_streams s
         WHERE s.status <> 'paused'
-          AND s.position < (SELECT COALESCE(max(d.seq), 0) FROM directory_events d WHERE d.workspace_id = s.workspace_id)`,
+          AND (s.position < (SELECT COALESCE(max(d.seq), 0) FROM directory_events d WHERE d.workspace_id = s.workspace_id)
+            OR s.audit_position < (SELECT COALESCE(max(c.seq), 0) FROM audit_chain c WHERE c.workspace_id = s.workspace_id))`,
   entityColumns(SsfStream, ['id']),
 );
 
-/** A new stream starts at its workspace's head: it carries what happens from now on. */
+/** A new stream starts at its workspace's heads: it carries what happens from now on. */
 const HEAD = statement(
   'ssf-streams.head',
-  `SELECT COALESCE(max(d.seq), 0)::bigint AS position FROM directory_events d WHERE d.workspace_id = $1`,
-  entityColumns(SsfStream, ['position']),
+  `SELECT (SELECT COALESCE(max(d.seq), 0) FROM directory_events d WHERE d.workspace_id = $1)::bigint AS position,
+          (SELECT COALESCE(max(c.seq), 0) FROM audit_chain c WHERE c.workspace_id = $1)::bigint AS audit_position`,
+  entityColumns(SsfStream, ['position', 'auditPosition']),
 );
 
 /** Pending SETs of a poll stream, oldest first; `FOR UPDATE SKIP LOCKED` is not needed: a SET may be returned twice (at least once). */
@@ -82,9 +84,9 @@ export class SsfStreamsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async insert(tx: Tx, workspaceId: string, receiverId: string, values: StreamValues): Promise<SsfStream> {
-    const [{ position }] = await run(tx, HEAD, [workspaceId]);
+    const [{ position, auditPosition }] = await run(tx, HEAD, [workspaceId]);
     const repo = tx.getRepository(SsfStream);
-    const saved = await repo.save(repo.create({ workspaceId, receiverId, ...values, position }));
+    const saved = await repo.save(repo.create({ workspaceId, receiverId, ...values, position, auditPosition }));
     return (await repo.findOneBy({ id: saved.id }))!;
   }
 
@@ -153,6 +155,10 @@ export class SsfStreamsRepository {
 
   async advance(tx: Tx, workspaceId: string, id: string, position: number): Promise<void> {
     await tx.getRepository(SsfStream).update({ workspaceId, id }, { position: String(position) });
+  }
+
+  async advanceAudit(tx: Tx, workspaceId: string, id: string, position: number): Promise<void> {
+    await tx.getRepository(SsfStream).update({ workspaceId, id }, { auditPosition: String(position) });
   }
 
   async insertSets(tx: Tx, sets: NewSet[]): Promise<SsfSet[]> {

@@ -28,6 +28,7 @@ import { ApplicationPkcePolicy1795840000001 } from './1795840000001-ApplicationP
 import { SsoVerifiedDomainOnce1795844000000 } from './1795844000000-SsoVerifiedDomainOnce';
 import { WebhookDirectoryEvents1795850000000 } from './1795850000000-WebhookDirectoryEvents';
 import { SharedSignals1795905200000 } from './1795905200000-SharedSignals';
+import { SharedSignalsFromAudit1795905200001 } from './1795905200001-SharedSignalsFromAudit';
 
 /** Every migration, in order. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -61,4 +62,5 @@ export const MIGRATIONS = [
   SsoVerifiedDomainOnce1795844000000,
   WebhookDirectoryEvents1795850000000,
   SharedSignals1795905200000,
+  SharedSignalsFromAudit1795905200001,
 ];

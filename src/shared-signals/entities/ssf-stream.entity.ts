@@ -35,6 +35,8 @@ export class SsfStream {
   @Column('text', { default: 'enabled' }) status!: StreamStatus;
   @Column('text', { name: 'status_reason', nullable: true }) statusReason!: string | null;
   @Column('bigint', { default: 0 }) position!: string;
+  /** The last seq of the workspace's audit chain already read for signals (decision 0525). */
+  @Column('bigint', { name: 'audit_position', default: 0 }) auditPosition!: string;
   @Column('timestamptz', { name: 'created_at', default: () => 'now()' }) createdAt!: Date;
   @Column('timestamptz', { name: 'updated_at', default: () => 'now()' }) updatedAt!: Date;
 }
