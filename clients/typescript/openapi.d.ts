@@ -2404,6 +2404,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/auth/sso/{id}/saml/acs/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * SAML assertion consumer service (HTTP-POST binding)
+     * @description The connection's acs_url, where the IdP's page posts its Response. The signature over the assertion or the response, the Issuer, Destination and Recipient, the Audience, the validity window (two minutes of skew), InResponseTo (a request this browser started, from its sso_saml cookie) and the assertion ID (accepted once) are checked; the person is then matched and signed in to the hosted login. A refusal is a 4xx HTML page naming the reason in words, audited as login_failure with metadata.reason and listed in the connection's attempts.
+     */
+    post: operations['SsoSamlController_acs'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/sso/{id}/saml/metadata/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * SAML service provider metadata of a connection
+     * @description The connection's sp_metadata_url (also its SP entity id): the EntityDescriptor to import at the IdP, with the ACS (HTTP-POST), WantAssertionsSigned and the NameID formats accepted (persistent, emailAddress).
+     */
+    get: operations['SsoSamlController_metadata'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/developer/directory/users/': {
     parameters: {
       query?: never;
@@ -16652,6 +16692,129 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  SsoSamlController_acs: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The SAML connection (external provider) id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/x-www-form-urlencoded': {
+          /**
+           * @description The Response, base64-encoded (at most 256 KiB)
+           * @example PHNhbWxwOlJlc3BvbnNlIHhtbG5zOnNhbWxwPSJ1cm46b2FzaXM6bmFtZXM6dGM6U0FNTDoyLjA6cHJvdG9jb2wiPuKApjwvc2FtbHA6UmVzcG9uc2U+
+           */
+          SAMLResponse: string;
+          /**
+           * @description For an IdP-initiated sign-in the connection allows: where to go (a relative path)
+           * @example /dashboard
+           */
+          RelayState?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Signed in: the esid session cookie is set and the browser goes to the sign-in's next (or straight on to the application) */
+      303: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description HTML error page: the answer was refused (signature_invalid, audience_mismatch, response_expired, response_replayed, state_mismatch, …) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+      /** @description HTML error page: the person may not sign in (user_not_provisioned, user_deactivated, …) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+      /** @description HTML error page: no SAML connection has this id */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+      /** @description HTML error page: the form is larger than 32 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+      /** @description HTML error page: too many sign-ins from this IP; Retry-After says when to retry */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+    };
+  };
+  SsoSamlController_metadata: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The SAML connection (external provider) id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description EntityDescriptor of our service provider for this connection */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /** @example <EntityDescriptor xmlns="urn:oasis:names:tc:SAML:2.0:metadata" entityID="https://id.example.com/auth/sso/3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11/saml/metadata">…</EntityDescriptor> */
+          'application/samlmetadata+xml': string;
+        };
+      };
+      /** @description HTML error page: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+      /** @description HTML error page: no SAML connection has this id */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
         };
       };
     };

@@ -11,6 +11,7 @@ import { SsoBinding } from './entities/sso-binding.entity';
 import { SsoConnectionDomain } from './entities/sso-connection-domain.entity';
 import { SsoConnection } from './entities/sso-connection.entity';
 import { SsoConnectionsController } from './sso-connections.controller';
+import { SsoSamlController } from './sso-saml.controller';
 import { SsoSignInController } from './sso-sign-in.controller';
 import { OidcUpstreamService } from './oidc/oidc-upstream.service';
 import { SsoOidcFlow } from './entities/sso-oidc-flow.entity';
@@ -43,7 +44,7 @@ import { TxtLookup } from './domains/txt-lookup';
     SessionsModule,
     SecondFactorModule,
   ],
-  controllers: [SsoConnectionsController, SsoSignInController],
+  controllers: [SsoConnectionsController, SsoSignInController, SsoSamlController],
   providers: [
     SsoConnectionsRepository,
     SsoConnectionsService,

@@ -1,4 +1,4 @@
-import { Controller, Get, Inject, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Auth } from '../common/auth/auth.decorator';
@@ -11,8 +11,8 @@ import { sessionCookie } from '../hosted-login/browser-session-cookie';
 import { BrowserSessionsService } from '../hosted-login/browser-sessions.service';
 import { safeNext } from '../hosted-login/safe-next';
 import { OIDC_FLOW_TTL_MS, OidcUpstreamService } from './oidc/oidc-upstream.service';
-import { SAML_REQUEST_TTL_MS } from './saml/saml-pending-requests';
-import { SamlUpstreamService, type SamlPostForm } from './saml/saml-upstream.service';
+import { SAML_PENDING_COOKIE, setSamlPendingCookie } from './saml/saml-pending-cookie';
+import { SamlUpstreamService } from './saml/saml-upstream.service';
 import { SsoConnectionsRepository } from './sso-connections.repository';
 import { sendUpstreamResult } from './upstream-answer';
 import { isUuid } from '../common/ids';
@@ -20,18 +20,12 @@ import type { SsoConnection } from './entities/sso-connection.entity';
 
 /** The cookie that binds an OIDC sign-in's answer to the browser that started it (decision 0412). */
 export const SSO_FLOW_COOKIE = 'sso_flow';
-/**
- * The cookie holding the SAML requests this browser waits on (decision 0424). SameSite=None: the
- * IdP's answer is a cross-site form POST, which carries no Lax cookie. Always Secure, which
- * browsers require with None (and accept on http://localhost for development).
- */
-export const SAML_PENDING_COOKIE = 'sso_saml';
 const FLOW_COOKIE_PATH = '/auth/sso/';
 
 /**
  * The browser side of enterprise SSO: `GET /auth/sso/{id}/?next=` starts a sign-in through the
  * connection; an OIDC provider answers at `callback` (and `jwks` serves our private_key_jwt
- * public key), a SAML IdP posts to `saml/acs` (and `saml/metadata` is our SP metadata).
+ * public key); a SAML IdP answers at SsoSamlController's `saml/acs`.
  */
 @ApiExcludeController()
 @PageSurface()
@@ -86,31 +80,6 @@ export class SsoSignInController {
     sendUpstreamResult(res, result, this.config.COOKIE_SECURE, meta.requestId);
   }
 
-  /** The SAML IdP's HTTP-POST answer (the connection's acs_url): a cross-site form post, bound by the sso_saml cookie. */
-  @Post(':id/saml/acs')
-  @RateLimit('login')
-  async acs(@Param('id') id: string, @Req() req: Request, @Res() res: Response, @ReqMeta() meta: RequestMeta) {
-    const connection = await this.connection(id, res, meta);
-    if (!connection) return;
-    if (connection.protocol !== 'saml') return this.notFound(res, meta);
-    const form = (req.body ?? {}) as SamlPostForm;
-    const previous = await this.browser.sessionFor(sessionCookie(req));
-    const answer = await this.saml.acs(connection, form, cookies(req)[SAML_PENDING_COOKIE], meta, previous);
-    if (answer.pendingCookie) this.setSamlPending(res, answer.pendingCookie);
-    else res.clearCookie(SAML_PENDING_COOKIE, { httpOnly: true, sameSite: 'none', secure: true, path: FLOW_COOKIE_PATH });
-    sendUpstreamResult(res, answer.result, this.config.COOKIE_SECURE, meta.requestId);
-  }
-
-  /** Our SP metadata for a SAML connection (its sp_metadata_url, also its SP entity id). */
-  @Get(':id/saml/metadata')
-  async spMetadata(@Param('id') id: string, @Res() res: Response, @ReqMeta() meta: RequestMeta) {
-    const connection = await this.connection(id, res, meta);
-    if (!connection) return;
-    if (connection.protocol !== 'saml') return this.notFound(res, meta);
-    res.setHeader('Cache-Control', 'public, max-age=300');
-    res.type('application/samlmetadata+xml').send(this.saml.metadata(connection));
-  }
-
   @Get(':id/jwks')
   async jwks(@Param('id') id: string, @Res() res: Response, @ReqMeta() meta: RequestMeta) {
     const connection = await this.connection(id, res, meta);
@@ -124,19 +93,9 @@ export class SsoSignInController {
   private async startSaml(connection: SsoConnection, next: string, req: Request, res: Response, meta: RequestMeta) {
     const started = await this.saml.start(connection, next, cookies(req)[SAML_PENDING_COOKIE], meta);
     if (started.kind !== 'redirect') return sendUpstreamResult(res, started, this.config.COOKIE_SECURE, meta.requestId);
-    this.setSamlPending(res, started.pendingCookie);
+    setSamlPendingCookie(res, started.pendingCookie);
     res.setHeader('Cache-Control', 'no-store');
     res.redirect(303, started.location);
-  }
-
-  private setSamlPending(res: Response, value: string): void {
-    res.cookie(SAML_PENDING_COOKIE, value, {
-      httpOnly: true,
-      sameSite: 'none',
-      secure: true,
-      path: FLOW_COOKIE_PATH,
-      maxAge: SAML_REQUEST_TTL_MS,
-    });
   }
 
   private async connection(id: string, res: Response, meta: RequestMeta): Promise<SsoConnection | null> {
