@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import type { Browser } from 'playwright-core';
 import { AppProcess, spawnApp, SPAWN_HOOK_TIMEOUT_MS } from '../support/app-process';
 import { launchChromium } from '../support/browser';
+import { UpstreamOp } from '../sso-connections/support/upstream-op';
 
 const run = promisify(execFile);
 const QUICKSTART = resolve(__dirname, '../../docs/quickstart.md');
@@ -39,28 +40,50 @@ describe('docs/quickstart.md', () => {
   let app: AppProcess;
   let plainApp: AppProcess;
   let browser: Browser;
+  /** The company's IdP of section 5: panva's oidc-provider on loopback, with Grace's account. */
+  let op: UpstreamOp;
   const dataDir = mkdtempSync(join(tmpdir(), 'idsvc-quickstart-'));
   const plainDataDir = mkdtempSync(join(tmpdir(), 'idsvc-quickstart-plain-'));
-  const zeroConfig = (dir: string) => ({ DATABASE_URL: '', REDIS_URL: '', SMTP_URL: '', DATA_DIR: dir, LOG_FILE: '', LOG_LEVEL: 'warn' });
+  // The IdP of section 5 is an http issuer on loopback, which development allows (OAUTH_JWKS_ALLOW_PRIVATE_TARGETS).
+  const zeroConfig = (dir: string) => ({
+    DATABASE_URL: '',
+    REDIS_URL: '',
+    SMTP_URL: '',
+    DATA_DIR: dir,
+    LOG_FILE: '',
+    LOG_LEVEL: 'warn',
+    OAUTH_JWKS_ALLOW_PRIVATE_TARGETS: 'true',
+  });
+  const idp = { clientId: 'quickstart-app', clientSecret: 'quickstart-idp-secret', password: 'grace-at-the-idp' };
   beforeAll(async () => {
-    [app, plainApp] = await Promise.all([spawnApp(zeroConfig(dataDir)), spawnApp(zeroConfig(plainDataDir))]);
+    [app, plainApp, op] = await Promise.all([spawnApp(zeroConfig(dataDir)), spawnApp(zeroConfig(plainDataDir)), UpstreamOp.start()]);
+    await op.setAccount('grace', { password: idp.password, email: 'grace@acme.test', email_verified: true });
     browser = await launchChromium();
   }, SPAWN_HOOK_TIMEOUT_MS);
   afterAll(async () => {
     await browser?.close();
-    await Promise.all([app?.stop(), plainApp?.stop()]);
+    await Promise.all([app?.stop(), plainApp?.stop(), op?.stop()]);
   });
 
   /** Runs every bash block in one shell; answers its output, the directory it ran in and per-section timings. */
   async function runQuickstart(shell: keyof typeof SHELLS, instance: AppProcess, dir: string) {
     const sections = quickstartSections(readFileSync(QUICKSTART, 'utf8'));
-    expect(sections.map((s) => s.title.slice(0, 2))).toEqual(['0.', '1.', '2.', '3.', '4.']);
+    expect(sections.map((s) => s.title.slice(0, 2))).toEqual(['0.', '1.', '2.', '3.', '4.', '5.']);
     const script = [SHELLS[shell], ...sections.flatMap((s, i) => [s.script, `echo "@@done ${i} $(date +%s%3N)"`])].join('\n');
     const cwd = mkdtempSync(join(tmpdir(), 'idsvc-quickstart-shell-'));
     const started = Date.now();
     const { stdout } = await run('bash', ['-c', script], {
       cwd,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tmpdir(), BASE: instance.baseUrl, DATA_DIR: dir },
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: tmpdir(),
+        BASE: instance.baseUrl,
+        DATA_DIR: dir,
+        // What a reader copies from the app they registered at their IdP (section 5).
+        IDP_ISSUER: op.issuer,
+        IDP_CLIENT_ID: idp.clientId,
+        IDP_CLIENT_SECRET: idp.clientSecret,
+      },
       // A ceiling against a hang, not a speed target: every wait in the blocks is for a condition.
       timeout: SPAWN_HOOK_TIMEOUT_MS,
     }).catch((err: { stdout?: string; stderr?: string; message: string }) => {
@@ -76,7 +99,7 @@ describe('docs/quickstart.md', () => {
     async () => {
       const { stdout, cwd } = await runQuickstart('plain', plainApp, plainDataDir);
       expect(stdout.split('\n').filter((line) => line.startsWith('@@failed'))).toEqual([]);
-      expect(stdout).toMatch(/^@@done 4 /m);
+      expect(stdout).toMatch(/^@@done 5 /m);
       expect(stdout).toContain('"grace@acme.test"');
       // Section 4: the OpenID flow ended on the app's callback with a code, and UserInfo named Ada.
       expect(stdout).toContain('http://127.0.0.1:3000/callback?code=…&state=quickstart');
@@ -113,6 +136,25 @@ describe('docs/quickstart.md', () => {
       expect(await tab.textContent('#name-id')).toBe('ada@acme.test');
       await context.close();
       timings.push(`3. browser sign-in through the test SP: ${((Date.now() - browserStarted) / 1000).toFixed(1)} s`);
+
+      // Section 5: the redirect URI registered at the IdP, then Grace (SCIM-provisioned, no password of ours)
+      // signs in there and lands signed in as herself.
+      const redirectUri = /^Register (\S+) as the app's redirect URI at your IdP$/m.exec(stdout)?.[1];
+      const signIn = /^Then open (\S+) in a browser$/m.exec(stdout)?.[1];
+      expect({ redirectUri, signIn }).toEqual({ redirectUri: expect.stringContaining('/callback'), signIn: expect.any(String) });
+      await op.registerClient({ client_id: idp.clientId, client_secret: idp.clientSecret, redirect_uris: [redirectUri!] });
+      const idpStarted = Date.now();
+      const graceContext = await browser.newContext();
+      const grace = await graceContext.newPage();
+      await grace.goto(signIn!);
+      await grace.waitForURL((url) => url.href.startsWith(`${op.issuer}/interaction/`));
+      await grace.getByLabel('Username').fill('grace');
+      await grace.getByLabel('Password').fill(idp.password);
+      await grace.getByRole('button', { name: 'Sign in to Acme' }).click();
+      await grace.getByRole('heading', { name: "You're signed in" }).waitFor();
+      expect(await grace.textContent('body')).toContain('as grace@acme.test');
+      await graceContext.close();
+      timings.push(`5. browser sign-in through the IdP: ${((Date.now() - idpStarted) / 1000).toFixed(1)} s`);
       process.stdout.write(`quickstart journey timings (commands as written, zero-config instance):\n  ${timings.join('\n  ')}\n`);
     },
     SPAWN_HOOK_TIMEOUT_MS,
