@@ -6242,6 +6242,7 @@ export interface components {
       /** @example 0 */
       min_verification_interval?: number;
     };
+    SsfStreamConfigurationRead: components['schemas']['SsfStreamConfiguration'] | components['schemas']['SsfStreamConfiguration'][];
     /** @description SSF 1.0 §8.1.2: enabled (delivering), paused (events held, delivered on resume), disabled (events not held). */
     SsfStreamStatus: {
       /**
@@ -15570,13 +15571,13 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The stream configuration (an array without stream_id) */
+      /** @description The stream configuration (an array of them without stream_id) */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['SsfStreamConfiguration'];
+          'application/json': components['schemas']['SsfStreamConfigurationRead'];
         };
       };
       /** @description `validation_failed`: a query parameter is missing, malformed or out of range; details names each one; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */

@@ -801,7 +801,7 @@ SELECT (SELECT COALESCE(max(d.seq), 0) FROM directory_events d WHERE d.workspace
 
 -- ssf-streams.pending
 SELECT id, jti, token FROM ssf_sets WHERE workspace_id = $1 AND stream_id = $2 AND status = 'pending'
-ORDER BY created_at, id LIMIT $3;
+ORDER BY made LIMIT $3;
 
 -- ssf-streams.previous-user
 SELECT d.data FROM directory_events d

@@ -18,6 +18,9 @@ import { NewSet, SsfStreamsRepository } from './ssf-streams.repository';
 import { SsfStreamsService } from './ssf-streams.service';
 
 const BATCH = 500;
+/** SETs done with are kept this long for the console's counts and for support, then dropped (decision 0523). */
+const SET_RETENTION_MS = 30 * 24 * 60 * 60_000;
+const PRUNE_EVERY_MS = 60 * 60_000;
 
 /**
  * The transmitter's fan-out (decision 0521): the directory events are the outbox. Each stream
@@ -34,6 +37,7 @@ export class SsfDispatcher implements OnApplicationBootstrap, OnApplicationShutd
   private running?: Promise<void>;
   private again = false;
   private stopping = false;
+  private lastPrune = 0;
 
   constructor(
     private readonly uow: UnitOfWork,
@@ -87,7 +91,7 @@ export class SsfDispatcher implements OnApplicationBootstrap, OnApplicationShutd
       return;
     }
     this.running = this.dispatchAll()
-      .then(() => undefined)
+      .then(() => this.pruneNow())
       .catch((err: Error) => this.logger.warn(`shared signals fan-out failed: ${err.message}`))
       .finally(() => {
         this.running = undefined;
@@ -96,6 +100,12 @@ export class SsfDispatcher implements OnApplicationBootstrap, OnApplicationShutd
           this.tick();
         }
       });
+  }
+
+  private async pruneNow(): Promise<void> {
+    if (Date.now() - this.lastPrune < PRUNE_EVERY_MS) return;
+    this.lastPrune = Date.now();
+    await this.streams.pruneSets(new Date(Date.now() - SET_RETENTION_MS));
   }
 
   private fanOut(id: string): Promise<{ sets: number; more: boolean }> {

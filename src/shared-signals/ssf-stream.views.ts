@@ -1,8 +1,9 @@
-import { id, namedSchema, str } from '../api-docs/response-schema';
+import { id, namedSchema, ref, str } from '../api-docs/response-schema';
 import type { SsfStream } from './entities/ssf-stream.entity';
 import { ACCOUNT_DISABLED, EVENTS_SUPPORTED, SESSION_REVOKED } from './ssf-events';
 
-const EVENTS = { type: 'array', items: { type: 'string', format: 'uri' }, example: [ACCOUNT_DISABLED, SESSION_REVOKED] } as const;
+// Event type URIs; a receiver may request any string, and its request is shown back as it sent it.
+const EVENTS = { type: 'array', items: { type: 'string' }, example: [ACCOUNT_DISABLED, SESSION_REVOKED] } as const;
 
 export const SsfStreamConfigSchema = namedSchema('SsfStreamConfiguration', {
   type: 'object',
@@ -28,6 +29,11 @@ export const SsfStreamConfigSchema = namedSchema('SsfStreamConfiguration', {
     description: { type: 'string', example: 'Revoke Slack access' },
     min_verification_interval: { type: 'integer', example: 0 },
   },
+});
+
+/** GET of the configuration: one stream with stream_id, the array of the receiver's streams without (SSF 1.0 §8.1.1.2). */
+export const SsfStreamReadSchema = namedSchema('SsfStreamConfigurationRead', {
+  anyOf: [ref(SsfStreamConfigSchema), { type: 'array', items: ref(SsfStreamConfigSchema), example: [] }],
 });
 
 export const SsfStreamStatusSchema = namedSchema('SsfStreamStatus', {

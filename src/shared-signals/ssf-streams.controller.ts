@@ -15,7 +15,13 @@ import {
 } from './dto/ssf-stream.dto';
 import { SsfPollService } from './ssf-poll.service';
 import { SsfStreamsService } from './ssf-streams.service';
-import { SsfConfigurationSchema, SsfPollResponseSchema, SsfStreamConfigSchema, SsfStreamStatusSchema } from './ssf-stream.views';
+import {
+  SsfConfigurationSchema,
+  SsfPollResponseSchema,
+  SsfStreamConfigSchema,
+  SsfStreamReadSchema,
+  SsfStreamStatusSchema,
+} from './ssf-stream.views';
 
 const NO_STREAM = [404, 'not_found', "No such stream of the receiver (another receiver's stream is not found either)"] as [
   number,
@@ -66,7 +72,7 @@ export class SsfStreamsController {
     'Read the stream configuration',
     "SSF 1.0 §8.1.1.2: with stream_id, that stream; without, an array of the receiver's streams (zero or one).",
   )
-  @Returns(200, SsfStreamConfigSchema, 'The stream configuration (an array without stream_id)')
+  @Returns(200, SsfStreamReadSchema, 'The stream configuration (an array of them without stream_id)')
   @Errors(NO_STREAM)
   @Get('streams')
   read(@CurrentPrincipal() p: SsfReceiverPrincipal, @Query() query: SsfStreamQueryDto) {

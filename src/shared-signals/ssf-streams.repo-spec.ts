@@ -65,6 +65,19 @@ describe('SsfStreamsRepository', () => {
     expect(await streams.counts(ws, stream.id)).toEqual({ acknowledged: 1 });
   });
 
+  it('prunes old SETs that are done with and keeps the pending ones', async () => {
+    const ws = await aWorkspaceRow(db.dataSource);
+    const { stream } = await aStream(ws);
+    const [done] = await aSet(ws, stream.id);
+    const [pending] = await aSet(ws, stream.id);
+    const [recent] = await aSet(ws, stream.id);
+    await db.dataSource.transaction((tx) => streams.acknowledge(tx, ws, stream.id, [done.jti, recent.jti]));
+    await db.dataSource.query(`UPDATE ssf_sets SET created_at = now() - interval '40 days' WHERE id = ANY($1)`, [[done.id, pending.id]]);
+    await streams.pruneSets(new Date(Date.now() - 30 * 24 * 60 * 60_000));
+    const left = await db.dataSource.query(`SELECT id FROM ssf_sets WHERE stream_id = $1 ORDER BY id`, [stream.id]);
+    expect(left.map((r: { id: string }) => r.id).sort()).toEqual([pending.id, recent.id].sort());
+  });
+
   it("keeps a stream's subjects to its workspace", async () => {
     const [ws, other] = [await aWorkspaceRow(db.dataSource), await aWorkspaceRow(db.dataSource)];
     const { stream } = await aStream(ws);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, In } from 'typeorm';
+import { DataSource, In, LessThan } from 'typeorm';
 import { computed, entityColumns, NO_ROW } from '../database/row-shape';
 import { first, run, statement } from '../database/statement';
 import type { Tx } from '../database/unit-of-work';
@@ -30,7 +30,7 @@ const HEAD = statement(
 const PENDING = statement(
   'ssf-streams.pending',
   `SELECT id, jti, token FROM ssf_sets WHERE workspace_id = $1 AND stream_id = $2 AND status = 'pending'
-        ORDER BY created_at, id LIMIT $3`,
+        ORDER BY made LIMIT $3`,
   entityColumns(SsfSet, ['id', 'jti', 'token']),
 );
 
@@ -165,6 +165,13 @@ export class SsfStreamsRepository {
     if (sets.length === 0) return [];
     const repo = tx.getRepository(SsfSet);
     return repo.save(sets.map((s) => repo.create(s)));
+  }
+
+  /** Drops SETs that are done with (delivered, acknowledged or failed) and older than `before`; pending ones stay. */
+  async pruneSets(before: Date): Promise<void> {
+    await this.dataSource
+      .getRepository(SsfSet)
+      .delete({ status: In(['delivered', 'acknowledged', 'failed']), createdAt: LessThan(before) });
   }
 
   findSet(id: string): Promise<SsfSet | null> {

@@ -29,6 +29,7 @@ import { SsoVerifiedDomainOnce1795844000000 } from './1795844000000-SsoVerifiedD
 import { WebhookDirectoryEvents1795850000000 } from './1795850000000-WebhookDirectoryEvents';
 import { SharedSignals1795905200000 } from './1795905200000-SharedSignals';
 import { SharedSignalsFromAudit1795905200001 } from './1795905200001-SharedSignalsFromAudit';
+import { SharedSignalsSetOrder1795905200002 } from './1795905200002-SharedSignalsSetOrder';
 
 /** Every migration, in order. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -63,4 +64,5 @@ export const MIGRATIONS = [
   WebhookDirectoryEvents1795850000000,
   SharedSignals1795905200000,
   SharedSignalsFromAudit1795905200001,
+  SharedSignalsSetOrder1795905200002,
 ];

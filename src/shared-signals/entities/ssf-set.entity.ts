@@ -11,7 +11,7 @@ export type SetStatus = 'pending' | 'delivered' | 'acknowledged' | 'failed';
  */
 @Entity('ssf_sets')
 @Unique('ssf_sets_jti_key', ['jti'])
-@Index('ssf_sets_stream_pending_idx', ['streamId', 'createdAt'], { where: "status = 'pending'" })
+@Index('ssf_sets_stream_pending_idx', ['streamId', 'made'], { where: "status = 'pending'" })
 @Check('ssf_sets_status_check', `status IN ('pending', 'delivered', 'acknowledged', 'failed')`)
 export class SsfSet {
   @PrimaryGeneratedColumn('uuid') id!: string;
@@ -23,6 +23,8 @@ export class SsfSet {
   @ManyToOne(() => SsfStream, { onDelete: 'CASCADE', nullable: false })
   @JoinColumn({ name: 'stream_id', foreignKeyConstraintName: 'ssf_sets_stream_id_fkey' })
   stream?: SsfStream;
+  /** The order SETs were made in (one dispatcher transaction makes several with one created_at). bigint: text in JS. */
+  @Column({ type: 'bigint', generated: 'identity', generatedIdentity: 'ALWAYS' }) made!: string;
   @Column('text') jti!: string;
   @Column('text', { name: 'event_type' }) eventType!: string;
   /** The signed SET (compact JWS). */
