@@ -136,6 +136,7 @@ export class SsoConnectionsService {
     // A domain another workspace verified cannot be claimed here (decision 0440); one already listed stays.
     const listed = new Set((await this.connections.domains(tx, connection.workspaceId, [connection.id])).map((d) => d.domain));
     const claimed = await this.domainRows.claimedElsewhere(
+      tx,
       connection.workspaceId,
       unique.filter((d) => !listed.has(d)),
     );

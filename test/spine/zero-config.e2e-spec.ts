@@ -47,6 +47,22 @@ describe('zero-config start (embedded database, mail to files)', () => {
     );
   }, 120000);
 
+  it('creates an SSO connection with email domains on the one-connection database', async () => {
+    const { auth, workspaceId } = await setUpTenantAt(app.baseUrl);
+    const created = await request(app.baseUrl)
+      .post('/developer/external-providers/')
+      .set(auth)
+      .send({
+        workspace_id: workspaceId,
+        name: 'Initech IdP',
+        protocol: 'oidc',
+        domains: ['initech.example'],
+        oidc: { issuer: 'https://idp.initech.example', client_id: 'c', client_secret: 's' },
+      })
+      .expect(201);
+    expect(created.body.domains).toEqual(['initech.example']);
+  }, 120000);
+
   it('serves an HTML landing page at /, the API docs and the SAML metadata of a generated development IdP', async () => {
     const http = () => request(app.baseUrl);
     const landing = await http()

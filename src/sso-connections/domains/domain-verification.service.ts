@@ -44,7 +44,7 @@ export class DomainVerificationService {
     const row = domain.length <= 253 ? await this.domains.find(null, connection.workspaceId, connection.id, domain) : null;
     if (!row) throw notFound('Domain of this connection');
     if (row.verifiedAt === null) {
-      if ((await this.domains.claimedElsewhere(connection.workspaceId, [domain])).length) throw claimed(domain);
+      if ((await this.domains.claimedElsewhere(null, connection.workspaceId, [domain])).length) throw claimed(domain);
       await this.lookUp(row);
       await this.uow.run(async (tx, events) => {
         let verified;

@@ -61,8 +61,8 @@ describe('SsoDomainsRepository', () => {
 
     expect(await repo.verifiedConnection(ws, domain)).toBe(mine);
     expect(await repo.verifiedConnection(other, domain)).toBeNull();
-    expect(await repo.claimedElsewhere(other, [domain, aDomain()])).toEqual([domain]);
-    expect(await repo.claimedElsewhere(ws, [domain])).toEqual([]);
+    expect(await repo.claimedElsewhere(null, other, [domain, aDomain()])).toEqual([domain]);
+    expect(await repo.claimedElsewhere(null, ws, [domain])).toEqual([]);
   });
 
   it('records a check that found nothing without verifying', async () => {

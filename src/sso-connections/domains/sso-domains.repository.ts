@@ -23,10 +23,13 @@ export class SsoDomainsRepository {
     return (tx ?? this.dataSource.manager).getRepository(SsoConnectionDomain).findOneBy({ workspaceId, connectionId, domain });
   }
 
-  /** Which of these domains another workspace has verified. */
-  async claimedElsewhere(workspaceId: string, domains: string[]): Promise<string[]> {
+  /**
+   * Which of these domains another workspace has verified. Read in the caller's transaction where there is one:
+   * a second connection while it holds one would wait forever on the zero-config database's pool of one.
+   */
+  async claimedElsewhere(tx: Tx | null, workspaceId: string, domains: string[]): Promise<string[]> {
     if (domains.length === 0) return [];
-    const rows = await this.dataSource
+    const rows = await (tx ?? this.dataSource.manager)
       .getRepository(SsoConnectionDomain)
       .createQueryBuilder('d')
       .select('d.domain', 'domain')
