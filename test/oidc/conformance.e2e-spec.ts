@@ -185,6 +185,36 @@ describe('OpenID Foundation conformance modules (Basic OP, Config OP, RP-initiat
       expect(await body.json()).toEqual(expect.objectContaining({ sub: user.id }));
     });
 
+    it('oidcc-ensure-post-request-succeeds: the same request sent as a form POST from another site answers a code', async () => {
+      const { url, nonce, state } = request();
+      const { context: fresh, page: on } = await aBrowser();
+      try {
+        // The suite's own page posts the form: a cross-site POST, so the browser's Lax session cookie stays home.
+        await on.setContent('<form method="post"></form>');
+        const posted = on.locator('form').evaluate(
+          (form: HTMLFormElement, { action, params }) => {
+            form.action = action;
+            for (const [name, value] of params) {
+              form.append(Object.assign(document.createElement('input'), { type: 'hidden', name, value }));
+            }
+            form.submit();
+          },
+          { action: `${url.origin}${url.pathname}`, params: [...url.searchParams] },
+        );
+        await posted;
+        await on.waitForURL((u) => u.pathname === '/auth/login/');
+        const landed = await signInOnThePage(on, user);
+        const tokens = await oidc.authorizationCodeGrant(config, landed, {
+          expectedNonce: nonce,
+          expectedState: state,
+          idTokenExpected: true,
+        });
+        expect(tokens.claims()!.sub).toBe(user.id);
+      } finally {
+        await fresh.close();
+      }
+    });
+
     it('oidcc-ensure-request-without-nonce-succeeds-for-code-flow: refused by the PKCE policy (decision 0930), a request with neither PKCE nor nonce', async () => {
       const { url, state } = request();
       url.searchParams.delete('nonce');
