@@ -1,4 +1,5 @@
 import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { createTestApp, TestApp } from '../support/app';
@@ -7,6 +8,10 @@ import { eventually } from '../support/eventually';
 import { aDeveloper, aWorkspace, uniqueEmail } from '../support/factories';
 import { startSmtpReceiver } from '../support/smtp-receiver';
 import { expectAccessible, openConsole, type ConsoleBrowser } from './support';
+
+/** The screenshot for docs/console.md: written to docs/images with UPDATE_SCREENSHOTS=1, else to a temporary file. */
+const shot = (name: string) =>
+  process.env.UPDATE_SCREENSHOTS ? join(__dirname, '..', '..', 'docs', 'images', name) : join(tmpdir(), `${process.pid}-${name}`);
 
 /** Signs up a developer in the console, creates a workspace and answers its id. */
 async function signUpWithWorkspace(page: Page): Promise<string> {
@@ -93,6 +98,7 @@ describe('console mailbox and the end users’ pages, in a real browser, with ma
     await row.getByText('Show the text').click();
     expect(await row.locator('pre').textContent()).toContain(code);
     await expectAccessible(page);
+    await page.screenshot({ path: shot('console-mailbox.png'), fullPage: true });
 
     await hosted.getByLabel('Verification code').fill(code);
     await hosted.getByRole('button', { name: 'Verify email' }).click();

@@ -57,7 +57,7 @@ function MailRow({ mail }: { mail: DevMail }) {
         ) : (
           <details>
             <summary>Show the text</summary>
-            <pre tabIndex={0} aria-label={`Text of the mail to ${mail.to}`}>
+            <pre className="mail-text" tabIndex={0} aria-label={`Text of the mail to ${mail.to}`}>
               {mail.text ?? '(no plain-text part)'}
             </pre>
             {mail.links.length ? (
