@@ -26,7 +26,7 @@ export class SsfBearerStrategy extends PassportStrategy(Strategy, 'ssf') {
     const claims = await this.tokens.verify(token, this.store.audience);
     if (!claims || claims.clientKind !== this.store.kind || !isUuid(claims.clientRowId) || !isUuid(claims.workspaceId)) return false;
     if (!claims.scope.split(' ').includes(SSF_SCOPE)) return false;
-    const receiver = await this.receivers.find(claims.workspaceId, claims.clientRowId);
+    const receiver = await this.receivers.find(null, claims.workspaceId, claims.clientRowId);
     if (!receiver) return false;
     return { kind: 'ssf', receiverId: receiver.id, workspaceId: receiver.workspaceId, clientId: receiver.clientId };
   }

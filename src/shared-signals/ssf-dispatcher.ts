@@ -112,10 +112,11 @@ export class SsfDispatcher implements OnApplicationBootstrap, OnApplicationShutd
     return this.uow.run(async (tx) => {
       const stream = await this.streams.lockById(tx, id);
       if (!stream || stream.status === 'paused') return { sets: 0, more: false };
-      const events = await this.events.page(stream.workspaceId, Number(stream.position), BATCH, null);
+      // Every read in the transaction's own connection: the zero-config database has a pool of one.
+      const events = await this.events.pageIn(tx, stream.workspaceId, Number(stream.position), BATCH);
       const links = await this.chain.links(tx, stream.workspaceId, Number(stream.auditPosition), Number.MAX_SAFE_INTEGER, BATCH);
       if (events.length === 0 && links.length === 0) return { sets: 0, more: false };
-      const receiver = await this.receivers.find(stream.workspaceId, stream.receiverId);
+      const receiver = await this.receivers.find(tx, stream.workspaceId, stream.receiverId);
       // Disabled: events are not held (SSF 1.0 §8.1.2), the position moves on without SETs.
       const signals: Signal[] = [];
       if (stream.status === 'enabled' && receiver) {

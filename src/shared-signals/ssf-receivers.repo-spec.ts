@@ -27,7 +27,7 @@ describe('SsfReceiversRepository', () => {
     () => db,
     () => ({
       create: async (workspaceId) => (await aReceiver(workspaceId)).id,
-      read: async (workspaceId, id) => (await receivers.find(workspaceId, id)) ?? undefined,
+      read: async (workspaceId, id) => (await receivers.find(null, workspaceId, id)) ?? undefined,
       delete: (workspaceId, id) => db.dataSource.transaction((tx) => receivers.delete(tx, workspaceId, id)),
     }),
   );

@@ -32,8 +32,9 @@ export class SsfReceiversRepository {
     return (tx ?? this.dataSource.manager).getRepository(SsfReceiver).findOneBy({ id });
   }
 
-  find(workspaceId: string, id: string): Promise<SsfReceiver | null> {
-    return this.dataSource.getRepository(SsfReceiver).findOneBy({ workspaceId, id });
+  /** In the caller's transaction where there is one: a second connection would wait for ever on a pool of one. */
+  find(tx: Tx | null, workspaceId: string, id: string): Promise<SsfReceiver | null> {
+    return (tx ?? this.dataSource.manager).getRepository(SsfReceiver).findOneBy({ workspaceId, id });
   }
 
   /** The receiver a token request names (client_id is unique across workspaces). */

@@ -124,7 +124,7 @@ export class SsfStreamsService {
     const subject = parseSubject(dto.subject);
     await this.uow.run(async (tx) => {
       const stream = this.own(await this.streams.findForReceiver(tx, p.workspaceId, p.receiverId), dto.stream_id);
-      const receiver = await this.receivers.find(p.workspaceId, p.receiverId);
+      const receiver = await this.receivers.find(tx, p.workspaceId, p.receiverId);
       await this.streams.exclude(tx, p.workspaceId, stream.id, subjectKey(subject), subject, receiver?.defaultSubjects === 'ALL');
     });
   }
