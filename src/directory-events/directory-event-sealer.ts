@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
+import { CoalescedLoop } from '../common/coalesced-loop';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { UnitOfWork } from '../database/unit-of-work';
 import { DirectoryEventsRepository } from './directory-events.repository';
@@ -21,10 +22,7 @@ const PRUNE_EVERY_MS = 60 * 60_000;
 @Injectable()
 export class DirectoryEventSealer implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('DirectoryEvents');
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
-  private again = false;
-  private stopping = false;
+  private readonly loop = new CoalescedLoop(() => this.sealAll().then(() => this.pruneNow()), this.logger, 'sealing directory events');
   private lastPrune = Date.now();
 
   constructor(
@@ -35,41 +33,23 @@ export class DirectoryEventSealer implements OnApplicationBootstrap, OnApplicati
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => this.wake(), this.config.DIRECTORY_EVENTS_SEAL_INTERVAL_MS);
-    this.timer.unref();
-    this.wake();
+    this.loop.start(this.config.DIRECTORY_EVENTS_SEAL_INTERVAL_MS, true);
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    this.stopping = true;
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
+  onApplicationShutdown(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** Seal now; a wake during a pass runs one more pass after it (the commit may have missed it). */
   wake(): void {
-    if (this.stopping) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.sealAll()
-      .then(() => this.pruneNow())
-      .catch((err: Error) => this.logger.warn(`sealing directory events failed: ${err.message}`))
-      .finally(() => {
-        this.running = undefined;
-        if (this.again) {
-          this.again = false;
-          this.wake();
-        }
-      });
+    this.loop.wake();
   }
 
   /** Numbers every committed event that has no seq yet; answers how many. */
   async sealAll(): Promise<number> {
     let total = 0;
     for (;;) {
-      if (this.stopping) return total;
+      if (this.loop.stopping) return total;
       const workspaces = await this.uow.run(async (tx) => {
         await this.events.lockSealer(tx);
         return this.events.seal(tx, BATCH);

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { CoalescedLoop } from '../common/coalesced-loop';
 import { OnEvent } from '@nestjs/event-emitter';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { UnitOfWork } from '../database/unit-of-work';
@@ -33,10 +34,7 @@ const PRUNE_EVERY_MS = 60 * 60_000;
 @Injectable()
 export class SsfDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('SharedSignals');
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
-  private again = false;
-  private stopping = false;
+  private readonly loop = new CoalescedLoop(() => this.dispatchAll().then(() => this.pruneNow()), this.logger, 'shared signals fan-out');
   private lastPrune = 0;
 
   constructor(
@@ -52,22 +50,17 @@ export class SsfDispatcher implements OnApplicationBootstrap, OnApplicationShutd
   ) {}
 
   onApplicationBootstrap(): void {
-    if (!this.config.JOBS_WORKER_ENABLED) return;
-    this.timer = setInterval(() => this.tick(), 1000);
-    this.timer.unref();
-    this.tick();
+    if (this.config.JOBS_WORKER_ENABLED) this.loop.start(1000, true);
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    this.stopping = true;
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
+  onApplicationShutdown(): Promise<void> {
+    return this.loop.stop();
   }
 
   @OnEvent(DIRECTORY_EVENTS_SEALED)
   @OnEvent(AUDIT_SEALED)
   onSealed(): void {
-    if (this.config.JOBS_WORKER_ENABLED) this.tick();
+    if (this.config.JOBS_WORKER_ENABLED) this.loop.wake();
   }
 
   /** Turns every sealed event after each stream's position into SETs; answers how many were made. */
@@ -75,31 +68,13 @@ export class SsfDispatcher implements OnApplicationBootstrap, OnApplicationShutd
     let made = 0;
     for (const id of await this.streams.behind()) {
       for (;;) {
-        if (this.stopping) return made;
+        if (this.loop.stopping) return made;
         const { sets, more } = await this.fanOut(id);
         made += sets;
         if (!more) break;
       }
     }
     return made;
-  }
-
-  private tick(): void {
-    if (this.stopping) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.dispatchAll()
-      .then(() => this.pruneNow())
-      .catch((err: Error) => this.logger.warn(`shared signals fan-out failed: ${err.message}`))
-      .finally(() => {
-        this.running = undefined;
-        if (this.again) {
-          this.again = false;
-          this.tick();
-        }
-      });
   }
 
   private async pruneNow(): Promise<void> {

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { CoalescedLoop } from '../common/coalesced-loop';
 import { OnEvent } from '@nestjs/event-emitter';
 import { AuditChainRepository } from '../audit/audit-chain.repository';
 import { AUDIT_SEALED } from '../audit/audit-sealer';
@@ -31,10 +32,7 @@ const BATCH = 500;
 @Injectable()
 export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Webhooks');
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
-  private again = false;
-  private stopping = false;
+  private readonly loop = new CoalescedLoop(() => this.dispatchAll(), this.logger, 'webhook fan-out');
 
   constructor(
     private readonly uow: UnitOfWork,
@@ -46,29 +44,25 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   ) {}
 
   onApplicationBootstrap(): void {
-    if (!this.config.JOBS_WORKER_ENABLED) return;
-    this.timer = setInterval(() => this.tick(), this.config.WEBHOOK_DISPATCH_INTERVAL_MS);
-    this.timer.unref();
+    if (this.config.JOBS_WORKER_ENABLED) this.loop.start(this.config.WEBHOOK_DISPATCH_INTERVAL_MS);
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    this.stopping = true;
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
+  onApplicationShutdown(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** The sealer moved some chains: fan out now rather than at the next tick. */
   @OnEvent(AUDIT_SEALED)
   @OnEvent(DIRECTORY_EVENTS_SEALED)
   onSealed(): void {
-    if (this.config.JOBS_WORKER_ENABLED) this.tick();
+    if (this.config.JOBS_WORKER_ENABLED) this.loop.wake();
   }
 
   /** Fans out everything sealed so far; answers the deliveries created. */
   async dispatchAll(): Promise<number> {
     let created = 0;
     for (const id of await this.webhooks.behind(DIRECTORY_EVENT_TYPES)) {
-      if (this.stopping) break;
+      if (this.loop.stopping) break;
       for (;;) {
         const { deliveries, more } = await this.fanOut(id);
         created += deliveries;
@@ -76,24 +70,6 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       }
     }
     return created;
-  }
-
-  private tick(): void {
-    if (this.stopping) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.dispatchAll()
-      .then(() => undefined)
-      .catch((err: Error) => this.logger.warn(`webhook fan-out failed: ${err.message}`))
-      .finally(() => {
-        this.running = undefined;
-        if (this.again) {
-          this.again = false;
-          this.tick();
-        }
-      });
   }
 
   /** One batch of the endpoint's audit links and one of its directory events, with the endpoint locked. */
