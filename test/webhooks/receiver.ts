@@ -30,6 +30,12 @@ export interface ReceivedWebhook {
 export class WebhookReceiver {
   readonly received: ReceivedWebhook[] = [];
   readonly rejected: { headers: IncomingHttpHeaders; error: string }[] = [];
+  /**
+   * Requests that came before the test gave the receiver its secret (an event of the endpoint's own
+   * creation can arrive while the console still shows the secret): answered 503, as a receiver not yet
+   * configured would, so the service retries them; they are neither verified nor rejected.
+   */
+  readonly beforeSecret: IncomingHttpHeaders[] = [];
   /** The answer to the next requests; 'redirect' answers 302 to `redirectTo`. */
   status: number | 'redirect' = 204;
   /** When set, decides the answer to each verified request instead of `status` (it may take its time). */
@@ -54,6 +60,11 @@ export class WebhookReceiver {
       let body = '';
       req.on('data', (c: Buffer) => (body += c.toString()));
       req.on('end', () => {
+        if (this.secret === '') {
+          this.beforeSecret.push(req.headers);
+          res.writeHead(503).end();
+          return;
+        }
         const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
         const verifies = (secret: string) => {
           try {
