@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import type { Browser, BrowserContext, Frame, Page, Request } from 'playwright-core';
 import * as oidc from 'openid-client';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { Clock } from '../../src/common/clock';
@@ -22,8 +22,8 @@ type Landing = { at: 'callback'; url: URL } | { at: 'login'; url: URL } | { at: 
  * re-enacted as the suite sends them: a confidential client with client_secret_basic (and
  * client_secret_post where the module says so) registered with require_pkce false, so no module
  * sends PKCE except oidcc-ensure-request-with-valid-pkce-succeeds; openid-client is the relying
- * party, Chromium the person's browser (one for the whole suite, as the suite's tester keeps one).
- * Each test is named for its module; what it asserts is what the module checks.
+ * party, Chromium the person's browser (one for the whole suite, as the suite's tester keeps one; each
+ * module opens its own tab in it). Each test is named for its module; what it asserts is what the module checks.
  */
 describe('OpenID Foundation conformance modules (Basic OP, Config OP, RP-initiated logout) without PKCE', () => {
   let t: TestApp;
@@ -41,10 +41,17 @@ describe('OpenID Foundation conformance modules (Basic OP, Config OP, RP-initiat
     ({ app } = await anApplication(t, { require_pkce: false, post_logout_redirect_uris: [POST_LOGOUT_URI] }));
     user = await anEndUser(t, app as never, { smtp, firstName: 'Ada' });
     config = await relyingParty(oidc.ClientSecretBasic(app.client_secret!));
-    ({ context, page } = await aBrowser());
+    context = await browser.newContext();
   });
   afterAll(async () => {
     await context?.close();
+  });
+  // A tab per module in the one browser (its session cookie is the context's): nothing one module's page still does can land on the next one's.
+  beforeEach(async () => {
+    page = await context.newPage();
+  });
+  afterEach(async () => {
+    await page?.close();
   });
 
   function relyingParty(auth: oidc.ClientAuth): Promise<oidc.Configuration> {
@@ -56,19 +63,30 @@ describe('OpenID Foundation conformance modules (Basic OP, Config OP, RP-initiat
     return { context: fresh, page: await fresh.newPage() };
   }
 
-  /** Runs a browser step and answers the application URL the browser was sent to by it. */
+  /** Runs a browser step and answers the application URL the browser was sent to by it, once the browser has settled on its error page for it. */
   async function arrivalAtApp(on: Page, step: () => Promise<unknown>): Promise<URL> {
     const arrival = on.waitForRequest(toApp);
+    const errorPage = theErrorPage(on);
     await step().catch(() => undefined);
     const url = new URL((await arrival).url());
-    await settledOnTheErrorPage(on);
+    await errorPage;
     return url;
   }
 
-  /** The application's address does not resolve: the browser ends on its own error page, and the next navigation starts clean. */
-  async function settledOnTheErrorPage(on: Page): Promise<void> {
-    await on.waitForURL((u) => u.protocol === 'chrome-error:').catch(() => undefined);
+  /**
+   * The main frame's next document, watched from the moment this is called (before the step that navigates): a page
+   * of the service, or the browser's own error page for the application's address, which does not resolve. That error
+   * page commits after the navigation has failed, so a step that does not wait for it can see its `goto` interrupted
+   * by it; and the page's current URL cannot tell, since the previous step may have left the page on an error page too.
+   */
+  function nextDocument(on: Page, where: (url: string) => boolean = () => true): Promise<Frame> {
+    const committed = on.waitForEvent('framenavigated', { predicate: (frame) => frame === on.mainFrame() && where(frame.url()) });
+    // Awaited only when the step went there; a page closed before (or a step that went elsewhere) leaves it unanswered.
+    committed.catch(() => undefined);
+    return committed;
   }
+
+  const theErrorPage = (on: Page) => nextDocument(on, (url) => url.startsWith('chrome-error:'));
 
   /** Opens `url`; on the hosted login, signs `who` in when given. */
   async function visit(on: Page, url: URL | string, who?: TestEndUser): Promise<Landing> {
@@ -76,6 +94,7 @@ describe('OpenID Foundation conformance modules (Basic OP, Config OP, RP-initiat
     const seen = (r: Request) => {
       if (toApp(r)) arrived = new URL(r.url());
     };
+    const errorPage = theErrorPage(on);
     on.on('request', seen);
     try {
       const response = await on.goto(String(url)).catch((err: Error) => {
@@ -83,7 +102,7 @@ describe('OpenID Foundation conformance modules (Basic OP, Config OP, RP-initiat
         throw err;
       });
       if (arrived) {
-        await settledOnTheErrorPage(on);
+        await errorPage;
         return { at: 'callback', url: arrived };
       }
       const landed = new URL(on.url());
@@ -473,8 +492,11 @@ describe('OpenID Foundation conformance modules (Basic OP, Config OP, RP-initiat
           expect(await stillSignedIn(b.page)).toBe(true);
           await visit(b.page, endSession(params));
           const answered = b.page.waitForResponse((r) => r.url().includes('/oauth/logout') && r.request().method() === 'POST');
+          // The confirmation ends on the signed-out page or at post_logout_redirect_uri (the browser's error page): either way, a new document.
+          const after = nextDocument(b.page);
           await b.page.getByRole('button', { name: /sign out/i }).click();
           expect((await answered).status()).toBeLessThan(400);
+          await after;
           expect(await stillSignedIn(b.page)).toBe(false);
         } finally {
           await b.context.close();
