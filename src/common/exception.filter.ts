@@ -108,10 +108,12 @@ function toProblem(exception: unknown, req: AppRequest): Problem {
     const details = typeof body === 'object' && body?.details ? body.details : undefined;
     return { status, code, message, details };
   }
-  const bodyParser = exception as { type?: string; status?: number; expose?: boolean };
+  const bodyParser = exception as { type?: string; status?: number; expose?: boolean; limit?: unknown };
   if (typeof bodyParser?.type === 'string' && typeof bodyParser.status === 'number' && bodyParser.status < 500) {
     if (bodyParser.type === 'entity.too.large') {
-      return problemOf(COMMON_ERRORS.payload_too_large, 'Request body is too large', { scimType: 'tooLarge' });
+      // The parser's own limit, so a refused sender learns what fits (the ACS's is not every form's).
+      const limit = typeof bodyParser.limit === 'number' ? ` (the limit here is ${Math.floor(bodyParser.limit / 1024)} KiB)` : '';
+      return problemOf(COMMON_ERRORS.payload_too_large, `Request body is too large${limit}`, { scimType: 'tooLarge' });
     }
     return problemOf(COMMON_ERRORS.invalid_body, 'Request body is not valid JSON', { scimType: 'invalidSyntax' });
   }

@@ -10,6 +10,16 @@ import { resolveRequestId } from './request-context';
 /** JSON media types we parse: SCIM clients send application/scim+json (RFC 7644 §3.1). */
 const JSON_TYPES = ['application/json', 'application/scim+json', 'application/*+json'];
 
+/**
+ * The body limit of a SAML connection's ACS (decision 0948): an IdP's Response with many group attributes
+ * (Entra ID with groups: 50-100 KiB of XML) is far beyond the 32 KiB of every other form. 384 KiB holds the
+ * largest SAMLResponse the ACS reads (256 KiB of base64, MAX_SAML_RESPONSE_CHARS) percent-encoded, with its
+ * RelayState; anything larger is still refused here with 413, before a byte of it is parsed.
+ */
+export const SAML_ACS_FORM_LIMIT_BYTES = 384 * 1024;
+const FORM_LIMIT_BYTES = 32 * 1024;
+const SAML_ACS_PATH = /^\/auth\/sso\/[^/?]+\/saml\/acs\/?(?:\?|$)/;
+
 /** Probes are not logged: they would drown the log. */
 const UNLOGGED = new Set(['/health/live', '/metrics']);
 
@@ -26,10 +36,15 @@ export function httpPipeline(config: AppConfig, log: Logger, answerEarly?: Early
   const securityHeaders = staticSecurityHeaders(config);
   const cookies = cookieParser();
   const json = express.json({ limit: config.BODY_LIMIT, type: JSON_TYPES, strict: true });
-  const form = express.urlencoded({ limit: '32kb', extended: false });
+  const form = express.urlencoded({ limit: FORM_LIMIT_BYTES, extended: false });
+  const acsForm = express.urlencoded({ limit: SAML_ACS_FORM_LIMIT_BYTES, extended: false });
   const guard = jsonBodyGuard();
-  const parseBody = (req: Request, res: Response, next: NextFunction) =>
-    json(req, res, (err?: unknown) => (err ? next(err) : form(req, res, (err2?: unknown) => (err2 ? next(err2) : guard(req, res, next)))));
+  const parseBody = (req: Request, res: Response, next: NextFunction) => {
+    const formParser = SAML_ACS_PATH.test(req.url) ? acsForm : form;
+    json(req, res, (err?: unknown) =>
+      err ? next(err) : formParser(req, res, (err2?: unknown) => (err2 ? next(err2) : guard(req, res, next))),
+    );
+  };
 
   return (req, res, next) => {
     const requestId = resolveRequestId(req.headers['x-request-id']);

@@ -73,7 +73,7 @@ export class SsoSamlController {
   )
   @ReturnsText(403, 'text/html', 'HTML error page: the person may not sign in (user_not_provisioned, user_deactivated, …)')
   @ReturnsText(404, 'text/html', 'HTML error page: no SAML connection has this id')
-  @ReturnsText(413, 'text/html', 'HTML error page: the form is larger than 32 KiB')
+  @ReturnsText(413, 'text/html', 'HTML error page: the form is larger than 384 KiB (the ACS limit, decision 0948)')
   @ReturnsText(429, 'text/html', 'HTML error page: too many sign-ins from this IP; Retry-After says when to retry')
   async acs(@Param('id') id: string, @Req() req: Request, @Res() res: Response, @ReqMeta() meta: RequestMeta): Promise<void> {
     const connection = await connectionForPage(this.connections, id, 'saml', res, meta);
