@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { randomBytes } from 'node:crypto';
-import { aWorkspaceRow, bootRepositories, RepositoryHarness } from '../../test/support/repository';
+import { aWorkspaceRow, bootRepositories, itKeepsTheTenantContract, RepositoryHarness } from '../../test/support/repository';
 import { anAuditEvent } from '../../test/support/repository-fixtures';
 import { AuditChainRepository, NewLink } from './audit-chain.repository';
 import { AuditRepository } from './audit.repository';
@@ -120,4 +120,19 @@ describe('AuditChainRepository', () => {
     expect(await chain.checkpointsCovering(other, 1, 2)).toEqual([]);
     expect(await tx((t) => chain.lastCheckpoints(t, [other]))).toEqual(new Map());
   });
+
+  // The chain is append-only: a workspace's links are read (export, verification), never updated.
+  itKeepsTheTenantContract(
+    'audit_chain',
+    () => db,
+    () => ({
+      create: async (workspaceId) => {
+        await audit.append(null, anAuditEvent(workspaceId));
+        const [event] = await db.dataSource.query<{ id: string }[]>('SELECT id FROM audit_events WHERE workspace_id = $1', [workspaceId]);
+        await seal(workspaceId, [event.id]);
+        return event.id;
+      },
+      read: async (workspaceId, eventId) => (await chain.links(null, workspaceId, 0, 10, 10)).find((link) => link.event_id === eventId),
+    }),
+  );
 });

@@ -1,4 +1,4 @@
-import { aDeveloperRow, aWorkspaceRow, bootRepositories, RepositoryHarness } from '../../test/support/repository';
+import { aDeveloperRow, aWorkspaceRow, bootRepositories, itKeepsTheTenantContract, RepositoryHarness } from '../../test/support/repository';
 import { anAuditEvent as anEvent } from '../../test/support/repository-fixtures';
 import { AuditRepository } from './audit.repository';
 
@@ -74,4 +74,19 @@ describe('AuditRepository', () => {
     expect(error).toMatch(/audit_events_severity_check/);
     expect(await audit.page({ workspace_id: t.workspaceId })).toEqual([]);
   });
+
+  // The log is append-only: there is no update or delete to refuse, only reads to scope. The record's
+  // id here is its target's (append answers no id).
+  itKeepsTheTenantContract(
+    'audit_events',
+    () => db,
+    () => ({
+      create: async (workspaceId) => {
+        const event = anEvent(workspaceId);
+        expect(await audit.append(null, event)).toBeNull();
+        return event.targetId!;
+      },
+      read: async (workspaceId, targetId) => (await audit.page({ workspace_id: workspaceId })).find((e) => e.target_id === targetId),
+    }),
+  );
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { aWorkspaceRow, bootRepositories, RepositoryHarness } from '../../test/support/repository';
+import { aWorkspaceRow, bootRepositories, itKeepsTheTenantContract, RepositoryHarness } from '../../test/support/repository';
 import { MailOutboxRepository, NewOutboxMessage } from './mail-outbox.repository';
 
 /** The outbox is written in a workspace's transaction and delivered by id (the job knows only the id). */
@@ -81,4 +81,18 @@ describe('MailOutboxRepository', () => {
     expect(row).toEqual({ attempts: 2, last_error: 'connection refused' });
     expect((await outbox.forDelivery(id))?.status).toBe('failed');
   });
+
+  // The workspace's read is the console Mailbox (messages written to files); delivery is by id.
+  itKeepsTheTenantContract(
+    'mail_outbox (Mailbox)',
+    () => db,
+    () => ({
+      create: async (workspaceId) => {
+        const id = await db.dataSource.transaction((tx) => outbox.insert(tx, workspaceId, aMessage()));
+        await outbox.markSent(id, { messageId: `<${id}@example.test>`, fileName: `${id}.eml` });
+        return id;
+      },
+      read: async (workspaceId, id) => (await outbox.lastWrittenToFiles(workspaceId, 50)).find((m) => m.id === id),
+    }),
+  );
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { aWorkspaceRow, bootRepositories, RepositoryHarness } from '../../../test/support/repository';
+import { aWorkspaceRow, bootRepositories, itKeepsTheTenantContract, RepositoryHarness } from '../../../test/support/repository';
 import { SessionHistoryRepository } from './session-history.repository';
 
 describe('SessionHistoryRepository', () => {
@@ -61,4 +61,34 @@ describe('SessionHistoryRepository', () => {
     expect(await history.oauthClientName(other, client.id)).toBeNull();
     expect(await history.oauthClientName(ws, null)).toBeNull();
   });
+
+  /**
+   * The session's history as the anomaly detectors read it: the record is a past session of a user,
+   * seen from a later one; an update is its geolocation (storeGeo answers nothing, so the change is
+   * read back).
+   */
+  const sessions = new Map<string, { user: string; later: { id: string; createdAt: Date } }>();
+  const historyOf = async (workspaceId: string, id: string) =>
+    (await history.priorSessions(workspaceId, sessions.get(id)!.user, sessions.get(id)!.later)).find((s) => s.id === id);
+  itKeepsTheTenantContract(
+    'end_user_sessions (history)',
+    () => db,
+    () => ({
+      create: async (workspaceId) => {
+        const user = await aUser(workspaceId);
+        const id = await aSession(workspaceId, user, new Date(Date.now() - 60_000), '198.51.100.7');
+        const now = new Date();
+        sessions.set(id, { user, later: { id: await aSession(workspaceId, user, now, '198.51.100.8'), createdAt: now } });
+        return id;
+      },
+      read: historyOf,
+      update: async (workspaceId, id) => {
+        const owner = (
+          await db.dataSource.query<{ workspace_id: string }[]>('SELECT workspace_id FROM end_user_sessions WHERE id = $1', [id])
+        )[0];
+        await history.storeGeo(workspaceId, id, { country: 'NZ', city: 'Wellington', latitude: -41.29, longitude: 174.78 });
+        return (await historyOf(owner.workspace_id, id))?.country === 'NZ';
+      },
+    }),
+  );
 });

@@ -1,4 +1,4 @@
-import { aWorkspaceRow, bootRepositories, RepositoryHarness } from '../../../test/support/repository';
+import { aWorkspaceRow, bootRepositories, itKeepsTheTenantContract, RepositoryHarness } from '../../../test/support/repository';
 import { anSpFields as fields } from '../../../test/support/repository-fixtures';
 import { SamlSpsRepository } from '../sps/saml-sps.repository';
 import { SsoRequestsRepository } from './sso-requests.repository';
@@ -100,4 +100,15 @@ describe('SsoRequestsRepository', () => {
     ]);
     expect(await sso.find(ticket)).toBeNull();
   });
+
+  // The SP as the SSO endpoint reads it by id: parked requests are found by their unguessable ticket,
+  // never by a workspace, so the SP read is the one this repository scopes.
+  itKeepsTheTenantContract(
+    'saml_service_providers (SSO read)',
+    () => db,
+    () => ({
+      create: async (workspaceId) => (await anSp(workspaceId)).id,
+      read: async (workspaceId, id) => (await sso.findSp(workspaceId, id, null))?.sp ?? undefined,
+    }),
+  );
 });
