@@ -11,9 +11,11 @@ import {
   tokenRequest,
   TestApplication,
 } from '../oidc/support';
+import { samlEnv } from '../saml/support/saml-env';
 import { createTestApp, TestApp } from '../support/app';
 import { anOidcTenant, OidcTenant, setActive } from './support/oidc-tenant';
 import { StubOp } from './support/stub-op';
+import { authnRequestIdOf, UpstreamSamlIdp } from './support/upstream-saml-idp';
 import { userBody } from '../scim/scim-support';
 
 const STEPS = 1000;
@@ -23,6 +25,9 @@ const PEOPLE = 8;
  * above the suite's four minutes, so that a loaded machine slows it without failing it.
  */
 const SEQUENCE_CEILING_MS = 900_000;
+
+/** Within this long of its post an answer is still valid (the IdP gives five minutes), so a re-POST meets the spent ID. */
+const REPLAY_STILL_VALID_MS = 4 * 60_000;
 
 /** A small seeded generator (mulberry32): the same seed replays the same sequence. */
 function seeded(seed: number) {
@@ -40,8 +45,10 @@ function seeded(seed: number) {
 interface Person {
   label: string;
   email: string;
-  /** The upstream subject at each connection (the IdPs never reuse or change it). */
+  /** The upstream subject at each connection: the OIDC `sub`, the SAML persistent NameID (never reused or changed). */
   subjects: [string, string];
+  /** The last SAML answer this person's browser posted to our ACS, and that browser's cookie: for a re-POST. */
+  lastSamlPost?: { response: string; cookie: string; at: number };
   /** Our account, once SCIM or a just-in-time sign-in created it. */
   accountId?: string;
   active: boolean;
@@ -49,48 +56,69 @@ interface Person {
   subs: Map<string, string>;
 }
 
+/** A sign-in's end as the browser sees it: the redirect to the application, or the refusal's status. */
+type Answered = { location: string } | { refused: number };
+
 /**
- * A randomized sequence (seeded; the seed is printed on failure, OIDC_SEQUENCE_SEED replays it) of
- * the directory's life against two OIDC connections with just-in-time creation: renames (at the IdPs
- * and over SCIM), deactivations, reactivations, SCIM re-POSTs and sign-ins through either connection
- * into either of two applications, driven over HTTP. After every step: one account per email, one
- * person per upstream subject, the bindings where the model says, and every application's `sub` for a
- * person never changing.
+ * A randomized sequence (seeded; the seed is printed on failure, SSO_SEQUENCE_SEED replays it) of
+ * the directory's life against two connections of one workspace with just-in-time creation, one
+ * OpenID Connect (a stub OP) and one SAML (a samlify IdP, persistent NameID): renames (at the IdPs
+ * and over SCIM), deactivations, reactivations, SCIM re-POSTs, re-POSTs of a spent SAML answer to the
+ * ACS, and sign-ins through either connection into either of two applications, driven over HTTP. After
+ * every step: one account per email, one person per upstream subject, the bindings where the model
+ * says, and every application's `sub` for a person never changing.
  */
-describe('SSO connections: a randomized sequence of directory changes and upstream sign-ins', () => {
+describe('SSO connections: a randomized sequence of directory changes and upstream sign-ins (OIDC and SAML)', () => {
   let t: TestApp;
-  let ops: [StubOp, StubOp];
-  let tenants: [OidcTenant, OidcTenant];
+  let op: StubOp;
+  let tenant: OidcTenant;
+  let saml: { id: string; sp: { entityId: string; acsUrl: string } };
+  const idp = new UpstreamSamlIdp();
   let apps: TestApplication[];
+  /** The connection ids, in the order of Person.subjects. */
+  let connectionIds: [string, string];
   beforeAll(async () => {
-    [t, ...ops] = await Promise.all([createTestApp({ OAUTH_JWKS_ALLOW_PRIVATE_TARGETS: 'true' }), StubOp.start(), StubOp.start()]);
-    const first = await anOidcTenant(t, ops[0].issuer, { jit: true });
-    const second = await anOidcTenant(t, ops[1].issuer, { jit: true }, first);
-    tenants = [first, second];
-    apps = [first.app, (await anApplication(t, {}, first)).app];
+    [t, op] = await Promise.all([createTestApp(samlEnv({ OAUTH_JWKS_ALLOW_PRIVATE_TARGETS: 'true' })), StubOp.start()]);
+    tenant = await anOidcTenant(t, op.issuer, { jit: true });
+    const created = await t
+      .http()
+      .post('/developer/external-providers/')
+      .set(tenant.dev.auth)
+      .send({
+        workspace_id: tenant.ws.id,
+        name: 'Acme SAML IdP',
+        protocol: 'saml',
+        jit: true,
+        saml: { idp_entity_id: idp.entityId, idp_sso_url: idp.ssoUrl, idp_certificates: [idp.keys.certPem] },
+      });
+    expect(created.status).toBe(201);
+    saml = { id: created.body.id as string, sp: { entityId: created.body.sp_entity_id as string, acsUrl: created.body.acs_url as string } };
+    connectionIds = [tenant.connectionId, saml.id];
+    apps = [tenant.app, (await anApplication(t, {}, tenant)).app];
   });
   afterAll(async () => {
-    await Promise.all(ops?.map((op) => op.stop()) ?? []);
+    await op?.stop();
     await t?.close();
   });
 
   it(
     `holds one person per subject and email and a stable sub for every application over ${STEPS} steps`,
     async () => {
-      const seed = Number(process.env.OIDC_SEQUENCE_SEED ?? randomInt(2 ** 31));
+      const seed = Number(process.env.SSO_SEQUENCE_SEED ?? randomInt(2 ** 31));
       const random = seeded(seed);
-      const scim = tenants[0].scim;
-      const workspaceId = tenants[0].ws.id;
+      const scim = tenant.scim;
+      const workspaceId = tenant.ws.id;
       const freshEmail = (label: string) => `${label}.${randomBytes(4).toString('hex')}@acme.example`;
       const people: Person[] = Array.from({ length: PEOPLE }, (_, i) => ({
         label: `p${i}`,
         email: freshEmail(`p${i}`),
-        subjects: [`00u${randomBytes(6).toString('hex')}`, `aad-${randomBytes(6).toString('hex')}`],
+        subjects: [`00u${randomBytes(6).toString('hex')}`, `saml-${randomBytes(6).toString('hex')}`],
         active: true,
         subs: new Map(),
       }));
       const log: string[] = [];
       const counts: Record<string, number> = {};
+      let replayed = 0;
 
       const steps: Record<string, (p: Person) => Promise<void>> = {
         async rename(p) {
@@ -107,12 +135,12 @@ describe('SSO connections: a randomized sequence of directory changes and upstre
         },
         async deactivate(p) {
           if (!p.accountId) return;
-          await setActive(tenants[0], p.accountId, false);
+          await setActive(tenant, p.accountId, false);
           p.active = false;
         },
         async reactivate(p) {
           if (!p.accountId) return;
-          await setActive(tenants[0], p.accountId, true);
+          await setActive(tenant, p.accountId, true);
           p.active = true;
         },
         async rePost(p) {
@@ -128,10 +156,21 @@ describe('SSO connections: a randomized sequence of directory changes and upstre
           p.accountId = res.body.id as string;
           p.active = true;
         },
+        async rePostAcs(p) {
+          // The same signed answer again, from the browser that posted it: its assertion ID is spent,
+          // whatever became of the sign-in it carried, and nothing in the directory moves.
+          if (!p.lastSamlPost) return;
+          const res = await postAcs(p.lastSamlPost.response, p.lastSamlPost.cookie);
+          replayed++;
+          expect(res.status).toBe(400);
+          // Past its validity (five minutes, and the browser's ten) the answer is refused as expired first.
+          if (Date.now() - p.lastSamlPost.at < REPLAY_STILL_VALID_MS) expect(res.text).toContain('already used');
+          else expect(res.text).toContain('Sign-in refused');
+        },
         async signIn(p) {
           const which = random.below(2);
           const app = apps[random.below(2)];
-          const outcome = await signInThrough(tenants[which], ops[which], p.subjects[which], p.email, app);
+          const outcome = await signInThrough(which, p, app);
           if (p.accountId && !p.active) {
             expect(outcome).toEqual({ refused: 403 });
             return;
@@ -160,13 +199,20 @@ describe('SSO connections: a randomized sequence of directory changes and upstre
           await expectInvariants(workspaceId, people);
         }
       } catch (err) {
-        const message = `binding sequence failed with seed ${seed} (OIDC_SEQUENCE_SEED=${seed} replays it); last steps:\n${log.slice(-15).join('\n')}`;
+        const message = `binding sequence failed with seed ${seed} (SSO_SEQUENCE_SEED=${seed} replays it); last steps:\n${log.slice(-15).join('\n')}`;
         console.error(message);
         throw new Error(`${message}\n${(err as Error).message}`);
       }
       expect(counts.signIn).toBeGreaterThan(STEPS / 3);
       for (const kind of kinds) expect(counts[kind]).toBeGreaterThan(STEPS / 20);
       expect(people.filter((p) => p.subs.size === 2).length).toBeGreaterThan(0);
+      expect(replayed).toBeGreaterThan(0);
+      // Someone signed in through both protocols: one person, bound at both connections.
+      const both = await t.dataSource.query<{ user_id: string }[]>(
+        'SELECT user_id FROM sso_bindings WHERE workspace_id = $1 GROUP BY user_id HAVING count(DISTINCT connection_id) = 2',
+        [workspaceId],
+      );
+      expect(both.length).toBeGreaterThan(0);
     },
     SEQUENCE_CEILING_MS,
   );
@@ -185,7 +231,8 @@ describe('SSO connections: a randomized sequence of directory changes and upstre
       [workspaceId],
     );
     for (const binding of bindings) {
-      const which = tenants.findIndex((tenant) => tenant.connectionId === binding.connection_id);
+      const which = connectionIds.indexOf(binding.connection_id);
+      expect(which).toBeGreaterThanOrEqual(0);
       const owner = people.find((p) => p.subjects[which] === binding.subject);
       expect({ subject: binding.subject, user: binding.user_id }).toEqual({ subject: binding.subject, user: owner?.accountId });
     }
@@ -193,29 +240,21 @@ describe('SSO connections: a randomized sequence of directory changes and upstre
   }
 
   /**
-   * A sign-in at HTTP level: the application's authorization request as `next`, our start, the
-   * stub OP's code for this subject and email, our callback (which answers the application's code at
-   * once), and the application's token exchange. Answers the application's `sub` and our user id.
+   * A sign-in at HTTP level through connection `which` (0: OIDC, 1: SAML), with the application's
+   * authorization request as `next`; when it lands at the application, the application's token
+   * exchange. Answers the application's `sub` and our user id, or the refusal's status.
    */
   async function signInThrough(
-    tenant: OidcTenant,
-    op: StubOp,
-    subject: string,
-    email: string,
+    which: number,
+    p: Person,
     app: TestApplication,
   ): Promise<{ sub: string; userId: string } | { refused: number }> {
-    const agent = request.agent(t.app.getHttpServer());
     const pkce = aPkcePair();
     const next = `/oauth/authorize?${authorizeQuery(app, pkce, { scope: 'openid' })}`;
-    const started = await agent.get(`/auth/sso/${tenant.connectionId}/`).query({ next });
-    expect(started.status).toBe(303);
-    const sent = new URL(started.headers.location as string).searchParams;
-    const code = op.issueCode({ nonce: sent.get('nonce')!, sub: subject }, (d) => op.sign({ ...d, email, email_verified: true }));
-    const answered = await agent.get(`/auth/sso/${tenant.connectionId}/callback`).query({ code, state: sent.get('state'), iss: op.issuer });
-    if (answered.status !== 303) return { refused: answered.status };
-    const location = answered.headers.location as string;
-    expect(location.startsWith(REDIRECT_URI)).toBe(true);
-    const appCode = redirectParams(location).get('code')!;
+    const answered = which === 0 ? await throughOidc(p.subjects[0], p.email, next) : await throughSaml(p, next);
+    if ('refused' in answered) return answered;
+    expect(answered.location.startsWith(REDIRECT_URI)).toBe(true);
+    const appCode = redirectParams(answered.location).get('code')!;
     const tokens = await tokenRequest(
       t,
       { grant_type: 'authorization_code', code: appCode, redirect_uri: REDIRECT_URI, code_verifier: pkce.verifier },
@@ -225,8 +264,47 @@ describe('SSO connections: a randomized sequence of directory changes and upstre
     const sub = decodeJwt(tokens.body.id_token as string).sub!;
     const [attempt] = await t.dataSource.query<{ user_id: string }[]>(
       'SELECT user_id FROM sso_attempts WHERE connection_id = $1 AND subject = $2 AND outcome = $3 ORDER BY at DESC LIMIT 1',
-      [tenant.connectionId, subject, 'success'],
+      [connectionIds[which], p.subjects[which], 'success'],
     );
     return { sub, userId: attempt.user_id };
+  }
+
+  /** Our start, the stub OP's code for this subject and email, our callback (which answers the application's code at once). */
+  async function throughOidc(subject: string, email: string, next: string): Promise<Answered> {
+    const agent = request.agent(t.app.getHttpServer());
+    const started = await agent.get(`/auth/sso/${tenant.connectionId}/`).query({ next });
+    expect(started.status).toBe(303);
+    const sent = new URL(started.headers.location as string).searchParams;
+    const code = op.issueCode({ nonce: sent.get('nonce')!, sub: subject }, (d) => op.sign({ ...d, email, email_verified: true }));
+    const answered = await agent.get(`/auth/sso/${tenant.connectionId}/callback`).query({ code, state: sent.get('state'), iss: op.issuer });
+    return answered.status === 303 ? { location: answered.headers.location as string } : { refused: answered.status };
+  }
+
+  /**
+   * Our start (an AuthnRequest over HTTP-Redirect and the browser's sso_saml cookie), the IdP's signed
+   * answer to that request for this NameID and email, posted to our ACS with the cookie (which answers
+   * the application's code at once). The browser is a cookie header: sso_saml is a Secure cookie,
+   * which a cookie jar keeps away from the test's plain-HTTP server.
+   */
+  async function throughSaml(p: Person, next: string): Promise<Answered> {
+    const started = await t.http().get(`/auth/sso/${saml.id}/`).query({ next });
+    expect(started.status).toBe(303);
+    const cookie = ([] as string[])
+      .concat(started.headers['set-cookie'] ?? [])
+      .find((c) => c.startsWith('sso_saml='))
+      ?.split(';')[0];
+    if (!cookie) throw new Error('no sso_saml cookie');
+    const response = await idp.signedResponse(
+      saml.sp,
+      { subject: p.subjects[1], email: p.email },
+      { inResponseTo: authnRequestIdOf(started.headers.location as string) },
+    );
+    p.lastSamlPost = { response, cookie, at: Date.now() };
+    const answered = await postAcs(response, cookie);
+    return answered.status === 303 ? { location: answered.headers.location as string } : { refused: answered.status };
+  }
+
+  function postAcs(response: string, cookie: string) {
+    return t.http().post(`/auth/sso/${saml.id}/saml/acs`).type('form').set('Cookie', cookie).send({ SAMLResponse: response });
   }
 });
