@@ -50,7 +50,8 @@ export function hostedInput(source: unknown): HostedInput {
   return {
     next: safeNext(s.next),
     context: { clientId: str(s.client_id, 200) || null, workspaceId: str(s.workspace_id, 64) || null },
-    email: str(s.email, 254),
+    // login_hint (OpenID Connect Core §3.1.2.1) names the same person; the hosted login takes it as its own parameter too.
+    email: str(s.email, 254) ?? str(s.login_hint, 254),
     password: str(s.password, 1024),
     code: str(s.code, 32),
     newPassword: str(s.new_password, 1024),

@@ -58,6 +58,13 @@ export class HostedLoginService {
       return pageOf(200, { page: 'signed-in', email: current.email, brand: resolved?.brand });
     }
     if (!resolved) return INCOMPLETE_LINK;
+    // A hint (an application's login_hint, the page's email or login_hint) at a domain the workspace
+    // verified for a connection skips the email step: the company's IdP at once (decision 0949). A GET
+    // navigation, not a form's, so a redirect reaches the IdP without the hand-off page.
+    const hinted = input.stepUp
+      ? null
+      : await this.company.connectionFor(resolved.scope.workspaceId, (input.email ?? '').trim().toLowerCase());
+    if (hinted) return { kind: 'redirect', location: connectionSignInPath(hinted, destination(input)) };
     const companySignIn = await this.company.routesAny(resolved.scope.workspaceId);
     return pageOf(200, { page: 'login', brand: resolved.brand, signUp: resolved.signUp, companySignIn });
   }
