@@ -7,6 +7,7 @@ import type { Tx } from '../../database/unit-of-work';
 import { EndUser } from '../../end-user-directory/entities/end-user.entity';
 import { FilterNode } from '../filter/ast';
 import type { PagePosition } from '../protocol/cursor';
+import { keysetPage, keysetValues, offsetPage } from '../protocol/paging';
 import { FROM_MICROS, MICROS } from '../users/scim-users.repository';
 import { GROUP_ATTRS } from '../filter/attributes';
 import { parseFilter } from '../filter/parser';
@@ -222,12 +223,12 @@ export class ScimGroupsRepository {
     const { where, params } = compile(workspaceId, filter);
     // Unnamed: a compiled filter's text varies with the client's filter.
     const unnamed = { prepare: false };
-    const count = async () => (await one(this.dataSource, COUNT(where), params, unnamed)).total;
-    if (limit === 0) return { total: await count(), rows: [] };
-    const rows = await run(this.dataSource, PAGE(where, params.length), [...params, limit, offset], unnamed);
-    // A short page that starts at or after the first row tells the total without counting (the usual filter lookup).
-    const total = rows.length > 0 && rows.length < limit ? offset + rows.length : offset === 0 && rows.length === 0 ? 0 : await count();
-    return { total, rows };
+    return offsetPage(
+      async () => (await one(this.dataSource, COUNT(where), params, unnamed)).total,
+      () => run(this.dataSource, PAGE(where, params.length), [...params, limit, offset], unnamed),
+      offset,
+      limit,
+    );
   }
 
   /** Cursor paging (RFC 9865): up to `limit` groups after `after` in (created_at, id) order, with their page keys, plus the total. */
@@ -239,10 +240,11 @@ export class ScimGroupsRepository {
   ): Promise<{ total: number; rows: (GroupRow & { pageKey: string })[] }> {
     const { where, params } = compile(workspaceId, filter);
     const unnamed = { prepare: false };
-    const total = (await one(this.dataSource, COUNT(where), params, unnamed)).total;
-    if (limit === 0) return { total, rows: [] };
-    const values = after ? [...params, limit, after.createdUs, after.id] : [...params, limit];
-    return { total, rows: await run(this.dataSource, PAGE_AFTER(where, params.length, after !== null), values, unnamed) };
+    return keysetPage(
+      async () => (await one(this.dataSource, COUNT(where), params, unnamed)).total,
+      () => run(this.dataSource, PAGE_AFTER(where, params.length, after !== null), keysetValues(params, after, limit), unnamed),
+      limit,
+    );
   }
 
   /** Members of the given groups, in the order they joined; on the transaction when given one. */

@@ -7,8 +7,9 @@ import { APP_CONFIG, AppConfig } from '../../config/config';
 import { Tx, UnitOfWork } from '../../database/unit-of-work';
 import { applyGroupPatch, GroupChange, memberIds, MemberStep, toDisplayName, toExternalId } from '../patch/apply-group';
 import { checkSchemas, getCI, isObject, normalizeGroupPatch } from '../patch/normalize';
-import { positionFor } from '../protocol/cursor';
-import { cursorListResponse, ListQuery, listResponse } from '../protocol/list-query';
+import type { PagePosition } from '../protocol/cursor';
+import { listPage } from '../protocol/paging';
+import type { ListQuery } from '../protocol/list-query';
 import { excludes, project, Projection } from '../protocol/projection';
 import { scimAuditFacts } from '../scim-audit';
 import { rethrowWorkspaceGone, ScimError } from '../scim.errors';
@@ -32,37 +33,16 @@ export class ScimGroupsService {
     this.baseUrl = config.PUBLIC_BASE_URL;
   }
 
-  async list(workspaceId: string, q: ListQuery): Promise<Json> {
-    if (q.cursor) {
-      // One row more than the page: whether a next page exists, without a second query.
-      const found = await this.groups.listAfter(workspaceId, q.filter, positionFor(q.cursor, 'g'), q.count && q.count + 1);
-      const page = found.rows.slice(0, q.count);
-      const last = page.at(-1);
-      const next = found.rows.length > q.count && last ? { kind: 'g' as const, createdUs: last.pageKey, id: last.id } : null;
-      const pageMembers = excludes(q.projection, 'members')
-        ? undefined
-        : await this.groups.members(
-            workspaceId,
-            page.map((r) => r.id),
-          );
-      return cursorListResponse(
-        found.total,
-        page.map((r) => this.present(r, pageMembers, q.projection)),
-        next,
-      );
-    }
-    const { total, rows } = await this.groups.list(workspaceId, q.filter, q.startIndex - 1, q.count);
-    const members = excludes(q.projection, 'members')
-      ? undefined
-      : await this.groups.members(
-          workspaceId,
-          rows.map((r) => r.id),
-        );
-    return listResponse(
-      total,
-      q.startIndex,
-      rows.map((r) => this.present(r, members, q.projection)),
-    );
+  list(workspaceId: string, q: ListQuery): Promise<Json> {
+    const source = {
+      byOffset: (offset: number, limit: number) => this.groups.list(workspaceId, q.filter, offset, limit),
+      after: (position: PagePosition | null, limit: number) => this.groups.listAfter(workspaceId, q.filter, position, limit),
+    };
+    return listPage(q, 'g', source, async (rows) => {
+      const ids = rows.map((r) => r.id);
+      const members = excludes(q.projection, 'members') ? undefined : await this.groups.members(workspaceId, ids);
+      return rows.map((r) => this.present(r, members, q.projection));
+    });
   }
 
   async get(workspaceId: string, id: string, projection: Projection = {}): Promise<Json> {

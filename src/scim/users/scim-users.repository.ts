@@ -13,6 +13,7 @@ import { parseFilter } from '../filter/parser';
 import { filterToSql } from '../filter/to-sql';
 import { UserState } from '../patch/apply-user';
 import type { PagePosition } from '../protocol/cursor';
+import { keysetPage, keysetValues, offsetPage } from '../protocol/paging';
 
 /** The end_users columns a SCIM user is made of. */
 const USER = entityColumns(EndUser, ['id', 'email', 'firstName', 'lastName', 'isActive', 'createdAt', 'updatedAt']);
@@ -133,12 +134,12 @@ export class ScimUsersRepository {
     const { where, params } = compile(workspaceId, filter);
     // What IdPs send (no filter, or one comparison such as userName eq) has a few fixed SQL texts: prepare those.
     const options = { prepare: isSingleCondition(filter) };
-    const count = async () => (await one(this.dataSource, COUNT(filter ? where : null), params, options)).total;
-    if (limit === 0) return { total: await count(), rows: [] };
-    const rows = await run(this.dataSource, PAGE(where, params.length), [...params, limit, offset], options);
-    // A short page that starts at or after the first row tells the total without counting (the usual filter lookup).
-    const total = rows.length > 0 && rows.length < limit ? offset + rows.length : offset === 0 && rows.length === 0 ? 0 : await count();
-    return { total, rows };
+    return offsetPage(
+      async () => (await one(this.dataSource, COUNT(filter ? where : null), params, options)).total,
+      () => run(this.dataSource, PAGE(where, params.length), [...params, limit, offset], options),
+      offset,
+      limit,
+    );
   }
 
   /**
@@ -153,11 +154,11 @@ export class ScimUsersRepository {
   ): Promise<{ total: number; rows: (UserRow & { pageKey: string })[] }> {
     const { where, params } = compile(workspaceId, filter);
     const unnamed = { prepare: false };
-    const total = (await one(this.dataSource, COUNT(filter ? where : null), params, unnamed)).total;
-    if (limit === 0) return { total, rows: [] };
-    const values = after ? [...params, limit, after.createdUs, after.id] : [...params, limit];
-    const rows = await run(this.dataSource, PAGE_AFTER(where, params.length, after !== null), values, unnamed);
-    return { total, rows };
+    return keysetPage(
+      async () => (await one(this.dataSource, COUNT(filter ? where : null), params, unnamed)).total,
+      () => run(this.dataSource, PAGE_AFTER(where, params.length, after !== null), keysetValues(params, after, limit), unnamed),
+      limit,
+    );
   }
 
   /**

@@ -12,8 +12,9 @@ import type { DeniedToken } from '../../sessions/tokens/token-denylist.repositor
 import { ScimGroupsRepository } from '../groups/scim-groups.repository';
 import { applyUserPatch, UserState } from '../patch/apply-user';
 import { normalizeUserPatch } from '../patch/normalize';
-import { positionFor } from '../protocol/cursor';
-import { cursorListResponse, ListQuery, listResponse } from '../protocol/list-query';
+import type { PagePosition } from '../protocol/cursor';
+import { listPage } from '../protocol/paging';
+import type { ListQuery } from '../protocol/list-query';
 import { project, Projection } from '../protocol/projection';
 import { scimAuditFacts } from '../scim-audit';
 import { rethrowWorkspaceGone, ScimError } from '../scim.errors';
@@ -38,25 +39,12 @@ export class ScimUsersService {
     this.baseUrl = config.PUBLIC_BASE_URL;
   }
 
-  async list(workspaceId: string, q: ListQuery): Promise<Json> {
-    if (q.cursor) {
-      // One row more than the page: whether a next page exists, without a second query.
-      const { total, rows } = await this.users.listAfter(workspaceId, q.filter, positionFor(q.cursor, 'u'), q.count && q.count + 1);
-      const page = rows.slice(0, q.count);
-      const last = page.at(-1);
-      const next = rows.length > q.count && last ? { kind: 'u' as const, createdUs: last.pageKey, id: last.id } : null;
-      return cursorListResponse(
-        total,
-        page.map((r) => this.present(r, q.projection)),
-        next,
-      );
-    }
-    const { total, rows } = await this.users.list(workspaceId, q.filter, q.startIndex - 1, q.count);
-    return listResponse(
-      total,
-      q.startIndex,
-      rows.map((r) => this.present(r, q.projection)),
-    );
+  list(workspaceId: string, q: ListQuery): Promise<Json> {
+    const source = {
+      byOffset: (offset: number, limit: number) => this.users.list(workspaceId, q.filter, offset, limit),
+      after: (position: PagePosition | null, limit: number) => this.users.listAfter(workspaceId, q.filter, position, limit),
+    };
+    return listPage(q, 'u', source, (rows) => rows.map((r) => this.present(r, q.projection)));
   }
 
   async get(workspaceId: string, id: string, projection: Projection = {}): Promise<Json> {
