@@ -1,11 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import request from 'supertest';
-import { generateAuditSigningKey } from '../../src/config/dev-secrets';
-import { createTestApp, TestApp } from '../support/app';
-import { AppProcess, spawnApp, SPAWN_HOOK_TIMEOUT_MS } from '../support/app-process';
+import { SPAWN_HOOK_TIMEOUT_MS } from '../support/app-process';
+import { CrashScenario, scimTenantAt } from '../support/crash';
 import { eventually } from '../support/eventually';
-import { setUpTenantAt } from '../support/remote-tenant';
-import { aUserName, SCIM_JSON, userBody } from '../scim/scim-support';
+import { aUserName, userBody } from '../scim/scim-support';
 import { FeedEvent } from './feed-support';
 
 const WRITERS = 50;
@@ -16,36 +13,21 @@ const WRITERS = 50;
  * another instance serves, numbered without gap or repeat.
  */
 describe('the directory event feed across a kill -9', () => {
-  let crashed: AppProcess | undefined;
-  let survivor: TestApp | undefined;
-  afterAll(async () => {
-    await crashed?.stop('SIGKILL');
-    await survivor?.close();
-  }, SPAWN_HOOK_TIMEOUT_MS);
+  const crash = new CrashScenario('feed-crash');
+  afterAll(() => crash.close(), SPAWN_HOOK_TIMEOUT_MS);
 
   it(
     'loses no acknowledged change',
     async () => {
-      const env = {
-        AUTH_JWT_SECRET: randomBytes(32).toString('base64url'),
-        SECRETS_ENCRYPTION_KEY: `k1:${randomBytes(32).toString('base64')}`,
-        AUDIT_SIGNING_KEYS: generateAuditSigningKey('feed-crash'),
-      };
-      crashed = await spawnApp({ ...env, LOG_LEVEL: 'warn' });
-      const tenant = await setUpTenantAt(crashed.baseUrl);
-      const minted = await request(crashed.baseUrl)
-        .post('/developer/scim/tokens/')
-        .set(tenant.auth)
-        .send({ workspace_id: tenant.workspaceId, label: 'idp' })
-        .expect(201);
-      const scim = { Authorization: `Bearer ${minted.body.token}`, 'Content-Type': SCIM_JSON };
+      const crashed = await crash.start();
+      const { tenant, scim } = await scimTenantAt(crashed.baseUrl);
 
       const acknowledged: string[] = [];
       let killed = false;
       const writer = async () => {
         while (!killed) {
           try {
-            const res = await request(crashed!.baseUrl)
+            const res = await request(crashed.baseUrl)
               .post('/scim/v2/Users')
               .set(scim)
               .send(JSON.stringify(userBody(aUserName('k'))));
@@ -57,15 +39,15 @@ describe('the directory event feed across a kill -9', () => {
       };
       const writers = Array.from({ length: WRITERS }, writer);
       await eventually(() => expect(acknowledged.length).toBeGreaterThanOrEqual(150), { timeoutMs: 120_000 });
-      await crashed.stop('SIGKILL');
+      await crash.kill();
       killed = true;
       await Promise.all(writers);
 
-      survivor = await createTestApp(env);
+      const survivor = await crash.takeOver();
       const readAll = async () => {
         const events: FeedEvent[] = [];
         for (let after = 0; ;) {
-          const res = await survivor!
+          const res = await survivor
             .http()
             .get('/developer/events/')
             .query({ workspace_id: tenant.workspaceId, after, limit: 1000 })

@@ -50,7 +50,7 @@ export async function aReceiver(t: TestApp, dev: TestDeveloper, ws: TestWorkspac
 }
 
 /** Verifies a SET as a receiver must: signature against the transmitter's JWKS, typ, issuer and audience. */
-export async function verifySet(t: TestApp, token: string, audience: string): Promise<SetClaims> {
+export async function verifySet(t: Pick<TestApp, 'baseUrl'>, token: string, audience: string): Promise<SetClaims> {
   const jwks = createRemoteJWKSet(new URL(`${t.baseUrl}/oauth/jwks`));
   const { payload, protectedHeader } = await jwtVerify(token, jwks, { issuer: t.baseUrl, audience, typ: 'secevent+jwt' });
   expect(protectedHeader.alg).toBe('RS256');

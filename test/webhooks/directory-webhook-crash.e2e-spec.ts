@@ -1,11 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import request from 'supertest';
-import { generateAuditSigningKey } from '../../src/config/dev-secrets';
-import { createTestApp, TestApp } from '../support/app';
-import { AppProcess, spawnApp, SPAWN_HOOK_TIMEOUT_MS } from '../support/app-process';
+import { SPAWN_HOOK_TIMEOUT_MS } from '../support/app-process';
+import { CrashScenario, scimTenantAt } from '../support/crash';
 import { eventually } from '../support/eventually';
-import { setUpTenantAt } from '../support/remote-tenant';
-import { aUserName, PATCH_OP, SCIM_JSON, userBody } from '../scim/scim-support';
+import { aUserName, PATCH_OP, userBody } from '../scim/scim-support';
 import { FeedEvent } from '../events/feed-support';
 import { WebhookReceiver } from './receiver';
 
@@ -17,49 +14,37 @@ const USER_TYPES = ['directory.user.created', 'directory.user.updated', 'directo
  * service died all reach the receiver from the instance that takes over, each user's in order.
  */
 describe('directory webhooks across a kill -9', () => {
-  let crashed: AppProcess | undefined;
-  let survivor: TestApp | undefined;
+  const crash = new CrashScenario('directory-crash', {
+    JOBS_LEASE_MS: '2000',
+    DIRECTORY_EVENTS_SEAL_INTERVAL_MS: '50',
+    WEBHOOK_DISPATCH_INTERVAL_MS: '50',
+    WEBHOOK_RETRY_BASE_MS: '200',
+    WEBHOOK_RETRY_MAX_DELAY_MS: '1000',
+    WEBHOOK_TIMEOUT_MS: '5000',
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+  });
   const receiver = new WebhookReceiver();
 
   afterAll(async () => {
-    await crashed?.stop('SIGKILL');
-    await survivor?.close();
+    await crash.close();
     await receiver.stop();
   }, SPAWN_HOOK_TIMEOUT_MS);
 
   it(
     'loses no delivery and keeps each user in order',
     async () => {
-      const env = {
-        AUTH_JWT_SECRET: randomBytes(32).toString('base64url'),
-        SECRETS_ENCRYPTION_KEY: `k1:${randomBytes(32).toString('base64')}`,
-        AUDIT_SIGNING_KEYS: generateAuditSigningKey('directory-crash'),
-        JOBS_LEASE_MS: '2000',
-        DIRECTORY_EVENTS_SEAL_INTERVAL_MS: '50',
-        WEBHOOK_DISPATCH_INTERVAL_MS: '50',
-        WEBHOOK_RETRY_BASE_MS: '200',
-        WEBHOOK_RETRY_MAX_DELAY_MS: '1000',
-        WEBHOOK_TIMEOUT_MS: '5000',
-        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-      };
       await receiver.start();
       await receiver.stop(); // the port is reserved for later; nobody listens now
 
-      crashed = await spawnApp({ ...env, LOG_LEVEL: 'warn' });
-      const http = () => request(crashed!.baseUrl);
-      const tenant = await setUpTenantAt(crashed.baseUrl);
+      const crashed = await crash.start();
+      const http = () => request(crashed.baseUrl);
+      const { tenant, scim } = await scimTenantAt(crashed.baseUrl);
       const hook = await http()
         .post('/developer/webhooks/')
         .set(tenant.auth)
         .send({ workspace_id: tenant.workspaceId, url: receiver.url, event_types: USER_TYPES })
         .expect(201);
       receiver.secret = hook.body.secret as string;
-      const minted = await http()
-        .post('/developer/scim/tokens/')
-        .set(tenant.auth)
-        .send({ workspace_id: tenant.workspaceId, label: 'idp' })
-        .expect(201);
-      const scim = { Authorization: `Bearer ${minted.body.token}`, 'Content-Type': SCIM_JSON };
       const create = async () =>
         (
           await http()
@@ -87,10 +72,10 @@ describe('directory webhooks across a kill -9', () => {
       });
       // And a few the killed instance may not even have numbered or fanned out.
       await Promise.all(users.map((id) => rename(id, 'Last')));
-      await crashed.stop('SIGKILL');
+      await crash.kill();
 
       await receiver.start();
-      survivor = await createTestApp(env);
+      const survivor = await crash.takeOver();
       const feed = (
         await survivor
           .http()

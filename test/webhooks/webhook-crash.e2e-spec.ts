@@ -1,8 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import request from 'supertest';
-import { generateAuditSigningKey } from '../../src/config/dev-secrets';
-import { createTestApp, TestApp } from '../support/app';
-import { AppProcess, spawnApp } from '../support/app-process';
+import { CrashScenario } from '../support/crash';
 import { eventually } from '../support/eventually';
 import { setUpTenantAt } from '../support/remote-tenant';
 import { WebhookReceiver } from './receiver';
@@ -13,34 +10,28 @@ import { WebhookReceiver } from './receiver';
  * and another instance runs.
  */
 describe('webhooks across a kill -9', () => {
-  let crashed: AppProcess | undefined;
-  let survivor: TestApp | undefined;
+  const crash = new CrashScenario('crash-test', {
+    JOBS_LEASE_MS: '2000',
+    AUDIT_SEAL_INTERVAL_MS: '50',
+    WEBHOOK_DISPATCH_INTERVAL_MS: '50',
+    WEBHOOK_RETRY_BASE_MS: '200',
+    WEBHOOK_RETRY_MAX_DELAY_MS: '1000',
+    WEBHOOK_TIMEOUT_MS: '2000',
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+  });
   const receiver = new WebhookReceiver();
 
   afterAll(async () => {
-    await crashed?.stop('SIGKILL');
-    await survivor?.close();
+    await crash.close();
     await receiver.stop();
   });
 
   it('loses no delivery', async () => {
-    const env = {
-      AUTH_JWT_SECRET: randomBytes(32).toString('base64url'),
-      SECRETS_ENCRYPTION_KEY: `k1:${randomBytes(32).toString('base64')}`,
-      AUDIT_SIGNING_KEYS: generateAuditSigningKey('crash-test'),
-      JOBS_LEASE_MS: '2000',
-      AUDIT_SEAL_INTERVAL_MS: '50',
-      WEBHOOK_DISPATCH_INTERVAL_MS: '50',
-      WEBHOOK_RETRY_BASE_MS: '200',
-      WEBHOOK_RETRY_MAX_DELAY_MS: '1000',
-      WEBHOOK_TIMEOUT_MS: '2000',
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    };
     await receiver.start();
     await receiver.stop(); // the port is reserved for later; nobody listens now
 
-    crashed = await spawnApp({ ...env, LOG_LEVEL: 'warn' });
-    const http = () => request(crashed!.baseUrl);
+    const crashed = await crash.start();
+    const http = () => request(crashed.baseUrl);
     const tenant = await setUpTenantAt(crashed.baseUrl);
     const hook = await http()
       .post('/developer/webhooks/')
@@ -60,10 +51,10 @@ describe('webhooks across a kill -9', () => {
     });
     // And a few the killed instance may not even have sealed or fanned out.
     for (let i = 0; i < 4; i++) await rename(`last-${i}`);
-    await crashed.stop('SIGKILL');
+    await crash.kill();
 
     await receiver.start();
-    survivor = await createTestApp(env);
+    const survivor = await crash.takeOver();
     const dev = { Authorization: tenant.auth.Authorization };
     const expected = (
       (await survivor.http().get('/developer/audit/').query({ workspace_id: tenant.workspaceId, event_type: 'workspace_update' }).set(dev))
