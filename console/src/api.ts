@@ -1,6 +1,6 @@
 import createClient, { type Middleware } from 'openapi-fetch';
 import type { components, paths } from '../../clients/typescript/openapi';
-import { networkProblem, toProblem, type Problem } from './logic/problem';
+import { networkProblem, retryAfterSeconds, toProblem, type Problem } from './logic/problem';
 
 export type Schemas = components['schemas'];
 
@@ -64,7 +64,13 @@ export async function call<T>(request: Promise<Answer<T>>): Promise<T> {
   } catch {
     throw new ApiProblem(networkProblem());
   }
-  if (!answer.response.ok) throw new ApiProblem(toProblem(answer.response.status, answer.error));
+  if (!answer.response.ok) {
+    const retryAfter = retryAfterSeconds(answer.response.headers.get('Retry-After'));
+    throw new ApiProblem({
+      ...toProblem(answer.response.status, answer.error),
+      ...(retryAfter === undefined ? {} : { retryAfterSeconds: retryAfter }),
+    });
+  }
   return answer.data as T;
 }
 

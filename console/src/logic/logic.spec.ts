@@ -3,7 +3,7 @@ import { eventSubject } from './events';
 import { formatBytes, lines, sparkline } from './format';
 import { mappingFromRows, rowsFromMapping } from './mapping';
 import { certificateFromMetadata } from './pem';
-import { fieldMessages, toProblem } from './problem';
+import { automaticRetryDelayMs, fieldMessages, networkProblem, retryAfterSeconds, toProblem } from './problem';
 import { connectionPath, matchRoute, safeNext, signInPath } from './routes';
 import { domainState, idpSetup, reasonInWords, testSignInUrl, wordList } from './sso';
 import { escapeHtml, fillPlaceholders, isHtmlBody, unknownPlaceholders } from './template';
@@ -66,6 +66,25 @@ describe('API problems', () => {
     expect(fieldMessages(problem, 'body')).toEqual(['unknown placeholder {{nope}}']);
     expect(fieldMessages(problem, 'attribute_mapping')).toEqual(['bad path']);
     expect(fieldMessages(problem, 'subject')).toEqual([]);
+  });
+
+  it('retries a load on its own only after a transient failure, after the pause the service asked for (decision 0940)', () => {
+    const unavailable = { ...toProblem(503, { error: 'service_unavailable', message: 'retry shortly' }), retryAfterSeconds: 5 };
+    expect(automaticRetryDelayMs(unavailable)).toBe(5000);
+    expect(automaticRetryDelayMs(toProblem(502, undefined))).toBe(1000);
+    expect(automaticRetryDelayMs(toProblem(429, undefined))).toBe(1000);
+    expect(automaticRetryDelayMs(networkProblem())).toBe(1000);
+    // A longer pause is the person's call (the error shows with Try again); a refusal or a bug is not retried.
+    expect(automaticRetryDelayMs({ ...unavailable, retryAfterSeconds: 60 })).toBeNull();
+    for (const status of [400, 401, 403, 404, 409, 500]) expect(automaticRetryDelayMs(toProblem(status, undefined))).toBeNull();
+  });
+
+  it('reads Retry-After in seconds and ignores what it cannot read', () => {
+    expect(retryAfterSeconds('5')).toBe(5);
+    expect(retryAfterSeconds(' 0 ')).toBe(0);
+    expect(retryAfterSeconds(null)).toBeUndefined();
+    expect(retryAfterSeconds('Wed, 21 Oct 2026 07:28:00 GMT')).toBeUndefined();
+    expect(retryAfterSeconds('-1')).toBeUndefined();
   });
 
   it('says something useful for bodies without a message (SCIM detail, HTML, nothing)', () => {

@@ -5,6 +5,8 @@ export interface Problem {
   message: string;
   /** field name → messages (validation_failed). */
   fields: Record<string, string[]>;
+  /** The pause the service asked for before a retry (its Retry-After header, in seconds), when it named one. */
+  retryAfterSeconds?: number;
 }
 
 /** Turns an error answer (JSON `{error, message, details?}`, SCIM's `{detail}`, or anything else) into a Problem. */
@@ -29,6 +31,29 @@ export function toProblem(status: number, body: unknown): Problem {
     return { status, code, message: fallbackMessage(status), fields };
   }
   return { status, code: `http_${status}`, message: fallbackMessage(status), fields };
+}
+
+/** Retry-After in seconds (RFC 9110 §10.2.3: delay-seconds; an HTTP date is ignored here), or undefined. */
+export function retryAfterSeconds(header: string | null): number | undefined {
+  if (header === null || !/^\d+$/.test(header.trim())) return undefined;
+  return Number(header.trim());
+}
+
+/** The longest pause the console makes before retrying a load on its own: a longer Retry-After is left to the person. */
+export const AUTOMATIC_RETRY_CEILING_MS = 5_000;
+const AUTOMATIC_RETRY_DEFAULT_MS = 1_000;
+
+/**
+ * How long to wait before loading again after `problem`, or null when loading again cannot help. Only a
+ * transient failure is worth an automatic retry: no answer at all, 429 (too many requests), 502/503/504 (the
+ * service or its database busy or away for a moment), and only when the service asked for no longer a pause than
+ * the ceiling (Retry-After). Decision 0940.
+ */
+export function automaticRetryDelayMs(problem: Problem): number | null {
+  const transient = problem.code === 'network_error' || problem.status === 429 || [502, 503, 504].includes(problem.status);
+  if (!transient) return null;
+  const asked = problem.retryAfterSeconds === undefined ? AUTOMATIC_RETRY_DEFAULT_MS : problem.retryAfterSeconds * 1000;
+  return asked <= AUTOMATIC_RETRY_CEILING_MS ? asked : null;
 }
 
 export function networkProblem(): Problem {

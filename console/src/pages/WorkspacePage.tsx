@@ -65,7 +65,7 @@ export function WorkspacePage({ workspaceId, section, itemId }: { workspaceId: s
         </ul>
       </nav>
       <div className="content">
-        <ErrorBanner problem={workspace.problem} />
+        <ErrorBanner problem={workspace.problem} retry={() => void workspace.reload()} />
         {section === 'settings' ? (
           workspace.data ? (
             <SettingsPage key={workspace.data.name} workspace={workspace.data} onChanged={onChanged} />

@@ -34,6 +34,7 @@ export function WorkspacesPage() {
       <ListState
         loading={list.loading}
         problem={list.problem}
+        retry={() => void list.reload()}
         items={list.data}
         empty="No workspaces yet: create one to connect a directory or a SAML app."
       >

@@ -10,12 +10,15 @@ import { Empty, ErrorBanner, Loading, TextField } from './kit';
 export function ListState<T>({
   loading,
   problem,
+  retry,
   items,
   empty,
   children,
 }: {
   loading?: boolean;
   problem?: Problem;
+  /** Loads the list again: the error shows a Try again button. */
+  retry?: () => void;
   items: readonly T[] | undefined;
   empty?: ReactNode;
   children: (items: readonly T[]) => ReactNode;
@@ -23,7 +26,7 @@ export function ListState<T>({
   return (
     <>
       {loading && !items ? <Loading /> : null}
-      <ErrorBanner problem={problem} />
+      <ErrorBanner problem={problem} retry={retry} />
       {items && items.length === 0 && empty !== undefined ? <Empty>{empty}</Empty> : null}
       {items && (items.length > 0 || empty === undefined) ? children(items) : null}
     </>
@@ -142,8 +145,9 @@ export function PageHead({
 }
 
 /** A page's loaded list (`useLoad` of a `{ results }` answer) as ListState and ListTable props. */
-export function listOf<T>(list: { loading: boolean; problem?: Problem; data?: { results: T[] } }) {
-  return { loading: list.loading, problem: list.problem, items: list.data?.results };
+export function listOf<T>(list: { loading: boolean; problem?: Problem; data?: { results: T[] }; reload?: () => Promise<void> }) {
+  const { reload } = list;
+  return { loading: list.loading, problem: list.problem, items: list.data?.results, retry: reload ? () => void reload() : undefined };
 }
 
 /** A small button in a table row; `danger` for destructive ones. */
@@ -196,6 +200,7 @@ export function expiresAt(value: string): { expires_at?: string } {
 export function ListTable<T>({
   loading,
   problem,
+  retry,
   items,
   empty,
   caption,
@@ -205,6 +210,7 @@ export function ListTable<T>({
 }: {
   loading?: boolean;
   problem?: Problem;
+  retry?: () => void;
   items: readonly T[] | undefined;
   empty?: ReactNode;
   caption?: ReactNode;
@@ -213,7 +219,7 @@ export function ListTable<T>({
   row: (item: T) => ReactNode;
 }) {
   return (
-    <ListState loading={loading} problem={problem} items={items} empty={empty}>
+    <ListState loading={loading} problem={problem} retry={retry} items={items} empty={empty}>
       {(rows) => (
         <DataTable caption={caption} columns={columns} actions={actions}>
           {rows.map(row)}

@@ -10,21 +10,36 @@ import {
   type TextareaHTMLAttributes,
 } from 'react';
 import { problemOf } from '../api';
-import { fieldMessages, type Problem } from '../logic/problem';
+import { automaticRetryDelayMs, fieldMessages, type Problem } from '../logic/problem';
 
-/** Loads data for a page: loading, the data, or the API's problem, and a reload. */
+/**
+ * Loads data for a page: loading, the data, or the API's problem, and a reload. A transient failure (no answer,
+ * 429, 502–504) is loaded again once on its own after the pause the service asked for (decision 0940), the last
+ * data staying on screen meanwhile; a second failure, or any other, shows the problem (with `reload` as its retry).
+ */
 export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]) {
   const [state, setState] = useState<{ data?: T; problem?: Problem; loading: boolean }>({ loading: true });
   const generation = useRef(0);
   const run = useCallback(load, deps);
   const reload = useCallback(async () => {
     const mine = ++generation.current;
-    setState((s) => ({ ...s, loading: true }));
-    try {
-      const data = await run();
-      if (mine === generation.current) setState({ data, loading: false });
-    } catch (error) {
-      if (mine === generation.current) setState({ problem: problemOf(error), loading: false });
+    const current = () => mine === generation.current;
+    setState((s) => ({ ...s, problem: undefined, loading: true }));
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const data = await run();
+        if (current()) setState({ data, loading: false });
+        return;
+      } catch (error) {
+        const problem = problemOf(error);
+        const pause = attempt === 1 ? automaticRetryDelayMs(problem) : null;
+        if (pause === null) {
+          if (current()) setState({ problem, loading: false });
+          return;
+        }
+        await new Promise((resolve) => window.setTimeout(resolve, pause));
+        if (!current()) return;
+      }
     }
   }, [run]);
   useEffect(() => {
@@ -52,11 +67,20 @@ export function useAction() {
   return { busy, problem, run, clear: () => setProblem(undefined) };
 }
 
-export function ErrorBanner({ problem }: { problem?: Problem }) {
+/** The problem, as an alert; with `retry`, a button that tries again (a list that failed to load). */
+export function ErrorBanner({ problem, retry }: { problem?: Problem; retry?: () => void }) {
   if (!problem) return null;
   return (
     <div className="error" role="alert">
       {problem.message}
+      {retry ? (
+        <>
+          {' '}
+          <button type="button" className="secondary small" onClick={retry}>
+            Try again
+          </button>
+        </>
+      ) : null}
     </div>
   );
 }
