@@ -6,10 +6,16 @@ import { promisify } from 'node:util';
 import type { Browser } from 'playwright-core';
 import { AppProcess, spawnApp, SPAWN_HOOK_TIMEOUT_MS } from '../support/app-process';
 import { launchChromium } from '../support/browser';
+import { expectAccessible, openConsole } from '../console/support';
+import { startDnsServer, type TestDnsServer } from '../sso-connections/support/dns-server';
 import { UpstreamOp } from '../sso-connections/support/upstream-op';
+import { serveSamlIdp, UpstreamSamlIdp, type ServedSamlIdp } from '../sso-connections/support/upstream-saml-idp';
 
 const run = promisify(execFile);
 const QUICKSTART = resolve(__dirname, '../../docs/quickstart.md');
+/** The section 6 screenshot: written to docs/images with UPDATE_SCREENSHOTS=1, else to a temporary file. */
+const shot = (name: string) =>
+  process.env.UPDATE_SCREENSHOTS ? resolve(__dirname, '../../docs/images', name) : join(tmpdir(), `${process.pid}-${name}`);
 
 /** The `bash` blocks of each `## ` section of the quickstart, in order (`text` blocks are not run). */
 function quickstartSections(markdown: string): { title: string; script: string }[] {
@@ -42,6 +48,10 @@ describe('docs/quickstart.md', () => {
   let browser: Browser;
   /** The company's IdP of section 5: panva's oidc-provider on loopback, with Grace's account. */
   let op: UpstreamOp;
+  /** The company's SAML IdP of section 6 (samlify, on "localhost": another site), and the DNS its domain is verified in. */
+  let samlIdp: ServedSamlIdp & { idp: UpstreamSamlIdp };
+  let samlSp: { entityId: string; acsUrl: string } | null = null;
+  let dns: TestDnsServer;
   const dataDir = mkdtempSync(join(tmpdir(), 'idsvc-quickstart-'));
   const plainDataDir = mkdtempSync(join(tmpdir(), 'idsvc-quickstart-plain-'));
   // The IdP of section 5 is an http issuer on loopback, which development allows (OAUTH_JWKS_ALLOW_PRIVATE_TARGETS).
@@ -56,13 +66,26 @@ describe('docs/quickstart.md', () => {
   });
   const idp = { clientId: 'quickstart-app', clientSecret: 'quickstart-idp-secret', password: 'grace-at-the-idp' };
   beforeAll(async () => {
-    [app, plainApp, op] = await Promise.all([spawnApp(zeroConfig(dataDir)), spawnApp(zeroConfig(plainDataDir)), UpstreamOp.start()]);
+    dns = await startDnsServer();
+    samlIdp = await serveSamlIdp(
+      (ssoUrl) => new UpstreamSamlIdp(undefined, ssoUrl),
+      () => {
+        if (!samlSp) throw new Error('the IdP was not given our ACS URL and entity ID');
+        return samlSp;
+      },
+    );
+    // The instance the console is walked on looks TXT records up in the test's DNS, where the reader's DNS host would publish them.
+    [app, plainApp, op] = await Promise.all([
+      spawnApp({ ...zeroConfig(dataDir), SSO_DNS_SERVERS: dns.address }),
+      spawnApp(zeroConfig(plainDataDir)),
+      UpstreamOp.start(),
+    ]);
     await op.setAccount('grace', { password: idp.password, email: 'grace@acme.test', email_verified: true });
     browser = await launchChromium();
   }, SPAWN_HOOK_TIMEOUT_MS);
   afterAll(async () => {
     await browser?.close();
-    await Promise.all([app?.stop(), plainApp?.stop(), op?.stop()]);
+    await Promise.all([app?.stop(), plainApp?.stop(), op?.stop(), samlIdp?.close(), dns?.close()]);
   });
 
   /** Runs every bash block in one shell; answers its output, the directory it ran in and per-section timings. */
@@ -156,6 +179,88 @@ describe('docs/quickstart.md', () => {
       await graceContext.close();
       timings.push(`5. browser sign-in through the IdP: ${((Date.now() - idpStarted) / 1000).toFixed(1)} s`);
       process.stdout.write(`quickstart journey timings (commands as written, zero-config instance):\n  ${timings.join('\n  ')}\n`);
+    },
+    SPAWN_HOOK_TIMEOUT_MS,
+  );
+
+  it(
+    'section 6 in the console: a SAML connection from the IdP metadata, acme.test verified, Grace signed in to the test SP through the IdP with no password',
+    async () => {
+      // Runs on the instance the strict run set up (steps 1 and 3: the developer, Acme, Grace over SCIM, the test SP).
+      const started = Date.now();
+      const marks: string[] = [];
+      const mark = (what: string) => marks.push(`${what}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      const session = await openConsole(browser, app.baseUrl);
+      const { page, context } = session;
+      try {
+        // 2. The console, the Acme workspace, a SAML connection from the metadata the IdP gave.
+        await page.goto('/console/signin');
+        await page.getByLabel('Email').fill('dev@example.com');
+        await page.getByLabel('Password').fill('a-long-developer-password');
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.getByRole('heading', { name: 'Workspaces' }).waitFor();
+        await page.getByRole('link', { name: 'Acme', exact: true }).click();
+        const nav = page.getByRole('navigation', { name: 'Workspace' });
+        await nav.getByRole('link', { name: 'SSO connections', exact: true }).click();
+        await page.getByRole('button', { name: 'New connection' }).click();
+        await page.getByLabel('Name', { exact: true }).fill('Acme SAML');
+        await page.getByRole('radio', { name: 'SAML 2.0' }).check();
+        await page.getByLabel('IdP metadata XML').fill(samlIdp.idp.metadataXml());
+        await page.getByLabel('Email domains').fill('acme.test');
+        await page.getByRole('button', { name: 'Create' }).click();
+        await page.getByRole('heading', { name: 'Acme SAML', level: 1 }).waitFor();
+        mark('6.2 SAML connection created');
+
+        // 3. What the IdP asks for, read where the reader reads it: Okta's field names on the page.
+        const okta = page.getByRole('table', { name: 'Fields at Okta' });
+        const acsUrl = await page.getByLabel('ACS URL', { exact: true }).inputValue();
+        const entityId = await page.getByLabel('SP entity ID', { exact: true }).inputValue();
+        await okta.getByRole('row').filter({ hasText: 'Single sign-on URL' }).filter({ hasText: acsUrl }).waitFor();
+        await okta.getByRole('row').filter({ hasText: 'Audience URI (SP Entity ID)' }).filter({ hasText: entityId }).waitFor();
+        samlSp = { entityId, acsUrl };
+        samlIdp.person = { subject: 'grace-persistent-id', email: 'grace@acme.test', firstName: 'Grace', lastName: 'Hopper' };
+
+        // 4. The TXT record published at the DNS host, then Verify.
+        const domains = page.getByRole('table', { name: 'Domains' });
+        const acme = domains.getByRole('row').filter({ hasText: 'acme.test' });
+        expect(await acme.textContent()).toContain('_idsvc-verification.acme.test');
+        dns.publishTxt('_idsvc-verification.acme.test', (await acme.getByRole('cell').nth(3).textContent())!);
+        await page.getByRole('button', { name: 'Verify acme.test', exact: true }).click();
+        await page.getByRole('status').filter({ hasText: 'acme.test is verified.' }).waitFor();
+        mark('6.4 acme.test verified');
+
+        // 5. The test SP (registered in step 3), the hosted login's email step alone, the IdP, and back to the test SP.
+        await nav.getByRole('link', { name: 'SAML', exact: true }).click();
+        await page.getByRole('button', { name: 'Register the test SP' }).click();
+        await page.getByRole('status').filter({ hasText: 'Already registered' }).waitFor();
+        const grace = await context.newPage();
+        await grace.goto((await page.getByRole('link', { name: 'Sign in at the test SP' }).getAttribute('href'))!);
+        await grace.waitForURL(/\/auth\/login\//);
+        await grace.getByLabel('Email').fill('grace@acme.test');
+        await grace.getByRole('button', { name: 'Sign in', exact: true }).click();
+        await grace.waitForURL(/\/saml\/test-sp\/acs$/);
+        expect(await grace.textContent('h1')).toBe('Signed in: the assertion is valid');
+        expect(await grace.textContent('#name-id')).toBe('grace@acme.test');
+        await grace.close();
+        mark('6.5 Grace signed in to the test SP through the IdP');
+
+        // The connection's page lists her sign-in; it passes axe in light and dark.
+        await nav.getByRole('link', { name: 'SSO connections', exact: true }).click();
+        await page.getByRole('table', { name: 'SSO connections' }).getByRole('link', { name: 'Acme SAML' }).click();
+        const attempt = page.getByRole('table', { name: 'Sign-in attempts' }).getByRole('row').filter({ hasText: 'grace@acme.test' });
+        await attempt.waitFor();
+        expect(await attempt.textContent()).toContain('signed in');
+        expect(await attempt.textContent()).toContain('grace-persistent-id');
+        expect(await domains.getByRole('row').filter({ hasText: 'acme.test' }).textContent()).toContain('verified');
+        await expectAccessible(page);
+        await page.screenshot({ path: shot('quickstart-sso-saml-connection.png'), fullPage: true });
+        await page.emulateMedia({ colorScheme: 'dark' });
+        await expectAccessible(page);
+        expect(session.problems).toEqual([]);
+        process.stdout.write(`quickstart section 6 in the console (after the commands):\n  ${marks.join('\n  ')}\n`);
+      } finally {
+        await context.close();
+      }
     },
     SPAWN_HOOK_TIMEOUT_MS,
   );
