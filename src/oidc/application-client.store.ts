@@ -4,11 +4,14 @@ import { OAuthClientDirectory } from '../oauth/clients/oauth-client-directory';
 import type { ClientAuthMethod, OAuthClientStore, RegisteredClient } from '../oauth/clients/registered-client';
 import { sha256Hex } from '../common/crypto/tokens';
 import { isStorableText } from '../common/body-guard';
-import { AppClient, CodeWithUser, OidcRepository } from './oidc.repository';
+import { Clock } from '../common/clock';
+import { AppClient, CodeWithUser, OidcRepository, RefreshGrant } from './oidc.repository';
 import { APPLICATION_SCOPES, AUTHORIZATION_CODE, REFRESH_TOKEN } from './scopes';
 
 /** Longer codes are never issued (32 random bytes): they are not looked up. */
 export const MAX_CODE_CHARS = 128;
+/** Longer refresh tokens are never issued: they are not looked up. */
+export const MAX_REFRESH_CHARS = 256;
 
 /** Public client ids of applications (src/oauth-clients: `cli_` + 24 hex). */
 export const APPLICATION_CLIENT_ID_PREFIX = 'cli_';
@@ -21,6 +24,12 @@ interface CodeRead {
   found: CodeWithUser | null;
 }
 
+/** The refresh token read with a client for the token endpoint (decision 0960): null when it was none of the client's. */
+interface RefreshRead {
+  tokenHash: string;
+  found: RefreshGrant | null;
+}
+
 /**
  * An application as a RegisteredClient, carrying what find() read with it: the application row (so a
  * grant does not read it twice) and the code of the token request. It travels to the grant with the
@@ -29,6 +38,7 @@ interface CodeRead {
 interface ApplicationClient extends RegisteredClient {
   readonly application: AppClient;
   readonly codeRead: CodeRead | null;
+  readonly refreshRead: RefreshRead | null;
 }
 
 function isApplicationClient(client: RegisteredClient): client is ApplicationClient {
@@ -47,6 +57,7 @@ export class ApplicationClientStore implements OAuthClientStore, OnModuleInit {
   constructor(
     private readonly directory: OAuthClientDirectory,
     private readonly repository: OidcRepository,
+    private readonly clock: Clock,
   ) {}
 
   onModuleInit(): void {
@@ -65,16 +76,24 @@ export class ApplicationClientStore implements OAuthClientStore, OnModuleInit {
 
   /**
    * The application as a RegisteredClient. For an authorization_code token request the code (with
-   * its person) is read in the same statement and kept for the grant (codeReadWith).
+   * its person) is read in the same statement and kept for the grant (codeReadWith); for a
+   * refresh_token request, the refresh token with its grant (refreshReadWith).
    */
   async find(clientId: string, params?: Readonly<Record<string, string>>): Promise<RegisteredClient | undefined> {
+    const readable = this.owns(clientId) && clientId.length <= 200 && isStorableText(clientId);
     const code = params?.grant_type === AUTHORIZATION_CODE ? params.code : undefined;
-    const withCode =
-      code !== undefined && code.length <= MAX_CODE_CHARS && this.owns(clientId) && clientId.length <= 200 && isStorableText(clientId);
-    if (!withCode) return this.build(await this.application(clientId));
-    const codeHash = sha256Hex(code);
-    const read = await this.repository.clientWithCode(clientId, codeHash);
-    return this.build(read?.app ?? null, read ? { codeHash, found: read.code } : null);
+    if (readable && code !== undefined && code.length <= MAX_CODE_CHARS) {
+      const codeHash = sha256Hex(code);
+      const read = await this.repository.clientWithCode(clientId, codeHash);
+      return this.build(read?.app ?? null, { codeHash, found: read?.code ?? null });
+    }
+    const refresh = params?.grant_type === REFRESH_TOKEN ? params.refresh_token : undefined;
+    if (readable && refresh !== undefined && refresh.length > 0 && refresh.length <= MAX_REFRESH_CHARS) {
+      const tokenHash = sha256Hex(refresh);
+      const read = await this.repository.clientWithRefreshToken(clientId, tokenHash, this.clock.now());
+      return this.build(read?.app ?? null, null, { tokenHash, found: read?.refresh ?? null });
+    }
+    return this.build(await this.application(clientId));
   }
 
   /** The code read with this client by find(), if it was (undefined: not read, ask the repository). */
@@ -83,8 +102,18 @@ export class ApplicationClientStore implements OAuthClientStore, OnModuleInit {
     return read?.codeHash === codeHash ? read.found : undefined;
   }
 
-  private build(app: AppClient | null, codeRead: CodeRead | null = null): ApplicationClient | undefined {
-    return app ? { ...registered(app), application: app, codeRead } : undefined;
+  /** The refresh token read with this client by find(), if it was (undefined: not read, ask the repository). */
+  refreshReadWith(client: RegisteredClient, tokenHash: string): RefreshGrant | null | undefined {
+    const read = isApplicationClient(client) ? client.refreshRead : null;
+    return read?.tokenHash === tokenHash ? read.found : undefined;
+  }
+
+  private build(
+    app: AppClient | null,
+    codeRead: CodeRead | null = null,
+    refreshRead: RefreshRead | null = null,
+  ): ApplicationClient | undefined {
+    return app ? { ...registered(app), application: app, codeRead, refreshRead } : undefined;
   }
 
   /** The application behind a client the token endpoint authenticated (read in the same request), or null for another kind. */

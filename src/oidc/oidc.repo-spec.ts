@@ -102,6 +102,51 @@ describe('OidcRepository', () => {
     expect(await oidc.clientWithCode('cli_unknown', code.codeHash)).toBeNull();
   });
 
+  it('reads a refresh token with the client it was issued to, its grant and person, and as none for another client', async () => {
+    const { ws, app, user } = await aSetting();
+    const otherApp = await anApp(ws, 'Other app');
+    const sessionId = randomUUID();
+    const tokenHash = randomBytes(32).toString('hex');
+    const now = new Date();
+    await db.dataSource.query(
+      `INSERT INTO end_user_sessions (id, workspace_id, user_id, oauth_client_id, kind, created_at, last_seen_at, expires_at, amr)
+       VALUES ($1, $2, $3, $4, 'api', now(), now(), now() + interval '1 hour', '{pwd,otp}')`,
+      [sessionId, ws, user, app.id],
+    );
+    await db.dataSource.query(
+      `INSERT INTO end_user_refresh_tokens (workspace_id, session_id, token_hash, access_jti, access_expires_at, expires_at, created_at)
+       VALUES ($1, $2, $3, $4, now() + interval '5 minutes', now() + interval '1 hour', now())`,
+      [ws, sessionId, tokenHash, randomUUID()],
+    );
+    await db.dataSource.query(
+      `INSERT INTO oauth_app_sessions (session_id, workspace_id, client_id, user_id, scope, auth_time) VALUES ($1, $2, $3, $4, 'openid email', now())`,
+      [sessionId, ws, app.id, user],
+    );
+    const read = await oidc.clientWithRefreshToken(app.clientId, tokenHash, now);
+    expect(read?.app.id).toBe(app.id);
+    expect(read?.refresh).toMatchObject({
+      tokenHash,
+      sessionId,
+      workspaceId: ws,
+      clientId: app.id,
+      userId: user,
+      scope: 'openid email',
+      usedAt: null,
+      live: true,
+      amr: ['pwd', 'otp'],
+      sessionClientId: app.id,
+      user: { id: user, isActive: true },
+    });
+    expect(await oidc.refreshGrant(app.id, tokenHash, now)).toEqual(read?.refresh);
+    const foreign = await oidc.clientWithRefreshToken(otherApp.clientId, tokenHash, now);
+    expect(foreign?.app.id).toBe(otherApp.id);
+    expect(foreign?.refresh).toBeNull();
+    expect(await oidc.refreshGrant(otherApp.id, tokenHash, now)).toBeNull();
+    // After its session ends it still reads (a reuse is told from an unknown token), no longer live.
+    await db.dataSource.query(`UPDATE end_user_sessions SET revoked_at = now() WHERE id = $1`, [sessionId]);
+    expect((await oidc.refreshGrant(app.id, tokenHash, now))?.live).toBe(false);
+  });
+
   it('marks a code used (only in its workspace) and purges expired ones', async () => {
     const { ws, app, user } = await aSetting();
     const other = await aWorkspaceRow(db.dataSource);

@@ -97,6 +97,53 @@ describe('SessionsRepository and EndUsersRepository', () => {
     expect(await live(ws, s)).toBe(false);
   });
 
+  it('rotates a refresh token once, in its workspace, and never for a revoked session', async () => {
+    const ws = await aWorkspaceRow(db.dataSource);
+    const other = await aWorkspaceRow(db.dataSource);
+    const s = await aSession(ws);
+    const [{ token_hash: tokenHash }] = await db.dataSource.query<{ token_hash: string }[]>(
+      `SELECT token_hash FROM end_user_refresh_tokens WHERE session_id = $1`,
+      [s.record.id],
+    );
+    const now = new Date();
+    const next = () => ({
+      tokenHash: randomUUID(),
+      accessJti: randomUUID(),
+      accessExpiresAt: new Date(now.getTime() + HOUR),
+      expiresAt: new Date(now.getTime() + 2 * HOUR),
+    });
+    const spend = { workspaceId: ws, tokenHash, sessionId: s.record.id };
+    const later = new Date(now.getTime() + 2 * HOUR);
+    expect(await sessions.rotateRefreshToken(null, { ...spend, workspaceId: other }, later, next(), now, [])).toBe(false);
+    const first = next();
+    expect(await sessions.rotateRefreshToken(null, spend, later, first, now, [])).toBe(true);
+    // Spent: a second rotation of the same token writes nothing.
+    expect(await sessions.rotateRefreshToken(null, spend, later, next(), now, [])).toBe(false);
+    const tokens = await db.dataSource.query<{ token_hash: string; used: boolean }[]>(
+      `SELECT token_hash, used_at IS NOT NULL AS used FROM end_user_refresh_tokens WHERE session_id = $1 ORDER BY created_at, used_at NULLS LAST`,
+      [s.record.id],
+    );
+    expect(tokens).toEqual(
+      expect.arrayContaining([
+        { token_hash: tokenHash, used: true },
+        { token_hash: first.tokenHash, used: false },
+      ]),
+    );
+    expect(tokens).toHaveLength(2);
+    const [{ expires_at: extended }] = await db.dataSource.query<{ expires_at: Date }[]>(
+      `SELECT expires_at FROM end_user_sessions WHERE id = $1`,
+      [s.record.id],
+    );
+    expect(extended.getTime()).toBe(later.getTime());
+    await db.dataSource.transaction((tx) => sessions.revoke(tx, ws, { sessionId: s.record.id }, 'repo-spec', new Date()));
+    expect(await sessions.rotateRefreshToken(null, { ...spend, tokenHash: first.tokenHash }, later, next(), new Date(), [])).toBe(false);
+    const [{ count }] = await db.dataSource.query<{ count: string }[]>(
+      `SELECT count(*) FROM end_user_refresh_tokens WHERE session_id = $1`,
+      [s.record.id],
+    );
+    expect(Number(count)).toBe(2);
+  });
+
   it('finds sign-in candidates only in the workspace asked', async () => {
     const [ws, other] = [await aWorkspaceRow(db.dataSource), await aWorkspaceRow(db.dataSource)];
     const user = await aUser(ws, 'Candidate@Example.test');

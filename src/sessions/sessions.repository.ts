@@ -2,9 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, IsNull, MoreThan, Repository } from 'typeorm';
 import { computed, entityColumns, nested, NO_ROW } from '../database/row-shape';
-import { first, one, run, statement } from '../database/statement';
+import { first, one, readRows, rewritten, run, runRaw, statement } from '../database/statement';
+import { RIDER_COLUMNS, settleRiders, withRiderColumns } from '../database/statement-riders';
 import type { Tx } from '../database/unit-of-work';
-import type { EndUserSessionRecord } from '../events/domain-events';
+import type { EndUserSessionRecord, StatementRider } from '../events/domain-events';
 import { EndUserRefreshToken } from './entities/end-user-refresh-token.entity';
 import { EndUserSession } from './entities/end-user-session.entity';
 import { EndUser } from '../end-user-directory/entities/end-user.entity';
@@ -130,6 +131,31 @@ const LOCK_REFRESH_TOKEN = statement(
     ),
 );
 
+// Refresh rotation in one statement (decision 0960): the presented token is spent only if it is still
+// unspent and unexpired; its session is extended only if still live and its person active; the new token
+// is written only for a session so extended. A concurrent rotation of the same token waits for the
+// token's row lock and then finds it spent (no row). Locks the token, then the session, as
+// LOCK_REFRESH_TOKEN does. The final SELECT answers one row when the new token was written, none
+// otherwise, and carries the unit of work's riders (the oauth_token_issue audit row).
+const ROTATE_REFRESH_TOKEN = statement(
+  'sessions.rotate-refresh-token',
+  `WITH spent AS (
+    UPDATE end_user_refresh_tokens r SET used_at = $3::timestamptz
+     WHERE r.workspace_id = $1 AND r.token_hash = $2 AND r.session_id = $4::uuid AND r.used_at IS NULL AND r.expires_at > $3::timestamptz
+    RETURNING r.workspace_id, r.session_id),
+  extended AS (
+    UPDATE end_user_sessions e SET last_seen_at = $3::timestamptz, expires_at = GREATEST(e.expires_at, $5::timestamptz)
+      FROM spent
+     WHERE e.workspace_id = spent.workspace_id AND e.id = spent.session_id AND e.revoked_at IS NULL AND e.expires_at > $3::timestamptz
+       AND EXISTS (SELECT 1 FROM end_users u WHERE u.workspace_id = e.workspace_id AND u.id = e.user_id AND u.is_active)
+    RETURNING e.workspace_id, e.id),
+  fresh AS (
+    INSERT INTO end_user_refresh_tokens (workspace_id, session_id, token_hash, access_jti, access_expires_at, expires_at, created_at)
+    SELECT workspace_id, id, $6::text, $7::uuid, $8::timestamptz, $9::timestamptz, $3::timestamptz FROM extended)
+  SELECT true AS rotated ${RIDER_COLUMNS} FROM extended`,
+  computed({ rotated: 'boolean' }),
+);
+
 // Revocation, set-based: the sessions revoked and, in the same round trip, every token id of
 // theirs that could still be presented (the refresh tokens and the access tokens issued with them).
 // The outer SELECT reads end_user_refresh_tokens, which the UPDATE does not touch.
@@ -232,6 +258,38 @@ export class SessionsRepository {
   /** The refresh token and its session, row-locked so two concurrent refreshes cannot both win. */
   async lockRefreshToken(tx: Tx, tokenHash: string): Promise<LockedRefreshToken | null> {
     return (await first(tx, LOCK_REFRESH_TOKEN, [tokenHash])) ?? null;
+  }
+
+  /**
+   * Spends the presented refresh token, extends its session and writes the next token in one
+   * statement, with the unit of work's riders on it (on `tx` without riders when the unit of work had to
+   * open a transaction). True when rotated; false when the token could no longer be (spent meanwhile,
+   * expired, its session revoked or expired, its person deactivated): then no new token was written.
+   */
+  async rotateRefreshToken(
+    on: Tx | null,
+    spend: { workspaceId: string; tokenHash: string; sessionId: string },
+    sessionExpiresAt: Date,
+    next: NewRefreshToken,
+    now: Date,
+    riders: readonly StatementRider[],
+  ): Promise<boolean> {
+    const values = [
+      spend.workspaceId,
+      spend.tokenHash,
+      now,
+      spend.sessionId,
+      sessionExpiresAt,
+      next.tokenHash,
+      next.accessJti,
+      next.accessExpiresAt,
+      next.expiresAt,
+    ];
+    const { sql, params } = withRiderColumns(ROTATE_REFRESH_TOKEN.text, values, riders);
+    const ridden = rewritten(ROTATE_REFRESH_TOKEN, sql);
+    const rows = await runRaw(on ?? this.dataSource, ridden, params);
+    settleRiders(rows, riders);
+    return readRows(on ?? this.dataSource, ridden, rows).length === 1;
   }
 
   async markRefreshUsed(tx: Tx, workspaceId: string, id: string, now: Date): Promise<void> {

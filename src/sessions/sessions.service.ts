@@ -9,9 +9,16 @@ import { isUuid } from '../common/ids';
 import type { RequestMeta } from '../common/request-context';
 import { reduceUserAgent } from '../common/user-agent';
 import { APP_CONFIG, type AppConfig } from '../config/config';
-import { type Tx, UnitOfWork } from '../database/unit-of-work';
-import type { EndUserSessionRecord } from '../events/domain-events';
-import { BrowserSessionRow, NewRefreshToken, NewSession, SessionFilter, SessionsRepository } from './sessions.repository';
+import { type EmittedEvents, type Tx, UnitOfWork } from '../database/unit-of-work';
+import type { EndUserSessionRecord, StatementRider } from '../events/domain-events';
+import {
+  BrowserSessionRow,
+  LockedRefreshToken,
+  NewRefreshToken,
+  NewSession,
+  SessionFilter,
+  SessionsRepository,
+} from './sessions.repository';
 import { AccessTokenCodec } from './tokens/access-token.codec';
 import { DeniedToken, TokenDenylistService } from './tokens/token-denylist.service';
 import { END_USER_ERRORS } from '../end-user-directory/end-users.errors';
@@ -134,22 +141,7 @@ export class SessionsService {
     const outcome = await this.uow.run(async (tx, events) => {
       const row = await this.sessions.lockRefreshToken(tx, sha256Hex(refreshToken));
       if (!row) return { error: invalidRefresh() };
-      if (row.usedAt) {
-        if (!row.sessionRevokedAt) {
-          const denied = await this.revokeIn(tx, row.workspaceId, { sessionId: row.sessionId }, 'refresh_token_reuse', now);
-          events.emit('logout', {
-            workspaceId: row.workspaceId,
-            actor: { type: 'system', id: null },
-            target: { type: 'EndUserSession', id: row.sessionId },
-            oauthClientId: row.oauthClientId,
-            request,
-            message: 'Session revoked: a spent refresh token was presented again',
-            metadata: { reason: 'refresh_token_reuse', user_id: row.userId },
-          });
-          return { error: invalidRefresh(), denied };
-        }
-        return { error: invalidRefresh() };
-      }
+      if (row.usedAt) return { error: invalidRefresh(), denied: await this.revokeReused(tx, events, row, request, now) };
       const live = !row.sessionRevokedAt && row.userActive && row.sessionExpiresAt > now && row.expiresAt > now;
       if (!live) return { error: invalidRefresh() };
       await this.sessions.markRefreshUsed(tx, row.workspaceId, row.id, now);
@@ -164,6 +156,59 @@ export class SessionsService {
     if (outcome.denied) await this.denylist.mirror(outcome.denied);
     if (outcome.error) throw outcome.error;
     return outcome.pair!;
+  }
+
+  /**
+   * The write of a refresh whose token was read and checked by the caller (the OpenID provider's
+   * grant, decision 0960): spends the token, extends the session and writes `next` in one statement,
+   * with the riders of `runAsOneStatement`. False when the token could no longer be rotated: the
+   * caller then answers with `refuseRefresh`.
+   */
+  rotateRefreshToken(
+    on: Tx | null,
+    spend: { workspaceId: string; tokenHash: string; sessionId: string },
+    next: NewRefreshToken,
+    now: Date,
+    riders: readonly StatementRider[],
+  ): Promise<boolean> {
+    return this.sessions.rotateRefreshToken(on, spend, this.refreshExpiry(now), next, now, riders);
+  }
+
+  /**
+   * A refresh token that cannot be rotated: when it was spent before, it was copied, and its session
+   * is revoked (under the token's row lock, so this waits for a rotation still writing). Always
+   * throws invalid_token.
+   */
+  async refuseRefresh(tokenHash: string, request: RequestMeta): Promise<never> {
+    const now = this.clock.now();
+    const denied = await this.uow.run(async (tx, events) => {
+      const row = await this.sessions.lockRefreshToken(tx, tokenHash);
+      return row?.usedAt ? this.revokeReused(tx, events, row, request, now) : [];
+    });
+    if (denied.length) await this.denylist.mirror(denied);
+    throw invalidRefresh();
+  }
+
+  /** A spent refresh token presented again: its session ends (once), recorded as a logout by the system. */
+  private async revokeReused(
+    tx: Tx,
+    events: EmittedEvents,
+    row: LockedRefreshToken,
+    request: RequestMeta,
+    now: Date,
+  ): Promise<DeniedToken[]> {
+    if (row.sessionRevokedAt) return [];
+    const denied = await this.revokeIn(tx, row.workspaceId, { sessionId: row.sessionId }, 'refresh_token_reuse', now);
+    events.emit('logout', {
+      workspaceId: row.workspaceId,
+      actor: { type: 'system', id: null },
+      target: { type: 'EndUserSession', id: row.sessionId },
+      oauthClientId: row.oauthClientId,
+      request,
+      message: 'Session revoked: a spent refresh token was presented again',
+      metadata: { reason: 'refresh_token_reuse', user_id: row.userId },
+    });
+    return denied;
   }
 
   async logout(principal: EndUserPrincipal, request: RequestMeta): Promise<void> {

@@ -362,6 +362,67 @@ describe('OpenID provider: authorization endpoint and code exchange', () => {
     expect(afterReuse.body.error).toBe('invalid_grant');
   });
 
+  it('lets one of two simultaneous refreshes of a token win, and then revokes the session both would continue', async () => {
+    const { app, user } = await aTenantWithUser();
+    const agent = await aSignedInBrowser(t, user);
+    const pkce = aPkcePair();
+    const tokens = (await exchange(t, app, await aCode(agent, app, pkce), pkce).expect(200)).body;
+    const grant = { grant_type: 'refresh_token', refresh_token: tokens.refresh_token };
+    const answers = await Promise.all([tokenRequest(t, grant, basic(app)), tokenRequest(t, grant, basic(app))]);
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 400]);
+    const won = answers.find((r) => r.status === 200)!;
+    expect(answers.find((r) => r.status === 400)!.body.error).toBe('invalid_grant');
+    // The token was presented twice: the session is revoked before the loser is answered, so the winner's tokens are dead too.
+    await t.http().get('/oauth/userinfo').set(bearer(won.body.access_token)).expect(401);
+    const next = await tokenRequest(t, { grant_type: 'refresh_token', refresh_token: won.body.refresh_token }, basic(app));
+    expect(next.body.error).toBe('invalid_grant');
+  });
+
+  it('records each refresh once in the audit log, and a refresh refused records no issue', async () => {
+    const { app, user } = await aTenantWithUser();
+    const agent = await aSignedInBrowser(t, user);
+    const pkce = aPkcePair();
+    const tokens = (await exchange(t, app, await aCode(agent, app, pkce), pkce).expect(200)).body;
+    const refreshed = await tokenRequest(t, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token }, basic(app)).expect(200);
+    // The same spent token again (refused, and its session revoked), and an unknown one: neither is an issue.
+    await tokenRequest(t, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token }, basic(app)).expect(400);
+    await tokenRequest(t, { grant_type: 'refresh_token', refresh_token: 'rt_unknown' }, basic(app)).expect(400);
+    const { sid } = await verifiedIdToken(t, refreshed.body.id_token, app);
+    const rows = await eventually(async () => {
+      const found = await t.dataSource.query(
+        `SELECT metadata->>'grant_type' AS grant_type, metadata->>'user_id' AS user_id, metadata->>'session_id' AS session_id
+           FROM audit_events WHERE workspace_id = $1 AND event_type = 'oauth_token_issue' ORDER BY created_at, id`,
+        [app.workspace_id],
+      );
+      expect(found).toHaveLength(2);
+      return found;
+    });
+    expect(rows).toEqual([
+      { grant_type: 'authorization_code', user_id: user.id, session_id: sid },
+      { grant_type: 'refresh_token', user_id: user.id, session_id: sid },
+    ]);
+    expect(refreshed.body.scope).toBe(tokens.scope);
+  });
+
+  it("refuses to refresh the tokens of a person deactivated since, and keeps the ID token's amr and auth_time on a refresh", async () => {
+    const { app, user } = await aTenantWithUser();
+    const agent = await aSignedInBrowser(t, user);
+    const pkce = aPkcePair();
+    const tokens = (await exchange(t, app, await aCode(agent, app, pkce), pkce).expect(200)).body;
+    const first = await verifiedIdToken(t, tokens.id_token, app);
+    const refreshed = await tokenRequest(t, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token }, basic(app)).expect(200);
+    const again = await verifiedIdToken(t, refreshed.body.id_token, app);
+    expect({ amr: again.amr, auth_time: again.auth_time, sid: again.sid }).toEqual({
+      amr: first.amr,
+      auth_time: first.auth_time,
+      sid: first.sid,
+    });
+    await t.dataSource.query(`UPDATE end_users SET is_active = false WHERE id = $1`, [user.id]);
+    const refused = await tokenRequest(t, { grant_type: 'refresh_token', refresh_token: refreshed.body.refresh_token }, basic(app));
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toBe('invalid_grant');
+  });
+
   it('gives a pairwise client a subject of its own, stable across sign-ins, in ID token and UserInfo', async () => {
     const { app, user } = await aTenantWithUser({ subject_type: 'pairwise', id_token_signed_response_alg: 'ES256' });
     const agent = await aSignedInBrowser(t, user);

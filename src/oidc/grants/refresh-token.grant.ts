@@ -2,20 +2,25 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { Clock } from '../../common/clock';
 import { sha256Hex } from '../../common/crypto/tokens';
 import { DomainError } from '../../common/errors';
-import { SessionsService, type TokenPair } from '../../sessions/sessions.service';
+import { UnitOfWork } from '../../database/unit-of-work';
+import { SessionsService } from '../../sessions/sessions.service';
 import { OAuthError } from '../../oauth/oauth.errors';
 import { GrantHandler, GrantRegistry, GrantRequest, IssuedTokens } from '../../oauth/token/grants';
-import { ApplicationClientStore } from '../application-client.store';
+import { tokenIssueEvent } from '../../oauth/token/token-issue-event';
+import { ApplicationClientStore, MAX_REFRESH_CHARS } from '../application-client.store';
 import { OidcRepository } from '../oidc.repository';
 import { REFRESH_TOKEN } from '../scopes';
 import { ApplicationTokens } from './application-tokens';
-
-const MAX_REFRESH_CHARS = 256;
 
 /**
  * RFC 6749 §6 on the end-user sessions' rotation (decision 0301): a refresh token works once, for
  * the client it was issued to; a spent one presented again revokes its session. A new ID token
  * comes with the new pair (OpenID Connect Core §12.2: same sub and auth_time, no nonce).
+ *
+ * Decision 0960: the token is read with the client by the token endpoint's lookup (with its
+ * session, person and grant), checked here, and rotated in one statement (spend, extend the
+ * session, write the next token, the oauth_token_issue audit row riding on it) that spends only a
+ * token still unspent; of two concurrent refreshes one wins and the other is answered as a reuse.
  */
 @Injectable()
 export class RefreshTokenGrant implements GrantHandler, OnModuleInit {
@@ -28,6 +33,7 @@ export class RefreshTokenGrant implements GrantHandler, OnModuleInit {
     private readonly repository: OidcRepository,
     private readonly sessions: SessionsService,
     private readonly tokens: ApplicationTokens,
+    private readonly uow: UnitOfWork,
     private readonly clock: Clock,
   ) {}
 
@@ -40,11 +46,14 @@ export class RefreshTokenGrant implements GrantHandler, OnModuleInit {
     if (!refreshToken) throw new OAuthError('invalid_request', 'refresh_token is required');
     const app = await this.store.applicationOf(client.client);
     if (!app) throw new OAuthError('invalid_client', 'client authentication failed');
-    const invalid = () => new OAuthError('invalid_grant', 'the refresh token is invalid, expired or revoked');
-    if (refreshToken.length > MAX_REFRESH_CHARS) throw invalid();
-    const grant = await this.repository.appSessionByRefreshHash(sha256Hex(refreshToken), this.clock.now());
+    if (refreshToken.length > MAX_REFRESH_CHARS) throw invalidRefresh();
+    const now = this.clock.now();
+    const tokenHash = sha256Hex(refreshToken);
+    // Read with the client by the token endpoint's lookup, as a rule (one round trip).
+    const read = this.store.refreshReadWith(client.client, tokenHash);
+    const grant = read === undefined ? await this.repository.refreshGrant(app.id, tokenHash, now) : read;
     // Another client's refresh token is neither used nor spent.
-    if (!grant || grant.clientId !== app.id) throw invalid();
+    if (!grant?.user) throw invalidRefresh();
     if (params.scope !== undefined) {
       const granted = grant.scope.split(' ');
       if (
@@ -56,24 +65,67 @@ export class RefreshTokenGrant implements GrantHandler, OnModuleInit {
         throw new OAuthError('invalid_scope', 'a refresh cannot widen the scope of the original grant');
       }
     }
-    let pair: TokenPair;
-    try {
-      pair = await this.sessions.refresh(refreshToken, request);
-    } catch (err) {
-      if (err instanceof DomainError && err.code === 'invalid_token') throw invalid();
-      throw err;
-    }
-    const user = await this.repository.claimsUser(grant.workspaceId, grant.userId);
-    if (!user) throw invalid();
-    return this.tokens.respond({
-      client,
+    if (grant.usedAt) return this.refuse(tokenHash, request);
+    if (!grant.live) throw invalidRefresh();
+
+    const { user } = grant;
+    const { pair, refresh } = await this.sessions.mintTokens(
+      { id: grant.sessionId, workspaceId: grant.workspaceId, userId: grant.userId, oauthClientId: grant.sessionClientId, amr: grant.amr },
+      now,
+    );
+    const audit = { user_id: user.id, session_id: pair.session_id, refresh_token_issued: true, id_token_issued: true };
+    const claims = {
+      jti: refresh.accessJti,
+      clientId: app.clientId,
+      clientRowId: app.id,
+      clientKind: client.client.kind,
+      workspaceId: app.workspaceId,
+      scope: grant.scope,
+      credential: client.credential,
+      issuedAt: now,
+      expiresAt: refresh.accessExpiresAt,
+    };
+    const rotated = await this.uow.runAsOneStatement(
+      (events) => events.emit('oauth_token_issue', tokenIssueEvent(client, this.grantType, { claims, audit }, request)),
+      (on, riders) =>
+        this.sessions.rotateRefreshToken(
+          on,
+          { workspaceId: grant.workspaceId, tokenHash, sessionId: grant.sessionId },
+          refresh,
+          now,
+          riders,
+        ),
+      (wrote) => wrote,
+    );
+    // Spent by a concurrent refresh since it was read (or expired, or its session ended): nothing was issued.
+    if (!rotated) return this.refuse(tokenHash, request);
+    const idToken = await this.tokens.idToken({
       app,
       user,
       pair,
       scope: grant.scope,
       authTime: grant.authTime,
       nonce: null,
-      grantType: this.grantType,
+      amr: grant.amr,
     });
+    return {
+      accessToken: pair.access_token,
+      claims,
+      extra: { refresh_token: pair.refresh_token, id_token: idToken },
+      audit,
+      recorded: true,
+    };
+  }
+
+  /** A token that cannot be rotated; a spent one revokes its session (SessionsService.refuseRefresh). Always invalid_grant. */
+  private async refuse(tokenHash: string, request: GrantRequest['request']): Promise<never> {
+    try {
+      return await this.sessions.refuseRefresh(tokenHash, request);
+    } catch (err) {
+      if (err instanceof DomainError && err.code === 'invalid_token') throw invalidRefresh();
+      throw err;
+    }
   }
 }
+
+const invalidRefresh = () => new OAuthError('invalid_grant', 'the refresh token is invalid, expired or revoked');
