@@ -15,7 +15,9 @@
  * (PATCH /Groups/{id}?excludedAttributes=members adding one member; each build has its own group),
  * group-patch-okta (the same PATCH without a query, as Okta and Entra send it: 204 since decision 0133), audit-first and
  * audit-deep (the audit list at 1,000,000 events), sso (GET /saml/sso/ for a signed-in browser)
- * and sign-in (POST /e/v1/auth/login/, argon2-bound).
+ * and sign-in (POST /e/v1/auth/login/, argon2-bound); oidc-refresh and oidc-exchange (POST /oauth/token, each request
+ * spending one of BENCH_OIDC_CREDENTIALS seeded refresh tokens or codes), oidc-userinfo (GET /oauth/userinfo) and
+ * oidc-introspect (POST /oauth/introspect), both over 20 access tokens from the build's own token endpoint.
  *
  * Each directory must hold a built service (dist/main.js); each boots on a fresh database of its
  * own and runs with the Node flags of its own `npm run start:prod`. Prints each round (with both
@@ -24,6 +26,7 @@
  * and take the geometric mean of the first ratio and the inverse of the second (decision 0601). --cpu-prof writes both builds' V8 CPU profiles to
  * <build>/bench/results/profiles/ (open in Chrome DevTools or speedscope).
  */
+import { createHash, randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { Pool } from 'pg';
 import request from 'supertest';
@@ -35,6 +38,7 @@ import { samlEnv } from '../test/saml/support/saml-env';
 import { ApiClient } from './lib/api-client';
 import { AUDIT_EVENTS, AUDIT_SEED_COLUMNS, AUDIT_SEED_SELECT, deepPageCursors } from './lib/audit-seed';
 import { measure } from './lib/load';
+import { accessTokens, formHeaders, provisionOidc, REDIRECT_URI, seedOidcCredentials } from './lib/oidc-seed';
 import { databaseSuffix, pool, recreateDatabase } from './lib/postgres';
 import { createDeveloper, createWorkspace, startService } from './lib/service';
 import type { BenchRequest } from './lib/types';
@@ -42,7 +46,23 @@ import { newUserBody } from './scenarios/scim';
 
 const USERS = 20_000;
 
-const SCENARIOS = ['get', 'filter', 'create', 'group-patch', 'group-patch-okta', 'audit-first', 'audit-deep', 'sso', 'sign-in'] as const;
+const SCENARIOS = [
+  'get',
+  'filter',
+  'create',
+  'group-patch',
+  'group-patch-okta',
+  'audit-first',
+  'audit-deep',
+  'sso',
+  'sign-in',
+  'oidc-refresh',
+  'oidc-exchange',
+  'oidc-userinfo',
+  'oidc-introspect',
+] as const;
+/** Single-use refresh tokens and codes seeded per build for the oidc-* scenarios (raise for long runs). */
+const OIDC_CREDENTIALS = Number(process.env.BENCH_OIDC_CREDENTIALS ?? 30_000);
 type ScenarioName = (typeof SCENARIOS)[number];
 
 interface Options {
@@ -156,6 +176,11 @@ async function seed(baseUrl: string, db: Pool, scenario: ScenarioName, smtp: Smt
       return auditRequests(new ApiClient(baseUrl), db, scenario);
     case 'sso':
       return ssoRequests(t, smtp);
+    case 'oidc-refresh':
+    case 'oidc-exchange':
+    case 'oidc-userinfo':
+    case 'oidc-introspect':
+      return oidcRequests(baseUrl, db, scenario);
     case 'sign-in': {
       const tenant = await aTenant(t);
       const user = await anEndUser(t, tenant.client, { smtp });
@@ -253,6 +278,44 @@ async function ssoRequests(t: TestApp, smtp: SmtpReceiver): Promise<BenchRequest
   if (!cookie) throw new Error('the hosted login set no esid cookie');
   const fresh = () => `${craftedRequest(sp.entityId, { acsUrl: sp.acsUrl })}&RelayState=%2Fdashboard`;
   return [{ path: fresh(), newPath: fresh, headers: { cookie: cookie.split(';')[0] } }];
+}
+
+/** An application and a person; each request spends a seeded credential or reuses one of 20 access tokens. */
+async function oidcRequests(
+  baseUrl: string,
+  db: Pool,
+  scenario: 'oidc-refresh' | 'oidc-exchange' | 'oidc-userinfo' | 'oidc-introspect',
+): Promise<BenchRequest[]> {
+  const tenant = await provisionOidc(baseUrl, db);
+  const verifier = randomBytes(32).toString('base64url');
+  const seeded = await seedOidcCredentials(db, tenant, OIDC_CREDENTIALS, createHash('sha256').update(verifier).digest('base64url'));
+  const headers = formHeaders(tenant.clientId, tenant.clientSecret);
+  const spending = (values: string[], body: (value: string) => Record<string, string>) => {
+    let next = 0;
+    return () => {
+      if (next >= values.length) throw new Error('ran out of seeded credentials: raise BENCH_OIDC_CREDENTIALS');
+      return new URLSearchParams(body(values[next++])).toString();
+    };
+  };
+  if (scenario === 'oidc-refresh') {
+    return [
+      {
+        method: 'POST',
+        path: '/oauth/token',
+        headers,
+        newBody: spending(seeded.refresh, (rt) => ({ grant_type: 'refresh_token', refresh_token: rt })),
+      },
+    ];
+  }
+  const access = await accessTokens(baseUrl, tenant, seeded.codes.splice(-20), verifier);
+  if (scenario === 'oidc-exchange') {
+    const exchange = (code: string) => ({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: verifier });
+    return [{ method: 'POST', path: '/oauth/token', headers, newBody: spending(seeded.codes, exchange) }];
+  }
+  if (scenario === 'oidc-userinfo') {
+    return access.map((token) => ({ path: '/oauth/userinfo', headers: { authorization: `Bearer ${token}` } }));
+  }
+  return access.map((token) => ({ method: 'POST', path: '/oauth/introspect', headers, body: `token=${token}` }));
 }
 
 function median(values: number[]): number {

@@ -68,6 +68,8 @@ export async function startServer(args: string[], env: Record<string, string>, c
   return {
     /** User + system CPU seconds the server (primary and workers) has used so far (Linux /proc). */
     cpuSeconds: () => treeCpuSeconds(child.pid!),
+    /** The process the harness started (the cluster primary when there are workers). */
+    pid: () => child.pid!,
     stop: async () => {
       if (exited) return;
       const done = new Promise<void>((r) => child.once('exit', () => r()));
