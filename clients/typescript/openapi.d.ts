@@ -1377,7 +1377,7 @@ export interface paths {
     };
     /**
      * Read the workspace's sign-in policy
-     * @description The action per anomaly kind (`new_device`, `new_ip`, `new_country`, `impossible_travel`), judged before a session exists: `allow` (default: sign in, alert afterwards), `challenge` (no tokens until a second factor, or a mailed code for users without one) or `block` (403 `sign_in_blocked`, the user mailed). The geo kinds need geolocation (GEO_TOKEN); a sign-in whose address cannot be located is not judged by them. Members only.
+     * @description The action per anomaly kind (`new_device`, `new_ip`, `new_country`, `impossible_travel`), judged before a session exists: `allow` (default: sign in, alert afterwards), `challenge` (no tokens until a second factor, or a mailed code for users without one) or `block` (403 `sign_in_blocked`, every session of the user ended, the user mailed). The geo kinds need geolocation (GEO_TOKEN); a sign-in whose address cannot be located is not judged by them. Members only.
      */
     get: operations['SignInPolicyController_get'];
     /**
@@ -16758,7 +16758,7 @@ export interface operations {
           'text/html': string;
         };
       };
-      /** @description HTML error page: the form is larger than 32 KiB */
+      /** @description HTML error page: the form is larger than 384 KiB (the ACS limit, decision 0948) */
       413: {
         headers: {
           [name: string]: unknown;

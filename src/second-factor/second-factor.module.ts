@@ -5,6 +5,7 @@ import { CommonModule } from '../common/common.module';
 import { EmailVerificationModule } from '../email-verification/email-verification.module';
 import { EndUserDirectoryModule } from '../end-user-directory/end-user-directory.module';
 import { MailModule } from '../mail/mail.module';
+import { SessionsModule } from '../sessions/sessions.module';
 import { EndUserPasskey } from './entities/end-user-passkey.entity';
 import { EndUserRecoveryCode } from './entities/end-user-recovery-code.entity';
 import { EndUserTotp } from './entities/end-user-totp.entity';
@@ -39,6 +40,7 @@ import { SignInPolicyService } from './sign-in-policy.service';
     MailModule,
     EndUserDirectoryModule,
     EmailVerificationModule,
+    SessionsModule,
     TypeOrmModule.forFeature([EndUserTotp, EndUserPasskey, WebAuthnChallenge, EndUserRecoveryCode, EndUserMfaChallenge, SignInPolicy]),
   ],
   controllers: [MfaController, PasskeysController, SignInPolicyController],

@@ -9,6 +9,7 @@ import type { RequestMeta } from '../common/request-context';
 import { reduceUserAgent } from '../common/user-agent';
 import { UnitOfWork } from '../database/unit-of-work';
 import { MailService } from '../mail/mail.service';
+import { SessionsService } from '../sessions/sessions.service';
 import { describeDevice } from '../anomalies/ua-family';
 import { EndUserRecord, EndUsersRepository } from '../end-user-directory/end-users.repository';
 import { MfaChallengesService, MfaRequired, methodsOf } from './mfa-challenges.service';
@@ -21,7 +22,8 @@ import { END_USER_ERRORS } from '../end-user-directory/end-users.errors';
 /**
  * What a sign-in owes once the password is right (API and hosted login alike): nothing (open the
  * session), a second factor (the account has one), a step-up (the workspace's policy challenges
- * this device), or nothing at all (the policy blocks it: 403 sign_in_blocked, the user mailed).
+ * this device), or nothing at all (the policy blocks it: 403 sign_in_blocked, the user's sessions
+ * ended and the user mailed).
  * The factors and the policy are read in parallel: two indexed round trips, one of them a
  * primary-key miss while the workspace has no policy.
  */
@@ -37,6 +39,7 @@ export class SignInGate {
     private readonly challenges: MfaChallengesService,
     private readonly users: EndUsersRepository,
     private readonly mail: MailService,
+    private readonly sessions: SessionsService,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) config: AppConfig,
     @Optional() @Inject(GEOLOCATOR) private readonly geolocator: Geolocator | null = null,
@@ -103,11 +106,17 @@ export class SignInGate {
     return info ? { country: info.country, city: info.city, latitude: info.latitude, longitude: info.longitude } : null;
   }
 
-  /** sign_in_blocked, and the mail telling the user, in one unit of work (a failure to queue never unblocks). */
+  /**
+   * A block (decision 0953): the right password from where the policy does not allow it means the
+   * password is no longer the person's alone, so every session of theirs ends with it (tokens denied),
+   * the person is mailed, and sign_in_blocked is audited, all in one unit of work. The audited block
+   * is a CAEP session-revoked for the Shared Signals receivers. A failure here never unblocks.
+   */
   private async block(user: EndUserRecord, risk: RiskDecision, request: RequestMeta): Promise<void> {
     const families = reduceUserAgent(request.userAgent ? request.userAgent.slice(0, 1000) : null);
     try {
-      await this.uow.run(async (tx, events) => {
+      const denied = await this.uow.run(async (tx, events) => {
+        const ended = await this.sessions.endAllOfUser(tx, user.workspaceId, user.id, 'sign_in_blocked');
         await this.mail.enqueue(tx, {
           workspaceId: user.workspaceId,
           template: 'sign_in_blocked',
@@ -127,9 +136,17 @@ export class SignInGate {
           target: { type: 'EndUser', id: user.id },
           oauthClientId: user.oauthClientId,
           request,
-          metadata: { kinds: risk.kinds, policy: 'block', browser_family: families.browserFamily, os_family: families.osFamily },
+          metadata: {
+            kinds: risk.kinds,
+            policy: 'block',
+            sessions_ended: ended.sessionsEnded,
+            browser_family: families.browserFamily,
+            os_family: families.osFamily,
+          },
         });
+        return ended.denied;
       });
+      await this.sessions.mirrorDenied(denied);
     } catch (err) {
       this.logger.error(`sign_in_blocked for user ${user.id} not recorded: ${(err as Error).message}`);
     }

@@ -27,7 +27,7 @@ export class SignInPolicyController {
 
   @Doc(
     "Read the workspace's sign-in policy",
-    'The action per anomaly kind (`new_device`, `new_ip`, `new_country`, `impossible_travel`), judged before a session exists: `allow` (default: sign in, alert afterwards), `challenge` (no tokens until a second factor, or a mailed code for users without one) or `block` (403 `sign_in_blocked`, the user mailed). The geo kinds need geolocation (GEO_TOKEN); a sign-in whose address cannot be located is not judged by them. Members only.',
+    'The action per anomaly kind (`new_device`, `new_ip`, `new_country`, `impossible_travel`), judged before a session exists: `allow` (default: sign in, alert afterwards), `challenge` (no tokens until a second factor, or a mailed code for users without one) or `block` (403 `sign_in_blocked`, every session of the user ended, the user mailed). The geo kinds need geolocation (GEO_TOKEN); a sign-in whose address cannot be located is not judged by them. Members only.',
   )
   @Returns(200, SignInPolicySchema, 'The policy', { example: EXAMPLE })
   @Errors([404, 'not_found', 'No such workspace among the caller’s'])

@@ -148,8 +148,8 @@ export interface AuditedChange {
 const FACTOR_TYPES: Record<string, string> = { totp: 'app', passkey: 'fido2-platform' };
 
 /**
- * The signals an audited change means (decision 0525): a signed-out or revoked session is CAEP
- * session-revoked; a password set or reset, or a second factor enrolled or removed, is CAEP
+ * The signals an audited change means (decision 0525): a signed-out or revoked session, or a
+ * sign-in blocked by the sign-in policy (which ends the person's sessions), is CAEP session-revoked; a password set or reset, or a second factor enrolled or removed, is CAEP
  * credential-change. About the end user who did it (or whose session a system revocation ended).
  */
 export function signalsOfAudit(row: AuditedChange, issuer: string): Signal[] {
@@ -165,6 +165,9 @@ export function signalsOfAudit(row: AuditedChange, issuer: string): Signal[] {
   switch (row.event_type) {
     case 'logout':
       return signal(SESSION_REVOKED, {});
+    case 'sign_in_blocked':
+      // The workspace's sign-in policy refused a sign-in and ended the person's sessions (decision 0953).
+      return signal(SESSION_REVOKED, { initiating_entity: 'policy', reason_admin: { en: blockReason(row.metadata?.kinds) } });
     case 'password_update':
     case 'password_reset_confirm':
       return signal(CREDENTIAL_CHANGE, { credential_type: 'password', change_type: 'update' });
@@ -175,4 +178,10 @@ export function signalsOfAudit(row: AuditedChange, issuer: string): Signal[] {
     default:
       return [];
   }
+}
+
+/** CAEP reason_admin of a block: which of the policy's kinds refused the sign-in. */
+function blockReason(kinds: unknown): string {
+  const named = Array.isArray(kinds) ? kinds.filter((k): k is string => typeof k === 'string') : [];
+  return `Sign-in blocked by the sign-in policy${named.length ? ` (${named.join(', ')})` : ''}`;
 }

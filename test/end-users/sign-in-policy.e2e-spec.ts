@@ -151,9 +151,10 @@ describe('step-up on risk: the sign-in policy of a workspace', () => {
     expect(await passwordStep(t, user)).toMatch(/^mfa_/); // the factor is still asked on known devices
   });
 
-  it('blocks a known device from a new address under block: 403 sign_in_blocked, no session, the user mailed', async () => {
+  it('blocks a known device from a new address under block: 403 sign_in_blocked, no session, the sessions there were ended, the user mailed', async () => {
     const tenant = await aTenant(t);
     const { user, home } = await knownUser(tenant);
+    const atHome = (await login(user, home).expect(200)).body as { access_token: string };
     await setPolicy(tenant, { new_ip: 'block' }).expect(200);
     const mailsBefore = smtp.messagesTo(user.email).length;
     const res = await login(user, { ua: home.ua, ip: freshIp() });
@@ -162,7 +163,9 @@ describe('step-up on risk: the sign-in policy of a workspace', () => {
     const mail = await smtp.waitFor(user.email, { nth: mailsBefore + 1 });
     expect(mail.subject).toContain('blocked a sign-in');
     const [{ count }] = await t.dataSource.query(`SELECT count(*)::int AS count FROM end_user_sessions WHERE user_id = $1`, [user.id]);
-    expect(count).toBe(1);
+    expect(count).toBe(2);
+    // The right password from where the policy refuses it: the person's sessions end with the block (decision 0953).
+    await t.http().get('/user/security/sessions/').set(bearer(atHome.access_token)).expect(401);
     await eventually(async () => {
       const audit = await t
         .http()
@@ -172,7 +175,7 @@ describe('step-up on risk: the sign-in policy of a workspace', () => {
         .expect(200);
       expect(audit.body.results[0]).toMatchObject({
         actor_id: user.id,
-        metadata: expect.objectContaining({ kinds: ['new_ip'], policy: 'block' }),
+        metadata: expect.objectContaining({ kinds: ['new_ip'], policy: 'block', sessions_ended: 2 }),
       });
     });
   });

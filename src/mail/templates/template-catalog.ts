@@ -93,7 +93,7 @@ const SIGN_IN_BLOCKED_BODY = layout(
   'Sign-in blocked',
   `<h1 style="font-size:20px;margin:0 0 16px;">We blocked a sign-in to your account</h1>
 <p style="margin:0 0 16px;">Hi {{first_name}},</p>
-<p style="margin:0 0 16px;">Someone used the right password for the {{oauth_client.name}} account of {{email}} from {{device}} (IP {{ip_address}}), which this account has not used before. The sign-in policy of {{oauth_client.name}} refused it.</p>
+<p style="margin:0 0 16px;">Someone used the right password for the {{oauth_client.name}} account of {{email}} from {{device}} (IP {{ip_address}}), which this account has not used before. The sign-in policy of {{oauth_client.name}} refused it and signed the account out everywhere.</p>
 <p style="margin:0 0 16px;">If this was not you, change your password now: whoever tried knows it. If it was you, sign in from a device you used before or ask the administrators of {{oauth_client.name}}.</p>`,
 );
 
