@@ -30,6 +30,12 @@ export interface ConsoleBrowser {
   page: Page;
   /** Script errors and CSP refusals seen by the page so far. */
   problems: string[];
+  /**
+   * The service's answers of 500 and above, and its requests that got no answer, seen by the page so far: not
+   * failures by themselves (the console retries a 503 once, decision 0940), the first thing to read when a page did
+   * not show what a test waited for.
+   */
+  failedAnswers: string[];
 }
 
 /** A fresh browser context on the service, with clipboard access (the Copy buttons) and error capture. */
@@ -42,7 +48,18 @@ export async function openConsole(browser: Browser, baseUrl: string, viewport = 
   page.on('console', (message) => {
     if (message.type() === 'error' && !/Failed to load resource/.test(message.text())) problems.push(`console: ${message.text()}`);
   });
-  return { context, page, problems };
+  const failedAnswers: string[] = [];
+  const ofTheService = (url: string) => url.startsWith(baseUrl);
+  context.on('response', (response) => {
+    if (response.status() >= 500 && ofTheService(response.url())) {
+      failedAnswers.push(`${response.request().method()} ${response.url().slice(baseUrl.length)} answered ${response.status()}`);
+    }
+  });
+  context.on('requestfailed', (request) => {
+    if (!ofTheService(request.url())) return;
+    failedAnswers.push(`${request.method()} ${request.url().slice(baseUrl.length)} failed: ${request.failure()?.errorText}`);
+  });
+  return { context, page, problems, failedAnswers };
 }
 
 export async function expectAccessible(page: Page): Promise<void> {
