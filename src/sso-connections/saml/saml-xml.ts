@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DOMParser, Element, Node } from '@xmldom/xmldom';
-import { validateXML } from 'xmllint-wasm';
 import { refuse } from './saml-refusal';
+import { XmllintWorker, type XmllintFile } from './saml-schema-worker';
 
 /**
  * Strict reading of inbound SAML XML: no DTD at all (refused before any parser sees the text, so
@@ -89,7 +89,7 @@ export function attr(el: Element | undefined, name: string): string | undefined 
 }
 
 const SCHEMA_DIR = join(dirname(require.resolve('@authenio/samlify-xmllint-wasm')), 'schemas');
-const [ROOT_SCHEMA, ...PRELOAD] = [
+const [ROOT_SCHEMA, ...PRELOAD]: XmllintFile[] = [
   'saml-schema-protocol-2.0.xsd',
   'datatypes.dtd',
   'saml-schema-assertion-2.0.xsd',
@@ -98,24 +98,20 @@ const [ROOT_SCHEMA, ...PRELOAD] = [
   'xenc-schema.xsd',
 ].map((fileName) => ({ fileName, contents: readFileSync(join(SCHEMA_DIR, fileName), 'utf8') }));
 
+const xmllint = new XmllintWorker();
+
 /**
  * The schema validator samlify calls before it trusts a message: xmllint (WebAssembly) against
- * the OASIS SAML 2.0 protocol schema that @authenio/samlify-xmllint-wasm ships. Unlike that
- * package's own `validate`, it logs nothing (the message is the person's data). Decision 0421.
+ * the OASIS SAML 2.0 protocol schema that @authenio/samlify-xmllint-wasm ships, with the
+ * arguments xmllint-wasm's `validateXML` gives it (`--schema <root> --noout response.xml`). Unlike
+ * that package's own `validate`, it logs nothing (the message is the person's data), decision
+ * 0421; it runs in one long-lived worker instead of a new one per call, decision 0944.
  */
 export async function validateAgainstSamlSchema(xml: string): Promise<true> {
-  let valid = false;
-  try {
-    const result = await validateXML({
-      xml: [{ fileName: 'response.xml', contents: xml }],
-      extension: 'schema',
-      schema: [ROOT_SCHEMA],
-      preload: PRELOAD,
-    });
-    valid = result.valid;
-  } catch {
-    valid = false;
-  }
-  if (!valid) throw new Error('ERR_SCHEMA_INVALID');
+  const exitCode = await xmllint.run({
+    inputFiles: [{ fileName: 'response.xml', contents: xml }, ROOT_SCHEMA, ...PRELOAD],
+    args: ['--schema', ROOT_SCHEMA.fileName, '--noout', 'response.xml'],
+  });
+  if (exitCode !== 0) throw new Error('ERR_SCHEMA_INVALID');
   return true;
 }
