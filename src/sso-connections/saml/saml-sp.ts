@@ -31,17 +31,37 @@ export interface StartedSamlRequest {
 
 /** An AuthnRequest for the connection's IdP over HTTP-Redirect (unsigned: the ACS is fixed in the IdP's configuration). */
 export function startSamlRequest(connection: SamlConnectionSettings, sp: SpEndpoints): StartedSamlRequest {
+  const { serviceProvider: ours, identityProvider } = entitiesFor(connection, sp);
+  const { id, context } = ours.createLoginRequest(identityProvider, 'redirect');
+  return { requestId: id, redirectUrl: context };
+}
+
+type Entities = { serviceProvider: ReturnType<typeof serviceProvider>; identityProvider: ReturnType<typeof IdentityProvider> };
+const MAX_CACHED_ENTITIES = 1000;
+const cachedEntities = new Map<string, Entities>();
+
+/**
+ * samlify's two entities for a connection, built once per set of endpoints: each is a metadata
+ * document written and then parsed with XPath (most of a sign-in start's CPU, decision 0945).
+ * createLoginRequest only reads them (a fresh ID per request), so they are shared by every start.
+ */
+function entitiesFor(connection: SamlConnectionSettings, sp: SpEndpoints): Entities {
+  const key = JSON.stringify([sp.entityId, sp.acsUrl, connection.idpEntityId, connection.idpSsoUrl]);
+  const cached = cachedEntities.get(key);
+  if (cached) return cached;
   // From a metadata document rather than settings: samlify's settings path warns on the console
   // about the missing logout endpoint on every request.
-  const idp = IdentityProvider({
+  const identityProvider = IdentityProvider({
     metadata:
       `<md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" entityID="${xmlAttr(connection.idpEntityId)}">` +
       `<md:IDPSSODescriptor protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol">` +
       `<md:SingleSignOnService Binding="${BINDING_REDIRECT}" Location="${xmlAttr(connection.idpSsoUrl)}"/>` +
       `</md:IDPSSODescriptor></md:EntityDescriptor>`,
   });
-  const { id, context } = serviceProvider(sp).createLoginRequest(idp, 'redirect');
-  return { requestId: id, redirectUrl: context };
+  const entities = { serviceProvider: serviceProvider(sp), identityProvider };
+  if (cachedEntities.size >= MAX_CACHED_ENTITIES) cachedEntities.clear();
+  cachedEntities.set(key, entities);
+  return entities;
 }
 
 function xmlAttr(value: string): string {
