@@ -1,15 +1,20 @@
 /**
- * Enterprise SSO benchmark (BENCHMARKS.md, "SSO connections"): the service CPU of a sign-in through an
- * OIDC upstream beside a password sign-in on the hosted login, in the same run.
- *   npx nest build && npx ts-node --transpile-only bench/oidc-upstream.ts
- * Needs the local Postgres and Redis. The upstream is panva's oidc-provider in a child process on
- * loopback (test/sso-connections/support/upstream-op.ts); its own CPU is not the service's and is not
- * counted. Each sign-in is a fresh browser (cookie jar):
+ * Enterprise SSO benchmark (BENCHMARKS.md, "Enterprise SSO connections"): the service CPU of a sign-in
+ * through an OIDC upstream and through a SAML upstream beside a password sign-in on the hosted login,
+ * in the same run.
+ *   npx nest build && npx ts-node --transpile-only bench/sso-upstream.ts [--cpu-prof]
+ * Needs the local Postgres and Redis. The upstreams run on loopback and their own CPU is not the
+ * service's and is not counted: panva's oidc-provider in a child process
+ * (test/sso-connections/support/upstream-op.ts), and a samlify IdP served by this process
+ * (test/sso-connections/support/upstream-saml-idp.ts). Each sign-in is a fresh browser (cookie jar):
  *  - password: GET /auth/login/ (form, CSRF cookie), POST /auth/login/ → 303 with the session cookie;
- *  - upstream: GET /auth/sso/{id}/ → the OP's authorize, its login form, its resume → GET our callback
+ *  - oidc: GET /auth/sso/{id}/ → the OP's authorize, its login form, its resume → GET our callback
  *    (code exchange at the OP's token endpoint, the ID token checked against its JWKS, the binding, the
- *    session) → 303 with the session cookie.
- * Windows alternate (password, upstream) so both see the same background load; the figure is the
+ *    session) → 303 with the session cookie;
+ *  - saml: GET /auth/sso/{id}/ (AuthnRequest over HTTP-Redirect, the sso_saml cookie) → the IdP's SSO
+ *    URL, whose page carries a signed Response → POST our ACS (schema, signature, conditions,
+ *    InResponseTo, the assertion ID spent, the binding, the session) → 303 with the session cookie.
+ * Windows alternate (password, oidc, saml) so all see the same background load; the figure is the
  * service's CPU (user + system of its process tree, /proc) per sign-in, the password one less the CPU of
  * a bare argon2id verify measured here with the service's parameters (one short window per round).
  *   BENCH_ROUNDS (3), BENCH_WINDOW_SECONDS (5), BENCH_CONNECTIONS (4)
@@ -25,10 +30,11 @@ import { databaseUrl, recreateDatabase, withAdmin } from '../test/support/databa
 import type { TestApp } from '../test/support/app';
 import { anOidcTenant, provision } from '../test/sso-connections/support/oidc-tenant';
 import { UpstreamOp } from '../test/sso-connections/support/upstream-op';
+import { serveSamlIdp, UpstreamSamlIdp } from '../test/sso-connections/support/upstream-saml-idp';
 import { backendCpuSeconds } from './lib/proc';
 import { startService } from './lib/service';
 
-const DB = 'idsvc_bench_oidc_upstream';
+const DB = 'idsvc_bench_sso_upstream';
 const ROOT = join(__dirname, '..');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const WINDOW_SECONDS = Number(process.env.BENCH_WINDOW_SECONDS ?? 5);
@@ -101,6 +107,36 @@ async function upstreamSignIn(base: string, op: UpstreamOp, connectionId: string
   if (res.status !== 303 || !jar.has('esid')) throw new Error(`upstream sign-in failed: ${res.status} ${(await res.text()).slice(0, 300)}`);
 }
 
+/** The IdP's page: the form its script would submit (the signed Response and RelayState, to our ACS). */
+function formOf(html: string): { action: string; fields: Record<string, string> } {
+  const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
+  if (!action) throw new Error(`the IdP answered no form: ${html.slice(0, 200)}`);
+  const fields: Record<string, string> = {};
+  for (const [, name, value] of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
+    fields[name] = value
+      .replace(/&amp;/g, '&')
+      .replace(/&quot;/g, '"')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>');
+  }
+  return { action: action.replace(/&amp;/g, '&'), fields };
+}
+
+async function samlSignIn(base: string, connectionId: string): Promise<void> {
+  const jar = new Jar();
+  const started = await go(jar, `${base}/auth/sso/${connectionId}/?next=/`);
+  const page = await go(jar, locationOf(started, base));
+  if (page.status !== 200) throw new Error(`the IdP answered ${page.status}`);
+  const { action, fields } = formOf(await page.text());
+  if (!action.startsWith(base)) throw new Error(`the IdP did not answer to us: ${action}`);
+  const res = await go(jar, action, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields).toString(),
+  });
+  if (res.status !== 303 || !jar.has('esid')) throw new Error(`SAML sign-in failed: ${res.status} ${(await res.text()).slice(0, 300)}`);
+}
+
 /** `connections` loops of `signIn` for `seconds`; answers how many completed. */
 async function window(seconds: number, connections: number, signIn: () => Promise<void>): Promise<number> {
   const until = Date.now() + seconds * 1000;
@@ -130,9 +166,16 @@ async function argon2CpuMs(seconds: number): Promise<number> {
   return (used.user + used.system) / 1000 / done;
 }
 
+type Side = 'password' | 'oidc' | 'saml';
+
 async function main(): Promise<void> {
   await withAdmin((c) => recreateDatabase(c, DB));
   const op = await UpstreamOp.start();
+  let samlConnection: { sp_entity_id: string; acs_url: string } | undefined;
+  const served = await serveSamlIdp(
+    (ssoUrl) => new UpstreamSamlIdp(undefined, ssoUrl),
+    () => ({ entityId: samlConnection!.sp_entity_id, acsUrl: samlConnection!.acs_url }),
+  );
   const { server, baseUrl } = await startService(
     ROOT,
     databaseUrl(DB),
@@ -154,6 +197,25 @@ async function main(): Promise<void> {
     await provision(tenant, ssoEmail);
     const sub = `00u${randomBytes(6).toString('hex')}`;
     await op.setAccount(sub, { password, email: ssoEmail, email_verified: true, given_name: 'Ada', family_name: 'Lovelace' });
+
+    // The SAML connection of the same workspace, and its own provisioned person (persistent NameID).
+    const samlIdp = served.idp;
+    const created = await request(baseUrl)
+      .post('/developer/external-providers/')
+      .set(tenant.dev.auth)
+      .send({
+        workspace_id: tenant.ws.id,
+        name: 'Acme SAML IdP',
+        protocol: 'saml',
+        saml: { idp_entity_id: samlIdp.entityId, idp_sso_url: served.ssoUrl, idp_certificates: [samlIdp.keys.certPem] },
+      });
+    if (created.status !== 201) throw new Error(`SAML connection create failed: ${created.status} ${JSON.stringify(created.body)}`);
+    samlConnection = created.body as { id: string; sp_entity_id: string; acs_url: string };
+    const samlConnectionId = created.body.id as string;
+    const samlEmail = `saml.${randomBytes(4).toString('hex')}@acme.example`;
+    await provision(tenant, samlEmail);
+    served.person = { subject: `okta-${randomBytes(6).toString('hex')}`, email: samlEmail, firstName: 'Ada', lastName: 'Lovelace' };
+
     const userEmail = `pw.${randomBytes(4).toString('hex')}@bench.test`;
     const registered = await request(baseUrl)
       .post('/e/v1/auth/register/')
@@ -165,47 +227,52 @@ async function main(): Promise<void> {
     await db.query('UPDATE end_users SET email_verified = true WHERE id = $1', [String(registered.body.id)]);
     await db.end();
 
-    const password_ = () => passwordSignIn(baseUrl, tenant.app.client_id, userEmail, password);
-    const upstream_ = () => upstreamSignIn(baseUrl, op, tenant.connectionId, sub, password);
-    // Warm both paths (JIT, caches, the first binding) before measuring.
-    await window(2, 2, password_);
-    await window(2, 2, upstream_);
+    const sides: [Side, () => Promise<void>][] = [
+      ['password', () => passwordSignIn(baseUrl, tenant.app.client_id, userEmail, password)],
+      ['oidc', () => upstreamSignIn(baseUrl, op, tenant.connectionId, sub, password)],
+      ['saml', () => samlSignIn(baseUrl, samlConnectionId)],
+    ];
+    // Warm every path (JIT, caches, the first binding) before measuring.
+    for (const [, signIn] of sides) await window(2, 2, signIn);
 
-    const totals = { password: { n: 0, cpu: 0, db: 0 }, upstream: { n: 0, cpu: 0, db: 0 } };
+    const totals = Object.fromEntries(sides.map(([side]) => [side, { n: 0, cpu: 0, db: 0 }])) as Record<
+      Side,
+      { n: number; cpu: number; db: number }
+    >;
     // The bare verify is measured in every round too, so that it sees the load the sign-ins saw.
     const hashSamples: number[] = [];
     for (let r = 0; r < ROUNDS; r++) {
       hashSamples.push(await argon2CpuMs(2));
-      for (const [kind, signIn] of [
-        ['password', password_],
-        ['upstream', upstream_],
-      ] as const) {
+      for (const [side, signIn] of sides) {
         const [cpu, db] = [server.cpuSeconds(), await backendCpuSeconds(DB)];
-        totals[kind].n += await window(WINDOW_SECONDS, CONNECTIONS, signIn);
-        totals[kind].cpu += server.cpuSeconds() - cpu;
-        totals[kind].db += (await backendCpuSeconds(DB)) - db;
+        totals[side].n += await window(WINDOW_SECONDS, CONNECTIONS, signIn);
+        totals[side].cpu += server.cpuSeconds() - cpu;
+        totals[side].db += (await backendCpuSeconds(DB)) - db;
       }
     }
     const hashMs = hashSamples.reduce((a, b) => a + b, 0) / hashSamples.length;
-    const per = (k: keyof typeof totals) => ({
+    const per = (k: Side) => ({
       serviceMs: (1000 * totals[k].cpu) / totals[k].n,
       postgresMs: (1000 * totals[k].db) / totals[k].n,
       perSecond: totals[k].n / (ROUNDS * WINDOW_SECONDS),
     });
     const pw = per('password');
-    const up = per('upstream');
     const pwWithoutHash = pw.serviceMs - hashMs;
     console.log(`load average ${round(loadavg()[0], 1)}; ${ROUNDS} rounds of ${WINDOW_SECONDS} s windows, ${CONNECTIONS} connections`);
     console.log(
       `password sign-in: ${round(pw.perSecond, 1)}/s, service CPU ${round(pw.serviceMs)} ms (argon2id verify ${round(hashMs)} ms → ${round(pwWithoutHash)} ms without it), PostgreSQL ${round(pw.postgresMs)} ms`,
     );
-    console.log(
-      `upstream sign-in: ${round(up.perSecond, 1)}/s, service CPU ${round(up.serviceMs)} ms, PostgreSQL ${round(up.postgresMs)} ms`,
-    );
-    console.log(`upstream / password service CPU, argon2 excluded: ${round(up.serviceMs / pwWithoutHash)}× (target ≤ 1.5×)`);
+    for (const side of ['oidc', 'saml'] as const) {
+      const up = per(side);
+      console.log(
+        `${side} upstream sign-in: ${round(up.perSecond, 1)}/s, service CPU ${round(up.serviceMs)} ms, PostgreSQL ${round(up.postgresMs)} ms; ` +
+          `/ password, argon2 excluded: ${round(up.serviceMs / pwWithoutHash)}× (target ≤ 1.5×)`,
+      );
+    }
   } finally {
     await server.stop();
     await op.stop();
+    await served.close();
   }
 }
 
