@@ -3,7 +3,7 @@
  * under 200 SCIM writes/s"), beside the same deactivations with no other load, in the same run.
  *
  *   npx nest build && npx ts-node --transpile-only bench/events-ssf.ts [--rate=200] [--deactivations=10]
- *     [--seconds=20] [--rounds=3] [--max-in-flight=64] [--no-save]
+ *     [--seconds=20] [--rounds=3] [--max-in-flight=64] [--jobs-concurrency=N] [--no-save]
  *
  * Boots the built service (dist/main.js, production flags, default sealer, fan-out and job intervals) on a fresh
  * database; one workspace with SCIM users seeded by SQL, a receiver registered through the developer API
@@ -18,6 +18,7 @@
  * - quiet (baseline): the same deactivations per second and nothing else.
  * Latency of a deactivation: from sending its PATCH to the receiver's 202 of its SET. Reported per window: the
  * write rate achieved (2xx answers per second), the SCIM writes' own p50/p99, and the SET latency p50/p99/max.
+ * `--jobs-concurrency` starts the service with that JOBS_CONCURRENCY (the job lanes that push SETs; default 4).
  */
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
 import { createServer } from 'node:http';
@@ -103,7 +104,13 @@ async function main(): Promise<void> {
   const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/ssf/events`;
 
   const url = await recreateDatabase('identity_bench_events_ssf');
-  const service = await startService(ROOT, url, { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', LOG_LEVEL: 'warn' }, false);
+  const lanes = argv.find((a) => a.startsWith('--jobs-concurrency='))?.split('=')[1];
+  const service = await startService(
+    ROOT,
+    url,
+    { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', LOG_LEVEL: 'warn', ...(lanes ? { JOBS_CONCURRENCY: lanes } : {}) },
+    false,
+  );
   const db = pool(url);
   try {
     const api = new ApiClient(service.baseUrl);
