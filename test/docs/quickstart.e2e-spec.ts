@@ -184,7 +184,7 @@ describe('docs/quickstart.md', () => {
   );
 
   it(
-    'section 6 in the console: a SAML connection from the IdP metadata, acme.test verified, Grace signed in to the test SP through the IdP with no password',
+    'section 6 in the console: a SAML connection from the IdP metadata, acme.test verified, Grace signed in to the test SP through the IdP with no password, and the same by Test sign-in without the domain',
     async () => {
       // Runs on the instance the strict run set up (steps 1 and 3: the developer, Acme, Grace over SCIM, the test SP).
       const started = Date.now();
@@ -233,8 +233,9 @@ describe('docs/quickstart.md', () => {
         await nav.getByRole('link', { name: 'SAML', exact: true }).click();
         await page.getByRole('button', { name: 'Register the test SP' }).click();
         await page.getByRole('status').filter({ hasText: 'Already registered' }).waitFor();
+        const spStart = (await page.getByRole('link', { name: 'Sign in at the test SP' }).getAttribute('href'))!;
         const grace = await context.newPage();
-        await grace.goto((await page.getByRole('link', { name: 'Sign in at the test SP' }).getAttribute('href'))!);
+        await grace.goto(spStart);
         await grace.waitForURL(/\/auth\/login\//);
         await grace.getByLabel('Email').fill('grace@acme.test');
         await grace.getByRole('button', { name: 'Sign in', exact: true }).click();
@@ -256,6 +257,22 @@ describe('docs/quickstart.md', () => {
         await page.screenshot({ path: shot('quickstart-sso-saml-connection.png'), fullPage: true });
         await page.emulateMedia({ colorScheme: 'dark' });
         await expectAccessible(page);
+
+        // Without a domain: Test sign-in starts the connection directly, then the test SP signs her in with no form.
+        const testSignIn = (await page.getByRole('link', { name: 'Test sign-in' }).getAttribute('href'))!;
+        const direct = await browser.newContext();
+        try {
+          const tab = await direct.newPage();
+          await tab.goto(testSignIn);
+          await tab.getByRole('heading', { name: "You're signed in" }).waitFor();
+          expect(await tab.textContent('body')).toContain('as grace@acme.test');
+          await tab.goto(spStart);
+          await tab.waitForURL(/\/saml\/test-sp\/acs$/);
+          expect(await tab.textContent('#name-id')).toBe('grace@acme.test');
+        } finally {
+          await direct.close();
+        }
+        mark('6 (no domain) Test sign-in, then the test SP with no form');
         expect(session.problems).toEqual([]);
         process.stdout.write(`quickstart section 6 in the console (after the commands):\n  ${marks.join('\n  ')}\n`);
       } finally {
