@@ -21,13 +21,12 @@ import { HostedSignUpService } from './hosted-sign-up.service';
 import { HostedVerificationService } from './hosted-verification.service';
 import { drawSignInPage, drawSignInRefusal } from './views/sign-in-pages';
 import { LOGIN_APP_NAMES, type LoginAppNames } from './login-app-names';
-import { CSRF_COOKIE, LoginCsrf } from './login-csrf';
+import { CSRF_COOKIE } from './login-csrf';
+import { PageFormPost, PageForms } from './page-forms';
 import { CONTINUATION_COOKIE } from './sign-in-continuation';
 import { continuationTarget } from './continuation-target';
 import { allowFormRedirectsTo } from '../common/form-action';
-import { DomainError } from '../common/errors';
 import { JsonSurface, PageSurface } from '../common/surface.decorators';
-import { END_USER_ERRORS } from '../end-user-directory/end-users.errors';
 
 /**
  * Server-rendered sign-in pages (no JavaScript). Served at /auth/login/; when SAML_IDP_LOGIN_URL names
@@ -40,23 +39,20 @@ import { END_USER_ERRORS } from '../end-user-directory/end-users.errors';
 @Auth('public')
 @UseGuards(RateLimitGuard)
 export class HostedLoginController {
-  private readonly csrf: LoginCsrf;
-
   constructor(
     private readonly hosted: HostedLoginService,
     private readonly verification: HostedVerificationService,
     private readonly resets: HostedPasswordResetService,
     private readonly signUps: HostedSignUpService,
     private readonly browser: BrowserSessionsService,
+    private readonly forms: PageForms,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() @Inject(LOGIN_APP_NAMES) private readonly appNames?: LoginAppNames,
-  ) {
-    this.csrf = new LoginCsrf(config.AUTH_JWT_SECRET ?? '');
-  }
+  ) {}
 
   @Get()
   async show(@Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
-    const token = this.csrfToken(req, res);
+    const token = this.forms.token(req, res);
     const input = await this.withAppName(req, hostedInput(query));
     allowFormRedirectsTo(res, [continuationTarget(input.next)]);
     this.send(res, await this.hosted.show(input, await this.signedIn(req)), input, token);
@@ -102,9 +98,9 @@ export class HostedLoginController {
   @Post('passkey/options')
   @RateLimit('login')
   @JsonSurface()
-  async passkeyOptions(@Body() body: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
+  @PageFormPost('This sign-in form has expired; reload the page')
+  async passkeyOptions(@Body() body: Record<string, unknown>, @Res() res: Response): Promise<void> {
     res.setHeader('Cache-Control', 'no-store');
-    if (!this.csrfValid(req, body)) throw new DomainError(END_USER_ERRORS.csrf_failed, 'This sign-in form has expired; reload the page');
     const answer = await this.hosted.passkeyOptions(hostedInput(body));
     res.status(answer.status).json(answer.body);
   }
@@ -146,7 +142,7 @@ export class HostedLoginController {
   async showSignUp(@Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
     const input = hostedInput(query);
     allowFormRedirectsTo(res, [continuationTarget(input.next)]);
-    const token = this.csrfToken(req, res);
+    const token = this.forms.token(req, res);
     this.send(res, await this.signUps.show(input), input, token);
   }
 
@@ -166,7 +162,7 @@ export class HostedLoginController {
   async showReset(@Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
     const input = hostedInput(query);
     allowFormRedirectsTo(res, [continuationTarget(input.next)]);
-    const token = this.csrfToken(req, res);
+    const token = this.forms.token(req, res);
     this.send(res, await this.resets.show(input), input, token);
   }
 
@@ -223,28 +219,14 @@ export class HostedLoginController {
     const input = await this.withAppName(req, hostedInput(body));
     // The page this post answers (second factor, verification, reset) carries the same continuation.
     allowFormRedirectsTo(res, [continuationTarget(input.next)]);
-    if (!this.csrfValid(req, body)) return this.refuse(req, res, input);
-    const token = this.csrfToken(req, res);
+    if (!this.forms.posted(req)) return this.refuse(req, res, input);
+    const token = this.forms.token(req, res);
     this.send(res, await action(input), input, token);
-  }
-
-  private csrfValid(req: Request, body: Record<string, unknown>): boolean {
-    return this.csrf.check((req.cookies as Record<string, unknown>)?.[CSRF_COOKIE], body?.csrf_token);
-  }
-
-  /** The form token for this browser; sets the CSRF cookie when missing (or when asked to renew). */
-  private csrfToken(req: Request, res: Response, renew = false): string {
-    let cookie = (req.cookies as Record<string, unknown>)?.[CSRF_COOKIE];
-    if (renew || typeof cookie !== 'string' || cookie.length < 32) {
-      cookie = this.csrf.newCookieValue();
-      res.cookie(CSRF_COOKIE, cookie, { httpOnly: true, sameSite: 'lax', secure: this.config.COOKIE_SECURE, path: '/' });
-    }
-    return this.csrf.tokenFor(cookie as string);
   }
 
   /** A POST without a valid CSRF token: an "expired form" page and a fresh CSRF cookie. */
   private refuse(req: Request, res: Response, input: HostedInput): void {
-    const token = this.csrfToken(req, res, true);
+    const token = this.forms.token(req, res, true);
     this.send(res, EXPIRED_FORM, input, token);
   }
 

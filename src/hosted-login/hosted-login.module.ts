@@ -27,6 +27,7 @@ import { HostedSignUpService } from './hosted-sign-up.service';
 import { HostedVerificationService } from './hosted-verification.service';
 import { HostedLoginPorts } from './hosted-login-ports';
 import { LOGIN_APP_NAMES, LoginAppNamesPort } from './login-app-names';
+import { PageForms } from './page-forms';
 import { SignInContinuations } from './sign-in-continuation';
 
 const DEFAULT_LOGIN_PATH = '/auth/login/';
@@ -65,9 +66,10 @@ const DEFAULT_LOGIN_PATH = '/auth/login/';
     ApplicationGrantsPort,
     AuthorizationContinuationPort,
     CompanySignInPort,
+    PageForms,
   ],
   // The upstream sign-in of SSO connections ends like a hosted sign-in: it asks the same continuation.
-  exports: [BrowserSessionsService, AuthorizationContinuationPort],
+  exports: [BrowserSessionsService, AuthorizationContinuationPort, PageForms],
 })
 export class HostedLoginModule implements NestModule {
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}

@@ -5,13 +5,11 @@ import { Auth } from '../common/auth/auth.decorator';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
 import { APP_CONFIG, type AppConfig } from '../config/config';
 import { RateLimit, RateLimitGuard } from '../common/rate-limit/rate-limit.guard';
-import { DomainError } from '../common/errors';
 import { JsonSurface, PageSurface } from '../common/surface.decorators';
-import { END_USER_ERRORS } from '../end-user-directory/end-users.errors';
 import { clearSessionCookie, sessionCookie } from './browser-session-cookie';
 import { BrowserSession, BrowserSessionsService } from './browser-sessions.service';
 import { HostedSecurityService, SECURITY_PAGE, SecurityResult } from './hosted-security.service';
-import { CSRF_COOKIE, LoginCsrf } from './login-csrf';
+import { PageFormPost, PageForms } from './page-forms';
 import { renderSecurityPage } from './views/security-page.view';
 
 /** The hosted security page (HTML, no JavaScript): second factors of the browser's signed-in user. */
@@ -21,27 +19,24 @@ import { renderSecurityPage } from './views/security-page.view';
 @Auth('public')
 @UseGuards(RateLimitGuard)
 export class HostedSecurityController {
-  private readonly csrf: LoginCsrf;
-
   constructor(
     private readonly pages: HostedSecurityService,
     private readonly browser: BrowserSessionsService,
+    private readonly forms: PageForms,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {
-    this.csrf = new LoginCsrf(config.AUTH_JWT_SECRET ?? '');
-  }
+  ) {}
 
   @Get()
   async show(@Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
     const str = (v: unknown) => (typeof v === 'string' && v.length <= 200 ? v : null);
     const context = { clientId: str(query.client_id), workspaceId: str(query.workspace_id) };
-    const token = this.csrfToken(req, res);
+    const token = this.forms.token(req, res);
     this.send(res, await this.pages.show(await this.session(req), context), token);
   }
 
   @Post('totp')
-  async startTotp(@Body() body: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
-    return this.form(req, res, body, (session) => this.pages.startTotp(session));
+  async startTotp(@Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.form(req, res, (session) => this.pages.startTotp(session));
   }
 
   @Post('totp/confirm')
@@ -52,7 +47,7 @@ export class HostedSecurityController {
     @Res() res: Response,
     @ReqMeta() meta: RequestMeta,
   ): Promise<void> {
-    return this.form(req, res, body, (session) => this.pages.confirmTotp(session, body?.code, meta));
+    return this.form(req, res, (session) => this.pages.confirmTotp(session, body?.code, meta));
   }
 
   @Post('totp/remove')
@@ -63,28 +58,21 @@ export class HostedSecurityController {
     @Res() res: Response,
     @ReqMeta() meta: RequestMeta,
   ): Promise<void> {
-    return this.form(req, res, body, (session) => this.pages.removeTotp(session, body?.proof, meta));
+    return this.form(req, res, (session) => this.pages.removeTotp(session, body?.proof, meta));
   }
 
   @Post('recovery-codes')
-  async regenerate(
-    @Body() body: Record<string, unknown>,
-    @Req() req: Request,
-    @Res() res: Response,
-    @ReqMeta() meta: RequestMeta,
-  ): Promise<void> {
-    return this.form(req, res, body, (session) => this.pages.regenerate(session, meta));
+  async regenerate(@Req() req: Request, @Res() res: Response, @ReqMeta() meta: RequestMeta): Promise<void> {
+    return this.form(req, res, (session) => this.pages.regenerate(session, meta));
   }
 
   /** Creation options for "Add a passkey" (JSON for the page's script; the form's CSRF token is required). */
   @Post('passkeys/options')
   @RateLimit('mfa')
   @JsonSurface()
-  async passkeyOptions(@Body() body: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
+  @PageFormPost('This form has expired; reload the page')
+  async passkeyOptions(@Req() req: Request, @Res() res: Response): Promise<void> {
     res.setHeader('Cache-Control', 'no-store');
-    if (!this.csrf.check((req.cookies as Record<string, unknown>)?.[CSRF_COOKIE], body?.csrf_token)) {
-      throw new DomainError(END_USER_ERRORS.csrf_failed, 'This form has expired; reload the page');
-    }
     const answer = await this.pages.passkeyOptions(await this.session(req));
     res.status(answer.status).json(answer.body);
   }
@@ -97,12 +85,12 @@ export class HostedSecurityController {
     @Res() res: Response,
     @ReqMeta() meta: RequestMeta,
   ): Promise<void> {
-    return this.form(req, res, body, (session) => this.pages.addPasskey(session, body?.name, body?.passkey_response, meta));
+    return this.form(req, res, (session) => this.pages.addPasskey(session, body?.name, body?.passkey_response, meta));
   }
 
   @Post('passkeys/rename')
   async renamePasskey(@Body() body: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
-    return this.form(req, res, body, (session) => this.pages.renamePasskey(session, body?.passkey_id, body?.name));
+    return this.form(req, res, (session) => this.pages.renamePasskey(session, body?.passkey_id, body?.name));
   }
 
   @Post('passkeys/remove')
@@ -112,7 +100,7 @@ export class HostedSecurityController {
     @Res() res: Response,
     @ReqMeta() meta: RequestMeta,
   ): Promise<void> {
-    return this.form(req, res, body, (session) => this.pages.removePasskey(session, body?.passkey_id, meta));
+    return this.form(req, res, (session) => this.pages.removePasskey(session, body?.passkey_id, meta));
   }
 
   private session(req: Request): Promise<BrowserSession | null> {
@@ -120,29 +108,15 @@ export class HostedSecurityController {
   }
 
   /** A form POST: with a stale CSRF token the page is shown again and nothing changes. */
-  private async form(
-    req: Request,
-    res: Response,
-    body: Record<string, unknown>,
-    action: (session: BrowserSession | null) => Promise<SecurityResult>,
-  ): Promise<void> {
+  private async form(req: Request, res: Response, action: (session: BrowserSession | null) => Promise<SecurityResult>): Promise<void> {
     const session = await this.session(req);
-    const token = this.csrfToken(req, res);
-    if (!this.csrf.check((req.cookies as Record<string, unknown>)?.[CSRF_COOKIE], body?.csrf_token)) {
+    const token = this.forms.token(req, res);
+    if (!this.forms.posted(req)) {
       const again = await this.pages.show(session, { clientId: null, workspaceId: null }, { error: 'That form had expired. Try again.' });
       this.send(res, again, token);
       return;
     }
     this.send(res, await action(session), token);
-  }
-
-  private csrfToken(req: Request, res: Response): string {
-    let cookie = (req.cookies as Record<string, unknown>)?.[CSRF_COOKIE];
-    if (typeof cookie !== 'string' || cookie.length < 32) {
-      cookie = this.csrf.newCookieValue();
-      res.cookie(CSRF_COOKIE, cookie, { httpOnly: true, sameSite: 'lax', secure: this.config.COOKIE_SECURE, path: '/' });
-    }
-    return this.csrf.tokenFor(cookie as string);
   }
 
   /** Renders a SecurityResult: a redirect (to sign in first), or the page drawn with this browser's form token. */

@@ -8,7 +8,7 @@ import { clearSessionCookie, sessionCookie } from './browser-session-cookie';
 import { BrowserSessionsService, type BrowserSession } from './browser-sessions.service';
 import { HostedSessionsService, SESSIONS_PAGE, SessionsContext, SessionsResult } from './hosted-sessions.service';
 import type { HostedRedirect } from './hosted-outcome';
-import { CSRF_COOKIE, LoginCsrf } from './login-csrf';
+import { PageForms } from './page-forms';
 import { renderSessionsPage } from './views/sessions-page.view';
 import { PageSurface } from '../common/surface.decorators';
 
@@ -18,15 +18,12 @@ import { PageSurface } from '../common/surface.decorators';
 @Controller('auth/sessions')
 @Auth('public')
 export class HostedSessionsController {
-  private readonly csrf: LoginCsrf;
-
   constructor(
     private readonly pages: HostedSessionsService,
     private readonly browser: BrowserSessionsService,
+    private readonly forms: PageForms,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {
-    this.csrf = new LoginCsrf(config.AUTH_JWT_SECRET ?? '');
-  }
+  ) {}
 
   @Get()
   async show(@Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
@@ -37,7 +34,7 @@ export class HostedSessionsController {
           ? 'The application can no longer use your account.'
           : null;
     const session = await this.browser.sessionFor(sessionCookie(req));
-    const token = this.csrfToken(req, res);
+    const token = this.forms.token(req, res);
     this.send(res, await this.pages.show(session, contextOf(query), notice), token);
   }
 
@@ -74,21 +71,12 @@ export class HostedSessionsController {
     act: (session: BrowserSession | null) => Promise<HostedRedirect>,
   ): Promise<void> {
     const session = await this.browser.sessionFor(sessionCookie(req));
-    if (!this.csrf.check((req.cookies as Record<string, unknown>)?.[CSRF_COOKIE], body?.csrf_token)) {
-      const token = this.csrfToken(req, res);
+    if (!this.forms.posted(req)) {
+      const token = this.forms.token(req, res);
       this.send(res, await this.pages.show(session, contextOf(query), 'That form had expired. Try again.'), token);
       return;
     }
     this.redirect(res, await act(session));
-  }
-
-  private csrfToken(req: Request, res: Response): string {
-    let cookie = (req.cookies as Record<string, unknown>)?.[CSRF_COOKIE];
-    if (typeof cookie !== 'string' || cookie.length < 32) {
-      cookie = this.csrf.newCookieValue();
-      res.cookie(CSRF_COOKIE, cookie, { httpOnly: true, sameSite: 'lax', secure: this.config.COOKIE_SECURE, path: '/' });
-    }
-    return this.csrf.tokenFor(cookie as string);
   }
 
   private send(res: Response, result: SessionsResult, csrfToken: string): void {

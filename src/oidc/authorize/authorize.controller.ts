@@ -1,14 +1,13 @@
-import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Doc, ReturnsText } from '../../api-docs/decorators';
 import { Auth } from '../../common/auth/auth.decorator';
 import { allowFormRedirectsTo } from '../../common/form-action';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
-import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { sessionCookie } from '../../hosted-login/browser-session-cookie';
 import { BrowserSession, BrowserSessionsService } from '../../hosted-login/browser-sessions.service';
-import { CSRF_COOKIE, formToken, LoginCsrf } from '../../hosted-login/login-csrf';
+import { PageForms } from '../../hosted-login/page-forms';
 import { renderErrorPage } from '../../common/html/error-page.view';
 import { AuthorizeOutcome, AuthorizeService } from './authorize.service';
 import { authorizeForm, authorizeQuery, authorizeResponses, consentForm } from './authorize.docs';
@@ -23,15 +22,11 @@ import { PageSurface } from '../../common/surface.decorators';
 @Controller('oauth/authorize')
 @Auth('public')
 export class AuthorizeController {
-  private readonly csrf: LoginCsrf;
-
   constructor(
     private readonly authorizeService: AuthorizeService,
     private readonly browser: BrowserSessionsService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {
-    this.csrf = new LoginCsrf(config.AUTH_JWT_SECRET ?? '');
-  }
+    private readonly forms: PageForms,
+  ) {}
 
   @Doc(
     'Authorization endpoint (OpenID Connect)',
@@ -41,10 +36,7 @@ export class AuthorizeController {
   @authorizeQuery()
   @Get()
   async authorizeGet(@Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
-    this.send(
-      res,
-      await this.authorizeService.authorize(query, await this.signedIn(req), formToken(this.csrf, req, res, this.config.COOKIE_SECURE)),
-    );
+    this.send(res, await this.authorizeService.authorize(query, await this.signedIn(req), this.forms.token(req, res)));
   }
 
   @Doc('Authorization endpoint (form post)', 'The same request as GET /oauth/authorize, as an application/x-www-form-urlencoded body.')
@@ -53,10 +45,7 @@ export class AuthorizeController {
   @Post()
   @HttpCode(302)
   async authorizePost(@Body() body: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
-    this.send(
-      res,
-      await this.authorizeService.authorize(body, await this.signedIn(req), formToken(this.csrf, req, res, this.config.COOKIE_SECURE)),
-    );
+    this.send(res, await this.authorizeService.authorize(body, await this.signedIn(req), this.forms.token(req, res)));
   }
 
   @Doc(
@@ -74,8 +63,8 @@ export class AuthorizeController {
     @Res() res: Response,
     @ReqMeta() meta: RequestMeta,
   ): Promise<void> {
-    if (!this.csrf.check((req.cookies as Record<string, unknown>)?.[CSRF_COOKIE], body?.csrf_token)) {
-      formToken(this.csrf, req, res, this.config.COOKIE_SECURE, true);
+    if (!this.forms.posted(req)) {
+      this.forms.token(req, res, true);
       res.setHeader('Cache-Control', 'no-store');
       res
         .status(403)

@@ -8,7 +8,7 @@ import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { clearSessionCookie, sessionCookie } from '../../hosted-login/browser-session-cookie';
 import { BrowserSessionsService } from '../../hosted-login/browser-sessions.service';
-import { CSRF_COOKIE, formToken, LoginCsrf } from '../../hosted-login/login-csrf';
+import { PageForms } from '../../hosted-login/page-forms';
 import { LOGOUT_PARAMETER_LIMITS, LogoutOutcome, LogoutService } from './logout.service';
 import { PageSurface } from '../../common/surface.decorators';
 import { FORM } from '../../oauth/oauth.docs';
@@ -64,15 +64,12 @@ const DESCRIPTION =
 @Controller('oauth/logout')
 @Auth('public')
 export class LogoutController {
-  private readonly csrf: LoginCsrf;
-
   constructor(
     private readonly logoutService: LogoutService,
     private readonly browser: BrowserSessionsService,
+    private readonly forms: PageForms,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {
-    this.csrf = new LoginCsrf(config.AUTH_JWT_SECRET ?? '');
-  }
+  ) {}
 
   @Doc('End session (RP-initiated logout)', DESCRIPTION)
   @NoBody(302, 'Signed out; back to post_logout_redirect_uri with state')
@@ -91,18 +88,13 @@ export class LogoutController {
   @HttpCode(200)
   async post(@Body() body: Record<string, unknown>, @Req() req: Request, @Res() res: Response, @ReqMeta() meta: RequestMeta) {
     // The confirmation form's answer counts only with its CSRF token (a cross-site form cannot sign a person out).
-    const confirmed = body?.confirm === '1' && this.csrf.check((req.cookies as Record<string, unknown>)?.[CSRF_COOKIE], body?.csrf_token);
+    const confirmed = body?.confirm === '1' && this.forms.posted(req);
     await this.handle(body, confirmed, req, res, meta);
   }
 
   private async handle(source: unknown, confirmed: boolean, req: Request, res: Response, meta: RequestMeta): Promise<void> {
     const current = await this.browser.sessionFor(sessionCookie(req));
-    const outcome = await this.logoutService.logout(
-      source,
-      current,
-      { confirmed, csrfToken: formToken(this.csrf, req, res, this.config.COOKIE_SECURE) },
-      meta,
-    );
+    const outcome = await this.logoutService.logout(source, current, { confirmed, csrfToken: this.forms.token(req, res) }, meta);
     this.send(res, outcome);
   }
 
