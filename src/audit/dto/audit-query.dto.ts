@@ -1,24 +1,22 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsISO8601, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsISO8601, IsUUID, Max, Min } from 'class-validator';
 import { ACTOR_TYPES, AUDIT_SEVERITIES } from '../../events/audit-catalog';
 import { IsIntegerString, QueryInt } from '../../common/integer-string';
 import { Optional } from '../../common/optional';
+import { OptionalText, PageLimit } from '../../common/dto-fields';
 
 export class AuditQueryDto {
   @ApiProperty({ format: 'uuid' }) @IsUUID() workspace_id: string;
-  @ApiPropertyOptional() @Optional() @IsString() @MaxLength(100) event_type?: string;
+  @OptionalText(100) event_type?: string;
   @ApiPropertyOptional({ enum: AUDIT_SEVERITIES }) @Optional() @IsIn(AUDIT_SEVERITIES) severity?: string;
-  @ApiPropertyOptional() @Optional() @IsString() @MaxLength(255) actor_id?: string;
+  @OptionalText(255) actor_id?: string;
   @ApiPropertyOptional({ enum: ACTOR_TYPES }) @Optional() @IsIn(ACTOR_TYPES) actor_type?: string;
-  @ApiPropertyOptional() @Optional() @IsString() @MaxLength(255) target_id?: string;
-  @ApiPropertyOptional({
+  @OptionalText(255) target_id?: string;
+  @OptionalText(255, {
     description: "Events whose actor or target is this id: a person's trail (what they did and what was done to them)",
   })
-  @Optional()
-  @IsString()
-  @MaxLength(255)
   subject_id?: string;
-  @ApiPropertyOptional() @Optional() @IsString() @MaxLength(100) ip_address?: string;
+  @OptionalText(100) ip_address?: string;
   @ApiPropertyOptional({ description: 'Lower bound on created_at (ISO 8601, inclusive)' })
   @Optional()
   @IsISO8601({ strict: true })
@@ -27,12 +25,7 @@ export class AuditQueryDto {
   @Optional()
   @IsISO8601({ strict: true })
   to?: string;
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 50 })
-  @Optional()
-  @QueryInt()
-  @IsInt()
-  @Min(1)
-  @Max(100)
+  @PageLimit()
   limit?: number;
   @ApiPropertyOptional({ description: 'next_cursor of the previous page' }) @Optional() @IsISO8601({ strict: true }) cursor?: string;
 }

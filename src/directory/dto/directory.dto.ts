@@ -1,30 +1,19 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsEmail, IsInt, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
-import { QueryInt } from '../../common/integer-string';
+import { IsEmail, IsString, IsUUID, MaxLength } from 'class-validator';
 import { Optional } from '../../common/optional';
+import { OptionalText, PageLimit } from '../../common/dto-fields';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 const normalizeEmail = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value);
 
 export class DirectoryListQueryDto {
   @ApiProperty({ format: 'uuid' }) @IsUUID() workspace_id: string;
-  @ApiPropertyOptional({ description: 'Part of an email or a name, case-insensitive', maxLength: 200 })
-  @Optional()
-  @IsString()
-  @MaxLength(200)
+  @OptionalText(200, { description: 'Part of an email or a name, case-insensitive', maxLength: 200 })
   search?: string;
-  @ApiPropertyOptional({ description: 'next_cursor of the previous page', maxLength: 1000 })
-  @Optional()
-  @IsString()
-  @MaxLength(1000)
+  @OptionalText(1000, { description: 'next_cursor of the previous page', maxLength: 1000 })
   cursor?: string;
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 50 })
-  @Optional()
-  @QueryInt()
-  @IsInt()
-  @Min(1)
-  @Max(100)
+  @PageLimit()
   limit?: number;
 }
 

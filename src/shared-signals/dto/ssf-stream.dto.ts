@@ -1,42 +1,23 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsBoolean,
-  IsIn,
-  IsInt,
-  IsObject,
-  IsString,
-  Max,
-  MaxLength,
-  Min,
-  MinLength,
-  ValidateNested,
-} from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsInt, IsObject, IsString, Max, MaxLength, Min } from 'class-validator';
 import { Optional } from '../../common/optional';
 import { POLL, PUSH } from '../entities/ssf-stream.entity';
 import { ACCOUNT_DISABLED, SESSION_REVOKED } from '../ssf-events';
+import { OptionalFlag, OptionalNested, OptionalNonEmptyText, OptionalText, OptionalTextList } from '../../common/dto-fields';
 
 export class SsfDeliveryDto {
   @ApiProperty({ enum: [PUSH, POLL], example: PUSH, description: 'urn:ietf:rfc:8935 (push to endpoint_url) or urn:ietf:rfc:8936 (poll)' })
   @IsIn([PUSH, POLL])
   method!: string;
-  @ApiPropertyOptional({
+  @OptionalText(2048, {
     example: 'https://receiver.example.com/ssf/events',
     description: 'Push: where SETs are POSTed (https; checked like webhook URLs). Poll: set by the transmitter; a value sent is ignored.',
   })
-  @Optional()
-  @IsString()
-  @MaxLength(2048)
   endpoint_url?: string;
-  @ApiPropertyOptional({
+  @OptionalText(4096, {
     example: 'Bearer 6f1d0c…',
     description: 'Push: the Authorization header every push carries (stored encrypted, never shown again).',
   })
-  @Optional()
-  @IsString()
-  @MaxLength(4096)
   authorization_header?: string;
 }
 
@@ -46,21 +27,12 @@ export class SsfDeliveryDto {
  * come back in an update or replace, as the receiver read them; they are accepted and ignored.
  */
 export class SsfStreamConfigDto {
-  @ApiPropertyOptional({ type: SsfDeliveryDto })
-  @Optional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => SsfDeliveryDto)
+  @OptionalNested(SsfDeliveryDto)
   delivery?: SsfDeliveryDto;
-  @ApiPropertyOptional({ type: [String], example: [ACCOUNT_DISABLED, SESSION_REVOKED] })
-  @Optional()
-  @IsArray()
-  @ArrayMaxSize(50)
-  @IsString({ each: true })
-  @MaxLength(256, { each: true })
+  @OptionalTextList(50, 256, { type: [String], example: [ACCOUNT_DISABLED, SESSION_REVOKED] })
   events_requested?: string[];
-  @ApiPropertyOptional({ example: 'Revoke Slack access' }) @Optional() @IsString() @MaxLength(500) description?: string;
-  @ApiPropertyOptional({ readOnly: true }) @Optional() @IsString() @MaxLength(2048) iss?: string;
+  @OptionalText(500, { example: 'Revoke Slack access' }) description?: string;
+  @OptionalText(2048, { readOnly: true }) iss?: string;
   @ApiPropertyOptional({ readOnly: true, oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] })
   @Optional()
   aud?: string | string[];
@@ -76,7 +48,7 @@ export class SsfStreamChangeDto extends SsfStreamConfigDto {
 }
 
 export class SsfStreamQueryDto {
-  @ApiPropertyOptional({ example: 'f67e39a0-0d0f-4b8e-9b3c-2a7b0e7d6c11' }) @Optional() @IsString() @MaxLength(64) stream_id?: string;
+  @OptionalText(64, { example: 'f67e39a0-0d0f-4b8e-9b3c-2a7b0e7d6c11' }) stream_id?: string;
 }
 
 export class SsfStreamIdQueryDto {
@@ -88,7 +60,7 @@ export class SsfStatusDto {
   @ApiProperty({ enum: ['enabled', 'paused', 'disabled'], example: 'paused' })
   @IsIn(['enabled', 'paused', 'disabled'])
   status!: 'enabled' | 'paused' | 'disabled';
-  @ApiPropertyOptional({ example: 'Maintenance window' }) @Optional() @IsString() @MaxLength(500) reason?: string;
+  @OptionalText(500, { example: 'Maintenance window' }) reason?: string;
 }
 
 export class SsfSubjectDto {
@@ -101,22 +73,16 @@ export class SsfSubjectDto {
   })
   @IsObject()
   subject!: Record<string, unknown>;
-  @ApiPropertyOptional({
+  @OptionalFlag({
     example: true,
     description: 'SSF 1.0 §8.1.3.2: whether the receiver verified the subject (recorded nowhere: every subject is treated alike)',
   })
-  @Optional()
-  @IsBoolean()
   verified?: boolean;
 }
 
 export class SsfVerificationDto {
   @ApiProperty({ example: 'f67e39a0-0d0f-4b8e-9b3c-2a7b0e7d6c11' }) @IsString() @MaxLength(64) stream_id!: string;
-  @ApiPropertyOptional({ example: 'VGhpcyBpcyBhbiBleGFtcGxlIHN0YXRlIHZhbHVlLgo=', description: 'Echoed in the verification SET' })
-  @Optional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(1024)
+  @OptionalNonEmptyText(1024, { example: 'VGhpcyBpcyBhbiBleGFtcGxlIHN0YXRlIHZhbHVlLgo=', description: 'Echoed in the verification SET' })
   state?: string;
 }
 
@@ -128,16 +94,13 @@ export class SsfPollDto {
   @Min(0)
   @Max(1000)
   maxEvents?: number;
-  @ApiPropertyOptional({ example: true, description: 'false (the default): wait up to 10 s for a SET when none is pending' })
-  @Optional()
-  @IsBoolean()
+  @OptionalFlag({ example: true, description: 'false (the default): wait up to 10 s for a SET when none is pending' })
   returnImmediately?: boolean;
-  @ApiPropertyOptional({ type: [String], example: ['4d3559ec67504aaba65d40b0363faad8'], description: 'jti of SETs received and processed' })
-  @Optional()
-  @IsArray()
-  @ArrayMaxSize(1000)
-  @IsString({ each: true })
-  @MaxLength(128, { each: true })
+  @OptionalTextList(1000, 128, {
+    type: [String],
+    example: ['4d3559ec67504aaba65d40b0363faad8'],
+    description: 'jti of SETs received and processed',
+  })
   ack?: string[];
   @ApiPropertyOptional({
     type: 'object',

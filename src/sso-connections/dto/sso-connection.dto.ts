@@ -1,24 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsBoolean,
-  IsIn,
-  IsInt,
-  IsObject,
-  IsString,
-  IsUrl,
-  IsUUID,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-  MinLength,
-  ValidateNested,
-} from 'class-validator';
-import { QueryInt } from '../../common/integer-string';
+import { ArrayMaxSize, IsArray, IsIn, IsString, IsUrl, IsUUID, Matches, MaxLength, MinLength } from 'class-validator';
 import { Optional } from '../../common/optional';
+import { OptionalFlag, OptionalNested, OptionalNonEmptyText, OptionalTextList, PageLimit } from '../../common/dto-fields';
 
 /** A DNS name of at least two labels, lower-case (RFC 1035 letters, digits, hyphens). */
 const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
@@ -49,11 +32,9 @@ export class OidcSettingsDto {
   @MaxLength(2048)
   issuer: string;
   @ApiProperty({ example: '0oa1b2c3d4' }) @IsString() @MinLength(1) @MaxLength(512) client_id: string;
-  @ApiPropertyOptional({ description: 'Required with client_secret_basic / client_secret_post; stored encrypted, never shown again' })
-  @Optional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(2048)
+  @OptionalNonEmptyText(2048, {
+    description: 'Required with client_secret_basic / client_secret_post; stored encrypted, never shown again',
+  })
   client_secret?: string;
   @ApiPropertyOptional({ enum: ['client_secret_basic', 'client_secret_post', 'private_key_jwt'], default: 'client_secret_basic' })
   @Optional()
@@ -65,25 +46,17 @@ export class OidcSettingsDto {
   @ArrayMaxSize(20)
   @Matches(/^[\x21\x23-\x5b\x5d-\x7e]{1,64}$/, { each: true })
   scopes?: string[];
-  @ApiPropertyOptional({ type: ProfileMappingDto, description: 'Claim names for our profile fields (defaults: the standard claims)' })
-  @Optional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => ProfileMappingDto)
+  @OptionalNested(ProfileMappingDto, { description: 'Claim names for our profile fields (defaults: the standard claims)' })
   claim_mapping?: ProfileMappingDto;
 }
 
 export class SamlSettingsDto {
-  @ApiPropertyOptional({
+  @OptionalNonEmptyText(262144, {
     description:
       "The IdP's metadata (an EntityDescriptor, 256 KiB at most): its entity id, HTTP-Redirect SSO URL and signing certificates fill idp_entity_id, idp_sso_url and idp_certificates, which are then not sent",
     example:
       '<EntityDescriptor xmlns="urn:oasis:names:tc:SAML:2.0:metadata" entityID="http://www.okta.com/exk1a2b3c4">…</EntityDescriptor>',
   })
-  @Optional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(262144)
   metadata_xml?: string;
   @ApiPropertyOptional({
     description: "The IdP's metadata URL, read once now (https and public only, as the JWKS fetches); instead of metadata_xml",
@@ -93,33 +66,18 @@ export class SamlSettingsDto {
   @IsUrl({ protocols: ['https', 'http'], require_protocol: true, require_tld: false })
   @MaxLength(2048)
   metadata_url?: string;
-  @ApiPropertyOptional({ example: 'http://www.okta.com/exk1a2b3c4' })
-  @Optional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(1024)
+  @OptionalNonEmptyText(1024, { example: 'http://www.okta.com/exk1a2b3c4' })
   idp_entity_id?: string;
   @ApiPropertyOptional({ example: 'https://example.okta.com/app/exk1a2b3c4/sso/saml' })
   @Optional()
   @IsUrl({ protocols: ['https', 'http'], require_protocol: true, require_tld: false })
   @MaxLength(2048)
   idp_sso_url?: string;
-  @ApiPropertyOptional({ type: [String], description: 'PEM signing certificates, up to two (rollover)' })
-  @Optional()
-  @IsArray()
-  @ArrayMaxSize(2)
-  @IsString({ each: true })
-  @MaxLength(16384, { each: true })
+  @OptionalTextList(2, 16384, { type: [String], description: 'PEM signing certificates, up to two (rollover)' })
   idp_certificates?: string[];
-  @ApiPropertyOptional({ description: 'Accept IdP-initiated responses (no AuthnRequest of ours)', default: false })
-  @Optional()
-  @IsBoolean()
+  @OptionalFlag({ description: 'Accept IdP-initiated responses (no AuthnRequest of ours)', default: false })
   allow_unsolicited?: boolean;
-  @ApiPropertyOptional({ type: SamlMappingDto })
-  @Optional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => SamlMappingDto)
+  @OptionalNested(SamlMappingDto)
   attribute_mapping?: SamlMappingDto;
 }
 
@@ -134,17 +92,13 @@ class ConnectionFields {
   @ArrayMaxSize(50)
   @Matches(DOMAIN, { each: true, message: 'each value in domains must be a lower-case domain name like example.com' })
   domains?: string[];
-  @ApiPropertyOptional({ description: 'Create a person on the first sign-in of an unknown verified email', default: false, example: false })
-  @Optional()
-  @IsBoolean()
+  @OptionalFlag({ description: 'Create a person on the first sign-in of an unknown verified email', default: false, example: false })
   jit?: boolean;
-  @ApiPropertyOptional({
+  @OptionalFlag({
     description: "Count the upstream's MFA claim (OIDC amr/acr, SAML AuthnContext) as our mfa",
     default: false,
     example: false,
   })
-  @Optional()
-  @IsBoolean()
   trust_upstream_mfa?: boolean;
 }
 
@@ -152,34 +106,18 @@ export class CreateSsoConnectionDto extends ConnectionFields {
   @ApiProperty({ format: 'uuid', example: '3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11' }) @IsUUID() workspace_id: string;
   @ApiProperty({ example: 'Acme Okta' }) @IsString() @MinLength(1) @MaxLength(200) name: string;
   @ApiProperty({ enum: ['oidc', 'saml'] }) @IsIn(['oidc', 'saml']) protocol: 'oidc' | 'saml';
-  @ApiPropertyOptional({ type: OidcSettingsDto, description: 'Required when protocol is oidc' })
-  @Optional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => OidcSettingsDto)
+  @OptionalNested(OidcSettingsDto, { description: 'Required when protocol is oidc' })
   oidc?: OidcSettingsDto;
-  @ApiPropertyOptional({ type: SamlSettingsDto, description: 'Required when protocol is saml' })
-  @Optional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => SamlSettingsDto)
+  @OptionalNested(SamlSettingsDto, { description: 'Required when protocol is saml' })
   saml?: SamlSettingsDto;
 }
 
 /** Fields not sent are kept; a protocol's settings replace the fields they send. */
 export class UpdateSsoConnectionDto extends ConnectionFields {
-  @ApiPropertyOptional({ example: 'Acme Entra ID' }) @Optional() @IsString() @MinLength(1) @MaxLength(200) name?: string;
-  @ApiPropertyOptional({ type: OidcSettingsDto })
-  @Optional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => OidcSettingsDto)
+  @OptionalNonEmptyText(200, { example: 'Acme Entra ID' }) name?: string;
+  @OptionalNested(OidcSettingsDto)
   oidc?: OidcSettingsDto;
-  @ApiPropertyOptional({ type: SamlSettingsDto })
-  @Optional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => SamlSettingsDto)
+  @OptionalNested(SamlSettingsDto)
   saml?: SamlSettingsDto;
 }
 
@@ -188,11 +126,6 @@ export class SsoWorkspaceQueryDto {
 }
 
 export class AttemptsQueryDto {
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 50 })
-  @Optional()
-  @QueryInt()
-  @IsInt()
-  @Min(1)
-  @Max(100)
+  @PageLimit()
   limit?: number;
 }

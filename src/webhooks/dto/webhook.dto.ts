@@ -1,9 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsIn, IsInt, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
+import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsIn, IsString, IsUUID, MaxLength } from 'class-validator';
 import { AUDIT_EVENT_TYPES } from '../../events/audit-catalog';
 import { DIRECTORY_EVENT_TYPES } from '../../events/domain-events';
-import { QueryInt } from '../../common/integer-string';
 import { Optional } from '../../common/optional';
+import { OptionalFlag, OptionalText, PageLimit } from '../../common/dto-fields';
 
 /** Audit catalog types, directory event types (decision 0540), and '*': every audit type (not the directory ones). */
 export const EVENT_TYPE_CHOICES = [...AUDIT_EVENT_TYPES, ...DIRECTORY_EVENT_TYPES, '*'];
@@ -26,11 +26,11 @@ export class CreateWebhookDto {
   @ArrayMaxSize(100)
   @IsIn(EVENT_TYPE_CHOICES, { each: true })
   event_types: string[];
-  @ApiPropertyOptional() @Optional() @IsString() @MaxLength(500) description?: string;
+  @OptionalText(500) description?: string;
 }
 
 export class UpdateWebhookDto {
-  @ApiPropertyOptional() @Optional() @IsString() @MaxLength(2048) url?: string;
+  @OptionalText(2048) url?: string;
   @ApiPropertyOptional({ type: [String], description: EVENT_TYPES_DESCRIPTION })
   @Optional()
   @IsArray()
@@ -38,10 +38,8 @@ export class UpdateWebhookDto {
   @ArrayMaxSize(100)
   @IsIn(EVENT_TYPE_CHOICES, { each: true })
   event_types?: string[];
-  @ApiPropertyOptional() @Optional() @IsString() @MaxLength(500) description?: string;
-  @ApiPropertyOptional({ description: 'false pauses deliveries; true re-enables a disabled endpoint' })
-  @Optional()
-  @IsBoolean()
+  @OptionalText(500) description?: string;
+  @OptionalFlag({ description: 'false pauses deliveries; true re-enables a disabled endpoint' })
   is_active?: boolean;
 }
 
@@ -50,11 +48,6 @@ export class WebhookWorkspaceQueryDto {
 }
 
 export class DeliveriesQueryDto {
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 50 })
-  @Optional()
-  @QueryInt()
-  @IsInt()
-  @Min(1)
-  @Max(100)
+  @PageLimit()
   limit?: number;
 }

@@ -1,0 +1,60 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsInt,
+  IsObject,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
+import { QueryInt } from './integer-string';
+import { Optional } from './optional';
+
+/**
+ * Field rules the request DTOs share, each one decorator (decision 0970). The rules are listed
+ * bottom-up, the order a stack of decorators applies in, so the validation messages and the
+ * OpenAPI schema (api-docs/validation-rules.ts reads the rules) are what the stacks gave.
+ */
+
+/** `limit` of a list read: 1 to 100, 50 when left out, sent as a query string. */
+export const PageLimit = () =>
+  applyDecorators(Max(100), Min(1), IsInt(), QueryInt(), Optional(), ApiPropertyOptional({ minimum: 1, maximum: 100, default: 50 }));
+
+/** An optional object, validated as `type`. */
+export const OptionalNested = (type: new () => object, doc: Omit<ApiPropertyOptions, 'type'> = {}) =>
+  applyDecorators(
+    Type(() => type),
+    ValidateNested(),
+    IsObject(),
+    Optional(),
+    ApiPropertyOptional({ type, ...doc } as ApiPropertyOptions),
+  );
+
+/** An optional string of at most `max` characters. */
+export const OptionalText = (max: number, doc: ApiPropertyOptions = {}) =>
+  applyDecorators(MaxLength(max), IsString(), Optional(), ApiPropertyOptional(doc));
+
+/** An optional string of 1 to `max` characters. */
+export const OptionalNonEmptyText = (max: number, doc: ApiPropertyOptions = {}) =>
+  applyDecorators(MaxLength(max), MinLength(1), IsString(), Optional(), ApiPropertyOptional(doc));
+
+/** An optional list of at most `items` strings of at most `max` characters each. */
+export const OptionalTextList = (items: number, max: number, doc: ApiPropertyOptions) =>
+  applyDecorators(
+    MaxLength(max, { each: true }),
+    IsString({ each: true }),
+    ArrayMaxSize(items),
+    IsArray(),
+    Optional(),
+    ApiPropertyOptional(doc),
+  );
+
+/** An optional boolean. */
+export const OptionalFlag = (doc: ApiPropertyOptions = {}) => applyDecorators(IsBoolean(), Optional(), ApiPropertyOptional(doc));
