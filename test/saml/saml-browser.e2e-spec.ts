@@ -1,60 +1,11 @@
-import { createServer, IncomingMessage, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
-import { escapeHtml } from '../../src/common/html/escape';
 import { createTestApp, TestApp } from '../support/app';
 import { startSmtpReceiver, SmtpReceiver } from '../support/smtp-receiver';
 import { aTenant, anEndUser, Tenant, TestEndUser } from '../end-users/support';
 import { aRegisteredSp, RegisteredSp } from './support/saml-sso.helpers';
 import { samlEnv } from './support/saml-env';
 import { launchChromium } from '../support/browser';
-
-function readBody(req: IncomingMessage): Promise<URLSearchParams> {
-  return new Promise((resolve, reject) => {
-    let data = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => (data += chunk));
-    req.on('end', () => resolve(new URLSearchParams(data)));
-    req.on('error', reject);
-  });
-}
-
-/**
- * A tiny service provider on "localhost" (another site than the IdP on 127.0.0.1):
- * /start redirects to the IdP with a node-saml AuthnRequest, /acs validates the
- * posted Response with node-saml and shows the user's attributes.
- */
-function startSpServer(getSp: () => RegisteredSp, idpBaseUrl: string): Promise<{ server: Server; base: string }> {
-  const server = createServer((req, res) => {
-    void (async () => {
-      const sp = getSp();
-      if (req.method === 'GET' && req.url === '/start') {
-        const url = new URL(await sp.saml.getAuthorizeUrlAsync('/dashboard', undefined, {}));
-        res.writeHead(302, { Location: `${idpBaseUrl}${url.pathname}${url.search}` }).end();
-        return;
-      }
-      if (req.method === 'POST' && req.url === '/acs') {
-        const form = await readBody(req);
-        try {
-          const { profile } = await sp.saml.validatePostResponseAsync({ SAMLResponse: form.get('SAMLResponse') ?? '' });
-          const rows = ['nameID', 'email', 'firstName', 'displayName', 'uid']
-            .map((k) => `<dt>${k}</dt><dd id="${k}">${escapeHtml(profile?.[k])}</dd>`)
-            .join('');
-          res
-            .writeHead(200, { 'Content-Type': 'text/html' })
-            .end(`<h1>Welcome to the SP</h1><dl>${rows}</dl><p id="relay">${escapeHtml(form.get('RelayState'))}</p>`);
-        } catch (err) {
-          res.writeHead(403, { 'Content-Type': 'text/html' }).end(`<h1>Rejected</h1><p>${escapeHtml((err as Error).message)}</p>`);
-        }
-        return;
-      }
-      res.writeHead(404).end();
-    })();
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve({ server, base: `http://localhost:${(server.address() as AddressInfo).port}` })),
-  );
-}
+import { startSpServer, type SpServer } from '../support/saml-sp-server';
 
 describe('SAML sign-in in a real browser', () => {
   let t: TestApp;
@@ -62,7 +13,7 @@ describe('SAML sign-in in a real browser', () => {
   let tenant: Tenant;
   let user: TestEndUser;
   let sp: RegisteredSp;
-  let spServer: { server: Server; base: string };
+  let spServer: SpServer;
   let browser: Browser;
 
   beforeAll(async () => {
@@ -70,7 +21,10 @@ describe('SAML sign-in in a real browser', () => {
     t = await createTestApp({ ...samlEnv(), SMTP_URL: smtp.url });
     tenant = await aTenant(t);
     user = await anEndUser(t, tenant.client, { smtp, firstName: 'Grace' });
-    spServer = await startSpServer(() => sp, t.baseUrl);
+    spServer = await startSpServer(() => sp, t.baseUrl, {
+      relayState: '/dashboard',
+      attributes: ['nameID', 'email', 'firstName', 'displayName', 'uid'],
+    });
     sp = await aRegisteredSp(t, tenant.dev, tenant.ws, { acs_url: `${spServer.base}/acs` });
     browser = await launchChromium();
   });

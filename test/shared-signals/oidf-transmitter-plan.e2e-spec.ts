@@ -1,9 +1,10 @@
-import { createTestApp, TestApp } from '../support/app';
+import type { TestApp } from '../support/app';
 import { consistently, eventually } from '../support/eventually';
 import { aScimTenant, aScimUser, PATCH_OP, ScimTenant } from '../scim/scim-support';
 import {
   ACCOUNT_DISABLED,
   aReceiver,
+  aTransmitter,
   IDENTIFIER_CHANGED,
   POLL,
   PUSH,
@@ -21,15 +22,11 @@ import {
  * module list and summaries: each `it` is named for the module it plays.
  */
 describe('OIDF SSF transmitter test plan, re-enacted', () => {
+  const transmitter = aTransmitter();
   let t: TestApp;
   let push: PushReceiver;
-  beforeAll(async () => {
-    t = await createTestApp({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
-    push = await new PushReceiver().start();
-  });
-  afterAll(async () => {
-    await push?.stop();
-    await t?.close();
+  beforeAll(() => {
+    ({ t, push } = transmitter);
   });
 
   const INVALID = { Authorization: 'Bearer eyJhbGciOiJFZERTQSJ9.eyJzdWIiOiJ4In0.c2ln' };
@@ -40,14 +37,7 @@ describe('OIDF SSF transmitter test plan, re-enacted', () => {
   const createStream = (r: Receiver, body: Record<string, unknown>) => t.http().post('/ssf/streams').set(r.auth).send(body);
   const pollBody = (r: Receiver, path: string, body: Record<string, unknown>) =>
     t.http().post(path).set(r.auth).send(body).expect(200) as Promise<{ body: { sets: Record<string, string>; moreAvailable: boolean } }>;
-  const pushedTo = async (r: Receiver): Promise<{ claims: SetClaims; authorization?: string }[]> => {
-    const out: { claims: SetClaims; authorization?: string }[] = [];
-    for (const p of push.received) {
-      const aud = JSON.parse(Buffer.from(p.token.split('.')[1], 'base64url').toString()).aud;
-      if (aud === r.client_id) out.push({ claims: await verifySet(t, p.token, r.client_id), authorization: p.headers.authorization });
-    }
-    return out;
-  };
+  const pushedTo = (r: Receiver) => push.setsFor(t, r);
   const typeOf = (c: SetClaims) => Object.keys(c.events)[0];
 
   it('openid-ssf-stream-control-happy-path: create, read, update, replace, status and delete a stream', async () => {

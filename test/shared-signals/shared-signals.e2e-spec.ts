@@ -1,4 +1,4 @@
-import { createTestApp, TestApp } from '../support/app';
+import type { TestApp } from '../support/app';
 import { consistently, eventually } from '../support/eventually';
 import { aDeveloper, aWorkspace } from '../support/factories';
 import { aScimTenant, aScimUser, PATCH_OP, ScimTenant } from '../scim/scim-support';
@@ -6,26 +6,22 @@ import {
   ACCOUNT_DISABLED,
   ACCOUNT_ENABLED,
   aReceiver,
+  aTransmitter,
   POLL,
   PUSH,
   PushReceiver,
   Receiver,
   SESSION_REVOKED,
-  SetClaims,
   verifySet,
 } from './ssf-support';
 
 /** The Shared Signals transmitter end to end: a receiver registers, gets a token, creates its stream, and gets signed SETs. */
 describe('shared signals transmitter', () => {
+  const transmitter = aTransmitter();
   let t: TestApp;
   let push: PushReceiver;
-  beforeAll(async () => {
-    t = await createTestApp({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
-    push = await new PushReceiver().start();
-  });
-  afterAll(async () => {
-    await push?.stop();
-    await t?.close();
+  beforeAll(() => {
+    ({ t, push } = transmitter);
   });
 
   const deactivate = (s: ScimTenant, id: string) =>
@@ -34,14 +30,7 @@ describe('shared signals transmitter', () => {
     s.patch(`/Users/${id}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', path: 'active', value: true }] }).expect(200);
 
   /** The SETs pushed to `receiver` so far, verified. */
-  const pushedTo = async (r: Receiver) => {
-    const mine: SetClaims[] = [];
-    for (const p of push.received) {
-      const aud = JSON.parse(Buffer.from(p.token.split('.')[1], 'base64url').toString()).aud;
-      if (aud === r.client_id) mine.push(await verifySet(t, p.token, r.client_id));
-    }
-    return mine;
-  };
+  const pushedTo = async (r: Receiver) => (await push.setsFor(t, r)).map((p) => p.claims);
   const pushStream = (r: Receiver, extra: Record<string, unknown> = {}) =>
     t
       .http()

@@ -1,7 +1,7 @@
 import { createRemoteJWKSet, decodeProtectedHeader, JWTPayload, jwtVerify } from 'jose';
 import { createServer, IncomingHttpHeaders, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { TestApp } from '../support/app';
+import { createTestApp, type TestApp } from '../support/app';
 import type { TestDeveloper, TestWorkspace } from '../support/factories';
 
 export const PUSH = 'urn:ietf:rfc:8935';
@@ -100,6 +100,17 @@ export class PushReceiver {
     return this;
   }
 
+  /** The SETs pushed so far whose audience is `receiver`, verified, with the Authorization header each came with. */
+  async setsFor(t: TestApp, receiver: Receiver): Promise<{ claims: SetClaims; authorization?: string }[]> {
+    const out: { claims: SetClaims; authorization?: string }[] = [];
+    for (const p of this.received) {
+      const aud = JSON.parse(Buffer.from(p.token.split('.')[1], 'base64url').toString()).aud;
+      if (aud !== receiver.client_id) continue;
+      out.push({ claims: await verifySet(t, p.token, receiver.client_id), authorization: p.headers.authorization });
+    }
+    return out;
+  }
+
   async stop(): Promise<void> {
     const server = this.server;
     this.server = undefined;
@@ -107,4 +118,29 @@ export class PushReceiver {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
+}
+
+/**
+ * The transmitter under test for a describe block: the app (private webhook and push targets allowed,
+ * the push receiver being on loopback) and a push receiver, started before its tests and stopped after.
+ */
+export function aTransmitter(): { readonly t: TestApp; readonly push: PushReceiver } {
+  let t: TestApp | undefined;
+  let push: PushReceiver | undefined;
+  beforeAll(async () => {
+    t = await createTestApp({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
+    push = await new PushReceiver().start();
+  });
+  afterAll(async () => {
+    await push?.stop();
+    await t?.close();
+  });
+  return {
+    get t() {
+      return t!;
+    },
+    get push() {
+      return push!;
+    },
+  };
 }

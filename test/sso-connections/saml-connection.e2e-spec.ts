@@ -1,9 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, IncomingMessage, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
 import * as oidc from 'openid-client';
 import type { Browser, Page } from 'playwright-core';
-import { escapeHtml } from '../../src/common/html/escape';
 import { SAML_ACS_FORM_LIMIT_BYTES } from '../../src/common/http-pipeline';
 import { REDIRECT_URI, anApplication } from '../oidc/support';
 import { aRegisteredSp, RegisteredSp } from '../saml/support/saml-sso.helpers';
@@ -11,6 +8,7 @@ import { samlEnv } from '../saml/support/saml-env';
 import { aScimToken, scimClient, USER_SCHEMA, PATCH_OP } from '../scim/scim-support';
 import { createTestApp, TestApp } from '../support/app';
 import { withChromium } from '../support/browser';
+import { startSpServer, type SpServer } from '../support/saml-sp-server';
 import { aDeveloper, aWorkspace, TestDeveloper, TestWorkspace, uniqueEmail } from '../support/factories';
 import {
   authnRequestIdOf,
@@ -169,7 +167,7 @@ describe('SSO connections: SAML sign-in end to end', () => {
   });
 
   describe('on to the applications, with no password of ours', () => {
-    let spServer: { server: Server; base: string };
+    let spServer: SpServer;
     let registered: RegisteredSp;
     beforeAll(async () => {
       spServer = await startSpServer(() => registered, t.baseUrl);
@@ -405,42 +403,3 @@ describe('SSO connections: SAML sign-in end to end', () => {
     });
   });
 });
-
-function readBody(req: IncomingMessage): Promise<URLSearchParams> {
-  return new Promise((resolve, reject) => {
-    let data = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => (data += chunk));
-    req.on('end', () => resolve(new URLSearchParams(data)));
-    req.on('error', reject);
-  });
-}
-
-/** A node-saml service provider on "localhost": /start sends its AuthnRequest to our IdP, /acs shows who signed in. */
-function startSpServer(getSp: () => RegisteredSp, idpBaseUrl: string): Promise<{ server: Server; base: string }> {
-  const server = createServer((req, res) => {
-    void (async () => {
-      const sp = getSp();
-      if (req.method === 'GET' && req.url === '/start') {
-        const url = new URL(await sp.saml.getAuthorizeUrlAsync('', undefined, {}));
-        res.writeHead(302, { Location: `${idpBaseUrl}${url.pathname}${url.search}` }).end();
-        return;
-      }
-      if (req.method === 'POST' && req.url === '/acs') {
-        const form = await readBody(req);
-        try {
-          const { profile } = await sp.saml.validatePostResponseAsync({ SAMLResponse: form.get('SAMLResponse') ?? '' });
-          const rows = ['email', 'uid'].map((k) => `<dd id="${k}">${escapeHtml(profile?.[k])}</dd>`).join('');
-          res.writeHead(200, { 'Content-Type': 'text/html' }).end(`<h1>Welcome to the SP</h1><dl>${rows}</dl>`);
-        } catch (err) {
-          res.writeHead(403, { 'Content-Type': 'text/html' }).end(`<h1>Rejected</h1><p>${escapeHtml((err as Error).message)}</p>`);
-        }
-        return;
-      }
-      res.writeHead(404).end();
-    })();
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve({ server, base: `http://localhost:${(server.address() as AddressInfo).port}` })),
-  );
-}
