@@ -66,7 +66,7 @@ type Answered = { location: string } | { refused: number };
  * and over SCIM), deactivations, reactivations, SCIM re-POSTs, re-POSTs of a spent SAML answer to the
  * ACS, and sign-ins through either connection into either of two applications, driven over HTTP. After
  * every step: one account per email, one person per upstream subject, the bindings where the model
- * says, and every application's `sub` for a person never changing.
+ * says, and every application's `sub` for a person never changing (decision 0946).
  */
 describe('SSO connections: a randomized sequence of directory changes and upstream sign-ins (OIDC and SAML)', () => {
   let t: TestApp;
