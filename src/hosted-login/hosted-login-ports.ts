@@ -1,7 +1,6 @@
-import { Injectable, OnApplicationBootstrap, SetMetadata } from '@nestjs/common';
-import { DiscoveryService, Reflector } from '@nestjs/core';
-
-const PORT_SOURCE = Symbol('hosted-login:port-source');
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
+import { declaration } from '../common/declared-providers';
 
 /**
  * What the hosted login asks of modules above it (they import HostedLoginModule, so it cannot import
@@ -11,11 +10,13 @@ const PORT_SOURCE = Symbol('hosted-login:port-source');
  */
 export type HostedLoginPortName = 'login-app-names' | 'application-grants' | 'authorization-continuation' | 'company-sign-in';
 
+const portSources = declaration<HostedLoginPortName>("a source of a hosted login's port");
+
 /**
- * Declares a provider the source of one of the hosted login's ports (decision 0192). The hosted login
- * finds it by this mark when the application has started; no provider fills a slot by hand.
+ * Declares a provider the source of one of the hosted login's ports (decisions 0192, 0964). The hosted
+ * login finds it by this mark when the application has started; no provider fills a slot by hand.
  */
-export const HostedLoginPort = (port: HostedLoginPortName): ClassDecorator => SetMetadata(PORT_SOURCE, port);
+export const HostedLoginPort = (port: HostedLoginPortName) => portSources.mark<unknown>(port);
 
 /**
  * The providers marked with @HostedLoginPort, read once from the module graph at bootstrap (before
@@ -25,19 +26,12 @@ export const HostedLoginPort = (port: HostedLoginPortName): ClassDecorator => Se
 export class HostedLoginPorts implements OnApplicationBootstrap {
   private readonly sources = new Map<HostedLoginPortName, unknown>();
 
-  constructor(
-    private readonly discovery: DiscoveryService,
-    private readonly reflector: Reflector,
-  ) {}
+  constructor(private readonly discovery: DiscoveryService) {}
 
   onApplicationBootstrap(): void {
-    for (const wrapper of this.discovery.getProviders()) {
-      if (!wrapper.metatype || !wrapper.instance || !wrapper.isDependencyTreeStatic()) continue;
-      const port = this.reflector.get<HostedLoginPortName | undefined>(PORT_SOURCE, wrapper.metatype);
-      if (!port) continue;
-      const known = this.sources.get(port);
-      if (known && known !== wrapper.instance) throw new Error(`Two providers declare themselves the source of the hosted login's ${port}`);
-      this.sources.set(port, wrapper.instance);
+    for (const { instance, meta: port } of portSources.providers<unknown>(this.discovery)) {
+      if (this.sources.has(port)) throw new Error(`Two providers declare themselves the source of the hosted login's ${port}`);
+      this.sources.set(port, instance);
     }
   }
 

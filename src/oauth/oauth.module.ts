@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CommonModule } from '../common/common.module';
 import { AssertionJtisRepository } from './assertions/assertion-jtis.repository';
@@ -25,12 +26,14 @@ import { AccessTokensService } from './tokens/access-tokens.service';
 
 /**
  * The one OAuth 2.0 authorization server (decision 0900): token endpoint dispatching by grant
- * type, client authentication, signing keys and JWKS, RFC 8414 metadata. Kinds of client register
- * their store with OAuthClientDirectory; grants register with GrantRegistry; resources verify
- * access tokens with AccessTokensService.
+ * type, client authentication, signing keys and JWKS, RFC 8414 metadata. Modules above it declare
+ * their contributions with a decorator it discovers at bootstrap (decision 0964): a kind of client's
+ * store (@ClientStore), a grant (@GrantHandler), a token authority for revocation and introspection
+ * (@TokenAuthoritySource), discovery members (@ServerMetadataSource). Resources verify access tokens
+ * with AccessTokensService.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([OAuthSigningKey, OAuthAssertionJti]), CommonModule],
+  imports: [DiscoveryModule, TypeOrmModule.forFeature([OAuthSigningKey, OAuthAssertionJti]), CommonModule],
   controllers: [TokenController, TokenManagementController, OAuthDiscoveryController],
   providers: [
     SigningKeysRepository,
@@ -50,16 +53,6 @@ import { AccessTokensService } from './tokens/access-tokens.service';
     TokenAuthorities,
     TokenManagementService,
   ],
-  exports: [
-    OAuthClientDirectory,
-    GrantRegistry,
-    AccessTokensService,
-    AssertionVerifier,
-    KeySets,
-    SigningKeysService,
-    OAuthServerInfo,
-    ClientAuthenticator,
-    TokenAuthorities,
-  ],
+  exports: [AccessTokensService, AssertionVerifier, KeySets, SigningKeysService, OAuthServerInfo, ClientAuthenticator],
 })
 export class OAuthModule {}

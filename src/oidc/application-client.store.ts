@@ -1,6 +1,6 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { JWK } from 'jose';
-import { OAuthClientDirectory } from '../oauth/clients/oauth-client-directory';
+import { ClientStore } from '../oauth/clients/oauth-client-directory';
 import type { ClientAuthMethod, OAuthClientStore, RegisteredClient } from '../oauth/clients/registered-client';
 import { sha256Hex } from '../common/crypto/tokens';
 import { isStorableText } from '../common/body-guard';
@@ -51,18 +51,14 @@ function isApplicationClient(client: RegisteredClient): client is ApplicationCli
  * private_key_jwt; a public client (native, single-page) with none: PKCE is its proof.
  */
 @Injectable()
-export class ApplicationClientStore implements OAuthClientStore, OnModuleInit {
+@ClientStore()
+export class ApplicationClientStore implements OAuthClientStore {
   readonly kind = 'application';
   readonly scopes = APPLICATION_SCOPES;
   constructor(
-    private readonly directory: OAuthClientDirectory,
     private readonly repository: OidcRepository,
     private readonly clock: Clock,
   ) {}
-
-  onModuleInit(): void {
-    this.directory.register(this);
-  }
 
   owns(clientId: string): boolean {
     return clientId.startsWith(APPLICATION_CLIENT_ID_PREFIX);

@@ -1,15 +1,17 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
+import { ServerMetadataContributor, ServerMetadataSource } from '../oauth/discovery/oauth-discovery.service';
 import { OAuthServerInfo } from '../oauth/discovery/oauth-server-info';
 import { ACR_MFA, ACR_SFA } from './scopes';
 
 /** The OpenID provider's members of the discovery document (OpenID Connect Discovery 1.0 §3). */
 @Injectable()
-export class OidcMetadata implements OnModuleInit {
+@ServerMetadataSource()
+export class OidcMetadata implements ServerMetadataContributor {
   constructor(private readonly server: OAuthServerInfo) {}
 
-  onModuleInit(): void {
+  members(): Readonly<Record<string, unknown>> {
     const url = (path: string) => this.server.url(path);
-    this.server.contribute({
+    return {
       authorization_endpoint: url('/oauth/authorize'),
       userinfo_endpoint: url('/oauth/userinfo'),
       end_session_endpoint: url('/oauth/logout'),
@@ -47,6 +49,6 @@ export class OidcMetadata implements OnModuleInit {
       request_parameter_supported: false,
       request_uri_parameter_supported: false,
       authorization_response_iss_parameter_supported: true,
-    });
+    };
   }
 }

@@ -1,5 +1,5 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
-import { OAuthClientDirectory } from '../oauth/clients/oauth-client-directory';
+import { Injectable } from '@nestjs/common';
+import { ClientStore } from '../oauth/clients/oauth-client-directory';
 import type { OAuthClientStore, RegisteredClient } from '../oauth/clients/registered-client';
 import { OAuthServerInfo } from '../oauth/discovery/oauth-server-info';
 import { CLIENT_CREDENTIALS } from '../oauth/token/grants';
@@ -14,19 +14,15 @@ export const SSF_CLIENT_ID_PREFIX = 'ssfr_';
  * `<issuer>/ssf` (the stream management endpoints), nothing else.
  */
 @Injectable()
-export class SsfClientStore implements OAuthClientStore, OnModuleInit {
+@ClientStore()
+export class SsfClientStore implements OAuthClientStore {
   readonly kind = 'ssf';
   readonly scopes = [SSF_SCOPE];
 
   constructor(
-    private readonly directory: OAuthClientDirectory,
     private readonly receivers: SsfReceiversRepository,
     private readonly server: OAuthServerInfo,
   ) {}
-
-  onModuleInit(): void {
-    this.directory.register(this);
-  }
 
   get audience(): string {
     return this.server.url('/ssf');

@@ -1,21 +1,36 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
 import { isStorableText } from '../../common/body-guard';
+import { declaration } from '../../common/declared-providers';
 import type { OAuthClientStore, RegisteredClient } from './registered-client';
 
 const MAX_CLIENT_ID = 200;
 
+const stores = declaration('an OAuth client store');
+
 /**
- * Every kind of client the authorization server serves. A feature module registers its store at
- * init (the SCIM clients here; the applications of the OpenID provider, decision 0900), so the core never imports a
- * feature and a feature never reshapes the core.
+ * Declares a provider the store of one kind of client of the authorization server (decision 0964):
+ * the SCIM clients, the Shared Signals receivers, the applications of the OpenID provider (decision 0900).
+ */
+export const ClientStore = () => stores.mark<OAuthClientStore>({});
+
+/**
+ * Every kind of client the authorization server serves: the providers declared with @ClientStore,
+ * read once at bootstrap, so the core never imports a feature and a feature never reshapes the core.
  */
 @Injectable()
-export class OAuthClientDirectory {
+export class OAuthClientDirectory implements OnApplicationBootstrap {
   private readonly stores: OAuthClientStore[] = [];
 
-  register(store: OAuthClientStore): void {
-    if (this.stores.some((s) => s.kind === store.kind)) throw new Error(`OAuth client store ${store.kind} registered twice`);
-    this.stores.push(store);
+  constructor(private readonly discovery: DiscoveryService) {}
+
+  onApplicationBootstrap(): void {
+    for (const { instance, name } of stores.providers<OAuthClientStore>(this.discovery)) {
+      if (this.stores.some((s) => s.kind === instance.kind)) {
+        throw new Error(`OAuth client store ${instance.kind} declared twice (${name})`);
+      }
+      this.stores.push(instance);
+    }
   }
 
   /** The client, from the store that owns its id; `params`: the token request's, which its store may use (OAuthClientStore.find). */

@@ -1,23 +1,47 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
+import { declaration } from '../../common/declared-providers';
 import { ASSERTION_ALGORITHMS } from '../assertions/assertion-verifier';
 import { OAuthClientDirectory } from '../clients/oauth-client-directory';
 import { SigningKeysService } from '../keys/signing-keys.service';
 import { GrantRegistry } from '../token/grants';
 import { OAuthServerInfo } from './oauth-server-info';
 
+/** Members a kind of client adds to the authorization server's metadata. */
+export interface ServerMetadataContributor {
+  members(): Readonly<Record<string, unknown>>;
+}
+
+const contributors = declaration('a server metadata source');
+
 /**
- * RFC 8414 metadata, built from what is registered: the OpenID provider adds its endpoints,
- * response types and claims through OAuthServerInfo without editing this. The same document
- * answers /.well-known/openid-configuration (OpenID Connect Discovery 1.0 §3).
+ * Declares a provider a source of members of the discovery document (decision 0964): the OpenID
+ * provider's authorization, UserInfo and end-session endpoints, response types and claims.
+ */
+export const ServerMetadataSource = () => contributors.mark<ServerMetadataContributor>({});
+
+/**
+ * RFC 8414 metadata, built from what is declared: the grant types, the clients' scopes, and the
+ * members of each @ServerMetadataSource (read once at bootstrap), so the core lists the OpenID
+ * provider's without importing it. The same document answers /.well-known/openid-configuration
+ * (OpenID Connect Discovery 1.0 §3).
  */
 @Injectable()
-export class OAuthDiscoveryService {
+export class OAuthDiscoveryService implements OnApplicationBootstrap {
+  private contributed: Readonly<Record<string, unknown>> = {};
+
   constructor(
     private readonly server: OAuthServerInfo,
     private readonly grants: GrantRegistry,
     private readonly directory: OAuthClientDirectory,
     private readonly keys: SigningKeysService,
+    private readonly discovery: DiscoveryService,
   ) {}
+
+  onApplicationBootstrap(): void {
+    const members = contributors.providers<ServerMetadataContributor>(this.discovery).map(({ instance }) => instance.members());
+    this.contributed = Object.freeze(Object.assign({}, ...members) as Record<string, unknown>);
+  }
 
   metadata() {
     return {
@@ -30,7 +54,7 @@ export class OAuthDiscoveryService {
       token_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS,
       scopes_supported: this.directory.scopes(),
       service_documentation: this.server.url('/docs'),
-      ...this.server.contributed(),
+      ...this.contributed,
     };
   }
 

@@ -1,4 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
+import { declaration } from '../../common/declared-providers';
 import type { RequestMeta } from '../../common/request-context';
 import type { AuthenticatedClient } from '../clients/registered-client';
 
@@ -18,7 +20,7 @@ export interface IntrospectedToken {
 
 /**
  * A kind of token the revocation (RFC 7009) and introspection (RFC 7662) endpoints can look up:
- * the OpenID provider registers the applications' tokens. Each answers only for tokens issued to
+ * the OpenID provider declares the applications' tokens (@TokenAuthoritySource). Each answers only for tokens issued to
  * the authenticated client, so one client can neither revoke nor read another's.
  */
 export interface TokenAuthority {
@@ -28,12 +30,20 @@ export interface TokenAuthority {
   introspect(token: string, hint: string | undefined, client: AuthenticatedClient): Promise<IntrospectedToken | null>;
 }
 
+const authorities = declaration('a token authority');
+
+/** Declares a provider a TokenAuthority the revocation and introspection endpoints ask (decision 0964). */
+export const TokenAuthoritySource = () => authorities.mark<TokenAuthority>({});
+
+/** The declared token authorities, read once at bootstrap; each token is asked of them in turn. */
 @Injectable()
-export class TokenAuthorities {
+export class TokenAuthorities implements OnApplicationBootstrap {
   private readonly authorities: TokenAuthority[] = [];
 
-  register(authority: TokenAuthority): void {
-    this.authorities.push(authority);
+  constructor(private readonly discovery: DiscoveryService) {}
+
+  onApplicationBootstrap(): void {
+    for (const { instance } of authorities.providers<TokenAuthority>(this.discovery)) this.authorities.push(instance);
   }
 
   async revoke(token: string, hint: string | undefined, client: AuthenticatedClient, request: RequestMeta): Promise<void> {

@@ -1,22 +1,13 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { AccessTokensService } from '../tokens/access-tokens.service';
-import { CLIENT_CREDENTIALS, GrantHandler, GrantRegistry, GrantRequest, IssuedTokens } from './grants';
+import { CLIENT_CREDENTIALS, GrantHandler, GrantRequest, IssuedTokens, TokenGrant } from './grants';
 import { grantedScope } from './scope';
 
 /** RFC 6749 §4.4: an authenticated client gets an access token for itself. */
 @Injectable()
-export class ClientCredentialsGrant implements GrantHandler, OnModuleInit {
-  readonly grantType = CLIENT_CREDENTIALS;
-  readonly clientAuthentication = 'required';
-
-  constructor(
-    private readonly registry: GrantRegistry,
-    private readonly tokens: AccessTokensService,
-  ) {}
-
-  onModuleInit(): void {
-    this.registry.register(this);
-  }
+@GrantHandler(CLIENT_CREDENTIALS)
+export class ClientCredentialsGrant implements TokenGrant {
+  constructor(private readonly tokens: AccessTokensService) {}
 
   async handle({ params, client }: GrantRequest): Promise<IssuedTokens> {
     const scope = grantedScope(client.client, params.scope);

@@ -1,4 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
+import { declaration } from '../../common/declared-providers';
 import type { RequestMeta } from '../../common/request-context';
 import type { AuthenticatedClient } from '../clients/registered-client';
 import type { AccessTokenClaims } from '../tokens/access-tokens.service';
@@ -29,32 +31,52 @@ export interface GrantRequest {
   request: RequestMeta;
 }
 
-/**
- * One grant type of the token endpoint (RFC 6749 §4). The core registers client_credentials and
- * the JWT-bearer grant; the OpenID provider registers authorization_code and refresh_token the same way (decision 0900).
- */
-export interface GrantHandler {
-  readonly grantType: string;
-  /**
-   * 'required': the client must authenticate (secret or private_key_jwt), unless it is a public
-   * client whose registered methods include `none`. 'by-grant': the grant's own assertion
-   * identifies the client, so a bare client_id is enough (RFC 7523 §2.1, §3.1).
-   */
-  readonly clientAuthentication: 'required' | 'by-grant';
+/** How a grant's client proves itself (see GrantHandler). */
+export type GrantClientAuthentication = 'required' | 'by-grant';
+
+interface GrantMark {
+  grantType: string;
+  clientAuthentication: GrantClientAuthentication;
+}
+
+/** One grant type of the token endpoint (RFC 6749 §4): given the authenticated client and the request's parameters, the tokens. */
+export interface TokenGrant {
   handle(grant: GrantRequest): Promise<IssuedTokens>;
 }
 
-/** The token endpoint's grant types, by name. */
-@Injectable()
-export class GrantRegistry {
-  private readonly handlers = new Map<string, GrantHandler>();
+const grants = declaration<GrantMark>('a grant handler');
 
-  register(handler: GrantHandler): void {
-    if (this.handlers.has(handler.grantType)) throw new Error(`grant ${handler.grantType} registered twice`);
-    this.handlers.set(handler.grantType, handler);
+/**
+ * Declares a provider the token endpoint's handler of `grantType` (decision 0964): the core declares
+ * client_credentials and the JWT-bearer grant; the OpenID provider authorization_code and
+ * refresh_token the same way (decision 0900). `clientAuthentication` 'required': the client must
+ * authenticate (secret or private_key_jwt), unless it is a public client whose registered methods
+ * include `none`; 'by-grant': the grant's own assertion identifies the client, so a bare client_id
+ * is enough (RFC 7523 §2.1, §3.1).
+ */
+export const GrantHandler = (grantType: string, clientAuthentication: GrantClientAuthentication = 'required') =>
+  grants.mark<TokenGrant>({ grantType, clientAuthentication });
+
+/** A grant type the token endpoint serves: its declaration and its handler. */
+export interface RegisteredGrant extends GrantMark {
+  handler: TokenGrant;
+}
+
+/** The token endpoint's grant types, by name: the providers declared with @GrantHandler, read once at bootstrap. */
+@Injectable()
+export class GrantRegistry implements OnApplicationBootstrap {
+  private readonly handlers = new Map<string, RegisteredGrant>();
+
+  constructor(private readonly discovery: DiscoveryService) {}
+
+  onApplicationBootstrap(): void {
+    for (const { instance, meta, name } of grants.providers<TokenGrant>(this.discovery)) {
+      if (this.handlers.has(meta.grantType)) throw new Error(`grant ${meta.grantType} declared twice (${name})`);
+      this.handlers.set(meta.grantType, { ...meta, handler: instance });
+    }
   }
 
-  get(grantType: string): GrantHandler | undefined {
+  get(grantType: string): RegisteredGrant | undefined {
     return this.handlers.get(grantType);
   }
 

@@ -1,9 +1,9 @@
-import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../config/config';
 import { AssertionRefused, AssertionVerifier } from '../assertions/assertion-verifier';
 import { OAuthError } from '../oauth.errors';
 import { AccessTokensService } from '../tokens/access-tokens.service';
-import { GrantHandler, GrantRegistry, GrantRequest, IssuedTokens, JWT_BEARER } from './grants';
+import { GrantHandler, GrantRequest, IssuedTokens, JWT_BEARER, TokenGrant } from './grants';
 import { grantedScope } from './scope';
 
 const MAX_ASSERTION_CHARS = 16 * 1024;
@@ -14,20 +14,13 @@ const MAX_ASSERTION_CHARS = 16 * 1024;
  * where no secret exists at all. The assertion's `jti`, when present, is never accepted twice.
  */
 @Injectable()
-export class JwtBearerGrant implements GrantHandler, OnModuleInit {
-  readonly grantType = JWT_BEARER;
-  readonly clientAuthentication = 'by-grant';
-
+@GrantHandler(JWT_BEARER, 'by-grant')
+export class JwtBearerGrant implements TokenGrant {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly registry: GrantRegistry,
     private readonly assertions: AssertionVerifier,
     private readonly tokens: AccessTokensService,
   ) {}
-
-  onModuleInit(): void {
-    this.registry.register(this);
-  }
 
   async handle({ params, client }: GrantRequest): Promise<IssuedTokens> {
     const assertion = params.assertion;

@@ -35,16 +35,16 @@ export class TokenEndpointService {
     const params = singleValued(form);
     const grantType = params.grant_type;
     if (!grantType) throw new OAuthError('invalid_request', 'grant_type is required');
-    const handler = this.grants.get(grantType);
-    if (!handler) throw new OAuthError('unsupported_grant_type', `grant_type ${grantType} is not supported`);
+    const grant = this.grants.get(grantType);
+    if (!grant) throw new OAuthError('unsupported_grant_type', `grant_type ${grantType} is not supported`);
     const client = await this.authenticator.authenticate(authorization, params);
-    if (handler.clientAuthentication === 'required' && client.method === 'none' && !client.client.authMethods.includes('none')) {
+    if (grant.clientAuthentication === 'required' && client.method === 'none' && !client.client.authMethods.includes('none')) {
       throw new OAuthError('invalid_client', 'client authentication is required');
     }
     if (!client.client.grantTypes.includes(grantType)) {
       throw new OAuthError('unauthorized_client', `the client may not use grant_type ${grantType}`);
     }
-    const issued = await handler.handle({ params, client, request });
+    const issued = await grant.handler.handle({ params, client, request });
     await this.recordIssue(client, grantType, issued, request);
     return {
       ...issued.extra,

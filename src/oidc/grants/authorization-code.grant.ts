@@ -1,4 +1,4 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock';
 import { sha256Hex } from '../../common/crypto/tokens';
 import type { RequestMeta } from '../../common/request-context';
@@ -6,7 +6,7 @@ import { UnitOfWork } from '../../database/unit-of-work';
 import { SessionsService } from '../../sessions/sessions.service';
 import type { DeniedToken } from '../../sessions/tokens/token-denylist.service';
 import { OAuthError } from '../../oauth/oauth.errors';
-import { GrantHandler, GrantRegistry, GrantRequest, IssuedTokens } from '../../oauth/token/grants';
+import { GrantHandler, GrantRequest, IssuedTokens, TokenGrant } from '../../oauth/token/grants';
 import { tokenIssueEvent } from '../../oauth/token/token-issue-event';
 import { ApplicationClientStore, MAX_CODE_CHARS } from '../application-client.store';
 import { verifierMatches } from '../authorize/pkce';
@@ -25,12 +25,9 @@ import { ApplicationTokens } from './application-tokens';
  * the other is answered as a reuse.
  */
 @Injectable()
-export class AuthorizationCodeGrant implements GrantHandler, OnModuleInit {
-  readonly grantType = AUTHORIZATION_CODE;
-  readonly clientAuthentication = 'required';
-
+@GrantHandler(AUTHORIZATION_CODE)
+export class AuthorizationCodeGrant implements TokenGrant {
   constructor(
-    private readonly registry: GrantRegistry,
     private readonly store: ApplicationClientStore,
     private readonly repository: OidcRepository,
     private readonly sessions: SessionsService,
@@ -38,10 +35,6 @@ export class AuthorizationCodeGrant implements GrantHandler, OnModuleInit {
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
   ) {}
-
-  onModuleInit(): void {
-    this.registry.register(this);
-  }
 
   async handle({ params, client, request }: GrantRequest): Promise<IssuedTokens> {
     const { code, redirect_uri: redirectUri, code_verifier: verifier } = params;
@@ -92,7 +85,7 @@ export class AuthorizationCodeGrant implements GrantHandler, OnModuleInit {
       expiresAt: accessExpiresAt,
     };
     const spent = await this.uow.runAsOneStatement(
-      (events) => events.emit('oauth_token_issue', tokenIssueEvent(client, this.grantType, { claims, audit }, request)),
+      (events) => events.emit('oauth_token_issue', tokenIssueEvent(client, AUTHORIZATION_CODE, { claims, audit }, request)),
       (on, riders) => this.repository.exchangeCode(on, row, session, now, riders),
       (wrote) => wrote,
     );

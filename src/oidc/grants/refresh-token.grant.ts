@@ -1,11 +1,11 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock';
 import { sha256Hex } from '../../common/crypto/tokens';
 import { DomainError } from '../../common/errors';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { SessionsService } from '../../sessions/sessions.service';
 import { OAuthError } from '../../oauth/oauth.errors';
-import { GrantHandler, GrantRegistry, GrantRequest, IssuedTokens } from '../../oauth/token/grants';
+import { GrantHandler, GrantRequest, IssuedTokens, TokenGrant } from '../../oauth/token/grants';
 import { tokenIssueEvent } from '../../oauth/token/token-issue-event';
 import { ApplicationClientStore, MAX_REFRESH_CHARS } from '../application-client.store';
 import { OidcRepository } from '../oidc.repository';
@@ -23,12 +23,9 @@ import { ApplicationTokens } from './application-tokens';
  * token still unspent; of two concurrent refreshes one wins and the other is answered as a reuse.
  */
 @Injectable()
-export class RefreshTokenGrant implements GrantHandler, OnModuleInit {
-  readonly grantType = REFRESH_TOKEN;
-  readonly clientAuthentication = 'required';
-
+@GrantHandler(REFRESH_TOKEN)
+export class RefreshTokenGrant implements TokenGrant {
   constructor(
-    private readonly registry: GrantRegistry,
     private readonly store: ApplicationClientStore,
     private readonly repository: OidcRepository,
     private readonly sessions: SessionsService,
@@ -36,10 +33,6 @@ export class RefreshTokenGrant implements GrantHandler, OnModuleInit {
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
   ) {}
-
-  onModuleInit(): void {
-    this.registry.register(this);
-  }
 
   async handle({ params, client, request }: GrantRequest): Promise<IssuedTokens> {
     const refreshToken = params.refresh_token;
@@ -86,7 +79,7 @@ export class RefreshTokenGrant implements GrantHandler, OnModuleInit {
       expiresAt: refresh.accessExpiresAt,
     };
     const rotated = await this.uow.runAsOneStatement(
-      (events) => events.emit('oauth_token_issue', tokenIssueEvent(client, this.grantType, { claims, audit }, request)),
+      (events) => events.emit('oauth_token_issue', tokenIssueEvent(client, REFRESH_TOKEN, { claims, audit }, request)),
       (on, riders) =>
         this.sessions.rotateRefreshToken(
           on,

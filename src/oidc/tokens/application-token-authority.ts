@@ -1,4 +1,4 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { decodeJwt } from 'jose';
 import { Clock } from '../../common/clock';
 import { sha256Hex } from '../../common/crypto/tokens';
@@ -7,7 +7,7 @@ import { UnitOfWork } from '../../database/unit-of-work';
 import { SessionsService } from '../../sessions/sessions.service';
 import type { AuthenticatedClient } from '../../oauth/clients/registered-client';
 import { OAuthServerInfo } from '../../oauth/discovery/oauth-server-info';
-import { IntrospectedToken, TokenAuthorities, TokenAuthority } from '../../oauth/token-management/token-authorities';
+import { IntrospectedToken, TokenAuthority, TokenAuthoritySource } from '../../oauth/token-management/token-authorities';
 import { ApplicationClientStore } from '../application-client.store';
 import { subjectFor } from '../id-tokens.service';
 import { AppSessionRow, OidcRepository } from '../oidc.repository';
@@ -28,9 +28,9 @@ interface Located {
  * tokens die on their next use (the denylist of decision 0300 for the access token).
  */
 @Injectable()
-export class ApplicationTokenAuthority implements TokenAuthority, OnModuleInit {
+@TokenAuthoritySource()
+export class ApplicationTokenAuthority implements TokenAuthority {
   constructor(
-    private readonly authorities: TokenAuthorities,
     private readonly store: ApplicationClientStore,
     private readonly repository: OidcRepository,
     private readonly sessions: SessionsService,
@@ -38,10 +38,6 @@ export class ApplicationTokenAuthority implements TokenAuthority, OnModuleInit {
     private readonly clock: Clock,
     private readonly server: OAuthServerInfo,
   ) {}
-
-  onModuleInit(): void {
-    this.authorities.register(this);
-  }
 
   async revoke(token: string, hint: string | undefined, client: AuthenticatedClient, request: RequestMeta): Promise<boolean> {
     const found = await this.locate(token, hint, client);

@@ -1,8 +1,8 @@
-import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { JWK } from 'jose';
 import { Clock } from '../../common/clock';
 import { APP_CONFIG, AppConfig } from '../../config/config';
-import { OAuthClientDirectory } from '../../oauth/clients/oauth-client-directory';
+import { ClientStore } from '../../oauth/clients/oauth-client-directory';
 import type { ClientAuthMethod, OAuthClientStore, RegisteredClient } from '../../oauth/clients/registered-client';
 import { CLIENT_CREDENTIALS, JWT_BEARER } from '../../oauth/token/grants';
 import { SCIM_CLIENT_ID_PREFIX } from './scim-clients.service';
@@ -12,20 +12,16 @@ export const SCIM_SCOPE = 'scim';
 
 /** The SCIM clients as the authorization server sees them: client credentials and JWT-bearer, scope `scim`, audience /scim/v2. */
 @Injectable()
-export class ScimClientStore implements OAuthClientStore, OnModuleInit {
+@ClientStore()
+export class ScimClientStore implements OAuthClientStore {
   readonly kind = 'scim';
   readonly scopes = [SCIM_SCOPE];
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly directory: OAuthClientDirectory,
     private readonly clients: ScimClientsRepository,
     private readonly clock: Clock,
   ) {}
-
-  onModuleInit(): void {
-    this.directory.register(this);
-  }
 
   /** The `aud` of their access tokens. */
   get audience(): string {
