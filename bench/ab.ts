@@ -82,13 +82,19 @@ interface Options {
   workers: [string | undefined, string | undefined];
 }
 
+const USAGE = `usage: bench/ab.ts --a=<build dir> --b=<build dir> [--scenario=${SCENARIOS.join('|')}] [--rounds=10] [--duration=3] [--warmup=4] [--cpu-prof] [--workers=2,1]`;
+
 function parseOptions(argv: string[]): Options {
+  if (argv.includes('--help')) {
+    console.log(USAGE);
+    process.exit(0);
+  }
   const arg = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
   const scenario = SCENARIOS.find((name) => name === (arg('scenario') ?? 'get'));
   if (!scenario) throw new Error(`--scenario must be one of ${SCENARIOS.join(', ')}`);
   const b = arg('b');
   if (!b) {
-    throw new Error(`usage: bench/ab.ts --a=<build dir> --b=<build dir> [--scenario=${SCENARIOS.join('|')}] [--rounds=10] [--duration=3]`);
+    throw new Error(USAGE);
   }
   return {
     a: resolve(arg('a') ?? '.'),
@@ -147,7 +153,11 @@ async function main(): Promise<void> {
       rps.push(mb.requestsPerSec / ma.requestsPerSec);
       console.log(
         `round ${round}: A ${Math.round(ma.requestsPerSec)} req/s, ${ma.cpuMsPerRequest} ms CPU/req, RSS ${Math.round(ma.rssMb)} MB, PSS ${Math.round(ma.pssMb ?? 0)} MB | ` +
-          `B ${Math.round(mb.requestsPerSec)} req/s, ${mb.cpuMsPerRequest} ms CPU/req, RSS ${Math.round(mb.rssMb)} MB, PSS ${Math.round(mb.pssMb ?? 0)} MB`,
+          `B ${Math.round(mb.requestsPerSec)} req/s, ${mb.cpuMsPerRequest} ms CPU/req, RSS ${Math.round(mb.rssMb)} MB, PSS ${Math.round(mb.pssMb ?? 0)} MB` +
+          // A window with failures measures the failures: say so beside its figures.
+          (ma.non2xx + ma.errors + mb.non2xx + mb.errors > 0
+            ? ` | non-2xx/errors A ${ma.non2xx}/${ma.errors}, B ${mb.non2xx}/${mb.errors}`
+            : ''),
       );
     }
     console.log(`B/A server CPU per request: median ${median(cpu).toFixed(2)} (rounds ${cpu.map((r) => r.toFixed(2)).join(' ')})`);
