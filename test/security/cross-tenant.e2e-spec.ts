@@ -6,6 +6,7 @@ import { samlEnv } from '../saml/support/saml-env';
 import { aRegisteredSp } from '../saml/support/saml-sso.helpers';
 import { aScimToken } from '../scim/scim-support';
 import { createTestApp, TestApp } from '../support/app';
+import { eventually } from '../support/eventually';
 import { aDeveloper, anOAuthClient, aWorkspace, TestDeveloper } from '../support/factories';
 import { listRoutes } from '../support/routes';
 import { aReceiver } from '../shared-signals/ssf-support';
@@ -70,13 +71,13 @@ describe('no route lets one workspace reach another workspace’s objects', () =
     const secondA = await logIn(t, userA, {
       'User-Agent': 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15',
     });
-    let anomalyId: string | undefined;
-    for (let i = 0; i < 100 && !anomalyId; i++) {
+    // Detection runs after the sign-in, off its request path.
+    const anomalyId = await eventually(async () => {
       const list = await t.http().get('/user/security/anomalies/').set(bearer(secondA.access_token)).expect(200);
-      anomalyId = list.body.results[0]?.id as string | undefined;
-      if (!anomalyId) await new Promise((r) => setTimeout(r, 100));
-    }
-    if (!anomalyId) throw new Error('tenant A has no anomaly to target: detection did not fire');
+      const id = list.body.results[0]?.id as string | undefined;
+      if (!id) throw new Error('tenant A has no anomaly to target: detection did not fire');
+      return id;
+    });
     const passkeyOptions = await t.http().post('/e/v1/auth/mfa/passkeys/options/').set(bearer(sessionA.access_token)).send({}).expect(200);
     const passkeyA = await t
       .http()

@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestApp, TestApp } from '../support/app';
+import { eventually } from '../support/eventually';
 import { aDeveloper, TestDeveloper } from '../support/factories';
 
 /**
@@ -55,15 +56,15 @@ describe('failure log lines name their request', () => {
 
   /** Log lines are flushed in chunks at least every 250 ms: poll the file until `count` lines mention `text`. */
   async function linesMentioning(text: string, count: number): Promise<Record<string, unknown>[]> {
-    const deadline = Date.now() + 5000;
-    for (;;) {
-      const lines = existsSync(logFile)
+    const lines = await eventually(() => {
+      const found = existsSync(logFile)
         ? readFileSync(logFile, 'utf8')
             .split('\n')
             .filter((line) => line.includes(text))
         : [];
-      if (lines.length >= count || Date.now() > deadline) return lines.map((line) => JSON.parse(line) as Record<string, unknown>);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+      if (found.length < count) throw new Error(`${found.length} of ${count} log lines mention ${text}: ${found.join('\n')}`);
+      return found;
+    });
+    return lines.map((line) => JSON.parse(line) as Record<string, unknown>);
   }
 });
