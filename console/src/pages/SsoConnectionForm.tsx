@@ -254,21 +254,33 @@ function SamlFields({
         <>
           <TextField label="IdP entity ID" name="saml.idp_entity_id" {...bind(...fields.entityId)} problem={problem} />
           <TextField label="IdP SSO URL" name="saml.idp_sso_url" type="url" {...bind(...fields.ssoUrl)} problem={problem} />
-          <TextArea
-            label="IdP signing certificate (PEM)"
-            name="saml.idp_certificates"
-            {...bind(...fields.certificate)}
-            problem={problem}
-            className="mono"
-          />
-          <TextArea
-            label="Next IdP certificate (PEM, optional)"
-            {...bind(...fields.nextCertificate)}
-            className="mono"
-            hint="During a key rollover both are trusted."
-          />
+          <IdpCertificates current={fields.certificate} next={fields.nextCertificate} problem={problem} />
         </>
       ) : null}
+    </>
+  );
+}
+
+/**
+ * The IdP's signing certificate and the next one, both trusted during a key rollover: the server reads
+ * them as saml.idp_certificates, so a problem with either is shown under the first.
+ */
+function IdpCertificates({ current, next, problem }: { current: Pair; next: Pair; problem: ReturnType<typeof useAction>['problem'] }) {
+  return (
+    <>
+      <TextArea
+        label="IdP signing certificate (PEM)"
+        name="saml.idp_certificates"
+        {...bind(...current)}
+        problem={problem}
+        className="mono"
+      />
+      <TextArea
+        label="Next IdP certificate (PEM, optional)"
+        {...bind(...next)}
+        className="mono"
+        hint="During a key rollover both are trusted."
+      />
     </>
   );
 }
