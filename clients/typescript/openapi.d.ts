@@ -6150,6 +6150,17 @@ export interface components {
         sets: {
           [key: string]: number;
         };
+        /**
+         * Format: date-time
+         * @description When a SET of the stream was last delivered (a push answered 2xx, or a poll acknowledging it); null before the first
+         * @example 2026-11-24T12:00:00.000Z
+         */
+        last_delivered_at: string | null;
+        /**
+         * @description The error of the newest SET still pending after a failed push (the receiver down or refusing now), e.g. "HTTP 503: …"; null when none waits
+         * @example null
+         */
+        last_error: string | null;
       } | null;
     };
     /** @description The receiver and its client secret, shown this once (stored as SHA-256). */

@@ -62,7 +62,7 @@ export class SsfReceiversService {
     return Promise.all(
       receivers.map(async (r) => {
         const stream = streams.find((s) => s.receiverId === r.id);
-        return toReceiverView(r, stream, stream ? await this.streams.counts(workspaceId, stream.id) : {});
+        return toReceiverView(r, stream, stream ? await this.streams.deliverySummary(workspaceId, stream.id) : null);
       }),
     );
   }
@@ -70,7 +70,11 @@ export class SsfReceiversService {
   async get(p: DeveloperPrincipal, id: string) {
     const receiver = await this.load(null, p, id);
     const stream = await this.streams.findForReceiver(null, receiver.workspaceId, receiver.id);
-    return toReceiverView(receiver, stream ?? undefined, stream ? await this.streams.counts(receiver.workspaceId, stream.id) : {});
+    return toReceiverView(
+      receiver,
+      stream ?? undefined,
+      stream ? await this.streams.deliverySummary(receiver.workspaceId, stream.id) : null,
+    );
   }
 
   async delete(p: DeveloperPrincipal, id: string, request: RequestMeta): Promise<void> {

@@ -1,12 +1,13 @@
 import { id, namedSchema, str, time } from '../api-docs/response-schema';
 import type { SsfReceiver } from './entities/ssf-receiver.entity';
 import type { SsfStream } from './entities/ssf-stream.entity';
+import type { DeliverySummary } from './ssf-streams.repository';
 
 const STREAM_SUMMARY = {
   type: 'object',
   nullable: true,
   description: "The receiver's stream, once it created one (SSF 1.0 §8.1.1); null before.",
-  required: ['stream_id', 'status', 'delivery_method', 'events_requested', 'sets'],
+  required: ['stream_id', 'status', 'delivery_method', 'events_requested', 'sets', 'last_delivered_at', 'last_error'],
   properties: {
     stream_id: id,
     status: { type: 'string', enum: ['enabled', 'paused', 'disabled'], example: 'enabled' },
@@ -24,6 +25,18 @@ const STREAM_SUMMARY = {
         'How many SETs the stream holds by state: pending (not delivered or not acknowledged yet), delivered, acknowledged, failed',
       additionalProperties: { type: 'integer' },
       example: { pending: 0, delivered: 12 },
+    },
+    last_delivered_at: {
+      ...time,
+      nullable: true,
+      description: 'When a SET of the stream was last delivered (a push answered 2xx, or a poll acknowledging it); null before the first',
+    },
+    last_error: {
+      type: 'string',
+      nullable: true,
+      example: null,
+      description:
+        'The error of the newest SET still pending after a failed push (the receiver down or refusing now), e.g. "HTTP 503: …"; null when none waits',
     },
   },
 } as const;
@@ -60,7 +73,7 @@ export const SsfReceiverCreatedSchema = namedSchema('SsfReceiverCreated', {
   },
 });
 
-export function toReceiverView(receiver: SsfReceiver, stream: SsfStream | undefined, sets: Record<string, number>) {
+export function toReceiverView(receiver: SsfReceiver, stream: SsfStream | undefined, delivery: DeliverySummary | null) {
   return {
     id: receiver.id,
     workspace_id: receiver.workspaceId,
@@ -76,7 +89,9 @@ export function toReceiverView(receiver: SsfReceiver, stream: SsfStream | undefi
           delivery_method: stream.deliveryMethod,
           endpoint_url: stream.endpointUrl,
           events_requested: stream.eventsRequested,
-          sets,
+          sets: delivery?.sets ?? {},
+          last_delivered_at: delivery?.lastDeliveredAt?.toISOString() ?? null,
+          last_error: delivery?.lastError ?? null,
         }
       : null,
   };

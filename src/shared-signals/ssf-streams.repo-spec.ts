@@ -62,7 +62,28 @@ describe('SsfStreamsRepository', () => {
     expect((await streams.pending(ws, stream.id, 10)).map((s) => s.jti)).toEqual([set.jti]);
     await db.dataSource.transaction((tx) => streams.acknowledge(tx, ws, stream.id, [set.jti]));
     expect(await streams.pending(ws, stream.id, 10)).toEqual([]);
-    expect(await streams.counts(ws, stream.id)).toEqual({ acknowledged: 1 });
+    expect(await streams.deliverySummary(ws, stream.id)).toEqual({
+      sets: { acknowledged: 1 },
+      lastDeliveredAt: expect.any(Date),
+      lastError: null,
+    });
+    expect(await streams.deliverySummary(other, stream.id)).toEqual({ sets: {}, lastDeliveredAt: null, lastError: null });
+  });
+
+  it("sums up a stream's delivery: counts by state, the last delivery, the error of the newest SET still waiting", async () => {
+    const ws = await aWorkspaceRow(db.dataSource);
+    const { stream } = await aStream(ws);
+    expect(await streams.deliverySummary(ws, stream.id)).toEqual({ sets: {}, lastDeliveredAt: null, lastError: null });
+    const [older] = await aSet(ws, stream.id);
+    const [newer] = await aSet(ws, stream.id);
+    const [delivered] = await aSet(ws, stream.id);
+    await streams.recordAttempt(ws, older.id, { status: 'pending', error: 'HTTP 500: old' });
+    await streams.recordAttempt(ws, newer.id, { status: 'pending', error: 'HTTP 503: busy' });
+    await streams.recordAttempt(ws, delivered.id, { status: 'delivered', error: null });
+    const summary = await streams.deliverySummary(ws, stream.id);
+    expect(summary).toEqual({ sets: { pending: 2, delivered: 1 }, lastDeliveredAt: expect.any(Date), lastError: 'HTTP 503: busy' });
+    await streams.recordAttempt(ws, newer.id, { status: 'delivered', error: null });
+    expect((await streams.deliverySummary(ws, stream.id)).lastError).toBe('HTTP 500: old');
   });
 
   it('prunes old SETs that are done with and keeps the pending ones', async () => {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, In, LessThan } from 'typeorm';
+import { DataSource, In, IsNull, LessThan, Not } from 'typeorm';
 import { computed, entityColumns, NO_ROW } from '../database/row-shape';
 import { first, run, statement } from '../database/statement';
 import type { Tx } from '../database/unit-of-work';
@@ -208,15 +208,39 @@ export class SsfStreamsRepository {
   }
 
   /** Counts of the stream's SETs by status (the console's view of a stream). */
-  async counts(workspaceId: string, streamId: string): Promise<Record<string, number>> {
-    const rows = await this.dataSource
-      .getRepository(SsfSet)
-      .createQueryBuilder('s')
-      .select('s.status', 'status')
-      .addSelect('count(*)::int', 'count')
-      .where('s.workspace_id = :workspaceId AND s.stream_id = :streamId', { workspaceId, streamId })
-      .groupBy('s.status')
-      .getRawMany<{ status: string; count: number }>();
-    return Object.fromEntries(rows.map((r) => [r.status, r.count]));
+  /**
+   * What the console shows of a stream's delivery: its SETs counted by state, when one was last
+   * delivered (pushed and answered 2xx, or acknowledged by a poll), and the error of the newest SET
+   * still waiting after a failed attempt (a receiver that is down now), or null.
+   */
+  async deliverySummary(workspaceId: string, streamId: string): Promise<DeliverySummary> {
+    const [rows, waiting] = await Promise.all([
+      this.dataSource
+        .getRepository(SsfSet)
+        .createQueryBuilder('s')
+        .select('s.status', 'status')
+        .addSelect('count(*)::int', 'count')
+        .addSelect('max(s.delivered_at)', 'last_delivered_at')
+        .where('s.workspace_id = :workspaceId AND s.stream_id = :streamId', { workspaceId, streamId })
+        .groupBy('s.status')
+        .getRawMany<{ status: string; count: number; last_delivered_at: Date | null }>(),
+      this.dataSource.getRepository(SsfSet).findOne({
+        select: { lastError: true },
+        where: { workspaceId, streamId, status: 'pending', lastError: Not(IsNull()) },
+        order: { made: 'DESC' },
+      }),
+    ]);
+    const delivered = rows.map((r) => r.last_delivered_at).filter((d): d is Date => d !== null);
+    return {
+      sets: Object.fromEntries(rows.map((r) => [r.status, r.count])),
+      lastDeliveredAt: delivered.length ? new Date(Math.max(...delivered.map((d) => new Date(d).getTime()))) : null,
+      lastError: waiting?.lastError ?? null,
+    };
   }
+}
+
+export interface DeliverySummary {
+  sets: Record<string, number>;
+  lastDeliveredAt: Date | null;
+  lastError: string | null;
 }

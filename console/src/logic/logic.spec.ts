@@ -6,6 +6,7 @@ import { certificateFromMetadata } from './pem';
 import { automaticRetryDelayMs, fieldMessages, networkProblem, retryAfterSeconds, toProblem } from './problem';
 import { connectionPath, matchRoute, safeNext, signInPath } from './routes';
 import { domainState, idpSetup, reasonInWords, testSignInUrl, wordList } from './sso';
+import { deliveryName, eventName, setCounts } from './ssf';
 import { escapeHtml, fillPlaceholders, isHtmlBody, unknownPlaceholders } from './template';
 
 const WS = '0b6f2d4e-5a7c-4c1e-9f3a-2d8e6b1c7a90';
@@ -246,5 +247,17 @@ describe('directory events in words', () => {
       }),
     ).toBe('ada@example.com in Engineering');
     expect(eventSubject({ type: 'directory.user.updated', data: {} })).toBe('—');
+  });
+});
+
+describe('shared signals in words', () => {
+  it('names delivery methods, event types and SET counts as people read them', () => {
+    expect(deliveryName('urn:ietf:rfc:8935')).toBe('Push');
+    expect(deliveryName('urn:ietf:rfc:8936')).toBe('Poll');
+    expect(deliveryName('urn:example:other')).toBe('urn:example:other');
+    expect(eventName('https://schemas.openid.net/secevent/risc/event-type/account-disabled')).toBe('account-disabled');
+    expect(eventName('https://example.com/')).toBe('https://example.com/');
+    expect(setCounts({})).toBe('none yet');
+    expect(setCounts({ failed: 1, delivered: 3, pending: 0 })).toBe('3 delivered, 1 failed');
   });
 });

@@ -10,6 +10,7 @@ export const WORKSPACE_SECTIONS = [
   { id: 'applications', label: 'Applications' },
   { id: 'audit', label: 'Audit log' },
   { id: 'webhooks', label: 'Webhooks' },
+  { id: 'ssf', label: 'Shared Signals' },
   { id: 'databases', label: 'Databases' },
   { id: 'members', label: 'Members' },
   { id: 'templates', label: 'Email templates' },

@@ -12,6 +12,7 @@ import { MembersPage } from './MembersPage';
 import { SamlPage } from './SamlPage';
 import { ScimPage } from './ScimPage';
 import { SettingsPage } from './SettingsPage';
+import { SharedSignalsPage } from './SharedSignalsPage';
 import { SsoConnectionsPage } from './SsoConnectionsPage';
 import { TemplatesPage } from './TemplatesPage';
 import { WebhooksPage } from './WebhooksPage';
@@ -35,6 +36,7 @@ const PAGES: Record<Exclude<Section, 'settings'>, (props: SectionProps) => React
   applications: ApplicationsPage,
   audit: AuditPage,
   webhooks: WebhooksPage,
+  ssf: SharedSignalsPage,
   databases: DatabasesPage,
   members: MembersPage,
   templates: TemplatesPage,
