@@ -1,5 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { Doc, Errors, NoBody, Returns } from '../api-docs/decorators';
+import { Body, Controller, Delete, Get, Param, Post } from '@nestjs/common';
+import { Doc, Returns, NoContentRoute } from '../api-docs/decorators';
 import { ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
 import type { DeveloperPrincipal } from '../common/auth/principal';
@@ -32,10 +32,7 @@ export class DeveloperTokensController {
   }
 
   @Doc('Revoke a developer access token', 'The token stops working at once on every instance.')
-  @NoBody(204, 'Revoked')
-  @Errors([404, 'not_found', "No such token among the caller's"])
-  @Delete(':id')
-  @HttpCode(204)
+  @NoContentRoute(Delete(':id'), 'Revoked', [404, 'not_found', "No such token among the caller's"])
   revoke(@CurrentPrincipal() principal: DeveloperPrincipal, @Param('id') id: string, @ReqMeta() meta: RequestMeta) {
     return this.developers.revokeToken(principal, id, meta);
   }

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { Doc, Errors, NoBody, Returns } from '../api-docs/decorators';
+import { Doc, Errors, Returns, NoContentRoute } from '../api-docs/decorators';
 import { ApiBody, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
 import type { DeveloperPrincipal } from '../common/auth/principal';
@@ -83,10 +83,7 @@ export class OAuthClientsController {
   }
 
   @Doc('Delete an application', 'Its end users can no longer sign in through it.')
-  @NoBody(204, 'Deleted')
-  @Errors([404, 'not_found', 'No such OAuth client in a workspace of the caller'])
-  @Delete(':id')
-  @HttpCode(204)
+  @NoContentRoute(Delete(':id'), 'Deleted', [404, 'not_found', 'No such OAuth client in a workspace of the caller'])
   remove(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string, @ReqMeta() meta: RequestMeta) {
     return this.clients.remove(p, id, meta);
   }

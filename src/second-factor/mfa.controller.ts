@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { Doc, Errors, NoBody, Returns } from '../api-docs/decorators';
+import { Doc, Errors, Returns, NoContentRoute } from '../api-docs/decorators';
 import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
 import type { EndUserPrincipal } from '../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
@@ -49,10 +49,12 @@ export class MfaController {
     'Remove the authenticator app',
     'Needs a current code (`code`) or one recovery code (`recovery_code`). When no factor is left the recovery codes are voided too. Audited as mfa_remove.',
   )
-  @NoBody(204, 'Removed')
-  @Errors([400, 'invalid_code', 'The code or recovery code is not correct'], [404, 'not_found', 'No authenticator app is set up'])
-  @Delete('totp')
-  @HttpCode(204)
+  @NoContentRoute(
+    Delete('totp'),
+    'Removed',
+    [400, 'invalid_code', 'The code or recovery code is not correct'],
+    [404, 'not_found', 'No authenticator app is set up'],
+  )
   async disableTotp(
     @CurrentPrincipal() principal: EndUserPrincipal,
     @Body() dto: FactorProofDto,

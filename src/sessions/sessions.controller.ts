@@ -1,5 +1,5 @@
-import { Doc, Errors, NoBody, Returns } from '../api-docs/decorators';
-import { Controller, Delete, Get, HttpCode, Param } from '@nestjs/common';
+import { Doc, Returns, NoContentRoute } from '../api-docs/decorators';
+import { Controller, Delete, Get, Param } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
 import type { EndUserPrincipal } from '../common/auth/principal';
@@ -24,10 +24,7 @@ export class SessionsController {
   }
 
   @Doc('Sign a session out', "Revokes one of the caller's sessions and its refresh token; its access token stops working.")
-  @NoBody(204, 'Signed out')
-  @Errors([404, 'not_found', "No such session among the caller's"])
-  @Delete(':id')
-  @HttpCode(204)
+  @NoContentRoute(Delete(':id'), 'Signed out', [404, 'not_found', "No such session among the caller's"])
   async revoke(@CurrentPrincipal() principal: EndUserPrincipal, @Param('id') id: string, @ReqMeta() meta: RequestMeta): Promise<void> {
     await this.sessions.revokeSession(principal, id, meta);
   }

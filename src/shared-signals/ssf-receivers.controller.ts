@@ -1,6 +1,6 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { Doc, Errors, NoBody, Returns } from '../api-docs/decorators';
+import { Doc, Errors, Returns, NoContentRoute } from '../api-docs/decorators';
 import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
 import type { DeveloperPrincipal } from '../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
@@ -54,10 +54,7 @@ export class SsfReceiversController {
   }
 
   @Doc('Delete a Shared Signals receiver', 'Its stream and undelivered SETs go with it; its access tokens are refused on their next use.')
-  @NoBody(204, 'Deleted')
-  @Errors(NO_RECEIVER)
-  @Delete(':id')
-  @HttpCode(204)
+  @NoContentRoute(Delete(':id'), 'Deleted', NO_RECEIVER)
   delete(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string, @ReqMeta() meta: RequestMeta) {
     return this.receivers.delete(p, id, meta);
   }

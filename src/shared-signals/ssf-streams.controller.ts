@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, Header, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { Doc, Errors, NoBody, Returns } from '../api-docs/decorators';
+import { Doc, Errors, NoBody, Returns, NoContentRoute } from '../api-docs/decorators';
 import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
 import type { SsfReceiverPrincipal } from '../common/auth/principal';
 import {
@@ -99,10 +99,7 @@ export class SsfStreamsController {
   }
 
   @Doc('Delete the stream', 'SSF 1.0 §8.1.1.5: its subjects and undelivered SETs go with it.')
-  @NoBody(204, 'Deleted')
-  @Errors(NO_STREAM)
-  @Delete('streams')
-  @HttpCode(204)
+  @NoContentRoute(Delete('streams'), 'Deleted', NO_STREAM)
   delete(@CurrentPrincipal() p: SsfReceiverPrincipal, @Query() query: SsfStreamIdQueryDto) {
     return this.streams.delete(p, query.stream_id);
   }
@@ -137,10 +134,7 @@ export class SsfStreamsController {
   }
 
   @Doc('Remove a subject', 'SSF 1.0 §8.1.3.3: no more events about it.')
-  @NoBody(204, 'Removed')
-  @Errors(NO_STREAM)
-  @Post('subjects/remove')
-  @HttpCode(204)
+  @NoContentRoute(Post('subjects/remove'), 'Removed', NO_STREAM)
   async removeSubject(@CurrentPrincipal() p: SsfReceiverPrincipal, @Body() dto: SsfSubjectDto): Promise<void> {
     await this.streams.removeSubject(p, dto);
   }
@@ -149,10 +143,7 @@ export class SsfStreamsController {
     'Request a verification event',
     'SSF 1.0 §8.1.4.2: a verification SET, echoing state, is delivered on the stream (pushed, or returned by the next poll).',
   )
-  @NoBody(204, 'The verification SET is on its way')
-  @Errors(NO_STREAM)
-  @Post('verify')
-  @HttpCode(204)
+  @NoContentRoute(Post('verify'), 'The verification SET is on its way', NO_STREAM)
   async verify(@CurrentPrincipal() p: SsfReceiverPrincipal, @Body() dto: SsfVerificationDto): Promise<void> {
     await this.streams.verify(p, dto);
   }

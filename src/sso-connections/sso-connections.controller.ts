@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { Doc, Errors, type ErrorSpec, NoBody, Returns } from '../api-docs/decorators';
+import { Doc, Errors, type ErrorSpec, Returns, NoContentRoute } from '../api-docs/decorators';
 import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
 import type { DeveloperPrincipal } from '../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
@@ -91,10 +91,7 @@ export class SsoConnectionsController {
     'Delete an SSO connection',
     'The connection, its domains, bindings and attempts are removed; the people it signed in stay in the directory (with their sessions). Audited as external_provider_delete.',
   )
-  @NoBody(204, 'Deleted')
-  @Errors(NOT_FOUND)
-  @Delete(':id')
-  @HttpCode(204)
+  @NoContentRoute(Delete(':id'), 'Deleted', NOT_FOUND)
   remove(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string, @ReqMeta() meta: RequestMeta) {
     return this.connections.remove(p, id, meta);
   }

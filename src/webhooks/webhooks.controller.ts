@@ -1,4 +1,4 @@
-import { Doc, Errors, NoBody, Returns } from '../api-docs/decorators';
+import { Doc, Errors, Returns, NoContentRoute } from '../api-docs/decorators';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
@@ -80,10 +80,7 @@ export class WebhooksController {
     'Delete a webhook endpoint',
     'The endpoint and its deliveries are removed: nothing more is sent to it, pending deliveries included. Audited as webhook_delete.',
   )
-  @NoBody(204, 'Deleted')
-  @Errors([404, 'not_found', 'No such webhook in a workspace of the caller'])
-  @Delete(':id')
-  @HttpCode(204)
+  @NoContentRoute(Delete(':id'), 'Deleted', [404, 'not_found', 'No such webhook in a workspace of the caller'])
   remove(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string, @ReqMeta() meta: RequestMeta) {
     return this.webhooks.remove(p, id, meta);
   }

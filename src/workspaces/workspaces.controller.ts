@@ -1,5 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { Doc, Errors, NoBody, Returns } from '../api-docs/decorators';
+import { Body, Controller, Delete, Get, Param, Patch, Post } from '@nestjs/common';
+import { Doc, Errors, Returns, NoContentRoute } from '../api-docs/decorators';
 import { ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
 import type { DeveloperPrincipal } from '../common/auth/principal';
@@ -54,13 +54,12 @@ export class WorkspacesController {
   }
 
   @Doc('Delete a workspace', 'Owners only. Deletes the workspace and everything in it.')
-  @NoBody(204, 'Deleted')
-  @Errors(
+  @NoContentRoute(
+    Delete(':id'),
+    'Deleted',
     [403, 'forbidden', 'The caller is a member but not an owner'],
     [404, 'not_found', 'No such workspace, or the caller is not a member of it'],
   )
-  @Delete(':id')
-  @HttpCode(204)
   remove(@CurrentPrincipal() p: DeveloperPrincipal, @WorkspaceScoped('param', 'id') scope: WorkspaceScope, @ReqMeta() meta: RequestMeta) {
     return this.workspaces.remove(p, scope, meta);
   }
@@ -91,15 +90,14 @@ export class WorkspacesController {
   }
 
   @Doc('Remove a member', 'Owners only. The last owner cannot be removed.')
-  @NoBody(204, 'Removed')
-  @Errors(
+  @NoContentRoute(
+    Delete(':id/members/:developerId'),
+    'Removed',
     [403, 'forbidden', 'The caller is a member but not an owner'],
     [404, 'not_found', 'No such workspace, or the caller is not a member of it'],
     [404, 'not_found', 'The developer is not a member'],
     [409, 'conflict', 'The last owner of a workspace cannot be removed'],
   )
-  @Delete(':id/members/:developerId')
-  @HttpCode(204)
   removeMember(
     @CurrentPrincipal() p: DeveloperPrincipal,
     @WorkspaceScoped('param', 'id') scope: WorkspaceScope,

@@ -1,5 +1,5 @@
-import { Doc, Errors, NoBody, Returns } from '../../api-docs/decorators';
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { Doc, Errors, Returns, NoContentRoute } from '../../api-docs/decorators';
+import { Body, Controller, Delete, Get, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal } from '../../common/auth/auth.decorator';
 import type { DeveloperPrincipal } from '../../common/auth/principal';
@@ -65,10 +65,7 @@ export class SamlSpsController {
   }
 
   @Doc('Delete a SAML service provider', 'Its sign-in requests are refused from now on.')
-  @NoBody(204, 'Deleted')
-  @Errors([404, 'not_found', 'No such SAML app in a workspace of the caller'])
-  @Delete(':id')
-  @HttpCode(204)
+  @NoContentRoute(Delete(':id'), 'Deleted', [404, 'not_found', 'No such SAML app in a workspace of the caller'])
   remove(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string, @ReqMeta() meta: RequestMeta) {
     return this.sps.remove(p, id, meta);
   }

@@ -1,6 +1,6 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { Doc, Errors, NoBody, Returns } from '../../api-docs/decorators';
+import { Doc, Errors, Returns, NoContentRoute } from '../../api-docs/decorators';
 import { Auth, CurrentPrincipal } from '../../common/auth/auth.decorator';
 import type { DeveloperPrincipal } from '../../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
@@ -60,10 +60,7 @@ export class ScimClientsController {
     'Revoke a SCIM OAuth client',
     'The client can no longer get tokens, and every access token it holds is refused on its next use, on every instance. Idempotent.',
   )
-  @NoBody(204, 'Revoked')
-  @Errors(NO_CLIENT)
-  @Delete(':id')
-  @HttpCode(204)
+  @NoContentRoute(Delete(':id'), 'Revoked', NO_CLIENT)
   revoke(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string, @ReqMeta() meta: RequestMeta) {
     return this.clients.revoke(p, id, meta);
   }
@@ -88,10 +85,11 @@ export class ScimClientsController {
     'Revoke a client secret',
     'It can no longer get tokens, and the access tokens issued under it are refused on their next use. Idempotent.',
   )
-  @NoBody(204, 'Revoked')
-  @Errors([404, 'not_found', 'No such client in a workspace of the caller, or no such secret of it'])
-  @Delete(':id/secrets/:secretId')
-  @HttpCode(204)
+  @NoContentRoute(Delete(':id/secrets/:secretId'), 'Revoked', [
+    404,
+    'not_found',
+    'No such client in a workspace of the caller, or no such secret of it',
+  ])
   revokeSecret(
     @CurrentPrincipal() p: DeveloperPrincipal,
     @Param('id') id: string,

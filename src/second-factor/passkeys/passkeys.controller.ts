@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { Doc, Errors, NoBody, Returns } from '../../api-docs/decorators';
+import { Doc, Errors, Returns, NoContentRoute } from '../../api-docs/decorators';
 import { Auth, CurrentPrincipal } from '../../common/auth/auth.decorator';
 import type { EndUserPrincipal } from '../../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
@@ -71,10 +71,7 @@ export class PasskeysController {
     'Remove a passkey',
     'The passkey stops working at once. When no factor is left the recovery codes are voided too. Audited as mfa_remove.',
   )
-  @NoBody(204, 'Removed')
-  @Errors([404, 'not_found', 'No passkey with this id on the account'])
-  @Delete(':id')
-  @HttpCode(204)
+  @NoContentRoute(Delete(':id'), 'Removed', [404, 'not_found', 'No passkey with this id on the account'])
   async remove(@CurrentPrincipal() principal: EndUserPrincipal, @Param('id') id: string, @ReqMeta() meta: RequestMeta): Promise<void> {
     await this.passkeys.remove(principal, id, meta);
   }
