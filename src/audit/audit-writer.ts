@@ -4,6 +4,7 @@ import { Counter, register } from 'prom-client';
 import { isUuid } from '../common/ids';
 import { AUDIT_EVENTS } from '../events/audit-catalog';
 import { AuditFacts, DomainEvent, StatementRider } from '../events/domain-events';
+import { OUTBOX_AUDIT_EVENTS } from '../events/outbox-audit-events';
 import type { TransactionPhaseWriter } from '../events/transaction-phase';
 import { AuditRepository, AuditRowValues } from './audit.repository';
 import { sanitizeMetadata, sanitizeText } from './sanitize';
@@ -20,7 +21,9 @@ const DETACHED_ATTEMPTS = 3;
  * it in TRANSACTION_PHASE_WRITERS): every domain event becomes the audit row its name has in the
  * catalog (src/events/audit-catalog.ts, `toRow` below). Inside a unit of work it writes on the
  * same transaction before commit, so the change and its record commit together; the write cannot fail that transaction (audit_append rolls a failed insert back to
- * its own savepoint), and a failure is logged with the request id and counted, never thrown.
+ * its own savepoint), and a failure is logged with the request id and counted, never thrown,
+ * except for the rows that are an outbox (OUTBOX_AUDIT_EVENTS, decision 0954): their failure fails
+ * the change.
  * An event published outside a transaction (one that changes nothing) is written on its own,
  * with retries.
  */
@@ -31,9 +34,19 @@ export class AuditWriter implements TransactionPhaseWriter {
 
   constructor(private readonly repository: AuditRepository) {}
 
+  /** The rows Shared Signals read as an outbox (decision 0954): a failed insert fails the change instead. */
+  failsTheChangeOn(event: DomainEvent): boolean {
+    return OUTBOX_AUDIT_EVENTS.has(event.name);
+  }
+
   async write(event: DomainEvent, tx: EntityManager | null): Promise<void> {
     const row = toRow(event.name, event.payload);
-    if (tx) return this.report('transactional', event, await this.attempt(() => this.repository.append(tx, row)));
+    if (tx) {
+      const error = await this.attempt(() => this.repository.append(tx, row));
+      this.report('transactional', event, error);
+      if (error !== null && this.failsTheChangeOn(event)) throw new Error(`the audit row of ${event.name} is an outbox row: ${error}`);
+      return;
+    }
     let error: string | null = null;
     for (let attempt = 1; attempt <= DETACHED_ATTEMPTS; attempt++) {
       error = await this.attempt(() => this.repository.append(null, row));
@@ -44,7 +57,9 @@ export class AuditWriter implements TransactionPhaseWriter {
   }
 
   /** The same write riding in a one-statement unit of work's statement; its outcome is reported alike. */
-  rider(event: DomainEvent): StatementRider {
+  rider(event: DomainEvent): StatementRider | null {
+    // A rider's failure is settled after the statement and cannot fail it: an outbox row needs a transaction.
+    if (this.failsTheChangeOn(event)) return null;
     const { expression, params } = this.repository.appendExpression(toRow(event.name, event.payload));
     return { expression, params, settle: (error) => this.report('transactional', event, error) };
   }

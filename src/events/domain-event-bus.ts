@@ -38,7 +38,7 @@ export class DomainEventBus {
           await writer.write(event, tx);
         } catch (err) {
           this.logger.error(`transaction-phase writer ${writer.name} failed on ${event.name}: ${(err as Error).message}`);
-          if (writer.failsTheChange && tx) throw err;
+          if (tx && (writer.failsTheChange || writer.failsTheChangeOn?.(event))) throw err;
         }
       }
     }

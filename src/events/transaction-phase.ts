@@ -14,6 +14,8 @@ export interface TransactionPhaseWriter {
    * the change does, so its failure fails the change instead of being logged.
    */
   readonly failsTheChange?: boolean;
+  /** The same, for some events only (the audit writer, for the rows that are an outbox: decision 0954). */
+  failsTheChangeOn?(event: DomainEvent): boolean;
   /**
    * On `tx` before it commits. `tx` is null for an event that changed nothing, published outside
    * any transaction (a refused sign-in): the writer writes it on its own. A failed write is the

@@ -139,4 +139,51 @@ describe('shared signals from the audit log', () => {
     // Nothing about Bob, whose sign-ins were not blocked.
     await consistently(async () => expect(await mine()).toHaveLength(1), { forMs: 1000 });
   });
+
+  it('never acknowledges a sign-out whose signal could not be recorded: it fails whole, and the retry is signalled', async () => {
+    const tenant = await aTenant(t);
+    const r = await aReceiver(t, tenant.dev, tenant.ws);
+    const stream = (
+      await t
+        .http()
+        .post('/ssf/streams')
+        .set(r.auth)
+        .send({ delivery: { method: POLL }, events_requested: [SESSION_REVOKED] })
+        .expect(201)
+    ).body;
+    const ada = await anEndUser(t, tenant.client);
+    await t
+      .http()
+      .post('/ssf/subjects/add')
+      .set(r.auth)
+      .send({ stream_id: stream.stream_id, subject: { format: 'iss_sub', iss: t.baseUrl, sub: ada.id } })
+      .expect(200);
+    const session = await logIn(t, ada);
+
+    // The audit table refuses the sign-out's row, as a broken audit store would (a constraint it cannot meet).
+    await t.dataSource.query(`ALTER TABLE audit_events ADD CONSTRAINT test_reject_logout CHECK (event_type <> 'logout') NOT VALID`);
+    try {
+      const refused = await t.http().post('/e/v1/auth/logout/').set(bearer(session.access_token));
+      expect(refused.status).toBeGreaterThanOrEqual(500);
+      // Not acknowledged, so nothing changed: the session still works.
+      await t.http().get('/user/security/sessions/').set(bearer(session.access_token)).expect(200);
+    } finally {
+      await t.dataSource.query(`ALTER TABLE audit_events DROP CONSTRAINT test_reject_logout`);
+    }
+    await t.http().post('/e/v1/auth/logout/').set(bearer(session.access_token)).expect(204);
+    await t.http().get('/user/security/sessions/').set(bearer(session.access_token)).expect(401);
+
+    const path = new URL(stream.delivery.endpoint_url).pathname;
+    const [token] = await eventually(
+      async () => {
+        const res = await t.http().post(path).set(r.auth).send({ returnImmediately: true }).expect(200);
+        expect(Object.keys(res.body.sets)).toHaveLength(1);
+        return Object.values(res.body.sets as Record<string, string>);
+      },
+      { timeoutMs: 30_000 },
+    );
+    const claims = await verifySet(t, token, r.client_id);
+    expect(Object.keys(claims.events)).toEqual([SESSION_REVOKED]);
+    expect(claims.sub_id).toEqual({ format: 'iss_sub', iss: t.baseUrl, sub: ada.id });
+  });
 });
