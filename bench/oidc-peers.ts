@@ -93,19 +93,14 @@ async function backendPids(admin: Client, database: string): Promise<number[]> {
 }
 
 async function measure(admin: Client, server: Server, requests: BenchRequest[], durationSec: number): Promise<SideWindow> {
-  const pids = await backendPids(admin, server.database);
-  const dbCpu = () => pids.reduce((sum, pid) => sum + treeCpuSeconds(pid), 0);
+  // Backends are read at both ends: one opened during the window counts whole, one closed during it is lost (not negative).
+  const before = new Map((await backendPids(admin, server.database)).map((pid) => [pid, treeCpuSeconds(pid)]));
   const server0 = treeCpuSeconds(server.pid());
-  const db0 = dbCpu();
   const w = await window({ baseUrl: server.baseUrl, requests, cpuSeconds: () => 0 }, OPTS.connections, durationSec);
-  return {
-    ok: w.ok,
-    non2xx: w.non2xx,
-    durationSec: w.durationSec,
-    serverCpuSec: treeCpuSeconds(server.pid()) - server0,
-    dbCpuSec: dbCpu() - db0,
-    latencies: w.latencies,
-  };
+  const serverCpuSec = treeCpuSeconds(server.pid()) - server0;
+  const after = await backendPids(admin, server.database);
+  const dbCpuSec = after.reduce((sum, pid) => sum + Math.max(0, treeCpuSeconds(pid) - (before.get(pid) ?? 0)), 0);
+  return { ok: w.ok, non2xx: w.non2xx, durationSec: w.durationSec, serverCpuSec, dbCpuSec, latencies: w.latencies };
 }
 
 function figures(windows: SideWindow[]): Figures {
@@ -255,7 +250,11 @@ async function main(): Promise<void> {
     for (let r = 0; r < OPTS.rounds; r++) {
       for (const name of ONLY) {
         const order = r % 2 === 0 ? [0, 1] : [1, 0];
-        for (const i of order) windows[name][i].push(await measure(admin, i === 0 ? ours : theirs, sides[name][i], OPTS.durationSec));
+        for (const i of order) {
+          const w = await measure(admin, i === 0 ? ours : theirs, sides[name][i], OPTS.durationSec);
+          if (w.non2xx > 0) log(`${[ours, theirs][i].name} ${name}: ${w.non2xx} non-2xx of ${w.ok + w.non2xx}`);
+          windows[name][i].push(w);
+        }
       }
       log(`round ${r + 1} of ${OPTS.rounds} done`);
     }

@@ -4,7 +4,7 @@
 // the service's. Configured like the service where the protocol leaves a choice: one confidential client
 // (client_secret_basic), PKCE S256, RS256 ID tokens, refresh tokens rotated on every use (the service's
 // decision 0301; the provider's own default rotates a confidential client's only late in their life) with
-// reuse revoking the grant, introspection on. Its access tokens are its default (opaque, stored).
+// reuse revoking the grant, introspection on; seeded codes live an hour instead of 60 s (they wait for their window). Its access tokens are its default (opaque, stored).
 //   PORT, DATABASE_URL, ISSUER
 // Control (not measured): POST /__seed/refresh?n=N and /__seed/codes?n=N&challenge=C answer JSON arrays of
 // fresh refresh tokens and authorization codes, each with a grant of its own; POST /__seed/access?n=N access
@@ -84,6 +84,8 @@ const provider = new Provider(ISSUER, {
   claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['given_name', 'family_name'] },
   features: { devInteractions: { enabled: false }, introspection: { enabled: true }, revocation: { enabled: true } },
   rotateRefreshToken: true,
+  // Seeded codes wait for their window longer than a code lives (60 s); the lifetime changes no cost.
+  ttl: { AuthorizationCode: 3600 },
   findAccount: (_ctx, id) => (id === ACCOUNT.sub ? { accountId: id, claims: () => ({ ...ACCOUNT }) } : undefined),
 });
 provider.on('server_error', (_ctx, err) => console.error('server_error', err));

@@ -20,6 +20,7 @@ import { ConsentsService } from './consents.service';
 import { ApplicationCors } from './cors/application-cors';
 import { OidcMetadata } from './oidc-metadata';
 import { OidcRepository } from './oidc.repository';
+import { ApplicationAccessTokens } from './tokens/application-access';
 import { ApplicationTokenAuthority } from './tokens/application-token-authority';
 import { UserInfoController } from './userinfo/userinfo.controller';
 import { UserInfoService } from './userinfo/userinfo.service';
@@ -51,6 +52,7 @@ import { UserInfoService } from './userinfo/userinfo.service';
     OidcMetadata,
     UserInfoService,
     ApplicationTokenAuthority,
+    ApplicationAccessTokens,
     LogoutService,
     ConsentsService,
     ApplicationCors,

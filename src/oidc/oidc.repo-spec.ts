@@ -142,6 +142,15 @@ describe('OidcRepository', () => {
     expect(foreign?.app.id).toBe(otherApp.id);
     expect(foreign?.refresh).toBeNull();
     expect(await oidc.refreshGrant(otherApp.id, tokenHash, now)).toBeNull();
+    // What its access tokens grant: the application session with its client and person, only in its workspace.
+    const access = await oidc.accessGrant(ws, sessionId);
+    expect({ session: access?.grant.sessionId, scope: access?.grant.scope, app: access?.app.id, user: access?.user.id }).toEqual({
+      session: sessionId,
+      scope: 'openid email',
+      app: app.id,
+      user,
+    });
+    expect(await oidc.accessGrant(await aWorkspaceRow(db.dataSource), sessionId)).toBeNull();
     // After its session ends it still reads (a reuse is told from an unknown token), no longer live.
     await db.dataSource.query(`UPDATE end_user_sessions SET revoked_at = now() WHERE id = $1`, [sessionId]);
     expect((await oidc.refreshGrant(app.id, tokenHash, now))?.live).toBe(false);

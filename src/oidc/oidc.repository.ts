@@ -296,11 +296,25 @@ const APP_SESSION_BY_REFRESH = statement(
   ),
 );
 
-const APP_SESSION = statement(
-  'oidc.app-session',
-  `SELECT session_id, workspace_id, client_id, user_id, browser_session_id, scope, auth_time, created_at
-  FROM oauth_app_sessions WHERE workspace_id = $1 AND session_id = $2`,
-  entityColumns(OAuthAppSession, APP_SESSION_PROPERTIES),
+/**
+ * What an application's access token grants, for UserInfo and introspection (decision 0961): its application
+ * session with the client and the person, in one read (the token's liveness is the sessions module's check).
+ */
+const ACCESS_GRANT = statement(
+  'oidc.access-grant',
+  `SELECT o.id, o.client_id, o.workspace_id, o.name, o.client_secret_hash, o.redirect_uris, o.post_logout_redirect_uris,
+    o.client_type, o.first_party, o.subject_type, o.pairwise_salt, o.id_token_alg, o.jwks, o.require_pkce,
+    s.session_id AS s_session_id, s.workspace_id AS s_workspace_id, s.client_id AS s_client_id, s.user_id AS s_user_id,
+    s.browser_session_id AS s_browser_session_id, s.scope AS s_scope, s.auth_time AS s_auth_time, s.created_at AS s_created_at,
+    u.id AS u_id, u.email AS u_email, u.email_verified AS u_email_verified, u.first_name AS u_first_name,
+    u.last_name AS u_last_name, u.is_active AS u_is_active
+  FROM oauth_app_sessions s
+  JOIN oauth_clients o ON o.id = s.client_id AND o.workspace_id = s.workspace_id
+  JOIN end_users u ON u.id = s.user_id AND u.workspace_id = s.workspace_id
+  WHERE s.workspace_id = $1 AND s.session_id = $2`,
+  APP_CLIENT.and(nested('grant', entityColumns(OAuthAppSession, APP_SESSION_PROPERTIES, { prefix: 's_' }), 's_session_id')).and(
+    nested('user', entityColumns(EndUser, ['id', 'email', 'emailVerified', 'firstName', 'lastName', 'isActive'], { prefix: 'u_' }), 'u_id'),
+  ),
 );
 
 const CLAIMS_USER = statement(
@@ -463,8 +477,12 @@ export class OidcRepository {
     return (await first(this.dataSource, APP_SESSION_BY_REFRESH, [tokenHash, now])) ?? null;
   }
 
-  async appSession(workspaceId: string, sessionId: string): Promise<AppSessionRow | null> {
-    return (await first(this.dataSource, APP_SESSION, [workspaceId, sessionId])) ?? null;
+  /** The application session `sessionId` with its client and person (decision 0961's one read), or null. */
+  async accessGrant(workspaceId: string, sessionId: string): Promise<{ grant: AppSessionRow; app: AppClient; user: ClaimsUser } | null> {
+    const row = await first(this.dataSource, ACCESS_GRANT, [workspaceId, sessionId]);
+    if (!row?.grant || !row.user) return null;
+    const { grant, user, ...client } = row;
+    return { grant, app: toAppClient(client), user };
   }
 
   /** The application sessions a browser session led to (RP-initiated logout ends them with it). */

@@ -360,13 +360,14 @@ export class SessionsRepository {
 
 /** A revoked session's refresh token still worth denying, and the access token issued with it (none when the row has no token). */
 function deniedTokens(row: {
+  sessionId: string;
   refresh: Pick<EndUserRefreshToken, 'id' | 'expiresAt' | 'accessJti' | 'accessExpiresAt'> | null;
 }): DeniedToken[] {
   const t = row.refresh;
   return t
     ? [
-        { jti: t.id, expiresAt: t.expiresAt },
-        { jti: t.accessJti, expiresAt: t.accessExpiresAt },
+        { jti: t.id, expiresAt: t.expiresAt, sessionId: row.sessionId },
+        { jti: t.accessJti, expiresAt: t.accessExpiresAt, sessionId: row.sessionId },
       ]
     : [];
 }

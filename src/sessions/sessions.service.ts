@@ -20,7 +20,8 @@ import {
   SessionsRepository,
 } from './sessions.repository';
 import { AccessTokenCodec } from './tokens/access-token.codec';
-import { DeniedToken, TokenDenylistService } from './tokens/token-denylist.service';
+import { DeniedToken, sessionCacheTag, TokenDenylistService } from './tokens/token-denylist.service';
+import { CredentialCache, type CachedCredential } from '../common/auth/credential-cache';
 import { END_USER_ERRORS } from '../end-user-directory/end-users.errors';
 import type { ViewOf } from '../api-docs/response-schema';
 import type { EndUserSessionSchema } from './sessions.schemas';
@@ -60,6 +61,7 @@ export class SessionsService {
     private readonly denylist: TokenDenylistService,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly cache: CredentialCache,
   ) {}
 
   /** Sign an access token and draw a refresh token for a session; nothing is written yet. */
@@ -296,18 +298,45 @@ export class SessionsService {
 
   /** Bearer access token -> principal, or null (expired, forged, denylisted, session revoked). */
   async authenticate(token: string): Promise<EndUserPrincipal | null> {
+    return (await this.verified(token))?.principal ?? null;
+  }
+
+  /**
+   * An access token's principal and what `read` answers for it (an application's grant, its person), from the
+   * credential cache when it holds them (decision 0961): loaded as `authenticate` checks a token, kept under the
+   * token's hash until the token expires (at most the cache's lifetime), and dropped on every instance when its
+   * session is revoked (TokenDenylistService), before the revocation is answered.
+   */
+  async authenticateCached<V extends CachedCredential>(
+    token: string,
+    kind: V['kind'],
+    read: (principal: EndUserPrincipal) => Promise<V | null>,
+  ): Promise<V | null> {
+    const loaded = await this.cache.resolve<V>(kind, `${kind}:${sha256Hex(token)}`, async () => {
+      const found = await this.verified(token);
+      const view = found ? await read(found.principal) : null;
+      if (!found || !view) return undefined;
+      return { principal: view, expiresAt: found.expiresAt, tags: [sessionCacheTag(found.principal.sessionId)] };
+    });
+    return loaded ?? null;
+  }
+
+  private async verified(token: string): Promise<{ principal: EndUserPrincipal; expiresAt: Date } | null> {
     const now = this.clock.now();
     const claims = await this.codec.verify(token, now);
     if (!claims || !isUuid(claims.workspaceId) || !isUuid(claims.sessionId) || !isUuid(claims.userId)) return null;
     if ((await this.denylist.deniedInCache(claims.jti)) === true) return null;
     if (!(await this.sessions.isLive(claims.workspaceId, claims, now))) return null;
     return {
-      kind: 'end-user',
-      userId: claims.userId,
-      sessionId: claims.sessionId,
-      workspaceId: claims.workspaceId,
-      oauthClientId: claims.oauthClientId,
-      jti: claims.jti,
+      principal: {
+        kind: 'end-user',
+        userId: claims.userId,
+        sessionId: claims.sessionId,
+        workspaceId: claims.workspaceId,
+        oauthClientId: claims.oauthClientId,
+        jti: claims.jti,
+      },
+      expiresAt: claims.expiresAt,
     };
   }
 }

@@ -1,11 +1,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
+import { Client } from 'pg';
 import request from 'supertest';
 import { AppProcess, spawnApp, SPAWN_HOOK_TIMEOUT_MS } from '../support/app-process';
+import { databaseUrl, workerDatabaseName } from '../support/databases';
 import { eventually } from '../support/eventually';
 import { freePort } from '../support/private-stores';
 import { testRedisPrefix } from '../support/redis-keys';
 import { setUpTenantAt } from '../support/remote-tenant';
+import { aCode, aPkcePair, basic, REDIRECT_URI, signInOn, type TestApplication } from '../oidc/support';
 
 interface Attempt {
   startedAt: number;
@@ -166,5 +169,55 @@ describe('revocation is effective on every worker of every instance before it is
       request(a.baseUrl).delete(`/user/security/sessions/${session.session_id}/`).set('Authorization', bearer).expect(204),
     );
     expect(acceptedAfter).toBe(0);
+  }, 120_000);
+
+  it("an application's access token at UserInfo and introspection, when the application revokes it (RFC 7009)", async () => {
+    const { auth, workspaceId } = await setUpTenantAt(a.baseUrl);
+    const app = (
+      await request(a.baseUrl)
+        .post('/developer/oauth/clients/')
+        .set(auth)
+        .send({ workspace_id: workspaceId, name: 'Notes', redirect_uris: [REDIRECT_URI] })
+        .expect(201)
+    ).body as TestApplication;
+    const email = `user-${randomUUID().slice(0, 8)}@example.test`;
+    const registered = await request(a.baseUrl)
+      .post('/e/v1/auth/register/')
+      .send({ client_id: app.client_id, email, password: 'password-123' })
+      .expect(201);
+    // Its address proven (the emailed code is another suite's subject): the instances share this run's database.
+    const db = new Client({ connectionString: databaseUrl(workerDatabaseName()) });
+    await db.connect();
+    await db.query('UPDATE end_users SET email_verified = true WHERE id = $1', [String(registered.body.id)]).finally(() => db.end());
+    const agent = request.agent(b.baseUrl);
+    const person = { id: String(registered.body.id), email, password: 'password-123', clientId: app.client_id };
+    await signInOn(agent, person, `client_id=${app.client_id}`);
+    const pkce = aPkcePair();
+    const code = await aCode(agent, app, pkce);
+    const tokens = (
+      await request(b.baseUrl)
+        .post('/oauth/token')
+        .type('form')
+        .set(basic(app))
+        .send({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: pkce.verifier })
+        .expect(200)
+    ).body as { access_token: string };
+    const bearer = `Bearer ${tokens.access_token}`;
+    const { after, acceptedAfter } = await hammerWhileRevoking('/oauth/userinfo', bearer, () =>
+      request(a.baseUrl).post('/oauth/revoke').type('form').set(basic(app)).send({ token: tokens.access_token }).expect(200),
+    );
+    expect(after.length).toBeGreaterThan(10);
+    expect(acceptedAfter).toBe(0);
+    expect(after.every((x) => x.status === 401)).toBe(true);
+    // Introspection on either instance says the same at once.
+    for (const instance of [a, b]) {
+      const introspected = await request(instance.baseUrl)
+        .post('/oauth/introspect')
+        .type('form')
+        .set(basic(app))
+        .send({ token: tokens.access_token })
+        .expect(200);
+      expect(introspected.body).toEqual({ active: false });
+    }
   }, 120_000);
 });

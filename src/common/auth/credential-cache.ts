@@ -22,8 +22,16 @@ interface MembershipGrant {
   role: string;
 }
 
+/**
+ * What an entry holds: a principal, a membership, or the view of a credential some module reads
+ * with it (an application's end-user access token with its grant, decision 0961), told apart by kind.
+ */
+export interface CachedCredential {
+  readonly kind: string;
+}
+
 interface Entry {
-  value: Principal | MembershipGrant;
+  value: CachedCredential;
   expiresAt: number | null;
   until: number;
   /** Revocation keys besides the hash: an OAuth access token dies with its client or secret (decision 0902). */
@@ -35,7 +43,12 @@ export const membershipTag = (workspaceId: string): string => `workspace-members
 
 // The NOTIFY side lives with the channel, in credential-revocations.repository.ts; re-exported for
 // the services that revoke inside their unit of work.
-export { notifyAllCredentialsRevoked, notifyCredentialRevoked, type RevocationNotice } from './credential-revocations.repository';
+export {
+  notifyAllCredentialsRevoked,
+  notifyCredentialRevoked,
+  notifyCredentialsRevoked,
+  type RevocationNotice,
+} from './credential-revocations.repository';
 
 /** A revocation waiting for the listeners that must evict it (decision 0214). */
 interface PendingEviction {
@@ -100,7 +113,7 @@ export class CredentialCache implements OnApplicationBootstrap, OnModuleDestroy 
    * token table), kept for next time unless an eviction happened while it loaded. A cached
    * principal of another kind is never served.
    */
-  async resolve<P extends Principal>(
+  async resolve<P extends Principal | CachedCredential>(
     kind: P['kind'],
     hash: string,
     load: () => Promise<{ principal: P; expiresAt: Date | null; tags?: readonly string[] } | undefined>,
@@ -123,15 +136,16 @@ export class CredentialCache implements OnApplicationBootstrap, OnModuleDestroy 
   async membership(developerId: string, workspaceId: string, load: () => Promise<string | null>): Promise<string | null> {
     const key = `membership:${developerId}:${workspaceId}`;
     const cached = this.get(key);
-    if (cached?.kind === 'membership') return cached.role;
+    if (cached?.kind === 'membership') return (cached as MembershipGrant).role;
     const generation = this.generation;
     const startedAt = this.clock.now().getTime();
     const role = await load();
-    if (role) this.set(key, { kind: 'membership', role }, null, generation, startedAt, [membershipTag(workspaceId)]);
+    const grant: MembershipGrant | null = role ? { kind: 'membership', role } : null;
+    if (grant) this.set(key, grant, null, generation, startedAt, [membershipTag(workspaceId)]);
     return role;
   }
 
-  private get(hash: string): Principal | MembershipGrant | undefined {
+  private get(hash: string): CachedCredential | undefined {
     if (!this.live) return undefined;
     const e = this.entries.get(hash);
     if (!e) return undefined;
@@ -149,7 +163,7 @@ export class CredentialCache implements OnApplicationBootstrap, OnModuleDestroy 
    */
   private set(
     hash: string,
-    value: Principal | MembershipGrant,
+    value: CachedCredential,
     expiresAt: Date | null,
     generation: number,
     loadStartedAt: number,

@@ -44,6 +44,20 @@ export async function notifyCredentialRevoked(tx: Tx, tokenHash: string): Promis
   return { key: tokenHash, listeners };
 }
 
+const NOTIFY_MANY = statement(
+  'credential-revocations.notify-many',
+  `SELECT (SELECT count(*) FROM (SELECT pg_notify($1, key) FROM unnest($2::text[]) AS k(key)) AS sent)::int AS sent,
+          ARRAY(SELECT pid::text FROM pg_stat_activity WHERE application_name = $3 AND datname = current_database()) AS listeners`,
+  computed({ listeners: 'text[]' }),
+);
+
+/** notifyCredentialRevoked for several keys in one round trip (a revocation that ends several sessions): a notice per key. */
+export async function notifyCredentialsRevoked(tx: Tx, keys: readonly string[]): Promise<RevocationNotice[]> {
+  if (keys.length === 0) return [];
+  const { listeners } = await one(tx, NOTIFY_MANY, [REVOKED_CHANNEL, [...keys], LISTENER_NAME]);
+  return keys.map((key) => ({ key, listeners }));
+}
+
 /**
  * Subscribes a dedicated session (a connection of its own, never a pooled one) to the channels;
  * its 'notification' events then carry the revoked hashes and the other listeners' acknowledgements.

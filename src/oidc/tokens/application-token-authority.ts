@@ -11,6 +11,7 @@ import { IntrospectedToken, TokenAuthority, TokenAuthoritySource } from '../../o
 import { ApplicationClientStore } from '../application-client.store';
 import { subjectFor } from '../id-tokens.service';
 import { AppSessionRow, OidcRepository } from '../oidc.repository';
+import { ApplicationAccessTokens } from './application-access';
 
 const REFRESH_PREFIX = 'rt_';
 
@@ -37,6 +38,7 @@ export class ApplicationTokenAuthority implements TokenAuthority {
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly server: OAuthServerInfo,
+    private readonly access: ApplicationAccessTokens,
   ) {}
 
   async revoke(token: string, hint: string | undefined, client: AuthenticatedClient, request: RequestMeta): Promise<boolean> {
@@ -98,10 +100,9 @@ export class ApplicationTokenAuthority implements TokenAuthority {
   }
 
   private async accessToken(token: string): Promise<Located | null> {
-    const principal = await this.sessions.authenticate(token);
-    if (!principal) return null;
-    const grant = await this.repository.appSession(principal.workspaceId, principal.sessionId);
-    if (!grant) return null;
+    const access = await this.access.access(token);
+    if (!access) return null;
+    const { grant } = access;
     const claims = decodeJwt(token);
     return { grant, type: 'Bearer', live: true, iat: new Date(Number(claims.iat) * 1000), exp: new Date(Number(claims.exp) * 1000) };
   }

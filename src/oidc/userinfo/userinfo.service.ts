@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '../../common/errors';
-import { SessionsService } from '../../sessions/sessions.service';
 import { userClaims } from '../id-tokens.service';
-import { OidcRepository } from '../oidc.repository';
+import { ApplicationAccessTokens } from '../tokens/application-access';
 import { OIDC_ERRORS } from '../oidc.errors';
 
 const MAX_TOKEN_CHARS = 4096;
@@ -15,14 +14,12 @@ const invalidToken = (why: string) =>
 
 /**
  * The UserInfo endpoint (OpenID Connect Core §5.3): the claims the grant's scope releases, for an
- * access token the authorization-code flow issued and whose session is still live.
+ * access token the authorization-code flow issued and whose session is still live (read through the
+ * credential cache, decision 0961: a person's name or email changed shows within its lifetime, 5 s).
  */
 @Injectable()
 export class UserInfoService {
-  constructor(
-    private readonly sessions: SessionsService,
-    private readonly repository: OidcRepository,
-  ) {}
+  constructor(private readonly tokens: ApplicationAccessTokens) {}
 
   /**
    * `authorization`: the Authorization header; `formToken`: an `access_token` form parameter of a POST
@@ -43,15 +40,8 @@ export class UserInfoService {
         headers: { 'WWW-Authenticate': 'Bearer' },
       });
     }
-    const principal = await this.sessions.authenticate(match[1]);
-    if (!principal) throw invalidToken('the access token is invalid, expired or revoked');
-    const grant = await this.repository.appSession(principal.workspaceId, principal.sessionId);
-    if (!grant) throw invalidToken('the access token was not issued to an application by the authorization-code flow');
-    const [client, user] = await Promise.all([
-      this.repository.clientById(grant.workspaceId, grant.clientId),
-      this.repository.claimsUser(grant.workspaceId, grant.userId),
-    ]);
-    if (!client || !user?.isActive) throw invalidToken('the access token is invalid, expired or revoked');
-    return userClaims(client, user, grant.scope);
+    const access = await this.tokens.access(match[1]);
+    if (!access?.user.isActive) throw invalidToken('the access token is invalid, expired or revoked');
+    return userClaims(access.app, access.user, access.grant.scope);
   }
 }

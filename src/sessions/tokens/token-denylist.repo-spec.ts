@@ -19,8 +19,8 @@ describe('TokenDenylistRepository', () => {
     const deny = () =>
       db.dataSource.transaction((tx) =>
         denylist.deny(tx, ws, [
-          { jti: a, expiresAt: soon },
-          { jti: b, expiresAt: later },
+          { jti: a, expiresAt: soon, sessionId: randomUUID() },
+          { jti: b, expiresAt: later, sessionId: randomUUID() },
         ]),
       );
     await deny();

@@ -9,6 +9,8 @@ import { TokenDenylistEntry } from '../entities/token-denylist-entry.entity';
 export interface DeniedToken {
   jti: string;
   expiresAt: Date;
+  /** The session it was issued for: its cached views die with it (decision 0961). */
+  sessionId: string;
 }
 
 // Set-based, idempotent: a token id already denied keeps its row.

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
+import { CredentialCache, notifyCredentialsRevoked, type RevocationNotice } from '../../common/auth/credential-cache';
 import { Clock } from '../../common/clock';
 import { REDIS_CLIENT, type RedisClient } from '../../common/redis.provider';
 import type { Tx } from '../../database/unit-of-work';
@@ -9,33 +10,50 @@ export type { DeniedToken } from './token-denylist.repository';
 const KEY = (jti: string) => `deny:${jti}`;
 
 /**
+ * The credential cache's revocation key of a session: every cached view of an access token issued for it
+ * (an application's grant read by UserInfo and introspection, decision 0961) carries it as a tag.
+ */
+export const sessionCacheTag = (sessionId: string): string => `end-user-session:${sessionId}`;
+
+/**
  * Token ids refused until they would have expired anyway. Postgres is the record (written in the
  * revoking transaction); Redis, when configured, mirrors it for the per-request check. A Redis
  * failure falls back to Postgres, so a revoked token is never accepted because a cache is down.
+ * Denying also tells every instance's credential cache to drop the views cached for those tokens'
+ * sessions (NOTIFY in the revoking transaction; `mirror` waits, after commit, until every listener
+ * has evicted them), so a revoked token's cached view is served nowhere once the revocation is answered.
  */
 @Injectable()
 export class TokenDenylistService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('TokenDenylist');
   private pruneTimer?: NodeJS.Timeout;
+  /** The revocation notices `deny` sent for tokens, for `mirror` to wait on (the callers hand the same objects to both). */
+  private readonly notices = new WeakMap<DeniedToken, RevocationNotice>();
 
   constructor(
     private readonly entries: TokenDenylistRepository,
     private readonly clock: Clock,
+    private readonly cache: CredentialCache,
     @Optional() @Inject(REDIS_CLIENT) private readonly redis?: RedisClient,
   ) {}
 
   /** In the revoking transaction: the token ids that have not expired yet. */
   async deny(tx: Tx, workspaceId: string, tokens: DeniedToken[]): Promise<void> {
     const now = this.clock.now().getTime();
-    await this.entries.deny(
-      tx,
-      workspaceId,
-      tokens.filter((t) => t.expiresAt.getTime() > now),
-    );
+    const live = tokens.filter((t) => t.expiresAt.getTime() > now);
+    await this.entries.deny(tx, workspaceId, live);
+    const sessions = [...new Set(live.map((t) => t.sessionId))];
+    const notices = new Map((await notifyCredentialsRevoked(tx, sessions.map(sessionCacheTag))).map((n) => [n.key, n]));
+    for (const t of live) {
+      const notice = notices.get(sessionCacheTag(t.sessionId));
+      if (notice) this.notices.set(t, notice);
+    }
   }
 
   /** After the revoking transaction committed: copy the entries to Redis (best effort). */
   async mirror(tokens: DeniedToken[]): Promise<void> {
+    const notices = new Set(tokens.map((t) => this.notices.get(t)).filter((n): n is RevocationNotice => n !== undefined));
+    await Promise.all([...notices].map((notice) => this.cache.evictEverywhere(notice)));
     if (!this.redis) return;
     const now = this.clock.now().getTime();
     try {
