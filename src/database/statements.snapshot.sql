@@ -400,6 +400,21 @@ LEFT JOIN oauth_authorization_codes c ON c.code_hash = $2 AND c.client_id = o.id
 LEFT JOIN end_users u ON u.id = c.user_id AND u.workspace_id = c.workspace_id
 WHERE o.client_id = $1;
 
+-- oidc.client-with-refresh-token
+SELECT o.id, o.client_id, o.workspace_id, o.name, o.client_secret_hash, o.redirect_uris, o.post_logout_redirect_uris,
+o.client_type, o.first_party, o.subject_type, o.pairwise_salt, o.id_token_alg, o.jwks, o.require_pkce, r.token_hash AS r_token_hash, r.used_at AS r_used_at,
+r.used_at IS NULL AND r.expires_at > $3 AND e.revoked_at IS NULL AND e.expires_at > $3 AND u.is_active AS r_live,
+s.session_id AS s_session_id, s.workspace_id AS s_workspace_id, s.client_id AS s_client_id, s.user_id AS s_user_id,
+s.scope AS s_scope, s.auth_time AS s_auth_time, e.amr AS e_amr, e.oauth_client_id AS e_oauth_client_id,
+u.id AS u_id, u.email AS u_email, u.email_verified AS u_email_verified, u.first_name AS u_first_name,
+u.last_name AS u_last_name, u.is_active AS u_is_active
+FROM oauth_clients o
+LEFT JOIN (end_user_refresh_tokens r
+JOIN oauth_app_sessions s ON s.session_id = r.session_id AND s.workspace_id = r.workspace_id
+JOIN end_user_sessions e ON e.id = r.session_id AND e.workspace_id = r.workspace_id
+JOIN end_users u ON u.id = s.user_id AND u.workspace_id = s.workspace_id) ON r.token_hash = $2 AND s.client_id = o.id AND s.workspace_id = o.workspace_id
+WHERE o.client_id = $1;
+
 -- oidc.code
 SELECT c.code_hash, c.workspace_id, c.client_id, c.user_id, c.browser_session_id, c.redirect_uri,
 c.scope, c.nonce, c.code_challenge, c.auth_time, c.amr, c.expires_at, c.used_at, c.session_id,
@@ -454,6 +469,17 @@ DELETE FROM oauth_authorization_codes WHERE expires_at < $1;
 -- oidc.redirect-origin
 SELECT EXISTS (SELECT 1 FROM oauth_clients c, jsonb_array_elements_text(c.redirect_uris) AS r(uri) WHERE r.uri ^@ ANY($1::text[]))
 AS registered;
+
+-- oidc.refresh-grant
+SELECT r.token_hash AS r_token_hash, r.used_at AS r_used_at,
+r.used_at IS NULL AND r.expires_at > $3 AND e.revoked_at IS NULL AND e.expires_at > $3 AND u.is_active AS r_live,
+s.session_id AS s_session_id, s.workspace_id AS s_workspace_id, s.client_id AS s_client_id, s.user_id AS s_user_id,
+s.scope AS s_scope, s.auth_time AS s_auth_time, e.amr AS e_amr, e.oauth_client_id AS e_oauth_client_id,
+u.id AS u_id, u.email AS u_email, u.email_verified AS u_email_verified, u.first_name AS u_first_name,
+u.last_name AS u_last_name, u.is_active AS u_is_active FROM end_user_refresh_tokens r
+JOIN oauth_app_sessions s ON s.session_id = r.session_id AND s.workspace_id = r.workspace_id
+JOIN end_user_sessions e ON e.id = r.session_id AND e.workspace_id = r.workspace_id
+JOIN end_users u ON u.id = s.user_id AND u.workspace_id = s.workspace_id WHERE r.token_hash = $2 AND s.client_id = $1;
 
 -- passkeys.by-user
 SELECT id, workspace_id, user_id, credential_id, public_key, sign_count, transports, device_type, name,
@@ -761,6 +787,22 @@ FROM revoked r
 LEFT JOIN end_user_refresh_tokens t
 ON t.workspace_id = $1 AND t.session_id = r.id AND (t.expires_at > $2 OR t.access_expires_at > $2);
 
+-- sessions.rotate-refresh-token
+WITH spent AS (
+UPDATE end_user_refresh_tokens r SET used_at = $3::timestamptz
+WHERE r.workspace_id = $1 AND r.token_hash = $2 AND r.session_id = $4::uuid AND r.used_at IS NULL AND r.expires_at > $3::timestamptz
+RETURNING r.workspace_id, r.session_id),
+extended AS (
+UPDATE end_user_sessions e SET last_seen_at = $3::timestamptz, expires_at = GREATEST(e.expires_at, $5::timestamptz)
+FROM spent
+WHERE e.workspace_id = spent.workspace_id AND e.id = spent.session_id AND e.revoked_at IS NULL AND e.expires_at > $3::timestamptz
+AND EXISTS (SELECT 1 FROM end_users u WHERE u.workspace_id = e.workspace_id AND u.id = e.user_id AND u.is_active)
+RETURNING e.workspace_id, e.id),
+fresh AS (
+INSERT INTO end_user_refresh_tokens (workspace_id, session_id, token_hash, access_jti, access_expires_at, expires_at, created_at)
+SELECT workspace_id, id, $6::text, $7::uuid, $8::timestamptz, $9::timestamptz, $3::timestamptz FROM extended)
+SELECT true AS rotated /*riders*/ FROM extended;
+
 -- sign-in-policies.evaluate
 SELECT p.new_device, p.new_ip, p.new_country, p.impossible_travel,
 EXISTS (SELECT 1 FROM end_user_sessions s WHERE s.workspace_id = $1 AND s.user_id = $2) AS any_session,
@@ -807,6 +849,50 @@ ORDER BY made LIMIT $3;
 SELECT d.data FROM directory_events d
 WHERE d.workspace_id = $1 AND d.resource_id = $2 AND d.seq < $3 AND d.type LIKE 'directory.user.%'
 ORDER BY d.seq DESC LIMIT 1;
+
+-- ssf-streams.push-claim
+WITH s AS (
+UPDATE ssf_streams
+SET push_again = push_again OR NOT (push_leased_by IS NULL OR push_leased_by = $3 OR push_lease_until < now()),
+push_lease_until = CASE WHEN push_leased_by IS NULL OR push_leased_by = $3 OR push_lease_until < now()
+THEN now() + ($4 || ' milliseconds')::interval ELSE push_lease_until END,
+push_leased_by = CASE WHEN push_leased_by IS NULL OR push_leased_by = $3 OR push_lease_until < now()
+THEN $3 ELSE push_leased_by END
+WHERE workspace_id = $1 AND id = $2 AND delivery_method = 'urn:ietf:rfc:8935' AND endpoint_url IS NOT NULL
+RETURNING id, push_leased_by = $3 AS mine, endpoint_url, authorization_encrypted)
+SELECT s.mine, s.endpoint_url, s.authorization_encrypted, p.id AS set_id, p.jti, p.token, p.attempts
+FROM s LEFT JOIN LATERAL (
+SELECT id, jti, token, attempts, made FROM ssf_sets
+WHERE workspace_id = $1 AND stream_id = s.id AND status = 'pending'
+ORDER BY made LIMIT $5) p ON s.mine
+ORDER BY p.made;
+
+-- ssf-streams.push-hand-over
+WITH recorded AS (
+UPDATE ssf_sets SET status = o.status, last_error = o.error, attempts = ssf_sets.attempts + 1,
+delivered_at = CASE WHEN o.status = 'delivered' THEN now() ELSE ssf_sets.delivered_at END
+FROM unnest($4::uuid[], $5::text[], $6::text[]) AS o(id, status, error)
+WHERE ssf_sets.workspace_id = $1 AND ssf_sets.stream_id = $2 AND ssf_sets.id = o.id AND ssf_sets.status = 'pending')
+UPDATE ssf_streams SET push_leased_by = $7, push_lease_until = $8::timestamptz, push_again = false
+WHERE workspace_id = $1 AND id = $2 AND push_leased_by = $3;
+
+-- ssf-streams.push-poke
+UPDATE ssf_streams SET push_again = true
+WHERE workspace_id = $1 AND id = $2 AND push_leased_by IS NOT NULL AND push_lease_until > clock_timestamp()
+RETURNING id;
+
+-- ssf-streams.push-settle
+WITH recorded AS (
+UPDATE ssf_sets SET status = o.status, last_error = o.error, attempts = ssf_sets.attempts + 1,
+delivered_at = CASE WHEN o.status = 'delivered' THEN now() ELSE ssf_sets.delivered_at END
+FROM unnest($4::uuid[], $5::text[], $6::text[]) AS o(id, status, error)
+WHERE ssf_sets.workspace_id = $1 AND ssf_sets.stream_id = $2 AND ssf_sets.id = o.id AND ssf_sets.status = 'pending')
+UPDATE ssf_streams
+SET push_leased_by = CASE WHEN $7::boolean AND NOT push_again THEN NULL ELSE push_leased_by END,
+push_lease_until = CASE WHEN $7::boolean AND NOT push_again THEN NULL ELSE push_lease_until END,
+push_again = CASE WHEN $7::boolean THEN false ELSE push_again END
+WHERE workspace_id = $1 AND id = $2 AND push_leased_by = $3
+RETURNING push_leased_by IS NOT NULL AS again;
 
 -- ssf-streams.reject
 UPDATE ssf_sets SET status = 'failed', last_error = e.error

@@ -26,7 +26,7 @@ const PRUNE_EVERY_MS = 60 * 60_000;
 /**
  * The transmitter's fan-out (decision 0521): the directory events are the outbox. Each stream
  * keeps its position in its workspace's feed; this worker reads the events after it, turns the
- * ones that mean a signal for a subject of the stream into signed SETs (and push jobs), and moves
+ * ones that mean a signal for a subject of the stream into signed SETs (and a push job), and moves
  * the position, all in one transaction with the stream locked. A crash before commit leaves the
  * position where it was, and the same events are read again: nothing is lost, nothing doubled.
  * Woken when the sealer numbers events, and every second for other instances' commits.
@@ -115,7 +115,7 @@ export class SsfDispatcher implements OnApplicationBootstrap, OnApplicationShutd
         if (subject) sets.push(await this.setFor(stream, receiver!, signal, subject));
       }
       const saved = await this.streams.insertSets(tx, sets);
-      if (stream.deliveryMethod === PUSH) for (const set of saved) await this.streamsService.enqueuePush(tx, set.id);
+      if (stream.deliveryMethod === PUSH && saved.length > 0) await this.streamsService.enqueuePush(tx, stream);
       if (events.length > 0) await this.streams.advance(tx, stream.workspaceId, stream.id, events[events.length - 1].seq);
       if (links.length > 0) await this.streams.advanceAudit(tx, stream.workspaceId, stream.id, links[links.length - 1].seq);
       return { sets: saved.length, more: events.length === BATCH || links.length === BATCH };

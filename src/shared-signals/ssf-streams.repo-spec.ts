@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { aWorkspaceRow, bootRepositories, itKeepsTheTenantContract, RepositoryHarness } from '../../test/support/repository';
-import { POLL } from './entities/ssf-stream.entity';
+import { POLL, PUSH } from './entities/ssf-stream.entity';
 import { SsfReceiversRepository } from './ssf-receivers.repository';
 import { SsfStreamsRepository } from './ssf-streams.repository';
 
@@ -15,7 +15,7 @@ describe('SsfStreamsRepository', () => {
   });
   afterAll(() => db.close());
 
-  const aStream = (workspaceId: string) =>
+  const aStream = (workspaceId: string, push = false) =>
     db.dataSource.transaction(async (tx) => {
       const receiver = await receivers.insert(tx, workspaceId, {
         name: 'repo-spec',
@@ -25,8 +25,8 @@ describe('SsfStreamsRepository', () => {
         createdBy: null,
       });
       const stream = await streams.insert(tx, workspaceId, receiver.id, {
-        deliveryMethod: POLL,
-        endpointUrl: null,
+        deliveryMethod: push ? PUSH : POLL,
+        endpointUrl: push ? 'https://receiver.example/ssf' : null,
         authorizationEncrypted: null,
         eventsRequested: [],
         description: null,
@@ -106,5 +106,52 @@ describe('SsfStreamsRepository', () => {
     const read = (workspaceId: string) => db.dataSource.transaction((tx) => streams.subjects(tx, workspaceId, stream.id, ['opaque:1']));
     expect(await read(other)).toEqual([]);
     expect((await read(ws)).map((s) => s.subject)).toEqual([{ format: 'opaque', id: '1' }]);
+  });
+
+  it('lets one job at a time push a stream, in order, and makes the holder read again for a SET made meanwhile', async () => {
+    const [ws, other] = [await aWorkspaceRow(db.dataSource), await aWorkspaceRow(db.dataSource)];
+    const { stream } = await aStream(ws, true);
+    const [first] = await aSet(ws, stream.id);
+    const [second] = await aSet(ws, stream.id);
+    const delivered = (id: string) => ({ id, status: 'delivered' as const, error: null });
+    const claim = (job: string, workspaceId = ws) => streams.claimPush(workspaceId, stream.id, job, 60_000, 10);
+    const poke = () => db.dataSource.transaction((tx) => streams.pokePush(tx, ws, stream.id));
+
+    expect(await claim('job-a', other)).toBeNull();
+    const a = await claim('job-a');
+    expect(a).toMatchObject({ mine: true, endpointUrl: 'https://receiver.example/ssf' });
+    expect(a!.sets.map((s) => s.jti)).toEqual([first.jti, second.jti]);
+    // Another job finds the lease held: it reads nothing, and the holder is told to read again.
+    expect(await claim('job-b')).toMatchObject({ mine: false, sets: [] });
+    expect(await streams.settlePush(ws, stream.id, 'job-a', [delivered(first.id), delivered(second.id)], true)).toBe(true);
+
+    const [third] = await aSet(ws, stream.id);
+    expect(await poke()).toBe(true);
+    expect((await claim('job-a'))!.sets.map((s) => s.jti)).toEqual([third.jti]);
+    expect(await streams.settlePush(ws, stream.id, 'job-a', [delivered(third.id)], true)).toBe(true);
+    expect(await claim('job-a')).toMatchObject({ mine: true, sets: [] });
+    // Nothing made meanwhile: the lease goes, and the next SET needs a job of its own.
+    expect(await streams.settlePush(ws, stream.id, 'job-a', [], true)).toBe(false);
+    expect(await poke()).toBe(false);
+    expect(await streams.settlePush(ws, stream.id, 'job-a', [], true)).toBe(false);
+    expect(await claim('job-b')).toMatchObject({ mine: true, sets: [] });
+    expect(await streams.counts(ws, stream.id)).toEqual({ delivered: 3 });
+  });
+
+  it('hands the push lease to the retry job, which alone may take it before it runs out', async () => {
+    const ws = await aWorkspaceRow(db.dataSource);
+    const { stream } = await aStream(ws, true);
+    const [set] = await aSet(ws, stream.id);
+    await streams.claimPush(ws, stream.id, 'job-a', 60_000, 10);
+    const retry = { id: set.id, status: 'pending' as const, error: 'HTTP 503: busy' };
+    await db.dataSource.transaction((tx) =>
+      streams.handOverPush(tx, ws, stream.id, 'job-a', [retry], 'job-retry', new Date(Date.now() + 60_000)),
+    );
+    expect(await streams.claimPush(ws, stream.id, 'job-a', 60_000, 10)).toMatchObject({ mine: false });
+    expect(await streams.claimPush(ws, stream.id, 'job-b', 60_000, 10)).toMatchObject({ mine: false });
+    const taken = await streams.claimPush(ws, stream.id, 'job-retry', 60_000, 10);
+    expect(taken!.sets).toEqual([{ id: set.id, jti: set.jti, token: set.token, attempts: 1 }]);
+    const [row] = await db.dataSource.query(`SELECT status, last_error FROM ssf_sets WHERE id = $1`, [set.id]);
+    expect(row).toEqual({ status: 'pending', last_error: 'HTTP 503: busy' });
   });
 });

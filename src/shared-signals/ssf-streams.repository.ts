@@ -50,6 +50,86 @@ const REJECT = statement(
 );
 
 /**
+ * Push (decision 0972): takes the stream's push lease for job `$3` (free, expired, or already its
+ * own) and reads its first pending SETs in `made` order, in one statement. A lease held by another
+ * job is left alone and marked `push_again`, so that its holder reads again before letting go.
+ * Push streams with an endpoint only.
+ */
+const PUSH_CLAIM = statement(
+  'ssf-streams.push-claim',
+  `WITH s AS (
+      UPDATE ssf_streams
+         SET push_again = push_again OR NOT (push_leased_by IS NULL OR push_leased_by = $3 OR push_lease_until < now()),
+             push_lease_until = CASE WHEN push_leased_by IS NULL OR push_leased_by = $3 OR push_lease_until < now()
+                                     THEN now() + ($4 || ' milliseconds')::interval ELSE push_lease_until END,
+             push_leased_by = CASE WHEN push_leased_by IS NULL OR push_leased_by = $3 OR push_lease_until < now()
+                                   THEN $3 ELSE push_leased_by END
+       WHERE workspace_id = $1 AND id = $2 AND delivery_method = 'urn:ietf:rfc:8935' AND endpoint_url IS NOT NULL
+      RETURNING id, push_leased_by = $3 AS mine, endpoint_url, authorization_encrypted)
+   SELECT s.mine, s.endpoint_url, s.authorization_encrypted, p.id AS set_id, p.jti, p.token, p.attempts
+     FROM s LEFT JOIN LATERAL (
+          SELECT id, jti, token, attempts, made FROM ssf_sets
+           WHERE workspace_id = $1 AND stream_id = s.id AND status = 'pending'
+           ORDER BY made LIMIT $5) p ON s.mine
+    ORDER BY p.made`,
+  computed({
+    mine: 'boolean',
+    endpointUrl: ['endpoint_url', 'text'],
+    authorizationEncrypted: ['authorization_encrypted', 'text?'],
+    setId: ['set_id', 'text?'],
+    jti: 'text?',
+    token: 'text?',
+    attempts: 'number?',
+  }),
+);
+
+/** The outcomes of one batch of pushes ($4 ids, $5 statuses, $6 errors), each an attempt more; pending SETs only. */
+const RECORD_OUTCOMES = `recorded AS (
+      UPDATE ssf_sets SET status = o.status, last_error = o.error, attempts = ssf_sets.attempts + 1,
+             delivered_at = CASE WHEN o.status = 'delivered' THEN now() ELSE ssf_sets.delivered_at END
+        FROM unnest($4::uuid[], $5::text[], $6::text[]) AS o(id, status, error)
+       WHERE ssf_sets.workspace_id = $1 AND ssf_sets.stream_id = $2 AND ssf_sets.id = o.id AND ssf_sets.status = 'pending')`;
+
+/**
+ * Push: records a batch's outcomes and, when `$7`, lets the lease go unless a SET was made
+ * meanwhile (`push_again`), in one statement. Answers `again` (keep draining) while job `$3`
+ * still holds the lease; no row when it lost it.
+ */
+const PUSH_SETTLE = statement(
+  'ssf-streams.push-settle',
+  `WITH ${RECORD_OUTCOMES}
+   UPDATE ssf_streams
+      SET push_leased_by = CASE WHEN $7::boolean AND NOT push_again THEN NULL ELSE push_leased_by END,
+          push_lease_until = CASE WHEN $7::boolean AND NOT push_again THEN NULL ELSE push_lease_until END,
+          push_again = CASE WHEN $7::boolean THEN false ELSE push_again END
+    WHERE workspace_id = $1 AND id = $2 AND push_leased_by = $3
+   RETURNING push_leased_by IS NOT NULL AS again`,
+  computed({ again: 'boolean' }),
+);
+
+/** Push: records a batch's outcomes and hands the lease from job `$3` to job `$7` until `$8` (its retry, or a fresh job). */
+const PUSH_HAND_OVER = statement(
+  'ssf-streams.push-hand-over',
+  `WITH ${RECORD_OUTCOMES}
+   UPDATE ssf_streams SET push_leased_by = $7, push_lease_until = $8::timestamptz, push_again = false
+    WHERE workspace_id = $1 AND id = $2 AND push_leased_by = $3`,
+  NO_ROW,
+);
+
+/**
+ * A SET was made for a push stream whose lease a job holds: that job reads again before letting
+ * go, and no job is queued. Runs under the stream's row lock (the maker's), so the holder's
+ * release waits for it. No row: no live lease, queue a job.
+ */
+const PUSH_POKE = statement(
+  'ssf-streams.push-poke',
+  `UPDATE ssf_streams SET push_again = true
+    WHERE workspace_id = $1 AND id = $2 AND push_leased_by IS NOT NULL AND push_lease_until > clock_timestamp()
+   RETURNING id`,
+  entityColumns(SsfStream, ['id']),
+);
+
+/**
  * The person as the directory event before `seq` showed them (an update's old email). Walks the
  * workspace's events back from `seq` by its (workspace_id, seq) index; only updates that touch
  * userName or emails ask.
@@ -68,6 +148,32 @@ export interface StreamValues {
   authorizationEncrypted: string | null;
   eventsRequested: string[];
   description: string | null;
+}
+
+/** A pending SET as push sends it. */
+export interface PendingPush {
+  id: string;
+  jti: string;
+  token: string;
+  attempts: number;
+}
+
+export interface PushBatch {
+  mine: boolean;
+  endpointUrl: string;
+  authorizationEncrypted: string | null;
+  sets: PendingPush[];
+}
+
+/** What one POST of a SET came to: still pending (to retry), delivered or failed for good. */
+export interface PushOutcome {
+  id: string;
+  status: 'pending' | 'delivered' | 'failed';
+  error: string | null;
+}
+
+function outcomeColumns(outcomes: PushOutcome[]): [string[], string[], (string | null)[]] {
+  return [outcomes.map((o) => o.id), outcomes.map((o) => o.status), outcomes.map((o) => o.error)];
 }
 
 export interface NewSet {
@@ -174,6 +280,7 @@ export class SsfStreamsRepository {
       .delete({ status: In(['delivered', 'acknowledged', 'failed']), createdAt: LessThan(before) });
   }
 
+  /** Any workspace's SET by id (a push job queued before decision 0972 names one SET). */
   findSet(id: string): Promise<SsfSet | null> {
     return this.dataSource.getRepository(SsfSet).findOneBy({ id });
   }
@@ -182,16 +289,35 @@ export class SsfStreamsRepository {
     return this.dataSource.getRepository(SsfStream).findOneBy({ workspaceId, id });
   }
 
-  async recordAttempt(workspaceId: string, setId: string, outcome: { status: 'pending' | 'delivered' | 'failed'; error: string | null }) {
-    await this.dataSource.getRepository(SsfSet).update(
-      { workspaceId, id: setId },
-      {
-        status: outcome.status,
-        lastError: outcome.error,
-        attempts: () => 'attempts + 1',
-        ...(outcome.status === 'delivered' ? { deliveredAt: () => 'now()' } : {}),
-      },
-    );
+  /**
+   * Push: takes (or keeps) the stream's lease for `holder` and reads up to `limit` pending SETs,
+   * oldest first; `mine` false when another job holds it (marked to read again), null when the
+   * stream does not push.
+   */
+  async claimPush(workspaceId: string, streamId: string, holder: string, leaseMs: number, limit: number): Promise<PushBatch | null> {
+    const rows = await run(this.dataSource, PUSH_CLAIM, [workspaceId, streamId, holder, String(leaseMs), limit]);
+    if (rows.length === 0) return null;
+    const sets: PendingPush[] = [];
+    for (const r of rows) {
+      if (r.setId !== null) sets.push({ id: r.setId, jti: r.jti!, token: r.token!, attempts: r.attempts! });
+    }
+    return { mine: rows[0].mine, endpointUrl: rows[0].endpointUrl, authorizationEncrypted: rows[0].authorizationEncrypted, sets };
+  }
+
+  /** Push: records the outcomes; with `release`, lets the lease go unless SETs were made meanwhile. True: read again. */
+  async settlePush(workspaceId: string, streamId: string, holder: string, outcomes: PushOutcome[], release: boolean): Promise<boolean> {
+    const row = await first(this.dataSource, PUSH_SETTLE, [workspaceId, streamId, holder, ...outcomeColumns(outcomes), release]);
+    return row?.again ?? false;
+  }
+
+  /** Push: records the outcomes and hands the lease to job `next` until `until`, on the caller's transaction (with the job). */
+  async handOverPush(tx: Tx, workspaceId: string, streamId: string, holder: string, outcomes: PushOutcome[], next: string, until: Date) {
+    await run(tx, PUSH_HAND_OVER, [workspaceId, streamId, holder, ...outcomeColumns(outcomes), next, until.toISOString()]);
+  }
+
+  /** A SET was made (the caller holds the stream's row lock): true when a job holds the lease and will read it. */
+  async pokePush(tx: Tx, workspaceId: string, streamId: string): Promise<boolean> {
+    return (await run(tx, PUSH_POKE, [workspaceId, streamId])).length > 0;
   }
 
   pending(workspaceId: string, streamId: string, limit: number) {

@@ -140,15 +140,23 @@ export class SsfStreamsService {
         event: dto.state !== undefined ? { state: dto.state } : {},
         txn: randomUUID(),
       });
-      const [set] = await this.streams.insertSets(tx, [
-        { workspaceId: p.workspaceId, streamId: stream.id, jti, eventType: VERIFICATION, token },
-      ]);
-      if (stream.deliveryMethod === PUSH) await this.enqueuePush(tx, set.id);
+      await this.streams.insertSets(tx, [{ workspaceId: p.workspaceId, streamId: stream.id, jti, eventType: VERIFICATION, token }]);
+      if (stream.deliveryMethod === PUSH) await this.enqueuePush(tx, stream);
     });
   }
 
-  async enqueuePush(tx: Tx, setId: string): Promise<void> {
-    await this.jobs.enqueue(tx, SSF_PUSH_QUEUE, { set_id: setId }, { maxAttempts: SSF_PUSH_ATTEMPTS });
+  /**
+   * SETs were made for a push stream, under its row lock: the job draining it (if one holds its
+   * lease) reads them before letting go; otherwise one job is queued for the stream (decision 0972).
+   */
+  async enqueuePush(tx: Tx, stream: Pick<SsfStream, 'workspaceId' | 'id'>): Promise<void> {
+    if (await this.streams.pokePush(tx, stream.workspaceId, stream.id)) return;
+    await this.jobs.enqueue(
+      tx,
+      SSF_PUSH_QUEUE,
+      { workspace_id: stream.workspaceId, stream_id: stream.id },
+      { maxAttempts: SSF_PUSH_ATTEMPTS },
+    );
   }
 
   pollUrl(streamId: string): string {

@@ -30,6 +30,7 @@ import { WebhookDirectoryEvents1795850000000 } from './1795850000000-WebhookDire
 import { SharedSignals1795905200000 } from './1795905200000-SharedSignals';
 import { SharedSignalsFromAudit1795905200001 } from './1795905200001-SharedSignalsFromAudit';
 import { SharedSignalsSetOrder1795905200002 } from './1795905200002-SharedSignalsSetOrder';
+import { SharedSignalsPushLease1795905200003 } from './1795905200003-SharedSignalsPushLease';
 
 /** Every migration, in order. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -65,4 +66,5 @@ export const MIGRATIONS = [
   SharedSignals1795905200000,
   SharedSignalsFromAudit1795905200001,
   SharedSignalsSetOrder1795905200002,
+  SharedSignalsPushLease1795905200003,
 ];

@@ -37,6 +37,10 @@ export class SsfStream {
   @Column('bigint', { default: 0 }) position!: string;
   /** The last seq of the workspace's audit chain already read for signals (decision 0525). */
   @Column('bigint', { name: 'audit_position', default: 0 }) auditPosition!: string;
+  /** Push (decision 0972): the job draining the stream's SETs, until when; a SET made meanwhile sets `pushAgain`. */
+  @Column('text', { name: 'push_leased_by', nullable: true }) pushLeasedBy!: string | null;
+  @Column('timestamptz', { name: 'push_lease_until', nullable: true }) pushLeaseUntil!: Date | null;
+  @Column('boolean', { name: 'push_again', default: false }) pushAgain!: boolean;
   @Column('timestamptz', { name: 'created_at', default: () => 'now()' }) createdAt!: Date;
   @Column('timestamptz', { name: 'updated_at', default: () => 'now()' }) updatedAt!: Date;
 }
