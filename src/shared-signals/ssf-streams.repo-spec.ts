@@ -72,17 +72,22 @@ describe('SsfStreamsRepository', () => {
 
   it("sums up a stream's delivery: counts by state, the last delivery, the error of the newest SET still waiting", async () => {
     const ws = await aWorkspaceRow(db.dataSource);
-    const { stream } = await aStream(ws);
+    const { stream } = await aStream(ws, true);
+    // As push records them: under the stream's lease, one write per batch.
+    const record = async (id: string, outcome: { status: 'pending' | 'delivered'; error: string | null }) => {
+      await streams.claimPush(ws, stream.id, 'job', 60_000, 10);
+      await streams.settlePush(ws, stream.id, 'job', [{ id, ...outcome }], true);
+    };
     expect(await streams.deliverySummary(ws, stream.id)).toEqual({ sets: {}, lastDeliveredAt: null, lastError: null });
     const [older] = await aSet(ws, stream.id);
     const [newer] = await aSet(ws, stream.id);
     const [delivered] = await aSet(ws, stream.id);
-    await streams.recordAttempt(ws, older.id, { status: 'pending', error: 'HTTP 500: old' });
-    await streams.recordAttempt(ws, newer.id, { status: 'pending', error: 'HTTP 503: busy' });
-    await streams.recordAttempt(ws, delivered.id, { status: 'delivered', error: null });
+    await record(older.id, { status: 'pending', error: 'HTTP 500: old' });
+    await record(newer.id, { status: 'pending', error: 'HTTP 503: busy' });
+    await record(delivered.id, { status: 'delivered', error: null });
     const summary = await streams.deliverySummary(ws, stream.id);
     expect(summary).toEqual({ sets: { pending: 2, delivered: 1 }, lastDeliveredAt: expect.any(Date), lastError: 'HTTP 503: busy' });
-    await streams.recordAttempt(ws, newer.id, { status: 'delivered', error: null });
+    await record(newer.id, { status: 'delivered', error: null });
     expect((await streams.deliverySummary(ws, stream.id)).lastError).toBe('HTTP 500: old');
   });
 
@@ -135,7 +140,7 @@ describe('SsfStreamsRepository', () => {
     expect(await poke()).toBe(false);
     expect(await streams.settlePush(ws, stream.id, 'job-a', [], true)).toBe(false);
     expect(await claim('job-b')).toMatchObject({ mine: true, sets: [] });
-    expect(await streams.counts(ws, stream.id)).toEqual({ delivered: 3 });
+    expect((await streams.deliverySummary(ws, stream.id)).sets).toEqual({ delivered: 3 });
   });
 
   it('hands the push lease to the retry job, which alone may take it before it runs out', async () => {
