@@ -157,6 +157,10 @@ WHERE a.datname = current_database() AND a.backend_xid IS NOT NULL AND a.pid <> 
 SELECT pg_notify($1, $2)::text AS sent,
 ARRAY(SELECT pid::text FROM pg_stat_activity WHERE application_name = $3 AND datname = current_database()) AS listeners;
 
+-- credential-revocations.notify-many
+SELECT (SELECT count(*) FROM (SELECT pg_notify($1, key) FROM unnest($2::text[]) AS k(key)) AS sent)::int AS sent,
+ARRAY(SELECT pid::text FROM pg_stat_activity WHERE application_name = $3 AND datname = current_database()) AS listeners;
+
 -- developer-sessions.live
 SELECT s.csrf_token, s.developer_id, d.email FROM developer_sessions s JOIN developers d ON d.id = s.developer_id
 WHERE s.token_hash = $1 AND s.expires_at > $2;
@@ -362,9 +366,17 @@ WHERE workspace_id = $1 AND user_id = $2 AND confirmed_at IS NOT NULL AND last_u
 UPDATE end_user_mfa_challenges SET consumed_at = $5
 WHERE workspace_id = $1 AND id = $4 AND EXISTS (SELECT 1 FROM claimed) RETURNING id;
 
--- oidc.app-session
-SELECT session_id, workspace_id, client_id, user_id, browser_session_id, scope, auth_time, created_at
-FROM oauth_app_sessions WHERE workspace_id = $1 AND session_id = $2;
+-- oidc.access-grant
+SELECT o.id, o.client_id, o.workspace_id, o.name, o.client_secret_hash, o.redirect_uris, o.post_logout_redirect_uris,
+o.client_type, o.first_party, o.subject_type, o.pairwise_salt, o.id_token_alg, o.jwks, o.require_pkce,
+s.session_id AS s_session_id, s.workspace_id AS s_workspace_id, s.client_id AS s_client_id, s.user_id AS s_user_id,
+s.browser_session_id AS s_browser_session_id, s.scope AS s_scope, s.auth_time AS s_auth_time, s.created_at AS s_created_at,
+u.id AS u_id, u.email AS u_email, u.email_verified AS u_email_verified, u.first_name AS u_first_name,
+u.last_name AS u_last_name, u.is_active AS u_is_active
+FROM oauth_app_sessions s
+JOIN oauth_clients o ON o.id = s.client_id AND o.workspace_id = s.workspace_id
+JOIN end_users u ON u.id = s.user_id AND u.workspace_id = s.workspace_id
+WHERE s.workspace_id = $1 AND s.session_id = $2;
 
 -- oidc.app-session-by-refresh-token
 SELECT s.session_id, s.workspace_id, s.client_id, s.user_id, s.browser_session_id, s.scope, s.auth_time, s.created_at,
