@@ -2,7 +2,13 @@ import type { Browser, Page, Response } from 'playwright-core';
 import type { QueryRunner } from 'typeorm';
 import { createTestApp, TestApp } from '../support/app';
 import { launchChromium } from '../support/browser';
-import { openConsole, signUpWithWorkspace, type ConsoleBrowser } from './support';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expectAccessible, openConsole, signUpWithWorkspace, type ConsoleBrowser } from './support';
+
+/** The screenshots for docs/console.md: written to docs/images with UPDATE_SCREENSHOTS=1, else to a temporary file. */
+const shot = (name: string) =>
+  process.env.UPDATE_SCREENSHOTS ? join(__dirname, '..', '..', 'docs', 'images', name) : join(tmpdir(), `${process.pid}-${name}`);
 
 /**
  * Every connection of the service's pool, taken by the test: the service's next request waits for one until the
@@ -84,6 +90,12 @@ describe('console lists when the service is briefly unavailable, in a real brows
       await alert.getByRole('button', { name: 'Try again' }).waitFor();
       expect(await alert.textContent()).toContain('temporarily unavailable');
       expect(await row.count()).toBe(0);
+      await expectAccessible(page);
+      await page.screenshot({ path: shot('console-load-failed.png') });
+      const desktop = page.viewportSize();
+      await page.setViewportSize({ width: 375, height: 740 });
+      await page.screenshot({ path: shot('console-load-failed-narrow.png') });
+      if (desktop) await page.setViewportSize(desktop);
     } finally {
       await pool.release();
     }
