@@ -1,4 +1,5 @@
 import { Doc, Errors, Returns, ReturnsText } from '../api-docs/decorators';
+import { BAD_QUERY, NOT_A_MEMBER, ReadRoute } from '../api-docs/routes';
 import { Controller, Get, Query, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
@@ -31,10 +32,7 @@ export class AuditController {
       first_break: { event_id: '8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13', seq: 57, reason: 'edited_event' },
     },
   })
-  @Errors(
-    [400, 'validation_failed', 'A query parameter breaks its rule (details names it)'],
-    [404, 'not_found', 'No such workspace, or the caller is not a member of it'],
-  )
+  @Errors(BAD_QUERY, NOT_A_MEMBER)
   @Get('verify')
   verify(@WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope, @Query() query: AuditVerifyQueryDto) {
     return this.verification.verify(scope, query);
@@ -44,12 +42,7 @@ export class AuditController {
     'List signed checkpoints',
     "The workspace's signed chain heads (Ed25519, at most one a minute while its chain moves) signed between from and to, oldest first. Page with `cursor` = next_cursor of the previous page (a seq). Check them offline against GET /developer/audit/keys/ and an export. Members of the workspace only.",
   )
-  @Returns(200, AuditCheckpointPageSchema, 'One page of checkpoints')
-  @Errors(
-    [400, 'validation_failed', 'A query parameter breaks its rule (details names it)'],
-    [404, 'not_found', 'No such workspace, or the caller is not a member of it'],
-  )
-  @Get('checkpoints')
+  @ReadRoute('checkpoints', AuditCheckpointPageSchema, 'One page of checkpoints', BAD_QUERY, NOT_A_MEMBER)
   checkpoints(@WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope, @Query() query: AuditCheckpointsQueryDto) {
     return this.verification.checkpoints(scope, query);
   }
@@ -59,8 +52,7 @@ export class AuditController {
     'List the checkpoint signing keys',
     'The Ed25519 public keys (PEM) that sign audit checkpoints: the active one, which signs new checkpoints, and those retired by rotation, kept so older checkpoints still verify. The same for every workspace; any signed-in developer may read them. Keep a copy outside the service: a proof is only as good as the key it is checked with.',
   )
-  @Returns(200, AuditPublicKeysSchema, 'The public keys, active first')
-  @Get('keys')
+  @ReadRoute('keys', AuditPublicKeysSchema, 'The public keys, active first')
   keys() {
     return this.verification.publicKeys();
   }
@@ -69,12 +61,7 @@ export class AuditController {
     'Read the audit log',
     'Events of one workspace, newest first, filtered by type, severity, actor, target, IP and time. Page with `cursor` = next_cursor of the previous page (stable under concurrent writes). Members of the workspace only.',
   )
-  @Returns(200, AuditPageSchema, 'One page of events')
-  @Errors(
-    [400, 'validation_failed', 'A query parameter breaks its rule (details names it)'],
-    [404, 'not_found', 'No such workspace, or the caller is not a member of it'],
-  )
-  @Get()
+  @ReadRoute('', AuditPageSchema, 'One page of events', BAD_QUERY, NOT_A_MEMBER)
   list(@WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope, @Query() query: AuditQueryDto) {
     return this.audit.list(scope, query);
   }
@@ -89,10 +76,7 @@ export class AuditController {
     'One JSON AuditEvent per line',
     '{"id":"3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11","event_type":"scim_user_create","severity":"info"}\n',
   )
-  @Errors(
-    [400, 'validation_failed', 'A query parameter breaks its rule (details names it)'],
-    [404, 'not_found', 'No such workspace, or the caller is not a member of it'],
-  )
+  @Errors(BAD_QUERY, NOT_A_MEMBER)
   @Get('export')
   async export(
     @WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope,

@@ -1,5 +1,6 @@
-import { Body, Controller, Delete, Get, Param, Post } from '@nestjs/common';
-import { Doc, Returns, NoContentRoute } from '../api-docs/decorators';
+import { Body, Controller, Delete, Param } from '@nestjs/common';
+import { Doc, NoContentRoute } from '../api-docs/decorators';
+import { CreateRoute, ListRoute } from '../api-docs/routes';
 import { ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
 import type { DeveloperPrincipal } from '../common/auth/principal';
@@ -18,15 +19,13 @@ export class DeveloperTokensController {
     'Mint a developer access token',
     'Creates a bearer token (`dat_…`, opaque) for scripts and CI: send it as `Authorization: Bearer dat_…` to any dashboard route, no CSRF header needed. The token is shown once and stored only as a hash. Without expires_at it lasts until revoked.',
   )
-  @Returns(201, DeveloperTokenCreatedSchema, 'The token, shown this once')
-  @Post()
+  @CreateRoute('', DeveloperTokenCreatedSchema, 'The token, shown this once')
   create(@CurrentPrincipal() principal: DeveloperPrincipal, @Body() dto: CreateDeveloperTokenDto, @ReqMeta() meta: RequestMeta) {
     return this.developers.createToken(principal, dto, meta);
   }
 
   @Doc('List developer access tokens', "The caller's tokens that are not revoked, without their secret value.")
-  @Returns(200, DeveloperTokenSchema, 'Unrevoked tokens', { list: true })
-  @Get()
+  @ListRoute('', DeveloperTokenSchema, 'Unrevoked tokens')
   async list(@CurrentPrincipal() principal: DeveloperPrincipal) {
     return { results: await this.developers.listTokens(principal.developerId) };
   }

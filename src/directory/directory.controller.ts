@@ -1,6 +1,7 @@
-import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Param, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { Doc, Errors, Returns } from '../api-docs/decorators';
+import { Doc, type ErrorSpec } from '../api-docs/decorators';
+import { CreateRoute, NOT_A_MEMBER, ReadRoute } from '../api-docs/routes';
 import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
 import type { DeveloperPrincipal } from '../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
@@ -11,12 +12,9 @@ import { DirectoryPersonSchema } from './directory.schemas';
 import { DirectoryService } from './directory.service';
 import { AddDirectoryUserDto, DirectoryListQueryDto, DirectoryUserQueryDto } from './dto/directory.dto';
 
-const NOT_A_MEMBER: [number, string, string] = [404, 'not_found', 'No such workspace, or the caller is not a member of it'];
-const BAD_QUERY: [number, string, string] = [
-  400,
-  'validation_failed',
-  'A query parameter breaks its rule, or the cursor is not one this API gave',
-];
+const BAD_FIELD: ErrorSpec = [400, 'validation_failed', 'A field breaks its rule (details names it)'];
+const EMAIL_TAKEN: ErrorSpec = [409, 'email_taken', 'The directory already has a person with this email'];
+const BAD_PAGE: ErrorSpec = [400, 'validation_failed', 'A query parameter breaks its rule, or the cursor is not one this API gave'];
 
 @ApiTags('directory')
 @Controller('developer/directory')
@@ -28,9 +26,7 @@ export class DirectoryController {
     'List the people of a workspace',
     'Every end user of the workspace: its directory (provisioned by SCIM or added by a developer, application null) and the accounts of its applications, ordered by email. `search` matches part of an email or a name, case-insensitively. Page with `cursor` = next_cursor of the previous page. Members of the workspace only.',
   )
-  @Returns(200, DirectoryUserPageSchema, 'One page of people')
-  @Errors(BAD_QUERY, NOT_A_MEMBER)
-  @Get('users')
+  @ReadRoute('users', DirectoryUserPageSchema, 'One page of people', BAD_PAGE, NOT_A_MEMBER)
   users(@WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope, @Query() query: DirectoryListQueryDto) {
     return this.directory.users(scope, query);
   }
@@ -39,13 +35,7 @@ export class DirectoryController {
     'Add a person to the directory',
     'For developers who do not use SCIM: a directory account with an email and a name, without a password. The person sets one on the hosted login ("Set or reset your password", a code mailed to the address), which also verifies the address; then SAML sign-ins to the workspace\'s service providers work. Audited as user_create.',
   )
-  @Returns(201, DirectoryUserSchema, 'The new person')
-  @Errors([400, 'validation_failed', 'A field breaks its rule (details names it)'], NOT_A_MEMBER, [
-    409,
-    'email_taken',
-    'The directory already has a person with this email',
-  ])
-  @Post('users')
+  @CreateRoute('users', DirectoryUserSchema, 'The new person', BAD_FIELD, NOT_A_MEMBER, EMAIL_TAKEN)
   addUser(
     @CurrentPrincipal() principal: DeveloperPrincipal,
     @WorkspaceScoped('body', 'workspace_id') scope: WorkspaceScope,
@@ -59,9 +49,11 @@ export class DirectoryController {
     'Show a person',
     'One end user of the workspace with their groups, live sessions and second factors (never a secret). Their audit trail: GET /developer/audit/?subject_id={id}. Members of the workspace only.',
   )
-  @Returns(200, DirectoryPersonSchema, 'The person')
-  @Errors([404, 'not_found', 'No such user in this workspace, or the caller is not a member of it'])
-  @Get('users/:id')
+  @ReadRoute('users/:id', DirectoryPersonSchema, 'The person', [
+    404,
+    'not_found',
+    'No such user in this workspace, or the caller is not a member of it',
+  ])
   person(@WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope, @Query() _query: DirectoryUserQueryDto, @Param('id') id: string) {
     return this.directory.person(scope, id);
   }
@@ -70,9 +62,7 @@ export class DirectoryController {
     'List the groups of a workspace',
     'The SCIM groups of the workspace by name, each with its member count and first 100 members. `search` matches part of the name. Page with `cursor` = next_cursor of the previous page. Members of the workspace only.',
   )
-  @Returns(200, DirectoryGroupPageSchema, 'One page of groups')
-  @Errors(BAD_QUERY, NOT_A_MEMBER)
-  @Get('groups')
+  @ReadRoute('groups', DirectoryGroupPageSchema, 'One page of groups', BAD_PAGE, NOT_A_MEMBER)
   groups(@WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope, @Query() query: DirectoryListQueryDto) {
     return this.directory.groupsPage(scope, query);
   }

@@ -1,5 +1,6 @@
-import { Doc, Errors, Returns } from '../api-docs/decorators';
-import { Body, Controller, Get, Param, Put, Query } from '@nestjs/common';
+import { Doc } from '../api-docs/decorators';
+import { DeveloperList, ReplaceRoute } from '../api-docs/routes';
+import { Body, Controller, Param, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Auth } from '../common/auth/auth.decorator';
 import { type WorkspaceScope, WorkspaceScoped } from '../workspaces/workspace-scoped';
@@ -17,12 +18,7 @@ export class EmailTemplatesController {
     'List email templates',
     'The mails the service sends for a workspace (registration code, password reset, new-device alert), with the built-in text where nothing was saved, and the placeholders each accepts.',
   )
-  @Returns(200, EmailTemplateSchema, 'The templates', { list: true })
-  @Errors(
-    [400, 'validation_failed', 'A query parameter breaks its rule (details names it)'],
-    [404, 'not_found', 'No such workspace, or the caller is not a member of it'],
-  )
-  @Get()
+  @DeveloperList(EmailTemplateSchema, 'The templates')
   async list(@WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope, @Query() _query: ListEmailTemplatesQuery) {
     return { results: await this.templates.list(scope) };
   }
@@ -31,12 +27,13 @@ export class EmailTemplatesController {
     'Customise an email template',
     'Saves subject, sender name and body for one template of a workspace. Only the placeholders listed for the template may be used ({{code}}, {{first_name}}, …).',
   )
-  @Returns(200, EmailTemplateSchema, 'The saved template')
-  @Errors(
+  @ReplaceRoute(
+    ':name',
+    EmailTemplateSchema,
+    'The saved template',
     [400, 'validation_failed', 'Unknown placeholder, or a field breaks its rule'],
     [404, 'not_found', 'No template of this name, or no such workspace for the caller'],
   )
-  @Put(':name')
   save(@WorkspaceScoped('body', 'workspace_id') scope: WorkspaceScope, @Param('name') name: string, @Body() dto: SaveEmailTemplateDto) {
     return this.templates.save(scope, name, dto);
   }

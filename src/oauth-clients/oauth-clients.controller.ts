@@ -1,5 +1,6 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { Doc, Errors, Returns, NoContentRoute } from '../api-docs/decorators';
+import { Body, Controller, Delete, Param, Query } from '@nestjs/common';
+import { Doc, NoContentRoute } from '../api-docs/decorators';
+import { ActionRoute, DeveloperCreate, DeveloperList, noSuch, ReadRoute, ReplaceRoute } from '../api-docs/routes';
 import { ApiBody, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
 import type { DeveloperPrincipal } from '../common/auth/principal';
@@ -8,6 +9,8 @@ import { CreateOAuthClientDto, UpdateOAuthClientDto, WorkspaceQueryDto } from '.
 import { type WorkspaceScope, WorkspaceScoped } from '../workspaces/workspace-scoped';
 import { OAuthClientsService } from './oauth-clients.service';
 import { OAuthClientSchema, OAuthClientWithSecretSchema } from './oauth-clients.schemas';
+
+const NO_CLIENT = noSuch('OAuth client');
 
 @ApiTags('oauth clients')
 @Controller('developer/oauth/clients')
@@ -41,9 +44,7 @@ export class OAuthClientsController {
       },
     },
   })
-  @Returns(201, OAuthClientWithSecretSchema, 'The client and its secret, shown this once')
-  @Errors([404, 'not_found', 'No such workspace, or the caller is not a member of it'])
-  @Post()
+  @DeveloperCreate(OAuthClientWithSecretSchema, 'The client and its secret, shown this once')
   create(
     @CurrentPrincipal() p: DeveloperPrincipal,
     @WorkspaceScoped('body', 'workspace_id') scope: WorkspaceScope,
@@ -54,25 +55,19 @@ export class OAuthClientsController {
   }
 
   @Doc('List applications of a workspace', 'Without secrets.')
-  @Returns(200, OAuthClientSchema, 'The clients', { list: true })
-  @Errors([404, 'not_found', 'No such workspace, or the caller is not a member of it'])
-  @Get()
+  @DeveloperList(OAuthClientSchema, 'The clients')
   async list(@WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope, @Query() _query: WorkspaceQueryDto) {
     return { results: await this.clients.list(scope) };
   }
 
   @Doc('Show an application', 'Without its secret.')
-  @Returns(200, OAuthClientSchema, 'The client')
-  @Errors([404, 'not_found', 'No such OAuth client in a workspace of the caller'])
-  @Get(':id')
+  @ReadRoute(':id', OAuthClientSchema, 'The client', NO_CLIENT)
   get(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string) {
     return this.clients.get(p, id);
   }
 
   @Doc('Update an application', 'Changes name and redirect URIs.')
-  @Returns(200, OAuthClientSchema, 'The updated client')
-  @Errors([404, 'not_found', 'No such OAuth client in a workspace of the caller'])
-  @Put(':id')
+  @ReplaceRoute(':id', OAuthClientSchema, 'The updated client', NO_CLIENT)
   update(
     @CurrentPrincipal() p: DeveloperPrincipal,
     @Param('id') id: string,
@@ -83,16 +78,13 @@ export class OAuthClientsController {
   }
 
   @Doc('Delete an application', 'Its end users can no longer sign in through it.')
-  @NoContentRoute(Delete(':id'), 'Deleted', [404, 'not_found', 'No such OAuth client in a workspace of the caller'])
+  @NoContentRoute(Delete(':id'), 'Deleted', NO_CLIENT)
   remove(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string, @ReqMeta() meta: RequestMeta) {
     return this.clients.remove(p, id, meta);
   }
 
   @Doc('Rotate the client secret', 'Issues a new secret (shown once); the old one stops working at once.')
-  @Returns(200, OAuthClientWithSecretSchema, 'The client with its new secret')
-  @Errors([404, 'not_found', 'No such OAuth client in a workspace of the caller'])
-  @Post(':id/secret')
-  @HttpCode(200)
+  @ActionRoute(':id/secret', 200, OAuthClientWithSecretSchema, 'The client with its new secret', NO_CLIENT)
   rotate(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string, @ReqMeta() meta: RequestMeta) {
     return this.clients.rotateSecret(p, id, meta);
   }

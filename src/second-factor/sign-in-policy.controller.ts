@@ -1,6 +1,7 @@
-import { Body, Controller, Get, Put } from '@nestjs/common';
+import { Body, Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { Doc, Errors, Returns } from '../api-docs/decorators';
+import { Doc, type ErrorSpec } from '../api-docs/decorators';
+import { ReadRoute, ReplaceRoute } from '../api-docs/routes';
 import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
 import type { DeveloperPrincipal } from '../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
@@ -9,6 +10,7 @@ import { type WorkspaceScope, WorkspaceScoped } from '../workspaces/workspace-sc
 import { SignInPolicyService } from './sign-in-policy.service';
 import { SignInPolicySchema } from './mfa.schemas';
 
+const NO_WORKSPACE: ErrorSpec = [404, 'not_found', 'No such workspace among the caller’s'];
 const EXAMPLE = {
   workspace_id: '3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11',
   new_device: 'challenge',
@@ -29,9 +31,7 @@ export class SignInPolicyController {
     "Read the workspace's sign-in policy",
     'The action per anomaly kind (`new_device`, `new_ip`, `new_country`, `impossible_travel`), judged before a session exists: `allow` (default: sign in, alert afterwards), `challenge` (no tokens until a second factor, or a mailed code for users without one) or `block` (403 `sign_in_blocked`, every session of the user ended, the user mailed). The geo kinds need geolocation (GEO_TOKEN); a sign-in whose address cannot be located is not judged by them. Members only.',
   )
-  @Returns(200, SignInPolicySchema, 'The policy', { example: EXAMPLE })
-  @Errors([404, 'not_found', 'No such workspace among the caller’s'])
-  @Get()
+  @ReadRoute('', SignInPolicySchema, { description: 'The policy', example: EXAMPLE }, NO_WORKSPACE)
   get(@WorkspaceScoped('param', 'id') scope: WorkspaceScope) {
     return this.policies.get(scope);
   }
@@ -40,9 +40,7 @@ export class SignInPolicyController {
     "Set the workspace's sign-in policy",
     'Sets the action of one or more kinds; kinds left out keep theirs. Audited as workspace_update. Members only.',
   )
-  @Returns(200, SignInPolicySchema, 'The policy now in force', { example: EXAMPLE })
-  @Errors([404, 'not_found', 'No such workspace among the caller’s'])
-  @Put()
+  @ReplaceRoute('', SignInPolicySchema, { description: 'The policy now in force', example: EXAMPLE }, NO_WORKSPACE)
   set(
     @CurrentPrincipal() principal: DeveloperPrincipal,
     @WorkspaceScoped('param', 'id') scope: WorkspaceScope,

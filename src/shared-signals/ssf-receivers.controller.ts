@@ -1,6 +1,7 @@
-import { Body, Controller, Delete, Get, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Param, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { Doc, Errors, Returns, NoContentRoute } from '../api-docs/decorators';
+import { Doc, NoContentRoute } from '../api-docs/decorators';
+import { DeveloperCreate, DeveloperList, noSuch, ReadRoute } from '../api-docs/routes';
 import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
 import type { DeveloperPrincipal } from '../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
@@ -9,8 +10,7 @@ import { CreateSsfReceiverDto, SsfReceiverQueryDto } from './dto/ssf-receiver.dt
 import { SsfReceiversService } from './ssf-receivers.service';
 import { SsfReceiverCreatedSchema, SsfReceiverSchema } from './ssf-receivers.views';
 
-const NO_RECEIVER = [404, 'not_found', 'No such receiver in a workspace of the caller'] as [number, string, string];
-const NO_WORKSPACE = [404, 'not_found', 'No such workspace, or the caller is not a member of it'] as [number, string, string];
+const NO_RECEIVER = noSuch('receiver');
 
 @ApiTags('shared signals')
 @Controller('developer/ssf/receivers')
@@ -22,9 +22,7 @@ export class SsfReceiversController {
     'Register a Shared Signals receiver',
     "A receiver of the workspace's security events (SSF 1.0, CAEP, RISC). Answers its OAuth client credentials, the secret shown once: it gets an access token from POST /oauth/token with grant_type=client_credentials&scope=ssf and manages its stream at the endpoints /.well-known/ssf-configuration names.",
   )
-  @Returns(201, SsfReceiverCreatedSchema, 'The receiver and its client secret, shown this once')
-  @Errors(NO_WORKSPACE)
-  @Post()
+  @DeveloperCreate(SsfReceiverCreatedSchema, 'The receiver and its client secret, shown this once')
   create(
     @CurrentPrincipal() p: DeveloperPrincipal,
     @WorkspaceScoped('body', 'workspace_id') scope: WorkspaceScope,
@@ -38,17 +36,13 @@ export class SsfReceiversController {
     'List the Shared Signals receivers of a workspace',
     "With each one's stream (status, delivery, events) and its SETs counted by state.",
   )
-  @Returns(200, SsfReceiverSchema, 'The receivers', { list: true })
-  @Errors(NO_WORKSPACE)
-  @Get()
+  @DeveloperList(SsfReceiverSchema, 'The receivers')
   async list(@WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope, @Query() _query: SsfReceiverQueryDto) {
     return { results: await this.receivers.list(scope) };
   }
 
   @Doc('Show a Shared Signals receiver', 'With its stream (status, delivery, events) and its SETs counted by state.')
-  @Returns(200, SsfReceiverSchema, 'The receiver')
-  @Errors(NO_RECEIVER)
-  @Get(':id')
+  @ReadRoute(':id', SsfReceiverSchema, 'The receiver', NO_RECEIVER)
   get(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string) {
     return this.receivers.get(p, id);
   }

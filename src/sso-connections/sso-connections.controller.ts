@@ -1,6 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Param, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { Doc, Errors, type ErrorSpec, Returns, NoContentRoute } from '../api-docs/decorators';
+import { Doc, type ErrorSpec, NoContentRoute } from '../api-docs/decorators';
+import { ActionRoute, BAD_QUERY, DeveloperCreate, DeveloperList, ListRoute, noSuch, ReadRoute, UpdateRoute } from '../api-docs/routes';
 import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
 import type { DeveloperPrincipal } from '../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
@@ -10,7 +11,8 @@ import { SsoAttemptSchema, SsoConnectionSchema } from './sso-connection-views';
 import { SsoConnectionsService } from './sso-connections.service';
 import { DomainVerificationService } from './domains/domain-verification.service';
 
-const NOT_FOUND: ErrorSpec = [404, 'not_found', 'No such connection in a workspace of the caller'];
+const NOT_FOUND = noSuch('connection');
+const DOMAIN_TAKEN: ErrorSpec = [409, 'domain_taken', 'Another connection of this workspace already serves one of the domains'];
 
 /** Enterprise SSO connections ("external providers") of a workspace (docs/sso-connections.md). */
 @ApiTags('sso-connections')
@@ -26,18 +28,17 @@ export class SsoConnectionsController {
     'Create an SSO connection',
     "Connects a workspace to its company's identity provider: OpenID Connect (we are the relying party: issuer, client_id, client_secret or private_key_jwt) or SAML 2.0 (we are the service provider). The answer carries the values to paste into the provider (redirect_uri, or sp_entity_id, acs_url and sp_metadata_url) and, per email domain, the DNS TXT record that verifies it. The client secret is stored encrypted and never shown. Audited as external_provider_create. Members of the workspace only.",
   )
-  @Returns(201, SsoConnectionSchema, 'The connection')
-  @Errors(
+  @DeveloperCreate(
+    SsoConnectionSchema,
+    'The connection',
     [
       400,
       'validation_failed',
       "A field is missing or breaks its rule, or the other protocol's settings were sent (details names the field)",
     ],
-    [404, 'not_found', 'No such workspace, or the caller is not a member of it'],
-    [409, 'domain_taken', 'Another connection of this workspace already serves one of the domains'],
+    DOMAIN_TAKEN,
     [409, 'domain_claimed', 'Another workspace has verified one of the domains'],
   )
-  @Post()
   create(
     @CurrentPrincipal() p: DeveloperPrincipal,
     @WorkspaceScoped('body', 'workspace_id') scope: WorkspaceScope,
@@ -48,20 +49,13 @@ export class SsoConnectionsController {
   }
 
   @Doc('List SSO connections', 'The connections of one workspace, oldest first, without secrets. Members of the workspace only.')
-  @Returns(200, SsoConnectionSchema, 'The connections', { list: true })
-  @Errors(
-    [400, 'validation_failed', 'A query parameter breaks its rule (details names it)'],
-    [404, 'not_found', 'No such workspace, or the caller is not a member of it'],
-  )
-  @Get()
+  @DeveloperList(SsoConnectionSchema, 'The connections')
   async list(@WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope, @Query() _query: SsoWorkspaceQueryDto) {
     return { results: await this.connections.list(scope) };
   }
 
   @Doc('Show an SSO connection', 'Without secrets. Visible to members of its workspace only (404 to anyone else).')
-  @Returns(200, SsoConnectionSchema, 'The connection')
-  @Errors(NOT_FOUND)
-  @Get(':id')
+  @ReadRoute(':id', SsoConnectionSchema, 'The connection', NOT_FOUND)
   get(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string) {
     return this.connections.get(p, id);
   }
@@ -70,14 +64,15 @@ export class SsoConnectionsController {
     'Update an SSO connection',
     'Fields not sent are kept; the protocol cannot change. Sending domains replaces the list: kept domains keep their verification, new ones start unverified. A new client_secret replaces the stored one. Audited as external_provider_update.',
   )
-  @Returns(200, SsoConnectionSchema, 'The updated connection')
-  @Errors(
+  @UpdateRoute(
+    ':id',
+    SsoConnectionSchema,
+    'The updated connection',
     [400, 'validation_failed', "A field breaks its rule, or the other protocol's settings were sent (details names the field)"],
     NOT_FOUND,
-    [409, 'domain_taken', 'Another connection of this workspace already serves one of the domains'],
+    DOMAIN_TAKEN,
     [409, 'domain_claimed', 'Another workspace has verified one of the new domains'],
   )
-  @Patch(':id')
   update(
     @CurrentPrincipal() p: DeveloperPrincipal,
     @Param('id') id: string,
@@ -100,15 +95,16 @@ export class SsoConnectionsController {
     'Verify an email domain of an SSO connection',
     "Looks up the domain's DNS TXT record (`txt_record_name` in the connection's `domain_verifications`, holding `txt_record_value`) and, when it is published, marks the domain verified: the hosted login then sends people whose email is at this domain to the connection instead of asking for a password. A domain stays verified until it is removed from the connection; a verified domain answers at once, without a lookup. A domain is verified for one workspace at most. Audited as external_provider_update (metadata.domain_verified). Members of the workspace only.",
   )
-  @Returns(200, SsoConnectionSchema, 'The connection, with the domain verified')
-  @Errors(
+  @ActionRoute(
+    ':id/domains/:domain/verify',
+    200,
+    SsoConnectionSchema,
+    'The connection, with the domain verified',
     [404, 'not_found', 'No such connection in a workspace of the caller, or the domain is not one of its domains'],
     [409, 'domain_claimed', 'Another workspace has verified this domain'],
     [422, 'txt_record_not_found', 'The TXT record is not published (yet); details shows the expected record and the values found'],
     [503, 'dns_lookup_failed', 'The DNS did not answer the lookup (timeout, server failure); try again'],
   )
-  @Post(':id/domains/:domain/verify')
-  @HttpCode(200)
   verifyDomain(
     @CurrentPrincipal() p: DeveloperPrincipal,
     @Param('id') id: string,
@@ -122,9 +118,7 @@ export class SsoConnectionsController {
     'List sign-in attempts of an SSO connection',
     'The latest upstream answers to the connection, newest first (limit, default 50, up to 100): accepted, or refused with its reason (docs/sso-connections.md lists the reasons), with the upstream subject and email when the answer named them.',
   )
-  @Returns(200, SsoAttemptSchema, 'The attempts', { list: true })
-  @Errors([400, 'validation_failed', 'A query parameter breaks its rule (details names it)'], NOT_FOUND)
-  @Get(':id/attempts')
+  @ListRoute(':id/attempts', SsoAttemptSchema, 'The attempts', BAD_QUERY, NOT_FOUND)
   async attempts(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string, @Query() query: AttemptsQueryDto) {
     return { results: await this.connections.attempts(p, id, query.limit ?? 50) };
   }

@@ -1,5 +1,6 @@
-import { Doc, Errors, Returns, NoContentRoute } from '../api-docs/decorators';
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Doc, NoContentRoute, type ErrorSpec } from '../api-docs/decorators';
+import { ActionRoute, BAD_QUERY, DeveloperCreate, DeveloperList, ListRoute, noSuch, ReadRoute, UpdateRoute } from '../api-docs/routes';
+import { Body, Controller, Delete, Param, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
 import type { DeveloperPrincipal } from '../common/auth/principal';
@@ -8,6 +9,24 @@ import { CreateWebhookDto, DeliveriesQueryDto, UpdateWebhookDto, WebhookWorkspac
 import { type WorkspaceScope, WorkspaceScoped } from '../workspaces/workspace-scoped';
 import { WebhooksService } from './webhooks.service';
 import { WebhookDeliverySchema, WebhookSchema, WebhookWithSecretSchema } from './webhook-views';
+
+const NO_WEBHOOK = noSuch('webhook');
+const BAD_URL = 'an event type is not in the catalog, or the url is not https: or resolves to a private, loopback or reserved address';
+const BAD_NEW: ErrorSpec = [400, 'validation_failed', `A field is missing or breaks its rule, ${BAD_URL} (details names the field)`];
+const BAD_CHANGE: ErrorSpec = [400, 'validation_failed', `A field breaks its rule, ${BAD_URL} (details names the field)`];
+const TEST_DELIVERY = {
+  id: '4c2e6a8b-0d1f-4e3a-8c5b-7d9f1a3c5e7b',
+  webhook_id: '3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11',
+  event_id: null,
+  event_type: 'webhook_test',
+  status: 'pending',
+  attempts: 0,
+  last_response_code: null,
+  last_error: null,
+  next_attempt_at: '2026-11-24T12:00:00.000Z',
+  created_at: '2026-11-24T12:00:00.000Z',
+  delivered_at: null,
+};
 
 @ApiTags('webhooks')
 @Controller('developer/webhooks')
@@ -20,16 +39,7 @@ export class WebhooksController {
     'Create a webhook endpoint',
     'Subscribes an endpoint of yours to a workspace\'s audit events (catalog event types, or "*" for all): each event sealed from now on is POSTed to it, signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature), retried with backoff for WEBHOOK_RETRY_WINDOW_MS. The url must be https: and resolve to public addresses only. The answer carries the signing secret (whsec_…), shown this once. Audited as webhook_create. Members of the workspace only.',
   )
-  @Returns(201, WebhookWithSecretSchema, 'The endpoint, with its secret')
-  @Errors(
-    [
-      400,
-      'validation_failed',
-      'A field is missing or breaks its rule, an event type is not in the catalog, or the url is not https: or resolves to a private, loopback or reserved address (details names the field)',
-    ],
-    [404, 'not_found', 'No such workspace, or the caller is not a member of it'],
-  )
-  @Post()
+  @DeveloperCreate(WebhookWithSecretSchema, 'The endpoint, with its secret', BAD_NEW)
   create(
     @CurrentPrincipal() p: DeveloperPrincipal,
     @WorkspaceScoped('body', 'workspace_id') scope: WorkspaceScope,
@@ -40,20 +50,13 @@ export class WebhooksController {
   }
 
   @Doc('List webhook endpoints', 'The webhook endpoints of one workspace, without their secrets. Members of the workspace only.')
-  @Returns(200, WebhookSchema, 'The endpoints', { list: true })
-  @Errors(
-    [400, 'validation_failed', 'A query parameter breaks its rule (details names it)'],
-    [404, 'not_found', 'No such workspace, or the caller is not a member of it'],
-  )
-  @Get()
+  @DeveloperList(WebhookSchema, 'The endpoints')
   async list(@WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope, @Query() _query: WebhookWorkspaceQueryDto) {
     return { results: await this.webhooks.list(scope) };
   }
 
   @Doc('Show a webhook endpoint', 'Without its secret. Visible to members of its workspace only (404 to anyone else).')
-  @Returns(200, WebhookSchema, 'The endpoint')
-  @Errors([404, 'not_found', 'No such webhook in a workspace of the caller'])
-  @Get(':id')
+  @ReadRoute(':id', WebhookSchema, 'The endpoint', NO_WEBHOOK)
   get(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string) {
     return this.webhooks.get(p, id);
   }
@@ -62,16 +65,7 @@ export class WebhooksController {
     'Update a webhook endpoint',
     'Fields not sent are kept. is_active=false pauses deliveries; is_active=true turns an endpoint back on, including one the service disabled after it failed for the whole retry window (clears disabled_reason). A new url is checked like on creation. Audited as webhook_update.',
   )
-  @Returns(200, WebhookSchema, 'The updated endpoint')
-  @Errors(
-    [
-      400,
-      'validation_failed',
-      'A field breaks its rule, an event type is not in the catalog, or the url is not https: or resolves to a private, loopback or reserved address (details names the field)',
-    ],
-    [404, 'not_found', 'No such webhook in a workspace of the caller'],
-  )
-  @Patch(':id')
+  @UpdateRoute(':id', WebhookSchema, 'The updated endpoint', BAD_CHANGE, NO_WEBHOOK)
   update(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string, @Body() dto: UpdateWebhookDto, @ReqMeta() meta: RequestMeta) {
     return this.webhooks.update(p, id, dto, meta);
   }
@@ -80,7 +74,7 @@ export class WebhooksController {
     'Delete a webhook endpoint',
     'The endpoint and its deliveries are removed: nothing more is sent to it, pending deliveries included. Audited as webhook_delete.',
   )
-  @NoContentRoute(Delete(':id'), 'Deleted', [404, 'not_found', 'No such webhook in a workspace of the caller'])
+  @NoContentRoute(Delete(':id'), 'Deleted', NO_WEBHOOK)
   remove(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string, @ReqMeta() meta: RequestMeta) {
     return this.webhooks.remove(p, id, meta);
   }
@@ -89,10 +83,7 @@ export class WebhooksController {
     'Rotate a webhook secret',
     'Replaces the signing secret: the old one stops signing at once, and the next attempt of every delivery is signed with the new one. The answer carries the new secret, shown this once. Audited as webhook_secret_rotate.',
   )
-  @Returns(200, WebhookWithSecretSchema, 'The endpoint, with its new secret')
-  @Errors([404, 'not_found', 'No such webhook in a workspace of the caller'])
-  @Post(':id/rotate-secret')
-  @HttpCode(200)
+  @ActionRoute(':id/rotate-secret', 200, WebhookWithSecretSchema, 'The endpoint, with its new secret', NO_WEBHOOK)
   rotateSecret(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string, @ReqMeta() meta: RequestMeta) {
     return this.webhooks.rotateSecret(p, id, meta);
   }
@@ -102,24 +93,7 @@ export class WebhooksController {
     'Send a test message',
     'Queues a synthetic webhook_test message (not an audit event) to the endpoint, signed and retried like any other delivery, even when the endpoint is inactive. The request does not wait for it: follow the delivery in the deliveries list. Its failures do not count toward disabling the endpoint.',
   )
-  @Returns(202, WebhookDeliverySchema, 'The queued delivery', {
-    example: {
-      id: '4c2e6a8b-0d1f-4e3a-8c5b-7d9f1a3c5e7b',
-      webhook_id: '3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11',
-      event_id: null,
-      event_type: 'webhook_test',
-      status: 'pending',
-      attempts: 0,
-      last_response_code: null,
-      last_error: null,
-      next_attempt_at: '2026-11-24T12:00:00.000Z',
-      created_at: '2026-11-24T12:00:00.000Z',
-      delivered_at: null,
-    },
-  })
-  @Errors([404, 'not_found', 'No such webhook in a workspace of the caller'])
-  @Post(':id/test')
-  @HttpCode(202)
+  @ActionRoute(':id/test', 202, WebhookDeliverySchema, { description: 'The queued delivery', example: TEST_DELIVERY }, NO_WEBHOOK)
   test(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string) {
     return this.webhooks.sendTest(p, id);
   }
@@ -128,12 +102,7 @@ export class WebhooksController {
     'List deliveries of a webhook endpoint',
     'The latest deliveries to the endpoint, newest first (limit, default 50, up to 100): status, attempts, the last answer or error, and when a pending one is tried next. Members of its workspace only.',
   )
-  @Returns(200, WebhookDeliverySchema, 'The deliveries', { list: true })
-  @Errors(
-    [400, 'validation_failed', 'A query parameter breaks its rule (details names it)'],
-    [404, 'not_found', 'No such webhook in a workspace of the caller'],
-  )
-  @Get(':id/deliveries')
+  @ListRoute(':id/deliveries', WebhookDeliverySchema, 'The deliveries', BAD_QUERY, NO_WEBHOOK)
   async deliveries(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string, @Query() query: DeliveriesQueryDto) {
     return { results: await this.webhooks.deliveries(p, id, query.limit ?? 50) };
   }
@@ -150,10 +119,7 @@ export class WebhookDeliveriesController {
     'Retry a webhook delivery',
     'Sends a delivery again now, whatever its status (a failed one included): it goes back to pending for one more attempt, retried within the retry window, with the same webhook-id so the receiver can drop a duplicate. The request does not wait for it. Members of its workspace only.',
   )
-  @Returns(202, WebhookDeliverySchema, 'The delivery, queued again')
-  @Errors([404, 'not_found', 'No such webhook delivery in a workspace of the caller'])
-  @Post(':id/retry')
-  @HttpCode(202)
+  @ActionRoute(':id/retry', 202, WebhookDeliverySchema, 'The delivery, queued again', noSuch('webhook delivery'))
   retry(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string) {
     return this.webhooks.retry(p, id);
   }

@@ -1,5 +1,6 @@
-import { Body, Controller, Delete, Get, Param, Patch, Post } from '@nestjs/common';
-import { Doc, Errors, Returns, NoContentRoute } from '../api-docs/decorators';
+import { Body, Controller, Delete, Get, Param } from '@nestjs/common';
+import { Doc, type ErrorSpec, Returns, NoContentRoute } from '../api-docs/decorators';
+import { CreateRoute, ListRoute, NOT_A_MEMBER, ReadRoute, UpdateRoute } from '../api-docs/routes';
 import { ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
 import type { DeveloperPrincipal } from '../common/auth/principal';
@@ -8,6 +9,9 @@ import { AddMemberDto, CreateWorkspaceDto, UpdateWorkspaceDto } from './dto/work
 import { type WorkspaceScope, WorkspaceScoped } from './workspace-scoped';
 import { WorkspacesService } from './workspaces.service';
 import { WorkspaceMemberSchema, WorkspaceSchema } from './workspaces.schemas';
+
+const NOT_OWNER: ErrorSpec = [403, 'forbidden', 'The caller is a member but not an owner'];
+const ALREADY_A_MEMBER: ErrorSpec = [409, 'conflict', 'This developer is already a member'];
 
 @ApiTags('workspaces')
 @Controller('e/v1/developer/workspaces')
@@ -26,24 +30,19 @@ export class WorkspacesController {
     'Create a workspace',
     'A workspace holds end users, SCIM tokens, OAuth clients, SAML apps and databases. The caller becomes its owner.',
   )
-  @Returns(201, WorkspaceSchema, 'The new workspace')
-  @Post()
+  @CreateRoute('', WorkspaceSchema, 'The new workspace')
   create(@CurrentPrincipal() p: DeveloperPrincipal, @Body() dto: CreateWorkspaceDto, @ReqMeta() meta: RequestMeta) {
     return this.workspaces.create(p, dto, meta);
   }
 
   @Doc('Show a workspace', 'Visible to its members only; anyone else gets 404.')
-  @Returns(200, WorkspaceSchema, 'The workspace')
-  @Errors([404, 'not_found', 'No such workspace, or the caller is not a member of it'])
-  @Get(':id')
+  @ReadRoute(':id', WorkspaceSchema, 'The workspace', NOT_A_MEMBER)
   get(@WorkspaceScoped('param', 'id') scope: WorkspaceScope) {
     return this.workspaces.get(scope);
   }
 
   @Doc('Rename or describe a workspace', 'Any member may change name and description; fields not sent are kept.')
-  @Returns(200, WorkspaceSchema, 'The updated workspace')
-  @Errors([404, 'not_found', 'No such workspace, or the caller is not a member of it'])
-  @Patch(':id')
+  @UpdateRoute(':id', WorkspaceSchema, 'The updated workspace', NOT_A_MEMBER)
   update(
     @CurrentPrincipal() p: DeveloperPrincipal,
     @WorkspaceScoped('param', 'id') scope: WorkspaceScope,
@@ -54,32 +53,19 @@ export class WorkspacesController {
   }
 
   @Doc('Delete a workspace', 'Owners only. Deletes the workspace and everything in it.')
-  @NoContentRoute(
-    Delete(':id'),
-    'Deleted',
-    [403, 'forbidden', 'The caller is a member but not an owner'],
-    [404, 'not_found', 'No such workspace, or the caller is not a member of it'],
-  )
+  @NoContentRoute(Delete(':id'), 'Deleted', NOT_OWNER, NOT_A_MEMBER)
   remove(@CurrentPrincipal() p: DeveloperPrincipal, @WorkspaceScoped('param', 'id') scope: WorkspaceScope, @ReqMeta() meta: RequestMeta) {
     return this.workspaces.remove(p, scope, meta);
   }
 
   @Doc('List workspace members', 'Developers of the workspace with their role.')
-  @Returns(200, WorkspaceMemberSchema, 'The members', { list: true })
-  @Errors([404, 'not_found', 'No such workspace, or the caller is not a member of it'])
-  @Get(':id/members')
+  @ListRoute(':id/members', WorkspaceMemberSchema, 'The members', NOT_A_MEMBER)
   async members(@WorkspaceScoped('param', 'id') scope: WorkspaceScope) {
     return { results: await this.workspaces.listMembers(scope) };
   }
 
   @Doc('Add a member', 'Owners only. The developer must already have signed up (400 otherwise). Role owner or member.')
-  @Returns(201, WorkspaceMemberSchema, 'The new member')
-  @Errors(
-    [403, 'forbidden', 'The caller is a member but not an owner'],
-    [404, 'not_found', 'No such workspace, or the caller is not a member of it'],
-    [409, 'conflict', 'This developer is already a member'],
-  )
-  @Post(':id/members')
+  @CreateRoute(':id/members', WorkspaceMemberSchema, 'The new member', NOT_OWNER, NOT_A_MEMBER, ALREADY_A_MEMBER)
   addMember(
     @CurrentPrincipal() p: DeveloperPrincipal,
     @WorkspaceScoped('param', 'id') scope: WorkspaceScope,
@@ -93,8 +79,8 @@ export class WorkspacesController {
   @NoContentRoute(
     Delete(':id/members/:developerId'),
     'Removed',
-    [403, 'forbidden', 'The caller is a member but not an owner'],
-    [404, 'not_found', 'No such workspace, or the caller is not a member of it'],
+    NOT_OWNER,
+    NOT_A_MEMBER,
     [404, 'not_found', 'The developer is not a member'],
     [409, 'conflict', 'The last owner of a workspace cannot be removed'],
   )

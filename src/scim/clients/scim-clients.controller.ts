@@ -1,6 +1,7 @@
-import { Body, Controller, Delete, Get, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Param, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { Doc, Errors, Returns, NoContentRoute } from '../../api-docs/decorators';
+import { Doc, type ErrorSpec, NoContentRoute } from '../../api-docs/decorators';
+import { CreateRoute, DeveloperCreate, DeveloperList, noSuch, ReadRoute, ReplaceRoute } from '../../api-docs/routes';
 import { Auth, CurrentPrincipal } from '../../common/auth/auth.decorator';
 import type { DeveloperPrincipal } from '../../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
@@ -15,8 +16,9 @@ import { type WorkspaceScope, WorkspaceScoped } from '../../workspaces/workspace
 import { ScimClientsService } from './scim-clients.service';
 import { ScimClientCreatedSchema, ScimClientSchema, ScimClientSecretCreatedSchema } from './scim-client.views';
 
-const NO_CLIENT = [404, 'not_found', 'No such SCIM client in a workspace of the caller'] as [number, string, string];
-const REVOKED = [409, 'client_revoked', 'The client is revoked'] as [number, string, string];
+const NO_CLIENT = noSuch('SCIM client');
+const REVOKED: ErrorSpec = [409, 'client_revoked', 'The client is revoked'];
+const TOO_MANY: ErrorSpec = [409, 'too_many_secrets', 'The client already has 5 live secrets'];
 
 @ApiTags('scim clients')
 @Controller('developer/scim/clients')
@@ -28,9 +30,7 @@ export class ScimClientsController {
     'Create a SCIM OAuth client',
     'An identity provider that authenticates to /scim/v2 with OAuth 2.0 instead of a static `scim_` token: it gets short-lived access tokens from POST /oauth/token (client credentials, private_key_jwt, or the JWT-bearer grant). Answers the client_id and a first secret (`value`, shown once, stored hashed; expires_at default one year).',
   )
-  @Returns(201, ScimClientCreatedSchema, 'The client and its first secret, shown this once')
-  @Errors([404, 'not_found', 'No such workspace, or the caller is not a member of it'])
-  @Post()
+  @DeveloperCreate(ScimClientCreatedSchema, 'The client and its first secret, shown this once')
   create(
     @CurrentPrincipal() p: DeveloperPrincipal,
     @WorkspaceScoped('body', 'workspace_id') scope: WorkspaceScope,
@@ -41,17 +41,13 @@ export class ScimClientsController {
   }
 
   @Doc('List SCIM OAuth clients of a workspace', "Live and revoked clients with their secrets' ids and expiries, never a secret value.")
-  @Returns(200, ScimClientSchema, 'The clients', { list: true })
-  @Errors([404, 'not_found', 'No such workspace, or the caller is not a member of it'])
-  @Get()
+  @DeveloperList(ScimClientSchema, 'The clients')
   async list(@WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope, @Query() _query: ScimClientQueryDto) {
     return { results: await this.clients.list(scope) };
   }
 
   @Doc('Show a SCIM OAuth client', 'With its secrets (ids, expiries, revocations), keys and trusted issuer.')
-  @Returns(200, ScimClientSchema, 'The client')
-  @Errors(NO_CLIENT)
-  @Get(':id')
+  @ReadRoute(':id', ScimClientSchema, 'The client', NO_CLIENT)
   get(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string) {
     return this.clients.get(p, id);
   }
@@ -69,9 +65,7 @@ export class ScimClientsController {
     'Add a client secret',
     'Another live secret (rotation without downtime: configure the new one, then revoke the old). Shown once; expires_at default one year, at most five. At most 5 live secrets.',
   )
-  @Returns(201, ScimClientSecretCreatedSchema, 'The secret, shown this once')
-  @Errors(NO_CLIENT, REVOKED, [409, 'too_many_secrets', 'The client already has 5 live secrets'])
-  @Post(':id/secrets')
+  @CreateRoute(':id/secrets', ScimClientSecretCreatedSchema, 'The secret, shown this once', NO_CLIENT, REVOKED, TOO_MANY)
   createSecret(
     @CurrentPrincipal() p: DeveloperPrincipal,
     @Param('id') id: string,
@@ -103,9 +97,7 @@ export class ScimClientsController {
     'Register keys for private_key_jwt',
     'Either `jwks_uri` (fetched over https, cached) or `jwks` (a JWK Set of 1 to 10 public keys). The client then authenticates with a JWT it signs (RFC 7523 §2.2). Replaces earlier keys.',
   )
-  @Returns(200, ScimClientSchema, 'The client')
-  @Errors(NO_CLIENT, REVOKED)
-  @Put(':id/keys')
+  @ReplaceRoute(':id/keys', ScimClientSchema, 'The client', NO_CLIENT, REVOKED)
   setKeys(
     @CurrentPrincipal() p: DeveloperPrincipal,
     @Param('id') id: string,
@@ -119,9 +111,7 @@ export class ScimClientsController {
     'Trust an external issuer (JWT-bearer grant)',
     "The client may exchange a JWT of this issuer (signed by a key of `jwks_uri`, `sub` = `subject`, `aud` = `audience` or this server's issuer or token endpoint) for an access token (RFC 7523 §2.1): Entra ID workload identity federation, with no secret at all. Replaces an earlier trust.",
   )
-  @Returns(200, ScimClientSchema, 'The client')
-  @Errors(NO_CLIENT, REVOKED)
-  @Put(':id/federation')
+  @ReplaceRoute(':id/federation', ScimClientSchema, 'The client', NO_CLIENT, REVOKED)
   setFederation(
     @CurrentPrincipal() p: DeveloperPrincipal,
     @Param('id') id: string,

@@ -1,5 +1,6 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, HttpCode, Param, Query } from '@nestjs/common';
 import { Doc, Errors, Returns } from '../../api-docs/decorators';
+import { DeveloperCreate, DeveloperList, noSuch } from '../../api-docs/routes';
 import { ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal } from '../../common/auth/auth.decorator';
 import type { DeveloperPrincipal } from '../../common/auth/principal';
@@ -19,9 +20,7 @@ export class ScimTokensController {
     'Mint a SCIM token',
     'Creates the bearer token (`scim_…`, opaque) an identity provider (Okta, Entra ID) uses for /scim/v2 of this workspace. Shown once, stored as a hash. Without expires_at it lasts until revoked.',
   )
-  @Returns(201, ScimTokenCreatedSchema, 'The token, shown this once')
-  @Errors([404, 'not_found', 'No such workspace, or the caller is not a member of it'])
-  @Post()
+  @DeveloperCreate(ScimTokenCreatedSchema, 'The token, shown this once')
   mint(
     @CurrentPrincipal() p: DeveloperPrincipal,
     @WorkspaceScoped('body', 'workspace_id') scope: WorkspaceScope,
@@ -32,9 +31,7 @@ export class ScimTokensController {
   }
 
   @Doc('List SCIM tokens of a workspace', 'Active and revoked tokens, never their value.')
-  @Returns(200, ScimTokenSchema, 'The tokens', { list: true })
-  @Errors([404, 'not_found', 'No such workspace, or the caller is not a member of it'])
-  @Get()
+  @DeveloperList(ScimTokenSchema, 'The tokens')
   async list(@WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope, @Query() _query: ScimTokenQueryDto) {
     return { results: await this.tokens.list(scope) };
   }
@@ -44,7 +41,7 @@ export class ScimTokensController {
     'Stops the token on every instance before answering. Idempotent: revoking again returns the first revoked_at.',
   )
   @Returns(200, ScimTokenRevokedSchema, 'Revoked')
-  @Errors([404, 'not_found', 'No such token in a workspace of the caller'])
+  @Errors(noSuch('token'))
   @Delete(':id')
   @HttpCode(200)
   revoke(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string, @ReqMeta() meta: RequestMeta) {

@@ -1,0 +1,66 @@
+import { applyDecorators, Get, HttpCode, Patch, Post, Put } from '@nestjs/common';
+import { type ErrorSpec, Errors, Returns } from './decorators';
+import type { NamedSchema } from './response-schema';
+
+/**
+ * Composite route decorators for JSON routes (decision 0975): each is the verb and path, the success
+ * answer and the route's errors in one line, so what differs between two routes (the schema, the
+ * answer, the errors of the resource) is what the route shows. The controller keeps its Doc and its
+ * parameters. A route that answers 204 is NoContentRoute (decision 0971).
+ */
+
+/** The success answer: its description, or the description with an example / headers. */
+export type Answer = string | ({ description: string } & NonNullable<Parameters<typeof Returns>[3]>);
+
+function answered(status: number, schema: NamedSchema<unknown>, answer: Answer, list = false) {
+  const { description, ...options } = typeof answer === 'string' ? { description: answer } : answer;
+  return Returns(status, schema, description, list ? { ...options, list } : options);
+}
+
+const errorsOf = (errors: ErrorSpec[]) => (errors.length > 0 ? [Errors(...errors)] : []);
+
+/** A workspace id the caller is not a member of: the 404 of a missing workspace, never a 403 across tenants. */
+export const NOT_A_MEMBER: ErrorSpec = [404, 'not_found', 'No such workspace, or the caller is not a member of it'];
+
+/** The validation of a route's query DTO. */
+export const BAD_QUERY: ErrorSpec = [400, 'validation_failed', 'A query parameter breaks its rule (details names it)'];
+
+/** The 404 of a developer resource named by id: a missing one and another workspace's answer the same. */
+export const noSuch = (kind: string): ErrorSpec => [404, 'not_found', `No such ${kind} in a workspace of the caller`];
+
+/** `GET path`: one resource, or a page of them. */
+export const ReadRoute = (path: string, schema: NamedSchema<unknown>, answer: Answer, ...errors: ErrorSpec[]) =>
+  applyDecorators(answered(200, schema, answer), ...errorsOf(errors), Get(path));
+
+/** `GET path` answering `{results: [...]}`. */
+export const ListRoute = (path: string, schema: NamedSchema<unknown>, answer: Answer, ...errors: ErrorSpec[]) =>
+  applyDecorators(answered(200, schema, answer, true), ...errorsOf(errors), Get(path));
+
+/** `POST path` that makes something new: 201 with it. */
+export const CreateRoute = (path: string, schema: NamedSchema<unknown>, answer: Answer, ...errors: ErrorSpec[]) =>
+  applyDecorators(answered(201, schema, answer), ...errorsOf(errors), Post(path));
+
+/** `PATCH path`: fields not sent are kept; 200 with the resource as it now is. */
+export const UpdateRoute = (path: string, schema: NamedSchema<unknown>, answer: Answer, ...errors: ErrorSpec[]) =>
+  applyDecorators(answered(200, schema, answer), ...errorsOf(errors), Patch(path));
+
+/** `PUT path`: the resource, or a part of it, replaced; 200 with the resource as it now is. */
+export const ReplaceRoute = (path: string, schema: NamedSchema<unknown>, answer: Answer, ...errors: ErrorSpec[]) =>
+  applyDecorators(answered(200, schema, answer), ...errorsOf(errors), Put(path));
+
+/**
+ * `POST path` that acts rather than creates (rotate a secret, confirm, verify, retry): 200 with the
+ * result, or 202 when the work is queued and the answer does not wait for it.
+ */
+export const ActionRoute = (path: string, status: 200 | 202, schema: NamedSchema<unknown>, answer: Answer, ...errors: ErrorSpec[]) =>
+  applyDecorators(answered(status, schema, answer), ...errorsOf(errors), Post(path), HttpCode(status));
+
+/**
+ * `POST /developer/<resources>`: a resource made in the workspace its body names (`workspace_id`),
+ * 201 with it; a workspace the caller is not a member of is the 404 NOT_A_MEMBER.
+ */
+export const DeveloperCreate = (schema: NamedSchema<unknown>, answer: Answer, ...errors: ErrorSpec[]) =>
+  CreateRoute('', schema, answer, NOT_A_MEMBER, ...errors);
+
+/** `GET /developer/<resources>?workspace_id=`: the workspace's resources as `{results: [...]}`. */
+export const DeveloperList = (schema: NamedSchema<unknown>, answer: Answer) => ListRoute('', schema, answer, BAD_QUERY, NOT_A_MEMBER);
