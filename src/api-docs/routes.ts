@@ -1,4 +1,5 @@
-import { applyDecorators, Get, HttpCode, Patch, Post, Put } from '@nestjs/common';
+import { applyDecorators, Get, HttpCode, Patch, Post, Put, type Type } from '@nestjs/common';
+import { ApiResponse } from '@nestjs/swagger';
 import { type ErrorSpec, Errors, Returns } from './decorators';
 import type { NamedSchema } from './response-schema';
 
@@ -9,12 +10,16 @@ import type { NamedSchema } from './response-schema';
  * parameters. A route that answers 204 is NoContentRoute (decision 0971).
  */
 
+/** The success body: a named schema (src/api-docs/response-schema.ts), or a response DTO class. */
+export type SuccessBody = NamedSchema<unknown> | Type<unknown>;
+
 /** The success answer: its description, or the description with an example / headers. */
 export type Answer = string | ({ description: string } & NonNullable<Parameters<typeof Returns>[3]>);
 
-function answered(status: number, schema: NamedSchema<unknown>, answer: Answer, list = false) {
+function answered(status: number, body: SuccessBody, answer: Answer, list = false) {
   const { description, ...options } = typeof answer === 'string' ? { description: answer } : answer;
-  return Returns(status, schema, description, list ? { ...options, list } : options);
+  if (typeof body === 'function') return ApiResponse({ status, description, type: body });
+  return Returns(status, body, description, { ...options, list });
 }
 
 const errorsOf = (errors: ErrorSpec[]) => (errors.length > 0 ? [Errors(...errors)] : []);
@@ -29,38 +34,38 @@ export const BAD_QUERY: ErrorSpec = [400, 'validation_failed', 'A query paramete
 export const noSuch = (kind: string): ErrorSpec => [404, 'not_found', `No such ${kind} in a workspace of the caller`];
 
 /** `GET path`: one resource, or a page of them. */
-export const ReadRoute = (path: string, schema: NamedSchema<unknown>, answer: Answer, ...errors: ErrorSpec[]) =>
-  applyDecorators(answered(200, schema, answer), ...errorsOf(errors), Get(path));
+export const ReadRoute = (path: string, body: SuccessBody, answer: Answer, ...errors: ErrorSpec[]) =>
+  applyDecorators(answered(200, body, answer), ...errorsOf(errors), Get(path));
 
 /** `GET path` answering `{results: [...]}`. */
-export const ListRoute = (path: string, schema: NamedSchema<unknown>, answer: Answer, ...errors: ErrorSpec[]) =>
-  applyDecorators(answered(200, schema, answer, true), ...errorsOf(errors), Get(path));
+export const ListRoute = (path: string, body: NamedSchema<unknown>, answer: Answer, ...errors: ErrorSpec[]) =>
+  applyDecorators(answered(200, body, answer, true), ...errorsOf(errors), Get(path));
 
 /** `POST path` that makes something new: 201 with it. */
-export const CreateRoute = (path: string, schema: NamedSchema<unknown>, answer: Answer, ...errors: ErrorSpec[]) =>
-  applyDecorators(answered(201, schema, answer), ...errorsOf(errors), Post(path));
+export const CreateRoute = (path: string, body: SuccessBody, answer: Answer, ...errors: ErrorSpec[]) =>
+  applyDecorators(answered(201, body, answer), ...errorsOf(errors), Post(path));
 
 /** `PATCH path`: fields not sent are kept; 200 with the resource as it now is. */
-export const UpdateRoute = (path: string, schema: NamedSchema<unknown>, answer: Answer, ...errors: ErrorSpec[]) =>
-  applyDecorators(answered(200, schema, answer), ...errorsOf(errors), Patch(path));
+export const UpdateRoute = (path: string, body: SuccessBody, answer: Answer, ...errors: ErrorSpec[]) =>
+  applyDecorators(answered(200, body, answer), ...errorsOf(errors), Patch(path));
 
 /** `PUT path`: the resource, or a part of it, replaced; 200 with the resource as it now is. */
-export const ReplaceRoute = (path: string, schema: NamedSchema<unknown>, answer: Answer, ...errors: ErrorSpec[]) =>
-  applyDecorators(answered(200, schema, answer), ...errorsOf(errors), Put(path));
+export const ReplaceRoute = (path: string, body: SuccessBody, answer: Answer, ...errors: ErrorSpec[]) =>
+  applyDecorators(answered(200, body, answer), ...errorsOf(errors), Put(path));
 
 /**
  * `POST path` that acts rather than creates (rotate a secret, confirm, verify, retry): 200 with the
  * result, or 202 when the work is queued and the answer does not wait for it.
  */
-export const ActionRoute = (path: string, status: 200 | 202, schema: NamedSchema<unknown>, answer: Answer, ...errors: ErrorSpec[]) =>
-  applyDecorators(answered(status, schema, answer), ...errorsOf(errors), Post(path), HttpCode(status));
+export const ActionRoute = (path: string, status: 200 | 202, body: SuccessBody, answer: Answer, ...errors: ErrorSpec[]) =>
+  applyDecorators(answered(status, body, answer), ...errorsOf(errors), Post(path), HttpCode(status));
 
 /**
  * `POST /developer/<resources>`: a resource made in the workspace its body names (`workspace_id`),
  * 201 with it; a workspace the caller is not a member of is the 404 NOT_A_MEMBER.
  */
-export const DeveloperCreate = (schema: NamedSchema<unknown>, answer: Answer, ...errors: ErrorSpec[]) =>
-  CreateRoute('', schema, answer, NOT_A_MEMBER, ...errors);
+export const DeveloperCreate = (body: SuccessBody, answer: Answer, ...errors: ErrorSpec[]) =>
+  CreateRoute('', body, answer, NOT_A_MEMBER, ...errors);
 
 /** `GET /developer/<resources>?workspace_id=`: the workspace's resources as `{results: [...]}`. */
-export const DeveloperList = (schema: NamedSchema<unknown>, answer: Answer) => ListRoute('', schema, answer, BAD_QUERY, NOT_A_MEMBER);
+export const DeveloperList = (body: NamedSchema<unknown>, answer: Answer) => ListRoute('', body, answer, BAD_QUERY, NOT_A_MEMBER);

@@ -1,6 +1,7 @@
-import { Body, Controller, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { Doc, Errors, NoBody, Returns } from '../api-docs/decorators';
+import { Doc, NoContentRoute } from '../api-docs/decorators';
+import { ActionRoute, CreateRoute, ReadRoute } from '../api-docs/routes';
 import type { CookieOptions, Request, Response } from 'express';
 import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
 import type { DeveloperPrincipal } from '../common/auth/principal';
@@ -8,6 +9,11 @@ import { APP_CONFIG, AppConfig } from '../config/config';
 import { DevelopersService } from './developers.service';
 import { DeveloperLoginDto, SignupDto } from './dto/developer-auth.dto';
 import { DeveloperLoginSchema, DeveloperSchema } from './developers.schemas';
+
+const SESSION_COOKIES = {
+  description: 'sid=…; HttpOnly; SameSite=Lax and csrftoken=…; SameSite=Lax',
+  schema: { type: 'string' } as const,
+};
 
 @ApiTags('developer auth')
 @Controller('developer')
@@ -21,12 +27,13 @@ export class DeveloperAuthController {
     'Create a developer account',
     'Signs up a developer (the person who manages workspaces, SCIM tokens, OAuth clients and SAML apps). The email is stored lower-cased and must be unused. Refused with 403 when DEVELOPER_SIGNUP_ENABLED=false. Then sign in with POST /developer/auth/login/.',
   )
-  @Returns(201, DeveloperSchema, 'The new developer (never the password)')
-  @Errors(
+  @CreateRoute(
+    'auth/signup',
+    DeveloperSchema,
+    'The new developer (never the password)',
     [409, 'email_taken', 'A developer already has this email (in any letter case)'],
     [403, 'forbidden', 'Sign-up is turned off on this instance'],
   )
-  @Post('auth/signup')
   @Auth('public')
   signup(@Body() dto: SignupDto) {
     return this.developers.signup(dto);
@@ -36,13 +43,14 @@ export class DeveloperAuthController {
     'Sign in to the dashboard',
     'Checks email and password and starts a developer session: sets the HttpOnly `sid` cookie and a readable `csrftoken` cookie (both SameSite=Lax, Secure when COOKIE_SECURE, Domain=COOKIE_DOMAIN when set) and returns the CSRF token. Cookie-authenticated writes must echo it in X-CSRF-Token. For scripts, mint a bearer token with POST /developer/tokens/ instead.',
   )
-  @Returns(200, DeveloperLoginSchema, 'Signed in; Set-Cookie carries sid and csrftoken', {
-    headers: { 'Set-Cookie': { description: 'sid=…; HttpOnly; SameSite=Lax and csrftoken=…; SameSite=Lax', schema: { type: 'string' } } },
-  })
-  @Errors([401, 'invalid_credentials', 'Unknown email or wrong password (the same answer for both)'])
-  @Post('auth/login')
+  @ActionRoute(
+    'auth/login',
+    200,
+    DeveloperLoginSchema,
+    { description: 'Signed in; Set-Cookie carries sid and csrftoken', headers: { 'Set-Cookie': SESSION_COOKIES } },
+    [401, 'invalid_credentials', 'Unknown email or wrong password (the same answer for both)'],
+  )
   @Auth('public')
-  @HttpCode(200)
   async login(@Body() dto: DeveloperLoginDto, @Res({ passthrough: true }) res: Response) {
     const session = await this.developers.login(dto);
     const base: CookieOptions = { ...this.cookieScope(), sameSite: 'lax', secure: this.config.COOKIE_SECURE, expires: session.expiresAt };
@@ -55,10 +63,8 @@ export class DeveloperAuthController {
     'Sign out of the dashboard',
     'Ends the session of the `sid` cookie, if any, and clears both cookies. Always 204, also without a session.',
   )
-  @NoBody(204, 'Signed out; the cookies are cleared')
-  @Post('auth/logout')
+  @NoContentRoute(Post('auth/logout'), 'Signed out; the cookies are cleared')
   @Auth('public')
-  @HttpCode(204)
   async logout(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<void> {
     await this.developers.logout(req.cookies?.sid as string | undefined);
     res.clearCookie('sid', this.cookieScope());
@@ -74,8 +80,7 @@ export class DeveloperAuthController {
     'Show the signed-in developer',
     'The developer behind the session cookie or bearer token: a cheap way for a dashboard to check it is signed in.',
   )
-  @Returns(200, DeveloperSchema, 'The caller')
-  @Get('me')
+  @ReadRoute('me', DeveloperSchema, 'The caller')
   @Auth('developer')
   me(@CurrentPrincipal() principal: DeveloperPrincipal) {
     return this.developers.me(principal.developerId);

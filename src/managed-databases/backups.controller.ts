@@ -1,6 +1,7 @@
-import { Doc, Errors } from '../api-docs/decorators';
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Doc, type ErrorSpec } from '../api-docs/decorators';
+import { ActionRoute, noSuch, ReadRoute } from '../api-docs/routes';
+import { Body, Controller, Param } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
 import type { DeveloperPrincipal } from '../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
@@ -8,61 +9,60 @@ import { BackupsService } from './backups.service';
 import { CreateBackupDto } from './dto/database.dto';
 import { BackupListResponse, BackupResponse, RestoreResponse } from './dto/responses.dto';
 
+const NO_BACKUP = noSuch('backup');
+const BUSY: ErrorSpec = [409, 'conflict', 'A backup or restore of this database is already running'];
+
 @ApiTags('managed databases')
 @Controller('e/v1/developer')
 @Auth('developer')
 export class BackupsController {
   constructor(private readonly backups: BackupsService) {}
 
-  @ApiAcceptedResponse({ type: BackupResponse })
   @Doc(
     'Back up a database',
     'Queues a backup (status pending → running → completed or failed) and answers at once; poll GET /e/v1/developer/backups/{id}/.',
   )
-  @Errors(
-    [404, 'not_found', 'No such database in a workspace of the caller'],
+  @ActionRoute(
+    'databases/:id/backups',
+    202,
+    BackupResponse,
+    'The backup, status pending',
+    noSuch('database'),
     [409, 'not_ready', 'The database is not available yet (still provisioning, or deleting)'],
-    [409, 'conflict', 'A backup or restore of this database is already running'],
+    BUSY,
   )
-  @Post('databases/:id/backups')
-  @HttpCode(202)
   create(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string, @Body() dto: CreateBackupDto, @ReqMeta() meta: RequestMeta) {
     return this.backups.create(p, id, dto, meta);
   }
 
-  @ApiOkResponse({ type: BackupListResponse })
   @Doc('List backups of a database', 'Newest first.')
-  @Errors([404, 'not_found', 'No such database in a workspace of the caller'])
-  @Get('databases/:id/backups')
+  @ReadRoute('databases/:id/backups', BackupListResponse, 'The backups', noSuch('database'))
   list(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string) {
     return this.backups.list(p.developerId, id);
   }
 
-  @ApiOkResponse({ type: BackupResponse })
   @Doc('Show a backup', 'Status, size and timestamps.')
-  @Errors([404, 'not_found', 'No such backup in a workspace of the caller'])
-  @Get('backups/:id')
+  @ReadRoute('backups/:id', BackupResponse, 'The backup', NO_BACKUP)
   get(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string) {
     return this.backups.get(p.developerId, id);
   }
 
-  @ApiAcceptedResponse({ type: RestoreResponse })
   @Doc('Restore a backup', 'Queues a restore of a completed backup into its database; poll GET /e/v1/developer/restores/{id}/.')
-  @Errors(
-    [404, 'not_found', 'No such backup in a workspace of the caller'],
+  @ActionRoute(
+    'backups/:id/restore',
+    202,
+    RestoreResponse,
+    'The restore, status pending',
+    NO_BACKUP,
     [409, 'not_ready', 'Only a completed backup can be restored'],
-    [409, 'conflict', 'A backup or restore of this database is already running'],
+    BUSY,
   )
-  @Post('backups/:id/restore')
-  @HttpCode(202)
   restore(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string, @ReqMeta() meta: RequestMeta) {
     return this.backups.restore(p, id, meta);
   }
 
-  @ApiOkResponse({ type: RestoreResponse })
   @Doc('Show a restore', 'Status and timestamps of a restore.')
-  @Errors([404, 'not_found', 'No such restore in a workspace of the caller'])
-  @Get('restores/:id')
+  @ReadRoute('restores/:id', RestoreResponse, 'The restore', noSuch('restore'))
   getRestore(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string) {
     return this.backups.getRestore(p.developerId, id);
   }

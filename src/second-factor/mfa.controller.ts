@@ -1,6 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, Delete } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { Doc, Errors, Returns, NoContentRoute } from '../api-docs/decorators';
+import { Doc, NoContentRoute } from '../api-docs/decorators';
+import { ActionRoute, CreateRoute, ReadRoute } from '../api-docs/routes';
 import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
 import type { EndUserPrincipal } from '../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
@@ -16,8 +17,7 @@ export class MfaController {
   constructor(private readonly mfa: MfaService) {}
 
   @Doc('List my second factors', 'Whether an authenticator app is set up, the passkeys, and how many recovery codes are left.')
-  @Returns(200, MfaStatusSchema, 'The factors', { example: { totp: true, passkeys: [], recovery_codes_left: 10 } })
-  @Get()
+  @ReadRoute('', MfaStatusSchema, { description: 'The factors', example: { totp: true, passkeys: [], recovery_codes_left: 10 } })
   status(@CurrentPrincipal() principal: EndUserPrincipal) {
     return this.mfa.status(principal);
   }
@@ -26,9 +26,11 @@ export class MfaController {
     'Start setting up an authenticator app',
     'Draws a new TOTP secret (RFC 6238: SHA-1, 6 digits, 30 s) and returns it with its `otpauth://` URI for a QR code. It stays pending until confirmed with a first code; a second call replaces a pending secret. The secret is stored encrypted.',
   )
-  @Returns(201, TotpEnrolmentSchema, 'The pending secret')
-  @Errors([409, 'totp_already_enabled', 'An authenticator app is already set up; remove it first'])
-  @Post('totp')
+  @CreateRoute('totp', TotpEnrolmentSchema, 'The pending secret', [
+    409,
+    'totp_already_enabled',
+    'An authenticator app is already set up; remove it first',
+  ])
   startTotp(@CurrentPrincipal() principal: EndUserPrincipal) {
     return this.mfa.startTotp(principal);
   }
@@ -37,10 +39,14 @@ export class MfaController {
     'Confirm the authenticator app',
     'Turns the pending secret on with a current code. On the first factor of the account the answer carries ten single-use recovery codes, shown this once; otherwise `recovery_codes` is null. Audited as mfa_enroll.',
   )
-  @Returns(200, RecoveryCodesSchema, 'Enabled')
-  @Errors([400, 'invalid_code', 'The code is not the current one'], [409, 'no_pending_totp', 'No set-up was started'])
-  @Post('totp/confirm')
-  @HttpCode(200)
+  @ActionRoute(
+    'totp/confirm',
+    200,
+    RecoveryCodesSchema,
+    'Enabled',
+    [400, 'invalid_code', 'The code is not the current one'],
+    [409, 'no_pending_totp', 'No set-up was started'],
+  )
   confirmTotp(@CurrentPrincipal() principal: EndUserPrincipal, @Body() dto: TotpCodeDto, @ReqMeta() meta: RequestMeta) {
     return this.mfa.confirmTotp(principal, dto.code, meta);
   }
@@ -67,10 +73,7 @@ export class MfaController {
     'Issue new recovery codes',
     'Ten new single-use codes, shown this once; every code of the previous set stops working. Audited as recovery_codes_regenerate.',
   )
-  @Returns(200, RecoveryCodesSchema, 'The new set')
-  @Errors([409, 'no_second_factor', 'The account has no second factor'])
-  @Post('recovery-codes')
-  @HttpCode(200)
+  @ActionRoute('recovery-codes', 200, RecoveryCodesSchema, 'The new set', [409, 'no_second_factor', 'The account has no second factor'])
   regenerate(@CurrentPrincipal() principal: EndUserPrincipal, @ReqMeta() meta: RequestMeta) {
     return this.mfa.regenerateRecoveryCodes(principal, meta);
   }

@@ -1,5 +1,6 @@
-import { Doc, Returns, NoContentRoute } from '../api-docs/decorators';
-import { Controller, Delete, Get, Param } from '@nestjs/common';
+import { Doc, NoContentRoute } from '../api-docs/decorators';
+import { ListRoute } from '../api-docs/routes';
+import { Controller, Delete, Param } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
 import type { EndUserPrincipal } from '../common/auth/principal';
@@ -17,8 +18,7 @@ export class SessionsController {
     'List my sessions',
     "The calling end user's active sessions (API and browser), with device and place; `current` marks the caller's own.",
   )
-  @Returns(200, EndUserSessionSchema, 'Active sessions', { list: true })
-  @Get()
+  @ListRoute('', EndUserSessionSchema, 'Active sessions')
   async list(@CurrentPrincipal() principal: EndUserPrincipal) {
     return { results: await this.sessions.list(principal) };
   }

@@ -1,6 +1,7 @@
-import { Body, Controller, Delete, Get, Header, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Header, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { Doc, Errors, NoBody, Returns, NoContentRoute } from '../api-docs/decorators';
+import { Doc, Errors, NoBody, NoContentRoute, type ErrorSpec } from '../api-docs/decorators';
+import { ActionRoute, CreateRoute, ReadRoute, ReplaceRoute, UpdateRoute } from '../api-docs/routes';
 import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
 import type { SsfReceiverPrincipal } from '../common/auth/principal';
 import {
@@ -23,11 +24,7 @@ import {
   SsfStreamStatusSchema,
 } from './ssf-stream.views';
 
-const NO_STREAM = [404, 'not_found', "No such stream of the receiver (another receiver's stream is not found either)"] as [
-  number,
-  string,
-  string,
-];
+const NO_STREAM: ErrorSpec = [404, 'not_found', "No such stream of the receiver (another receiver's stream is not found either)"];
 
 @ApiTags('shared signals')
 @Controller()
@@ -39,8 +36,7 @@ export class SsfConfigurationController {
     'Shared Signals transmitter configuration',
     "SSF 1.0 §7.1: issuer, the JWKS the SETs are signed with (the authorization server's), push and poll delivery, and the stream management endpoints. Receivers authenticate with OAuth 2.0 (an access token of scope ssf from POST /oauth/token).",
   )
-  @Returns(200, SsfConfigurationSchema, 'The configuration')
-  @Get('.well-known/ssf-configuration')
+  @ReadRoute('.well-known/ssf-configuration', SsfConfigurationSchema, 'The configuration')
   @Header('Cache-Control', 'public, max-age=300')
   configuration() {
     return this.streams.metadata();
@@ -61,9 +57,7 @@ export class SsfStreamsController {
     'Create the stream',
     "SSF 1.0 §8.1.1.1. Push needs delivery.endpoint_url; poll gets the transmitter's poll URL back. The stream starts at the present: it carries what happens from now on.",
   )
-  @Returns(201, SsfStreamConfigSchema, 'The stream configuration')
-  @Errors([409, 'conflict', 'The receiver already has its stream'])
-  @Post('streams')
+  @CreateRoute('streams', SsfStreamConfigSchema, 'The stream configuration', [409, 'conflict', 'The receiver already has its stream'])
   create(@CurrentPrincipal() p: SsfReceiverPrincipal, @Body() dto: SsfStreamConfigDto) {
     return this.streams.create(p, dto);
   }
@@ -72,17 +66,13 @@ export class SsfStreamsController {
     'Read the stream configuration',
     "SSF 1.0 §8.1.1.2: with stream_id, that stream; without, an array of the receiver's streams (zero or one).",
   )
-  @Returns(200, SsfStreamReadSchema, 'The stream configuration (an array of them without stream_id)')
-  @Errors(NO_STREAM)
-  @Get('streams')
+  @ReadRoute('streams', SsfStreamReadSchema, 'The stream configuration (an array of them without stream_id)', NO_STREAM)
   read(@CurrentPrincipal() p: SsfReceiverPrincipal, @Query() query: SsfStreamQueryDto) {
     return this.streams.read(p, query.stream_id);
   }
 
   @Doc('Update the stream configuration', 'SSF 1.0 §8.1.1.3: the receiver-supplied members sent replace theirs; the others stay.')
-  @Returns(200, SsfStreamConfigSchema, 'The stream configuration')
-  @Errors(NO_STREAM)
-  @Patch('streams')
+  @UpdateRoute('streams', SsfStreamConfigSchema, 'The stream configuration', NO_STREAM)
   update(@CurrentPrincipal() p: SsfReceiverPrincipal, @Body() dto: SsfStreamChangeDto) {
     return this.streams.update(p, dto.stream_id, dto, false);
   }
@@ -91,9 +81,7 @@ export class SsfStreamsController {
     'Replace the stream configuration',
     'SSF 1.0 §8.1.1.4: every receiver-supplied member is replaced (absent ones take their defaults).',
   )
-  @Returns(200, SsfStreamConfigSchema, 'The stream configuration')
-  @Errors(NO_STREAM)
-  @Put('streams')
+  @ReplaceRoute('streams', SsfStreamConfigSchema, 'The stream configuration', NO_STREAM)
   replace(@CurrentPrincipal() p: SsfReceiverPrincipal, @Body() dto: SsfStreamChangeDto) {
     return this.streams.update(p, dto.stream_id, dto, true);
   }
@@ -105,18 +93,13 @@ export class SsfStreamsController {
   }
 
   @Doc('Read the stream status', 'SSF 1.0 §8.1.2.1.')
-  @Returns(200, SsfStreamStatusSchema, 'The status')
-  @Errors(NO_STREAM)
-  @Get('status')
+  @ReadRoute('status', SsfStreamStatusSchema, 'The status', NO_STREAM)
   status(@CurrentPrincipal() p: SsfReceiverPrincipal, @Query() query: SsfStreamIdQueryDto) {
     return this.streams.status(p, query.stream_id);
   }
 
   @Doc('Update the stream status', 'SSF 1.0 §8.1.2.2: paused holds events and delivers them on resume; disabled drops them.')
-  @Returns(200, SsfStreamStatusSchema, 'The status')
-  @Errors(NO_STREAM)
-  @Post('status')
-  @HttpCode(200)
+  @ActionRoute('status', 200, SsfStreamStatusSchema, 'The status', NO_STREAM)
   setStatus(@CurrentPrincipal() p: SsfReceiverPrincipal, @Body() dto: SsfStatusDto) {
     return this.streams.setStatus(p, dto);
   }
@@ -152,10 +135,7 @@ export class SsfStreamsController {
     'Poll for SETs',
     'RFC 8936: acknowledge (ack) or reject (setErrs) SETs of earlier polls and receive the pending ones, oldest first, by jti. A SET not acknowledged comes again. Without returnImmediately an empty poll waits up to 10 s.',
   )
-  @Returns(200, SsfPollResponseSchema, 'The SETs')
-  @Errors([404, 'not_found', 'No such poll stream of the receiver'])
-  @Post('poll/:streamId')
-  @HttpCode(200)
+  @ActionRoute('poll/:streamId', 200, SsfPollResponseSchema, 'The SETs', [404, 'not_found', 'No such poll stream of the receiver'])
   poll(@CurrentPrincipal() p: SsfReceiverPrincipal, @Param('streamId') streamId: string, @Body() dto: SsfPollDto) {
     return this.polls.poll(p, streamId, dto);
   }
