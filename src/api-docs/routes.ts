@@ -1,4 +1,4 @@
-import { applyDecorators, Get, HttpCode, Patch, Post, Put, type Type } from '@nestjs/common';
+import { applyDecorators, Get, Header, HttpCode, Patch, Post, Put, type Type } from '@nestjs/common';
 import { ApiResponse } from '@nestjs/swagger';
 import { type ErrorSpec, Errors, Returns } from './decorators';
 import type { NamedSchema } from './response-schema';
@@ -36,6 +36,10 @@ export const noSuch = (kind: string): ErrorSpec => [404, 'not_found', `No such $
 /** `GET path`: one resource, or a page of them. */
 export const ReadRoute = (path: string, body: SuccessBody, answer: Answer, ...errors: ErrorSpec[]) =>
   applyDecorators(answered(200, body, answer), ...errorsOf(errors), Get(path));
+
+/** `GET path` of a public document that clients may keep for five minutes (metadata, configuration, keys). */
+export const PublicDocumentRoute = (path: string, body: SuccessBody, answer: Answer) =>
+  applyDecorators(answered(200, body, answer), Get(path), Header('Cache-Control', 'public, max-age=300'));
 
 /** `GET path` answering `{results: [...]}`. */
 export const ListRoute = (path: string, body: NamedSchema<unknown>, answer: Answer, ...errors: ErrorSpec[]) =>

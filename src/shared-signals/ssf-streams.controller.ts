@@ -1,7 +1,7 @@
-import { Body, Controller, Delete, Header, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Doc, Errors, NoBody, NoContentRoute, type ErrorSpec } from '../api-docs/decorators';
-import { ActionRoute, CreateRoute, ReadRoute, ReplaceRoute, UpdateRoute } from '../api-docs/routes';
+import { ActionRoute, CreateRoute, PublicDocumentRoute, ReadRoute, ReplaceRoute, UpdateRoute } from '../api-docs/routes';
 import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
 import type { SsfReceiverPrincipal } from '../common/auth/principal';
 import {
@@ -36,8 +36,7 @@ export class SsfConfigurationController {
     'Shared Signals transmitter configuration',
     "SSF 1.0 §7.1: issuer, the JWKS the SETs are signed with (the authorization server's), push and poll delivery, and the stream management endpoints. Receivers authenticate with OAuth 2.0 (an access token of scope ssf from POST /oauth/token).",
   )
-  @ReadRoute('.well-known/ssf-configuration', SsfConfigurationSchema, 'The configuration')
-  @Header('Cache-Control', 'public, max-age=300')
+  @PublicDocumentRoute('.well-known/ssf-configuration', SsfConfigurationSchema, 'The configuration')
   configuration() {
     return this.streams.metadata();
   }

@@ -1,6 +1,7 @@
-import { Controller, Get, Header } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { Doc, Returns } from '../../api-docs/decorators';
+import { Doc } from '../../api-docs/decorators';
+import { PublicDocumentRoute } from '../../api-docs/routes';
 import { Auth } from '../../common/auth/auth.decorator';
 import { OAuthDiscoveryService } from './oauth-discovery.service';
 import { JwksSchema, OAuthServerMetadataSchema } from '../oauth.schemas';
@@ -15,9 +16,7 @@ export class OAuthDiscoveryController {
     'Authorization server metadata',
     'RFC 8414 metadata of the one authorization server: issuer (PUBLIC_BASE_URL), token endpoint, the grant types, client authentication methods, assertion algorithms and scopes it supports, and its JWKS.',
   )
-  @Returns(200, OAuthServerMetadataSchema, 'The metadata document')
-  @Get('.well-known/oauth-authorization-server')
-  @Header('Cache-Control', 'public, max-age=300')
+  @PublicDocumentRoute('.well-known/oauth-authorization-server', OAuthServerMetadataSchema, 'The metadata document')
   metadata() {
     return this.discovery.metadata();
   }
@@ -26,9 +25,7 @@ export class OAuthDiscoveryController {
     'OpenID Provider configuration',
     "OpenID Connect Discovery 1.0 §4: the same document as the RFC 8414 metadata, with the OpenID provider's endpoints (authorization, UserInfo, end session, revocation, introspection), response types, subject types, ID token algorithms, claims and ACR values. `issuer` is PUBLIC_BASE_URL.",
   )
-  @Returns(200, OAuthServerMetadataSchema, 'The configuration document')
-  @Get('.well-known/openid-configuration')
-  @Header('Cache-Control', 'public, max-age=300')
+  @PublicDocumentRoute('.well-known/openid-configuration', OAuthServerMetadataSchema, 'The configuration document')
   openidConfiguration() {
     return this.discovery.metadata();
   }
@@ -37,9 +34,7 @@ export class OAuthDiscoveryController {
     'Signing keys of the authorization server',
     'RFC 7517 JWK Set with the public keys its access tokens (EdDSA) and ID tokens (RS256, ES256) are signed with; a retired key stays published until the tokens it signed have expired.',
   )
-  @Returns(200, JwksSchema, 'The JWK Set')
-  @Get('oauth/jwks')
-  @Header('Cache-Control', 'public, max-age=300')
+  @PublicDocumentRoute('oauth/jwks', JwksSchema, 'The JWK Set')
   jwks() {
     return this.discovery.jwks();
   }

@@ -1,9 +1,10 @@
-import { Body, Controller, Header, Headers, HttpCode, Post } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
-import { Doc, Returns } from '../../api-docs/decorators';
+import { Body, Controller, Headers } from '@nestjs/common';
+import { ApiBody, ApiTags } from '@nestjs/swagger';
+import { Doc } from '../../api-docs/decorators';
 import { Auth } from '../../common/auth/auth.decorator';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
-import { FORM, oauthErrors } from '../oauth.docs';
+import { oauthErrors } from '../oauth.docs';
+import { FormTooLarge, OAuthFormRoute } from '../oauth-routes';
 import { TokenManagementService } from './token-management.service';
 import { OAuthSurface } from '../../common/surface.decorators';
 import { OAuthIntrospectionSchema, OAuthRevocationSchema } from '../oauth.schemas';
@@ -29,7 +30,6 @@ const tokenForm = (description: string) =>
 
 const clientErrors = () => oauthErrors(401, [['invalid_client', 'Unknown client, wrong secret or refused client assertion']]);
 const requestErrors = () => oauthErrors(400, [['invalid_request', 'token is missing, a parameter is repeated, or the body is not a form']]);
-const tooLarge = () => oauthErrors(413, [['invalid_request', 'The form is larger than 32 KiB']]);
 
 @ApiTags('oauth')
 @OAuthSurface()
@@ -42,15 +42,11 @@ export class TokenManagementController {
     'Revoke a token',
     "RFC 7009. The client authenticates as at the token endpoint (a public client sends its client_id). An application's access or refresh token ends its session: both stop working on their next use. Answers 200 whether or not the token was known or already revoked; another client's token is left alone.",
   )
-  @ApiConsumes(FORM)
   @tokenForm('The access or refresh token to revoke')
-  @Returns(200, OAuthRevocationSchema, 'Revoked, or nothing to revoke')
+  @OAuthFormRoute('revoke', OAuthRevocationSchema, 'Revoked, or nothing to revoke')
   @requestErrors()
-  @tooLarge()
+  @FormTooLarge()
   @clientErrors()
-  @Post('revoke')
-  @HttpCode(200)
-  @Header('Cache-Control', 'no-store')
   async revoke(
     @Body() body: unknown,
     @Headers('content-type') contentType: string | undefined,
@@ -65,15 +61,11 @@ export class TokenManagementController {
     'Introspect a token',
     'RFC 7662, for an application\'s own APIs: a confidential client asks whether a token issued to it is active, and with which scope, subject and expiry. A token that is expired, revoked, unknown or issued to another client answers `{"active": false}`.',
   )
-  @ApiConsumes(FORM)
   @tokenForm('The access or refresh token to look up')
-  @Returns(200, OAuthIntrospectionSchema, 'Whether the token is active, and its facts when it is')
+  @OAuthFormRoute('introspect', OAuthIntrospectionSchema, 'Whether the token is active, and its facts when it is')
   @requestErrors()
-  @tooLarge()
+  @FormTooLarge()
   @clientErrors()
-  @Post('introspect')
-  @HttpCode(200)
-  @Header('Cache-Control', 'no-store')
   introspect(
     @Body() body: unknown,
     @Headers('content-type') contentType: string | undefined,

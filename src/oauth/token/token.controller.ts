@@ -1,7 +1,8 @@
-import { Body, Controller, Header, Headers, HttpCode, Post } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
-import { Doc, Returns } from '../../api-docs/decorators';
-import { FORM, oauthErrors } from '../oauth.docs';
+import { Body, Controller, Header, Headers } from '@nestjs/common';
+import { ApiBody, ApiTags } from '@nestjs/swagger';
+import { Doc } from '../../api-docs/decorators';
+import { oauthErrors } from '../oauth.docs';
+import { FormTooLarge, OAuthFormRoute } from '../oauth-routes';
 import { Auth } from '../../common/auth/auth.decorator';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import { TokenEndpointService } from './token-endpoint.service';
@@ -18,7 +19,6 @@ export class TokenController {
     'Get an access token',
     "RFC 6749 token endpoint. `grant_type=client_credentials` (§4.4) with client authentication `client_secret_basic` (HTTP Basic), `client_secret_post` (client_id and client_secret in the form) or `private_key_jwt` (RFC 7523 §2.2: client_assertion_type `urn:ietf:params:oauth:client-assertion-type:jwt-bearer`, a JWT with iss = sub = client_id, aud = this URL, exp at most 5 minutes ahead, a jti never used before); or `grant_type=urn:ietf:params:oauth:grant-type:jwt-bearer` (RFC 7523 §2.1) with `assertion` (a JWT of the issuer the client trusts, see PUT /developer/scim/clients/{id}/federation/) and `client_id`. Access tokens are signed JWTs (EdDSA) living OAUTH_ACCESS_TOKEN_TTL_SECONDS (default 1 h); a SCIM client's token works on /scim/v2 of its workspace like a `scim_` token. Applications (OpenID Connect, see docs/oidc.md) use `grant_type=authorization_code` (`code`, `redirect_uri`, PKCE `code_verifier`; a code works once, and presented again revokes what it issued) and `grant_type=refresh_token` (each refresh token works once; a spent one revokes its session), authenticating with `client_secret_basic`, `client_secret_post`, `private_key_jwt`, or `none` with `client_id` for a public client; they get `access_token` (the end-user access token), `refresh_token` and `id_token`. Errors follow RFC 6749 §5.2.",
   )
-  @ApiConsumes(FORM)
   @ApiBody({
     required: true,
     schema: {
@@ -42,7 +42,7 @@ export class TokenController {
       },
     },
   })
-  @Returns(200, OAuthTokenResponseSchema, 'The access token (Cache-Control: no-store)')
+  @OAuthFormRoute('token', OAuthTokenResponseSchema, 'The access token (Cache-Control: no-store)')
   @oauthErrors(400, [
     ['invalid_request', 'A parameter is missing, repeated or malformed, or the body is not a form'],
     [
@@ -53,14 +53,11 @@ export class TokenController {
     ['unsupported_grant_type', 'The grant type is not one this server supports'],
     ['invalid_scope', 'A requested scope is not available to the client'],
   ])
-  @oauthErrors(413, [['invalid_request', 'The form is larger than 32 KiB']])
+  @FormTooLarge()
   @oauthErrors(401, [
     ['invalid_client', 'Unknown client, wrong or revoked secret, refused client assertion (with WWW-Authenticate after Basic)'],
   ])
   @Auth('public')
-  @Post('token')
-  @HttpCode(200)
-  @Header('Cache-Control', 'no-store')
   @Header('Pragma', 'no-cache')
   token(
     @Body() body: unknown,

@@ -1,8 +1,9 @@
-import { Body, Controller, Get, Header, Headers, HttpCode, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, Header, Headers } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiTags } from '@nestjs/swagger';
 import { Doc, Returns } from '../../api-docs/decorators';
 import { Auth } from '../../common/auth/auth.decorator';
-import { FORM, oauthErrors } from '../../oauth/oauth.docs';
+import { oauthErrors } from '../../oauth/oauth.docs';
+import { OAuthFormRoute } from '../../oauth/oauth-routes';
 import { UserInfoService } from './userinfo.service';
 import { OAuthSurface } from '../../common/surface.decorators';
 import { OidcUserInfoSchema } from './userinfo.schemas';
@@ -28,7 +29,6 @@ export class UserInfoController {
   }
 
   @Doc('UserInfo (POST)', `${DESCRIPTION} The token may instead be sent as the \`access_token\` form parameter (RFC 6750 §2.2), not both.`)
-  @ApiConsumes(FORM)
   @ApiBody({
     required: false,
     schema: {
@@ -38,12 +38,9 @@ export class UserInfoController {
       },
     },
   })
-  @Returns(200, OidcUserInfoSchema, 'The claims about the signed-in person')
+  @OAuthFormRoute('', OidcUserInfoSchema, 'The claims about the signed-in person')
   @oauthErrors(400, [['invalid_request', 'The access token was sent both in the header and in the form']])
   @oauthErrors(401, [['invalid_token', 'Missing, expired or revoked access token, or one not issued to an application']])
-  @Post()
-  @HttpCode(200)
-  @Header('Cache-Control', 'no-store')
   post(@Headers('authorization') authorization: string | undefined, @Body() body: unknown) {
     const formToken = body !== null && typeof body === 'object' ? (body as Record<string, unknown>).access_token : undefined;
     return this.userInfo.claims(authorization, formToken);
