@@ -1,6 +1,7 @@
-import { Doc, Errors } from '../api-docs/decorators';
-import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Doc } from '../api-docs/decorators';
+import { ActionRoute, BAD_QUERY, ReadRoute } from '../api-docs/routes';
+import { Controller, Param, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
 import type { EndUserPrincipal } from '../common/auth/principal';
 import { AnomaliesService } from './anomalies.service';
@@ -17,18 +18,17 @@ export class AnomaliesController {
     'List my sign-in anomalies',
     'Unusual sign-ins of the calling end user (new device, new IP, new country, impossible travel), newest first.',
   )
-  @Errors([400, 'validation_failed', 'A query parameter breaks its rule (details names it)'])
-  @Get()
-  @ApiOkResponse({ type: AnomalyListResponse, description: "The caller's anomalies, newest first" })
+  @ReadRoute('', AnomalyListResponse, "The caller's anomalies, newest first", BAD_QUERY)
   async list(@CurrentPrincipal() user: EndUserPrincipal, @Query() query: AnomalyListQueryDto) {
     return { results: await this.anomalies.list(user, query.limit) };
   }
 
   @Doc('Acknowledge an anomaly', 'Marks it as seen by the user. Idempotent.')
-  @Post(':id/ack')
-  @HttpCode(200)
-  @ApiOkResponse({ type: AnomalyResponse, description: 'The anomaly; a second call returns the same acknowledged_at' })
-  @ApiNotFoundResponse({ description: "Unknown id, or another user's anomaly" })
+  @ActionRoute(':id/ack', 200, AnomalyResponse, 'The anomaly; a second call returns the same acknowledged_at', [
+    404,
+    'not_found',
+    "Unknown id, or another user's anomaly",
+  ])
   acknowledge(@CurrentPrincipal() user: EndUserPrincipal, @Param('id') id: string) {
     return this.anomalies.acknowledge(user, id);
   }

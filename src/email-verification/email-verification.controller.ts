@@ -1,6 +1,7 @@
-import { Doc, Errors } from '../api-docs/decorators';
-import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Doc } from '../api-docs/decorators';
+import { ActionRoute } from '../api-docs/routes';
+import { Body, Controller, UseGuards } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { Auth } from '../common/auth/auth.decorator';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
 import { RateLimit, RateLimitGuard } from '../common/rate-limit/rate-limit.guard';
@@ -15,7 +16,11 @@ export class EmailVerificationController {
   constructor(private readonly verification: EmailVerificationService) {}
 
   @Doc('Verify an email address', 'Checks the 6-digit code mailed at registration. Five wrong codes void it. Rate limited.')
-  @Errors(
+  @ActionRoute(
+    '',
+    200,
+    VerificationResponse,
+    'Verified',
     [400, 'invalid_code', 'The code is not correct, not 6 digits, or none is pending'],
     [400, 'code_expired', 'The code has expired; ask for a new one'],
     [404, 'user_not_found', 'No account is registered with this email'],
@@ -23,24 +28,22 @@ export class EmailVerificationController {
     [429, 'too_many_attempts', 'Too many wrong codes: this code no longer works'],
     [429, 'rate_limited', 'Too many attempts from this IP or for this account'],
   )
-  @Post()
-  @HttpCode(200)
   @RateLimit('verify')
-  @ApiOkResponse({ type: VerificationResponse })
   verify(@Body() dto: VerifyEmailDto, @ReqMeta() meta: RequestMeta) {
     return this.verification.verify(dto.email, dto.code, meta);
   }
 
   @Doc('Send a new verification code', 'Mails a fresh code (the previous one stops working); at most one a minute.')
-  @Errors(
+  @ActionRoute(
+    'resend',
+    200,
+    VerificationResponse,
+    'A new code is on its way',
     [404, 'user_not_found', 'No account is registered with this email'],
     [409, 'already_verified', 'This email address is already verified'],
     [429, 'rate_limited', 'A code was sent less than a minute ago, or too many attempts'],
   )
-  @Post('resend')
-  @HttpCode(200)
   @RateLimit('resend')
-  @ApiOkResponse({ type: VerificationResponse })
   resend(@Body() dto: ResendVerificationDto, @ReqMeta() meta: RequestMeta) {
     return this.verification.resend(dto.email, meta);
   }

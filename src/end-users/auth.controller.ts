@@ -1,6 +1,7 @@
-import { Doc, Errors, NoBody, Returns } from '../api-docs/decorators';
+import { Doc, Errors, type ErrorSpec, NoContentRoute } from '../api-docs/decorators';
+import { ActionRoute, CreateRoute } from '../api-docs/routes';
 import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ref } from '../api-docs/response-schema';
 import { LoginSecondStepDto } from '../second-factor/dto/mfa.dto';
 import { MfaTokenDto } from '../second-factor/dto/passkey.dto';
@@ -25,6 +26,11 @@ import { SessionsService } from '../sessions/sessions.service';
 import { SuccessSchema } from '../api-docs/schemas';
 import { MfaRequiredSchema, PasskeyRequestOptionsSchema } from '../second-factor/mfa.schemas';
 
+const RATE_LIMITED: ErrorSpec = [
+  429,
+  'rate_limited',
+  'Too many attempts from this IP or for this account; retry after Retry-After seconds',
+];
 const EXAMPLE_TOKENS = {
   access_token: 'kR4pZ2xW9mT7vL1cQ8nB5hY3jF6gD0sAe2Uo7Ii',
   refresh_token: 'rt_q8Zt1mXv3Lp7Rk2Wn5Bc9Hd4Fs6Gj0Ya',
@@ -48,15 +54,16 @@ export class AuthController {
     'Register an end user',
     'Creates an end user of an application (client_id) and mails a 6-digit verification code (POST /e/v1/email/verify/). The email must be unused in that application. Rate limited per IP and per account.',
   )
-  @Errors(
+  @CreateRoute(
+    'register',
+    EndUserResponse,
+    'The new end user, its email not yet verified',
     [400, 'invalid_client', 'Unknown client_id'],
     [409, 'email_taken', 'An account with this email already exists for this application'],
-    [429, 'rate_limited', 'Too many attempts from this IP or for this account; retry after Retry-After seconds'],
+    RATE_LIMITED,
   )
-  @Post('register')
   @Auth('public')
   @RateLimit('register')
-  @ApiCreatedResponse({ type: EndUserResponse })
   register(@Body() dto: RegisterDto, @ReqMeta() meta: RequestMeta) {
     return this.endUsers.register(dto, meta);
   }
@@ -68,7 +75,7 @@ export class AuthController {
   @Errors(
     [400, 'invalid_client', 'Unknown client_id'],
     [401, 'invalid_credentials', 'Unknown email, wrong password, or inactive account (one answer for all)'],
-    [429, 'rate_limited', 'Too many attempts from this IP or for this account; retry after Retry-After seconds'],
+    RATE_LIMITED,
   )
   @Post('login')
   @Auth('public')
@@ -98,17 +105,18 @@ export class AuthController {
     'Finish a sign-in with the second factor',
     'Trades the `mfa_token` of POST /e/v1/auth/login/ and a current authenticator code (`code`), one recovery code (`recovery_code`) or a passkey assertion (`passkey`, for the options of POST /e/v1/auth/login/mfa/passkey/options/) for the usual token body. The access token carries `amr` (RFC 8176) and `acr`. The token works once and for 5 minutes; five wrong codes void it. Rate limited per IP and per account.',
   )
-  @Errors(
+  @ActionRoute(
+    'login/mfa',
+    200,
+    TokenResponse,
+    'Signed in: the tokens',
     [400, 'invalid_passkey_response', 'The passkey field is not WebAuthn authentication JSON'],
     [401, 'invalid_code', 'The code is not correct (or was already used), or the passkey was not accepted'],
     [401, 'mfa_token_invalid', 'The mfa_token is unknown, expired, used, or void after 5 wrong codes: sign in with the password again'],
-    [429, 'rate_limited', 'Too many attempts from this IP or for this account; retry after Retry-After seconds'],
+    RATE_LIMITED,
   )
-  @Post('login/mfa')
   @Auth('public')
-  @HttpCode(200)
   @RateLimit('mfa')
-  @ApiOkResponse({ type: TokenResponse })
   loginSecondStep(@Body() dto: LoginSecondStepDto, @ReqMeta() meta: RequestMeta) {
     return this.endUsers.loginSecondStep(dto, meta);
   }
@@ -117,15 +125,16 @@ export class AuthController {
     'Passkey options for the second step',
     "WebAuthn request options for finishing a sign-in whose `methods` include `passkey`: the account's passkeys are allowed, the challenge is bound to the account, works once and lives 5 minutes. Hand them to `startAuthentication` of @simplewebauthn/browser and send the result as `passkey` to POST /e/v1/auth/login/mfa/. Rate limited like the second step.",
   )
-  @Returns(200, PasskeyRequestOptionsSchema, 'The request options')
-  @Errors(
+  @ActionRoute(
+    'login/mfa/passkey/options',
+    200,
+    PasskeyRequestOptionsSchema,
+    'The request options',
     [401, 'mfa_token_invalid', 'The mfa_token is unknown, expired, used, or void after 5 wrong codes'],
     [409, 'passkey_not_offered', 'The account has no passkey (the methods do not include passkey)'],
     [429, 'rate_limited', 'Too many attempts from this IP; retry after Retry-After seconds'],
   )
-  @Post('login/mfa/passkey/options')
   @Auth('public')
-  @HttpCode(200)
   @RateLimit('mfa')
   passkeyOptions(@Body() dto: MfaTokenDto) {
     return this.challenges.passkeyOptions(dto.mfa_token, 'api');
@@ -135,20 +144,19 @@ export class AuthController {
     'Refresh the access token',
     'Trades a refresh token for a new pair. Refresh tokens rotate: each works once, and replaying a used one revokes the whole session.',
   )
-  @Errors([401, 'invalid_token', 'The refresh token is invalid, expired, used or revoked'])
-  @Post('token/refresh')
+  @ActionRoute('token/refresh', 200, TokenResponse, 'The new tokens', [
+    401,
+    'invalid_token',
+    'The refresh token is invalid, expired, used or revoked',
+  ])
   @Auth('public')
-  @HttpCode(200)
-  @ApiOkResponse({ type: TokenResponse })
   refresh(@Body() dto: RefreshDto, @ReqMeta() meta: RequestMeta) {
     return this.sessions.refresh(dto.refresh_token, meta);
   }
 
   @Doc('Sign the end user out', 'Ends the session of the access token: the access and refresh tokens stop working.')
-  @NoBody(204, 'Signed out')
-  @Post('logout')
+  @NoContentRoute(Post('logout'), 'Signed out')
   @Auth('end-user')
-  @HttpCode(204)
   async logout(@CurrentPrincipal() principal: EndUserPrincipal, @ReqMeta() meta: RequestMeta): Promise<void> {
     await this.sessions.logout(principal, meta);
   }
@@ -157,42 +165,41 @@ export class AuthController {
     'Ask for a password-reset code',
     'Mails a reset code to the account of this email in the application (client_id) or the workspace directory (workspace_id). Always answers success, whether or not the account exists, and sends at most one mail a minute.',
   )
-  @Returns(200, SuccessSchema, 'Accepted (the same answer when no account matches)')
-  @Errors(
+  @ActionRoute(
+    'password/reset',
+    200,
+    SuccessSchema,
+    'Accepted (the same answer when no account matches)',
     [400, 'invalid_client', 'Unknown client_id'],
-    [429, 'rate_limited', 'Too many attempts from this IP or for this account; retry after Retry-After seconds'],
+    RATE_LIMITED,
   )
-  @Post('password/reset')
   @Auth('public')
-  @HttpCode(200)
   @RateLimit('reset')
   requestReset(@Body() dto: PasswordResetRequestDto, @ReqMeta() meta: RequestMeta) {
     return this.passwords.requestReset(dto, meta);
   }
 
   @Doc('Set a new password with a reset code', 'Checks the mailed code and sets the new password; every session of the user is signed out.')
-  @Returns(200, SuccessSchema, 'Password changed')
-  @Errors(
+  @ActionRoute(
+    'password/reset/confirm',
+    200,
+    SuccessSchema,
+    'Password changed',
     [400, 'invalid_client', 'Unknown client_id'],
     [400, 'invalid_code', 'The code is not correct, or no code is pending'],
     [400, 'code_expired', 'The code has expired; ask for a new one'],
     [429, 'too_many_attempts', 'Too many wrong codes: ask for a new one'],
-    [429, 'rate_limited', 'Too many attempts from this IP or for this account; retry after Retry-After seconds'],
+    RATE_LIMITED,
   )
-  @Post('password/reset/confirm')
   @Auth('public')
-  @HttpCode(200)
   @RateLimit('reset')
   confirmReset(@Body() dto: PasswordResetConfirmDto, @ReqMeta() meta: RequestMeta) {
     return this.passwords.confirmReset(dto, meta);
   }
 
   @Doc('Change my password', 'Needs the current password; every other session of the user is signed out.')
-  @Returns(200, SuccessSchema, 'Password changed')
-  @Errors([400, 'invalid_password', 'The current password is not correct'])
-  @Post('password')
+  @ActionRoute('password', 200, SuccessSchema, 'Password changed', [400, 'invalid_password', 'The current password is not correct'])
   @Auth('end-user')
-  @HttpCode(200)
   change(@CurrentPrincipal() principal: EndUserPrincipal, @Body() dto: PasswordChangeDto, @ReqMeta() meta: RequestMeta) {
     return this.passwords.change(principal, dto, meta);
   }
