@@ -1,6 +1,6 @@
 import { applyDecorators, Get, Header, HttpCode, Patch, Post, Put, type Type } from '@nestjs/common';
 import { ApiResponse } from '@nestjs/swagger';
-import { type ErrorSpec, Errors, Returns } from './decorators';
+import { type ErrorSpec, Errors, Returns, ReturnsText } from './decorators';
 import type { NamedSchema } from './response-schema';
 
 /**
@@ -21,6 +21,13 @@ function answered(status: number, body: SuccessBody, answer: Answer, list = fals
   if (typeof body === 'function') return ApiResponse({ status, description, type: body });
   return Returns(status, body, description, { ...options, list });
 }
+
+/** An error of a browser page, answered as the HTML error page: [status, when]. */
+export type PageErrorSpec = [status: number, when: string];
+
+/** The errors of a route a browser navigates to, each documented as the HTML error page. */
+export const PageErrors = (...errors: PageErrorSpec[]) =>
+  applyDecorators(...errors.map(([status, when]) => ReturnsText(status, 'text/html', `HTML error page: ${when}`)));
 
 const errorsOf = (errors: ErrorSpec[]) => (errors.length > 0 ? [Errors(...errors)] : []);
 

@@ -2,6 +2,7 @@ import { Controller, Get, Inject, Param, Post, Req, Res, UseGuards } from '@nest
 import { ApiBody, ApiConsumes, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Doc, NoBody, ReturnsText } from '../api-docs/decorators';
+import { PageErrors, type PageErrorSpec } from '../api-docs/routes';
 import { Auth } from '../common/auth/auth.decorator';
 import { RateLimit, RateLimitGuard } from '../common/rate-limit/rate-limit.guard';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
@@ -15,6 +16,7 @@ import { connectionForPage } from './sign-in-connection';
 import { SsoConnectionsRepository } from './sso-connections.repository';
 import { sendUpstreamResult } from './upstream-answer';
 
+const NO_CONNECTION: PageErrorSpec = [404, 'no SAML connection has this id'];
 const CONNECTION_ID = {
   name: 'id',
   description: 'The SAML connection (external provider) id',
@@ -66,15 +68,13 @@ export class SsoSamlController {
     },
   })
   @NoBody(303, "Signed in: the esid session cookie is set and the browser goes to the sign-in's next (or straight on to the application)")
-  @ReturnsText(
-    400,
-    'text/html',
-    'HTML error page: the answer was refused (signature_invalid, audience_mismatch, response_expired, response_replayed, state_mismatch, …)',
+  @PageErrors(
+    [400, 'the answer was refused (signature_invalid, audience_mismatch, response_expired, response_replayed, state_mismatch, …)'],
+    [403, 'the person may not sign in (user_not_provisioned, user_deactivated, …)'],
+    NO_CONNECTION,
+    [413, 'the form is larger than 384 KiB (the ACS limit, decision 0948)'],
+    [429, 'too many sign-ins from this IP; Retry-After says when to retry'],
   )
-  @ReturnsText(403, 'text/html', 'HTML error page: the person may not sign in (user_not_provisioned, user_deactivated, …)')
-  @ReturnsText(404, 'text/html', 'HTML error page: no SAML connection has this id')
-  @ReturnsText(413, 'text/html', 'HTML error page: the form is larger than 384 KiB (the ACS limit, decision 0948)')
-  @ReturnsText(429, 'text/html', 'HTML error page: too many sign-ins from this IP; Retry-After says when to retry')
   async acs(@Param('id') id: string, @Req() req: Request, @Res() res: Response, @ReqMeta() meta: RequestMeta): Promise<void> {
     const connection = await connectionForPage(this.connections, id, 'saml', res, meta);
     if (!connection) return;
@@ -98,7 +98,7 @@ export class SsoSamlController {
     'EntityDescriptor of our service provider for this connection',
     '<EntityDescriptor xmlns="urn:oasis:names:tc:SAML:2.0:metadata" entityID="https://id.example.com/auth/sso/3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11/saml/metadata">…</EntityDescriptor>',
   )
-  @ReturnsText(404, 'text/html', 'HTML error page: no SAML connection has this id')
+  @PageErrors(NO_CONNECTION)
   async metadata(@Param('id') id: string, @Res() res: Response, @ReqMeta() meta: RequestMeta): Promise<void> {
     const connection = await connectionForPage(this.connections, id, 'saml', res, meta);
     if (!connection) return;

@@ -1,6 +1,7 @@
 import { Controller, Get, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Doc, NoBody, ReturnsText } from '../../api-docs/decorators';
+import { PageErrors, type PageErrorSpec } from '../../api-docs/routes';
 import type { CookieOptions, Request, Response } from 'express';
 import { Inject } from '@nestjs/common';
 import { Auth } from '../../common/auth/auth.decorator';
@@ -23,6 +24,10 @@ export const TICKET_COOKIE = 'saml_sso';
  * SamlSsoService answers an SsoOutcome; this controller renders it: the auto-submit
  * page of a Response (assertion or status), a redirect to the hosted login, or an error page.
  */
+const SP_REFUSED: PageErrorSpec = [403, 'the SP is inactive or the user may not use it'];
+const NOT_CONFIGURED: PageErrorSpec = [503, 'SAML is not configured'];
+const TOO_MANY: PageErrorSpec = [429, 'too many SSO requests from this IP; Retry-After says when to retry'];
+
 @ApiTags('saml')
 @PageSurface()
 @Controller('saml/sso')
@@ -44,14 +49,12 @@ export class SamlSsoController {
   @ApiQuery({ name: 'RelayState', required: false, schema: { type: 'string' }, description: 'Returned to the SP unchanged' })
   @ReturnsText(200, 'text/html', 'Auto-submitting form that posts SAMLResponse (and RelayState) to the SP ACS URL')
   @NoBody(302, 'No signed-in end user: to the hosted login, which comes back to /saml/sso/finish/')
-  @ReturnsText(
-    400,
-    'text/html',
-    'HTML error page: the AuthnRequest is missing, malformed, from an unknown SP, or its ACS URL is not the registered one',
+  @PageErrors(
+    [400, 'the AuthnRequest is missing, malformed, from an unknown SP, or its ACS URL is not the registered one'],
+    SP_REFUSED,
+    NOT_CONFIGURED,
+    TOO_MANY,
   )
-  @ReturnsText(403, 'text/html', 'HTML error page: the SP is inactive or the user may not use it')
-  @ReturnsText(503, 'text/html', 'HTML error page: SAML is not configured')
-  @ReturnsText(429, 'text/html', 'HTML error page: too many SSO requests from this IP; Retry-After says when to retry')
   async start(@Req() req: Request, @Res() res: Response, @ReqMeta() meta: RequestMeta): Promise<void> {
     // SigAlg and Signature are ignored (spec): only these two parameters are read.
     const { SAMLRequest: samlRequest, RelayState: relayState } = req.query;
@@ -70,9 +73,7 @@ export class SamlSsoController {
     schema: { type: 'object', required: ['SAMLRequest'], properties: { SAMLRequest: { type: 'string' }, RelayState: { type: 'string' } } },
   })
   @NoBody(303, 'To GET /saml/sso/ with the same request')
-  @ReturnsText(400, 'text/html', 'HTML error page: SAMLRequest is missing, not base64, or not a readable AuthnRequest')
-  @ReturnsText(503, 'text/html', 'HTML error page: SAML is not configured')
-  @ReturnsText(429, 'text/html', 'HTML error page: too many SSO requests from this IP; Retry-After says when to retry')
+  @PageErrors([400, 'SAMLRequest is missing, not base64, or not a readable AuthnRequest'], NOT_CONFIGURED, TOO_MANY)
   async startPost(@Req() req: Request, @Res() res: Response, @ReqMeta() meta: RequestMeta): Promise<void> {
     const body = (req.body ?? {}) as { SAMLRequest?: unknown; RelayState?: unknown };
     const outcome = await this.sso.startPost({ samlRequest: body.SAMLRequest, relayState: body.RelayState }, meta);
@@ -89,9 +90,7 @@ export class SamlSsoController {
   )
   @ReturnsText(200, 'text/html', 'Auto-submitting form that posts SAMLResponse to the SP ACS URL')
   @NoBody(302, 'Still no signed-in end user: back to the hosted login')
-  @ReturnsText(400, 'text/html', 'HTML error page: no parked request (expired or already used)')
-  @ReturnsText(403, 'text/html', 'HTML error page: the SP is inactive or the user may not use it')
-  @ReturnsText(429, 'text/html', 'HTML error page: too many SSO requests from this IP; Retry-After says when to retry')
+  @PageErrors([400, 'no parked request (expired or already used)'], SP_REFUSED, TOO_MANY)
   async finish(@Req() req: Request, @Res() res: Response, @ReqMeta() meta: RequestMeta): Promise<void> {
     this.send(req, res, await this.sso.finish(cookie(req, TICKET_COOKIE), sessionToken(req), meta));
   }
