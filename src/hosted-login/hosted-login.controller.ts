@@ -22,7 +22,7 @@ import { HostedVerificationService } from './hosted-verification.service';
 import { drawSignInPage, drawSignInRefusal } from './views/sign-in-pages';
 import { LOGIN_APP_NAMES, type LoginAppNames } from './login-app-names';
 import { CSRF_COOKIE } from './login-csrf';
-import { PageFormPost, PageForms } from './page-forms';
+import { type FormFields, PageFormPost, PageForms } from './page-forms';
 import { CONTINUATION_COOKIE } from './sign-in-continuation';
 import { continuationTarget } from './continuation-target';
 import { allowFormRedirectsTo } from '../common/form-action';
@@ -74,23 +74,13 @@ export class HostedLoginController {
 
   @Post()
   @RateLimit('login')
-  async submit(
-    @Body() body: Record<string, unknown>,
-    @Req() req: Request,
-    @Res() res: Response,
-    @ReqMeta() meta: RequestMeta,
-  ): Promise<void> {
+  async submit(@Body() body: FormFields, @Req() req: Request, @Res() res: Response, @ReqMeta() meta: RequestMeta): Promise<void> {
     return this.form(req, res, body, async (input) => this.hosted.submit(input, meta, await this.signedIn(req), this.binding(req)));
   }
 
   @Post('mfa')
   @RateLimit('mfa')
-  async secondStep(
-    @Body() body: Record<string, unknown>,
-    @Req() req: Request,
-    @Res() res: Response,
-    @ReqMeta() meta: RequestMeta,
-  ): Promise<void> {
+  async secondStep(@Body() body: FormFields, @Req() req: Request, @Res() res: Response, @ReqMeta() meta: RequestMeta): Promise<void> {
     return this.form(req, res, body, async (input) => this.hosted.secondStep(input, meta, await this.signedIn(req)));
   }
 
@@ -99,7 +89,7 @@ export class HostedLoginController {
   @RateLimit('login')
   @JsonSurface()
   @PageFormPost('This sign-in form has expired; reload the page')
-  async passkeyOptions(@Body() body: Record<string, unknown>, @Res() res: Response): Promise<void> {
+  async passkeyOptions(@Body() body: FormFields, @Res() res: Response): Promise<void> {
     res.setHeader('Cache-Control', 'no-store');
     const answer = await this.hosted.passkeyOptions(hostedInput(body));
     res.status(answer.status).json(answer.body);
@@ -107,34 +97,19 @@ export class HostedLoginController {
 
   @Post('passkey')
   @RateLimit('login')
-  async passkeySignIn(
-    @Body() body: Record<string, unknown>,
-    @Req() req: Request,
-    @Res() res: Response,
-    @ReqMeta() meta: RequestMeta,
-  ): Promise<void> {
+  async passkeySignIn(@Body() body: FormFields, @Req() req: Request, @Res() res: Response, @ReqMeta() meta: RequestMeta): Promise<void> {
     return this.form(req, res, body, async (input) => this.hosted.passkeySignIn(input, meta, await this.signedIn(req)));
   }
 
   @Post('verify')
   @RateLimit('verify')
-  async verify(
-    @Body() body: Record<string, unknown>,
-    @Req() req: Request,
-    @Res() res: Response,
-    @ReqMeta() meta: RequestMeta,
-  ): Promise<void> {
+  async verify(@Body() body: FormFields, @Req() req: Request, @Res() res: Response, @ReqMeta() meta: RequestMeta): Promise<void> {
     return this.form(req, res, body, async (input) => this.verification.verify(input, meta, await this.signedIn(req), this.binding(req)));
   }
 
   @Post('verify/resend')
   @RateLimit('resend')
-  async resend(
-    @Body() body: Record<string, unknown>,
-    @Req() req: Request,
-    @Res() res: Response,
-    @ReqMeta() meta: RequestMeta,
-  ): Promise<void> {
+  async resend(@Body() body: FormFields, @Req() req: Request, @Res() res: Response, @ReqMeta() meta: RequestMeta): Promise<void> {
     return this.form(req, res, body, (input) => this.verification.resend(input, meta));
   }
 
@@ -149,12 +124,7 @@ export class HostedLoginController {
   /** Create an account (applications with allow_signup), under the registration API's rate limits. */
   @Post('signup')
   @RateLimit('register')
-  async signUp(
-    @Body() body: Record<string, unknown>,
-    @Req() req: Request,
-    @Res() res: Response,
-    @ReqMeta() meta: RequestMeta,
-  ): Promise<void> {
+  async signUp(@Body() body: FormFields, @Req() req: Request, @Res() res: Response, @ReqMeta() meta: RequestMeta): Promise<void> {
     return this.form(req, res, body, (input) => this.signUps.submit(input, meta, this.binding(req)));
   }
 
@@ -168,33 +138,18 @@ export class HostedLoginController {
 
   @Post('reset')
   @RateLimit('reset')
-  async requestReset(
-    @Body() body: Record<string, unknown>,
-    @Req() req: Request,
-    @Res() res: Response,
-    @ReqMeta() meta: RequestMeta,
-  ): Promise<void> {
+  async requestReset(@Body() body: FormFields, @Req() req: Request, @Res() res: Response, @ReqMeta() meta: RequestMeta): Promise<void> {
     return this.form(req, res, body, (input) => this.resets.request(input, meta));
   }
 
   @Post('reset/confirm')
   @RateLimit('reset')
-  async confirmReset(
-    @Body() body: Record<string, unknown>,
-    @Req() req: Request,
-    @Res() res: Response,
-    @ReqMeta() meta: RequestMeta,
-  ): Promise<void> {
+  async confirmReset(@Body() body: FormFields, @Req() req: Request, @Res() res: Response, @ReqMeta() meta: RequestMeta): Promise<void> {
     return this.form(req, res, body, (input) => this.resets.confirm(input, meta));
   }
 
   @Post('logout')
-  async logout(
-    @Body() body: Record<string, unknown>,
-    @Req() req: Request,
-    @Res() res: Response,
-    @ReqMeta() meta: RequestMeta,
-  ): Promise<void> {
+  async logout(@Body() body: FormFields, @Req() req: Request, @Res() res: Response, @ReqMeta() meta: RequestMeta): Promise<void> {
     return this.form(req, res, body, async (input) => this.hosted.signOut(await this.signedIn(req), meta, input));
   }
 

@@ -9,7 +9,7 @@ import { JsonSurface, PageSurface } from '../common/surface.decorators';
 import { clearSessionCookie, sessionCookie } from './browser-session-cookie';
 import { BrowserSession, BrowserSessionsService } from './browser-sessions.service';
 import { HostedSecurityService, SECURITY_PAGE, SecurityResult } from './hosted-security.service';
-import { PageFormPost, PageForms } from './page-forms';
+import { type FormFields, PageFormPost, PageForms } from './page-forms';
 import { renderSecurityPage } from './views/security-page.view';
 
 /** The hosted security page (HTML, no JavaScript): second factors of the browser's signed-in user. */
@@ -41,23 +41,13 @@ export class HostedSecurityController {
 
   @Post('totp/confirm')
   @RateLimit('mfa')
-  async confirmTotp(
-    @Body() body: Record<string, unknown>,
-    @Req() req: Request,
-    @Res() res: Response,
-    @ReqMeta() meta: RequestMeta,
-  ): Promise<void> {
+  async confirmTotp(@Body() body: FormFields, @Req() req: Request, @Res() res: Response, @ReqMeta() meta: RequestMeta): Promise<void> {
     return this.form(req, res, (session) => this.pages.confirmTotp(session, body?.code, meta));
   }
 
   @Post('totp/remove')
   @RateLimit('mfa')
-  async removeTotp(
-    @Body() body: Record<string, unknown>,
-    @Req() req: Request,
-    @Res() res: Response,
-    @ReqMeta() meta: RequestMeta,
-  ): Promise<void> {
+  async removeTotp(@Body() body: FormFields, @Req() req: Request, @Res() res: Response, @ReqMeta() meta: RequestMeta): Promise<void> {
     return this.form(req, res, (session) => this.pages.removeTotp(session, body?.proof, meta));
   }
 
@@ -79,27 +69,17 @@ export class HostedSecurityController {
 
   @Post('passkeys')
   @RateLimit('mfa')
-  async addPasskey(
-    @Body() body: Record<string, unknown>,
-    @Req() req: Request,
-    @Res() res: Response,
-    @ReqMeta() meta: RequestMeta,
-  ): Promise<void> {
+  async addPasskey(@Body() body: FormFields, @Req() req: Request, @Res() res: Response, @ReqMeta() meta: RequestMeta): Promise<void> {
     return this.form(req, res, (session) => this.pages.addPasskey(session, body?.name, body?.passkey_response, meta));
   }
 
   @Post('passkeys/rename')
-  async renamePasskey(@Body() body: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async renamePasskey(@Body() body: FormFields, @Req() req: Request, @Res() res: Response): Promise<void> {
     return this.form(req, res, (session) => this.pages.renamePasskey(session, body?.passkey_id, body?.name));
   }
 
   @Post('passkeys/remove')
-  async removePasskey(
-    @Body() body: Record<string, unknown>,
-    @Req() req: Request,
-    @Res() res: Response,
-    @ReqMeta() meta: RequestMeta,
-  ): Promise<void> {
+  async removePasskey(@Body() body: FormFields, @Req() req: Request, @Res() res: Response, @ReqMeta() meta: RequestMeta): Promise<void> {
     return this.form(req, res, (session) => this.pages.removePasskey(session, body?.passkey_id, meta));
   }
 

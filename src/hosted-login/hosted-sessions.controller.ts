@@ -8,7 +8,7 @@ import { clearSessionCookie, sessionCookie } from './browser-session-cookie';
 import { BrowserSessionsService, type BrowserSession } from './browser-sessions.service';
 import { HostedSessionsService, SESSIONS_PAGE, SessionsContext, SessionsResult } from './hosted-sessions.service';
 import type { HostedRedirect } from './hosted-outcome';
-import { PageForms } from './page-forms';
+import { type FormFields, PageForms } from './page-forms';
 import { renderSessionsPage } from './views/sessions-page.view';
 import { PageSurface } from '../common/surface.decorators';
 
@@ -40,7 +40,7 @@ export class HostedSessionsController {
 
   @Post('revoke')
   async revoke(
-    @Body() body: Record<string, unknown>,
+    @Body() body: FormFields,
     @Query() query: Record<string, unknown>,
     @Req() req: Request,
     @Res() res: Response,
@@ -51,7 +51,7 @@ export class HostedSessionsController {
 
   @Post('applications/revoke')
   async revokeApplication(
-    @Body() body: Record<string, unknown>,
+    @Body() body: FormFields,
     @Query() query: Record<string, unknown>,
     @Req() req: Request,
     @Res() res: Response,
@@ -64,7 +64,7 @@ export class HostedSessionsController {
 
   /** A form of the page acts only with its CSRF token; an expired or forged one shows the list again with a fresh token. */
   private async checkedForm(
-    body: Record<string, unknown>,
+    body: FormFields,
     query: Record<string, unknown>,
     req: Request,
     res: Response,

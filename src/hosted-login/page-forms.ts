@@ -55,3 +55,6 @@ export class PageFormGuard implements CanActivate {
  * (they ask PageForms.posted themselves).
  */
 export const PageFormPost = (expired: string) => applyDecorators(SetMetadata(EXPIRED_MESSAGE, expired), UseGuards(PageFormGuard));
+
+/** The fields of a posted page form as the body parser gives them: read and checked by the service, never trusted. */
+export type FormFields = Record<string, unknown>;
