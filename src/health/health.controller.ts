@@ -1,4 +1,5 @@
-import { Doc, Returns } from '../api-docs/decorators';
+import { Doc } from '../api-docs/decorators';
+import { ReadRoute } from '../api-docs/routes';
 import { Controller, Get, Header, Inject, Optional } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
@@ -27,8 +28,7 @@ export class HealthController {
     'Liveness probe',
     'Answers while the process serves HTTP; checks no dependency, so a database outage never restarts healthy instances.',
   )
-  @Returns(200, LivenessSchema, 'The process is up')
-  @Get('health/live')
+  @ReadRoute('health/live', LivenessSchema, 'The process is up')
   live() {
     return { status: 'ok' };
   }

@@ -1,9 +1,9 @@
-import { Controller, Get, Inject, Param, Post } from '@nestjs/common';
+import { Controller, Inject, Param, Post } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiTags } from '@nestjs/swagger';
-import { Doc, ScimErrors, ScimReturns } from '../../api-docs/decorators';
+import { Doc } from '../../api-docs/decorators';
 import { Auth } from '../../common/auth/auth.decorator';
 import { APP_CONFIG, AppConfig } from '../../config/config';
-import { ScimJson } from '../protocol/scim-response';
+import { ScimDocumentRoute } from '../protocol/scim-routes';
 import { ScimError } from '../scim.errors';
 import { DomainError } from '../../common/errors';
 import { listOf, resourceType, schema, serviceProviderConfig } from './discovery.documents';
@@ -27,26 +27,19 @@ export class ScimDiscoveryController {
     'Service provider configuration',
     'What this SCIM server supports (RFC 7643 §5): PATCH and filter yes; bulk, sort, ETags and changePassword no.',
   )
-  @ScimReturns(200, ScimDiscoveryDocumentSchema, 'The ServiceProviderConfig')
-  @ScimJson()
-  @Get('ServiceProviderConfig')
+  @ScimDocumentRoute('ServiceProviderConfig', ScimDiscoveryDocumentSchema, 'The ServiceProviderConfig')
   serviceProviderConfig() {
     return serviceProviderConfig(this.baseUrl);
   }
 
   @Doc('Resource types', 'User and Group (RFC 7643 §6).')
-  @ScimReturns(200, ScimDiscoveryListSchema, 'A ListResponse of ResourceType documents')
-  @ScimJson()
-  @Get('ResourceTypes')
+  @ScimDocumentRoute('ResourceTypes', ScimDiscoveryListSchema, 'A ListResponse of ResourceType documents')
   resourceTypes() {
     return listOf([resourceType(this.baseUrl, 'User'), resourceType(this.baseUrl, 'Group')]);
   }
 
   @Doc('One resource type', 'User or Group (case-insensitive).')
-  @ScimReturns(200, ScimDiscoveryDocumentSchema, 'The ResourceType')
-  @ScimErrors([404, '', 'No resource type of this name'])
-  @ScimJson()
-  @Get('ResourceTypes/:name')
+  @ScimDocumentRoute('ResourceTypes/:name', ScimDiscoveryDocumentSchema, 'The ResourceType', [404, '', 'No resource type of this name'])
   resourceType(@Param('name') name: string) {
     const match = (['User', 'Group'] as const).find((n) => n.toLowerCase() === name.toLowerCase());
     if (!match) throw new DomainError(COMMON_ERRORS.not_found, `ResourceType ${name} not found`);
@@ -54,9 +47,7 @@ export class ScimDiscoveryController {
   }
 
   @Doc('Schemas', 'The core User and Group schemas with the attributes this server supports (RFC 7643 §7).')
-  @ScimReturns(200, ScimDiscoveryListSchema, 'A ListResponse of Schema documents')
-  @ScimJson()
-  @Get('Schemas')
+  @ScimDocumentRoute('Schemas', ScimDiscoveryListSchema, 'A ListResponse of Schema documents')
   schemas() {
     return listOf([
       schema(this.baseUrl, 'urn:ietf:params:scim:schemas:core:2.0:User')!,
@@ -65,10 +56,7 @@ export class ScimDiscoveryController {
   }
 
   @Doc('One schema', 'By its URN, e.g. urn:ietf:params:scim:schemas:core:2.0:User.')
-  @ScimReturns(200, ScimDiscoveryDocumentSchema, 'The Schema')
-  @ScimErrors([404, '', 'No schema with this id'])
-  @ScimJson()
-  @Get('Schemas/:id')
+  @ScimDocumentRoute('Schemas/:id', ScimDiscoveryDocumentSchema, 'The Schema', [404, '', 'No schema with this id'])
   schema(@Param('id') id: string) {
     const doc = schema(this.baseUrl, id);
     if (!doc) throw new DomainError(COMMON_ERRORS.not_found, `Schema ${id} not found`);

@@ -42,6 +42,10 @@ export function ScimSearchRoute(list: NamedSchema<unknown>, answer: string, exam
   );
 }
 
+/** `GET path` of a discovery document (RFC 7644 §4): the SCIM JSON answer, and its 404 where it names one. */
+export const ScimDocumentRoute = (path: string, doc: NamedSchema<unknown>, answer: string, ...errors: ErrorSpec[]) =>
+  applyDecorators(ScimReturns(200, doc, answer), ...(errors.length > 0 ? [ScimErrors(...errors)] : []), ScimJson(), Get(path));
+
 /** 201 with the new resource, its meta.location also in the Location header. */
 export const ScimCreated = (resource: NamedSchema<unknown>, kind: string) =>
   ScimReturns(201, resource, 'Created', {
