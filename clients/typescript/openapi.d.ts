@@ -8075,7 +8075,7 @@ export interface operations {
           };
         };
       };
-      /** @description `validation_failed`: a query parameter is missing, malformed or out of range; details names each one; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      /** @description `validation_failed`: A query parameter breaks its rule (details names it); `validation_failed`: a query parameter is missing, malformed or out of range; details names each one; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8772,7 +8772,7 @@ export interface operations {
           };
         };
       };
-      /** @description `validation_failed`: a query parameter is missing, malformed or out of range; details names each one; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      /** @description `validation_failed`: A query parameter breaks its rule (details names it); `validation_failed`: a query parameter is missing, malformed or out of range; details names each one; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8977,7 +8977,7 @@ export interface operations {
           };
         };
       };
-      /** @description `validation_failed`: a query parameter is missing, malformed or out of range; details names each one; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      /** @description `validation_failed`: A query parameter breaks its rule (details names it); `validation_failed`: a query parameter is missing, malformed or out of range; details names each one; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10969,6 +10969,7 @@ export interface operations {
       };
     };
     responses: {
+      /** @description The new end user, its email not yet verified */
       201: {
         headers: {
           [name: string]: unknown;
@@ -11092,6 +11093,7 @@ export interface operations {
       };
     };
     responses: {
+      /** @description Signed in: the tokens */
       200: {
         headers: {
           [name: string]: unknown;
@@ -11224,6 +11226,7 @@ export interface operations {
       };
     };
     responses: {
+      /** @description The new tokens */
       200: {
         headers: {
           [name: string]: unknown;
@@ -12238,12 +12241,14 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unknown id, or another user's anomaly */
+      /** @description `not_found`: Unknown id, or another user's anomaly */
       404: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
       };
     };
   };
@@ -12400,6 +12405,7 @@ export interface operations {
       };
     };
     responses: {
+      /** @description Verified */
       200: {
         headers: {
           [name: string]: unknown;
@@ -12470,6 +12476,7 @@ export interface operations {
       };
     };
     responses: {
+      /** @description A new code is on its way */
       200: {
         headers: {
           [name: string]: unknown;
@@ -13063,6 +13070,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description The databases of the workspace */
       200: {
         headers: {
           [name: string]: unknown;
@@ -13124,6 +13132,7 @@ export interface operations {
       };
     };
     responses: {
+      /** @description The database, status creating */
       201: {
         headers: {
           [name: string]: unknown;
@@ -13208,6 +13217,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description The database */
       200: {
         headers: {
           [name: string]: unknown;
@@ -13340,6 +13350,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description The connection details */
       200: {
         headers: {
           [name: string]: unknown;
@@ -13406,6 +13417,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description The figures */
       200: {
         headers: {
           [name: string]: unknown;
@@ -13481,6 +13493,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description The health and latency */
       200: {
         headers: {
           [name: string]: unknown;
@@ -13543,6 +13556,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description One page of keys */
       200: {
         headers: {
           [name: string]: unknown;
@@ -13618,6 +13632,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description The backups */
       200: {
         headers: {
           [name: string]: unknown;
@@ -13679,6 +13694,7 @@ export interface operations {
       };
     };
     responses: {
+      /** @description The backup, status pending */
       202: {
         headers: {
           [name: string]: unknown;
@@ -13763,6 +13779,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description The backup */
       200: {
         headers: {
           [name: string]: unknown;
@@ -13820,6 +13837,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description The restore, status pending */
       202: {
         headers: {
           [name: string]: unknown;
@@ -13895,6 +13913,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description The restore */
       200: {
         headers: {
           [name: string]: unknown;
@@ -15303,7 +15322,7 @@ export interface operations {
           };
         };
       };
-      /** @description `validation_failed`: a query parameter is missing, malformed or out of range; details names each one; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
+      /** @description `validation_failed`: A query parameter breaks its rule (details names it); `validation_failed`: a query parameter is missing, malformed or out of range; details names each one; `invalid_body`: The URL or a cookie contains U+0000 or an unpaired UTF-16 surrogate */
       400: {
         headers: {
           [name: string]: unknown;
