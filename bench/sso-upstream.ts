@@ -17,7 +17,8 @@
  * Windows alternate (password, oidc, saml) so all see the same background load; the figure is the
  * service's CPU (user + system of its process tree, /proc) per sign-in, the password one less the CPU of
  * a bare argon2id verify measured here with the service's parameters (one short window per round).
- *   BENCH_ROUNDS (3), BENCH_WINDOW_SECONDS (5), BENCH_CONNECTIONS (4)
+ *   BENCH_ROUNDS (3), BENCH_WINDOW_SECONDS (5), BENCH_CONNECTIONS (4), BENCH_SIDES (password,oidc,saml: a
+ *   profile of one side alone, e.g. BENCH_SIDES=oidc with --cpu-prof; the ratios need password)
  */
 import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
@@ -39,6 +40,7 @@ const ROOT = join(__dirname, '..');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const WINDOW_SECONDS = Number(process.env.BENCH_WINDOW_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 4);
+const SIDES = (process.env.BENCH_SIDES ?? 'password,oidc,saml').split(',');
 const round = (n: number, d = 2) => Math.round(n * 10 ** d) / 10 ** d;
 
 /** A browser's cookies, for one sign-in (the service and the OP share 127.0.0.1; their names differ). */
@@ -227,48 +229,65 @@ async function main(): Promise<void> {
     await db.query('UPDATE end_users SET email_verified = true WHERE id = $1', [String(registered.body.id)]);
     await db.end();
 
-    const sides: [Side, () => Promise<void>][] = [
-      ['password', () => passwordSignIn(baseUrl, tenant.app.client_id, userEmail, password)],
-      ['oidc', () => upstreamSignIn(baseUrl, op, tenant.connectionId, sub, password)],
-      ['saml', () => samlSignIn(baseUrl, samlConnectionId)],
-    ];
+    const sides = (
+      [
+        ['password', () => passwordSignIn(baseUrl, tenant.app.client_id, userEmail, password)],
+        ['oidc', () => upstreamSignIn(baseUrl, op, tenant.connectionId, sub, password)],
+        ['saml', () => samlSignIn(baseUrl, samlConnectionId)],
+      ] as [Side, () => Promise<void>][]
+    ).filter(([side]) => SIDES.includes(side));
     // Warm every path (JIT, caches, the first binding) before measuring.
     for (const [, signIn] of sides) await window(2, 2, signIn);
 
-    const totals = Object.fromEntries(sides.map(([side]) => [side, { n: 0, cpu: 0, db: 0 }])) as Record<
-      Side,
-      { n: number; cpu: number; db: number }
-    >;
-    // The bare verify is measured in every round too, so that it sees the load the sign-ins saw.
-    const hashSamples: number[] = [];
+    type Tally = { n: number; cpu: number; db: number };
+    const tally = () => Object.fromEntries(sides.map(([side]) => [side, { n: 0, cpu: 0, db: 0 }])) as Record<Side, Tally>;
+    const totals = tally();
+    // Each round's own figures too: the password one without argon2 is the difference of two noisy numbers.
+    const rounds: { sides: Record<Side, Tally>; hashMs: number }[] = [];
     for (let r = 0; r < ROUNDS; r++) {
-      hashSamples.push(await argon2CpuMs(2));
+      // The bare verify is measured in every round too, so that it sees the load the sign-ins saw.
+      const thisRound = { sides: tally(), hashMs: await argon2CpuMs(2) };
       for (const [side, signIn] of sides) {
         const [cpu, db] = [server.cpuSeconds(), await backendCpuSeconds(DB)];
-        totals[side].n += await window(WINDOW_SECONDS, CONNECTIONS, signIn);
-        totals[side].cpu += server.cpuSeconds() - cpu;
-        totals[side].db += (await backendCpuSeconds(DB)) - db;
+        const n = await window(WINDOW_SECONDS, CONNECTIONS, signIn);
+        const spent = { n, cpu: server.cpuSeconds() - cpu, db: (await backendCpuSeconds(DB)) - db };
+        thisRound.sides[side] = spent;
+        totals[side] = { n: totals[side].n + spent.n, cpu: totals[side].cpu + spent.cpu, db: totals[side].db + spent.db };
       }
+      rounds.push(thisRound);
     }
-    const hashMs = hashSamples.reduce((a, b) => a + b, 0) / hashSamples.length;
-    const per = (k: Side) => ({
-      serviceMs: (1000 * totals[k].cpu) / totals[k].n,
-      postgresMs: (1000 * totals[k].db) / totals[k].n,
-      perSecond: totals[k].n / (ROUNDS * WINDOW_SECONDS),
+    const hashMs = rounds.reduce((a, b) => a + b.hashMs, 0) / rounds.length;
+    const per = (t: Tally) => ({
+      serviceMs: (1000 * t.cpu) / t.n,
+      postgresMs: (1000 * t.db) / t.n,
+      perSecond: t.n / (ROUNDS * WINDOW_SECONDS),
     });
-    const pw = per('password');
-    const pwWithoutHash = pw.serviceMs - hashMs;
     console.log(`load average ${round(loadavg()[0], 1)}; ${ROUNDS} rounds of ${WINDOW_SECONDS} s windows, ${CONNECTIONS} connections`);
-    console.log(
-      `password sign-in: ${round(pw.perSecond, 1)}/s, service CPU ${round(pw.serviceMs)} ms (argon2id verify ${round(hashMs)} ms → ${round(pwWithoutHash)} ms without it), PostgreSQL ${round(pw.postgresMs)} ms`,
-    );
-    for (const side of ['oidc', 'saml'] as const) {
-      const up = per(side);
+    const measured = sides.map(([side]) => side);
+    const pwWithoutHash = measured.includes('password') ? per(totals.password).serviceMs - hashMs : NaN;
+    if (measured.includes('password')) {
+      const pw = per(totals.password);
+      console.log(
+        `password sign-in: ${round(pw.perSecond, 1)}/s, service CPU ${round(pw.serviceMs)} ms (argon2id verify ${round(hashMs)} ms → ${round(pwWithoutHash)} ms without it), PostgreSQL ${round(pw.postgresMs)} ms`,
+      );
+    }
+    for (const side of (['oidc', 'saml'] as const).filter((s) => measured.includes(s))) {
+      const up = per(totals[side]);
       console.log(
         `${side} upstream sign-in: ${round(up.perSecond, 1)}/s, service CPU ${round(up.serviceMs)} ms, PostgreSQL ${round(up.postgresMs)} ms; ` +
           `/ password, argon2 excluded: ${round(up.serviceMs / pwWithoutHash)}× (target ≤ 1.5×)`,
       );
     }
+    rounds.forEach((r, i) => {
+      const ms = (side: Side) => per(r.sides[side]).serviceMs;
+      const pw = measured.includes('password') ? ms('password') - r.hashMs : NaN;
+      const parts = measured.map((side) =>
+        side === 'password'
+          ? `password ${round(ms(side))} − verify ${round(r.hashMs)} = ${round(pw)} ms`
+          : `${side} ${round(ms(side))} ms (${round(ms(side) / pw)}×)`,
+      );
+      console.log(`round ${i + 1}: ${parts.join(', ')}`);
+    });
   } finally {
     await server.stop();
     await op.stop();
