@@ -256,6 +256,9 @@ ON CONFLICT (workspace_id, name)
 DO UPDATE SET subject = EXCLUDED.subject, from_name = EXCLUDED.from_name, body = EXCLUDED.body, updated_at = now()
 RETURNING name, subject, from_name, body, updated_at;
 
+-- end-users.by-id
+SELECT id, workspace_id, oauth_client_id, email, first_name, last_name, is_active, email_verified, password_hash, created_at FROM end_users WHERE workspace_id = $1 AND id = $2;
+
 -- end-users.candidates
 SELECT id, workspace_id, oauth_client_id, email, first_name, last_name, is_active, email_verified, password_hash, created_at FROM end_users
 WHERE workspace_id = $1 AND lower(email) = $2 AND ($3::uuid IS NULL OR oauth_client_id = $3)
@@ -933,6 +936,32 @@ VALUES ($1, $2, $3, $4, $5, $6, $6)
 ON CONFLICT (connection_id, issuer, subject) DO UPDATE SET last_sign_in_at = EXCLUDED.last_sign_in_at
 WHERE sso_bindings.user_id = EXCLUDED.user_id
 RETURNING user_id;
+
+-- sso.binding-for
+SELECT user_id FROM sso_bindings WHERE workspace_id = $1 AND connection_id = $2 AND issuer = $3 AND subject = $4;
+
+-- sso.connection-by-id
+SELECT id, workspace_id, name, protocol, jit, trust_upstream_mfa, mapping, oidc_issuer, oidc_client_id,
+oidc_client_secret_encrypted, oidc_token_endpoint_auth_method, oidc_private_key_encrypted, oidc_scopes,
+saml_idp_entity_id, saml_idp_sso_url, saml_idp_certificates, saml_allow_unsolicited, created_at, updated_at
+FROM sso_connections WHERE id = $1;
+
+-- sso.flow-by-state
+SELECT state_hash, workspace_id, connection_id, browser_hash, nonce, code_verifier_encrypted, next, created_at, expires_at, used_at FROM sso_oidc_flows WHERE state_hash = $1;
+
+-- sso.record-attempt
+INSERT INTO sso_attempts (workspace_id, connection_id, outcome, reason, subject, email, user_id, request_id)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8);
+
+-- sso.spend-flow
+UPDATE sso_oidc_flows SET used_at = $4
+WHERE state_hash = $1 AND connection_id = $2 AND browser_hash = $3 AND used_at IS NULL AND expires_at > $4
+RETURNING state_hash, workspace_id, connection_id, browser_hash, nonce, code_verifier_encrypted, next, created_at, expires_at, used_at;
+
+-- sso.start-flow
+WITH expired AS (DELETE FROM sso_oidc_flows WHERE workspace_id = $1 AND connection_id = $2 AND expires_at < $7)
+INSERT INTO sso_oidc_flows (state_hash, workspace_id, connection_id, browser_hash, nonce, code_verifier_encrypted, next, created_at, expires_at)
+VALUES ($3, $1, $2, $4, $5, $6, $8, $7, $9);
 
 -- sso.unbind-other-subjects
 DELETE FROM sso_bindings WHERE workspace_id = $1 AND connection_id = $2 AND user_id = $3 AND (issuer, subject) <> ($4, $5)

@@ -86,6 +86,9 @@ const CANDIDATES = statement(
   userRecord(),
 );
 
+// An account by id (an upstream sign-in's bound person, among others): prepared, without the query builder.
+const BY_ID = statement('end-users.by-id', `SELECT ${USER_COLUMNS} FROM end_users WHERE workspace_id = $1 AND id = $2`, userRecord());
+
 const CLIENT_BY_PUBLIC_ID = statement(
   'end-users.client-by-public-id',
   `SELECT id, workspace_id, client_id, name, allow_signup FROM oauth_clients WHERE client_id = $1`,
@@ -165,7 +168,7 @@ export class EndUsersRepository {
   }
 
   async byId(workspaceId: string, userId: string): Promise<EndUserRecord | null> {
-    return this.users.findOne({ select: RECORD_SELECT, where: { workspaceId, id: userId } });
+    return (await first(this.dataSource, BY_ID, [workspaceId, userId])) ?? null;
   }
 
   /** Every account with this email across workspaces: the public verify endpoints carry only an email. */

@@ -124,4 +124,37 @@ describe('SsoConnectionsRepository', () => {
     expect(attempts.map((a) => a.outcome)).toEqual(['success', 'failure']);
     expect(await repo.attempts(ws, c.id, 1)).toHaveLength(1);
   });
+
+  it('spends an OIDC flow once, only for its connection and browser before it expires, and says why otherwise', async () => {
+    const ws = await aWorkspaceRow(db.dataSource);
+    const [c, other] = [await aConnection(ws), await aConnection(ws)];
+    const now = new Date();
+    const flow = (stateHash: string, expiresAt: Date) =>
+      repo.insertFlow(ws, {
+        stateHash,
+        connectionId: c.id,
+        browserHash: 'browser-1',
+        nonce: 'n',
+        codeVerifierEncrypted: 'sealed',
+        next: '/',
+        createdAt: now,
+        expiresAt,
+      });
+    await flow('state-1', new Date(now.getTime() + 60_000));
+    expect(await repo.spendFlow('state-1', other.id, 'browser-1', now)).toEqual({
+      refused: expect.objectContaining({ connectionId: c.id }),
+    });
+    expect(await repo.spendFlow('state-1', c.id, 'browser-2', now)).toEqual({ refused: expect.objectContaining({ usedAt: null }) });
+    expect(await repo.spendFlow('state-1', c.id, 'browser-1', now)).toEqual({
+      spent: expect.objectContaining({ workspaceId: ws, nonce: 'n', codeVerifierEncrypted: 'sealed', next: '/' }),
+    });
+    expect(await repo.spendFlow('state-1', c.id, 'browser-1', now)).toEqual({ refused: expect.objectContaining({ usedAt: now }) });
+    expect(await repo.spendFlow('no-such-state', c.id, 'browser-1', now)).toEqual({ refused: null });
+
+    await flow('state-2', new Date(now.getTime() - 1));
+    expect(await repo.spendFlow('state-2', c.id, 'browser-1', now)).toEqual({ refused: expect.objectContaining({ usedAt: null }) });
+    // The connection's next sign-in clears its expired flows.
+    await flow('state-3', new Date(now.getTime() + 60_000));
+    expect(await repo.spendFlow('state-2', c.id, 'browser-1', now)).toEqual({ refused: null });
+  });
 });

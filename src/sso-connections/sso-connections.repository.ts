@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In } from 'typeorm';
 import { isUniqueViolation } from '../common/db-errors';
 import { entityColumns } from '../database/row-shape';
+import { NO_ROW } from '../database/row-shape';
 import { first, run, statement } from '../database/statement';
 import type { Tx } from '../database/unit-of-work';
 import { WorkspaceMember } from '../workspaces/entities/workspace-member.entity';
@@ -33,6 +34,96 @@ const BIND = statement(
    RETURNING user_id`,
   entityColumns(SsoBinding, ['userId']),
 );
+
+/**
+ * The sign-in routes' statements (decision 0984): prepared, one round trip each, where TypeORM's
+ * query builder and entity hydration cost more CPU than the query on every upstream sign-in.
+ */
+const CONNECTION_PROPERTIES = [
+  'id',
+  'workspaceId',
+  'name',
+  'protocol',
+  'jit',
+  'trustUpstreamMfa',
+  'mapping',
+  'oidcIssuer',
+  'oidcClientId',
+  'oidcClientSecretEncrypted',
+  'oidcTokenEndpointAuthMethod',
+  'oidcPrivateKeyEncrypted',
+  'oidcScopes',
+  'samlIdpEntityId',
+  'samlIdpSsoUrl',
+  'samlIdpCertificates',
+  'samlAllowUnsolicited',
+  'createdAt',
+  'updatedAt',
+] as const;
+const CONNECTION_BY_ID = statement(
+  'sso.connection-by-id',
+  `SELECT id, workspace_id, name, protocol, jit, trust_upstream_mfa, mapping, oidc_issuer, oidc_client_id,
+     oidc_client_secret_encrypted, oidc_token_endpoint_auth_method, oidc_private_key_encrypted, oidc_scopes,
+     saml_idp_entity_id, saml_idp_sso_url, saml_idp_certificates, saml_allow_unsolicited, created_at, updated_at
+   FROM sso_connections WHERE id = $1`,
+  entityColumns(SsoConnection, CONNECTION_PROPERTIES, {
+    values: {
+      protocol: ['oidc', 'saml'],
+      oidcTokenEndpointAuthMethod: ['client_secret_basic', 'client_secret_post', 'private_key_jwt'],
+    },
+  }),
+);
+const BINDING_FOR = statement(
+  'sso.binding-for',
+  `SELECT user_id FROM sso_bindings WHERE workspace_id = $1 AND connection_id = $2 AND issuer = $3 AND subject = $4`,
+  entityColumns(SsoBinding, ['userId']),
+);
+const RECORD_ATTEMPT = statement(
+  'sso.record-attempt',
+  `INSERT INTO sso_attempts (workspace_id, connection_id, outcome, reason, subject, email, user_id, request_id)
+   VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+  NO_ROW,
+);
+/** A new OIDC flow, and the connection's expired ones gone, in one statement (they are other rows). */
+const START_FLOW = statement(
+  'sso.start-flow',
+  `WITH expired AS (DELETE FROM sso_oidc_flows WHERE workspace_id = $1 AND connection_id = $2 AND expires_at < $7)
+   INSERT INTO sso_oidc_flows (state_hash, workspace_id, connection_id, browser_hash, nonce, code_verifier_encrypted, next, created_at, expires_at)
+   VALUES ($3, $1, $2, $4, $5, $6, $8, $7, $9)`,
+  NO_ROW,
+);
+const FLOW_PROPERTIES = [
+  'stateHash',
+  'workspaceId',
+  'connectionId',
+  'browserHash',
+  'nonce',
+  'codeVerifierEncrypted',
+  'next',
+  'createdAt',
+  'expiresAt',
+  'usedAt',
+] as const;
+const FLOW_COLUMNS = `state_hash, workspace_id, connection_id, browser_hash, nonce, code_verifier_encrypted, next, created_at, expires_at, used_at`;
+/**
+ * Spends the flow of a state when it is this connection's, started in this browser, unspent and
+ * unexpired: one statement, so two answers cannot both spend it.
+ */
+const SPEND_FLOW = statement(
+  'sso.spend-flow',
+  `UPDATE sso_oidc_flows SET used_at = $4
+   WHERE state_hash = $1 AND connection_id = $2 AND browser_hash = $3 AND used_at IS NULL AND expires_at > $4
+   RETURNING ${FLOW_COLUMNS}`,
+  entityColumns(SsoOidcFlow, FLOW_PROPERTIES),
+);
+const FLOW_BY_STATE = statement(
+  'sso.flow-by-state',
+  `SELECT ${FLOW_COLUMNS} FROM sso_oidc_flows WHERE state_hash = $1`,
+  entityColumns(SsoOidcFlow, FLOW_PROPERTIES),
+);
+
+/** An OIDC flow as the callback reads it. */
+export type OidcFlow = Pick<SsoOidcFlow, (typeof FLOW_PROPERTIES)[number]>;
 
 export interface NewConnection {
   name: string;
@@ -93,8 +184,8 @@ export class SsoConnectionsRepository {
   }
 
   /** A connection by id alone: the public sign-in routes carry only the id, and the connection names its workspace. */
-  byId(id: string): Promise<SsoConnection | null> {
-    return this.dataSource.getRepository(SsoConnection).findOneBy({ id });
+  async byId(id: string): Promise<SsoConnection | null> {
+    return (await first(this.dataSource, CONNECTION_BY_ID, [id])) ?? null;
   }
 
   async update(tx: Tx, workspaceId: string, id: string, change: ConnectionChange): Promise<SsoConnection> {
@@ -137,8 +228,8 @@ export class SsoConnectionsRepository {
   }
 
   /** The person an upstream subject is bound to on this connection, if any. */
-  bindingFor(workspaceId: string, connectionId: string, issuer: string, subject: string): Promise<SsoBinding | null> {
-    return this.dataSource.getRepository(SsoBinding).findOneBy({ workspaceId, connectionId, issuer, subject });
+  async bindingFor(workspaceId: string, connectionId: string, issuer: string, subject: string): Promise<{ userId: string } | null> {
+    return (await first(this.dataSource, BINDING_FOR, [workspaceId, connectionId, issuer, subject])) ?? null;
   }
 
   /** The person's binding on this connection, if any. */
@@ -162,17 +253,18 @@ export class SsoConnectionsRepository {
     return { boundTo: row?.userId ?? null, unbound: unbound.map((r) => r.subject) };
   }
 
-  async recordAttempt(workspaceId: string, attempt: NewAttempt): Promise<void> {
-    await this.dataSource.getRepository(SsoAttempt).insert({
+  /** On the pool, or in the caller's transaction (a sign-in's attempt commits with its session). */
+  async recordAttempt(workspaceId: string, attempt: NewAttempt, tx?: Tx): Promise<void> {
+    await run(tx ?? this.dataSource, RECORD_ATTEMPT, [
       workspaceId,
-      connectionId: attempt.connectionId,
-      outcome: attempt.outcome,
-      reason: attempt.reason ?? null,
-      subject: attempt.subject?.slice(0, 512) ?? null,
-      email: attempt.email?.slice(0, 320) ?? null,
-      userId: attempt.userId ?? null,
-      requestId: attempt.requestId ?? null,
-    });
+      attempt.connectionId,
+      attempt.outcome,
+      attempt.reason ?? null,
+      attempt.subject?.slice(0, 512) ?? null,
+      attempt.email?.slice(0, 320) ?? null,
+      attempt.userId ?? null,
+      attempt.requestId ?? null,
+    ]);
   }
 
   /** The connection's attempts, newest first. */
@@ -182,35 +274,34 @@ export class SsoConnectionsRepository {
       .find({ where: { workspaceId, connectionId }, order: { at: 'DESC', id: 'DESC' }, take: limit });
   }
 
-  /** An OIDC sign-in waiting for the provider's answer; expired ones of the connection go first. */
-  async insertFlow(workspaceId: string, flow: Omit<SsoOidcFlow, 'workspaceId' | 'usedAt' | 'workspace' | 'connection'>): Promise<void> {
-    const repo = this.dataSource.getRepository(SsoOidcFlow);
-    await repo
-      .createQueryBuilder()
-      .delete()
-      .where('workspace_id = :workspaceId AND connection_id = :connectionId AND expires_at < :now', {
-        workspaceId,
-        connectionId: flow.connectionId,
-        now: flow.createdAt,
-      })
-      .execute();
-    await repo.insert({ ...flow, workspaceId, usedAt: null });
+  /** An OIDC sign-in waiting for the provider's answer; expired ones of the connection go with the same statement. */
+  async insertFlow(workspaceId: string, flow: Omit<OidcFlow, 'workspaceId' | 'usedAt'>): Promise<void> {
+    await run(this.dataSource, START_FLOW, [
+      workspaceId,
+      flow.connectionId,
+      flow.stateHash,
+      flow.browserHash,
+      flow.nonce,
+      flow.codeVerifierEncrypted,
+      flow.createdAt,
+      flow.next,
+      flow.expiresAt,
+    ]);
   }
 
-  /** The flow of a state (the callback carries only the state; the flow names its workspace). */
-  flowByState(stateHash: string): Promise<SsoOidcFlow | null> {
-    return this.dataSource.getRepository(SsoOidcFlow).findOneBy({ stateHash });
-  }
-
-  /** Marks the flow used; false when it already was (a replayed answer). One statement, so two answers cannot both spend it. */
-  async spendFlow(workspaceId: string, stateHash: string, now: Date): Promise<boolean> {
-    const result = await this.dataSource
-      .getRepository(SsoOidcFlow)
-      .createQueryBuilder()
-      .update()
-      .set({ usedAt: now })
-      .where('workspace_id = :workspaceId AND state_hash = :stateHash AND used_at IS NULL', { workspaceId, stateHash })
-      .execute();
-    return (result.affected ?? 0) === 1;
+  /**
+   * Spends the flow of the state if it is the connection's, this browser's, unspent and unexpired
+   * (see SPEND_FLOW); otherwise answers the flow as it stands (null when there is none), for the
+   * caller to tell why.
+   */
+  async spendFlow(
+    stateHash: string,
+    connectionId: string,
+    browserHash: string,
+    now: Date,
+  ): Promise<{ spent: OidcFlow } | { refused: OidcFlow | null }> {
+    const spent = await first(this.dataSource, SPEND_FLOW, [stateHash, connectionId, browserHash, now]);
+    if (spent) return { spent };
+    return { refused: (await first(this.dataSource, FLOW_BY_STATE, [stateHash])) ?? null };
   }
 }

@@ -120,14 +120,6 @@ export class UpstreamSignInService {
       if (err instanceof UpstreamRefusal) return this.refuse(connection, err, browser.request, user);
       throw err;
     }
-    await this.connections.recordAttempt(connection.workspaceId, {
-      connectionId: connection.id,
-      outcome: 'success',
-      subject: identity.subject,
-      email: identity.email ?? null,
-      userId: user.id,
-      requestId: browser.request.requestId,
-    });
     const answered = await this.authorization.after(browser.next, {
       sessionId: opened.session.id,
       userId: user.id,
@@ -210,9 +202,9 @@ export class UpstreamSignInService {
   }
 
   /**
-   * The binding, the verified email and the browser session, in one unit of work: the session
-   * exists exactly when the subject is bound to its person. The browser's previous session is
-   * replaced.
+   * The binding, the verified email, the browser session and the successful attempt, in one unit
+   * of work: the session exists exactly when the subject is bound to its person. The browser's
+   * previous session is replaced.
    */
   private async openSession(
     connection: SsoConnection,
@@ -244,6 +236,19 @@ export class UpstreamSignInService {
       if (browser.previous) {
         await this.sessions.revokeIn(tx, browser.previous.workspaceId, { sessionId: browser.previous.sessionId }, 'replaced', now);
       }
+      // The successful attempt commits with the session it opened (one transaction, not a second write after it).
+      await this.connections.recordAttempt(
+        connection.workspaceId,
+        {
+          connectionId: connection.id,
+          outcome: 'success',
+          subject: identity.subject,
+          email: identity.email ?? null,
+          userId: user.id,
+          requestId: browser.request.requestId,
+        },
+        tx,
+      );
       return this.signIn.openSessionIn(
         tx,
         events,

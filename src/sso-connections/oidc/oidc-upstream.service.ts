@@ -9,7 +9,7 @@ import { APP_CONFIG, type AppConfig } from '../../config/config';
 import type { BrowserSession } from '../../hosted-login/browser-sessions.service';
 import type { SsoConnection } from '../entities/sso-connection.entity';
 import { connectionUrls } from '../sso-connection-views';
-import { SsoConnectionsRepository } from '../sso-connections.repository';
+import { type OidcFlow, SsoConnectionsRepository } from '../sso-connections.repository';
 import { UpstreamRefusal } from '../upstream-refusals';
 import { UpstreamSignInResult, UpstreamSignInService } from '../upstream-sign-in.service';
 import { guardedFetch } from './guarded-fetch';
@@ -97,17 +97,11 @@ export class OidcUpstreamService {
     const refuse = (reason: UpstreamRefusal) => this.upstream.refuse(connection, reason, request);
     const state = currentUrl.searchParams.get('state');
     if (!state || state.length > 512) return refuse(new UpstreamRefusal('state_mismatch', 'no state'));
-    const flow = await this.connections.flowByState(sha256Hex(state));
-    if (!flow || flow.connectionId !== connection.id) return refuse(new UpstreamRefusal('state_mismatch', 'unknown state'));
-    if (typeof flowCookie !== 'string' || sha256Hex(flowCookie) !== flow.browserHash) {
-      return refuse(new UpstreamRefusal('state_mismatch', 'state started in another browser'));
-    }
     const now = this.clock.now();
-    if (flow.usedAt) return refuse(new UpstreamRefusal('response_replayed', 'state already used'));
-    if (flow.expiresAt <= now) return refuse(new UpstreamRefusal('state_mismatch', 'sign-in expired'));
-    if (!(await this.connections.spendFlow(flow.workspaceId, flow.stateHash, now))) {
-      return refuse(new UpstreamRefusal('response_replayed', 'state already used'));
-    }
+    const browserHash = typeof flowCookie === 'string' ? sha256Hex(flowCookie) : '';
+    const spent = await this.connections.spendFlow(sha256Hex(state), connection.id, browserHash, now);
+    if ('refused' in spent) return refuse(whyNotSpent(spent.refused, connection, browserHash, now));
+    const flow = spent.spent;
     let claims: client.IDToken;
     let config: client.Configuration | undefined;
     try {
@@ -218,6 +212,19 @@ export class OidcUpstreamService {
         return client.ClientSecretBasic(this.box.decrypt(connection.oidcClientSecretEncrypted!));
     }
   }
+}
+
+/**
+ * Why the callback's state spent no flow (the same checks, in the same order, as the statement
+ * that spends it): unknown or another connection's, another browser's, already spent, expired; a
+ * flow that passes them all was spent by a concurrent answer.
+ */
+function whyNotSpent(flow: OidcFlow | null, connection: SsoConnection, browserHash: string, now: Date): UpstreamRefusal {
+  if (!flow || flow.connectionId !== connection.id) return new UpstreamRefusal('state_mismatch', 'unknown state');
+  if (!browserHash || browserHash !== flow.browserHash) return new UpstreamRefusal('state_mismatch', 'state started in another browser');
+  if (flow.usedAt) return new UpstreamRefusal('response_replayed', 'state already used');
+  if (flow.expiresAt <= now) return new UpstreamRefusal('state_mismatch', 'sign-in expired');
+  return new UpstreamRefusal('response_replayed', 'state already used');
 }
 
 function versionOf(connection: SsoConnection): string {
