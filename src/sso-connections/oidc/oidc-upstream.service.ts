@@ -34,7 +34,8 @@ export type OidcStart = { kind: 'redirect'; location: string; flowCookie: string
 @Injectable()
 export class OidcUpstreamService {
   private readonly box: SecretBox;
-  private readonly discovered = new Map<string, { metadata: client.ServerMetadata; until: number; version: string }>();
+  /** Each connection's relying party as the last sign-in built it (decision 0985), by connection id. */
+  private readonly relyingParties = new Map<string, RelyingParty>();
   /** Each connection's provider JWKS as openid-client last fetched it, reused by the next sign-in. */
   private readonly jwksCaches = new Map<string, { cache: client.ExportedJWKSCache; version: string }>();
 
@@ -51,7 +52,7 @@ export class OidcUpstreamService {
   async start(connection: SsoConnection, next: string, flowCookie: unknown, request: RequestMeta): Promise<OidcStart> {
     let config: client.Configuration;
     try {
-      config = await this.configuration(connection);
+      config = (await this.relyingParty(connection)).forStart;
     } catch (err) {
       return this.upstream.refuse(connection, refusalOf(err), request);
     }
@@ -105,7 +106,7 @@ export class OidcUpstreamService {
     let claims: client.IDToken;
     let config: client.Configuration | undefined;
     try {
-      config = await this.configuration(connection);
+      config = this.configuration(connection, await this.relyingParty(connection));
       const tokens = await client.authorizationCodeGrant(config, currentUrl, {
         pkceCodeVerifier: this.box.decrypt(flow.codeVerifierEncrypted),
         expectedState: state,
@@ -154,41 +155,60 @@ export class OidcUpstreamService {
   }
 
   /**
-   * The provider's configuration with our client authentication: its discovery document is cached
-   * per connection version; the Configuration is new per sign-in so that the JWKS cache it starts
-   * from is ours to set (decision 0430). The ID token's signature is checked against the provider's
-   * JWKS (openid-client's non-repudiation check), not only trusted for arriving over TLS.
+   * What a connection's sign-ins share (decision 0985): the provider's discovery document, our
+   * client authentication (the secret decrypted, the private key imported), the guarded fetch and
+   * the Configuration the start builds its authorization URL with. Kept per connection version
+   * (its updated_at, read with the connection on every request, so an edit on any instance is seen
+   * at once) for the discovery document's 10 minutes.
    */
-  private async configuration(connection: SsoConnection): Promise<client.Configuration> {
+  private async relyingParty(connection: SsoConnection): Promise<RelyingParty> {
+    const version = versionOf(connection);
+    const kept = this.relyingParties.get(connection.id);
+    if (kept && kept.version === version && kept.until > Date.now()) return kept;
     const allowPrivate = this.config.OAUTH_JWKS_ALLOW_PRIVATE_TARGETS;
     const insecure = allowPrivate && connection.oidcIssuer!.startsWith('http:');
     const fetcher = guardedFetch(allowPrivate);
-    const config = new client.Configuration(
-      await this.serverMetadata(connection, fetcher, insecure),
-      connection.oidcClientId!,
-      { redirect_uris: [this.redirectUri(connection)] },
-      this.clientAuthentication(connection),
-    );
-    config[client.customFetch] = fetcher;
-    if (insecure) client.allowInsecureRequests(config);
-    client.enableNonRepudiationChecks(config);
+    const discovered = await client.discovery(new URL(connection.oidcIssuer!), connection.oidcClientId!, undefined, undefined, {
+      [client.customFetch]: fetcher,
+      execute: insecure ? [client.allowInsecureRequests] : [],
+    });
+    const party: Omit<RelyingParty, 'forStart'> = {
+      version,
+      until: Date.now() + DISCOVERY_TTL_MS,
+      metadata: discovered.serverMetadata(),
+      auth: this.clientAuthentication(connection),
+      fetcher,
+      insecure,
+    };
+    const built = { ...party, forStart: this.newConfiguration(connection, party) };
+    if (this.relyingParties.size > 1000) this.relyingParties.clear();
+    this.relyingParties.set(connection.id, built);
+    return built;
+  }
+
+  /**
+   * The Configuration a callback redeems its code with: new per sign-in so that the JWKS cache it
+   * starts from is ours to set (decision 0430). The ID token's signature is checked against the
+   * provider's JWKS (openid-client's non-repudiation check), not only trusted for arriving over TLS.
+   */
+  private configuration(connection: SsoConnection, party: RelyingParty): client.Configuration {
+    const config = this.newConfiguration(connection, party);
     const kept = this.jwksCaches.get(connection.id);
     if (kept && kept.version === versionOf(connection)) client.setJwksCache(config, refetchableOnUnknownKid(kept.cache));
     return config;
   }
 
-  private async serverMetadata(connection: SsoConnection, fetcher: client.CustomFetch, insecure: boolean): Promise<client.ServerMetadata> {
-    const version = versionOf(connection);
-    const cached = this.discovered.get(connection.id);
-    if (cached && cached.version === version && cached.until > Date.now()) return cached.metadata;
-    const discovered = await client.discovery(new URL(connection.oidcIssuer!), connection.oidcClientId!, undefined, undefined, {
-      [client.customFetch]: fetcher,
-      execute: insecure ? [client.allowInsecureRequests] : [],
-    });
-    const metadata = discovered.serverMetadata();
-    if (this.discovered.size > 1000) this.discovered.clear();
-    this.discovered.set(connection.id, { metadata, until: Date.now() + DISCOVERY_TTL_MS, version });
-    return metadata;
+  private newConfiguration(connection: SsoConnection, party: Omit<RelyingParty, 'forStart'>): client.Configuration {
+    const config = new client.Configuration(
+      party.metadata,
+      connection.oidcClientId!,
+      { redirect_uris: [this.redirectUri(connection)] },
+      party.auth,
+    );
+    config[client.customFetch] = party.fetcher;
+    if (party.insecure) client.allowInsecureRequests(config);
+    client.enableNonRepudiationChecks(config);
+    return config;
   }
 
   /** Keeps what openid-client fetched of the provider's JWKS for the connection's next sign-in. */
@@ -225,6 +245,18 @@ function whyNotSpent(flow: OidcFlow | null, connection: SsoConnection, browserHa
   if (flow.usedAt) return new UpstreamRefusal('response_replayed', 'state already used');
   if (flow.expiresAt <= now) return new UpstreamRefusal('state_mismatch', 'sign-in expired');
   return new UpstreamRefusal('response_replayed', 'state already used');
+}
+
+/** A connection's relying party, shared by its sign-ins (see OidcUpstreamService.relyingParty). */
+interface RelyingParty {
+  version: string;
+  until: number;
+  metadata: client.ServerMetadata;
+  auth: client.ClientAuth;
+  fetcher: client.CustomFetch;
+  insecure: boolean;
+  /** Builds the start's authorization URL only (no JWKS, no token request). */
+  forStart: client.Configuration;
 }
 
 function versionOf(connection: SsoConnection): string {
