@@ -61,7 +61,7 @@ describe('SSO connections: OIDC sign-in through a real upstream OP, in Chromium'
   async function signIn(
     tenant: OidcTenant,
     sub: string,
-    options: { context?: BrowserContext; tamper?: (callback: URL) => URL } = {},
+    options: { context?: BrowserContext; tamper?: (callback: URL) => URL; prompt?: string } = {},
   ): Promise<Outcome> {
     const config = await relyingParty(tenant);
     const verifier = oidc.randomPKCECodeVerifier();
@@ -73,6 +73,7 @@ describe('SSO connections: OIDC sign-in through a real upstream OP, in Chromium'
       code_challenge_method: 'S256',
       nonce,
       state,
+      ...(options.prompt ? { prompt: options.prompt } : {}),
     });
     const context = options.context ?? (await browser.newContext());
     try {
@@ -297,6 +298,25 @@ describe('SSO connections: OIDC sign-in through a real upstream OP, in Chromium'
     const kid = await op.rotateKeys();
     expect(await op.jwksKids()).toEqual([kid]);
     expect(tokensOf(await signIn(tenant, sub)).claims.sub).toBe(person);
+  });
+
+  it("forces the upstream's sign-in too when the application forces one (prompt=login): the upstream asks for the password despite its session", async () => {
+    const tenant = await connected();
+    const email = anEmail('forced');
+    const person = await provision(tenant, email);
+    const sub = await upstreamAccount(email);
+    const context = await browser.newContext();
+    try {
+      const first = tokensOf(await signIn(tenant, sub, { context }));
+      expect(first.upstreamAuthorize.searchParams.has('prompt')).toBe(false);
+      // The same browser, signed in here and at the upstream: prompt=login goes to the upstream, whose
+      // login form (filled by signIn) is shown again instead of its session answering at once.
+      const forced = tokensOf(await signIn(tenant, sub, { context, prompt: 'login' }));
+      expect(forced.upstreamAuthorize.searchParams.get('prompt')).toBe('login');
+      expect(forced.claims.sub).toBe(person);
+    } finally {
+      await context.close();
+    }
   });
 
   it("counts the upstream's MFA (amr) only where the connection trusts it", async () => {

@@ -7,6 +7,7 @@ import { sha256Hex } from '../../common/crypto/tokens';
 import type { RequestMeta } from '../../common/request-context';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import type { BrowserSession } from '../../hosted-login/browser-sessions.service';
+import { forcesAuthentication } from '../../hosted-login/continuation-target';
 import type { SsoConnection } from '../entities/sso-connection.entity';
 import { connectionUrls } from '../sso-connection-views';
 import { type OidcFlow, SsoConnectionsRepository } from '../sso-connections.repository';
@@ -79,6 +80,8 @@ export class OidcUpstreamService {
       nonce,
       code_challenge: await client.calculatePKCECodeChallenge(verifier),
       code_challenge_method: 'S256',
+      // A forced sign-in (the application's prompt=login or max_age) is forced at the upstream too (decision 0986).
+      ...(forcesAuthentication(next) ? { prompt: 'login' } : {}),
     });
     return { kind: 'redirect', location: url.href, flowCookie: browserToken };
   }
