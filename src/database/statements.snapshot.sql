@@ -187,6 +187,13 @@ jsonb_build_object('schemas', jsonb_build_array($5::text), 'id', g.id, 'displayN
 $4::text[]
 FROM scim_groups g WHERE g.workspace_id = $1 AND g.id = $2;
 
+-- directory-events.append-membership
+SELECT directory_event_append($1::uuid, $2::text, $3::uuid,
+jsonb_build_object(
+'group', (SELECT jsonb_build_object('id', g.id, 'displayName', g.display_name) FROM scim_groups g WHERE g.workspace_id = $1::uuid AND g.id = $3::uuid),
+'user', jsonb_build_object('id', $4::uuid, 'userName', COALESCE($5::text, (SELECT u.email FROM end_users u WHERE u.workspace_id = $1::uuid AND u.id = $4::uuid)))),
+NULL::text[]) AS id;
+
 -- directory-events.append-memberships
 INSERT INTO directory_events (workspace_id, type, resource_id, data)
 SELECT $1, $2, g.id, jsonb_build_object('group', jsonb_build_object('id', g.id, 'displayName', g.display_name),
@@ -556,7 +563,7 @@ INSERT INTO scim_group_changes AS c (group_id, backend_pid, changed_at)
 SELECT $2, pg_backend_pid(), now() WHERE EXISTS (SELECT 1 FROM added)
 ON CONFLICT (group_id, backend_pid) DO UPDATE SET changed_at = GREATEST(c.changed_at, excluded.changed_at)
 )
-SELECT a.user_id, u.email FROM added a JOIN end_users u ON u.id = a.user_id ORDER BY a.seq;
+SELECT a.user_id, u.email/*riders*/ FROM added a JOIN end_users u ON u.id = a.user_id ORDER BY a.seq;
 
 -- scim-groups.count[all]
 SELECT count(*)::int AS total FROM scim_groups g WHERE g.workspace_id = $1;
@@ -623,7 +630,7 @@ INSERT INTO scim_group_changes AS c (group_id, backend_pid, changed_at)
 SELECT $2, pg_backend_pid(), now() WHERE EXISTS (SELECT 1 FROM removed)
 ON CONFLICT (group_id, backend_pid) DO UPDATE SET changed_at = GREATEST(c.changed_at, excluded.changed_at)
 )
-SELECT r.user_id, u.email FROM removed r JOIN end_users u ON u.id = r.user_id ORDER BY r.seq;
+SELECT r.user_id, u.email/*riders*/ FROM removed r JOIN end_users u ON u.id = r.user_id ORDER BY r.seq;
 
 -- scim-groups.remove-members[all]
 WITH removed AS (
@@ -633,7 +640,7 @@ INSERT INTO scim_group_changes AS c (group_id, backend_pid, changed_at)
 SELECT $2, pg_backend_pid(), now() WHERE EXISTS (SELECT 1 FROM removed)
 ON CONFLICT (group_id, backend_pid) DO UPDATE SET changed_at = GREATEST(c.changed_at, excluded.changed_at)
 )
-SELECT r.user_id, u.email FROM removed r JOIN end_users u ON u.id = r.user_id ORDER BY r.seq;
+SELECT r.user_id, u.email/*riders*/ FROM removed r JOIN end_users u ON u.id = r.user_id ORDER BY r.seq;
 
 -- scim-groups.remove-members[by-ids]
 WITH removed AS (
@@ -643,7 +650,7 @@ INSERT INTO scim_group_changes AS c (group_id, backend_pid, changed_at)
 SELECT $2, pg_backend_pid(), now() WHERE EXISTS (SELECT 1 FROM removed)
 ON CONFLICT (group_id, backend_pid) DO UPDATE SET changed_at = GREATEST(c.changed_at, excluded.changed_at)
 )
-SELECT r.user_id, u.email FROM removed r JOIN end_users u ON u.id = r.user_id ORDER BY r.seq;
+SELECT r.user_id, u.email/*riders*/ FROM removed r JOIN end_users u ON u.id = r.user_id ORDER BY r.seq;
 
 -- scim-groups.remove-members[value-filter]
 WITH removed AS (
@@ -653,7 +660,7 @@ INSERT INTO scim_group_changes AS c (group_id, backend_pid, changed_at)
 SELECT $2, pg_backend_pid(), now() WHERE EXISTS (SELECT 1 FROM removed)
 ON CONFLICT (group_id, backend_pid) DO UPDATE SET changed_at = GREATEST(c.changed_at, excluded.changed_at)
 )
-SELECT r.user_id, u.email FROM removed r JOIN end_users u ON u.id = r.user_id ORDER BY r.seq;
+SELECT r.user_id, u.email/*riders*/ FROM removed r JOIN end_users u ON u.id = r.user_id ORDER BY r.seq;
 
 -- scim-groups.remove-user-from-all
 DELETE FROM scim_group_members WHERE workspace_id = $1 AND user_id = $2 RETURNING group_id;

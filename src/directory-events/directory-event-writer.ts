@@ -38,14 +38,30 @@ export class DirectoryEventWriter implements TransactionPhaseWriter {
     for (const change of changes) await this.append(tx, workspaceId, change);
   }
 
-  /** The SCIM create's user event rides its insert; anything else asks for a transaction. */
+  /**
+   * The SCIM create's user event rides its insert, and a one-member group change's event its membership
+   * statement (decision 0991); anything else asks for a transaction.
+   */
   rider(event: DomainEvent): StatementRider | null {
     const changes = changesOf(event);
     if (changes.length === 0) return NOTHING;
     const [change] = changes;
-    if (changes.length > 1 || change.kind !== 'user' || !change.stampedNow) return null;
-    const { expression, params } = this.repository.appendStampedExpression(userEvent(event.payload.workspaceId!, change));
-    return { expression, params, settle: () => undefined };
+    if (changes.length > 1) return null;
+    const workspaceId = event.payload.workspaceId!;
+    if (change.kind === 'user' && change.stampedNow) {
+      const { expression, params } = this.repository.appendStampedExpression(userEvent(workspaceId, change));
+      return { expression, params, settle: () => undefined };
+    }
+    if (change.kind === 'membership' && change.groupIds.length === 1 && change.users.length === 1) {
+      const { expression, params } = this.repository.appendMembershipExpression(
+        workspaceId,
+        change.type,
+        change.groupIds[0],
+        change.users[0],
+      );
+      return { expression, params, settle: () => undefined };
+    }
+    return null;
   }
 
   private async append(tx: EntityManager, workspaceId: string, change: DirectoryChange): Promise<void> {

@@ -54,6 +54,19 @@ const APPEND_MEMBERSHIPS = statement(
   NO_ROW,
 );
 
+/**
+ * One (group, user) event of a membership change as an expression, for a one-statement unit of work (decision
+ * 0991): the group's name and the user's userName are read in the statement, as APPEND_MEMBERSHIPS writes them
+ * (the userName given when the change knows it, else the user's row).
+ */
+const APPEND_MEMBERSHIP_EXPRESSION = `directory_event_append($1::uuid, $2::text, $3::uuid,
+  jsonb_build_object(
+    'group', (SELECT jsonb_build_object('id', g.id, 'displayName', g.display_name) FROM scim_groups g WHERE g.workspace_id = $1::uuid AND g.id = $3::uuid),
+    'user', jsonb_build_object('id', $4::uuid, 'userName', COALESCE($5::text, (SELECT u.email FROM end_users u WHERE u.workspace_id = $1::uuid AND u.id = $4::uuid)))),
+  NULL::text[])`;
+
+const APPEND_MEMBERSHIP = statement('directory-events.append-membership', `SELECT ${APPEND_MEMBERSHIP_EXPRESSION} AS id`, NO_ROW);
+
 // Key of the transaction-scoped advisory lock that makes one sealer at a time (across instances).
 const SEALER_LOCK = 7100500;
 const LOCK_SEALER = statement('directory-events.lock-sealer', `SELECT pg_advisory_xact_lock($1)`, NO_ROW);
@@ -139,6 +152,14 @@ const SNAPSHOT = statement(
   computed({ seq: 'number', directory: 'json' }),
 );
 
+export type MembershipEventType = 'directory.group.user_added' | 'directory.group.user_removed';
+
+/** A user of a membership event: its userName when the change read it, else read from the user's row. */
+export interface MembershipUser {
+  id: string;
+  userName?: string;
+}
+
 /** One event as the repository reads it. */
 export interface DirectoryEventRow {
   id: string;
@@ -206,12 +227,31 @@ export class DirectoryEventsRepository {
   async appendMemberships(
     tx: Tx,
     workspaceId: string,
-    type: 'directory.group.user_added' | 'directory.group.user_removed',
+    type: MembershipEventType,
     groupIds: string[],
-    users: { id: string; userName: string }[],
+    users: MembershipUser[],
   ): Promise<void> {
     if (groupIds.length === 0 || users.length === 0) return;
+    if (users.some((u) => u.userName === undefined)) {
+      for (const groupId of groupIds) for (const user of users) await this.appendMembership(tx, workspaceId, type, groupId, user);
+      return;
+    }
     await run(tx, APPEND_MEMBERSHIPS, [workspaceId, type, groupIds, users.map((u) => u.id), users.map((u) => u.userName)]);
+  }
+
+  /** APPEND_MEMBERSHIP_EXPRESSION on a transaction (a one-member change that ran as an ordinary unit of work). */
+  async appendMembership(tx: Tx, workspaceId: string, type: MembershipEventType, groupId: string, user: MembershipUser): Promise<void> {
+    await run(tx, APPEND_MEMBERSHIP, this.appendMembershipExpression(workspaceId, type, groupId, user).params);
+  }
+
+  /** One (group, user) membership event as an expression riding in another statement. */
+  appendMembershipExpression(
+    workspaceId: string,
+    type: MembershipEventType,
+    groupId: string,
+    user: MembershipUser,
+  ): { expression: string; params: unknown[] } {
+    return { expression: APPEND_MEMBERSHIP_EXPRESSION, params: [workspaceId, type, groupId, user.id, user.userName ?? null] };
   }
 
   /** Takes the sealer's lock (waits for another instance's pass) until the transaction ends. */

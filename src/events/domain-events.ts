@@ -94,7 +94,8 @@ export type DirectoryChange =
       kind: 'membership';
       type: 'directory.group.user_added' | 'directory.group.user_removed';
       groupIds: string[];
-      users: { id: string; userName: string }[];
+      /** Each user's userName as the change read it; absent, the event reads it from the user's row (decision 0991). */
+      users: { id: string; userName?: string }[];
     };
 
 /** The facts of a SCIM write's audit row and the directory changes it made. */

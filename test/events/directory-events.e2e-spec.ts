@@ -116,6 +116,50 @@ describe('directory events', () => {
     expect(deleted).toMatchObject({ seq: 12, type: 'directory.group.deleted', data: { id: group.id, displayName: 'Engineering' } });
   });
 
+  it('a one-member PATCH as Okta and Entra send it writes one event naming group and user, and none when it changes nothing', async () => {
+    const s = await aScimTenant(t);
+    const [a, b] = [await aScimUser(s), await aScimUser(s)];
+    const group = await aScimGroup(s, `ops-${a.id.slice(0, 6)}`);
+    await eventsAfter(s, 0, 3);
+    const patch = (operation: Record<string, unknown>) =>
+      s.patch(`/Groups/${group.id}`, { schemas: [PATCH_OP], Operations: [operation] }).expect(204);
+    await patch({ op: 'add', path: 'members', value: [{ value: a.id }] }); // Okta
+    await patch({ op: 'Add', path: 'members', value: [{ value: b.id }] }); // Entra
+    await patch({ op: 'add', path: 'members', value: [{ value: b.id }] }); // already a member: nothing changes
+    await patch({ op: 'remove', path: `members[value eq "${a.id}"]` }); // Okta
+    await patch({ op: 'Remove', path: 'members', value: [{ value: b.id }] }); // Entra
+    await patch({ op: 'remove', path: `members[value eq "${a.id}"]` }); // no longer a member: nothing changes
+    await patch({ op: 'add', path: 'members', value: [{ value: a.id.toUpperCase() }] }); // the id in capitals is the same user
+    const events = await eventsAfter(s, 3, 5);
+    expect(types(events)).toEqual([
+      'directory.group.user_added',
+      'directory.group.user_added',
+      'directory.group.user_removed',
+      'directory.group.user_removed',
+      'directory.group.user_added',
+    ]);
+    const named = (u: { id: string; userName: unknown }) => ({
+      group: { id: group.id, displayName: group.displayName },
+      user: { id: u.id, userName: u.userName },
+    });
+    expect(events.map((e) => e.data)).toEqual([named(a), named(b), named(a), named(b), named(a)]);
+    const audited = (await t.dataSource.query(
+      `SELECT metadata FROM audit_events WHERE workspace_id = $1 AND event_type = 'scim_group_update' AND target_id = $2 ORDER BY created_at`,
+      [s.ws.id, group.id],
+    )) as { metadata: { members_added: number; members_removed: number } }[];
+    expect(audited.map((r) => [r.metadata.members_added, r.metadata.members_removed])).toEqual([
+      [1, 0],
+      [1, 0],
+      [0, 1],
+      [0, 1],
+      [1, 0],
+    ]);
+    // A group the workspace does not have is 404, whether or not the user is one of its users.
+    await s
+      .patch(`/Groups/${b.id}`, { schemas: [PATCH_OP], Operations: [{ op: 'add', path: 'members', value: [{ value: a.id }] }] })
+      .expect(404);
+  });
+
   it('pages by after and limit, filters by type, and answers the whole directory with the seq it reflects', async () => {
     const s = await aScimTenant(t);
     const users = [await aScimUser(s), await aScimUser(s), await aScimUser(s)];

@@ -16,6 +16,9 @@ describe('concurrent group PATCHes', () => {
       schemas: [PATCH_OP],
       Operations: [{ op: 'add', path: 'members', value: ids.map((value) => ({ value })) }],
     });
+  /** One member added as Okta and Entra send it (204, one statement: decision 0991). */
+  const addOne = (tenant: ScimTenant, groupId: string, id: string) =>
+    tenant.patch(`/Groups/${groupId}`, { schemas: [PATCH_OP], Operations: [{ op: 'add', path: 'members', value: [{ value: id }] }] });
   const rename = (tenant: ScimTenant, groupId: string, displayName: string) =>
     tenant.patch(`/Groups/${groupId}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', path: 'displayName', value: displayName }] });
 
@@ -84,6 +87,26 @@ describe('concurrent group PATCHes', () => {
     expect(updates).toHaveLength(20);
     expect(updates.every((m) => m.members_removed === 0 && (m.members_added === 1 || m.members_added === 2))).toBe(true);
     expect(updates.reduce((sum, m) => sum + m.members_added, 0)).toBe(21);
+  });
+
+  it('20 one-member PATCHes at once, each one statement: every member present once, every change audited once', async () => {
+    const tenant = await aScimTenant(t);
+    const group = await aScimGroup(tenant, 'Pushed one by one');
+    const users: ScimResource[] = [];
+    for (let i = 0; i < 20; i++) users.push(await aScimUser(tenant));
+
+    const responses = await Promise.all(users.map((u) => addOne(tenant, group.id, u.id)));
+    expect(responses.map((r) => r.status)).toEqual(users.map(() => 204));
+    // Sent again, they change nothing: 204 and no audit row.
+    const again = await Promise.all(users.slice(0, 5).map((u) => addOne(tenant, group.id, u.id)));
+    expect(again.map((r) => r.status)).toEqual([204, 204, 204, 204, 204]);
+
+    const members = (await tenant.get(`/Groups/${group.id}`).expect(200)).body.members as { value: string }[];
+    expect(members).toHaveLength(20);
+    expect(new Set(members.map((m) => m.value))).toEqual(new Set(users.map((u) => u.id)));
+    const updates = await groupUpdates(tenant, group.id);
+    expect(updates).toHaveLength(20);
+    expect(updates.every((m) => m.members_added === 1 && m.members_removed === 0)).toBe(true);
   });
 
   it('adds and removes members while a rename of the group is in flight, without waiting for it', async () => {
@@ -160,5 +183,25 @@ describe('concurrent group PATCHes', () => {
       await holder.release();
     }
     expect((await patch).status).toBe(404);
+  });
+
+  it('answers 404, not 500, when the group is deleted while a one-member PATCH of it is in flight', async () => {
+    const tenant = await aScimTenant(t);
+    const user = await aScimUser(tenant);
+    const group = await aScimGroup(tenant);
+    const holder = t.dataSource.createQueryRunner();
+    await holder.connect();
+    let patch: Promise<{ status: number }>;
+    try {
+      await holder.startTransaction();
+      await holder.query(`DELETE FROM scim_groups WHERE id = $1`, [group.id]);
+      patch = addOne(tenant, group.id, user.id).then((res) => res);
+      await lockWaiters(1);
+      await holder.commitTransaction();
+    } finally {
+      await holder.release();
+    }
+    expect((await patch).status).toBe(404);
+    expect(await groupUpdates(tenant, group.id)).toHaveLength(0);
   });
 });

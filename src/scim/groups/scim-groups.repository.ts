@@ -2,7 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { computed, entityColumns, NO_ROW } from '../../database/row-shape';
-import { first, one, run, statement, statementFamily } from '../../database/statement';
+import { first, one, rewritten, run, runRaw, statement, statementFamily } from '../../database/statement';
+import { RIDER_COLUMNS, settleRiders, withRiderColumns } from '../../database/statement-riders';
+import type { StatementRider } from '../../events/domain-events';
 import type { Tx } from '../../database/unit-of-work';
 import { EndUser } from '../../end-user-directory/entities/end-user.entity';
 import { FilterNode } from '../filter/ast';
@@ -136,7 +138,7 @@ const ADD = statement(
           ORDER BY m.n
          ON CONFLICT DO NOTHING RETURNING user_id, seq
        ), ${CHANGED.replace('$GROUP', '$2').replace('$ROWS', 'added')}
-       SELECT a.user_id, u.email FROM added a JOIN end_users u ON u.id = a.user_id ORDER BY a.seq`,
+       SELECT a.user_id, u.email${RIDER_COLUMNS} FROM added a JOIN end_users u ON u.id = a.user_id ORDER BY a.seq`,
   MEMBER_CHANGE,
 );
 const BY_IDS = '(gm.user_id = ANY($3::uuid[]))';
@@ -148,9 +150,17 @@ const REMOVE = statementFamily(
   (cond: string) => `WITH removed AS (
          DELETE FROM scim_group_members gm WHERE gm.workspace_id = $1 AND gm.group_id = $2 AND ${cond} RETURNING gm.user_id, gm.seq
        ), ${CHANGED.replace('$GROUP', '$2').replace('$ROWS', 'removed')}
-       SELECT r.user_id, u.email FROM removed r JOIN end_users u ON u.id = r.user_id ORDER BY r.seq`,
+       SELECT r.user_id, u.email${RIDER_COLUMNS} FROM removed r JOIN end_users u ON u.id = r.user_id ORDER BY r.seq`,
   { 'by-ids': [BY_IDS], all: ['TRUE'], 'all-but-ids': [ALL_BUT_IDS], 'value-filter': [memberFilter('value eq "x"', []).cond] },
 );
+
+const REMOVE_BY_IDS = REMOVE(BY_IDS);
+
+/** A PATCH's one member added or removed (what Okta and Entra send), run as one statement (decision 0991). */
+export interface OneMemberChange {
+  kind: 'add' | 'remove';
+  userId: string;
+}
 
 /** A filter as SQL, with the parameters it binds after the workspace id ($1). */
 function compile(workspaceId: string, filter: FilterNode | undefined): { where: string; params: unknown[] } {
@@ -180,9 +190,9 @@ export class ScimGroupsRepository {
     return first(tx ?? this.dataSource, FIND, [workspaceId, id]);
   }
 
-  /** Whether the workspace has the group (a primary-key probe: no members, no meta.lastModified). */
-  async exists(tx: Tx, workspaceId: string, id: string): Promise<boolean> {
-    return (await first(tx, EXISTS, [workspaceId, id])) !== undefined;
+  /** Whether the workspace has the group (a primary-key probe: no members, no meta.lastModified); on the pool without a transaction. */
+  async exists(tx: Tx | null, workspaceId: string, id: string): Promise<boolean> {
+    return (await first(tx ?? this.dataSource, EXISTS, [workspaceId, id])) !== undefined;
   }
 
   /**
@@ -283,6 +293,26 @@ export class ScimGroupsRepository {
         return { added: await this.add(tx, workspaceId, groupId, step.userIds), removed };
       }
     }
+  }
+
+  /**
+   * Adds or removes one member in one statement carrying the unit of work's riders (its audit row and directory
+   * event, decision 0991), which run once when the member was added or removed and not at all otherwise; on the
+   * pool, or plainly on a transaction (`on`). True when the membership changed. Throws PostgreSQL's
+   * foreign_key_violation when the group was deleted meanwhile, as applyStep does.
+   */
+  async changeOneMember(
+    on: Tx | null,
+    workspaceId: string,
+    groupId: string,
+    change: OneMemberChange,
+    riders: readonly StatementRider[],
+  ): Promise<boolean> {
+    const s = change.kind === 'add' ? ADD : REMOVE_BY_IDS;
+    const { sql, params } = withRiderColumns(s.text, [workspaceId, groupId, [change.userId]], riders);
+    const rows = await runRaw(on ?? this.dataSource, rewritten(s, sql), params);
+    settleRiders(rows, riders);
+    return rows.length > 0;
   }
 
   /** Removes every group membership of the user (DELETE /Users/{id}); returns the groups it left. */

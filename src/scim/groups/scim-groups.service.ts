@@ -16,7 +16,7 @@ import { rethrowWorkspaceGone, ScimError } from '../scim.errors';
 import { GROUP_SCHEMA } from '../filter/attributes';
 import { toScimGroup } from './group.mapper';
 import type { DirectoryChange } from '../../events/domain-events';
-import { GroupRow, MemberChange, MemberRow, Renamed, ScimGroupsRepository, StepResult } from './scim-groups.repository';
+import { GroupRow, MemberChange, MemberRow, OneMemberChange, Renamed, ScimGroupsRepository, StepResult } from './scim-groups.repository';
 
 type Json = Record<string, unknown>;
 
@@ -153,6 +153,8 @@ export class ScimGroupsService {
    * or a member row written proves it; a foreign key violation answers 404 as in change).
    */
   private async changeQuietly(actor: ScimPrincipal, id: string, change: GroupChange, request: RequestMeta): Promise<undefined> {
+    const member = oneMember(change);
+    if (member) return this.changeOneMember(actor, id, member, request);
     await this.uow.run(async (tx, events) => {
       const renamed = await this.rename(tx, actor.workspaceId, id, change);
       const steps = await this.applySteps(tx, actor.workspaceId, id, change.members);
@@ -177,6 +179,38 @@ export class ScimGroupsService {
     return undefined;
   }
 
+  /**
+   * One member added or removed, nothing else (what Okta and Entra send one at a time), as one statement that
+   * carries its audit row and directory event (decision 0991): they are said up front and written only if the
+   * member changed, so a PATCH that changes nothing writes neither, as changeQuietly. With nothing changed,
+   * the group's existence decides between 204 and 404.
+   */
+  private async changeOneMember(actor: ScimPrincipal, id: string, member: OneMemberChange, request: RequestMeta): Promise<undefined> {
+    const added = member.kind === 'add';
+    const changed = await this.uow
+      .runAsOneStatement(
+        (events) =>
+          events.emit('scim_group_update', {
+            ...scimAuditFacts(actor, { type: 'ScimGroup', id }, request, { members_added: added ? 1 : 0, members_removed: added ? 0 : 1 }),
+            directory: [
+              {
+                kind: 'membership',
+                type: added ? 'directory.group.user_added' : 'directory.group.user_removed',
+                groupIds: [id],
+                users: [{ id: member.userId }],
+              },
+            ],
+          }),
+        (on, riders) => this.groups.changeOneMember(on, actor.workspaceId, id, member, riders),
+        (wrote) => wrote,
+      )
+      .catch((err: unknown) => {
+        throw isGroupGone(err) ? notFound(id) : err;
+      });
+    if (!changed && !(await this.groups.exists(null, actor.workspaceId, id))) throw notFound(id);
+    return undefined;
+  }
+
   /** Runs the member steps in order (each records the change it made); 404 when the group was deleted meanwhile (its foreign key). */
   private async applySteps(tx: Tx, workspaceId: string, id: string, steps: MemberStep[]): Promise<StepResult> {
     const added: MemberChange[] = [];
@@ -188,13 +222,7 @@ export class ScimGroupsService {
         removed.push(...r.removed);
       }
     } catch (err) {
-      if (
-        isForeignKeyViolation(err, 'scim_group_members_group_id_fkey') ||
-        isForeignKeyViolation(err, 'scim_group_changes_group_id_fkey')
-      ) {
-        throw notFound(id);
-      }
-      throw err;
+      throw isGroupGone(err) ? notFound(id) : err;
     }
     return { added, removed };
   }
@@ -273,6 +301,29 @@ function membershipChanges(groupId: string, steps: StepResult): DirectoryChange[
       ? [{ kind: 'membership' as const, type: 'directory.group.user_added' as const, groupIds: [groupId], users: users(steps.added) }]
       : []),
   ];
+}
+
+/** The one member a PATCH adds or removes when that is all it does (a `members[value eq "<id>"]` removal included). */
+function oneMember(change: GroupChange): OneMemberChange | undefined {
+  if (change.displayName !== undefined || change.externalId !== undefined || change.members.length !== 1) return undefined;
+  const [step] = change.members;
+  if ((step.kind === 'add' || step.kind === 'remove') && step.userIds.length === 1) return { kind: step.kind, userId: step.userIds[0] };
+  if (step.kind === 'removeWhere') {
+    const f = step.filter;
+    const byId =
+      f.type === 'compare' &&
+      f.op === 'eq' &&
+      f.path.attr.toLowerCase() === 'value' &&
+      f.path.sub === undefined &&
+      f.path.urn === undefined;
+    if (byId && typeof f.value === 'string' && isUuid(f.value)) return { kind: 'remove', userId: f.value };
+  }
+  return undefined;
+}
+
+/** The group was deleted while the change ran: its member and change rows' foreign keys refused them. */
+function isGroupGone(err: unknown): boolean {
+  return isForeignKeyViolation(err, 'scim_group_members_group_id_fkey') || isForeignKeyViolation(err, 'scim_group_changes_group_id_fkey');
 }
 
 /** Whether the query asked for a representation (non-empty `attributes` or `excludedAttributes`). */
