@@ -3,10 +3,10 @@ import { spEndpoints } from './saml-connection-settings';
 import { validateAgainstSamlSchema } from './saml-xml';
 
 /**
- * The SAML 2.0 schema check run by the long-lived xmllint worker: genuine responses pass, responses
+ * The SAML 2.0 schema check run by the long-lived libxml2 worker (schema compiled once): genuine responses pass, responses
  * the schema forbids fail, and answers under concurrency belong to their own documents.
  */
-describe('SAML schema validation in the xmllint worker', () => {
+describe('SAML schema validation in the libxml2 worker', () => {
   const idp = new UpstreamSamlIdp();
   const sp = spEndpoints('https://id.example.test', 'conn-a');
   let genuine: string;

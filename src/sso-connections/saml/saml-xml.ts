@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DOMParser, Element, Node } from '@xmldom/xmldom';
 import { refuse } from './saml-refusal';
-import { XmllintWorker, type XmllintFile } from './saml-schema-worker';
+import { XsdWorker } from './saml-schema-worker';
 
 /**
  * Strict reading of inbound SAML XML: no DTD at all (refused before any parser sees the text, so
@@ -89,29 +88,23 @@ export function attr(el: Element | undefined, name: string): string | undefined 
 }
 
 const SCHEMA_DIR = join(dirname(require.resolve('@authenio/samlify-xmllint-wasm')), 'schemas');
-const [ROOT_SCHEMA, ...PRELOAD]: XmllintFile[] = [
-  'saml-schema-protocol-2.0.xsd',
-  'datatypes.dtd',
-  'saml-schema-assertion-2.0.xsd',
-  'xmldsig-core-schema.xsd',
-  'XMLSchema.dtd',
-  'xenc-schema.xsd',
-].map((fileName) => ({ fileName, contents: readFileSync(join(SCHEMA_DIR, fileName), 'utf8') }));
-
-const xmllint = new XmllintWorker();
+const schema = new XsdWorker({
+  root: 'saml-schema-protocol-2.0.xsd',
+  files: Object.fromEntries(
+    ['saml-schema-protocol-2.0.xsd', 'saml-schema-assertion-2.0.xsd', 'xmldsig-core-schema.xsd', 'xenc-schema.xsd'].map((name) => [
+      name,
+      join(SCHEMA_DIR, name),
+    ]),
+  ),
+});
 
 /**
- * The schema validator samlify calls before it trusts a message: xmllint (WebAssembly) against
- * the OASIS SAML 2.0 protocol schema that @authenio/samlify-xmllint-wasm ships, with the
- * arguments xmllint-wasm's `validateXML` gives it (`--schema <root> --noout response.xml`). Unlike
- * that package's own `validate`, it logs nothing (the message is the person's data), decision
- * 0421; it runs in one long-lived worker instead of a new one per call, decision 0944.
+ * The schema check before anything in a message is trusted: libxml2 against the OASIS SAML 2.0
+ * protocol schema (with the assertion, XML Signature and XML Encryption schemas it imports) that
+ * @authenio/samlify-xmllint-wasm ships. Nothing is logged (the message is the person's data,
+ * decision 0421); the schema is compiled once per process in a worker thread (decision 0981).
  */
 export async function validateAgainstSamlSchema(xml: string): Promise<true> {
-  const exitCode = await xmllint.run({
-    inputFiles: [{ fileName: 'response.xml', contents: xml }, ROOT_SCHEMA, ...PRELOAD],
-    args: ['--schema', ROOT_SCHEMA.fileName, '--noout', 'response.xml'],
-  });
-  if (exitCode !== 0) throw new Error('ERR_SCHEMA_INVALID');
+  if (!(await schema.isValid(xml))) throw new Error('ERR_SCHEMA_INVALID');
   return true;
 }
