@@ -161,6 +161,22 @@ describe('SAML response verification', () => {
       expect(await refusalOf(verify(base64(moved)))).toBe('signature_invalid');
     });
 
+    it('refuses a genuine assertion signature moved up to the Response, where it no longer covers the element that holds it', async () => {
+      const xml = await genuineXml();
+      const signature = /<(\w+:)?Signature[\s\S]*<\/(\w+:)?Signature>/.exec(xml)![0];
+      const issuer = /<saml:Issuer>[^<]*<\/saml:Issuer>/.exec(xml)![0];
+      const moved = xml.replace(signature, '').replace(issuer, issuer + signature);
+      expect(moved.indexOf(signature)).toBeLessThan(moved.indexOf('<saml:Assertion'));
+      expect(await refusalOf(verify(base64(moved)))).toBe('signature_invalid');
+    });
+
+    it('refuses a signature anywhere but on the Response or its assertion', async () => {
+      const xml = await genuineXml();
+      const signature = /<(\w+:)?Signature[\s\S]*<\/(\w+:)?Signature>/.exec(xml)![0];
+      const stray = xml.replace('<samlp:Status>', `<samlp:Extensions>${signature}</samlp:Extensions><samlp:Status>`);
+      expect(await refusalOf(verify(base64(stray)))).toBe('signature_invalid');
+    });
+
     it('refuses a comment inside the NameID (the signature still verifies; the reader would see another name)', async () => {
       const trick = await idp.signedResponseXml(sp, { ...person, subject: 'admin.evil' }, { inResponseTo: requestId });
       expect(await refusalOf(verify(base64(trick.replace('>admin.evil<', '>admin<!---->.evil<'))))).toBe('malformed_response');

@@ -1,9 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Element } from '@xmldom/xmldom';
-import { SamlLib } from 'samlify';
-import type { MetadataInterface } from 'samlify/types/src/metadata';
 import { DEFAULT_ATTRIBUTE_NAMES, SamlAttributeMapping, SamlConnectionSettings, SpEndpoints } from './saml-connection-settings';
-import { refuse, SamlRefusal } from './saml-refusal';
+import { refuse } from './saml-refusal';
+import { verifiedAssertion } from './saml-signature';
 import { attr, children, descendants, NS, onlyChild, parseStrict, pureText, validateAgainstSamlSchema } from './saml-xml';
 
 /** Clock skew allowed either side of the IdP's validity window (decision 0422). */
@@ -26,8 +25,6 @@ const MULTI_FACTOR_CLASSES: ReadonlySet<string> = new Set([
   'https://refeds.org/profile/mfa',
   'http://schemas.microsoft.com/claims/multipleauthn',
 ]);
-const RSA_SHA256 = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
-const WEAK_DIGESTS = /#(rsa-)?sha1$/;
 
 /** What a verified response says about the person, in the connections module's terms. */
 export interface VerifiedSamlSignIn {
@@ -56,10 +53,10 @@ export interface VerifyInput {
 
 /**
  * Verifies an HTTP-POST SAMLResponse for one connection and reads the person from the signed
- * assertion only (saml-core, saml-profiles §4.1.4). The signature is checked by samlify's
- * verifier (xml-crypto with absolute XPaths and its wrapping checks), which answers the bytes
- * the signature covers; every claim is read from those bytes, never from the document around
- * them, so a wrapped or duplicated assertion cannot lend its data to a genuine signature.
+ * assertion only (saml-core, saml-profiles §4.1.4). The signature is checked with xml-crypto
+ * where SAML places it (`verifiedAssertion`, decision 0982), which answers the bytes the
+ * signature covers; every claim is read from those bytes, never from the document around them,
+ * so a wrapped or duplicated assertion cannot lend its data to a genuine signature.
  * Throws SamlRefusal with a typed reason.
  */
 export async function verifySamlResponse(input: VerifyInput): Promise<VerifiedSamlSignIn> {
@@ -78,10 +75,7 @@ export async function verifySamlResponse(input: VerifyInput): Promise<VerifiedSa
   } catch {
     refuse('malformed_response', 'the response is not valid against the SAML 2.0 schema');
   }
-  const assertion = parseStrict(verifiedAssertionXml(xml, input.connection.idpCertificates));
-  if (assertion.namespaceURI !== NS.assertion || assertion.localName !== 'Assertion') {
-    refuse('signature_invalid', 'the signed element is not an assertion');
-  }
+  const assertion = verifiedAssertion(response, xml, input.connection.idpCertificates);
 
   const { connection, sp } = input;
   checkIssuer(response, assertion, connection.idpEntityId);
@@ -142,39 +136,6 @@ function checkStatus(response: Element): void {
   if (value === STATUS_SUCCESS) return;
   const nested = code && attr(onlyChild(code, NS.protocol, 'StatusCode'), 'Value');
   refuse('upstream_error', `the IdP answered ${[value ?? 'no status', nested].filter(Boolean).join(' / ')}`);
-}
-
-/**
- * The XML of the assertion a signature from one of the connection's certificates covers.
- * samlify trusts a certificate embedded in the signature only when it equals one in the
- * metadata and otherwise uses the first; each certificate is tried on its own so the second of
- * a rollover pair works when the IdP embeds none.
- */
-function verifiedAssertionXml(xml: string, certificates: readonly string[]): string {
-  const signatureMethods = [...xml.matchAll(/SignatureMethod[^>]*Algorithm="([^"]*)"/g)].map((m) => m[1]);
-  if (signatureMethods.some((alg) => WEAK_DIGESTS.test(alg))) refuse('signature_invalid', 'SHA-1 signatures are refused');
-  let lastError = 'no signature over the response or the assertion';
-  for (const cert of certificates) {
-    try {
-      const [verified, assertionXml] = SamlLib.verifySignature(xml, { metadata: oneCertificate(cert), signatureAlgorithm: RSA_SHA256 });
-      if (verified && typeof assertionXml === 'string') return assertionXml;
-      if (verified) lastError = 'the signed response carries no single plain assertion';
-      else lastError = 'no signature verifies with the connection certificates';
-    } catch (err) {
-      if (err instanceof SamlRefusal) throw err;
-      lastError =
-        err instanceof Error && err.message === 'ERR_POTENTIAL_WRAPPING_ATTACK'
-          ? 'signature wrapping detected'
-          : 'the signature could not be verified';
-      if (lastError === 'signature wrapping detected') break;
-    }
-  }
-  return refuse('signature_invalid', lastError);
-}
-
-function oneCertificate(pem: string): MetadataInterface {
-  const body = pem.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '').replace(/\s+/g, '');
-  return { getX509Certificate: () => body } as unknown as MetadataInterface;
 }
 
 function checkIssuer(response: Element, assertion: Element, idpEntityId: string): void {
