@@ -1,19 +1,16 @@
 import { Doc, Errors, Returns, ReturnsText } from '../api-docs/decorators';
 import { BAD_QUERY, NOT_A_MEMBER, ReadRoute } from '../api-docs/routes';
-import { Controller, Get, Query, Res } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Get, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { once } from 'node:events';
-import { Auth } from '../common/auth/auth.decorator';
+import { DeveloperApi } from '../common/auth/developer-api.decorator';
 import { type WorkspaceScope, WorkspaceScoped } from '../workspaces/workspace-scoped';
 import { AuditQueryService } from './audit-query.service';
 import { AuditVerifyService } from './audit-verify.service';
 import { AuditCheckpointsQueryDto, AuditExportQueryDto, AuditQueryDto, AuditVerifyQueryDto } from './dto/audit-query.dto';
 import { AuditCheckpointPageSchema, AuditPageSchema, AuditPublicKeysSchema, AuditVerifyResultSchema } from './audit.schemas';
 
-@ApiTags('audit')
-@Controller('developer/audit')
-@Auth('developer')
+@DeveloperApi('developer/audit', 'audit')
 export class AuditController {
   constructor(
     private readonly audit: AuditQueryService,

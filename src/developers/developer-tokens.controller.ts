@@ -1,17 +1,15 @@
-import { Body, Controller, Delete, Param } from '@nestjs/common';
+import { Body, Delete, Param } from '@nestjs/common';
 import { Doc, NoContentRoute } from '../api-docs/decorators';
 import { CreateRoute, ListRoute } from '../api-docs/routes';
-import { ApiTags } from '@nestjs/swagger';
-import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
+import { CurrentPrincipal } from '../common/auth/auth.decorator';
+import { DeveloperApi } from '../common/auth/developer-api.decorator';
 import type { DeveloperPrincipal } from '../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
 import { DevelopersService } from './developers.service';
 import { CreateDeveloperTokenDto } from './dto/developer-auth.dto';
 import { DeveloperTokenCreatedSchema, DeveloperTokenSchema } from './developers.schemas';
 
-@ApiTags('developer tokens')
-@Controller('developer/tokens')
-@Auth('developer')
+@DeveloperApi('developer/tokens', 'developer tokens')
 export class DeveloperTokensController {
   constructor(private readonly developers: DevelopersService) {}
 

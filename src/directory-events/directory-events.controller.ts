@@ -1,8 +1,7 @@
-import { Controller, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Query } from '@nestjs/common';
 import { Doc, type ErrorSpec } from '../api-docs/decorators';
 import { NOT_A_MEMBER, ReadRoute } from '../api-docs/routes';
-import { Auth } from '../common/auth/auth.decorator';
+import { DeveloperApi } from '../common/auth/developer-api.decorator';
 import { type WorkspaceScope, WorkspaceScoped } from '../workspaces/workspace-scoped';
 import { DirectoryEventPageSchema, DirectorySnapshotSchema } from './directory-events.schemas';
 import { DirectoryEventsService } from './directory-events.service';
@@ -10,9 +9,7 @@ import { DirectoryQueryDto, EventsQueryDto } from './dto/events-query.dto';
 
 const NO_WORKSPACE_ID: ErrorSpec = [400, 'validation_failed', 'workspace_id is missing or not a UUID'];
 
-@ApiTags('directory events')
-@Controller('developer')
-@Auth('developer')
+@DeveloperApi('developer', 'directory events')
 export class DirectoryEventsController {
   constructor(private readonly events: DirectoryEventsService) {}
 

@@ -1,8 +1,8 @@
-import { Body, Controller, Param, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Param, Query } from '@nestjs/common';
 import { Doc, type ErrorSpec } from '../api-docs/decorators';
 import { CreateRoute, NOT_A_MEMBER, ReadRoute } from '../api-docs/routes';
-import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
+import { CurrentPrincipal } from '../common/auth/auth.decorator';
+import { DeveloperApi } from '../common/auth/developer-api.decorator';
 import type { DeveloperPrincipal } from '../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
 import { DirectoryUserPageSchema, DirectoryUserSchema } from '../end-users/directory/directory.schemas';
@@ -16,9 +16,7 @@ const BAD_FIELD: ErrorSpec = [400, 'validation_failed', 'A field breaks its rule
 const EMAIL_TAKEN: ErrorSpec = [409, 'email_taken', 'The directory already has a person with this email'];
 const BAD_PAGE: ErrorSpec = [400, 'validation_failed', 'A query parameter breaks its rule, or the cursor is not one this API gave'];
 
-@ApiTags('directory')
-@Controller('developer/directory')
-@Auth('developer')
+@DeveloperApi('developer/directory', 'directory')
 export class DirectoryController {
   constructor(private readonly directory: DirectoryService) {}
 

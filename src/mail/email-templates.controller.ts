@@ -1,16 +1,13 @@
 import { Doc } from '../api-docs/decorators';
 import { DeveloperList, ReplaceRoute } from '../api-docs/routes';
-import { Body, Controller, Param, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { Auth } from '../common/auth/auth.decorator';
+import { Body, Param, Query } from '@nestjs/common';
+import { DeveloperApi } from '../common/auth/developer-api.decorator';
 import { type WorkspaceScope, WorkspaceScoped } from '../workspaces/workspace-scoped';
 import { ListEmailTemplatesQuery, SaveEmailTemplateDto } from './dto/email-template.dto';
 import { EmailTemplatesService } from './email-templates.service';
 import { EmailTemplateSchema } from './email-templates.schemas';
 
-@ApiTags('email templates')
-@Controller('developer/email-templates')
-@Auth('developer')
+@DeveloperApi('developer/email-templates', 'email templates')
 export class EmailTemplatesController {
   constructor(private readonly templates: EmailTemplatesService) {}
 

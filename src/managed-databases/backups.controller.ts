@@ -1,8 +1,8 @@
 import { Doc, type ErrorSpec } from '../api-docs/decorators';
 import { ActionRoute, noSuch, ReadRoute } from '../api-docs/routes';
-import { Body, Controller, Param } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
+import { Body, Param } from '@nestjs/common';
+import { CurrentPrincipal } from '../common/auth/auth.decorator';
+import { DeveloperApi } from '../common/auth/developer-api.decorator';
 import type { DeveloperPrincipal } from '../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
 import { BackupsService } from './backups.service';
@@ -12,9 +12,7 @@ import { BackupListResponse, BackupResponse, RestoreResponse } from './dto/respo
 const NO_BACKUP = noSuch('backup');
 const BUSY: ErrorSpec = [409, 'conflict', 'A backup or restore of this database is already running'];
 
-@ApiTags('managed databases')
-@Controller('e/v1/developer')
-@Auth('developer')
+@DeveloperApi('e/v1/developer', 'managed databases')
 export class BackupsController {
   constructor(private readonly backups: BackupsService) {}
 

@@ -1,8 +1,9 @@
 import { Doc, Errors, type ErrorSpec } from '../api-docs/decorators';
 import { CreateRoute, noSuch, NOT_A_MEMBER, ReadRoute } from '../api-docs/routes';
-import { Body, Controller, Delete, HttpCode, Param, Query } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiTags } from '@nestjs/swagger';
-import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
+import { Body, Delete, HttpCode, Param, Query } from '@nestjs/common';
+import { ApiAcceptedResponse } from '@nestjs/swagger';
+import { CurrentPrincipal } from '../common/auth/auth.decorator';
+import { DeveloperApi } from '../common/auth/developer-api.decorator';
 import type { DeveloperPrincipal } from '../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
 import { type WorkspaceScope, WorkspaceScoped } from '../workspaces/workspace-scoped';
@@ -21,9 +22,7 @@ const NO_DATABASE = noSuch('database');
 const NOT_READY: ErrorSpec = [409, 'not_ready', 'The database is not available yet (still provisioning, or deleting)'];
 const NO_ANSWER: ErrorSpec = [503, 'service_unavailable', 'The database engine did not answer'];
 
-@ApiTags('managed databases')
-@Controller('e/v1/developer')
-@Auth('developer')
+@DeveloperApi('e/v1/developer', 'managed databases')
 export class DatabasesController {
   constructor(private readonly databases: DatabasesService) {}
 

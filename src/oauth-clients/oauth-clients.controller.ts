@@ -1,8 +1,9 @@
-import { Body, Controller, Delete, Param, Query } from '@nestjs/common';
+import { Body, Delete, Param, Query } from '@nestjs/common';
 import { Doc, NoContentRoute } from '../api-docs/decorators';
 import { ActionRoute, DeveloperCreate, DeveloperList, noSuch, ReadRoute, ReplaceRoute } from '../api-docs/routes';
-import { ApiBody, ApiTags } from '@nestjs/swagger';
-import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
+import { ApiBody } from '@nestjs/swagger';
+import { CurrentPrincipal } from '../common/auth/auth.decorator';
+import { DeveloperApi } from '../common/auth/developer-api.decorator';
 import type { DeveloperPrincipal } from '../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
 import { CreateOAuthClientDto, UpdateOAuthClientDto, WorkspaceQueryDto } from './dto/oauth-client.dto';
@@ -12,9 +13,7 @@ import { OAuthClientSchema, OAuthClientWithSecretSchema } from './oauth-clients.
 
 const NO_CLIENT = noSuch('OAuth client');
 
-@ApiTags('oauth clients')
-@Controller('developer/oauth/clients')
-@Auth('developer')
+@DeveloperApi('developer/oauth/clients', 'oauth clients')
 export class OAuthClientsController {
   constructor(private readonly clients: OAuthClientsService) {}
 

@@ -1,8 +1,8 @@
-import { Body, Controller } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body } from '@nestjs/common';
 import { Doc, type ErrorSpec } from '../api-docs/decorators';
 import { ReadRoute, ReplaceRoute } from '../api-docs/routes';
-import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
+import { CurrentPrincipal } from '../common/auth/auth.decorator';
+import { DeveloperApi } from '../common/auth/developer-api.decorator';
 import type { DeveloperPrincipal } from '../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
 import { SignInPolicyDto } from './dto/sign-in-policy.dto';
@@ -21,9 +21,7 @@ const EXAMPLE = {
 };
 
 /** Step-up on risk: what a sign-in that the detectors would flag does (docs/anomalies.md, "Policies"). */
-@ApiTags('workspaces')
-@Controller('e/v1/developer/workspaces/:id/sign-in-policy')
-@Auth('developer')
+@DeveloperApi('e/v1/developer/workspaces/:id/sign-in-policy', 'workspaces')
 export class SignInPolicyController {
   constructor(private readonly policies: SignInPolicyService) {}
 

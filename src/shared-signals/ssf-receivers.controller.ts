@@ -1,8 +1,8 @@
-import { Body, Controller, Delete, Param, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Delete, Param, Query } from '@nestjs/common';
 import { Doc, NoContentRoute } from '../api-docs/decorators';
 import { DeveloperCreate, DeveloperList, noSuch, ReadRoute } from '../api-docs/routes';
-import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
+import { CurrentPrincipal } from '../common/auth/auth.decorator';
+import { DeveloperApi } from '../common/auth/developer-api.decorator';
 import type { DeveloperPrincipal } from '../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
 import { type WorkspaceScope, WorkspaceScoped } from '../workspaces/workspace-scoped';
@@ -12,9 +12,7 @@ import { SsfReceiverCreatedSchema, SsfReceiverSchema } from './ssf-receivers.vie
 
 const NO_RECEIVER = noSuch('receiver');
 
-@ApiTags('shared signals')
-@Controller('developer/ssf/receivers')
-@Auth('developer')
+@DeveloperApi('developer/ssf/receivers', 'shared signals')
 export class SsfReceiversController {
   constructor(private readonly receivers: SsfReceiversService) {}
 

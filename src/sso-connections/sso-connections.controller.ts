@@ -1,8 +1,8 @@
-import { Body, Controller, Delete, Param, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Delete, Param, Query } from '@nestjs/common';
 import { Doc, type ErrorSpec, NoContentRoute } from '../api-docs/decorators';
 import { ActionRoute, BAD_QUERY, DeveloperCreate, DeveloperList, ListRoute, noSuch, ReadRoute, UpdateRoute } from '../api-docs/routes';
-import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
+import { CurrentPrincipal } from '../common/auth/auth.decorator';
+import { DeveloperApi } from '../common/auth/developer-api.decorator';
 import type { DeveloperPrincipal } from '../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
 import { type WorkspaceScope, WorkspaceScoped } from '../workspaces/workspace-scoped';
@@ -15,9 +15,7 @@ const NOT_FOUND = noSuch('connection');
 const DOMAIN_TAKEN: ErrorSpec = [409, 'domain_taken', 'Another connection of this workspace already serves one of the domains'];
 
 /** Enterprise SSO connections ("external providers") of a workspace (docs/sso-connections.md). */
-@ApiTags('sso-connections')
-@Controller('developer/external-providers')
-@Auth('developer')
+@DeveloperApi('developer/external-providers', 'sso-connections')
 export class SsoConnectionsController {
   constructor(
     private readonly connections: SsoConnectionsService,

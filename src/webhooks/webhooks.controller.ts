@@ -1,8 +1,8 @@
 import { Doc, NoContentRoute, type ErrorSpec } from '../api-docs/decorators';
 import { ActionRoute, BAD_QUERY, DeveloperCreate, DeveloperList, ListRoute, noSuch, ReadRoute, UpdateRoute } from '../api-docs/routes';
-import { Body, Controller, Delete, Param, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
+import { Body, Delete, Param, Query } from '@nestjs/common';
+import { CurrentPrincipal } from '../common/auth/auth.decorator';
+import { DeveloperApi } from '../common/auth/developer-api.decorator';
 import type { DeveloperPrincipal } from '../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
 import { CreateWebhookDto, DeliveriesQueryDto, UpdateWebhookDto, WebhookWorkspaceQueryDto } from './dto/webhook.dto';
@@ -28,9 +28,7 @@ const TEST_DELIVERY = {
   delivered_at: null,
 };
 
-@ApiTags('webhooks')
-@Controller('developer/webhooks')
-@Auth('developer')
+@DeveloperApi('developer/webhooks', 'webhooks')
 export class WebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}
 
@@ -108,9 +106,7 @@ export class WebhooksController {
   }
 }
 
-@ApiTags('webhooks')
-@Controller('developer/webhook-deliveries')
-@Auth('developer')
+@DeveloperApi('developer/webhook-deliveries', 'webhooks')
 export class WebhookDeliveriesController {
   constructor(private readonly webhooks: WebhooksService) {}
 

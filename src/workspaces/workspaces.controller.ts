@@ -1,8 +1,8 @@
-import { Body, Controller, Delete, Get, Param } from '@nestjs/common';
+import { Body, Delete, Get, Param } from '@nestjs/common';
 import { Doc, type ErrorSpec, Returns, NoContentRoute } from '../api-docs/decorators';
 import { CreateRoute, ListRoute, NOT_A_MEMBER, ReadRoute, UpdateRoute } from '../api-docs/routes';
-import { ApiTags } from '@nestjs/swagger';
-import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
+import { CurrentPrincipal } from '../common/auth/auth.decorator';
+import { DeveloperApi } from '../common/auth/developer-api.decorator';
 import type { DeveloperPrincipal } from '../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
 import { AddMemberDto, CreateWorkspaceDto, UpdateWorkspaceDto } from './dto/workspace.dto';
@@ -13,9 +13,7 @@ import { WorkspaceMemberSchema, WorkspaceSchema } from './workspaces.schemas';
 const NOT_OWNER: ErrorSpec = [403, 'forbidden', 'The caller is a member but not an owner'];
 const ALREADY_A_MEMBER: ErrorSpec = [409, 'conflict', 'This developer is already a member'];
 
-@ApiTags('workspaces')
-@Controller('e/v1/developer/workspaces')
-@Auth('developer')
+@DeveloperApi('e/v1/developer/workspaces', 'workspaces')
 export class WorkspacesController {
   constructor(private readonly workspaces: WorkspacesService) {}
 

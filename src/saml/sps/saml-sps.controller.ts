@@ -1,8 +1,8 @@
 import { Doc, type ErrorSpec, NoContentRoute } from '../../api-docs/decorators';
 import { DeveloperCreate, DeveloperList, noSuch, ReadRoute, ReplaceRoute } from '../../api-docs/routes';
-import { Body, Controller, Delete, Param, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { Auth, CurrentPrincipal } from '../../common/auth/auth.decorator';
+import { Body, Delete, Param, Query } from '@nestjs/common';
+import { CurrentPrincipal } from '../../common/auth/auth.decorator';
+import { DeveloperApi } from '../../common/auth/developer-api.decorator';
 import type { DeveloperPrincipal } from '../../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import { CreateSamlSpDto, SamlSpListQueryDto, UpdateSamlSpDto } from './dto/saml-sp.dto';
@@ -13,9 +13,7 @@ import { SamlServiceProviderSchema } from './saml-sp.view';
 const NO_SP = noSuch('SAML app');
 const ENTITY_ID_TAKEN: ErrorSpec = [409, 'sp_entity_id_taken', 'Another SP already uses this entity id'];
 
-@ApiTags('saml')
-@Controller('developer/saml/sps')
-@Auth('developer')
+@DeveloperApi('developer/saml/sps', 'saml')
 export class SamlSpsController {
   constructor(private readonly sps: SamlSpsService) {}
 

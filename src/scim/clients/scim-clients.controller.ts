@@ -1,8 +1,8 @@
-import { Body, Controller, Delete, Param, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Delete, Param, Query } from '@nestjs/common';
 import { Doc, type ErrorSpec, NoContentRoute } from '../../api-docs/decorators';
 import { CreateRoute, DeveloperCreate, DeveloperList, noSuch, ReadRoute, ReplaceRoute } from '../../api-docs/routes';
-import { Auth, CurrentPrincipal } from '../../common/auth/auth.decorator';
+import { CurrentPrincipal } from '../../common/auth/auth.decorator';
+import { DeveloperApi } from '../../common/auth/developer-api.decorator';
 import type { DeveloperPrincipal } from '../../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import {
@@ -20,9 +20,7 @@ const NO_CLIENT = noSuch('SCIM client');
 const REVOKED: ErrorSpec = [409, 'client_revoked', 'The client is revoked'];
 const TOO_MANY: ErrorSpec = [409, 'too_many_secrets', 'The client already has 5 live secrets'];
 
-@ApiTags('scim clients')
-@Controller('developer/scim/clients')
-@Auth('developer')
+@DeveloperApi('developer/scim/clients', 'scim clients')
 export class ScimClientsController {
   constructor(private readonly clients: ScimClientsService) {}
 

@@ -1,8 +1,8 @@
-import { Body, Controller, Delete, HttpCode, Param, Query } from '@nestjs/common';
+import { Body, Delete, HttpCode, Param, Query } from '@nestjs/common';
 import { Doc, Errors, Returns } from '../../api-docs/decorators';
 import { DeveloperCreate, DeveloperList, noSuch } from '../../api-docs/routes';
-import { ApiTags } from '@nestjs/swagger';
-import { Auth, CurrentPrincipal } from '../../common/auth/auth.decorator';
+import { CurrentPrincipal } from '../../common/auth/auth.decorator';
+import { DeveloperApi } from '../../common/auth/developer-api.decorator';
 import type { DeveloperPrincipal } from '../../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import { CreateScimTokenDto, ScimTokenQueryDto } from './scim-token.dto';
@@ -10,9 +10,7 @@ import { type WorkspaceScope, WorkspaceScoped } from '../../workspaces/workspace
 import { ScimTokensService } from './scim-tokens.service';
 import { ScimTokenCreatedSchema, ScimTokenRevokedSchema, ScimTokenSchema } from './scim-tokens.schemas';
 
-@ApiTags('scim tokens')
-@Controller('developer/scim/tokens')
-@Auth('developer')
+@DeveloperApi('developer/scim/tokens', 'scim tokens')
 export class ScimTokensController {
   constructor(private readonly tokens: ScimTokensService) {}
 
