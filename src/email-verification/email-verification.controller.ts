@@ -1,4 +1,4 @@
-import { Doc } from '../api-docs/decorators';
+import { Doc, type ErrorSpec } from '../api-docs/decorators';
 import { ActionRoute } from '../api-docs/routes';
 import { Body, Controller, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
@@ -7,6 +7,9 @@ import { ReqMeta, type RequestMeta } from '../common/request-context';
 import { RateLimit, RateLimitGuard } from '../common/rate-limit/rate-limit.guard';
 import { ResendVerificationDto, VerificationResponse, VerifyEmailDto } from './email-verification.dto';
 import { EmailVerificationService } from './email-verification.service';
+
+const NO_ACCOUNT: ErrorSpec = [404, 'user_not_found', 'No account is registered with this email'];
+const ALREADY_VERIFIED: ErrorSpec = [409, 'already_verified', 'This email address is already verified'];
 
 @ApiTags('email verification')
 @Controller('e/v1/email/verify')
@@ -23,8 +26,8 @@ export class EmailVerificationController {
     'Verified',
     [400, 'invalid_code', 'The code is not correct, not 6 digits, or none is pending'],
     [400, 'code_expired', 'The code has expired; ask for a new one'],
-    [404, 'user_not_found', 'No account is registered with this email'],
-    [409, 'already_verified', 'This email address is already verified'],
+    NO_ACCOUNT,
+    ALREADY_VERIFIED,
     [429, 'too_many_attempts', 'Too many wrong codes: this code no longer works'],
     [429, 'rate_limited', 'Too many attempts from this IP or for this account'],
   )
@@ -34,15 +37,11 @@ export class EmailVerificationController {
   }
 
   @Doc('Send a new verification code', 'Mails a fresh code (the previous one stops working); at most one a minute.')
-  @ActionRoute(
-    'resend',
-    200,
-    VerificationResponse,
-    'A new code is on its way',
-    [404, 'user_not_found', 'No account is registered with this email'],
-    [409, 'already_verified', 'This email address is already verified'],
-    [429, 'rate_limited', 'A code was sent less than a minute ago, or too many attempts'],
-  )
+  @ActionRoute('resend', 200, VerificationResponse, 'A new code is on its way', NO_ACCOUNT, ALREADY_VERIFIED, [
+    429,
+    'rate_limited',
+    'A code was sent less than a minute ago, or too many attempts',
+  ])
   @RateLimit('resend')
   resend(@Body() dto: ResendVerificationDto, @ReqMeta() meta: RequestMeta) {
     return this.verification.resend(dto.email, meta);

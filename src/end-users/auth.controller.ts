@@ -26,6 +26,7 @@ import { SessionsService } from '../sessions/sessions.service';
 import { SuccessSchema } from '../api-docs/schemas';
 import { MfaRequiredSchema, PasskeyRequestOptionsSchema } from '../second-factor/mfa.schemas';
 
+const INVALID_CLIENT: ErrorSpec = [400, 'invalid_client', 'Unknown client_id'];
 const RATE_LIMITED: ErrorSpec = [
   429,
   'rate_limited',
@@ -58,7 +59,7 @@ export class AuthController {
     'register',
     EndUserResponse,
     'The new end user, its email not yet verified',
-    [400, 'invalid_client', 'Unknown client_id'],
+    INVALID_CLIENT,
     [409, 'email_taken', 'An account with this email already exists for this application'],
     RATE_LIMITED,
   )
@@ -73,7 +74,7 @@ export class AuthController {
     'Checks email and password for an application and returns an opaque access token (Bearer, `expires_in` seconds) and a refresh token. For an account with a second factor the answer is instead `{mfa_required: true, mfa_token, methods}` and no tokens: finish with POST /e/v1/auth/login/mfa/. Each sign-in is checked for anomalies afterwards (new device, new country, …) and may mail the user. Rate limited.',
   )
   @Errors(
-    [400, 'invalid_client', 'Unknown client_id'],
+    INVALID_CLIENT,
     [401, 'invalid_credentials', 'Unknown email, wrong password, or inactive account (one answer for all)'],
     RATE_LIMITED,
   )
@@ -165,14 +166,7 @@ export class AuthController {
     'Ask for a password-reset code',
     'Mails a reset code to the account of this email in the application (client_id) or the workspace directory (workspace_id). Always answers success, whether or not the account exists, and sends at most one mail a minute.',
   )
-  @ActionRoute(
-    'password/reset',
-    200,
-    SuccessSchema,
-    'Accepted (the same answer when no account matches)',
-    [400, 'invalid_client', 'Unknown client_id'],
-    RATE_LIMITED,
-  )
+  @ActionRoute('password/reset', 200, SuccessSchema, 'Accepted (the same answer when no account matches)', INVALID_CLIENT, RATE_LIMITED)
   @Auth('public')
   @RateLimit('reset')
   requestReset(@Body() dto: PasswordResetRequestDto, @ReqMeta() meta: RequestMeta) {
@@ -185,7 +179,7 @@ export class AuthController {
     200,
     SuccessSchema,
     'Password changed',
-    [400, 'invalid_client', 'Unknown client_id'],
+    INVALID_CLIENT,
     [400, 'invalid_code', 'The code is not correct, or no code is pending'],
     [400, 'code_expired', 'The code has expired; ask for a new one'],
     [429, 'too_many_attempts', 'Too many wrong codes: ask for a new one'],
