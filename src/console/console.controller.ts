@@ -23,22 +23,10 @@ export class ConsoleController {
       return;
     }
     if (!this.files) {
-      res.setHeader('Cache-Control', 'no-store');
-      res
-        .status(503)
-        .type('html')
-        .send(renderErrorPage(503, 'Console not built', 'The developer console has not been built on this server: run npm run build.'));
-      return;
+      return errorPage(res, 503, 'Console not built', 'The developer console has not been built on this server: run npm run build.');
     }
     const file = resolveConsolePath(this.files, req.path.slice('/console/'.length));
-    if (!file) {
-      res.setHeader('Cache-Control', 'no-store');
-      res
-        .status(404)
-        .type('html')
-        .send(renderErrorPage(404, 'Not found', 'No such file in the developer console.'));
-      return;
-    }
+    if (!file) return errorPage(res, 404, 'Not found', 'No such file in the developer console.');
     // The error pages above keep the service's default policy (their styles are inline); the console's own files get its strict one.
     res.setHeader('Content-Security-Policy', CONSOLE_CSP);
     res.setHeader('Content-Type', file.type);
@@ -48,4 +36,13 @@ export class ConsoleController {
     if (gzip) res.setHeader('Content-Encoding', 'gzip');
     res.status(200).end(gzip ? file.gzip : file.body);
   }
+}
+
+/** The shared HTML error page, never cached (a build or a deploy may fix it). */
+function errorPage(res: Response, status: number, title: string, message: string): void {
+  res.setHeader('Cache-Control', 'no-store');
+  res
+    .status(status)
+    .type('html')
+    .send(renderErrorPage(status, title, message));
 }

@@ -115,10 +115,7 @@ export class HostedLoginController {
 
   @Get('signup')
   async showSignUp(@Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
-    const input = hostedInput(query);
-    allowFormRedirectsTo(res, [continuationTarget(input.next)]);
-    const token = this.forms.token(req, res);
-    this.send(res, await this.signUps.show(input), input, token);
+    return this.page(req, res, query, (input) => this.signUps.show(input));
   }
 
   /** Create an account (applications with allow_signup), under the registration API's rate limits. */
@@ -130,10 +127,7 @@ export class HostedLoginController {
 
   @Get('reset')
   async showReset(@Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
-    const input = hostedInput(query);
-    allowFormRedirectsTo(res, [continuationTarget(input.next)]);
-    const token = this.forms.token(req, res);
-    this.send(res, await this.resets.show(input), input, token);
+    return this.page(req, res, query, (input) => this.resets.show(input));
   }
 
   @Post('reset')
@@ -162,6 +156,19 @@ export class HostedLoginController {
   private binding(req: Request): BrowserBinding {
     const cookies = (req.cookies ?? {}) as Record<string, unknown>;
     return { csrfCookie: cookies[CSRF_COOKIE], continuation: cookies[CONTINUATION_COOKIE] };
+  }
+
+  /** A page's GET: the page `show` draws for the query, with this browser's form token. */
+  private async page(
+    req: Request,
+    res: Response,
+    query: Record<string, unknown>,
+    show: (input: HostedInput) => Promise<SignInResult>,
+  ): Promise<void> {
+    const input = hostedInput(query);
+    allowFormRedirectsTo(res, [continuationTarget(input.next)]);
+    const token = this.forms.token(req, res);
+    this.send(res, await show(input), input, token);
   }
 
   /** A form POST: the "expired form" page unless its CSRF token matches, else the page `action` produces. */
