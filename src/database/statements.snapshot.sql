@@ -759,11 +759,14 @@ UPDATE end_user_sessions SET country = $3, city = $4, latitude = $5, longitude =
 WHERE workspace_id = $1 AND id = $2;
 
 -- sessions.browser-session
-UPDATE end_user_sessions s SET last_seen_at = $2
-FROM end_users u
-WHERE s.browser_token_hash = $1 AND s.kind = 'browser' AND s.revoked_at IS NULL AND s.expires_at > $2
-AND u.id = s.user_id AND u.workspace_id = s.workspace_id AND u.is_active
-RETURNING s.id, s.workspace_id, s.user_id, s.oauth_client_id, s.created_at, u.email, s.amr;
+WITH live AS (
+SELECT s.id, s.workspace_id, s.user_id, s.oauth_client_id, s.created_at, u.email, s.amr, s.last_seen_at
+FROM end_user_sessions s JOIN end_users u ON u.id = s.user_id AND u.workspace_id = s.workspace_id AND u.is_active
+WHERE s.browser_token_hash = $1 AND s.kind = 'browser' AND s.revoked_at IS NULL AND s.expires_at > $2),
+touched AS (
+UPDATE end_user_sessions SET last_seen_at = $2
+WHERE id IN (SELECT id FROM live WHERE last_seen_at < $2::timestamptz - interval '60 seconds') RETURNING id)
+SELECT id, workspace_id, user_id, oauth_client_id, created_at, email, amr FROM live;
 
 -- sessions.insert
 WITH session AS (

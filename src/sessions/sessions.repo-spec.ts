@@ -88,6 +88,20 @@ describe('SessionsRepository and EndUsersRepository', () => {
     });
   });
 
+  it("bumps a browser session's last_seen_at when it is a minute old, not on every read of its cookie", async () => {
+    const ws = await aWorkspaceRow(db.dataSource);
+    const s = await aSession(ws);
+    const lastSeen = async () =>
+      (await db.dataSource.query<{ last_seen_at: Date }[]>(`SELECT last_seen_at FROM end_user_sessions WHERE id = $1`, [s.record.id]))[0]
+        .last_seen_at;
+    const signedIn = await lastSeen();
+    expect(await sessions.browserSession(s.cookieHash, new Date(signedIn.getTime() + 59_000))).toMatchObject({ id: s.record.id });
+    expect(await lastSeen()).toEqual(signedIn);
+    const later = new Date(signedIn.getTime() + 61_000);
+    expect(await sessions.browserSession(s.cookieHash, later)).toMatchObject({ id: s.record.id });
+    expect(await lastSeen()).toEqual(later);
+  });
+
   it('revoking answers the refresh and access token ids to deny', async () => {
     const ws = await aWorkspaceRow(db.dataSource);
     const s = await aSession(ws);

@@ -195,14 +195,18 @@ const SESSION_LIVE = statement(
   NO_ROW,
 );
 
-// Hosted pages and SAML SSO: the cookie's session, its last_seen_at bumped.
+// Hosted pages and SAML SSO: the cookie's session, its last_seen_at bumped at most once a minute as on the API
+// (SESSION_LIVE): a signed-in browser's SSO reads its session and writes no row for it.
 const BROWSER_SESSION = statement(
   'sessions.browser-session',
-  `UPDATE end_user_sessions s SET last_seen_at = $2
-    FROM end_users u
-   WHERE s.browser_token_hash = $1 AND s.kind = 'browser' AND s.revoked_at IS NULL AND s.expires_at > $2
-     AND u.id = s.user_id AND u.workspace_id = s.workspace_id AND u.is_active
-   RETURNING s.id, s.workspace_id, s.user_id, s.oauth_client_id, s.created_at, u.email, s.amr`,
+  `WITH live AS (
+    SELECT s.id, s.workspace_id, s.user_id, s.oauth_client_id, s.created_at, u.email, s.amr, s.last_seen_at
+      FROM end_user_sessions s JOIN end_users u ON u.id = s.user_id AND u.workspace_id = s.workspace_id AND u.is_active
+     WHERE s.browser_token_hash = $1 AND s.kind = 'browser' AND s.revoked_at IS NULL AND s.expires_at > $2),
+  touched AS (
+    UPDATE end_user_sessions SET last_seen_at = $2
+     WHERE id IN (SELECT id FROM live WHERE last_seen_at < $2::timestamptz - interval '60 seconds') RETURNING id)
+  SELECT id, workspace_id, user_id, oauth_client_id, created_at, email, amr FROM live`,
   entityColumns(EndUserSession, ['id', 'workspaceId', 'userId', 'oauthClientId', 'createdAt', 'amr']).and(
     entityColumns(EndUser, ['email']),
   ),
@@ -352,7 +356,7 @@ export class SessionsRepository {
     return tx.getRepository(EndUserSession).existsBy({ workspaceId, userId, id: sessionId, revokedAt: IsNull() });
   }
 
-  /** The live browser session behind an esid cookie hash (its last_seen_at bumped). */
+  /** The live browser session behind an esid cookie hash (its last_seen_at bumped when a minute old). */
   async browserSession(tokenHash: string, now: Date): Promise<BrowserSessionRow | null> {
     return (await first(this.dataSource, BROWSER_SESSION, [tokenHash, now])) ?? null;
   }
