@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Clock } from '../../src/common/clock';
+import { aTenant, anEndUser, Tenant, TestEndUser } from '../end-users/support';
 import { createTestApp, TestApp } from '../support/app';
 import { aDeveloper, aWorkspace, TestDeveloper, TestWorkspace } from '../support/factories';
-import { aRegisteredSp, auditEvents, craftedRequest } from './support/saml-sso.helpers';
+import { startSmtpReceiver, SmtpReceiver } from '../support/smtp-receiver';
+import { newBrowser, signInWithCookie } from './support/browser-flow';
+import { aRegisteredSp, auditEvents, authorizePath, craftedRequest, formFields } from './support/saml-sso.helpers';
 import { samlEnv } from './support/saml-env';
 
 const newId = () => `_${randomUUID().replace(/-/g, '')}`;
@@ -115,5 +118,75 @@ describe('AuthnRequest replay and freshness', () => {
     } finally {
       await other.close();
     }
+  });
+});
+
+/**
+ * A signed-in browser's request is answered at once, its ID claimed in the statement that writes the assertion's
+ * audit row (decision 0988): still once, across instances, and once when the same request races itself.
+ */
+describe('AuthnRequest replay from a signed-in browser', () => {
+  let t: TestApp;
+  let other: TestApp;
+  let smtp: SmtpReceiver;
+  let tenant: Tenant;
+  let user: TestEndUser;
+  beforeAll(async () => {
+    smtp = await startSmtpReceiver();
+    t = await createTestApp({ ...samlEnv(), SMTP_URL: smtp.url });
+    other = await createTestApp({ ...samlEnv(), SMTP_URL: smtp.url });
+    tenant = await aTenant(t);
+    user = await anEndUser(t, tenant.client, { smtp, firstName: 'Ada' });
+  });
+  afterAll(async () => {
+    await other.close();
+    await t.close();
+    await smtp.stop();
+  });
+
+  /** An SP and a browser signed in at the first instance; its session cookie, which the second instance honours too. */
+  async function signedIn() {
+    const sp = await aRegisteredSp(t, tenant.dev, tenant.ws);
+    const browser = newBrowser(t);
+    const start = await browser.get((await authorizePath(sp)).path).expect(302);
+    const { next, cookie } = await signInWithCookie(browser, start.headers.location as string, user);
+    await browser.get(next).expect(200);
+    return { sp, cookie };
+  }
+
+  const rowsFor = async (eventType: string, requestId: string) =>
+    (await auditEvents(t, tenant.dev, tenant.ws, eventType)).filter((e) => e.metadata.request_id === requestId);
+
+  it('answers the request once with one saml_sso_success row; the same request is refused here and on a second instance', async () => {
+    const { sp, cookie } = await signedIn();
+    const id = newId();
+    sp.cache.ids.set(id, new Date().toISOString());
+    const path = craftedRequest(sp.entityId, { id, acsUrl: sp.acsUrl });
+    const page = await t.http().get(path).set('Cookie', cookie).expect(200);
+    const { profile } = await sp.saml.validatePostResponseAsync({ SAMLResponse: formFields(page.text).SAMLResponse });
+    expect(profile?.nameID).toBe(user.email);
+    for (const app of [t, other]) {
+      const replay = await app.http().get(path).set('Cookie', cookie).expect(400);
+      expect(replay.text).toContain('already used');
+      expect(replay.text).not.toContain('SAMLResponse');
+    }
+    // The second instance answers the browser's new requests: the refusal above was the replay's, not a missing session.
+    await other
+      .http()
+      .get(craftedRequest(sp.entityId, { acsUrl: sp.acsUrl }))
+      .set('Cookie', cookie)
+      .expect(200);
+    expect(await rowsFor('saml_sso_success', id)).toHaveLength(1);
+    const failures = await rowsFor('saml_sso_failure', id);
+    expect(failures.map((f) => f.metadata.reason)).toEqual(['replayed_request', 'replayed_request']);
+  });
+
+  it('answers one of the same request sent six times at once to two instances, and writes one success row', async () => {
+    const { sp, cookie } = await signedIn();
+    const id = newId();
+    const path = craftedRequest(sp.entityId, { id, acsUrl: sp.acsUrl });
+    const answers = await Promise.all([t, other, t, other, t, other].map((app) => app.http().get(path).set('Cookie', cookie)));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 400, 400, 400, 400, 400]);
+    expect(await rowsFor('saml_sso_success', id)).toHaveLength(1);
   });
 });

@@ -18,7 +18,7 @@ import {
 import { SsoRefusals } from './sso-refusals.service';
 import { SsoRequestChecks } from './sso-request-checks.service';
 import { SsoRequestsRepository } from './sso-requests.repository';
-import { SsoResponses } from './sso-responses.service';
+import { IdClaim, SsoResponses } from './sso-responses.service';
 
 export const FINISH_PATH = '/saml/sso/finish/';
 
@@ -54,12 +54,12 @@ export class SamlSsoService {
   async start(input: SsoStart, meta: RequestMeta): Promise<SsoOutcome> {
     const checked = await this.checkArrival(input, meta);
     if ('kind' in checked) return checked;
-    const { flow, user } = checked;
+    const { flow, user, met } = checked;
     const { sp, request } = flow;
+    // Signed in with a session that meets the request: answered at once, its ID claimed with the audit row (decision 0988).
+    if (user && met) return this.issue(flow, user, 'clear', met, 'now');
     let stepUp = false;
     if (user && !request.forceAuthn) {
-      const met = assertedClass(user.amr, request.requestedAuthnContext);
-      if (met) return this.issue(flow, user, 'clear', met);
       // Signed in, and the session does not meet the request: step up when a second factor could meet it, else NoAuthnContext.
       if (!(await this.stepUpCouldMeet(user, request.requestedAuthnContext))) {
         return this.refuse(this.checks.noAuthnContext(flow, user), flow, 'keep');
@@ -73,9 +73,16 @@ export class SamlSsoService {
 
   /**
    * Every check an arriving request passes before anyone is asked to sign in, in order; the first
-   * refusal is the outcome. Passed, the request and the browser's user in the SP's workspace (or null).
+   * refusal is the outcome. Passed, the request, the browser's user in the SP's workspace (or null),
+   * and the authentication class the user's session asserts for the request when it meets it and
+   * ForceAuthn does not ask for a new sign-in (null otherwise). The request's ID is claimed here
+   * (decision 0208) unless the user is answered at once (`met`): then with the assertion's audit row,
+   * and before any refusal (decision 0988), so a replay is refused as one either way.
    */
-  private async checkArrival(input: SsoStart, meta: RequestMeta): Promise<{ flow: SsoFlow; user: BrowserUser | null } | SsoOutcome> {
+  private async checkArrival(
+    input: SsoStart,
+    meta: RequestMeta,
+  ): Promise<{ flow: SsoFlow; user: BrowserUser | null; met: string | null } | SsoOutcome> {
     const settings = this.idp.settings();
     const request = this.checks.read(input.samlRequest);
     if (isRefusal(request)) return this.refusePage(request, meta, 'keep');
@@ -87,15 +94,17 @@ export class SamlSsoService {
     const relayState = this.checks.relayState(sp, request, input.relayState);
     if (isRefusal(relayState)) return this.refusePage(relayState, meta, 'keep');
     const flow: SsoFlow = { settings, sp, request, relayState, meta };
-    const refused = this.checks.constraints(flow) ?? (await this.checks.claimId(flow));
+    const user = this.users.asMember(session, sp.workspaceId, profile);
+    const met = user && !request.forceAuthn ? assertedClass(user.amr, request.requestedAuthnContext) : null;
+    const refused = this.checks.constraints(flow) ?? (met ? null : await this.checks.claimId(flow));
     if (refused) return this.refuse(refused, flow, 'keep');
     // A NameIDPolicy the registration cannot meet is answered at once: signing in would not change it.
     const rule = this.checks.nameIdRule(flow);
-    if (isRefusal(rule)) return this.refuse(rule, flow, 'keep');
+    if (isRefusal(rule)) return this.refuseUnlessReplayed(rule, flow, 'keep', met ? 'now' : 'claimed');
     // So is a RequestedAuthnContext that neither a password nor a second factor can meet.
     const impossible = this.checks.authnContextPossible(flow);
-    if (impossible) return this.refuse(impossible, flow, 'keep');
-    return { flow, user: this.users.asMember(session, sp.workspaceId, profile) };
+    if (impossible) return this.refuseUnlessReplayed(impossible, flow, 'keep', met ? 'now' : 'claimed');
+    return { flow, user, met };
   }
 
   /**
@@ -145,17 +154,33 @@ export class SamlSsoService {
     return this.issue(flow, user, 'clear', met);
   }
 
-  /** The assertion for the signed-in user, once the NameID rule and the user pass the checks. */
-  private async issue(flow: SsoFlow, user: BrowserUser, ticket: TicketEffect, authnClass: string): Promise<SsoOutcome> {
+  /**
+   * The assertion for the signed-in user, once the NameID rule and the user pass the checks. With `claim` 'now' the
+   * request's ID is not claimed yet: it is claimed before a refusal (a replay is refused as one) and with the
+   * assertion's audit row.
+   */
+  private async issue(
+    flow: SsoFlow,
+    user: BrowserUser,
+    ticket: TicketEffect,
+    authnClass: string,
+    claim: IdClaim = 'claimed',
+  ): Promise<SsoOutcome> {
     // The registration may have changed while the request was parked so that it no longer meets the policy.
     const rule = this.checks.nameIdRule(flow, actorOf(user));
-    if (isRefusal(rule)) return this.refuse(rule, flow, ticket);
+    if (isRefusal(rule)) return this.refuseUnlessReplayed(rule, flow, ticket, claim);
     const refused = this.checks.assertable(flow, user, rule);
-    if (refused) return this.refuse(refused, flow, ticket);
-    const post = await this.responses.assertion(flow, user, rule, authnClass);
+    if (refused) return this.refuseUnlessReplayed(refused, flow, ticket, claim);
+    const post = await this.responses.assertion(flow, user, rule, authnClass, claim);
     // A Response that cannot be built leaves the ticket cookie as it is.
     if (isRefusal(post)) return this.refuse(post, flow, 'keep');
     return { kind: 'assertion', post, ticket };
+  }
+
+  /** refuse(), once a request whose ID is still to be claimed (`claim` 'now') has claimed it: a replay is refused as one. */
+  private async refuseUnlessReplayed(refusal: SsoRefusal, flow: SsoFlow, ticket: TicketEffect, claim: IdClaim): Promise<SsoOutcome> {
+    const replayed = claim === 'now' ? await this.checks.claimId(flow) : null;
+    return replayed ? this.refuse(replayed, flow, 'keep') : this.refuse(refusal, flow, ticket);
   }
 
   /** Records the refusal (when it is one to record), then answers it: an error page, or a status Response to the ACS. */

@@ -2,7 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, LessThanOrEqual } from 'typeorm';
 import { NO_ROW } from '../../database/row-shape';
-import { run, statement } from '../../database/statement';
+import { rewritten, runRaw, statement } from '../../database/statement';
+import { settleRiders, withRiders } from '../../database/statement-riders';
+import type { Tx } from '../../database/unit-of-work';
+import type { StatementRider } from '../../events/domain-events';
 import { SamlSeenRequest } from './entities/saml-seen-request.entity';
 
 /**
@@ -25,9 +28,21 @@ const CLAIM = statement(
 export class SeenRequestsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** True on the first use of this request ID by this SP (within `keepUntil`); false for a replay. */
-  async claim(sp: { id: string; workspaceId: string }, requestId: string, now: Date, keepUntil: Date): Promise<boolean> {
-    const rows = await run(this.dataSource, CLAIM, [sp.id, requestId, sp.workspaceId, keepUntil, now]);
+  /**
+   * True on the first use of this request ID by this SP (within `keepUntil`); false for a replay. With a one-statement
+   * unit of work's `riders` (the assertion's audit row, decision 0988), they are written in the same statement, and
+   * only when the ID is claimed; `on`, a transaction when some writer cannot ride.
+   */
+  async claim(
+    sp: { id: string; workspaceId: string },
+    requestId: string,
+    now: Date,
+    keepUntil: Date,
+    ride: { on: Tx | null; riders: readonly StatementRider[] } = { on: null, riders: [] },
+  ): Promise<boolean> {
+    const { sql, params } = withRiders(CLAIM.text, [sp.id, requestId, sp.workspaceId, keepUntil, now], ride.riders);
+    const rows = await runRaw(ride.on ?? this.dataSource, rewritten(CLAIM, sql), params);
+    settleRiders(rows, ride.riders);
     // Opportunistic sweep keeps the table to a few minutes of sign-ins without a scheduler.
     if (Math.random() < 0.01) {
       await this.dataSource

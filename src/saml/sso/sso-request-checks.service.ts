@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock';
+import { UnitOfWork } from '../../database/unit-of-work';
+import type { DomainEvents } from '../../events/domain-events';
 import { AuthnRequestInfo, postToRedirectEncoding, readRedirectAuthnRequest } from '../protocol/authn-request.parser';
 import { assertedClass, TWO_FACTOR_AMR } from '../protocol/authn-context';
 import { NameIdRule, ruleForPolicy, subjectMatches } from '../protocol/name-id';
@@ -29,6 +31,7 @@ export class SsoRequestChecks {
     private readonly requests: SsoRequestsRepository,
     private readonly seen: SeenRequestsRepository,
     private readonly clock: Clock,
+    private readonly uow: UnitOfWork,
   ) {}
 
   /** The AuthnRequest of the Redirect binding's SAMLRequest parameter, or the refusal of an unreadable one. */
@@ -113,12 +116,23 @@ export class SsoRequestChecks {
     const { sp, request } = flow;
     const now = this.clock.now();
     if (await this.seen.claim(sp, request.id, now, replayWindowEnd(now))) return null;
-    return refusedWithPage(
-      sp,
-      'replayed_request',
-      'This sign-in request was already used. Go back to the application and start the sign-in again.',
-      { issuer: request.issuer, request_id: request.id, issue_instant: request.issueInstant },
+    return replayed(flow);
+  }
+
+  /**
+   * claimId for an assertion answered at once (a signed-in browser): the ID is claimed and the assertion's
+   * saml_sso_success row written in one statement, the row only when the ID is claimed (decision 0988). Null when
+   * claimed; the replay's refusal otherwise (the assertion is then never sent).
+   */
+  async claimIdRecording(flow: SsoFlow, success: DomainEvents['saml_sso_success']): Promise<SsoRefusal | null> {
+    const { sp, request } = flow;
+    const now = this.clock.now();
+    const claimed = await this.uow.runAsOneStatement(
+      (events) => events.emit('saml_sso_success', success),
+      (on, riders) => this.seen.claim(sp, request.id, now, replayWindowEnd(now), { on, riders }),
+      (first) => first,
     );
+    return claimed ? null : replayed(flow);
   }
 
   /**
@@ -280,4 +294,15 @@ function sameUrl(a: string, b: string): boolean {
   } catch {
     return a === b;
   }
+}
+
+/** A request whose ID this SP has used already (decision 0208). */
+function replayed(flow: SsoFlow): SsoRefusal {
+  const { sp, request } = flow;
+  return refusedWithPage(
+    sp,
+    'replayed_request',
+    'This sign-in request was already used. Go back to the application and start the sign-in again.',
+    { issuer: request.issuer, request_id: request.id, issue_instant: request.issueInstant },
+  );
 }

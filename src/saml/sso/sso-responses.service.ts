@@ -1,40 +1,55 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DomainEventBus } from '../../events/domain-event-bus';
+import type { DomainEvents } from '../../events/domain-events';
 import { buildLoginResponse, buildStatusResponse } from '../protocol/login-response.builder';
 import { NameIdRule, nameIdValue } from '../protocol/name-id';
 import { pairwiseId } from '../protocol/pairwise';
 import { mapAttributes } from '../protocol/user-claims';
 import { actorOf, assertableOf, BrowserUser } from './browser-user';
 import { refusedWithPage, SamlPost, SsoFlow, SsoRefusal } from './sso-outcome';
+import { SsoRequestChecks } from './sso-request-checks.service';
+
+/**
+ * Whether the request's ID was claimed on arrival ('claimed'), or is to be claimed with the assertion's audit row
+ * in one statement ('now', a signed-in browser answered at once: decision 0988).
+ */
+export type IdClaim = 'claimed' | 'now';
 
 /**
  * Issues the signed Responses of SSO and nothing else: an assertion for the signed-in user (and
- * its saml_sso_success event, audited in the same transaction), or a Response that carries only a
- * status. Both go to the SP's ACS as a SamlPost; the controller renders the auto-submit page.
+ * its saml_sso_success event, audited in the same transaction, or in the statement that claims the
+ * request's ID), or a Response that carries only a status. Both go to the SP's ACS as a SamlPost;
+ * the controller renders the auto-submit page.
  */
 @Injectable()
 export class SsoResponses {
   private readonly logger = new Logger('SamlSso');
 
-  constructor(private readonly bus: DomainEventBus) {}
+  constructor(
+    private readonly bus: DomainEventBus,
+    private readonly checks: SsoRequestChecks,
+  ) {}
 
   /**
    * The assertion for `user` under `rule` (the checks passed), or the refusal when no Response can
    * be built: the user has no value for the NameID, or building or signing failed (our fault: 500).
+   * With `claim` 'now', the request's ID is claimed first for a refusal, and with the audit row for
+   * the assertion: a replay is refused as one, and its assertion never leaves.
    */
-  async assertion(flow: SsoFlow, user: BrowserUser, rule: NameIdRule, authnClass: string): Promise<SamlPost | SsoRefusal> {
+  async assertion(flow: SsoFlow, user: BrowserUser, rule: NameIdRule, authnClass: string, claim: IdClaim): Promise<SamlPost | SsoRefusal> {
     const { sp, request, settings, meta } = flow;
     const actor = actorOf(user);
     const facts = assertableOf(user);
     const nameId = nameIdValue(rule, facts, settings.pairwiseKey);
     if (!nameId) {
-      return refusedWithPage(
+      const empty = refusedWithPage(
         sp,
         'empty_name_id',
         `The user has no ${sp.nameIdAttribute} to use as the NameID`,
         { request_id: request.id },
         { actor },
       );
+      return (claim === 'now' ? await this.checks.claimId(flow) : null) ?? empty;
     }
     // Per SP per session: two SPs cannot match their sessions of one user by comparing SessionIndex.
     const sessionIndex = pairwiseId(settings.pairwiseKey, 'session', sp.spEntityId, user.sessionId);
@@ -55,9 +70,10 @@ export class SsoResponses {
       });
     } catch (err) {
       this.logger.error(`building the SAML Response failed (request ${meta.requestId}): ${(err as Error).message}`);
-      return refusedWithPage(sp, 'build_error', 'The SAML Response could not be built', { request_id: request.id }, { actor });
+      const failed = refusedWithPage(sp, 'build_error', 'The SAML Response could not be built', { request_id: request.id }, { actor });
+      return (claim === 'now' ? await this.checks.claimId(flow) : null) ?? failed;
     }
-    await this.bus.publish('saml_sso_success', {
+    const success: DomainEvents['saml_sso_success'] = {
       workspaceId: sp.workspaceId,
       actor,
       request: meta,
@@ -71,7 +87,13 @@ export class SsoResponses {
         session_index: sessionIndex,
         authn_context_class: authnClass,
       },
-    });
+    };
+    if (claim === 'claimed') {
+      await this.bus.publish('saml_sso_success', success);
+    } else {
+      const replayed = await this.checks.claimIdRecording(flow, success);
+      if (replayed) return replayed;
+    }
     return toAcs(flow, built.xml);
   }
 

@@ -10,6 +10,15 @@ const csrfFrom = (html: string) => /name="csrf_token" value="([^"]+)"/.exec(html
 
 /** Follows the redirect to the hosted login page, signs in there, and returns where it sends the browser next. */
 export async function signInAt(browser: Agent, loginLocation: string, user: TestEndUser): Promise<string> {
+  return (await signInWithCookie(browser, loginLocation, user)).next;
+}
+
+/** signInAt, with the session cookie the login page set (`esid=…`), for another client (a second instance) to send. */
+export async function signInWithCookie(
+  browser: Agent,
+  loginLocation: string,
+  user: TestEndUser,
+): Promise<{ next: string; cookie: string }> {
   const form = await browser.get(loginLocation).expect(200);
   const csrf = csrfFrom(form.text);
   if (!csrf) throw new Error(`no login form at ${loginLocation}: ${form.text.slice(0, 200)}`);
@@ -25,7 +34,9 @@ export async function signInAt(browser: Agent, loginLocation: string, user: Test
       password: user.password,
     });
   if (res.status !== 303) throw new Error(`sign-in failed: ${res.status} ${res.text.slice(0, 300)}`);
-  return res.headers.location as string;
+  const cookie = ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((c) => c.startsWith('esid='));
+  if (!cookie) throw new Error('the login page set no esid cookie');
+  return { next: res.headers.location as string, cookie: cookie.split(';')[0] };
 }
 
 /**
