@@ -33,13 +33,13 @@ import request from 'supertest';
 import { aTenant, anEndUser } from '../test/end-users/support';
 import type { TestApp } from '../test/support/app';
 import { SmtpReceiver, startSmtpReceiver } from '../test/support/smtp-receiver';
-import { aRegisteredSp, authorizePath, craftedRequest } from '../test/saml/support/saml-sso.helpers';
 import { samlEnv } from '../test/saml/support/saml-env';
 import { ApiClient } from './lib/api-client';
 import { AUDIT_EVENTS, AUDIT_SEED_COLUMNS, AUDIT_SEED_SELECT, deepPageCursors } from './lib/audit-seed';
 import { measure } from './lib/load';
 import { accessTokens, formHeaders, provisionOidc, REDIRECT_URI, seedOidcCredentials } from './lib/oidc-seed';
 import { databaseSuffix, pool, recreateDatabase } from './lib/postgres';
+import { signedInBrowser } from './lib/sso-seed';
 import { createDeveloper, createWorkspace, startService } from './lib/service';
 import type { BenchRequest } from './lib/types';
 import { newUserBody } from './scenarios/scim';
@@ -185,7 +185,7 @@ async function seed(baseUrl: string, db: Pool, scenario: ScenarioName, smtp: Smt
     case 'audit-deep':
       return auditRequests(new ApiClient(baseUrl), db, scenario);
     case 'sso':
-      return ssoRequests(t, smtp);
+      return (await signedInBrowser(baseUrl, smtp)).requests;
     case 'oidc-refresh':
     case 'oidc-exchange':
     case 'oidc-userinfo':
@@ -267,27 +267,6 @@ async function auditRequests(api: ApiClient, db: Pool, scenario: 'audit-first' |
   const path = `/developer/audit/?workspace_id=${ws.id}`;
   if (scenario === 'audit-first') return [{ path, headers: dev.authHeaders }];
   return deepPageCursors(newestMs).map((cursor) => ({ path: `${path}&cursor=${encodeURIComponent(cursor)}`, headers: dev.authHeaders }));
-}
-
-/** A registered SP and one browser signed in through the hosted login page, sending a new AuthnRequest of the SP each time (each is answered once). */
-async function ssoRequests(t: TestApp, smtp: SmtpReceiver): Promise<BenchRequest[]> {
-  const tenant = await aTenant(t);
-  const sp = await aRegisteredSp(t, tenant.dev, tenant.ws);
-  const { path } = await authorizePath(sp, '/dashboard');
-  const user = await anEndUser(t, tenant.client, { smtp, firstName: 'Ada' });
-  const agent = request.agent(t.baseUrl);
-  const start = await agent.get(path).expect(302);
-  const form = await agent.get(start.headers.location as string).expect(200);
-  const csrf = /name="csrf_token" value="([^"]+)"/.exec(form.text)?.[1] ?? '';
-  const login = await agent
-    .post('/auth/login/')
-    .type('form')
-    .send({ csrf_token: csrf, workspace_id: tenant.ws.id, next: '/saml/sso/finish/', email: user.email, password: user.password })
-    .expect(303);
-  const cookie = ([] as string[]).concat(login.headers['set-cookie'] ?? []).find((c) => c.startsWith('esid='));
-  if (!cookie) throw new Error('the hosted login set no esid cookie');
-  const fresh = () => `${craftedRequest(sp.entityId, { acsUrl: sp.acsUrl })}&RelayState=%2Fdashboard`;
-  return [{ path: fresh(), newPath: fresh, headers: { cookie: cookie.split(';')[0] } }];
 }
 
 /** An application and a person; each request spends a seeded credential or reuses one of 20 access tokens. */

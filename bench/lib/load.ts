@@ -14,7 +14,12 @@ export interface LoadOptions {
  * Latencies are collected here from each response's hrtime duration rather than from
  * autocannon's histogram, which has 1 ms resolution: sub-millisecond p50s would round to 0.
  */
-export async function measure(server: ServerProcess, baseUrl: string, requests: BenchRequest[], opts: LoadOptions): Promise<Measurement> {
+export async function measure(
+  server: Pick<ServerProcess, 'cpuSeconds' | 'sampleRss' | 'samplePss'>,
+  baseUrl: string,
+  requests: BenchRequest[],
+  opts: LoadOptions,
+): Promise<Measurement> {
   await warm(baseUrl, requests, opts);
   const stopRss = server.sampleRss();
   const stopPss = server.samplePss();
@@ -77,15 +82,16 @@ async function fire(baseUrl: string, requests: BenchRequest[], connections: numb
       connections,
       duration: durationSec,
       requests: requests.map((r) => {
-        const { newBody, newPath } = r;
+        const { newBody, newPath, newHeaders } = r;
         const base: autocannon.Request = { method: r.method ?? 'GET', path: r.path, headers: r.headers, body: r.body };
-        if (!newBody && !newPath) return base;
+        if (!newBody && !newPath && !newHeaders) return base;
         return {
           ...base,
           setupRequest: (req: autocannon.Request) => ({
             ...req,
             ...(newBody ? { body: newBody() } : {}),
             ...(newPath ? { path: newPath() } : {}),
+            ...(newHeaders ? { headers: newHeaders() } : {}),
           }),
         };
       }),
@@ -119,7 +125,7 @@ export async function probe(baseUrl: string, requests: BenchRequest[]): Promise<
   for (const r of requests.slice(0, 5)) {
     const res = await fetch(baseUrl + (r.newPath?.() ?? r.path), {
       method: r.method ?? 'GET',
-      headers: r.headers,
+      headers: r.newHeaders?.() ?? r.headers,
       body: r.newBody?.() ?? r.body,
     });
     const text = await res.text();

@@ -46,11 +46,16 @@ export function processTree(pid: number): number[] {
   return tree;
 }
 
-/** User + system CPU seconds used so far by the process and its descendants alive now. */
-export function treeCpuSeconds(pid: number): number {
+/**
+ * User + system CPU seconds used so far by the process and its descendants alive now; with `reaped`, also those of
+ * the process's children that ended and were waited for (its cutime + cstime: a pre-forking server ends children).
+ */
+export function treeCpuSeconds(pid: number, opts: { reaped?: boolean } = {}): number {
   return processTree(pid).reduce((sum, p) => {
     const fields = statFields(p);
-    return fields ? sum + (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS : sum;
+    if (!fields) return sum;
+    const waited = opts.reaped && p === pid ? Number(fields[13]) + Number(fields[14]) : 0;
+    return sum + (Number(fields[11]) + Number(fields[12]) + waited) / CLOCK_TICKS;
   }, 0);
 }
 

@@ -14,6 +14,8 @@ export interface BenchRequest {
   newBody?: () => string;
   /** A fresh path for every request sent (e.g. a new AuthnRequest: the IdP answers each one once); wins over `path`. */
   newPath?: () => string;
+  /** Fresh headers for every request sent (e.g. the next of several signed-in browsers); wins over `headers`. */
+  newHeaders?: () => Record<string, string>;
 }
 
 /** What a scenario's setup can use: the running service, its database and a few shortcuts. */
