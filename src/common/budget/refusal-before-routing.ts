@@ -11,7 +11,9 @@ export type EarlyAnswer = (req: Request, res: Response) => boolean;
  * whose bearer credential the shared bucket refused moments ago, in the same area, while that bucket cannot
  * hold a token yet, is answered 429 here with what the budget guard would have answered (`Retry-After`, the
  * RateLimit headers, the SCIM or JSON error body), so a tenant pushing past its budget costs the cores a
- * header lookup and a hash per request instead of authentication and the Nest pipeline. Undefined when
+ * header lookup and a hash per request instead of authentication and the Nest pipeline. The answer is held
+ * until the owner's bucket can hold its next token (at most MAX_REFUSAL_HOLD_MS, decision 0990), so a client
+ * that asks again as soon as it is refused asks once per token interval per connection. Undefined when
  * requests spend no tokens.
  */
 export function refusalBeforeRouting(budget: RequestBudget): EarlyAnswer | undefined {
@@ -23,13 +25,19 @@ export function refusalBeforeRouting(budget: RequestBudget): EarlyAnswer | undef
     if (!area) return false;
     const refusal = budget.refusedBeforeRouting(authorization, area);
     if (!refusal) return false;
-    setBudgetHeaders(res, refusal.owner, refusal.answer, budget.limit.ratePerSecond);
-    answerError(
-      area === 'scim' ? 'scim' : 'json',
-      overBudget(refusal.owner, refusal.answer),
-      req as Parameters<typeof answerError>[2],
-      res,
-    );
+    const send = () => {
+      // The client went away while its refusal was held: nothing to answer.
+      if (res.destroyed) return;
+      setBudgetHeaders(res, refusal.owner, refusal.answer, budget.limit.ratePerSecond);
+      answerError(
+        area === 'scim' ? 'scim' : 'json',
+        overBudget(refusal.owner, refusal.answer),
+        req as Parameters<typeof answerError>[2],
+        res,
+      );
+    };
+    if (refusal.holdMs > 0) setTimeout(send, refusal.holdMs);
+    else send();
     return true;
   };
 }

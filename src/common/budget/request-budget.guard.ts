@@ -32,6 +32,9 @@ export class RequestBudgetGuard implements CanActivate {
       setBudgetHeaders(res, owner, answer, this.budget.limit.ratePerSecond);
       if (!answer.allowed) {
         this.budget.rememberRefusedCredential(req.headers.authorization, budgetArea(req.path), owner);
+        // Held as a refusal before routing is (decision 0990).
+        const hold = this.budget.refusalHoldMs(owner);
+        if (hold > 0) await new Promise((resolve) => setTimeout(resolve, hold));
         throw overBudget(owner, answer);
       }
     }

@@ -1,7 +1,7 @@
 import Redis from 'ioredis';
 import { TEST_REDIS_URL, testRedisPrefix } from '../../../test/support/redis-keys';
 import type { AppConfig } from '../../config/config';
-import { RequestBudget } from './request-budget';
+import { MAX_REFUSAL_HOLD_MS, RequestBudget } from './request-budget';
 
 /** The shared budget with leases (decision 0620), against the live Redis: two instances, one bucket. */
 describe('RequestBudget on Redis, leasing tokens in batches', () => {
@@ -58,5 +58,29 @@ describe('RequestBudget on Redis, leasing tokens in batches', () => {
     expect(last).toMatchObject({ allowed: false, remaining: 0, retryAfterSeconds: 1 });
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect((await budget.spend(owner)).allowed).toBe(true);
+  });
+
+  it('holds a refusal until the bucket can hold its next token, at most MAX_REFUSAL_HOLD_MS (decision 0990)', async () => {
+    const drain = async (budget: RequestBudget, owner: { policy: 'workspace'; id: string }) => {
+      let last = await budget.spend(owner);
+      for (let i = 0; i < 100 && last.allowed; i++) last = await budget.spend(owner);
+      expect(last.allowed).toBe(false);
+    };
+    // 100 a second: the next token exists at most one token interval (10 ms) after the refusal.
+    const fast = instance(100, 2);
+    const busy = { policy: 'workspace' as const, id: 'held-fast' };
+    expect(fast.refusalHoldMs(busy)).toBe(0);
+    await drain(fast, busy);
+    expect(fast.refusalHoldMs(busy)).toBeGreaterThanOrEqual(0);
+    expect(fast.refusalHoldMs(busy)).toBeLessThanOrEqual(2 * 10);
+    // 1 a second: the next token is up to a second away, and the hold stops at the cap.
+    const slow = instance(1, 1);
+    const quiet = { policy: 'workspace' as const, id: 'held-slow' };
+    await drain(slow, quiet);
+    const hold = slow.refusalHoldMs(quiet);
+    expect(hold).toBeGreaterThan(0);
+    expect(hold).toBeLessThanOrEqual(MAX_REFUSAL_HOLD_MS);
+    // Another owner's budget is not held.
+    expect(slow.refusalHoldMs({ policy: 'workspace', id: 'untouched' })).toBe(0);
   });
 });

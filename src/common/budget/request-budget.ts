@@ -35,11 +35,16 @@ export function budgetArea(path: string): BudgetArea | undefined {
   return undefined;
 }
 
-/** A refusal the process can answer before routing: whose budget, and what the shared bucket would say. */
+/** A refusal the process can answer before routing: whose budget, what the shared bucket would say, and when to send it. */
 export interface EarlyRefusal {
   owner: BudgetOwner;
   answer: BucketAnswer;
+  /** Milliseconds to hold the answer (refusalHoldMs). */
+  holdMs: number;
 }
+
+/** The longest a refusal is held before it is sent (decision 0990): what a rate below 4 requests a second would hold longer. */
+export const MAX_REFUSAL_HOLD_MS = 250;
 
 type TakeCommand = (key: string, rate: number, burst: number, wanted: number) => Promise<[number, number]>;
 
@@ -150,7 +155,28 @@ export class RequestBudget {
     const answer = this.stillDenied(key, now, false);
     if (!answer) return undefined;
     refused.inc({ policy: owner.policy, reason: 'rate', where: 'before_routing' });
-    return { owner, answer };
+    return { owner, answer, holdMs: this.holdMs(key, now) };
+  }
+
+  /**
+   * How long a refusal of the owner's rate waits before it is sent (decision 0990): until the moment its bucket
+   * can hold the next token, at most MAX_REFUSAL_HOLD_MS. A client that ignores Retry-After and asks again as
+   * soon as it is answered can then ask at most once per token interval per connection, instead of as fast as
+   * refusals are served, on the cores the other tenants share.
+   */
+  refusalHoldMs(owner: BudgetOwner): number {
+    return this.holdMs(bucketKey(owner), Date.now());
+  }
+
+  /**
+   * Until the remembered moment the bucket's next token can exist; once it has passed and a request of this
+   * instance is asking for that token, one token interval after it (the bucket then holds fewer than two).
+   */
+  private holdMs(key: string, now: number): number {
+    const denial = this.deniedUntil.get(key);
+    if (!denial) return 0;
+    const readyAt = now < denial.until ? denial.until : denial.until + 1000 / this.limit.ratePerSecond;
+    return Math.min(MAX_REFUSAL_HOLD_MS, Math.max(0, Math.ceil(readyAt - now)));
   }
 
   /** Counts a request in flight; false (and nothing counted) when the owner is at its cap. */
