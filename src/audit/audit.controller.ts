@@ -1,4 +1,4 @@
-import { Doc, Errors, Returns, ReturnsText } from '../api-docs/decorators';
+import { Doc, Errors, ReturnsText } from '../api-docs/decorators';
 import { BAD_QUERY, NOT_A_MEMBER, ReadRoute } from '../api-docs/routes';
 import { Get, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
@@ -9,6 +9,12 @@ import { AuditQueryService } from './audit-query.service';
 import { AuditVerifyService } from './audit-verify.service';
 import { AuditCheckpointsQueryDto, AuditExportQueryDto, AuditQueryDto, AuditVerifyQueryDto } from './dto/audit-query.dto';
 import { AuditCheckpointPageSchema, AuditPageSchema, AuditPublicKeysSchema, AuditVerifyResultSchema } from './audit.schemas';
+
+const BROKEN_CHAIN = {
+  verified: 1234,
+  checkpoints: 20,
+  first_break: { event_id: '8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13', seq: 57, reason: 'edited_event' },
+};
 
 @DeveloperApi('developer/audit', 'audit')
 export class AuditController {
@@ -22,15 +28,13 @@ export class AuditController {
     'Verify the audit chain',
     "Recomputes the workspace's hash chain from its events as they are now, over the links sealed between from and to (from the first link when from is not given, so a removed first event is found too), and checks every signed checkpoint in that span. Answers how many links and checkpoints check out and the first break: an edited, missing or back-dated (inserted) event, a checkpoint whose signature does not verify, or one whose head differs from the recomputed chain. A workspace with nothing sealed in the span answers zeros. Members of the workspace only.",
   )
-  @Returns(200, AuditVerifyResultSchema, 'The result of the check (first_break null: intact)', {
-    example: {
-      verified: 1234,
-      checkpoints: 20,
-      first_break: { event_id: '8a1e3c55-7d0b-4f2a-9c61-0e4b2d7f9a13', seq: 57, reason: 'edited_event' },
-    },
-  })
-  @Errors(BAD_QUERY, NOT_A_MEMBER)
-  @Get('verify')
+  @ReadRoute(
+    'verify',
+    AuditVerifyResultSchema,
+    { description: 'The result of the check (first_break null: intact)', example: BROKEN_CHAIN },
+    BAD_QUERY,
+    NOT_A_MEMBER,
+  )
   verify(@WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope, @Query() query: AuditVerifyQueryDto) {
     return this.verification.verify(scope, query);
   }
