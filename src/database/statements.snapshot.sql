@@ -941,14 +941,29 @@ ON CONFLICT (connection_id, assertion_id) DO NOTHING
 RETURNING 1 AS claimed;
 
 -- sso.bind
+WITH unbound AS (
+DELETE FROM sso_bindings WHERE workspace_id = $1 AND connection_id = $2 AND user_id = $3 AND (issuer, subject) <> ($4, $5)
+RETURNING subject
+), bound AS (
 INSERT INTO sso_bindings (workspace_id, connection_id, issuer, subject, user_id, created_at, last_sign_in_at)
-VALUES ($1, $2, $3, $4, $5, $6, $6)
+SELECT $1, $2, $4, $5, $3, $6::timestamptz, $6::timestamptz FROM (SELECT count(*) FROM unbound) AS unbound_first
 ON CONFLICT (connection_id, issuer, subject) DO UPDATE SET last_sign_in_at = EXCLUDED.last_sign_in_at
 WHERE sso_bindings.user_id = EXCLUDED.user_id
-RETURNING user_id;
+RETURNING user_id
+), attempt AS (
+INSERT INTO sso_attempts (workspace_id, connection_id, outcome, subject, email, user_id, request_id)
+SELECT $1, $2, 'success', left($5, 512), $7::text, user_id, $8::text FROM bound WHERE $9::boolean AND user_id = $3
+)
+SELECT (SELECT user_id FROM bound) AS bound_to, ARRAY(SELECT subject FROM unbound) AS unbound;
 
 -- sso.binding-for
 SELECT user_id FROM sso_bindings WHERE workspace_id = $1 AND connection_id = $2 AND issuer = $3 AND subject = $4;
+
+-- sso.bound-person
+SELECT u.id, u.workspace_id, u.oauth_client_id, u.email, u.first_name, u.last_name, u.is_active, u.email_verified,
+u.password_hash, u.created_at
+FROM sso_bindings b JOIN end_users u ON u.workspace_id = b.workspace_id AND u.id = b.user_id
+WHERE b.workspace_id = $1 AND b.connection_id = $2 AND b.issuer = $3 AND b.subject = $4;
 
 -- sso.connection-by-id
 SELECT id, workspace_id, name, protocol, jit, trust_upstream_mfa, mapping, oidc_issuer, oidc_client_id,
@@ -972,10 +987,6 @@ RETURNING state_hash, workspace_id, connection_id, browser_hash, nonce, code_ver
 WITH expired AS (DELETE FROM sso_oidc_flows WHERE workspace_id = $1 AND connection_id = $2 AND expires_at < $7)
 INSERT INTO sso_oidc_flows (state_hash, workspace_id, connection_id, browser_hash, nonce, code_verifier_encrypted, next, created_at, expires_at)
 VALUES ($3, $1, $2, $4, $5, $6, $8, $7, $9);
-
--- sso.unbind-other-subjects
-DELETE FROM sso_bindings WHERE workspace_id = $1 AND connection_id = $2 AND user_id = $3 AND (issuer, subject) <> ($4, $5)
-RETURNING subject;
 
 -- token-denylist.deny
 INSERT INTO token_denylist (jti, workspace_id, expires_at)

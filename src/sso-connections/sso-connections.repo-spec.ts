@@ -113,6 +113,27 @@ describe('SsoConnectionsRepository', () => {
     expect(await bind('s-ada-2', ada)).toEqual({ boundTo: ada, unbound: ['s-ada'] });
     expect(await repo.bindingFor(ws, c.id, 'iss', 's-ada')).toBeNull();
     expect((await repo.bindingOf(ws, c.id, ada))?.subject).toBe('s-ada-2');
+    expect((await repo.boundPerson(ws, c.id, 'iss', 's-ada-2'))?.id).toBe(ada);
+    expect(await repo.boundPerson(ws, c.id, 'iss', 's-ada')).toBeNull();
+  });
+
+  it("writes a sign-in's successful attempt with the binding, and none when the subject is someone else's", async () => {
+    const ws = await aWorkspaceRow(db.dataSource);
+    const c = await aConnection(ws);
+    const [ada, bob] = [await aPerson(ws), await aPerson(ws)];
+    const signIn = (subject: string, userId: string) =>
+      db.dataSource.transaction((tx) =>
+        repo.bind(tx, ws, { connectionId: c.id, issuer: 'iss', subject, userId }, new Date(), {
+          email: 'ada@acme.test',
+          requestId: 'req-1',
+        }),
+      );
+    expect((await signIn('s-ada', ada)).boundTo).toBe(ada);
+    expect(await repo.attempts(ws, c.id, 10)).toEqual([
+      expect.objectContaining({ outcome: 'success', subject: 's-ada', email: 'ada@acme.test', userId: ada, requestId: 'req-1' }),
+    ]);
+    expect((await signIn('s-ada', bob)).boundTo).toBeNull();
+    expect(await repo.attempts(ws, c.id, 10)).toHaveLength(1);
   });
 
   it('lists attempts newest first', async () => {

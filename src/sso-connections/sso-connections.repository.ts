@@ -2,10 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In } from 'typeorm';
 import { isUniqueViolation } from '../common/db-errors';
-import { entityColumns } from '../database/row-shape';
-import { NO_ROW } from '../database/row-shape';
-import { first, run, statement } from '../database/statement';
+import { computed, entityColumns, NO_ROW } from '../database/row-shape';
+import { first, one, run, statement } from '../database/statement';
 import type { Tx } from '../database/unit-of-work';
+import { EndUser } from '../end-user-directory/entities/end-user.entity';
+import type { EndUserRecord } from '../end-user-directory/end-users.repository';
 import { WorkspaceMember } from '../workspaces/entities/workspace-member.entity';
 import { SsoAttempt } from './entities/sso-attempt.entity';
 import { SsoBinding } from './entities/sso-binding.entity';
@@ -14,25 +15,31 @@ import { SsoConnection } from './entities/sso-connection.entity';
 import { SsoOidcFlow } from './entities/sso-oidc-flow.entity';
 
 /**
- * Binds a subject to a person: the person's binding to another subject of the connection goes
- * (the newly verified subject wins, decision 0410), then the subject's row is made, or touched when
- * it already names this person. Answers the person the subject is bound to now: another person
- * means the subject was bound to someone else meanwhile.
+ * Binds a subject to a person, in one statement (decision 0984): the person's binding to another
+ * subject of the connection goes (the newly verified subject wins, decision 0410), then the
+ * subject's row is made, or touched when it already names this person; with $9, the sign-in's
+ * successful attempt is written when the subject is bound to this person. The insert reads the
+ * delete's count, so the delete runs first and the person's old row no longer holds their place in
+ * sso_bindings_user_key. Answers the person the subject is bound to now (another person, or none,
+ * means it was bound to someone else meanwhile) and the subjects unbound.
  */
-const UNBIND_OTHER_SUBJECTS = statement(
-  'sso.unbind-other-subjects',
-  `DELETE FROM sso_bindings WHERE workspace_id = $1 AND connection_id = $2 AND user_id = $3 AND (issuer, subject) <> ($4, $5)
-    RETURNING subject`,
-  entityColumns(SsoBinding, ['subject']),
-);
 const BIND = statement(
   'sso.bind',
-  `INSERT INTO sso_bindings (workspace_id, connection_id, issuer, subject, user_id, created_at, last_sign_in_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $6)
-   ON CONFLICT (connection_id, issuer, subject) DO UPDATE SET last_sign_in_at = EXCLUDED.last_sign_in_at
-     WHERE sso_bindings.user_id = EXCLUDED.user_id
-   RETURNING user_id`,
-  entityColumns(SsoBinding, ['userId']),
+  `WITH unbound AS (
+     DELETE FROM sso_bindings WHERE workspace_id = $1 AND connection_id = $2 AND user_id = $3 AND (issuer, subject) <> ($4, $5)
+     RETURNING subject
+   ), bound AS (
+     INSERT INTO sso_bindings (workspace_id, connection_id, issuer, subject, user_id, created_at, last_sign_in_at)
+     SELECT $1, $2, $4, $5, $3, $6::timestamptz, $6::timestamptz FROM (SELECT count(*) FROM unbound) AS unbound_first
+     ON CONFLICT (connection_id, issuer, subject) DO UPDATE SET last_sign_in_at = EXCLUDED.last_sign_in_at
+       WHERE sso_bindings.user_id = EXCLUDED.user_id
+     RETURNING user_id
+   ), attempt AS (
+     INSERT INTO sso_attempts (workspace_id, connection_id, outcome, subject, email, user_id, request_id)
+     SELECT $1, $2, 'success', left($5, 512), $7::text, user_id, $8::text FROM bound WHERE $9::boolean AND user_id = $3
+   )
+   SELECT (SELECT user_id FROM bound) AS bound_to, ARRAY(SELECT subject FROM unbound) AS unbound`,
+  computed({ boundTo: ['bound_to', 'text?'], unbound: 'text[]' }),
 );
 
 /**
@@ -77,6 +84,26 @@ const BINDING_FOR = statement(
   'sso.binding-for',
   `SELECT user_id FROM sso_bindings WHERE workspace_id = $1 AND connection_id = $2 AND issuer = $3 AND subject = $4`,
   entityColumns(SsoBinding, ['userId']),
+);
+/** The person the subject is bound to, in the end-user record's shape (one round trip, not the binding then the person). */
+const BOUND_PERSON = statement(
+  'sso.bound-person',
+  `SELECT u.id, u.workspace_id, u.oauth_client_id, u.email, u.first_name, u.last_name, u.is_active, u.email_verified,
+     u.password_hash, u.created_at
+   FROM sso_bindings b JOIN end_users u ON u.workspace_id = b.workspace_id AND u.id = b.user_id
+   WHERE b.workspace_id = $1 AND b.connection_id = $2 AND b.issuer = $3 AND b.subject = $4`,
+  entityColumns(EndUser, [
+    'id',
+    'workspaceId',
+    'oauthClientId',
+    'email',
+    'firstName',
+    'lastName',
+    'isActive',
+    'emailVerified',
+    'passwordHash',
+    'createdAt',
+  ]),
 );
 const RECORD_ATTEMPT = statement(
   'sso.record-attempt',
@@ -232,6 +259,11 @@ export class SsoConnectionsRepository {
     return (await first(this.dataSource, BINDING_FOR, [workspaceId, connectionId, issuer, subject])) ?? null;
   }
 
+  /** The directory person an upstream subject is bound to on this connection, if any. */
+  async boundPerson(workspaceId: string, connectionId: string, issuer: string, subject: string): Promise<EndUserRecord | null> {
+    return (await first(this.dataSource, BOUND_PERSON, [workspaceId, connectionId, issuer, subject])) ?? null;
+  }
+
   /** The person's binding on this connection, if any. */
   bindingOf(workspaceId: string, connectionId: string, userId: string): Promise<SsoBinding | null> {
     return this.dataSource.getRepository(SsoBinding).findOneBy({ workspaceId, connectionId, userId });
@@ -239,18 +271,29 @@ export class SsoConnectionsRepository {
 
   /**
    * Binds the subject to the person (see BIND); answers the person the subject is bound to after
-   * the write and the subjects the person was bound to before (their bindings are gone).
+   * the write and the subjects the person was bound to before (their bindings are gone). With
+   * `success`, a sign-in's successful attempt is written by the same statement when it binds.
    */
   async bind(
     tx: Tx,
     workspaceId: string,
     binding: { connectionId: string; issuer: string; subject: string; userId: string },
     now: Date,
+    success?: { email: string | null; requestId: string | null },
   ): Promise<{ boundTo: string | null; unbound: string[] }> {
     const { connectionId, issuer, subject, userId } = binding;
-    const unbound = await run(tx, UNBIND_OTHER_SUBJECTS, [workspaceId, connectionId, userId, issuer, subject]);
-    const row = await first(tx, BIND, [workspaceId, connectionId, issuer, subject, userId, now]);
-    return { boundTo: row?.userId ?? null, unbound: unbound.map((r) => r.subject) };
+    const row = await one(tx, BIND, [
+      workspaceId,
+      connectionId,
+      userId,
+      issuer,
+      subject,
+      now,
+      success?.email?.slice(0, 320) ?? null,
+      success?.requestId ?? null,
+      success !== undefined,
+    ]);
+    return { boundTo: row.boundTo, unbound: row.unbound };
   }
 
   /** On the pool, or in the caller's transaction (a sign-in's attempt commits with its session). */

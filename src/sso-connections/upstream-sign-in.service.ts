@@ -169,11 +169,8 @@ export class UpstreamSignInService {
   /** Who the identity is in the directory, or why nobody may be. */
   private async match(connection: SsoConnection, identity: UpstreamIdentity): Promise<Matched> {
     const facts = { subject: identity.subject, email: identity.email ?? undefined };
-    const bound = await this.connections.bindingFor(connection.workspaceId, connection.id, identity.issuer, identity.subject);
-    if (bound) {
-      const user = await this.users.byId(connection.workspaceId, bound.userId);
-      if (user) return { user };
-    }
+    const bound = await this.connections.boundPerson(connection.workspaceId, connection.id, identity.issuer, identity.subject);
+    if (bound) return { user: bound };
     const email = identity.email?.trim().toLowerCase();
     if (!email || !identity.emailVerified) return { refusal: new UpstreamRefusal('email_unverified', undefined, facts) };
     const user = await this.users.directoryAccount(connection.workspaceId, email);
@@ -217,11 +214,13 @@ export class UpstreamSignInService {
     const cookie = this.browser.newToken();
     const now = this.clock.now();
     const opened = await this.uow.run(async (tx, events) => {
+      // The successful attempt is written by the same statement, and commits with the session it opens.
       const { boundTo } = await this.connections.bind(
         tx,
         connection.workspaceId,
         { connectionId: connection.id, issuer: identity.issuer, subject: identity.subject, userId: user.id },
         now,
+        { email: identity.email ?? null, requestId: browser.request.requestId ?? null },
       );
       if (boundTo !== user.id) {
         throw new UpstreamRefusal('identity_conflict', 'subject bound to another person meanwhile', {
@@ -236,19 +235,6 @@ export class UpstreamSignInService {
       if (browser.previous) {
         await this.sessions.revokeIn(tx, browser.previous.workspaceId, { sessionId: browser.previous.sessionId }, 'replaced', now);
       }
-      // The successful attempt commits with the session it opened (one transaction, not a second write after it).
-      await this.connections.recordAttempt(
-        connection.workspaceId,
-        {
-          connectionId: connection.id,
-          outcome: 'success',
-          subject: identity.subject,
-          email: identity.email ?? null,
-          userId: user.id,
-          requestId: browser.request.requestId,
-        },
-        tx,
-      );
       return this.signIn.openSessionIn(
         tx,
         events,
