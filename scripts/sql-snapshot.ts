@@ -1,5 +1,5 @@
 /**
- * Regenerates src/database/statements.snapshot.sql from the typed statements the source declares
+ * Regenerates test/database/statements.snapshot.sql from the typed statements the source declares
  * (`npm run sql:snapshot`); commit the result with the change to the query.
  */
 import 'reflect-metadata';

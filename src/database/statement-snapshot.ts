@@ -2,8 +2,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { declaredStatements, type Statement } from './statement';
 
-/** The checked-in text of every typed statement: a change to a query shows in review as a diff of this file. */
-export const SNAPSHOT_PATH = join(__dirname, 'statements.snapshot.sql');
+/**
+ * The checked-in text of every typed statement: a change to a query shows in review as a diff of this file.
+ * A test artifact, so it lives under test/ (decision 0978), not beside the source it mirrors.
+ */
+export const SNAPSHOT_PATH = join(__dirname, '..', '..', 'test', 'database', 'statements.snapshot.sql');
 
 const SRC = join(__dirname, '..');
 const DECLARES = /from '(\.\.?\/)+(database\/)?statement'/;

@@ -8,7 +8,7 @@ import type { QueryRow } from './rows';
  * earns its place (hot paths, CTEs, locking, ON CONFLICT), a repository declares its statements
  * with `statement(...)` at module level; each one is listed in the catalog, PREPAREd against the
  * migrated schema by the statements test and kept, text and all, in the checked-in snapshot
- * (src/database/statements.snapshot.sql, `npm run sql:snapshot`), so a change to a query shows in
+ * (test/database/statements.snapshot.sql, `npm run sql:snapshot`), so a change to a query shows in
  * review. Parameters are always bound ($1…); the text never carries a value.
  */
 export interface Statement<R> {
