@@ -1,15 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { aWorkspaceRow, bootRepositories, itKeepsTheTenantContract, RepositoryHarness } from '../../test/support/repository';
+import { aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../test/support/repository';
 import { AnomaliesRepository, NewAnomaly } from './anomalies.repository';
 
 describe('AnomaliesRepository', () => {
-  let db: RepositoryHarness;
   let anomalies: AnomaliesRepository;
-  beforeAll(async () => {
-    db = await bootRepositories([AnomaliesRepository]);
-    anomalies = db.get(AnomaliesRepository);
-  });
-  afterAll(() => db.close());
+  const db = repositoriesForSuite([AnomaliesRepository], (booted) => (anomalies = booted));
 
   /** A user of the workspace (end_users row). */
   const aUser = async (workspaceId: string) =>

@@ -1,20 +1,14 @@
 import type { EntityManager } from 'typeorm';
 import { randomBytes } from 'node:crypto';
-import { aWorkspaceRow, bootRepositories, itKeepsTheTenantContract, RepositoryHarness } from '../../test/support/repository';
+import { aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../test/support/repository';
 import { anAuditEvent } from '../../test/support/repository-fixtures';
 import { AuditChainRepository, NewLink } from './audit-chain.repository';
 import { AuditRepository } from './audit.repository';
 
 describe('AuditChainRepository', () => {
-  let db: RepositoryHarness;
   let chain: AuditChainRepository;
   let audit: AuditRepository;
-  beforeAll(async () => {
-    db = await bootRepositories([AuditChainRepository, AuditRepository]);
-    chain = db.get(AuditChainRepository);
-    audit = db.get(AuditRepository);
-  });
-  afterAll(() => db.close());
+  const db = repositoriesForSuite([AuditChainRepository, AuditRepository], (...booted) => ([chain, audit] = booted));
 
   const tx = <T>(work: (t: EntityManager) => Promise<T>) => db.dataSource.transaction(work);
   const aHash = () => randomBytes(32).toString('hex');

@@ -1,15 +1,10 @@
-import { aDeveloperRow, aWorkspaceRow, bootRepositories, itKeepsTheTenantContract, RepositoryHarness } from '../../test/support/repository';
+import { aDeveloperRow, aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../test/support/repository';
 import { anAuditEvent as anEvent } from '../../test/support/repository-fixtures';
 import { AuditRepository } from './audit.repository';
 
 describe('AuditRepository', () => {
-  let db: RepositoryHarness;
   let audit: AuditRepository;
-  beforeAll(async () => {
-    db = await bootRepositories([AuditRepository]);
-    audit = db.get(AuditRepository);
-  });
-  afterAll(() => db.close());
+  const db = repositoriesForSuite([AuditRepository], (booted) => (audit = booted));
 
   /** A workspace with a member developer. */
   const aTenant = async () => {

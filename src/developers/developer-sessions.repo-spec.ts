@@ -1,16 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { aDeveloperRow, bootRepositories, RepositoryHarness } from '../../test/support/repository';
+import { aDeveloperRow, repositoriesForSuite } from '../../test/support/repository';
 import { DeveloperSessionsRepository } from './developer-sessions.repository';
 
 /** Dashboard sessions: not tenant data; each is its developer's own, found by the SHA-256 of its cookie. */
 describe('DeveloperSessionsRepository', () => {
-  let db: RepositoryHarness;
   let sessions: DeveloperSessionsRepository;
-  beforeAll(async () => {
-    db = await bootRepositories([DeveloperSessionsRepository]);
-    sessions = db.get(DeveloperSessionsRepository);
-  });
-  afterAll(() => db.close());
+  const db = repositoriesForSuite([DeveloperSessionsRepository], (booted) => (sessions = booted));
 
   const hash = () => randomBytes(32).toString('hex');
   const email = async (developerId: string) =>

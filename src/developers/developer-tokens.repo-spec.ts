@@ -1,16 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { aDeveloperRow, bootRepositories, RepositoryHarness } from '../../test/support/repository';
+import { aDeveloperRow, repositoriesForSuite } from '../../test/support/repository';
 import { DeveloperTokensRepository } from './developer-tokens.repository';
 
 /** Developer tokens: not tenant data; each is its developer's own, found by the SHA-256 of its secret. */
 describe('DeveloperTokensRepository', () => {
-  let db: RepositoryHarness;
   let tokens: DeveloperTokensRepository;
-  beforeAll(async () => {
-    db = await bootRepositories([DeveloperTokensRepository]);
-    tokens = db.get(DeveloperTokensRepository);
-  });
-  afterAll(() => db.close());
+  const db = repositoriesForSuite([DeveloperTokensRepository], (booted) => (tokens = booted));
 
   const hash = () => randomBytes(32).toString('hex');
   const email = async (developerId: string) =>

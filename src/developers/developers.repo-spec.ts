@@ -1,16 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { bootRepositories, RepositoryHarness } from '../../test/support/repository';
+import { repositoriesForSuite } from '../../test/support/repository';
 import { DevelopersRepository } from './developers.repository';
 
 /** Dashboard accounts: not tenant data (a developer belongs to many workspaces). */
 describe('DevelopersRepository', () => {
-  let db: RepositoryHarness;
   let developers: DevelopersRepository;
-  beforeAll(async () => {
-    db = await bootRepositories([DevelopersRepository]);
-    developers = db.get(DevelopersRepository);
-  });
-  afterAll(() => db.close());
+  const db = repositoriesForSuite([DevelopersRepository], (booted) => (developers = booted));
 
   const anEmail = () => `dev-${randomUUID().slice(0, 12)}@example.test`;
 

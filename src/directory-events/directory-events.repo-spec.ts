@@ -1,15 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { aWorkspaceRow, bootRepositories, itKeepsTheTenantContract, RepositoryHarness } from '../../test/support/repository';
+import { aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../test/support/repository';
 import { DirectoryEventsRepository } from './directory-events.repository';
 
 describe('DirectoryEventsRepository', () => {
-  let db: RepositoryHarness;
   let events: DirectoryEventsRepository;
-  beforeAll(async () => {
-    db = await bootRepositories([DirectoryEventsRepository]);
-    events = db.get(DirectoryEventsRepository);
-  });
-  afterAll(() => db.close());
+  const db = repositoriesForSuite([DirectoryEventsRepository], (booted) => (events = booted));
 
   const seal = () =>
     db.dataSource.transaction(async (tx) => {

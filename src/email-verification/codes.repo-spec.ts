@@ -1,16 +1,13 @@
 import type { EntityManager } from 'typeorm';
-import { aWorkspaceRow, anEndUserRow, bootRepositories, RepositoryHarness } from '../../test/support/repository';
+import { aWorkspaceRow, anEndUserRow, repositoriesForSuite } from '../../test/support/repository';
 import { APP_CONFIG } from '../config/config';
 import { CODE_TTL_MS, CodesRepository } from './codes.repository';
 
 describe('CodesRepository', () => {
-  let db: RepositoryHarness;
   let codes: CodesRepository;
-  beforeAll(async () => {
-    db = await bootRepositories([CodesRepository, { provide: APP_CONFIG, useValue: { AUTH_JWT_SECRET: 'repo-spec-secret-'.repeat(3) } }]);
-    codes = db.get(CodesRepository);
+  const db = repositoriesForSuite([CodesRepository], (booted) => (codes = booted), {
+    moreProviders: [{ provide: APP_CONFIG, useValue: { AUTH_JWT_SECRET: 'repo-spec-secret-'.repeat(3) } }],
   });
-  afterAll(() => db.close());
 
   const tx = <T>(work: (t: EntityManager) => Promise<T>) => db.dataSource.transaction(work);
 

@@ -1,15 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { aWorkspaceRow, bootRepositories, itKeepsTheTenantContract, RepositoryHarness } from '../../test/support/repository';
+import { aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../test/support/repository';
 import { DirectoryAccountsRepository } from './directory-accounts.repository';
 
 describe('DirectoryAccountsRepository', () => {
-  let db: RepositoryHarness;
   let accounts: DirectoryAccountsRepository;
-  beforeAll(async () => {
-    db = await bootRepositories([DirectoryAccountsRepository]);
-    accounts = db.get(DirectoryAccountsRepository);
-  });
-  afterAll(() => db.close());
+  const db = repositoriesForSuite([DirectoryAccountsRepository], (booted) => (accounts = booted));
 
   const add = (workspaceId: string, email = `d-${randomUUID().slice(0, 8)}@example.test`, firstName = 'Dee', lastName = 'Rectory') =>
     db.dataSource.transaction((tx) => accounts.insert(tx, workspaceId, { email, firstName, lastName, now: new Date() }));

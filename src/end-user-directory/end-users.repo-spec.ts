@@ -1,17 +1,12 @@
 import type { EntityManager } from 'typeorm';
 import { randomUUID } from 'node:crypto';
-import { aWorkspaceRow, anEndUserRow, bootRepositories, itKeepsTheTenantContract, RepositoryHarness } from '../../test/support/repository';
+import { anEndUserRow, aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../test/support/repository';
 import { DomainError } from '../common/errors';
 import { EndUsersRepository, NewEndUser } from './end-users.repository';
 
 describe('EndUsersRepository', () => {
-  let db: RepositoryHarness;
   let users: EndUsersRepository;
-  beforeAll(async () => {
-    db = await bootRepositories([EndUsersRepository]);
-    users = db.get(EndUsersRepository);
-  });
-  afterAll(() => db.close());
+  const db = repositoriesForSuite([EndUsersRepository], (booted) => (users = booted));
 
   const tx = <T>(work: (t: EntityManager) => Promise<T>) => db.dataSource.transaction(work);
   const aClient = async (workspaceId: string, name = 'Mobile app') => {

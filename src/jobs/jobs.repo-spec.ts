@@ -1,16 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { bootRepositories, RepositoryHarness } from '../../test/support/repository';
+import { repositoriesForSuite } from '../../test/support/repository';
 import { JobsRepository } from './jobs.repository';
 
 /** jobs is not tenant data (payloads name their workspace): its contract is the queue's. */
 describe('JobsRepository', () => {
-  let db: RepositoryHarness;
   let jobs: JobsRepository;
-  beforeAll(async () => {
-    db = await bootRepositories([JobsRepository]);
-    jobs = db.get(JobsRepository);
-  });
-  afterAll(() => db.close());
+  const db = repositoriesForSuite([JobsRepository], (booted) => (jobs = booted));
 
   it('gives a due job to one worker only, counts the attempt, and takes it back when released', async () => {
     const queue = `repo-spec-${randomUUID()}`;

@@ -1,16 +1,11 @@
-import { aWorkspaceRow, bootRepositories, itKeepsTheTenantContract, RepositoryHarness } from '../../test/support/repository';
+import { aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../test/support/repository';
 import { EmailTemplatesRepository } from './email-templates.repository';
 
 const content = (subject: string) => ({ subject, from_name: 'Acme', body: 'Your code is {{code}}' });
 
 describe('EmailTemplatesRepository', () => {
-  let db: RepositoryHarness;
   let templates: EmailTemplatesRepository;
-  beforeAll(async () => {
-    db = await bootRepositories([EmailTemplatesRepository]);
-    templates = db.get(EmailTemplatesRepository);
-  });
-  afterAll(() => db.close());
+  const db = repositoriesForSuite([EmailTemplatesRepository], (booted) => (templates = booted));
 
   const read = (workspaceId: string, name: string) => db.dataSource.transaction((tx) => templates.find(tx, workspaceId, name));
 

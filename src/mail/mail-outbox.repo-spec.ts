@@ -1,16 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { aWorkspaceRow, bootRepositories, itKeepsTheTenantContract, RepositoryHarness } from '../../test/support/repository';
+import { aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../test/support/repository';
 import { MailOutboxRepository, NewOutboxMessage } from './mail-outbox.repository';
 
 /** The outbox is written in a workspace's transaction and delivered by id (the job knows only the id). */
 describe('MailOutboxRepository', () => {
-  let db: RepositoryHarness;
   let outbox: MailOutboxRepository;
-  beforeAll(async () => {
-    db = await bootRepositories([MailOutboxRepository]);
-    outbox = db.get(MailOutboxRepository);
-  });
-  afterAll(() => db.close());
+  const db = repositoriesForSuite([MailOutboxRepository], (booted) => (outbox = booted));
 
   const aMessage = (): NewOutboxMessage => ({
     template: 'verification_code',

@@ -1,15 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { aDeveloperRow, aWorkspaceRow, bootRepositories, itKeepsTheTenantContract, RepositoryHarness } from '../../test/support/repository';
+import { aDeveloperRow, aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../test/support/repository';
 import { ManagedDatabasesRepository } from './managed-databases.repository';
 
 describe('ManagedDatabasesRepository', () => {
-  let db: RepositoryHarness;
   let databases: ManagedDatabasesRepository;
-  beforeAll(async () => {
-    db = await bootRepositories([ManagedDatabasesRepository]);
-    databases = db.get(ManagedDatabasesRepository);
-  });
-  afterAll(() => db.close());
+  const db = repositoriesForSuite([ManagedDatabasesRepository], (booted) => (databases = booted));
 
   const aDatabase = (workspaceId: string) => {
     const dbName = `repo_spec_${randomUUID().replace(/-/g, '').slice(0, 16)}`;

@@ -1,15 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { aDeveloperRow, aWorkspaceRow, bootRepositories, itKeepsTheTenantContract, RepositoryHarness } from '../../test/support/repository';
+import { aDeveloperRow, aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../test/support/repository';
 import { OAuthClientsRepository } from './oauth-clients.repository';
 
 describe('OAuthClientsRepository', () => {
-  let db: RepositoryHarness;
   let clients: OAuthClientsRepository;
-  beforeAll(async () => {
-    db = await bootRepositories([OAuthClientsRepository]);
-    clients = db.get(OAuthClientsRepository);
-  });
-  afterAll(() => db.close());
+  const db = repositoriesForSuite([OAuthClientsRepository], (booted) => (clients = booted));
 
   const aClient = (workspaceId: string) =>
     db.dataSource.transaction((tx) =>

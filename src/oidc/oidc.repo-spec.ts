@@ -1,16 +1,11 @@
 import type { EntityManager } from 'typeorm';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { aWorkspaceRow, anEndUserRow, bootRepositories, itKeepsTheTenantContract, RepositoryHarness } from '../../test/support/repository';
+import { anEndUserRow, aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../test/support/repository';
 import { NewAuthorizationCode, OidcRepository } from './oidc.repository';
 
 describe('OidcRepository', () => {
-  let db: RepositoryHarness;
   let oidc: OidcRepository;
-  beforeAll(async () => {
-    db = await bootRepositories([OidcRepository]);
-    oidc = db.get(OidcRepository);
-  });
-  afterAll(() => db.close());
+  const db = repositoriesForSuite([OidcRepository], (booted) => (oidc = booted));
 
   const tx = <T>(work: (t: EntityManager) => Promise<T>) => db.dataSource.transaction(work);
   const anApp = async (workspaceId: string, name = 'Web app') => {

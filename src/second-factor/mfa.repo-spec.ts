@@ -1,16 +1,11 @@
 import type { EntityManager } from 'typeorm';
 import { randomBytes } from 'node:crypto';
-import { aWorkspaceRow, anEndUserRow, bootRepositories, itKeepsTheTenantContract, RepositoryHarness } from '../../test/support/repository';
+import { anEndUserRow, aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../test/support/repository';
 import { MAX_ATTEMPTS, MfaRepository, NewChallenge } from './mfa.repository';
 
 describe('MfaRepository', () => {
-  let db: RepositoryHarness;
   let mfa: MfaRepository;
-  beforeAll(async () => {
-    db = await bootRepositories([MfaRepository]);
-    mfa = db.get(MfaRepository);
-  });
-  afterAll(() => db.close());
+  const db = repositoriesForSuite([MfaRepository], (booted) => (mfa = booted));
 
   const tx = <T>(work: (t: EntityManager) => Promise<T>) => db.dataSource.transaction(work);
   const aUser = async () => {

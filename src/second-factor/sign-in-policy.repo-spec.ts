@@ -1,17 +1,12 @@
-import { aWorkspaceRow, anEndUserRow, bootRepositories, itKeepsTheTenantContract, RepositoryHarness } from '../../test/support/repository';
+import { anEndUserRow, aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../test/support/repository';
 import type { Policy } from './sign-in-policy';
 import { SignInPolicyRepository } from './sign-in-policy.repository';
 
 const ALLOW_ALL: Policy = { new_device: 'allow', new_ip: 'allow', new_country: 'allow', impossible_travel: 'allow' };
 
 describe('SignInPolicyRepository', () => {
-  let db: RepositoryHarness;
   let policies: SignInPolicyRepository;
-  beforeAll(async () => {
-    db = await bootRepositories([SignInPolicyRepository]);
-    policies = db.get(SignInPolicyRepository);
-  });
-  afterAll(() => db.close());
+  const db = repositoriesForSuite([SignInPolicyRepository], (booted) => (policies = booted));
 
   const save = (workspaceId: string, policy: Policy) =>
     db.dataSource.transaction((tx) => policies.save(tx, workspaceId, policy, new Date()));

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { aWorkspaceRow, bootRepositories, itKeepsTheTenantContract, RepositoryHarness } from '../../test/support/repository';
+import { aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../test/support/repository';
 import { ScimUsersRepository } from '../scim/users/scim-users.repository';
 import { EndUsersRepository } from '../end-user-directory/end-users.repository';
 import { SessionsRepository } from './sessions.repository';
@@ -7,17 +7,13 @@ import { SessionsRepository } from './sessions.repository';
 const HOUR = 3600_000;
 
 describe('SessionsRepository and EndUsersRepository', () => {
-  let db: RepositoryHarness;
   let sessions: SessionsRepository;
   let endUsers: EndUsersRepository;
   let directory: ScimUsersRepository;
-  beforeAll(async () => {
-    db = await bootRepositories([SessionsRepository, EndUsersRepository, ScimUsersRepository]);
-    sessions = db.get(SessionsRepository);
-    endUsers = db.get(EndUsersRepository);
-    directory = db.get(ScimUsersRepository);
-  });
-  afterAll(() => db.close());
+  const db = repositoriesForSuite(
+    [SessionsRepository, EndUsersRepository, ScimUsersRepository],
+    (...booted) => ([sessions, endUsers, directory] = booted),
+  );
 
   const aUser = async (workspaceId: string, email = `s-${randomUUID().slice(0, 8)}@example.test`) =>
     (await directory.insert(null, workspaceId, randomUUID(), { email, firstName: 'S', lastName: 'U', isActive: true }, []))!;

@@ -1,15 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { bootRepositories, itKeepsTheTenantContract, RepositoryHarness } from '../../test/support/repository';
+import { itKeepsTheTenantContract, repositoriesForSuite } from '../../test/support/repository';
 import { SsfReceiversRepository } from './ssf-receivers.repository';
 
 describe('SsfReceiversRepository', () => {
-  let db: RepositoryHarness;
   let receivers: SsfReceiversRepository;
-  beforeAll(async () => {
-    db = await bootRepositories([SsfReceiversRepository]);
-    receivers = db.get(SsfReceiversRepository);
-  });
-  afterAll(() => db.close());
+  const db = repositoriesForSuite([SsfReceiversRepository], (booted) => (receivers = booted));
 
   const aReceiver = (workspaceId: string) =>
     db.dataSource.transaction((tx) =>

@@ -1,19 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { aWorkspaceRow, bootRepositories, itKeepsTheTenantContract, RepositoryHarness } from '../../test/support/repository';
+import { aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../test/support/repository';
 import { POLL, PUSH } from './entities/ssf-stream.entity';
 import { SsfReceiversRepository } from './ssf-receivers.repository';
 import { SsfStreamsRepository } from './ssf-streams.repository';
 
 describe('SsfStreamsRepository', () => {
-  let db: RepositoryHarness;
   let streams: SsfStreamsRepository;
   let receivers: SsfReceiversRepository;
-  beforeAll(async () => {
-    db = await bootRepositories([SsfStreamsRepository, SsfReceiversRepository]);
-    streams = db.get(SsfStreamsRepository);
-    receivers = db.get(SsfReceiversRepository);
-  });
-  afterAll(() => db.close());
+  const db = repositoriesForSuite([SsfStreamsRepository, SsfReceiversRepository], (...booted) => ([streams, receivers] = booted));
 
   const aStream = (workspaceId: string, push = false) =>
     db.dataSource.transaction(async (tx) => {

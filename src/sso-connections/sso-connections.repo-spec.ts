@@ -1,4 +1,4 @@
-import { aWorkspaceRow, bootRepositories, itKeepsTheTenantContract, RepositoryHarness } from '../../test/support/repository';
+import { aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../test/support/repository';
 import { DomainTaken, SsoConnectionsRepository } from './sso-connections.repository';
 
 const oidcConnection = (name = 'Acme OIDC') => ({
@@ -15,13 +15,8 @@ const oidcConnection = (name = 'Acme OIDC') => ({
 });
 
 describe('SsoConnectionsRepository', () => {
-  let db: RepositoryHarness;
   let repo: SsoConnectionsRepository;
-  beforeAll(async () => {
-    db = await bootRepositories([SsoConnectionsRepository]);
-    repo = db.get(SsoConnectionsRepository);
-  });
-  afterAll(() => db.close());
+  const db = repositoriesForSuite([SsoConnectionsRepository], (booted) => (repo = booted));
 
   const aConnection = (workspaceId: string) => db.dataSource.transaction((tx) => repo.insert(tx, workspaceId, oidcConnection()));
   const aPerson = async (workspaceId: string, email = `p-${Math.random().toString(36).slice(2)}@acme.test`) =>

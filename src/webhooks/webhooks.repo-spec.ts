@@ -1,4 +1,4 @@
-import { aWorkspaceRow, bootRepositories, itKeepsTheTenantContract, RepositoryHarness } from '../../test/support/repository';
+import { aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../test/support/repository';
 import { WebhooksRepository } from './webhooks.repository';
 
 const endpoint = (url = 'https://hooks.example.test/in') => ({
@@ -11,13 +11,8 @@ const endpoint = (url = 'https://hooks.example.test/in') => ({
 });
 
 describe('WebhooksRepository', () => {
-  let db: RepositoryHarness;
   let webhooks: WebhooksRepository;
-  beforeAll(async () => {
-    db = await bootRepositories([WebhooksRepository]);
-    webhooks = db.get(WebhooksRepository);
-  });
-  afterAll(() => db.close());
+  const db = repositoriesForSuite([WebhooksRepository], (booted) => (webhooks = booted));
 
   const anEndpoint = (workspaceId: string) => db.dataSource.transaction((tx) => webhooks.insert(tx, workspaceId, endpoint()));
   /** Whether the row changed or went, seen from the table itself (whoever's it is). */

@@ -1,14 +1,9 @@
-import { aDeveloperRow, aWorkspaceRow, bootRepositories, itKeepsTheTenantContract, RepositoryHarness } from '../../test/support/repository';
+import { aDeveloperRow, aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../test/support/repository';
 import { WorkspaceMembersRepository } from './workspace-members.repository';
 
 describe('WorkspaceMembersRepository', () => {
-  let db: RepositoryHarness;
   let members: WorkspaceMembersRepository;
-  beforeAll(async () => {
-    db = await bootRepositories([WorkspaceMembersRepository]);
-    members = db.get(WorkspaceMembersRepository);
-  });
-  afterAll(() => db.close());
+  const db = repositoriesForSuite([WorkspaceMembersRepository], (booted) => (members = booted));
 
   /** The developer's memberships in any workspace: what a removal took away, whoever asked. */
   const membershipsOf = async (developerId: string) =>

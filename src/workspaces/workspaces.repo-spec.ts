@@ -1,17 +1,11 @@
-import { aDeveloperRow, aWorkspaceRow, bootRepositories, RepositoryHarness } from '../../test/support/repository';
+import { aDeveloperRow, aWorkspaceRow, repositoriesForSuite } from '../../test/support/repository';
 import { WorkspaceMembersRepository } from './workspace-members.repository';
 import { WorkspacesRepository } from './workspaces.repository';
 
 describe('WorkspacesRepository and WorkspaceMembersRepository', () => {
-  let db: RepositoryHarness;
   let workspaces: WorkspacesRepository;
   let members: WorkspaceMembersRepository;
-  beforeAll(async () => {
-    db = await bootRepositories([WorkspacesRepository, WorkspaceMembersRepository]);
-    workspaces = db.get(WorkspacesRepository);
-    members = db.get(WorkspaceMembersRepository);
-  });
-  afterAll(() => db.close());
+  const db = repositoriesForSuite([WorkspacesRepository, WorkspaceMembersRepository], (...booted) => ([workspaces, members] = booted));
 
   it('gives a developer a role only in the workspaces they are a member of', async () => {
     const [ws, other, dev] = [await aWorkspaceRow(db.dataSource), await aWorkspaceRow(db.dataSource), await aDeveloperRow(db.dataSource)];

@@ -36,6 +36,42 @@ export async function bootRepositories(providers: Provider[]): Promise<Repositor
   return { dataSource, get: (token) => module.get(token), close: () => module.close() };
 }
 
+/**
+ * The repository tier for one describe block: booted before its tests (beforeAll), closed after them
+ * (afterAll). `repositories` are booted (with `moreProviders`) and handed to `ready` in the same order
+ * once booted; the harness answered is usable inside hooks and tests, not while the block is declared.
+ * `beforeClose` removes what the suite must not leave in the per-worker database (shared with the
+ * e2e suites of the same run).
+ */
+export function repositoriesForSuite<T extends object[]>(
+  repositories: [...{ [K in keyof T]: Type<T[K]> }],
+  ready: (...booted: T) => void,
+  { moreProviders = [], beforeClose }: { moreProviders?: Provider[]; beforeClose?: (tier: RepositoryHarness) => Promise<unknown> } = {},
+): RepositoryHarness {
+  let harness: RepositoryHarness | undefined;
+  const booted = (): RepositoryHarness => {
+    if (!harness) throw new Error('the repository tier boots in beforeAll: use it inside hooks and tests');
+    return harness;
+  };
+  beforeAll(async () => {
+    harness = await bootRepositories([...(repositories as Type<object>[]), ...moreProviders]);
+    const tier = harness;
+    ready(...(repositories.map((token) => tier.get(token as Type<object>)) as T));
+  });
+  afterAll(async () => {
+    if (!harness) return;
+    await beforeClose?.(harness);
+    await harness.close();
+  });
+  return {
+    get dataSource() {
+      return booted().dataSource;
+    },
+    get: (token) => booted().get(token),
+    close: () => booted().close(),
+  };
+}
+
 /** A workspace row of its own (the tenant every repository method is scoped by). */
 export async function aWorkspaceRow(dataSource: DataSource, name = `ws-${randomUUID().slice(0, 8)}`): Promise<string> {
   const [row] = await dataSource.query<{ id: string }[]>('INSERT INTO workspaces (name) VALUES ($1) RETURNING id', [name]);

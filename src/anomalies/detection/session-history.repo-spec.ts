@@ -1,15 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { aWorkspaceRow, bootRepositories, itKeepsTheTenantContract, RepositoryHarness } from '../../../test/support/repository';
+import { aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../../test/support/repository';
 import { SessionHistoryRepository } from './session-history.repository';
 
 describe('SessionHistoryRepository', () => {
-  let db: RepositoryHarness;
   let history: SessionHistoryRepository;
-  beforeAll(async () => {
-    db = await bootRepositories([SessionHistoryRepository]);
-    history = db.get(SessionHistoryRepository);
-  });
-  afterAll(() => db.close());
+  const db = repositoriesForSuite([SessionHistoryRepository], (booted) => (history = booted));
 
   const aUser = async (workspaceId: string) =>
     (

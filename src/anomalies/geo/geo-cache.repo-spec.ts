@@ -1,18 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { bootRepositories, RepositoryHarness } from '../../../test/support/repository';
+import { repositoriesForSuite } from '../../../test/support/repository';
 import { GeoCacheRepository } from './geo-cache.repository';
 
 /** A documentation address (RFC 3849) of its own per test, so runs on the same database do not meet. */
 const anAddress = () => `2001:db8::${randomBytes(2).toString('hex')}:${randomBytes(2).toString('hex')}`;
 
 describe('GeoCacheRepository', () => {
-  let db: RepositoryHarness;
   let cache: GeoCacheRepository;
-  beforeAll(async () => {
-    db = await bootRepositories([GeoCacheRepository]);
-    cache = db.get(GeoCacheRepository);
-  });
-  afterAll(() => db.close());
+  const db = repositoriesForSuite([GeoCacheRepository], (booted) => (cache = booted));
 
   it('answers a stored place until it expires, and a miss for an address never stored', async () => {
     const ip = anAddress();

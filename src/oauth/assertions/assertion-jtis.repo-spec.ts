@@ -1,15 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { bootRepositories, RepositoryHarness } from '../../../test/support/repository';
+import { repositoriesForSuite } from '../../../test/support/repository';
 import { AssertionJtisRepository } from './assertion-jtis.repository';
 
 describe('AssertionJtisRepository', () => {
-  let db: RepositoryHarness;
   let jtis: AssertionJtisRepository;
-  beforeAll(async () => {
-    db = await bootRepositories([AssertionJtisRepository]);
-    jtis = db.get(AssertionJtisRepository);
-  });
-  afterAll(() => db.close());
+  repositoriesForSuite([AssertionJtisRepository], (booted) => (jtis = booted));
 
   const inAnHour = () => new Date(Date.now() + 3600_000);
 

@@ -1,20 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { bootRepositories, RepositoryHarness } from '../../../test/support/repository';
+import { repositoriesForSuite } from '../../../test/support/repository';
 import { SigningKeysRepository } from './signing-keys.repository';
 
 /** The authorization server's keys: one set for every instance, not tenant data. */
 describe('SigningKeysRepository', () => {
-  let db: RepositoryHarness;
   let keys: SigningKeysRepository;
-  beforeAll(async () => {
-    db = await bootRepositories([SigningKeysRepository]);
-    keys = db.get(SigningKeysRepository);
-  });
   // The per-worker database is shared with the e2e suites of the same run: keys with made-up material left in it
   // would be loaded (and refused) by every application booted on it afterwards.
-  afterAll(async () => {
-    await db.dataSource.query(`DELETE FROM oauth_signing_keys WHERE alg LIKE 'TEST-%'`);
-    await db.close();
+  const db = repositoriesForSuite([SigningKeysRepository], (booted) => (keys = booted), {
+    beforeClose: (tier) => tier.dataSource.query(`DELETE FROM oauth_signing_keys WHERE alg LIKE 'TEST-%'`),
   });
 
   /** An algorithm name of this test's own, so keys other tests made do not show. */

@@ -1,20 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { bootRepositories, RepositoryHarness } from '../../../test/support/repository';
+import { repositoriesForSuite } from '../../../test/support/repository';
 import { NameIdKeysRepository } from './nameid-keys.repository';
 
 describe('NameIdKeysRepository', () => {
-  let db: RepositoryHarness;
   let keys: NameIdKeysRepository;
-  beforeAll(async () => {
-    db = await bootRepositories([NameIdKeysRepository]);
-    keys = db.get(NameIdKeysRepository);
-  });
   // The per-worker database is shared with the e2e suites of the same run: a made-up key left in force would
   // stop every application booted on it afterwards (it cannot open the key), so this spec removes what it claimed.
   const checkValues: string[] = [];
-  afterAll(async () => {
-    await db.dataSource.query('DELETE FROM saml_nameid_keys WHERE check_value = ANY($1)', [checkValues]);
-    await db.close();
+  repositoriesForSuite([NameIdKeysRepository], (booted) => (keys = booted), {
+    beforeClose: (tier) => tier.dataSource.query('DELETE FROM saml_nameid_keys WHERE check_value = ANY($1)', [checkValues]),
   });
 
   const aCandidate = () => {

@@ -1,18 +1,12 @@
-import { aWorkspaceRow, bootRepositories, itKeepsTheTenantContract, RepositoryHarness } from '../../../test/support/repository';
+import { aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../../test/support/repository';
 import { SsoRequestsRepository } from '../sso/sso-requests.repository';
 import { anSpFields as fields } from '../../../test/support/repository-fixtures';
 import { SamlSpsRepository } from './saml-sps.repository';
 
 describe('SamlSpsRepository', () => {
-  let db: RepositoryHarness;
   let sps: SamlSpsRepository;
   let sso: SsoRequestsRepository;
-  beforeAll(async () => {
-    db = await bootRepositories([SamlSpsRepository, SsoRequestsRepository]);
-    sps = db.get(SamlSpsRepository);
-    sso = db.get(SsoRequestsRepository);
-  });
-  afterAll(() => db.close());
+  const db = repositoriesForSuite([SamlSpsRepository, SsoRequestsRepository], (...booted) => ([sps, sso] = booted));
 
   const anSp = (workspaceId: string) => db.dataSource.transaction((tx) => sps.insert(tx, workspaceId, fields()));
 

@@ -1,18 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { aWorkspaceRow, bootRepositories, RepositoryHarness } from '../../../test/support/repository';
+import { aWorkspaceRow, repositoriesForSuite } from '../../../test/support/repository';
 import { SamlSpsRepository } from '../sps/saml-sps.repository';
 import { SeenRequestsRepository } from './seen-requests.repository';
 
 describe('SeenRequestsRepository', () => {
-  let db: RepositoryHarness;
   let seen: SeenRequestsRepository;
   let sps: SamlSpsRepository;
-  beforeAll(async () => {
-    db = await bootRepositories([SeenRequestsRepository, SamlSpsRepository]);
-    seen = db.get(SeenRequestsRepository);
-    sps = db.get(SamlSpsRepository);
-  });
-  afterAll(() => db.close());
+  const db = repositoriesForSuite([SeenRequestsRepository, SamlSpsRepository], (...booted) => ([seen, sps] = booted));
 
   const anSp = async () => {
     const workspaceId = await aWorkspaceRow(db.dataSource);

@@ -1,18 +1,12 @@
-import { aWorkspaceRow, bootRepositories, itKeepsTheTenantContract, RepositoryHarness } from '../../../test/support/repository';
+import { aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../../test/support/repository';
 import { anSpFields as fields } from '../../../test/support/repository-fixtures';
 import { SamlSpsRepository } from '../sps/saml-sps.repository';
 import { SsoRequestsRepository } from './sso-requests.repository';
 
 describe('SsoRequestsRepository', () => {
-  let db: RepositoryHarness;
   let sps: SamlSpsRepository;
   let sso: SsoRequestsRepository;
-  beforeAll(async () => {
-    db = await bootRepositories([SamlSpsRepository, SsoRequestsRepository]);
-    sps = db.get(SamlSpsRepository);
-    sso = db.get(SsoRequestsRepository);
-  });
-  afterAll(() => db.close());
+  const db = repositoriesForSuite([SamlSpsRepository, SsoRequestsRepository], (...booted) => ([sps, sso] = booted));
 
   const anSp = (workspaceId: string) => db.dataSource.transaction((tx) => sps.insert(tx, workspaceId, fields()));
   const aClientIp = () => `198.51.100.${Math.floor(Math.random() * 250)}`;

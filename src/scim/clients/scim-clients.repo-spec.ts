@@ -1,21 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import {
-  aDeveloperRow,
-  aWorkspaceRow,
-  bootRepositories,
-  itKeepsTheTenantContract,
-  RepositoryHarness,
-} from '../../../test/support/repository';
+import { aDeveloperRow, aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../../test/support/repository';
 import { ScimClientsRepository } from './scim-clients.repository';
 
 describe('ScimClientsRepository', () => {
-  let db: RepositoryHarness;
   let clients: ScimClientsRepository;
-  beforeAll(async () => {
-    db = await bootRepositories([ScimClientsRepository]);
-    clients = db.get(ScimClientsRepository);
-  });
-  afterAll(() => db.close());
+  const db = repositoriesForSuite([ScimClientsRepository], (booted) => (clients = booted));
 
   const aClient = async (workspaceId: string) => {
     const createdBy = await aDeveloperRow(db.dataSource);

@@ -1,21 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { aWorkspaceRow, bootRepositories, itKeepsTheTenantContract, RepositoryHarness } from '../../../test/support/repository';
+import { aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../../test/support/repository';
 import { ScimUsersRepository } from '../users/scim-users.repository';
 import { GroupDirectoryRepository } from './group-directory.repository';
 import { ScimGroupsRepository } from './scim-groups.repository';
 
 describe('GroupDirectoryRepository', () => {
-  let db: RepositoryHarness;
   let directory: GroupDirectoryRepository;
   let groups: ScimGroupsRepository;
   let users: ScimUsersRepository;
-  beforeAll(async () => {
-    db = await bootRepositories([GroupDirectoryRepository, ScimGroupsRepository, ScimUsersRepository]);
-    directory = db.get(GroupDirectoryRepository);
-    groups = db.get(ScimGroupsRepository);
-    users = db.get(ScimUsersRepository);
-  });
-  afterAll(() => db.close());
+  const db = repositoriesForSuite(
+    [GroupDirectoryRepository, ScimGroupsRepository, ScimUsersRepository],
+    (...booted) => ([directory, groups, users] = booted),
+  );
 
   const aGroup = async (workspaceId: string, name = `g-${randomUUID().slice(0, 8)}`) =>
     (await db.dataSource.transaction((tx) => groups.insert(tx, workspaceId, name)))!;

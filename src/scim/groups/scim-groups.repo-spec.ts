@@ -1,19 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { aWorkspaceRow, bootRepositories, itKeepsTheTenantContract, RepositoryHarness } from '../../../test/support/repository';
+import { aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../../test/support/repository';
 import { parseFilter } from '../filter/parser';
 import { ScimUsersRepository } from '../users/scim-users.repository';
 import { ScimGroupsRepository } from './scim-groups.repository';
 
 describe('ScimGroupsRepository', () => {
-  let db: RepositoryHarness;
   let groups: ScimGroupsRepository;
   let users: ScimUsersRepository;
-  beforeAll(async () => {
-    db = await bootRepositories([ScimGroupsRepository, ScimUsersRepository]);
-    groups = db.get(ScimGroupsRepository);
-    users = db.get(ScimUsersRepository);
-  });
-  afterAll(() => db.close());
+  const db = repositoriesForSuite([ScimGroupsRepository, ScimUsersRepository], (...booted) => ([groups, users] = booted));
 
   const aGroup = (workspaceId: string, name = `g-${randomUUID().slice(0, 8)}`) =>
     db.dataSource.transaction(async (t) => (await groups.insert(t, workspaceId, name))!);

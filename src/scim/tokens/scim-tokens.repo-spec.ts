@@ -1,21 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import {
-  aDeveloperRow,
-  aWorkspaceRow,
-  bootRepositories,
-  itKeepsTheTenantContract,
-  RepositoryHarness,
-} from '../../../test/support/repository';
+import { aDeveloperRow, aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../../test/support/repository';
 import { ScimTokensRepository } from './scim-tokens.repository';
 
 describe('ScimTokensRepository', () => {
-  let db: RepositoryHarness;
   let tokens: ScimTokensRepository;
-  beforeAll(async () => {
-    db = await bootRepositories([ScimTokensRepository]);
-    tokens = db.get(ScimTokensRepository);
-  });
-  afterAll(() => db.close());
+  const db = repositoriesForSuite([ScimTokensRepository], (booted) => (tokens = booted));
 
   const aToken = async (workspaceId: string, expiresAt: Date | null = null) => {
     const createdBy = await aDeveloperRow(db.dataSource);

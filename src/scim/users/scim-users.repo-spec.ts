@@ -1,18 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { aWorkspaceRow, bootRepositories, itKeepsTheTenantContract, RepositoryHarness } from '../../../test/support/repository';
+import { aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../../test/support/repository';
 import { parseFilter } from '../filter/parser';
 import { ScimUsersRepository } from './scim-users.repository';
 
 const state = (email = `u-${randomUUID().slice(0, 8)}@example.test`) => ({ email, firstName: 'Ada', lastName: 'Lovelace', isActive: true });
 
 describe('ScimUsersRepository', () => {
-  let db: RepositoryHarness;
   let users: ScimUsersRepository;
-  beforeAll(async () => {
-    db = await bootRepositories([ScimUsersRepository]);
-    users = db.get(ScimUsersRepository);
-  });
-  afterAll(() => db.close());
+  const db = repositoriesForSuite([ScimUsersRepository], (booted) => (users = booted));
 
   const create = async (workspaceId: string, email?: string) => (await users.insert(null, workspaceId, randomUUID(), state(email), []))!;
 

@@ -1,21 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import {
-  aWorkspaceRow,
-  anEndUserRow,
-  bootRepositories,
-  itKeepsTheTenantContract,
-  RepositoryHarness,
-} from '../../../test/support/repository';
+import { anEndUserRow, aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../../test/support/repository';
 import { NewPasskey, PasskeysRepository } from './passkeys.repository';
 
 describe('PasskeysRepository', () => {
-  let db: RepositoryHarness;
   let passkeys: PasskeysRepository;
-  beforeAll(async () => {
-    db = await bootRepositories([PasskeysRepository]);
-    passkeys = db.get(PasskeysRepository);
-  });
-  afterAll(() => db.close());
+  const db = repositoriesForSuite([PasskeysRepository], (booted) => (passkeys = booted));
 
   const aPasskey = (name = 'Laptop', credentialId = randomBytes(16).toString('base64url')): NewPasskey => ({
     credentialId,

@@ -1,15 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { aWorkspaceRow, bootRepositories, RepositoryHarness } from '../../../test/support/repository';
+import { aWorkspaceRow, repositoriesForSuite } from '../../../test/support/repository';
 import { TokenDenylistRepository } from './token-denylist.repository';
 
 describe('TokenDenylistRepository', () => {
-  let db: RepositoryHarness;
   let denylist: TokenDenylistRepository;
-  beforeAll(async () => {
-    db = await bootRepositories([TokenDenylistRepository]);
-    denylist = db.get(TokenDenylistRepository);
-  });
-  afterAll(() => db.close());
+  const db = repositoriesForSuite([TokenDenylistRepository], (booted) => (denylist = booted));
 
   it('denies token ids until they expire, idempotently, and prunes them after', async () => {
     const ws = await aWorkspaceRow(db.dataSource);

@@ -1,18 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { aWorkspaceRow, bootRepositories, itKeepsTheTenantContract, RepositoryHarness } from '../../../test/support/repository';
+import { aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../../test/support/repository';
 import { SsoConnectionsRepository } from '../sso-connections.repository';
 import { DomainClaimed, SsoDomainsRepository } from './sso-domains.repository';
 
 describe('SsoDomainsRepository', () => {
-  let db: RepositoryHarness;
   let repo: SsoDomainsRepository;
   let connections: SsoConnectionsRepository;
-  beforeAll(async () => {
-    db = await bootRepositories([SsoDomainsRepository, SsoConnectionsRepository]);
-    repo = db.get(SsoDomainsRepository);
-    connections = db.get(SsoConnectionsRepository);
-  });
-  afterAll(() => db.close());
+  const db = repositoriesForSuite([SsoDomainsRepository, SsoConnectionsRepository], (...booted) => ([repo, connections] = booted));
 
   /** The verified-once rule spans workspaces, and the database is shared: a domain per test. */
   const aDomain = () => `d-${randomUUID().slice(0, 8)}.test`;

@@ -1,15 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { aWorkspaceRow, bootRepositories, itKeepsTheTenantContract, RepositoryHarness } from '../../../test/support/repository';
+import { aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../../test/support/repository';
 import { SamlAssertionIdsRepository } from './saml-assertion-ids.repository';
 
 describe('SamlAssertionIdsRepository', () => {
-  let db: RepositoryHarness;
   let ids: SamlAssertionIdsRepository;
-  beforeAll(async () => {
-    db = await bootRepositories([SamlAssertionIdsRepository]);
-    ids = db.get(SamlAssertionIdsRepository);
-  });
-  afterAll(() => db.close());
+  const db = repositoriesForSuite([SamlAssertionIdsRepository], (booted) => (ids = booted));
 
   const inAMinute = () => new Date(Date.now() + 60_000);
 
