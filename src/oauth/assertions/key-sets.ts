@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createLocalJWKSet, createRemoteJWKSet, customFetch, type JWTVerifyGetKey } from 'jose';
 import { APP_CONFIG, AppConfig } from '../../config/config';
+import { fetchOutboundBuffered } from '../../common/guarded-fetch';
 import { unsafeTargetReason } from '../../common/safe-http';
 import type { KeySource } from '../clients/registered-client';
 
@@ -41,29 +42,12 @@ export class KeySets {
     return unsafeTargetReason(uri, this.config.OAUTH_JWKS_ALLOW_PRIVATE_TARGETS);
   }
 
-  private async guardedFetch(url: string, options: RequestInit): Promise<Response> {
-    const reason = await this.unsafeReason(url);
-    if (reason) throw new Error(`JWKS URL refused: ${reason}`);
-    const res = await fetch(url, { ...options, redirect: 'error' });
-    const body = await readLimited(res);
-    return new Response(body, { status: res.status, headers: res.headers });
+  private guardedFetch(url: string, options: RequestInit): Promise<Response> {
+    return fetchOutboundBuffered(
+      url,
+      options,
+      { allowPrivate: this.config.OAUTH_JWKS_ALLOW_PRIVATE_TARGETS, maxBytes: MAX_JWKS_BYTES },
+      { refused: (reason) => new Error(`JWKS URL refused: ${reason}`), tooLarge: () => new Error('JWKS response too large') },
+    );
   }
-}
-
-async function readLimited(res: Response): Promise<string> {
-  const reader = res.body?.getReader();
-  if (!reader) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_JWKS_BYTES) {
-      await reader.cancel();
-      throw new Error('JWKS response too large');
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
