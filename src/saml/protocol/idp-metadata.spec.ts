@@ -1,19 +1,10 @@
 import { DOMParser } from '@xmldom/xmldom';
-import { generateDevKeyPair } from '../idp/dev-keypair';
+import { aFixtureIdp } from '../../../test/saml/support/fixture-idp';
 import { buildIdpMetadata } from './idp-metadata';
-import { resolveIdpState } from '../idp/idp-settings';
 
 describe('IdP metadata', () => {
-  const pair = generateDevKeyPair('metadata-test');
-  const state = resolveIdpState({
-    SAML_IDP_ENTITY_ID: 'https://idp.example.test/saml/metadata/',
-    SAML_IDP_SSO_URL: 'https://idp.example.test/saml/sso/',
-    SAML_IDP_CERT_PEM: pair.certPem,
-    SAML_IDP_KEY_PEM: pair.keyPem,
-    SAML_NAMEID_SECRET: 'x'.repeat(32),
-  });
-  if (!state.configured) throw new Error('expected configured');
-  const doc = new DOMParser().parseFromString(buildIdpMetadata(state.settings), 'text/xml');
+  const idp = aFixtureIdp('metadata-test');
+  const doc = new DOMParser().parseFromString(buildIdpMetadata(idp), 'text/xml');
   const md = 'urn:oasis:names:tc:SAML:2.0:metadata';
 
   it('names the entity and does not want signed AuthnRequests', () => {
@@ -26,7 +17,7 @@ describe('IdP metadata', () => {
   it('publishes the signing certificate as a bare base64 body', () => {
     const certs = Array.from(doc.getElementsByTagNameNS('http://www.w3.org/2000/09/xmldsig#', 'X509Certificate'));
     expect(certs).toHaveLength(1);
-    expect(certs[0].textContent).toBe(state.settings.certBase64);
+    expect(certs[0].textContent).toBe(idp.certBase64);
     expect(certs[0].textContent).not.toMatch(/-----|\s/);
   });
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { generateDevKeyPair } from '../idp/dev-keypair';
+import { aFixtureIdp } from '../../../test/saml/support/fixture-idp';
 import { buildIdpMetadata } from './idp-metadata';
-import { IdpSettings, resolveIdpState } from '../idp/idp-settings';
+import type { IdpSettings } from '../idp/idp-settings';
 import { buildLoginResponse, buildStatusResponse, LoginResponseInput } from './login-response.builder';
 import { NAME_ID_FORMAT, STATUS } from './saml-urns';
 import { AUTHN_CLASS } from './authn-context';
@@ -13,16 +13,7 @@ let idp: IdpSettings;
 let metadataCert: string;
 
 beforeAll(() => {
-  const pair = generateDevKeyPair('unit-test idp');
-  const state = resolveIdpState({
-    SAML_IDP_ENTITY_ID: 'https://idp.example.test/saml/metadata/',
-    SAML_IDP_SSO_URL: 'https://idp.example.test/saml/sso/',
-    SAML_IDP_CERT_PEM: pair.certPem,
-    SAML_IDP_KEY_PEM: pair.keyPem,
-    SAML_NAMEID_SECRET: 'x'.repeat(32),
-  });
-  if (!state.configured) throw new Error('fixture IdP not configured');
-  idp = state.settings;
+  idp = aFixtureIdp('unit-test idp');
   // Verifiers get only what the metadata publishes.
   metadataCert = certPemFromBase64(certificatesInMetadata(buildIdpMetadata(idp))[0]);
 });

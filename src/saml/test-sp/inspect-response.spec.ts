@@ -1,5 +1,5 @@
-import { generateDevKeyPair } from '../idp/dev-keypair';
-import { IdpSettings, resolveIdpState } from '../idp/idp-settings';
+import { aFixtureIdp } from '../../../test/saml/support/fixture-idp';
+import type { IdpSettings } from '../idp/idp-settings';
 import { AUTHN_CLASS } from '../protocol/authn-context';
 import { buildLoginResponse } from '../protocol/login-response.builder';
 import { NAME_ID_FORMAT } from '../protocol/saml-urns';
@@ -7,18 +7,7 @@ import { Expectations, indentXml, inspectSamlResponse } from './inspect-response
 
 const SP = { entityId: 'http://localhost:3000/saml/test-sp/ws', acsUrl: 'http://localhost:3000/saml/test-sp/acs' };
 
-function anIdp(): IdpSettings {
-  const pair = generateDevKeyPair('test-sp unit');
-  const state = resolveIdpState({
-    SAML_IDP_ENTITY_ID: 'http://localhost:3000/saml/metadata/',
-    SAML_IDP_SSO_URL: 'http://localhost:3000/saml/sso/',
-    SAML_IDP_CERT_PEM: pair.certPem,
-    SAML_IDP_KEY_PEM: pair.keyPem,
-    SAML_NAMEID_SECRET: 'n'.repeat(48),
-  });
-  if (!state.configured) throw new Error('fixture IdP not configured');
-  return state.settings;
-}
+const anIdp = () => aFixtureIdp('test-sp unit', 'http://localhost:3000', 'n'.repeat(48));
 
 const idp = anIdp();
 const other = anIdp();
