@@ -180,37 +180,18 @@ const WRITERS: Record<ErrorSurface, (problem: Problem, req: AppRequest, res: Res
 
 /**
  * The filter a surface decorator binds to its controllers (`@ScimSurface()`, `@OAuthSurface()`,
- * `@PageSurface()`, src/common/surface.decorators.ts): Nest gives route-scoped filters precedence
- * over the global one, so every error of those routes (guards, pipes, interceptors, the handler)
- * is answered in the controller's format.
+ * `@PageSurface()`, src/common/surface.decorators.ts), one instance per surface: Nest gives
+ * route-scoped filters precedence over the global one, so every error of those routes (guards,
+ * pipes, interceptors, the handler) is answered in the controller's format.
  */
-abstract class SurfaceExceptionFilter implements ExceptionFilter {
-  protected abstract readonly surface: ErrorSurface;
+@Catch()
+export class SurfaceExceptionFilter implements ExceptionFilter {
+  constructor(private readonly surface: ErrorSurface) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const ctx = host.switchToHttp();
     answerError(this.surface, exception, ctx.getRequest<AppRequest>(), ctx.getResponse<Response>());
   }
-}
-
-@Catch()
-export class ScimExceptionFilter extends SurfaceExceptionFilter {
-  protected readonly surface = 'scim';
-}
-
-@Catch()
-export class OAuthExceptionFilter extends SurfaceExceptionFilter {
-  protected readonly surface = 'oauth';
-}
-
-@Catch()
-export class PageExceptionFilter extends SurfaceExceptionFilter {
-  protected readonly surface = 'page';
-}
-
-@Catch()
-export class JsonExceptionFilter extends SurfaceExceptionFilter {
-  protected readonly surface = 'json';
 }
 
 /**

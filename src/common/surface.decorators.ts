@@ -1,6 +1,6 @@
 import { applyDecorators, SetMetadata, UseFilters } from '@nestjs/common';
 import { ERROR_SURFACE, ErrorSurface } from './error-surface';
-import { JsonExceptionFilter, OAuthExceptionFilter, PageExceptionFilter, ScimExceptionFilter } from './exception.filter';
+import { SurfaceExceptionFilter } from './exception.filter';
 
 /**
  * A controller's error format (decision 0160): the decorator records the surface (for errors raised
@@ -8,20 +8,26 @@ import { JsonExceptionFilter, OAuthExceptionFilter, PageExceptionFilter, ScimExc
  * filter with @UseFilters, so the format follows the controller, never the URL. A controller that
  * declares none answers JSON.
  */
-const surface = (name: ErrorSurface, filter: new () => object) => applyDecorators(SetMetadata(ERROR_SURFACE, name), UseFilters(filter));
+const FILTERS: Record<ErrorSurface, SurfaceExceptionFilter> = {
+  scim: new SurfaceExceptionFilter('scim'),
+  oauth: new SurfaceExceptionFilter('oauth'),
+  page: new SurfaceExceptionFilter('page'),
+  json: new SurfaceExceptionFilter('json'),
+};
+const surface = (name: ErrorSurface) => applyDecorators(SetMetadata(ERROR_SURFACE, name), UseFilters(FILTERS[name]));
 
 /** RFC 7644 §3.12's error body, `application/scim+json`. */
-export const ScimSurface = () => surface('scim', ScimExceptionFilter);
+export const ScimSurface = () => surface('scim');
 
 /** RFC 6749 §5.2's `{error, error_description}` with Cache-Control: no-store. */
-export const OAuthSurface = () => surface('oauth', OAuthExceptionFilter);
+export const OAuthSurface = () => surface('oauth');
 
 /** The shared HTML error page, for pages a browser navigates to. */
-export const PageSurface = () => surface('page', PageExceptionFilter);
+export const PageSurface = () => surface('page');
 
 /**
  * `{error, message}` for one handler of a page controller that answers the page's own script (the
  * passkey options of the hosted sign-in and security pages): the handler's filter takes precedence
  * over the class's.
  */
-export const JsonSurface = () => surface('json', JsonExceptionFilter);
+export const JsonSurface = () => surface('json');
