@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { Counter, register } from 'prom-client';
+import { CoalescedLoop } from '../common/coalesced-loop';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { Tx, UnitOfWork } from '../database/unit-of-work';
 import { AuditChainRepository, ChainHead, NewLink, UnsealedKey } from './audit-chain.repository';
@@ -28,9 +29,8 @@ const sealed =
 @Injectable()
 export class AuditSealer implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('AuditSealer');
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
-  private stopping = false;
+  /** The timer's passes, one at a time (a pass that runs long is followed at once by the next). */
+  private readonly loop = new CoalescedLoop(() => this.sealAll(), this.logger, 'sealing');
   private lastCatchUp = 0;
   /** created_at from which unsealed rows may still appear (null: anywhere; the next pass sweeps). */
   private horizon: string | null = null;
@@ -47,14 +47,11 @@ export class AuditSealer implements OnApplicationBootstrap, OnApplicationShutdow
 
   onApplicationBootstrap(): void {
     if (!this.config.AUDIT_SEALER_ENABLED) return;
-    this.timer = setInterval(() => void this.tick(), this.config.AUDIT_SEAL_INTERVAL_MS);
-    this.timer.unref();
+    this.loop.start(this.config.AUDIT_SEAL_INTERVAL_MS);
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.stopping = true;
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
+    await this.loop.stop();
   }
 
   /**
@@ -71,7 +68,7 @@ export class AuditSealer implements OnApplicationBootstrap, OnApplicationShutdow
     let after: UnsealedKey | null = null;
     let total = 0;
     for (;;) {
-      if (this.stopping) return total;
+      if (this.loop.stopping) return total;
       const { count, last } = await this.sealBatch(since, after);
       total += count;
       if (!last) break;
@@ -88,14 +85,6 @@ export class AuditSealer implements OnApplicationBootstrap, OnApplicationShutdow
     if (Date.now() - this.lastSummary < SUMMARIZE_EVERY_MS) return;
     this.lastSummary = Date.now();
     await this.chain.summarizeNewRanges().catch((err: Error) => this.logger.warn(`could not summarize the audit index: ${err.message}`));
-  }
-
-  private tick(): void {
-    if (this.running) return;
-    this.running = this.sealAll()
-      .then(() => undefined)
-      .catch((err: Error) => this.logger.warn(`sealing failed: ${err.message}`))
-      .finally(() => (this.running = undefined));
   }
 
   /** One batch; `last` is its last event when the batch was full (more may follow). */
