@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { ViewOf } from '../../api-docs/response-schema';
 import { Clock } from '../../common/clock';
-import { COMMON_ERRORS, notFound } from '../../common/common.errors';
+import { notFound } from '../../common/common.errors';
 import { DomainError } from '../../common/errors';
 import { isUuid } from '../../common/ids';
 import type { RequestMeta } from '../../common/request-context';
@@ -12,6 +12,7 @@ import { MfaService, type MfaStatusView } from '../../second-factor/mfa.service'
 import { SessionsService } from '../../sessions/sessions.service';
 import { DirectoryAccount, DirectoryAccountsRepository, DirectoryPosition } from '../../end-user-directory/directory-accounts.repository';
 import type { DirectorySessionSchema, DirectoryUserSchema } from './directory.schemas';
+import { decodeKeysetCursor, encodeKeysetCursor } from '../../common/keyset-cursor';
 
 export type DirectoryUserView = ViewOf<typeof DirectoryUserSchema>;
 export type DirectorySessionView = ViewOf<typeof DirectorySessionSchema>;
@@ -40,25 +41,6 @@ export const toDirectoryUserView = (a: DirectoryAccount): DirectoryUserView => (
   created_at: a.createdAt.toISOString(),
 });
 
-/** A page's position as an opaque cursor (base64url of [email, id]), and back. */
-export function encodeCursor(position: DirectoryPosition): string {
-  return Buffer.from(JSON.stringify([position.email, position.id])).toString('base64url');
-}
-
-export function decodeCursor(cursor: string): DirectoryPosition {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string' && isUuid(value[1])) {
-      return { email: value[0], id: value[1] };
-    }
-  } catch {
-    // Falls through to the refusal below.
-  }
-  throw new DomainError(COMMON_ERRORS.validation_failed, 'cursor is not a next_cursor this API gave', {
-    details: { cursor: ['must be the next_cursor of a previous page'] },
-  });
-}
-
 /**
  * The developer's directory of a workspace's end users (docs/directory.md): the accounts with their
  * status, live sessions and second factors, and a directory account added by hand for developers who
@@ -76,13 +58,14 @@ export class DirectoryAccountsService {
 
   async page(workspaceId: string, query: DirectoryPageQuery): Promise<{ results: DirectoryUserView[]; next_cursor: string | null }> {
     const limit = query.limit ?? 50;
-    const after = query.cursor ? decodeCursor(query.cursor) : null;
+    const cursor = query.cursor ? decodeKeysetCursor(query.cursor) : null;
+    const after: DirectoryPosition | null = cursor && { email: cursor.key, id: cursor.id };
     const rows = await this.accounts.page(workspaceId, query.search?.trim() || undefined, after, limit + 1);
     const results = rows.slice(0, limit);
     const last = results[results.length - 1];
     return {
       results: results.map(toDirectoryUserView),
-      next_cursor: rows.length > limit && last ? encodeCursor({ email: last.email.toLowerCase(), id: last.id }) : null,
+      next_cursor: rows.length > limit && last ? encodeKeysetCursor(last.email.toLowerCase(), last.id) : null,
     };
   }
 

@@ -1,11 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { ViewOf } from '../../api-docs/response-schema';
-import { COMMON_ERRORS } from '../../common/common.errors';
-import { DomainError } from '../../common/errors';
-import { isUuid } from '../../common/ids';
 import { DirectoryGroupRow, GroupDirectoryRepository, GroupPosition } from './group-directory.repository';
 import type { DirectoryGroupSchema, DirectoryGroupWithMembersSchema } from './group-directory.schemas';
 import { ScimGroupsRepository } from './scim-groups.repository';
+import { decodeKeysetCursor, encodeKeysetCursor } from '../../common/keyset-cursor';
 
 export type DirectoryGroupView = ViewOf<typeof DirectoryGroupSchema>;
 export type DirectoryGroupWithMembersView = ViewOf<typeof DirectoryGroupWithMembersSchema>;
@@ -20,20 +18,6 @@ const toView = (g: DirectoryGroupRow): DirectoryGroupView => ({
   created_at: g.createdAt.toISOString(),
 });
 
-function decodeCursor(cursor: string): GroupPosition {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string' && isUuid(value[1])) {
-      return { name: value[0], id: value[1] };
-    }
-  } catch {
-    // Falls through to the refusal below.
-  }
-  throw new DomainError(COMMON_ERRORS.validation_failed, 'cursor is not a next_cursor this API gave', {
-    details: { cursor: ['must be the next_cursor of a previous page'] },
-  });
-}
-
 /** The workspace's groups as the developer's directory shows them (the console's Directory page). */
 @Injectable()
 export class GroupDirectoryService {
@@ -47,7 +31,8 @@ export class GroupDirectoryService {
     query: { search?: string; cursor?: string; limit?: number },
   ): Promise<{ results: DirectoryGroupWithMembersView[]; next_cursor: string | null }> {
     const limit = query.limit ?? 50;
-    const after = query.cursor ? decodeCursor(query.cursor) : null;
+    const cursor = query.cursor ? decodeKeysetCursor(query.cursor) : null;
+    const after: GroupPosition | null = cursor && { name: cursor.key, id: cursor.id };
     const rows = await this.directory.page(workspaceId, query.search?.trim() || undefined, after, limit + 1);
     const page = rows.slice(0, limit);
     const members = await this.groups.members(
@@ -67,9 +52,7 @@ export class GroupDirectoryService {
       };
     });
     const last = page[page.length - 1];
-    const next =
-      rows.length > limit && last ? Buffer.from(JSON.stringify([last.displayName.toLowerCase(), last.id])).toString('base64url') : null;
-    return { results, next_cursor: next };
+    return { results, next_cursor: rows.length > limit && last ? encodeKeysetCursor(last.displayName.toLowerCase(), last.id) : null };
   }
 
   async ofUser(workspaceId: string, userId: string): Promise<DirectoryGroupView[]> {
