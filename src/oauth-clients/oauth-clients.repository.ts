@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Tx } from '../database/unit-of-work';
-import { WorkspaceMember } from '../workspaces/entities/workspace-member.entity';
+import { findVisibleToMember } from '../workspaces/visible-to-member';
 import { OAuthClient } from './entities/oauth-client.entity';
 
 /** What an application says about itself as an OpenID client (decisions 0913, 0930). */
@@ -48,11 +48,7 @@ export class OAuthClientsRepository {
    * in the same query; the methods that change it then take the workspace it belongs to.
    */
   findVisibleTo(tx: Tx | null, developerId: string, id: string): Promise<OAuthClient | null> {
-    return (tx ?? this.dataSource.manager)
-      .createQueryBuilder(OAuthClient, 'c')
-      .innerJoin(WorkspaceMember, 'm', 'm.workspaceId = c.workspaceId AND m.developerId = :developerId', { developerId })
-      .where('c.id = :id', { id })
-      .getOne();
+    return findVisibleToMember(tx ?? this.dataSource.manager, OAuthClient, developerId, id);
   }
 
   async update(tx: Tx, workspaceId: string, id: string, change: OAuthClientChange): Promise<void> {

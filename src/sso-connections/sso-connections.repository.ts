@@ -7,7 +7,7 @@ import { first, one, run, statement } from '../database/statement';
 import type { Tx } from '../database/unit-of-work';
 import { EndUser } from '../end-user-directory/entities/end-user.entity';
 import type { EndUserRecord } from '../end-user-directory/end-users.repository';
-import { WorkspaceMember } from '../workspaces/entities/workspace-member.entity';
+import { findVisibleToMember } from '../workspaces/visible-to-member';
 import { SsoAttempt } from './entities/sso-attempt.entity';
 import { SsoBinding } from './entities/sso-binding.entity';
 import { SsoConnectionDomain } from './entities/sso-connection-domain.entity';
@@ -203,11 +203,7 @@ export class SsoConnectionsRepository {
 
   /** The connection, if the developer is a member of its workspace (404 otherwise, never 403 across tenants). */
   findVisibleTo(tx: Tx | null, developerId: string, id: string): Promise<SsoConnection | null> {
-    return (tx ?? this.dataSource.manager)
-      .createQueryBuilder(SsoConnection, 'c')
-      .innerJoin(WorkspaceMember, 'm', 'm.workspaceId = c.workspaceId AND m.developerId = :developerId', { developerId })
-      .where('c.id = :id', { id })
-      .getOne();
+    return findVisibleToMember(tx ?? this.dataSource.manager, SsoConnection, developerId, id);
   }
 
   /** A connection by id alone: the public sign-in routes carry only the id, and the connection names its workspace. */

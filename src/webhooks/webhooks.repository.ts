@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { entityColumns } from '../database/row-shape';
 import { first, run, statement } from '../database/statement';
 import type { Tx } from '../database/unit-of-work';
-import { WorkspaceMember } from '../workspaces/entities/workspace-member.entity';
+import { findVisibleToMember } from '../workspaces/visible-to-member';
 import { WebhookDelivery } from './entities/webhook-delivery.entity';
 import { WebhookSubscription } from './entities/webhook-subscription.entity';
 
@@ -127,11 +127,7 @@ export class WebhooksRepository {
 
   /** The endpoint, if the developer is a member of its workspace (404 otherwise, never 403 across tenants). */
   findVisibleTo(tx: Tx | null, developerId: string, id: string): Promise<WebhookSubscription | null> {
-    return (tx ?? this.dataSource.manager)
-      .createQueryBuilder(WebhookSubscription, 's')
-      .innerJoin(WorkspaceMember, 'm', 'm.workspaceId = s.workspaceId AND m.developerId = :developerId', { developerId })
-      .where('s.id = :id', { id })
-      .getOne();
+    return findVisibleToMember(tx ?? this.dataSource.manager, WebhookSubscription, developerId, id);
   }
 
   async update(tx: Tx, workspaceId: string, id: string, change: SubscriptionChange): Promise<WebhookSubscription> {
@@ -222,11 +218,7 @@ export class WebhooksRepository {
 
   /** The delivery, if the developer is a member of its workspace. */
   findDeliveryVisibleTo(tx: Tx | null, developerId: string, id: string): Promise<WebhookDelivery | null> {
-    return (tx ?? this.dataSource.manager)
-      .createQueryBuilder(WebhookDelivery, 'd')
-      .innerJoin(WorkspaceMember, 'm', 'm.workspaceId = d.workspaceId AND m.developerId = :developerId', { developerId })
-      .where('d.id = :id', { id })
-      .getOne();
+    return findVisibleToMember(tx ?? this.dataSource.manager, WebhookDelivery, developerId, id);
   }
 
   /** An endpoint's deliveries, newest first. */
