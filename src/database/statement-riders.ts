@@ -1,5 +1,7 @@
+import type { DataSource, EntityManager } from 'typeorm';
 import type { StatementRider } from '../events/domain-events';
 import { QueryRow, textOrNull } from './rows';
+import { readRows, rewritten, runRaw, type Statement } from './statement';
 
 /**
  * A single-row data-modifying statement (`INSERT … RETURNING …`) with the unit of work's riders:
@@ -45,4 +47,36 @@ function riderColumns(values: unknown[], riders: readonly StatementRider[]): str
 export function settleRiders(rows: readonly QueryRow[], riders: readonly StatementRider[]): void {
   if (rows.length === 0) return;
   riders.forEach((rider, i) => rider.settle(textOrNull(rows[0], `rider_${i}`)));
+}
+
+/** Runs `s`, a single-row change, with the riders nested around it (withRiders); settles them and reads its rows. */
+export function runChangeWithRiders<R>(
+  on: DataSource | EntityManager,
+  s: Statement<R>,
+  params: unknown[],
+  riders: readonly StatementRider[],
+): Promise<R[]> {
+  return runRidden(on, s, withRiders(s.text, params, riders), riders);
+}
+
+/** Runs `s`, a CTE with a place for riders (RIDER_COLUMNS), with the riders as its columns; settles them and reads its rows. */
+export function runWithRiderColumns<R>(
+  on: DataSource | EntityManager,
+  s: Statement<R>,
+  params: unknown[],
+  riders: readonly StatementRider[],
+): Promise<R[]> {
+  return runRidden(on, s, withRiderColumns(s.text, params, riders), riders);
+}
+
+async function runRidden<R>(
+  on: DataSource | EntityManager,
+  s: Statement<R>,
+  ridden: { sql: string; params: unknown[] },
+  riders: readonly StatementRider[],
+): Promise<R[]> {
+  const statement = rewritten(s, ridden.sql);
+  const rows = await runRaw(on, statement, ridden.params);
+  settleRiders(rows, riders);
+  return readRows(on, statement, rows);
 }

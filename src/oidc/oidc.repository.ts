@@ -3,8 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { computed, entityColumns, nested, NO_ROW } from '../database/row-shape';
 import { RowShapeError } from '../database/rows';
-import { first, readRows, rewritten, run, runRaw, statement } from '../database/statement';
-import { RIDER_COLUMNS, settleRiders, withRiderColumns } from '../database/statement-riders';
+import { first, run, statement } from '../database/statement';
+import { RIDER_COLUMNS, runWithRiderColumns } from '../database/statement-riders';
 import type { Tx } from '../database/unit-of-work';
 import { EndUser } from '../end-user-directory/entities/end-user.entity';
 import type { ApplicationSessionRow } from '../sessions/sessions.service';
@@ -128,13 +128,18 @@ const CODE_PROPERTIES = [
   'usedAt',
   'sessionId',
 ] as const;
+/** The columns APP_CLIENT reads (alias o), in the statements that read the client with something else. */
+const APP_CLIENT_COLUMNS = `o.id, o.client_id, o.workspace_id, o.name, o.client_secret_hash, o.redirect_uris, o.post_logout_redirect_uris,
+    o.client_type, o.first_party, o.subject_type, o.pairwise_salt, o.id_token_alg, o.jwks, o.require_pkce`;
+/** The person of a code (alias u), as CODE_WITH_USER reads them. */
+const CODE_USER_COLUMNS = `u.email AS u_email, u.email_verified AS u_email_verified, u.first_name AS u_first_name, u.last_name AS u_last_name,
+    u.is_active AS u_is_active`;
 const CODE_WITH_USER = entityColumns(OAuthAuthorizationCode, CODE_PROPERTIES).and(
   entityColumns(EndUser, ['email', 'emailVerified', 'firstName', 'lastName', 'isActive'], { prefix: 'u_' }),
 );
 const codeWithUser = (lock: string) => `SELECT c.code_hash, c.workspace_id, c.client_id, c.user_id, c.browser_session_id, c.redirect_uri,
     c.scope, c.nonce, c.code_challenge, c.auth_time, c.amr, c.expires_at, c.used_at, c.session_id,
-    u.email AS u_email, u.email_verified AS u_email_verified, u.first_name AS u_first_name, u.last_name AS u_last_name,
-    u.is_active AS u_is_active
+    ${CODE_USER_COLUMNS}
   FROM oauth_authorization_codes c JOIN end_users u ON u.id = c.user_id AND u.workspace_id = c.workspace_id
   WHERE c.code_hash = $1${lock}`;
 const CODE = statement('oidc.code', codeWithUser(''), CODE_WITH_USER);
@@ -146,14 +151,12 @@ const CODE = statement('oidc.code', codeWithUser(''), CODE_WITH_USER);
  */
 const CLIENT_WITH_CODE = statement(
   'oidc.client-with-code',
-  `SELECT o.id, o.client_id, o.workspace_id, o.name, o.client_secret_hash, o.redirect_uris, o.post_logout_redirect_uris,
-    o.client_type, o.first_party, o.subject_type, o.pairwise_salt, o.id_token_alg, o.jwks, o.require_pkce,
+  `SELECT ${APP_CLIENT_COLUMNS},
     c.code_hash AS c_code_hash, c.workspace_id AS c_workspace_id, c.client_id AS c_client_id, c.user_id AS c_user_id,
     c.browser_session_id AS c_browser_session_id, c.redirect_uri AS c_redirect_uri, c.scope AS c_scope, c.nonce AS c_nonce,
     c.code_challenge AS c_code_challenge, c.auth_time AS c_auth_time, c.amr AS c_amr, c.expires_at AS c_expires_at,
     c.used_at AS c_used_at, c.session_id AS c_session_id,
-    u.email AS u_email, u.email_verified AS u_email_verified, u.first_name AS u_first_name, u.last_name AS u_last_name,
-    u.is_active AS u_is_active
+    ${CODE_USER_COLUMNS}
   FROM oauth_clients o
   LEFT JOIN oauth_authorization_codes c ON c.code_hash = $2 AND c.client_id = o.id AND c.workspace_id = o.workspace_id
   LEFT JOIN end_users u ON u.id = c.user_id AND u.workspace_id = c.workspace_id
@@ -201,8 +204,7 @@ const REFRESH_GRANT = entityColumns(OAuthAppSession, ['sessionId', 'workspaceId'
   );
 const CLIENT_WITH_REFRESH = statement(
   'oidc.client-with-refresh-token',
-  `SELECT o.id, o.client_id, o.workspace_id, o.name, o.client_secret_hash, o.redirect_uris, o.post_logout_redirect_uris,
-    o.client_type, o.first_party, o.subject_type, o.pairwise_salt, o.id_token_alg, o.jwks, o.require_pkce, ${REFRESH_GRANT_COLUMNS}
+  `SELECT ${APP_CLIENT_COLUMNS}, ${REFRESH_GRANT_COLUMNS}
   FROM oauth_clients o
   LEFT JOIN (${REFRESH_GRANT_JOINS}) ON r.token_hash = $2 AND s.client_id = o.id AND s.workspace_id = o.workspace_id
   WHERE o.client_id = $1`,
@@ -302,8 +304,7 @@ const APP_SESSION_BY_REFRESH = statement(
  */
 const ACCESS_GRANT = statement(
   'oidc.access-grant',
-  `SELECT o.id, o.client_id, o.workspace_id, o.name, o.client_secret_hash, o.redirect_uris, o.post_logout_redirect_uris,
-    o.client_type, o.first_party, o.subject_type, o.pairwise_salt, o.id_token_alg, o.jwks, o.require_pkce,
+  `SELECT ${APP_CLIENT_COLUMNS},
     s.session_id AS s_session_id, s.workspace_id AS s_workspace_id, s.client_id AS s_client_id, s.user_id AS s_user_id,
     s.browser_session_id AS s_browser_session_id, s.scope AS s_scope, s.auth_time AS s_auth_time, s.created_at AS s_created_at,
     u.id AS u_id, u.email AS u_email, u.email_verified AS u_email_verified, u.first_name AS u_first_name,
@@ -452,11 +453,7 @@ export class OidcRepository {
       refresh.accessExpiresAt,
       refresh.expiresAt,
     ];
-    const { sql, params } = withRiderColumns(EXCHANGE_CODE.text, values, riders);
-    const ridden = rewritten(EXCHANGE_CODE, sql);
-    const rows = await runRaw(on ?? this.dataSource, ridden, params);
-    settleRiders(rows, riders);
-    return readRows(on ?? this.dataSource, ridden, rows).length === 1;
+    return (await runWithRiderColumns(on ?? this.dataSource, EXCHANGE_CODE, values, riders)).length === 1;
   }
 
   /** Spends a code without an exchange (its person was deactivated: it must not work later either). */

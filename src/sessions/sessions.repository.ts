@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, IsNull, MoreThan, Repository } from 'typeorm';
 import { computed, entityColumns, nested, NO_ROW } from '../database/row-shape';
-import { first, one, readRows, rewritten, run, runRaw, statement } from '../database/statement';
-import { RIDER_COLUMNS, settleRiders, withRiderColumns } from '../database/statement-riders';
+import { first, one, run, statement } from '../database/statement';
+import { RIDER_COLUMNS, runWithRiderColumns } from '../database/statement-riders';
 import type { Tx } from '../database/unit-of-work';
 import type { EndUserSessionRecord, StatementRider } from '../events/domain-events';
 import { EndUserRefreshToken } from './entities/end-user-refresh-token.entity';
@@ -18,20 +18,14 @@ export interface NewRefreshToken {
   expiresAt: Date;
 }
 
-export interface NewSession {
-  id: string;
-  userId: string;
-  oauthClientId: string | null;
-  kind: 'api' | 'browser';
-  ipAddress: string | null;
-  userAgent: string | null;
-  browserFamily: string;
-  osFamily: string;
+/** A session to record: the sign-in as EndUserSessionRecord names it (amr: decision 0313), and its own credentials. */
+export interface NewSession extends Pick<
+  EndUserSessionRecord,
+  'id' | 'userId' | 'oauthClientId' | 'kind' | 'ipAddress' | 'userAgent' | 'browserFamily' | 'osFamily' | 'amr'
+> {
   browserTokenHash: string | null;
   now: Date;
   expiresAt: Date;
-  /** RFC 8176 methods of the sign-in (decision 0313). */
-  amr: string[];
   /** Written in the same statement (API sign-ins). */
   refresh?: NewRefreshToken;
 }
@@ -289,11 +283,7 @@ export class SessionsRepository {
       next.accessExpiresAt,
       next.expiresAt,
     ];
-    const { sql, params } = withRiderColumns(ROTATE_REFRESH_TOKEN.text, values, riders);
-    const ridden = rewritten(ROTATE_REFRESH_TOKEN, sql);
-    const rows = await runRaw(on ?? this.dataSource, ridden, params);
-    settleRiders(rows, riders);
-    return readRows(on ?? this.dataSource, ridden, rows).length === 1;
+    return (await runWithRiderColumns(on ?? this.dataSource, ROTATE_REFRESH_TOKEN, values, riders)).length === 1;
   }
 
   async markRefreshUsed(tx: Tx, workspaceId: string, id: string, now: Date): Promise<void> {

@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { computed, entityColumns } from '../../database/row-shape';
-import { first, one, readRows, rewritten, run, runRaw, statement, statementFamily } from '../../database/statement';
-import { settleRiders, withRiders } from '../../database/statement-riders';
+import { first, one, run, statement, statementFamily } from '../../database/statement';
+import { runChangeWithRiders } from '../../database/statement-riders';
 import type { Tx } from '../../database/unit-of-work';
 import type { StatementRider } from '../../events/domain-events';
 import { EndUser } from '../../end-user-directory/entities/end-user.entity';
@@ -173,11 +173,7 @@ export class ScimUsersRepository {
     riders: readonly StatementRider[],
   ): Promise<UserRow | undefined> {
     const values = [id, workspaceId, user.email, user.firstName ?? '', user.lastName ?? '', user.isActive];
-    const { sql, params } = withRiders(INSERT.text, values, riders);
-    const ridden = rewritten(INSERT, sql);
-    const rows = await runRaw(on ?? this.dataSource, ridden, params);
-    settleRiders(rows, riders);
-    return readRows(on ?? this.dataSource, ridden, rows)[0];
+    return (await runChangeWithRiders(on ?? this.dataSource, INSERT, values, riders))[0];
   }
 
   /**
