@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Brackets, Repository } from 'typeorm';
 import type { Tx } from '../database/unit-of-work';
 import { EndUser } from './entities/end-user.entity';
+import { newAccountRow } from './end-users.repository';
 
 /** A person as the developer's directory shows them: never the password hash, only whether there is one. */
 export interface DirectoryAccount {
@@ -73,18 +74,7 @@ export class DirectoryAccountsRepository {
 
   /** A directory account (no application, no password yet); undefined when the workspace's directory already has this email. */
   async insert(tx: Tx, workspaceId: string, user: NewDirectoryAccount): Promise<DirectoryAccount | undefined> {
-    const entity = tx.getRepository(EndUser).create({
-      workspaceId,
-      oauthClientId: null,
-      email: user.email.toLowerCase(),
-      firstName: user.firstName,
-      lastName: user.lastName,
-      passwordHash: null,
-      isActive: true,
-      emailVerified: false,
-      createdAt: user.now,
-      updatedAt: user.now,
-    });
+    const entity = newAccountRow(tx, workspaceId, { ...user, oauthClientId: null, passwordHash: null, emailVerified: false });
     // ON CONFLICT DO NOTHING: no row back when (workspace, no application, lower(email)) is taken.
     const inserted = await tx.getRepository(EndUser).createQueryBuilder().insert().values(entity).orIgnore().returning(['id']).execute();
     const id = (inserted.raw as Array<{ id: string }>)[0]?.id;

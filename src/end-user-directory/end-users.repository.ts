@@ -35,6 +35,33 @@ export interface NewEndUser {
   now: Date;
 }
 
+/** A new account of any kind: an application's (with its password) or a directory account (no application, no password). */
+export interface NewAccountRow {
+  oauthClientId: string | null;
+  email: string;
+  firstName: string;
+  lastName: string;
+  passwordHash: string | null;
+  emailVerified: boolean;
+  now: Date;
+}
+
+/** The end_users row of a new account, not yet inserted: active, its email kept lower-case, stamped `now`. */
+export function newAccountRow(tx: Tx, workspaceId: string, account: NewAccountRow): EndUser {
+  return tx.getRepository(EndUser).create({
+    workspaceId,
+    oauthClientId: account.oauthClientId,
+    email: account.email.toLowerCase(),
+    firstName: account.firstName,
+    lastName: account.lastName,
+    passwordHash: account.passwordHash,
+    isActive: true,
+    emailVerified: account.emailVerified,
+    createdAt: account.now,
+    updatedAt: account.now,
+  });
+}
+
 /** Bound on accounts checked per sign-in (same email under several clients of one workspace). */
 const MAX_CANDIDATES = 5;
 
@@ -184,28 +211,8 @@ export class EndUsersRepository {
 
   /** A new account of an OAuth client; email_taken when the client already has one with this email. */
   async insert(tx: Tx, workspaceId: string, user: NewEndUser): Promise<EndUserRecord> {
-    const entity = tx.getRepository(EndUser).create({
-      workspaceId,
-      oauthClientId: user.oauthClientId,
-      email: user.email.toLowerCase(),
-      firstName: user.firstName,
-      lastName: user.lastName,
-      passwordHash: user.passwordHash,
-      isActive: true,
-      emailVerified: false,
-      createdAt: user.now,
-      updatedAt: user.now,
-    });
-    try {
-      // insert (unlike save) is one INSERT ... RETURNING id; the generated id lands on the entity.
-      await tx.getRepository(EndUser).insert(entity);
-    } catch (err) {
-      if (isUniqueViolation(err)) {
-        throw new DomainError(END_USER_ERRORS.email_taken, 'An account with this email already exists for this application');
-      }
-      throw err;
-    }
-    return entity;
+    const row = newAccountRow(tx, workspaceId, { ...user, emailVerified: false });
+    return this.insertUnlessTaken(tx, row, 'An account with this email already exists for this application');
   }
 
   /**
@@ -218,27 +225,20 @@ export class EndUsersRepository {
     workspaceId: string,
     user: { email: string; firstName: string; lastName: string; now: Date },
   ): Promise<EndUserRecord> {
-    const entity = tx.getRepository(EndUser).create({
-      workspaceId,
-      oauthClientId: null,
-      email: user.email.toLowerCase(),
-      firstName: user.firstName,
-      lastName: user.lastName,
-      passwordHash: null,
-      isActive: true,
-      emailVerified: true,
-      createdAt: user.now,
-      updatedAt: user.now,
-    });
+    const row = newAccountRow(tx, workspaceId, { ...user, oauthClientId: null, passwordHash: null, emailVerified: true });
+    return this.insertUnlessTaken(tx, row, 'An account with this email already exists in the directory');
+  }
+
+  /** Inserts the new account's row; email_taken (with `taken` as the message) when its email is. */
+  private async insertUnlessTaken(tx: Tx, row: EndUser, taken: string): Promise<EndUser> {
     try {
-      await tx.getRepository(EndUser).insert(entity);
+      // insert (unlike save) is one INSERT ... RETURNING id; the generated id lands on the entity.
+      await tx.getRepository(EndUser).insert(row);
     } catch (err) {
-      if (isUniqueViolation(err)) {
-        throw new DomainError(END_USER_ERRORS.email_taken, 'An account with this email already exists in the directory');
-      }
+      if (isUniqueViolation(err)) throw new DomainError(END_USER_ERRORS.email_taken, taken);
       throw err;
     }
-    return entity;
+    return row;
   }
 
   async setPassword(tx: Tx, workspaceId: string, userId: string, passwordHash: string, now: Date): Promise<void> {

@@ -1,16 +1,10 @@
+import type { EndUserSessionRecord } from '../../events/domain-events';
+
 /** What the detectors know about one session: plain data, no entities, so detectors stay pure. */
-export interface SessionFacts {
-  id: string;
-  createdAt: Date;
-  ipAddress: string | null;
-  browserFamily: string;
-  osFamily: string;
-  /** ISO 3166-1 alpha-2, from geolocation; null when unknown. */
-  country: string | null;
-  city: string | null;
-  latitude: number | null;
-  longitude: number | null;
-}
+export type SessionFacts = Pick<
+  EndUserSessionRecord,
+  'id' | 'createdAt' | 'ipAddress' | 'browserFamily' | 'osFamily' | 'country' | 'city' | 'latitude' | 'longitude'
+>;
 
 export type AnomalyKind = 'new_device' | 'new_ip' | 'new_country' | 'impossible_travel';
 export type AnomalySeverity = 'info' | 'warn' | 'critical';
