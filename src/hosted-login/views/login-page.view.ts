@@ -9,16 +9,23 @@ export interface LoginContext {
   workspaceId?: string | null;
 }
 
-export interface LoginPageModel {
+/**
+ * What every hosted form page of a sign-in carries: where the form posts, its CSRF token, the request it
+ * continues (`next`, `context`), the brand, and what the person typed and was told last.
+ */
+export interface HostedFormModel {
   action: string;
   csrfToken: string;
   next: string;
   context: LoginContext;
   brand?: string | null;
-  /** The application being signed in to, when it is not the brand (a SAML service provider). */
-  appName?: string | null;
   email?: string;
   error?: string | null;
+}
+
+export interface LoginPageModel extends HostedFormModel {
+  /** The application being signed in to, when it is not the brand (a SAML service provider). */
+  appName?: string | null;
   notice?: string | null;
   /** "Forgot your password?" link (same context). */
   resetHref?: string;

@@ -1,16 +1,9 @@
 import { html } from '../../common/html/html';
-import { contextFields, LoginContext } from './login-page.view';
+import { contextFields, HostedFormModel } from './login-page.view';
 import { pageLayout } from '../../common/html/page-layout';
 import { codeField, emailField } from './form-fields';
 
-interface ResetPageBase {
-  action: string;
-  csrfToken: string;
-  next: string;
-  context: LoginContext;
-  brand?: string | null;
-  email?: string;
-  error?: string | null;
+interface ResetPageBase extends HostedFormModel {
   notice?: string | null;
 }
 

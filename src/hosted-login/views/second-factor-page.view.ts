@@ -1,18 +1,12 @@
 import { html } from '../../common/html/html';
 import { codeField } from './form-fields';
-import { contextFields, LoginContext } from './login-page.view';
+import { contextFields, HostedFormModel } from './login-page.view';
 import { pageLayout } from '../../common/html/page-layout';
 import { passkeyButton, passkeyScripts } from './passkey-fields';
 
-export interface SecondFactorPageModel {
-  action: string;
-  csrfToken: string;
+export interface SecondFactorPageModel extends Omit<HostedFormModel, 'email'> {
   mfaToken: string;
-  next: string;
-  context: LoginContext;
-  brand?: string | null;
   methods: string[];
-  error?: string | null;
   /** Open the recovery-code form first (the user chose it, or got it wrong). */
   recoveryFirst?: boolean;
   /** WebAuthn request options of this page's passkey ceremony, when `passkey` is among the methods. */

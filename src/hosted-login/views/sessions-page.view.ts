@@ -40,11 +40,7 @@ export function renderSessionsPage(model: SessionsPageModel): string {
           <div class="hint">Signed in ${when(s.created_at)} · last active ${when(s.last_seen_at)}</div>
         </td>
         <td>
-          <form method="post" action="${model.revokeAction}">
-            <input type="hidden" name="csrf_token" value="${model.csrfToken}" />
-            <input type="hidden" name="session_id" value="${s.id}" />
-            <button type="submit" class="secondary" aria-label="Sign out ${s.browser_family} on ${s.os_family}">Sign out</button>
-          </form>
+          ${takeBackForm(model, model.revokeAction, ['session_id', s.id], `Sign out ${s.browser_family} on ${s.os_family}`, 'Sign out')}
         </td>
       </tr>`,
   );
@@ -67,7 +63,8 @@ export function renderSessionsPage(model: SessionsPageModel): string {
 /** "Applications you allowed": each consent with a button that takes it back. */
 function applicationsSection(model: SessionsPageModel) {
   const apps = model.applications ?? [];
-  if (!apps.length || !model.revokeApplicationAction) return '';
+  const action = model.revokeApplicationAction;
+  if (!apps.length || !action) return '';
   return html`<h2>Applications you allowed</h2>
     <table id="applications">
       ${apps.map(
@@ -77,14 +74,17 @@ function applicationsSection(model: SessionsPageModel) {
               <strong>${a.name}</strong>
               <div class="hint">Can: ${a.scope} · allowed ${when(a.grantedAt.toISOString())}</div>
             </td>
-            <td>
-              <form method="post" action="${model.revokeApplicationAction}">
-                <input type="hidden" name="csrf_token" value="${model.csrfToken}" />
-                <input type="hidden" name="application_id" value="${a.id}" />
-                <button type="submit" class="secondary" aria-label="Revoke access of ${a.name}">Revoke access</button>
-              </form>
-            </td>
+            <td>${takeBackForm(model, action, ['application_id', a.id], `Revoke access of ${a.name}`, 'Revoke access')}</td>
           </tr>`,
       )}
     </table>`;
+}
+
+/** One button that posts the id of what it takes back (a session, an application's access) with the page's CSRF token. */
+function takeBackForm(model: SessionsPageModel, action: string, [field, id]: [string, string], label: string, text: string) {
+  return html`<form method="post" action="${action}">
+    <input type="hidden" name="csrf_token" value="${model.csrfToken}" />
+    <input type="hidden" name="${field}" value="${id}" />
+    <button type="submit" class="secondary" aria-label="${label}">${text}</button>
+  </form>`;
 }

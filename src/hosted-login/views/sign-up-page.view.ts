@@ -1,16 +1,9 @@
 import { html } from '../../common/html/html';
 import { pageLayout } from '../../common/html/page-layout';
 import { emailField } from './form-fields';
-import { contextFields, LoginContext } from './login-page.view';
+import { contextFields, HostedFormModel } from './login-page.view';
 
-export interface SignUpPageModel {
-  action: string;
-  csrfToken: string;
-  next: string;
-  context: LoginContext;
-  brand?: string | null;
-  email?: string;
-  error?: string | null;
+export interface SignUpPageModel extends HostedFormModel {
   /** Back to the sign-in form of the same application and request. */
   signInHref: string;
   passwordMinLength: number;
