@@ -74,3 +74,22 @@ export const time = { type: 'string', format: 'date-time', example: '2026-11-24T
 export const nullableTime = { ...time, nullable: true } as const;
 export const str = <const E extends object = object>(example: string, extra?: E) =>
   ({ type: 'string', example, ...extra }) as { type: 'string'; example: string } & E;
+
+/**
+ * A page of a list: `results` (items of the named schema) beside what every page carries, such as
+ * what a client passes back to read the next page (nextCursor) and the limit applied; all required.
+ */
+export function pageSchema<I, const P extends object>(name: string, item: NamedSchema<I>, pageFields: P) {
+  return namedSchema(name, {
+    type: 'object',
+    required: ['results', ...(Object.keys(pageFields) as (keyof P & string)[])],
+    properties: { results: { type: 'array', items: ref(item) }, ...pageFields },
+  });
+}
+
+/** `next_cursor`: what to pass as `cursor` for the next page; null on the last one. */
+export const nextCursor = <const T extends 'string' | 'integer', const E>(type: T, example: E, description: string) =>
+  ({ next_cursor: { type, nullable: true, example, description } }) as const;
+
+/** An opaque next_cursor (keyset paging): no example value a client could build on. */
+export const OPAQUE_NEXT_CURSOR = nextCursor('string', null, 'Pass as `cursor` for the next page; null on the last page.');

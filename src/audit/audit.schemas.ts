@@ -1,4 +1,4 @@
-import { id, namedSchema, ref, str, time } from '../api-docs/response-schema';
+import { id, namedSchema, nextCursor, pageSchema, ref, str, time } from '../api-docs/response-schema';
 
 export const AuditEventSchema = namedSchema('AuditEvent', {
   type: 'object',
@@ -43,19 +43,9 @@ export const AuditEventSchema = namedSchema('AuditEvent', {
   },
 });
 
-export const AuditPageSchema = namedSchema('AuditPage', {
-  type: 'object',
-  required: ['results', 'next_cursor', 'limit'],
-  properties: {
-    results: { type: 'array', items: ref(AuditEventSchema) },
-    next_cursor: {
-      type: 'string',
-      nullable: true,
-      example: '2026-11-24T12:00:00.123456Z',
-      description: 'Pass as `cursor` to read older events; null at the end.',
-    },
-    limit: { type: 'integer', example: 50 },
-  },
+export const AuditPageSchema = pageSchema('AuditPage', AuditEventSchema, {
+  ...nextCursor('string', '2026-11-24T12:00:00.123456Z', 'Pass as `cursor` to read older events; null at the end.'),
+  limit: { type: 'integer', example: 50 },
 });
 
 export const AuditVerifyResultSchema = namedSchema('AuditVerifyResult', {
@@ -110,19 +100,11 @@ export const AuditCheckpointSchema = namedSchema('AuditCheckpoint', {
   },
 });
 
-export const AuditCheckpointPageSchema = namedSchema('AuditCheckpointPage', {
-  type: 'object',
-  required: ['results', 'next_cursor'],
-  properties: {
-    results: { type: 'array', items: ref(AuditCheckpointSchema) },
-    next_cursor: {
-      type: 'integer',
-      nullable: true,
-      example: 1234,
-      description: 'A seq: pass it as `cursor` for the next page; null at the end.',
-    },
-  },
-});
+export const AuditCheckpointPageSchema = pageSchema(
+  'AuditCheckpointPage',
+  AuditCheckpointSchema,
+  nextCursor('integer', 1234, 'A seq: pass it as `cursor` for the next page; null at the end.'),
+);
 
 export const AuditPublicKeySchema = namedSchema('AuditPublicKey', {
   type: 'object',

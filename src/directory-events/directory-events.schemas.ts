@@ -1,4 +1,4 @@
-import { id, namedSchema, ref, str } from '../api-docs/response-schema';
+import { id, namedSchema, pageSchema, str } from '../api-docs/response-schema';
 import { DIRECTORY_EVENT_TYPES } from '../events/domain-events';
 
 export const DirectoryEventSchema = namedSchema('DirectoryEvent', {
@@ -40,17 +40,12 @@ export const DirectoryEventSchema = namedSchema('DirectoryEvent', {
   },
 });
 
-export const DirectoryEventPageSchema = namedSchema('DirectoryEventPage', {
-  type: 'object',
-  required: ['results', 'next_after'],
-  properties: {
-    results: { type: 'array', items: ref(DirectoryEventSchema) },
-    next_after: {
-      type: 'integer',
-      format: 'int64',
-      example: 42,
-      description: 'Pass as `after` to read on: the seq of the last event of this page, or `after` itself when the page is empty.',
-    },
+export const DirectoryEventPageSchema = pageSchema('DirectoryEventPage', DirectoryEventSchema, {
+  next_after: {
+    type: 'integer',
+    format: 'int64',
+    example: 42,
+    description: 'Pass as `after` to read on: the seq of the last event of this page, or `after` itself when the page is empty.',
   },
 });
 

@@ -41,19 +41,20 @@ const STREAM_SUMMARY = {
   },
 } as const;
 
+/** Who the receiver is, first in each of its views. */
+const RECEIVER_NAMED = {
+  id,
+  workspace_id: id,
+  name: str('Slack access revocation'),
+  client_id: str('ssfr_5f0b6c1d2e3f4a5b6c7d8e9f0a1b2c3d'),
+} as const;
+const DEFAULT_SUBJECTS = { type: 'string', enum: ['NONE', 'ALL'], example: 'NONE' } as const;
+
 export const SsfReceiverSchema = namedSchema('SsfReceiver', {
   type: 'object',
   description: 'A Shared Signals receiver of a workspace: an OAuth client (scope ssf) that manages one event stream.',
   required: ['id', 'workspace_id', 'name', 'client_id', 'default_subjects', 'created_at', 'stream'],
-  properties: {
-    id,
-    workspace_id: id,
-    name: str('Slack access revocation'),
-    client_id: str('ssfr_5f0b6c1d2e3f4a5b6c7d8e9f0a1b2c3d'),
-    default_subjects: { type: 'string', enum: ['NONE', 'ALL'], example: 'NONE' },
-    created_at: time,
-    stream: STREAM_SUMMARY,
-  },
+  properties: { ...RECEIVER_NAMED, default_subjects: DEFAULT_SUBJECTS, created_at: time, stream: STREAM_SUMMARY },
 });
 
 export const SsfReceiverCreatedSchema = namedSchema('SsfReceiverCreated', {
@@ -61,14 +62,11 @@ export const SsfReceiverCreatedSchema = namedSchema('SsfReceiverCreated', {
   description: 'The receiver and its client secret, shown this once (stored as SHA-256).',
   required: ['id', 'workspace_id', 'name', 'client_id', 'client_secret', 'default_subjects', 'created_at'],
   properties: {
-    id,
-    workspace_id: id,
-    name: str('Slack access revocation'),
-    client_id: str('ssfr_5f0b6c1d2e3f4a5b6c7d8e9f0a1b2c3d'),
+    ...RECEIVER_NAMED,
     client_secret: str('ssfs_Qm9yZWFsaXMgc2VjcmV0IHNob3duIG9uY2UgYW5kIG5ldmVyIGFnYWluLg', {
       description: 'For POST /oauth/token (client_secret_basic or client_secret_post), grant_type=client_credentials&scope=ssf',
     }),
-    default_subjects: { type: 'string', enum: ['NONE', 'ALL'], example: 'NONE' },
+    default_subjects: DEFAULT_SUBJECTS,
     created_at: time,
   },
 });

@@ -1,4 +1,4 @@
-import { id, namedSchema, ref, str, time } from '../../api-docs/response-schema';
+import { id, namedSchema, OPAQUE_NEXT_CURSOR, pageSchema, str, time } from '../../api-docs/response-schema';
 
 export const DirectoryUserSchema = namedSchema('DirectoryUser', {
   type: 'object',
@@ -27,19 +27,7 @@ export const DirectoryUserSchema = namedSchema('DirectoryUser', {
   },
 });
 
-export const DirectoryUserPageSchema = namedSchema('DirectoryUserPage', {
-  type: 'object',
-  required: ['results', 'next_cursor'],
-  properties: {
-    results: { type: 'array', items: ref(DirectoryUserSchema) },
-    next_cursor: {
-      type: 'string',
-      nullable: true,
-      example: null,
-      description: 'Pass as `cursor` for the next page; null on the last page.',
-    },
-  },
-});
+export const DirectoryUserPageSchema = pageSchema('DirectoryUserPage', DirectoryUserSchema, OPAQUE_NEXT_CURSOR);
 
 export const DirectorySessionSchema = namedSchema('DirectorySession', {
   type: 'object',

@@ -1,4 +1,4 @@
-import { id, namedSchema, ref, str, time } from '../../api-docs/response-schema';
+import { id, namedSchema, OPAQUE_NEXT_CURSOR, pageSchema, str, time } from '../../api-docs/response-schema';
 
 export const DirectoryGroupSchema = namedSchema('DirectoryGroup', {
   type: 'object',
@@ -32,16 +32,4 @@ export const DirectoryGroupWithMembersSchema = namedSchema('DirectoryGroupWithMe
   },
 });
 
-export const DirectoryGroupPageSchema = namedSchema('DirectoryGroupPage', {
-  type: 'object',
-  required: ['results', 'next_cursor'],
-  properties: {
-    results: { type: 'array', items: ref(DirectoryGroupWithMembersSchema) },
-    next_cursor: {
-      type: 'string',
-      nullable: true,
-      example: null,
-      description: 'Pass as `cursor` for the next page; null on the last page.',
-    },
-  },
-});
+export const DirectoryGroupPageSchema = pageSchema('DirectoryGroupPage', DirectoryGroupWithMembersSchema, OPAQUE_NEXT_CURSOR);
