@@ -23,9 +23,9 @@ import { Optional } from './optional';
  * OpenAPI schema (api-docs/validation-rules.ts reads the rules) are what the stacks gave.
  */
 
-/** `limit` of a list read: 1 to 100, 50 when left out, sent as a query string. */
-export const PageLimit = () =>
-  applyDecorators(Max(100), Min(1), IsInt(), QueryInt(), Optional(), ApiPropertyOptional({ minimum: 1, maximum: 100, default: 50 }));
+/** `limit` of a list read: 1 to `max` (100 unless said), `fallback` when left out (50 unless said), sent as a query string. */
+export const PageLimit = (max = 100, fallback = 50) =>
+  applyDecorators(Max(max), Min(1), IsInt(), QueryInt(), Optional(), ApiPropertyOptional({ minimum: 1, maximum: max, default: fallback }));
 
 /** An optional object, validated as `type`. */
 export const OptionalNested = (type: new () => object, doc: Omit<ApiPropertyOptions, 'type'> = {}) =>

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsISO8601, IsUUID, Max, Min } from 'class-validator';
+import { IsIn, IsISO8601, IsUUID } from 'class-validator';
 import { ACTOR_TYPES, AUDIT_SEVERITIES } from '../../events/audit-catalog';
-import { IsIntegerString, QueryInt } from '../../common/integer-string';
+import { IsIntegerString } from '../../common/integer-string';
 import { Optional } from '../../common/optional';
 import { OptionalText, PageLimit } from '../../common/dto-fields';
 
@@ -52,12 +52,7 @@ export class AuditCheckpointsQueryDto {
   @ApiProperty({ format: 'uuid' }) @IsUUID() workspace_id: string;
   @ApiPropertyOptional({ description: 'Signed at or after (ISO 8601)' }) @Optional() @IsISO8601({ strict: true }) from?: string;
   @ApiPropertyOptional({ description: 'Signed at or before (ISO 8601)' }) @Optional() @IsISO8601({ strict: true }) to?: string;
-  @ApiPropertyOptional({ minimum: 1, maximum: 1000, default: 1000 })
-  @Optional()
-  @QueryInt()
-  @IsInt()
-  @Min(1)
-  @Max(1000)
+  @PageLimit(1000, 1000)
   limit?: number;
   @ApiPropertyOptional({ description: 'next_cursor of the previous page (a seq)', type: 'integer', format: 'int64' })
   @Optional()

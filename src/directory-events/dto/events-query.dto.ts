@@ -1,9 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsIn, IsInt, IsUUID, Max, Min } from 'class-validator';
-import { IsIntegerString, QueryInt } from '../../common/integer-string';
+import { ArrayMaxSize, IsArray, IsIn, IsUUID } from 'class-validator';
+import { IsIntegerString } from '../../common/integer-string';
 import { Optional } from '../../common/optional';
 import { DIRECTORY_EVENT_TYPES } from '../../events/domain-events';
+import { PageLimit } from '../../common/dto-fields';
 
 /** `types=a,b` or `types=a&types=b`. */
 const commaList = ({ value }: { value: unknown }) =>
@@ -19,12 +20,7 @@ export class EventsQueryDto {
   @Optional()
   @IsIntegerString(0, Number.MAX_SAFE_INTEGER)
   after?: string;
-  @ApiPropertyOptional({ minimum: 1, maximum: 1000, default: 100 })
-  @Optional()
-  @QueryInt()
-  @IsInt()
-  @Min(1)
-  @Max(1000)
+  @PageLimit(1000, 100)
   limit?: number;
   @ApiPropertyOptional({
     description: 'Only these event types (comma-separated, or the parameter repeated)',

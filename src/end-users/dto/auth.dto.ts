@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsEmail, IsString, IsUUID, Length, MaxLength, ValidateIf } from 'class-validator';
@@ -28,28 +29,29 @@ export class RefreshDto {
   @ApiProperty() @IsString() @MaxLength(200) refresh_token: string;
 }
 
+/** `client_id` of the account to reset, required unless `workspace_id` names a directory account instead. */
+const ResetClientId = () =>
+  applyDecorators(
+    Length(1, 200),
+    IsString(),
+    NotNull(),
+    ValidateIf((o: { workspace_id?: string; client_id?: string }) => o.workspace_id === undefined || o.client_id !== undefined),
+    ApiPropertyOptional(),
+  );
+
 /**
  * The account to reset: `client_id` names an application's account; `workspace_id` (instead) names the
  * workspace's directory account (provisioned by SCIM, no OAuth client), which starts without a password.
  */
 export class PasswordResetRequestDto {
-  @ApiPropertyOptional()
-  @ValidateIf((o: PasswordResetRequestDto) => o.workspace_id === undefined || o.client_id !== undefined)
-  @NotNull()
-  @IsString()
-  @Length(1, 200)
-  client_id?: string;
+  @ResetClientId() client_id?: string;
   @ApiPropertyOptional({ format: 'uuid' }) @Optional() @IsUUID() workspace_id?: string;
   @ApiProperty() @Transform(normalizeEmail) @IsEmail() @MaxLength(254) email: string;
 }
 
+/** The account as in PasswordResetRequestDto, the emailed code and the new password. */
 export class PasswordResetConfirmDto {
-  @ApiPropertyOptional()
-  @ValidateIf((o: PasswordResetConfirmDto) => o.workspace_id === undefined || o.client_id !== undefined)
-  @NotNull()
-  @IsString()
-  @Length(1, 200)
-  client_id?: string;
+  @ResetClientId() client_id?: string;
   @ApiPropertyOptional({ format: 'uuid' }) @Optional() @IsUUID() workspace_id?: string;
   @ApiProperty() @Transform(normalizeEmail) @IsEmail() @MaxLength(254) email: string;
   @ApiProperty({ example: '042917' }) @IsString() @MaxLength(32) code: string;

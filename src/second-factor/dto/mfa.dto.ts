@@ -1,4 +1,5 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
 import { IsObject, IsString, Length, Matches, MaxLength, ValidateIf } from 'class-validator';
 
 /**
@@ -6,6 +7,14 @@ import { IsObject, IsString, Length, Matches, MaxLength, ValidateIf } from 'clas
  * null is refused (400 validation_failed) instead of passing as "absent".
  */
 const present = (field: string) => ValidateIf((o: Record<string, unknown>) => o[field] !== undefined);
+
+/** `code`: six digits, checked when `checked` says the code is the proof sent (it is also when no other proof is). */
+const ProofCode = <T>(checked: (o: T) => boolean, doc: ApiPropertyOptions) =>
+  applyDecorators(Matches(/^[0-9]{6}$/, { message: 'code must be 6 digits' }), IsString(), ValidateIf(checked), ApiPropertyOptional(doc));
+
+/** `recovery_code`: one of the ten single-use codes, instead of a code. */
+const ProofRecoveryCode = () =>
+  applyDecorators(Length(1, 64), IsString(), present('recovery_code'), ApiPropertyOptional({ example: 'K7QH2-M9XTR' }));
 
 export class TotpCodeDto {
   @ApiProperty({ example: '492039', description: 'The 6-digit code the authenticator app shows now' })
@@ -16,16 +25,10 @@ export class TotpCodeDto {
 
 /** A current authenticator code or one recovery code: exactly one of the two. */
 export class FactorProofDto {
-  @ApiPropertyOptional({ example: '492039' })
-  @ValidateIf((o: FactorProofDto) => o.code !== undefined || o.recovery_code === undefined)
-  @IsString()
-  @Matches(/^[0-9]{6}$/, { message: 'code must be 6 digits' })
+  @ProofCode((o: FactorProofDto) => o.code !== undefined || o.recovery_code === undefined, { example: '492039' })
   code?: string;
 
-  @ApiPropertyOptional({ example: 'K7QH2-M9XTR' })
-  @present('recovery_code')
-  @IsString()
-  @Length(1, 64)
+  @ProofRecoveryCode()
   recovery_code?: string;
 }
 
@@ -35,16 +38,13 @@ export class LoginSecondStepDto {
   @MaxLength(200)
   mfa_token: string;
 
-  @ApiPropertyOptional({ example: '492039', description: 'A TOTP code (or, under a step-up policy, the mailed code)' })
-  @ValidateIf((o: LoginSecondStepDto) => o.code !== undefined || (o.recovery_code === undefined && o.passkey === undefined))
-  @IsString()
-  @Matches(/^[0-9]{6}$/, { message: 'code must be 6 digits' })
+  @ProofCode((o: LoginSecondStepDto) => o.code !== undefined || (o.recovery_code === undefined && o.passkey === undefined), {
+    example: '492039',
+    description: 'A TOTP code (or, under a step-up policy, the mailed code)',
+  })
   code?: string;
 
-  @ApiPropertyOptional({ example: 'K7QH2-M9XTR' })
-  @present('recovery_code')
-  @IsString()
-  @Length(1, 64)
+  @ProofRecoveryCode()
   recovery_code?: string;
 
   @ApiPropertyOptional({
