@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CommonModule } from '../common/common.module';
 import { JobsModule } from '../jobs/jobs.module';
 import { BackupsController } from './backups.controller';
 import { BackupsService } from './backups.service';
@@ -15,7 +16,7 @@ import { TenantSecrets } from './tenant-secrets';
 
 /** Area F: managed databases on real engines (Postgres, Redis, MongoDB). */
 @Module({
-  imports: [TypeOrmModule.forFeature([ManagedDatabase, ManagedDatabaseBackup, ManagedDatabaseRestore]), JobsModule],
+  imports: [TypeOrmModule.forFeature([ManagedDatabase, ManagedDatabaseBackup, ManagedDatabaseRestore]), CommonModule, JobsModule],
   controllers: [DatabasesController, BackupsController],
   providers: [EngineRegistry, ManagedDatabasesRepository, TenantSecrets, DatabasesService, BackupsService, ManagedDbJobs],
 })

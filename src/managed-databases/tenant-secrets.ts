@@ -1,17 +1,12 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { SecretBox } from '../common/crypto/secret-box';
-import { APP_CONFIG, type AppConfig } from '../config/config';
 import type { TenantDatabase } from './engines/database-engine';
 import type { ManagedDatabase } from './entities/managed-database.entity';
 
 /** Engine passwords at rest: AES-256-GCM under SECRETS_ENCRYPTION_KEY (keyring, key id in each value). */
 @Injectable()
 export class TenantSecrets {
-  private readonly box: SecretBox;
-
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    this.box = new SecretBox(config.SECRETS_ENCRYPTION_KEY!);
-  }
+  constructor(private readonly box: SecretBox) {}
 
   encrypt(password: string): string {
     return this.box.encrypt(password);

@@ -17,14 +17,13 @@ export type FactorMethod = 'totp' | 'recovery_code' | 'passkey' | 'email_code';
  */
 @Injectable()
 export class FactorVerifier {
-  private readonly box: SecretBox;
   private readonly recoveryKey: Buffer;
 
   constructor(
     private readonly repo: MfaRepository,
     @Inject(APP_CONFIG) config: AppConfig,
+    private readonly box: SecretBox,
   ) {
-    this.box = new SecretBox(config.SECRETS_ENCRYPTION_KEY!);
     this.recoveryKey = Buffer.from(hkdfSync('sha256', config.AUTH_JWT_SECRET ?? '', 'identity-service', 'recovery-codes', 32));
   }
 

@@ -29,8 +29,6 @@ const MAX_IDENTIFIER = 512;
  */
 @Injectable()
 export class SsfStreamsService {
-  private readonly box: SecretBox;
-
   constructor(
     private readonly uow: UnitOfWork,
     private readonly streams: SsfStreamsRepository,
@@ -39,9 +37,8 @@ export class SsfStreamsService {
     private readonly jobs: JobsService,
     private readonly server: OAuthServerInfo,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {
-    this.box = new SecretBox(config.SECRETS_ENCRYPTION_KEY!);
-  }
+    private readonly box: SecretBox,
+  ) {}
 
   /** GET /.well-known/ssf-configuration (SSF 1.0 §7.1). */
   metadata() {

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../audit/audit.module';
+import { CommonModule } from '../common/common.module';
 import { DirectoryEventsModule } from '../directory-events/directory-events.module';
 import { JobsModule } from '../jobs/jobs.module';
 import { WebhookDelivery } from './entities/webhook-delivery.entity';
@@ -13,7 +14,7 @@ import { WebhooksService } from './webhooks.service';
 
 /** Audit events and directory events delivered to customers' endpoints as Standard Webhooks (docs/audit.md, docs/events.md). */
 @Module({
-  imports: [TypeOrmModule.forFeature([WebhookSubscription, WebhookDelivery]), AuditModule, DirectoryEventsModule, JobsModule],
+  imports: [TypeOrmModule.forFeature([WebhookSubscription, WebhookDelivery]), CommonModule, AuditModule, DirectoryEventsModule, JobsModule],
   controllers: [WebhooksController, WebhookDeliveriesController],
   providers: [WebhooksRepository, WebhooksService, WebhookDispatcher, WebhookDeliveryWorker],
 })

@@ -1,9 +1,8 @@
-import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { createPrivateKey, createPublicKey, generateKeyPairSync, KeyObject, randomBytes } from 'node:crypto';
 import type { JWK } from 'jose';
 import { Clock } from '../../common/clock';
 import { SecretBox } from '../../common/crypto/secret-box';
-import { APP_CONFIG, AppConfig } from '../../config/config';
 import { type Tx, UnitOfWork } from '../../database/unit-of-work';
 import { SigningKeysRepository } from './signing-keys.repository';
 
@@ -54,19 +53,16 @@ const ALGS: readonly SigningAlg[] = ['EdDSA', 'RS256', 'ES256'];
 @Injectable()
 export class SigningKeysService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('SigningKeys');
-  private readonly box: SecretBox;
   private keys = new Map<string, LoadedKey>();
   private lastReload = 0;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    @Inject(APP_CONFIG) config: AppConfig,
     private readonly repository: SigningKeysRepository,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
-  ) {
-    this.box = new SecretBox(config.SECRETS_ENCRYPTION_KEY!);
-  }
+    private readonly box: SecretBox,
+  ) {}
 
   async onModuleInit(): Promise<void> {
     await this.ensureKey('EdDSA');

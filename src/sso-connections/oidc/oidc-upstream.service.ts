@@ -34,7 +34,6 @@ export type OidcStart = { kind: 'redirect'; location: string; flowCookie: string
  */
 @Injectable()
 export class OidcUpstreamService {
-  private readonly box: SecretBox;
   /** Each connection's relying party as the last sign-in built it (decision 0985), by connection id. */
   private readonly relyingParties = new Map<string, RelyingParty>();
   /** Each connection's provider JWKS as openid-client last fetched it, reused by the next sign-in. */
@@ -45,9 +44,8 @@ export class OidcUpstreamService {
     private readonly upstream: UpstreamSignInService,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {
-    this.box = new SecretBox(config.SECRETS_ENCRYPTION_KEY!);
-  }
+    private readonly box: SecretBox,
+  ) {}
 
   /** Redirects the browser to the provider with a new flow bound to it (its flow cookie, kept if it has one). */
   async start(connection: SsoConnection, next: string, flowCookie: unknown, request: RequestMeta): Promise<OidcStart> {

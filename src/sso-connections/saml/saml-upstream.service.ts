@@ -39,16 +39,13 @@ export interface SamlPostForm {
  */
 @Injectable()
 export class SamlUpstreamService {
-  private readonly box: SecretBox;
-
   constructor(
     private readonly upstream: UpstreamSignInService,
     private readonly assertionIds: SamlAssertionIdsRepository,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {
-    this.box = new SecretBox(config.SECRETS_ENCRYPTION_KEY!);
-  }
+    private readonly box: SecretBox,
+  ) {}
 
   /** Our SP metadata for the connection (entity id, ACS, signed assertions wanted). */
   metadata(connection: SsoConnection): string {
