@@ -145,6 +145,33 @@ export async function postWebhook(
   });
 }
 
+/** A POST's outcome as a delivery log keeps it: the status (null when nothing answered) and, unless 2xx, what went wrong. */
+export interface PostOutcome {
+  status: number | null;
+  error: string | null;
+}
+
+/**
+ * postWebhook for a delivery (webhooks, Shared Signals push): never throws; a refused target, a
+ * network error or the timeout is an error without a status, a non-2xx answer an error naming
+ * the status and the first `excerptChars` of the body.
+ */
+export async function postForOutcome(
+  rawUrl: string,
+  body: string,
+  headers: Record<string, string>,
+  opts: { allowPrivate: boolean; timeoutMs: number },
+  excerptChars: number,
+): Promise<PostOutcome> {
+  try {
+    const response = await postWebhook(rawUrl, body, headers, opts);
+    const delivered = response.status >= 200 && response.status < 300;
+    return { status: response.status, error: delivered ? null : `HTTP ${response.status}: ${response.body.slice(0, excerptChars)}` };
+  } catch (err) {
+    return { status: null, error: (err as Error).message.slice(0, 500) };
+  }
+}
+
 function urlReason(rawUrl: string, allowPrivate: boolean): string | null {
   let url: URL;
   try {

@@ -3,7 +3,7 @@ import { SecretBox } from '../common/crypto/secret-box';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { UnitOfWork } from '../database/unit-of-work';
 import { JobContext, JobsService } from '../jobs/jobs.service';
-import { postWebhook } from '../common/safe-http';
+import { postForOutcome } from '../common/safe-http';
 import { SET_TYPE } from './set-signer';
 import { SSF_PUSH_ATTEMPTS, SSF_PUSH_QUEUE, ssfPushBackoffMs } from './ssf-queue';
 import { PendingPush, PushOutcome, SsfStreamsRepository } from './ssf-streams.repository';
@@ -23,16 +23,14 @@ const BATCH = 50;
 @Injectable()
 export class SsfPushWorker implements OnModuleInit {
   private readonly logger = new Logger('SharedSignals');
-  private readonly box: SecretBox;
 
   constructor(
     private readonly streams: SsfStreamsRepository,
     private readonly jobs: JobsService,
     private readonly uow: UnitOfWork,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {
-    this.box = new SecretBox(config.SECRETS_ENCRYPTION_KEY!);
-  }
+    private readonly box: SecretBox,
+  ) {}
 
   onModuleInit(): void {
     this.jobs.registerHandler(SSF_PUSH_QUEUE, (payload, ctx) => this.run(payload, ctx));
@@ -79,23 +77,18 @@ export class SsfPushWorker implements OnModuleInit {
   }
 
   private async post(endpointUrl: string, headers: Record<string, string>, set: PendingPush): Promise<PushOutcome> {
-    let error: string;
-    let final = false;
-    try {
-      const response = await postWebhook(endpointUrl, set.token, headers, {
-        allowPrivate: this.config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
-        timeoutMs: this.config.WEBHOOK_TIMEOUT_MS,
-      });
-      if (response.status >= 200 && response.status < 300) return { id: set.id, status: 'delivered', error: null };
-      error = `HTTP ${response.status}: ${response.body.slice(0, 300)}`;
-      final = response.status === 400;
-    } catch (err) {
-      error = (err as Error).message.slice(0, 500);
-    }
+    const sent = await postForOutcome(
+      endpointUrl,
+      set.token,
+      headers,
+      { allowPrivate: this.config.WEBHOOK_ALLOW_PRIVATE_TARGETS, timeoutMs: this.config.WEBHOOK_TIMEOUT_MS },
+      300,
+    );
+    if (sent.error === null) return { id: set.id, status: 'delivered', error: null };
     const attempt = set.attempts + 1;
-    final ||= attempt >= SSF_PUSH_ATTEMPTS;
-    this.logger.warn(`SET ${set.jti} push attempt ${attempt} failed${final ? ' (final)' : ''}: ${error}`);
-    return { id: set.id, status: final ? 'failed' : 'pending', error };
+    const final = sent.status === 400 || attempt >= SSF_PUSH_ATTEMPTS;
+    this.logger.warn(`SET ${set.jti} push attempt ${attempt} failed${final ? ' (final)' : ''}: ${sent.error}`);
+    return { id: set.id, status: final ? 'failed' : 'pending', error: sent.error };
   }
 
   /** Records the outcomes and hands the lease to a new job of the stream due in `delayMs`, in one transaction. */

@@ -6,7 +6,7 @@ import { Tx, UnitOfWork } from '../database/unit-of-work';
 import { JobsService } from '../jobs/jobs.service';
 import { WebhookDelivery } from './entities/webhook-delivery.entity';
 import { WebhookSubscription } from './entities/webhook-subscription.entity';
-import { postWebhook } from '../common/safe-http';
+import { postForOutcome } from '../common/safe-http';
 import { webhookHeaders } from './signature';
 import { WEBHOOK_DELIVERY_QUEUE, WEBHOOK_JOB_ATTEMPTS } from './webhook-queue';
 import { WebhooksRepository } from './webhooks.repository';
@@ -37,7 +37,6 @@ const lagSeconds =
 @Injectable()
 export class WebhookDeliveryWorker implements OnModuleInit {
   private readonly logger = new Logger('Webhooks');
-  private readonly box: SecretBox;
   /** Endpoint id → when it may be tried again (this instance's view; a restart simply probes once). */
   private readonly backingOff = new Map<string, number>();
 
@@ -46,9 +45,8 @@ export class WebhookDeliveryWorker implements OnModuleInit {
     private readonly webhooks: WebhooksRepository,
     private readonly jobs: JobsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {
-    this.box = new SecretBox(config.SECRETS_ENCRYPTION_KEY!);
-  }
+    private readonly box: SecretBox,
+  ) {}
 
   onModuleInit(): void {
     this.jobs.registerHandler(WEBHOOK_DELIVERY_QUEUE, (payload) => this.deliver(String(payload.delivery_id)));
@@ -78,18 +76,13 @@ export class WebhookDeliveryWorker implements OnModuleInit {
 
     const body = JSON.stringify(delivery.payload);
     const headers = webhookHeaders(this.box.decrypt(webhook.secretEncrypted), delivery.id, Math.floor(now / 1000), body);
-    let responseCode: number | null = null;
-    let error: string | null = null;
-    try {
-      const response = await postWebhook(webhook.url, body, headers, {
-        allowPrivate: this.config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
-        timeoutMs: this.config.WEBHOOK_TIMEOUT_MS,
-      });
-      responseCode = response.status;
-      if (response.status < 200 || response.status >= 300) error = `HTTP ${response.status}: ${response.body.slice(0, 200)}`;
-    } catch (err) {
-      error = (err as Error).message.slice(0, 500);
-    }
+    const { status: responseCode, error } = await postForOutcome(
+      webhook.url,
+      body,
+      headers,
+      { allowPrivate: this.config.WEBHOOK_ALLOW_PRIVATE_TARGETS, timeoutMs: this.config.WEBHOOK_TIMEOUT_MS },
+      200,
+    );
     if (error === null) return this.succeeded(delivery, webhook, responseCode!);
     return this.failed(delivery, webhook, responseCode, error, now);
   }
