@@ -1,4 +1,5 @@
 import { DomainError, errorCatalog } from './errors';
+import { isUuid } from './ids';
 
 /**
  * The codes every surface shares: request shape, credentials, missing resources, limits, outages.
@@ -27,3 +28,14 @@ export const COMMON_ERRORS = errorCatalog('common', {
 });
 
 export const notFound = (what = 'resource') => new DomainError(COMMON_ERRORS.not_found, `${what} not found`);
+
+/**
+ * What `find` answers for an id the request named, or not_found naming `what`: an id that is not a
+ * UUID is a 404 before it reaches SQL, and so is one the caller may not see (never 403 across tenants).
+ */
+export async function findOr404<T>(what: string, id: string, find: (id: string) => Promise<T | null | undefined>): Promise<T> {
+  if (!isUuid(id)) throw notFound(what);
+  const found = await find(id);
+  if (found === null || found === undefined) throw notFound(what);
+  return found;
+}

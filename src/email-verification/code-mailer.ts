@@ -6,6 +6,7 @@ import { MailService } from '../mail/mail.service';
 import type { TemplateName } from '../mail/templates/template-catalog';
 import { CodesRepository } from './codes.repository';
 import type { CodePurpose } from './one-time-code';
+import { byEndUser } from '../events/domain-events';
 
 export interface CodeMail {
   purpose: CodePurpose;
@@ -44,11 +45,7 @@ export class CodeMailer {
       },
     });
     events.emit(mail.event, {
-      workspaceId: user.workspaceId,
-      actor: { type: 'end_user', id: user.id, email: user.email },
-      target: { type: 'EndUser', id: user.id },
-      oauthClientId: user.oauthClientId,
-      request: mail.request,
+      ...byEndUser(user, mail.request),
       metadata: mail.metadata,
     });
   }

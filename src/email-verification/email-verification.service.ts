@@ -10,6 +10,7 @@ import { EndUserCode } from './entities/end-user-code.entity';
 import { isWellFormedCode } from './one-time-code';
 import { COMMON_ERRORS } from '../common/common.errors';
 import { EMAIL_VERIFICATION_ERRORS } from './email-verification.errors';
+import { byEndUser } from '../events/domain-events';
 
 export interface VerificationResult {
   success: true;
@@ -128,13 +129,7 @@ export class EmailVerificationService {
   private async confirm(tx: Tx, events: EmittedEvents, user: EndUserRecord, request: RequestMeta, now: Date): Promise<void> {
     await this.users.markVerified(tx, user.workspaceId, user.id, now);
     await this.codes.remove(tx, user.workspaceId, user.id, PURPOSE);
-    events.emit('email_verify_confirm', {
-      workspaceId: user.workspaceId,
-      actor: { type: 'end_user', id: user.id, email: user.email },
-      target: { type: 'EndUser', id: user.id },
-      oauthClientId: user.oauthClientId,
-      request,
-    });
+    events.emit('email_verify_confirm', byEndUser(user, request));
   }
 
   /** Accounts with this email still to verify; user_not_found / already_verified otherwise. */

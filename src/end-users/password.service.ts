@@ -13,6 +13,7 @@ import { EndUserRecord, EndUsersRepository } from '../end-user-directory/end-use
 import { SessionsService } from '../sessions/sessions.service';
 import { COMMON_ERRORS } from '../common/common.errors';
 import { END_USER_ERRORS } from '../end-user-directory/end-users.errors';
+import { byEndUser } from '../events/domain-events';
 
 const PURPOSE = 'password_reset';
 const invalidCode = () => new DomainError(END_USER_ERRORS.invalid_code, 'The code is not correct');
@@ -75,13 +76,7 @@ export class PasswordService {
       // The code reached the mailbox, which proves the address as well as a verification code would.
       await this.users.markVerified(tx, user.workspaceId, user.id, now);
       const denied = await this.sessions.revokeIn(tx, user.workspaceId, { userId: user.id }, 'password_reset', now);
-      events.emit('password_reset_confirm', {
-        workspaceId: user.workspaceId,
-        actor: { type: 'end_user', id: user.id, email: user.email },
-        target: { type: 'EndUser', id: user.id },
-        oauthClientId: user.oauthClientId,
-        request,
-      });
+      events.emit('password_reset_confirm', byEndUser(user, request));
       return denied;
     });
     if (outcome instanceof DomainError) throw outcome;
@@ -107,13 +102,7 @@ export class PasswordService {
         'password_change',
         now,
       );
-      events.emit('password_update', {
-        workspaceId: user.workspaceId,
-        actor: { type: 'end_user', id: user.id, email: user.email },
-        target: { type: 'EndUser', id: user.id },
-        oauthClientId: user.oauthClientId,
-        request,
-      });
+      events.emit('password_update', byEndUser(user, request));
       return tokens;
     });
     await this.sessions.mirrorDenied(denied);

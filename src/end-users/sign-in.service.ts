@@ -7,7 +7,7 @@ import type { RequestMeta } from '../common/request-context';
 import { reduceUserAgent } from '../common/user-agent';
 import { type EmittedEvents, type Tx, UnitOfWork } from '../database/unit-of-work';
 import { DomainEventBus } from '../events/domain-event-bus';
-import type { EndUserSessionRecord } from '../events/domain-events';
+import { type EndUserSessionRecord, byEndUser } from '../events/domain-events';
 import { EndUserRecord, EndUsersRepository, SignInScope } from '../end-user-directory/end-users.repository';
 import type { NewRefreshToken } from '../sessions/sessions.repository';
 import { SessionsService } from '../sessions/sessions.service';
@@ -121,11 +121,7 @@ export class SignInService {
     });
     const value = extra ? await extra(tx, created, now) : undefined;
     events.emit('login_success', {
-      workspaceId: user.workspaceId,
-      actor: { type: 'end_user', id: user.id, email: user.email },
-      target: { type: 'EndUserSession', id: created.id },
-      oauthClientId: user.oauthClientId,
-      request,
+      ...byEndUser(user, request, { type: 'EndUserSession', id: created.id }),
       metadata: {
         session_id: created.id,
         session_kind: options.kind,

@@ -36,6 +36,45 @@ export interface AuditFacts {
   createdAt?: Date;
 }
 
+/** An end user as the events they cause name them. */
+export interface EndUserActorRef {
+  id: string;
+  workspaceId: string;
+  email: string;
+  oauthClientId: string | null;
+}
+
+/**
+ * The facts of an event an end user caused themselves: their workspace and application, themselves
+ * as the actor, the request, and what it was done to (their account unless said).
+ */
+export function byEndUser<Q extends RequestMeta | undefined>(
+  user: EndUserActorRef,
+  request: Q,
+  target: NonNullable<AuditFacts['target']> = { type: 'EndUser', id: user.id },
+): Pick<AuditFacts, 'workspaceId' | 'actor' | 'target' | 'oauthClientId'> & { request: Q } {
+  return {
+    workspaceId: user.workspaceId,
+    actor: { type: 'end_user', id: user.id, email: user.email },
+    target,
+    oauthClientId: user.oauthClientId,
+    request,
+  };
+}
+
+/**
+ * The facts of an event a developer caused (in the console or through the developer API): the
+ * workspace, the developer as the actor, what it was done to, and the request.
+ */
+export function byDeveloper<Q extends RequestMeta | undefined>(
+  developer: { developerId: string; email: string },
+  workspaceId: string,
+  target: NonNullable<AuditFacts['target']>,
+  request: Q,
+): Pick<AuditFacts, 'workspaceId' | 'actor' | 'target'> & { request: Q } {
+  return { workspaceId, actor: { type: 'developer', id: developer.developerId, email: developer.email }, target, request };
+}
+
 /** One sign-in of an end user, as stored in end_user_sessions (read by the anomaly detectors). */
 export interface EndUserSessionRecord {
   id: string;
@@ -48,6 +87,7 @@ export interface EndUserSessionRecord {
   userAgent: string | null;
   browserFamily: string;
   osFamily: string;
+  /** ISO 3166-1 alpha-2, from geolocation; null when unknown. */
   country: string | null;
   city: string | null;
   latitude: number | null;

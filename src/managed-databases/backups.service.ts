@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { DeveloperPrincipal } from '../common/auth/principal';
 import { DomainError } from '../common/errors';
-import { notFound } from '../common/common.errors';
-import { isUuid } from '../common/ids';
+import { findOr404 } from '../common/common.errors';
 import type { RequestMeta } from '../common/request-context';
 import { UnitOfWork } from '../database/unit-of-work';
 import { JobsService } from '../jobs/jobs.service';
@@ -12,8 +11,7 @@ import { QUEUES } from './managed-db.queues';
 import { ManagedDatabasesRepository } from './managed-databases.repository';
 import { backupView, restoreView } from './managed-databases.views';
 import { MANAGED_DATABASE_ERRORS } from './managed-databases.errors';
-
-const actorOf = (p: DeveloperPrincipal) => ({ type: 'developer' as const, id: p.developerId, email: p.email });
+import { byDeveloper } from '../events/domain-events';
 
 /** Backups and restores: requested here, carried out by jobs (managed-db.jobs.ts). */
 @Injectable()
@@ -31,10 +29,7 @@ export class BackupsService {
       const row = await this.repo.insertBackup(tx, db.workspaceId, db.id, dto.name);
       await this.jobs.enqueue(tx, QUEUES.backup, { backupId: row.id, workspaceId: db.workspaceId }, { maxAttempts: QUEUES.backupAttempts });
       events.emit('managed_database_backup_create', {
-        workspaceId: db.workspaceId,
-        actor: actorOf(p),
-        target: { type: 'ManagedDatabaseBackup', id: row.id },
-        request,
+        ...byDeveloper(p, db.workspaceId, { type: 'ManagedDatabaseBackup', id: row.id }, request),
         metadata: { database_id: db.id, name: dto.name },
       });
       return row;
@@ -48,17 +43,12 @@ export class BackupsService {
   }
 
   async get(developerId: string, id: string) {
-    if (!isUuid(id)) throw notFound('backup');
-    const backup = await this.repo.findBackupForDeveloper(developerId, id);
-    if (!backup) throw notFound('backup');
-    return backupView(backup);
+    return backupView(await findOr404('backup', id, (backupId) => this.repo.findBackupForDeveloper(developerId, backupId)));
   }
 
   /** Puts the backup back into the database it came from. */
   async restore(p: DeveloperPrincipal, backupId: string, request: RequestMeta) {
-    if (!isUuid(backupId)) throw notFound('backup');
-    const backup = await this.repo.findBackupForDeveloper(p.developerId, backupId);
-    if (!backup) throw notFound('backup');
+    const backup = await findOr404('backup', backupId, (id) => this.repo.findBackupForDeveloper(p.developerId, id));
     if (backup.status !== 'completed') {
       throw new DomainError(MANAGED_DATABASE_ERRORS.not_ready, `The backup is ${backup.status}; only a completed backup can be restored`, {
         details: { status: backup.status },
@@ -74,10 +64,7 @@ export class BackupsService {
         { maxAttempts: QUEUES.backupAttempts },
       );
       events.emit('managed_database_restore', {
-        workspaceId: db.workspaceId,
-        actor: actorOf(p),
-        target: { type: 'ManagedDatabase', id: db.id },
-        request,
+        ...byDeveloper(p, db.workspaceId, { type: 'ManagedDatabase', id: db.id }, request),
         metadata: { backup_id: backup.id, restore_id: row.id },
       });
       return row;
@@ -86,9 +73,6 @@ export class BackupsService {
   }
 
   async getRestore(developerId: string, id: string) {
-    if (!isUuid(id)) throw notFound('restore');
-    const restore = await this.repo.findRestoreForDeveloper(developerId, id);
-    if (!restore) throw notFound('restore');
-    return restoreView(restore);
+    return restoreView(await findOr404('restore', id, (restoreId) => this.repo.findRestoreForDeveloper(developerId, restoreId)));
   }
 }

@@ -17,16 +17,15 @@ import { QUEUES } from './managed-db.queues';
 import { isLockNotAvailable, ManagedDatabasesRepository } from './managed-databases.repository';
 import { databaseView } from './managed-databases.views';
 import { TenantSecrets } from './tenant-secrets';
-import { COMMON_ERRORS, notFound } from '../common/common.errors';
+import { COMMON_ERRORS, notFound, findOr404 } from '../common/common.errors';
 import { MANAGED_DATABASE_ERRORS } from './managed-databases.errors';
+import { byDeveloper } from '../events/domain-events';
 
 const DEFAULTS: Record<EngineName, { maxStorageMb: number; maxConnections: number }> = {
   postgres: { maxStorageMb: 1024, maxConnections: 20 },
   redis: { maxStorageMb: 256, maxConnections: 20 },
   mongodb: { maxStorageMb: 1024, maxConnections: 20 },
 };
-
-const actorOf = (p: DeveloperPrincipal) => ({ type: 'developer' as const, id: p.developerId, email: p.email });
 
 /** Databases: create, read, delete, and the reads that reach the engine (connection, metrics, health, keys). */
 @Injectable()
@@ -70,10 +69,7 @@ export class DatabasesService {
       });
       await this.jobs.enqueue(tx, QUEUES.provision, { databaseId: inserted.id, workspaceId }, { maxAttempts: QUEUES.provisionAttempts });
       events.emit('managed_database_create', {
-        workspaceId,
-        actor: actorOf(p),
-        target: { type: 'ManagedDatabase', id: inserted.id },
-        request,
+        ...byDeveloper(p, workspaceId, { type: 'ManagedDatabase', id: inserted.id }, request),
         metadata: { engine: dto.engine, db_name: dbName },
       });
       return inserted;
@@ -97,10 +93,7 @@ export class DatabasesService {
         await this.repo.setDatabaseStatus(tx, db.workspaceId, db.id, 'deleting', db.error);
         await this.jobs.enqueue(tx, QUEUES.deprovision, { databaseId: db.id, workspaceId: db.workspaceId });
         events.emit('managed_database_delete', {
-          workspaceId: db.workspaceId,
-          actor: actorOf(p),
-          target: { type: 'ManagedDatabase', id: db.id },
-          request,
+          ...byDeveloper(p, db.workspaceId, { type: 'ManagedDatabase', id: db.id }, request),
           metadata: { engine: db.engine, db_name: db.dbName },
         });
         return { ...db, status: 'deleting' as const };
@@ -119,12 +112,10 @@ export class DatabasesService {
   async connection(p: DeveloperPrincipal, id: string, request: RequestMeta) {
     const db = await this.findAvailable(p.developerId, id);
     const details = this.engines.get(db.engine).connectionDetails(this.secrets.tenant(db));
-    await this.bus.publish('managed_database_credentials_read', {
-      workspaceId: db.workspaceId,
-      actor: actorOf(p),
-      target: { type: 'ManagedDatabase', id: db.id },
-      request,
-    });
+    await this.bus.publish(
+      'managed_database_credentials_read',
+      byDeveloper(p, db.workspaceId, { type: 'ManagedDatabase', id: db.id }, request),
+    );
     return details;
   }
 
@@ -196,11 +187,8 @@ export class DatabasesService {
     return this.engines.redis().listKeys(this.secrets.tenant(db), cursor, count);
   }
 
-  async find(developerId: string, id: string): Promise<ManagedDatabase> {
-    if (!isUuid(id)) throw notFound('database');
-    const db = await this.repo.findDatabaseForDeveloper(developerId, id);
-    if (!db) throw notFound('database');
-    return db;
+  find(developerId: string, id: string): Promise<ManagedDatabase> {
+    return findOr404('database', id, (databaseId) => this.repo.findDatabaseForDeveloper(developerId, databaseId));
   }
 
   async findAvailable(developerId: string, id: string): Promise<ManagedDatabase> {

@@ -3,7 +3,6 @@ import { randomBytes } from 'node:crypto';
 import type { DeveloperPrincipal } from '../common/auth/principal';
 import { generateToken, sha256Hex } from '../common/crypto/tokens';
 import { DomainError } from '../common/errors';
-import { isUuid } from '../common/ids';
 import { RequestMeta } from '../common/request-context';
 import { EmittedEvents, Tx, UnitOfWork } from '../database/unit-of-work';
 import type { WorkspaceScope } from '../workspaces/workspace-scoped';
@@ -11,7 +10,7 @@ import { CreateOAuthClientDto, UpdateOAuthClientDto } from './dto/oauth-client.d
 import { OAuthClient } from './entities/oauth-client.entity';
 import { OAuthClientChange, OAuthClientsRepository } from './oauth-clients.repository';
 import { publicKeySet } from '../oauth/assertions/public-key-set';
-import { COMMON_ERRORS, notFound } from '../common/common.errors';
+import { COMMON_ERRORS, findOr404 } from '../common/common.errors';
 import type { ViewOf } from '../api-docs/response-schema';
 import type { OAuthClientSchema } from './oauth-clients.schemas';
 import { isPrivateUseRedirectUri } from './redirect-uris';
@@ -159,11 +158,8 @@ export class OAuthClientsService {
   }
 
   /** The client, if the developer is a member of its workspace; 404 otherwise (never 403 across tenants). */
-  private async load(tx: Tx | null, p: DeveloperPrincipal, id: string): Promise<OAuthClient> {
-    if (!isUuid(id)) throw notFound('OAuth client');
-    const client = await this.clients.findVisibleTo(tx, p.developerId, id);
-    if (!client) throw notFound('OAuth client');
-    return client;
+  private load(tx: Tx | null, p: DeveloperPrincipal, id: string): Promise<OAuthClient> {
+    return findOr404('OAuth client', id, (clientId) => this.clients.findVisibleTo(tx, p.developerId, clientId));
   }
 
   private record(

@@ -18,6 +18,7 @@ import { decide, geoBaselineExists, hasGeoPolicy, PlaceFacts, RiskDecision } fro
 import { SignInPolicyRepository } from './sign-in-policy.repository';
 import { policyEvaluationSeconds } from './sign-in-policy.metrics';
 import { END_USER_ERRORS } from '../end-user-directory/end-users.errors';
+import { byEndUser } from '../events/domain-events';
 
 /**
  * What a sign-in owes once the password is right (API and hosted login alike): nothing (open the
@@ -131,11 +132,7 @@ export class SignInGate {
           },
         });
         events.emit('sign_in_blocked', {
-          workspaceId: user.workspaceId,
-          actor: { type: 'end_user', id: user.id, email: user.email },
-          target: { type: 'EndUser', id: user.id },
-          oauthClientId: user.oauthClientId,
-          request,
+          ...byEndUser(user, request),
           metadata: {
             kinds: risk.kinds,
             policy: 'block',

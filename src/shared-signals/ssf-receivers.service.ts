@@ -6,7 +6,7 @@ import { generateToken, sha256Hex } from '../common/crypto/tokens';
 import { isUuid } from '../common/ids';
 import type { RequestMeta } from '../common/request-context';
 import { Tx, UnitOfWork } from '../database/unit-of-work';
-import type { AuditFacts } from '../events/domain-events';
+import { type AuditFacts, byDeveloper } from '../events/domain-events';
 import { WorkspaceMembership } from '../workspaces/workspace-membership';
 import type { WorkspaceScope } from '../workspaces/workspace-scoped';
 import type { CreateSsfReceiverDto } from './dto/ssf-receiver.dto';
@@ -97,10 +97,7 @@ export class SsfReceiversService {
 
 function facts(p: DeveloperPrincipal, receiver: SsfReceiver, request: RequestMeta): AuditFacts {
   return {
-    workspaceId: receiver.workspaceId,
-    actor: { type: 'developer', id: p.developerId, email: p.email },
-    target: { type: 'SsfReceiver', id: receiver.id },
-    request,
+    ...byDeveloper(p, receiver.workspaceId, { type: 'SsfReceiver', id: receiver.id }, request),
     metadata: { name: receiver.name, client_id: receiver.clientId, default_subjects: receiver.defaultSubjects },
   };
 }

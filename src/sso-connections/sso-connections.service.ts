@@ -1,10 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import type { DeveloperPrincipal } from '../common/auth/principal';
-import { COMMON_ERRORS, notFound } from '../common/common.errors';
+import { COMMON_ERRORS, findOr404 } from '../common/common.errors';
 import { SecretBox } from '../common/crypto/secret-box';
 import { DomainError } from '../common/errors';
-import { isUuid } from '../common/ids';
 import type { RequestMeta } from '../common/request-context';
 import { APP_CONFIG, type AppConfig } from '../config/config';
 import { type EmittedEvents, type Tx, UnitOfWork } from '../database/unit-of-work';
@@ -17,6 +16,7 @@ import { toAttemptView, toConnectionView } from './sso-connection-views';
 import { SSO_CONNECTION_ERRORS } from './sso-connections.errors';
 import { type ConnectionChange, DomainTaken, SsoConnectionsRepository } from './sso-connections.repository';
 import { SsoDomainsRepository } from './domains/sso-domains.repository';
+import { byDeveloper } from '../events/domain-events';
 
 type ConnectionEvent = 'external_provider_create' | 'external_provider_update' | 'external_provider_delete';
 
@@ -31,16 +31,13 @@ const invalid = (field: string, problem: string) =>
  */
 @Injectable()
 export class SsoConnectionsService {
-  private readonly box: SecretBox;
-
   constructor(
     private readonly uow: UnitOfWork,
     private readonly connections: SsoConnectionsRepository,
     private readonly domainRows: SsoDomainsRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {
-    this.box = new SecretBox(config.SECRETS_ENCRYPTION_KEY!);
-  }
+    private readonly box: SecretBox,
+  ) {}
 
   async create(p: DeveloperPrincipal, { workspaceId }: WorkspaceScope, dto: CreateSsoConnectionDto, request: RequestMeta) {
     dto = await this.withImportedMetadata(dto);
@@ -119,11 +116,8 @@ export class SsoConnectionsService {
   }
 
   /** The connection, if the developer is a member of its workspace; 404 otherwise (never 403 across tenants). */
-  async load(tx: Tx | null, p: DeveloperPrincipal, id: string): Promise<SsoConnection> {
-    if (!isUuid(id)) throw notFound('SSO connection');
-    const connection = await this.connections.findVisibleTo(tx, p.developerId, id);
-    if (!connection) throw notFound('SSO connection');
-    return connection;
+  load(tx: Tx | null, p: DeveloperPrincipal, id: string): Promise<SsoConnection> {
+    return findOr404('SSO connection', id, (connectionId) => this.connections.findVisibleTo(tx, p.developerId, connectionId));
   }
 
   private async view(tx: Tx | null, connection: SsoConnection) {
@@ -244,10 +238,7 @@ export class SsoConnectionsService {
     metadata: Record<string, unknown> = {},
   ): void {
     events.emit(name, {
-      workspaceId: connection.workspaceId,
-      actor: { type: 'developer', id: p.developerId, email: p.email },
-      target: { type: 'external_provider', id: connection.id },
-      request,
+      ...byDeveloper(p, connection.workspaceId, { type: 'external_provider', id: connection.id }, request),
       metadata,
     });
   }

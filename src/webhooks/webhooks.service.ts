@@ -8,7 +8,7 @@ import { APP_CONFIG, AppConfig } from '../config/config';
 import { AuditChainRepository } from '../audit/audit-chain.repository';
 import { EmittedEvents, Tx, UnitOfWork } from '../database/unit-of-work';
 import { DirectoryEventsRepository } from '../directory-events/directory-events.repository';
-import { DIRECTORY_EVENT_TYPES } from '../events/domain-events';
+import { DIRECTORY_EVENT_TYPES, byDeveloper } from '../events/domain-events';
 import { JobsService } from '../jobs/jobs.service';
 import type { WorkspaceScope } from '../workspaces/workspace-scoped';
 import { CreateWebhookDto, UpdateWebhookDto } from './dto/webhook.dto';
@@ -28,7 +28,7 @@ import { generateWebhookSecret } from './signature';
 import { WEBHOOK_DELIVERY_QUEUE, WEBHOOK_JOB_ATTEMPTS } from './webhook-queue';
 import { toDeliveryView, toWebhookView } from './webhook-views';
 import { WebhooksRepository } from './webhooks.repository';
-import { COMMON_ERRORS, notFound } from '../common/common.errors';
+import { COMMON_ERRORS, notFound, findOr404 } from '../common/common.errors';
 
 const subscribesToDirectory = (eventTypes: string[]) => eventTypes.some((t) => (DIRECTORY_EVENT_TYPES as readonly string[]).includes(t));
 
@@ -43,8 +43,6 @@ export const TEST_EVENT_TYPE = 'webhook_test';
  */
 @Injectable()
 export class WebhooksService {
-  private readonly box: SecretBox;
-
   constructor(
     private readonly uow: UnitOfWork,
     private readonly webhooks: WebhooksRepository,
@@ -52,9 +50,8 @@ export class WebhooksService {
     private readonly directoryEvents: DirectoryEventsRepository,
     private readonly jobs: JobsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {
-    this.box = new SecretBox(config.SECRETS_ENCRYPTION_KEY!);
-  }
+    private readonly box: SecretBox,
+  ) {}
 
   /** The caller's membership is settled before the url is resolved (WorkspaceMemberGuard): no DNS lookups for strangers. */
   async create(p: DeveloperPrincipal, { workspaceId }: WorkspaceScope, dto: CreateWebhookDto, request: RequestMeta) {
@@ -170,11 +167,8 @@ export class WebhooksService {
   }
 
   /** The endpoint, if the developer is a member of its workspace; 404 otherwise (never 403 across tenants). */
-  private async load(tx: Tx | null, p: DeveloperPrincipal, id: string): Promise<WebhookSubscription> {
-    if (!isUuid(id)) throw notFound('Webhook');
-    const webhook = await this.webhooks.findVisibleTo(tx, p.developerId, id);
-    if (!webhook) throw notFound('Webhook');
-    return webhook;
+  private load(tx: Tx | null, p: DeveloperPrincipal, id: string): Promise<WebhookSubscription> {
+    return findOr404('Webhook', id, (webhookId) => this.webhooks.findVisibleTo(tx, p.developerId, webhookId));
   }
 
   private record(
@@ -186,10 +180,7 @@ export class WebhooksService {
     metadata: Record<string, unknown> = {},
   ): void {
     events.emit(name, {
-      workspaceId: webhook.workspaceId,
-      actor: { type: 'developer', id: p.developerId, email: p.email },
-      target: { type: 'webhook', id: webhook.id },
-      request,
+      ...byDeveloper(p, webhook.workspaceId, { type: 'webhook', id: webhook.id }, request),
       metadata,
     });
   }

@@ -13,6 +13,7 @@ import { WorkspaceRow, WorkspacesRepository } from './workspaces.repository';
 import { COMMON_ERRORS, notFound } from '../common/common.errors';
 import type { ViewOf } from '../api-docs/response-schema';
 import type { WorkspaceSchema } from './workspaces.schemas';
+import { byDeveloper } from '../events/domain-events';
 
 export type { WorkspaceRole } from './entities/workspace-member.entity';
 
@@ -26,8 +27,6 @@ const toView = (r: WorkspaceRow): WorkspaceView => ({
   member_count: r.memberCount,
   created_at: r.createdAt.toISOString(),
 });
-
-const actorOf = (p: DeveloperPrincipal) => ({ type: 'developer' as const, id: p.developerId, email: p.email });
 
 /**
  * Workspaces and their members. Whether the caller belongs to the workspace is settled before a
@@ -56,10 +55,7 @@ export class WorkspacesService {
       const workspaceId = await this.workspaces.insert(tx, { name: dto.name, description: dto.description ?? '' });
       await this.members.add(tx, workspaceId, principal.developerId, 'owner');
       events.emit('workspace_create', {
-        workspaceId,
-        actor: actorOf(principal),
-        target: { type: 'Workspace', id: workspaceId },
-        request,
+        ...byDeveloper(principal, workspaceId, { type: 'Workspace', id: workspaceId }, request),
         metadata: { name: dto.name },
       });
       return this.load(tx, workspaceId);
@@ -75,10 +71,7 @@ export class WorkspacesService {
     return this.uow.run(async (tx, events) => {
       await this.workspaces.update(tx, workspaceId, { name: dto.name, description: dto.description });
       events.emit('workspace_update', {
-        workspaceId,
-        actor: actorOf(principal),
-        target: { type: 'Workspace', id: workspaceId },
-        request,
+        ...byDeveloper(principal, workspaceId, { type: 'Workspace', id: workspaceId }, request),
         metadata: { fields: Object.keys(dto) },
       });
       return this.load(tx, workspaceId);
@@ -94,12 +87,7 @@ export class WorkspacesService {
       // commit, this one before answering.
       const notice = await notifyAllCredentialsRevoked(tx);
       events.afterCommit('evict every cached credential everywhere', () => this.credentials.evictEverywhere(notice));
-      events.emit('workspace_delete', {
-        workspaceId,
-        actor: actorOf(principal),
-        target: { type: 'Workspace', id: workspaceId },
-        request,
-      });
+      events.emit('workspace_delete', byDeveloper(principal, workspaceId, { type: 'Workspace', id: workspaceId }, request));
     });
   }
 
@@ -127,10 +115,7 @@ export class WorkspacesService {
       const createdAt = await this.members.add(tx, workspaceId, developer.id, dto.role);
       if (!createdAt) throw new DomainError(COMMON_ERRORS.conflict, 'This developer is already a member');
       events.emit('workspace_member_add', {
-        workspaceId,
-        actor: actorOf(principal),
-        target: { type: 'Developer', id: developer.id },
-        request,
+        ...byDeveloper(principal, workspaceId, { type: 'Developer', id: developer.id }, request),
         metadata: { role: dto.role, email: developer.email },
       });
       return {
@@ -160,12 +145,7 @@ export class WorkspacesService {
       // Cached memberships of the workspace die on every instance at commit, on this one before answering.
       const notice = await notifyCredentialRevoked(tx, membershipTag(workspaceId));
       events.afterCommit('evict cached memberships everywhere', () => this.credentials.evictEverywhere(notice));
-      events.emit('workspace_member_remove', {
-        workspaceId,
-        actor: actorOf(principal),
-        target: { type: 'Developer', id: developerId },
-        request,
-      });
+      events.emit('workspace_member_remove', byDeveloper(principal, workspaceId, { type: 'Developer', id: developerId }, request));
     });
   }
 

@@ -8,7 +8,7 @@ import { DomainError } from '../../common/errors';
 import { isUuid } from '../../common/ids';
 import type { RequestMeta } from '../../common/request-context';
 import { Tx, UnitOfWork } from '../../database/unit-of-work';
-import type { AuditFacts } from '../../events/domain-events';
+import { type AuditFacts, byDeveloper } from '../../events/domain-events';
 import { KeySets } from '../../oauth/assertions/key-sets';
 import { WorkspaceMembership } from '../../workspaces/workspace-membership';
 import type { WorkspaceScope } from '../../workspaces/workspace-scoped';
@@ -210,11 +210,8 @@ function invalid(field: string, problem: string): DomainError {
 
 function facts(p: DeveloperPrincipal, client: ScimOAuthClient, request: RequestMeta, metadata: Record<string, unknown> = {}): AuditFacts {
   return {
-    workspaceId: client.workspaceId,
-    actor: { type: 'developer', id: p.developerId, email: p.email },
-    target: { type: 'ScimClient', id: client.id },
+    ...byDeveloper(p, client.workspaceId, { type: 'ScimClient', id: client.id }, request),
     oauthClientId: client.id,
-    request,
     metadata: { label: client.label, client_id: client.clientId, ...metadata },
   };
 }

@@ -7,7 +7,7 @@ import { DomainError } from '../../common/errors';
 import { isUuid } from '../../common/ids';
 import { RequestMeta } from '../../common/request-context';
 import { UnitOfWork } from '../../database/unit-of-work';
-import type { AuditFacts } from '../../events/domain-events';
+import { type AuditFacts, byDeveloper } from '../../events/domain-events';
 import { WorkspaceMembership } from '../../workspaces/workspace-membership';
 import type { WorkspaceScope } from '../../workspaces/workspace-scoped';
 import { ScimToken } from './entities/scim-token.entity';
@@ -103,10 +103,7 @@ export class ScimTokensService {
 
 function auditFacts(p: DeveloperPrincipal, token: ScimToken, request: RequestMeta): AuditFacts {
   return {
-    workspaceId: token.workspaceId,
-    actor: { type: 'developer', id: p.developerId, email: p.email },
-    target: { type: 'ScimToken', id: token.id },
-    request,
+    ...byDeveloper(p, token.workspaceId, { type: 'ScimToken', id: token.id }, request),
     metadata: { label: token.label, expires_at: iso(token.expiresAt) },
   };
 }

@@ -14,6 +14,7 @@ import { SsoConnectionsRepository } from '../sso-connections.repository';
 import { SsoConnectionsService } from '../sso-connections.service';
 import { DomainClaimed, SsoDomainsRepository } from './sso-domains.repository';
 import { TxtLookup } from './txt-lookup';
+import { byDeveloper } from '../../events/domain-events';
 
 /** What a refused verification shows of the TXT values found: a few, shortened (they are the domain owner's text). */
 const SHOWN_VALUES = 5;
@@ -56,10 +57,7 @@ export class DomainVerificationService {
         }
         if (!verified) return;
         events.emit('external_provider_update', {
-          workspaceId: connection.workspaceId,
-          actor: { type: 'developer', id: p.developerId, email: p.email },
-          target: { type: 'external_provider', id: connection.id },
-          request,
+          ...byDeveloper(p, connection.workspaceId, { type: 'external_provider', id: connection.id }, request),
           metadata: { domain_verified: domain },
         });
       });
