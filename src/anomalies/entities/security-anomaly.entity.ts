@@ -1,5 +1,6 @@
-import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import type { AnomalyKind, AnomalySeverity } from '../detectors/detector.types';
+import { ForeignKey } from '../../database/foreign-key';
 
 /** One finding of a detector about one session (spec D, "Security anomaly"). */
 @Entity('security_anomalies')
@@ -13,13 +14,9 @@ export class SecurityAnomaly {
   @PrimaryGeneratedColumn('uuid') id: string;
   @Column('uuid', { name: 'workspace_id' }) workspaceId: string;
   // Named by table: the workspaces and end_users entities belong to their own modules.
-  @ManyToOne('workspaces', { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'security_anomalies_workspace_id_fkey' })
-  workspace?: object;
+  @ForeignKey('workspaces', 'security_anomalies', 'workspace_id', { onDelete: 'CASCADE' }) workspace?: object;
   @Column('uuid', { name: 'user_id' }) userId: string;
-  @ManyToOne('end_users', { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'security_anomalies_user_id_fkey' })
-  user?: object;
+  @ForeignKey('end_users', 'security_anomalies', 'user_id', { onDelete: 'CASCADE' }) user?: object;
   @Column('uuid', { name: 'oauth_client_id', nullable: true }) oauthClientId: string | null;
   // No foreign key: anomalies are kept indefinitely, even if session rows are pruned.
   @Column('uuid', { name: 'session_id' }) sessionId: string;

@@ -1,5 +1,6 @@
-import { Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { Developer } from './developer.entity';
+import { ForeignKey } from '../../database/foreign-key';
 
 /** A dashboard sign-in: the cookie's SHA-256 and the CSRF token that unsafe methods must echo. */
 @Entity('developer_sessions')
@@ -7,9 +8,7 @@ import { Developer } from './developer.entity';
 export class DeveloperSession {
   @PrimaryGeneratedColumn('uuid') id: string;
   @Column('uuid', { name: 'developer_id' }) developerId: string;
-  @ManyToOne(() => Developer, { onDelete: 'CASCADE', nullable: false })
-  @JoinColumn({ name: 'developer_id', foreignKeyConstraintName: 'developer_sessions_developer_id_fkey' })
-  developer?: Developer;
+  @ForeignKey(() => Developer, 'developer_sessions', 'developer_id') developer?: Developer;
   @Column('text', { name: 'token_hash' }) tokenHash: string;
   @Column('text', { name: 'csrf_token' }) csrfToken: string;
   @Column('timestamptz', { name: 'expires_at' }) expiresAt: Date;

@@ -1,5 +1,6 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { Developer } from './developer.entity';
+import { ForeignKey } from '../../database/foreign-key';
 
 /** A developer access token (dat_…), stored as its SHA-256 only. */
 @Entity('developer_tokens')
@@ -8,9 +9,7 @@ import { Developer } from './developer.entity';
 export class DeveloperToken {
   @PrimaryGeneratedColumn('uuid') id: string;
   @Column('uuid', { name: 'developer_id' }) developerId: string;
-  @ManyToOne(() => Developer, { onDelete: 'CASCADE', nullable: false })
-  @JoinColumn({ name: 'developer_id', foreignKeyConstraintName: 'developer_tokens_developer_id_fkey' })
-  developer?: Developer;
+  @ForeignKey(() => Developer, 'developer_tokens', 'developer_id') developer?: Developer;
   @Column('text') label: string;
   @Column('text', { name: 'token_hash', select: false }) tokenHash: string;
   @Column('timestamptz', { name: 'expires_at', nullable: true }) expiresAt: Date | null;

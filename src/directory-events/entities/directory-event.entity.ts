@@ -1,5 +1,6 @@
-import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { Workspace } from '../../workspaces/entities/workspace.entity';
+import { ForeignKey } from '../../database/foreign-key';
 
 /**
  * One directory event (decision 0510): written with its SCIM change (the outbox), numbered
@@ -20,9 +21,7 @@ import { Workspace } from '../../workspaces/entities/workspace.entity';
 export class DirectoryEvent {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Column('uuid', { name: 'workspace_id' }) workspaceId!: string;
-  @ManyToOne(() => Workspace, { onDelete: 'CASCADE', nullable: false })
-  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'directory_events_workspace_id_fkey' })
-  workspace?: Workspace;
+  @ForeignKey(() => Workspace, 'directory_events', 'workspace_id') workspace?: Workspace;
   /** Insertion order: the events of one transaction keep their emission order. bigint: text in JS. */
   @Column({ type: 'bigint', generated: 'identity', generatedIdentity: 'ALWAYS' }) written!: string;
   @Column('bigint', { nullable: true }) seq!: string | null;

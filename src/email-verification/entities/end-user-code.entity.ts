@@ -1,7 +1,8 @@
-import { Check, Column, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Check, Column, Entity, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { Workspace } from '../../workspaces/entities/workspace.entity';
 import { EndUser } from '../../end-user-directory/entities/end-user.entity';
 import type { CodePurpose } from '../one-time-code';
+import { ForeignKey } from '../../database/foreign-key';
 
 /** The live one-time code of an account for one purpose, as an HMAC (decision 0302); a resend replaces it. */
 @Entity('end_user_codes')
@@ -10,13 +11,9 @@ import type { CodePurpose } from '../one-time-code';
 export class EndUserCode {
   @PrimaryGeneratedColumn('uuid') id: string;
   @Column('uuid', { name: 'workspace_id' }) workspaceId: string;
-  @ManyToOne(() => Workspace, { onDelete: 'CASCADE', nullable: false })
-  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'end_user_codes_workspace_id_fkey' })
-  workspace?: Workspace;
+  @ForeignKey(() => Workspace, 'end_user_codes', 'workspace_id') workspace?: Workspace;
   @Column('uuid', { name: 'user_id' }) userId: string;
-  @ManyToOne(() => EndUser, { onDelete: 'CASCADE', nullable: false })
-  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'end_user_codes_user_id_fkey' })
-  user?: EndUser;
+  @ForeignKey(() => EndUser, 'end_user_codes', 'user_id') user?: EndUser;
   @Column('text') purpose: CodePurpose;
   @Column('text', { name: 'code_hash' }) codeHash: string;
   @Column('int', { default: 0 }) attempts: number;

@@ -1,6 +1,7 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { OAuthClient } from '../../oauth-clients/entities/oauth-client.entity';
 import { Workspace } from '../../workspaces/entities/workspace.entity';
+import { ForeignKey } from '../../database/foreign-key';
 
 /**
  * An end user: an account of one OAuth client, or (no client) a workspace's directory account
@@ -18,13 +19,9 @@ import { Workspace } from '../../workspaces/entities/workspace.entity';
 export class EndUser {
   @PrimaryGeneratedColumn('uuid') id: string;
   @Column('uuid', { name: 'workspace_id' }) workspaceId: string;
-  @ManyToOne(() => Workspace, { onDelete: 'CASCADE', nullable: false })
-  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'end_users_workspace_id_fkey' })
-  workspace?: Workspace;
+  @ForeignKey(() => Workspace, 'end_users', 'workspace_id') workspace?: Workspace;
   @Column('uuid', { name: 'oauth_client_id', nullable: true }) oauthClientId: string | null;
-  @ManyToOne(() => OAuthClient, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'oauth_client_id', foreignKeyConstraintName: 'end_users_oauth_client_id_fkey' })
-  oauthClient?: OAuthClient | null;
+  @ForeignKey(() => OAuthClient, 'end_users', 'oauth_client_id', { onDelete: 'CASCADE' }) oauthClient?: OAuthClient | null;
   @Column('text') email: string;
   @Column('text', { name: 'first_name', default: '' }) firstName: string;
   @Column('text', { name: 'last_name', default: '' }) lastName: string;

@@ -1,5 +1,6 @@
-import { Column, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Column, Entity, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { Workspace } from '../../workspaces/entities/workspace.entity';
+import { ForeignKey } from '../../database/foreign-key';
 
 /** A workspace's own copy of a mail template; without one, the catalog default applies. */
 @Entity('email_templates')
@@ -7,9 +8,7 @@ import { Workspace } from '../../workspaces/entities/workspace.entity';
 export class EmailTemplate {
   @PrimaryGeneratedColumn('uuid') id: string;
   @Column('uuid', { name: 'workspace_id' }) workspaceId: string;
-  @ManyToOne(() => Workspace, { onDelete: 'CASCADE', nullable: false })
-  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'email_templates_workspace_id_fkey' })
-  workspace?: Workspace;
+  @ForeignKey(() => Workspace, 'email_templates', 'workspace_id') workspace?: Workspace;
   @Column('text') name: string;
   @Column('text') subject: string;
   @Column('text', { name: 'from_name' }) fromName: string;

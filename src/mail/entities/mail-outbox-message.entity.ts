@@ -1,5 +1,6 @@
-import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { Workspace } from '../../workspaces/entities/workspace.entity';
+import { ForeignKey } from '../../database/foreign-key';
 
 export type MailStatus = 'pending' | 'sent' | 'failed';
 
@@ -14,9 +15,7 @@ export type MailStatus = 'pending' | 'sent' | 'failed';
 export class MailOutboxMessage {
   @PrimaryGeneratedColumn('uuid') id: string;
   @Column('uuid', { name: 'workspace_id' }) workspaceId: string;
-  @ManyToOne(() => Workspace, { onDelete: 'CASCADE', nullable: false })
-  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'mail_outbox_workspace_id_fkey' })
-  workspace?: Workspace;
+  @ForeignKey(() => Workspace, 'mail_outbox', 'workspace_id') workspace?: Workspace;
   @Column('text') template: string;
   @Column('text', { name: 'to_address' }) toAddress: string;
   @Column('text', { name: 'from_name' }) fromName: string;

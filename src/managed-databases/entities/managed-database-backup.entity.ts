@@ -1,5 +1,6 @@
-import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { ManagedDatabase } from './managed-database.entity';
+import { ForeignKey } from '../../database/foreign-key';
 
 export type JobStatus = 'pending' | 'running' | 'completed' | 'failed';
 
@@ -11,9 +12,7 @@ export class ManagedDatabaseBackup {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'managed_database_backups_pkey' }) id!: string;
   @Column('uuid', { name: 'workspace_id' }) workspaceId!: string;
   @Column('uuid', { name: 'database_id' }) databaseId!: string;
-  @ManyToOne(() => ManagedDatabase, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'database_id', foreignKeyConstraintName: 'managed_database_backups_database_id_fkey' })
-  database?: ManagedDatabase;
+  @ForeignKey(() => ManagedDatabase, 'managed_database_backups', 'database_id', { onDelete: 'CASCADE' }) database?: ManagedDatabase;
   @Column('text') name!: string;
   @Column('text', { default: 'pending' }) status!: JobStatus;
   @Column('text', { name: 'file_path', nullable: true }) filePath!: string | null;

@@ -1,6 +1,7 @@
-import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { type JobStatus, ManagedDatabaseBackup } from './managed-database-backup.entity';
 import { ManagedDatabase } from './managed-database.entity';
+import { ForeignKey } from '../../database/foreign-key';
 
 /** One restore of a backup into the database it came from, carried out by a job. */
 @Entity('managed_database_restores')
@@ -10,12 +11,9 @@ export class ManagedDatabaseRestore {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'managed_database_restores_pkey' }) id!: string;
   @Column('uuid', { name: 'workspace_id' }) workspaceId!: string;
   @Column('uuid', { name: 'database_id' }) databaseId!: string;
-  @ManyToOne(() => ManagedDatabase, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'database_id', foreignKeyConstraintName: 'managed_database_restores_database_id_fkey' })
-  database?: ManagedDatabase;
+  @ForeignKey(() => ManagedDatabase, 'managed_database_restores', 'database_id', { onDelete: 'CASCADE' }) database?: ManagedDatabase;
   @Column('uuid', { name: 'backup_id' }) backupId!: string;
-  @ManyToOne(() => ManagedDatabaseBackup, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'backup_id', foreignKeyConstraintName: 'managed_database_restores_backup_id_fkey' })
+  @ForeignKey(() => ManagedDatabaseBackup, 'managed_database_restores', 'backup_id', { onDelete: 'CASCADE' })
   backup?: ManagedDatabaseBackup;
   @Column('text', { default: 'pending' }) status!: JobStatus;
   @Column('text', { nullable: true }) error!: string | null;

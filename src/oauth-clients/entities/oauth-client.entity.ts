@@ -1,6 +1,7 @@
-import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import type { JwkSet } from '../../oauth/assertions/public-key-set';
 import { Workspace } from '../../workspaces/entities/workspace.entity';
+import { ForeignKey } from '../../database/foreign-key';
 
 /** An application end users belong to; its secret is stored as SHA-256 only. */
 @Entity('oauth_clients')
@@ -13,9 +14,7 @@ import { Workspace } from '../../workspaces/entities/workspace.entity';
 export class OAuthClient {
   @PrimaryGeneratedColumn('uuid') id: string;
   @Column('uuid', { name: 'workspace_id' }) workspaceId: string;
-  @ManyToOne(() => Workspace, { onDelete: 'CASCADE', nullable: false })
-  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'oauth_clients_workspace_id_fkey' })
-  workspace?: Workspace;
+  @ForeignKey(() => Workspace, 'oauth_clients', 'workspace_id') workspace?: Workspace;
   @Column('text', { name: 'client_id' }) clientId: string;
   @Column('text', { name: 'client_secret_hash', select: false }) clientSecretHash: string;
   @Column('text') name: string;

@@ -1,7 +1,8 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, OneToOne, PrimaryColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, OneToOne, PrimaryColumn } from 'typeorm';
 import { EndUserSession } from '../../sessions/entities/end-user-session.entity';
 import { OAuthClient } from '../../oauth-clients/entities/oauth-client.entity';
 import { Workspace } from '../../workspaces/entities/workspace.entity';
+import { ForeignKey } from '../../database/foreign-key';
 
 /**
  * An end-user session issued to an application by the authorization-code flow: which client holds its
@@ -17,13 +18,9 @@ export class OAuthAppSession {
   @JoinColumn({ name: 'session_id', foreignKeyConstraintName: 'oauth_app_sessions_session_id_fkey' })
   session?: EndUserSession;
   @Column('uuid', { name: 'workspace_id' }) workspaceId: string;
-  @ManyToOne(() => Workspace, { onDelete: 'CASCADE', nullable: false })
-  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'oauth_app_sessions_workspace_id_fkey' })
-  workspace?: Workspace;
+  @ForeignKey(() => Workspace, 'oauth_app_sessions', 'workspace_id') workspace?: Workspace;
   @Column('uuid', { name: 'client_id' }) clientId: string;
-  @ManyToOne(() => OAuthClient, { onDelete: 'CASCADE', nullable: false })
-  @JoinColumn({ name: 'client_id', foreignKeyConstraintName: 'oauth_app_sessions_client_id_fkey' })
-  client?: OAuthClient;
+  @ForeignKey(() => OAuthClient, 'oauth_app_sessions', 'client_id') client?: OAuthClient;
   @Column('uuid', { name: 'user_id' }) userId: string;
   @Column('uuid', { name: 'browser_session_id', nullable: true }) browserSessionId: string | null;
   @Column('text') scope: string;

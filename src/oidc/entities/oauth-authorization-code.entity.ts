@@ -1,6 +1,7 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
 import { OAuthClient } from '../../oauth-clients/entities/oauth-client.entity';
 import { Workspace } from '../../workspaces/entities/workspace.entity';
+import { ForeignKey } from '../../database/foreign-key';
 
 /**
  * An authorization code (RFC 6749 §4.1.2), stored as its SHA-256 only. It is spent once; the session
@@ -12,18 +13,12 @@ import { Workspace } from '../../workspaces/entities/workspace.entity';
 export class OAuthAuthorizationCode {
   @PrimaryColumn('text', { name: 'code_hash' }) codeHash: string;
   @Column('uuid', { name: 'workspace_id' }) workspaceId: string;
-  @ManyToOne(() => Workspace, { onDelete: 'CASCADE', nullable: false })
-  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'oauth_authorization_codes_workspace_id_fkey' })
-  workspace?: Workspace;
+  @ForeignKey(() => Workspace, 'oauth_authorization_codes', 'workspace_id') workspace?: Workspace;
   @Column('uuid', { name: 'client_id' }) clientId: string;
-  @ManyToOne(() => OAuthClient, { onDelete: 'CASCADE', nullable: false })
-  @JoinColumn({ name: 'client_id', foreignKeyConstraintName: 'oauth_authorization_codes_client_id_fkey' })
-  client?: OAuthClient;
+  @ForeignKey(() => OAuthClient, 'oauth_authorization_codes', 'client_id') client?: OAuthClient;
   @Column('uuid', { name: 'user_id' }) userId: string;
   // Named by table: the end_users entity belongs to its own module.
-  @ManyToOne('end_users', { onDelete: 'CASCADE', nullable: false })
-  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'oauth_authorization_codes_user_id_fkey' })
-  user?: object;
+  @ForeignKey('end_users', 'oauth_authorization_codes', 'user_id') user?: object;
   @Column('uuid', { name: 'browser_session_id', nullable: true }) browserSessionId: string | null;
   @Column('text', { name: 'redirect_uri' }) redirectUri: string;
   @Column('text') scope: string;

@@ -1,6 +1,7 @@
-import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Check, Column, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { Workspace } from '../../workspaces/entities/workspace.entity';
 import { EndUser } from '../../end-user-directory/entities/end-user.entity';
+import { ForeignKey } from '../../database/foreign-key';
 
 /** A WebAuthn credential of an end user (decision 0320): its public key, sign counter and name. */
 @Entity('end_user_passkeys')
@@ -10,13 +11,9 @@ import { EndUser } from '../../end-user-directory/entities/end-user.entity';
 export class EndUserPasskey {
   @PrimaryGeneratedColumn('uuid') id: string;
   @Column('uuid', { name: 'workspace_id' }) workspaceId: string;
-  @ManyToOne(() => Workspace, { onDelete: 'CASCADE', nullable: false })
-  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'end_user_passkeys_workspace_id_fkey' })
-  workspace?: Workspace;
+  @ForeignKey(() => Workspace, 'end_user_passkeys', 'workspace_id') workspace?: Workspace;
   @Column('uuid', { name: 'user_id' }) userId: string;
-  @ManyToOne(() => EndUser, { onDelete: 'CASCADE', nullable: false })
-  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'end_user_passkeys_user_id_fkey' })
-  user?: EndUser;
+  @ForeignKey(() => EndUser, 'end_user_passkeys', 'user_id') user?: EndUser;
   /** base64url, as the browser reports it. */
   @Column('text', { name: 'credential_id' }) credentialId: string;
   /** The COSE public key. */

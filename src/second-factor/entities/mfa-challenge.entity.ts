@@ -1,6 +1,7 @@
-import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Check, Column, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { Workspace } from '../../workspaces/entities/workspace.entity';
 import { EndUser } from '../../end-user-directory/entities/end-user.entity';
+import { ForeignKey } from '../../database/foreign-key';
 
 export type ChallengeReason = 'second_factor' | 'step_up';
 
@@ -16,13 +17,9 @@ export type ChallengeReason = 'second_factor' | 'step_up';
 export class EndUserMfaChallenge {
   @PrimaryGeneratedColumn('uuid') id: string;
   @Column('uuid', { name: 'workspace_id' }) workspaceId: string;
-  @ManyToOne(() => Workspace, { onDelete: 'CASCADE', nullable: false })
-  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'end_user_mfa_challenges_workspace_id_fkey' })
-  workspace?: Workspace;
+  @ForeignKey(() => Workspace, 'end_user_mfa_challenges', 'workspace_id') workspace?: Workspace;
   @Column('uuid', { name: 'user_id' }) userId: string;
-  @ManyToOne(() => EndUser, { onDelete: 'CASCADE', nullable: false })
-  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'end_user_mfa_challenges_user_id_fkey' })
-  user?: EndUser;
+  @ForeignKey(() => EndUser, 'end_user_mfa_challenges', 'user_id') user?: EndUser;
   @Column('text', { name: 'token_hash' }) tokenHash: string;
   @Column('text') kind: 'api' | 'browser';
   @Column('text') reason: ChallengeReason;

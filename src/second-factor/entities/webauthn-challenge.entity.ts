@@ -1,6 +1,7 @@
-import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Check, Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { Workspace } from '../../workspaces/entities/workspace.entity';
 import { EndUser } from '../../end-user-directory/entities/end-user.entity';
+import { ForeignKey } from '../../database/foreign-key';
 
 export type WebAuthnPurpose = 'register' | 'second_factor' | 'passwordless';
 
@@ -11,13 +12,9 @@ export type WebAuthnPurpose = 'register' | 'second_factor' | 'passwordless';
 export class WebAuthnChallenge {
   @PrimaryColumn('text', { name: 'challenge_hash' }) challengeHash: string;
   @Column('uuid', { name: 'workspace_id' }) workspaceId: string;
-  @ManyToOne(() => Workspace, { onDelete: 'CASCADE', nullable: false })
-  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'webauthn_challenges_workspace_id_fkey' })
-  workspace?: Workspace;
+  @ForeignKey(() => Workspace, 'webauthn_challenges', 'workspace_id') workspace?: Workspace;
   @Column('uuid', { name: 'user_id', nullable: true }) userId: string | null;
-  @ManyToOne(() => EndUser, { onDelete: 'CASCADE', nullable: true })
-  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'webauthn_challenges_user_id_fkey' })
-  user?: EndUser;
+  @ForeignKey(() => EndUser, 'webauthn_challenges', 'user_id', { onDelete: 'CASCADE', nullable: true }) user?: EndUser;
   @Column('text') purpose: WebAuthnPurpose;
   @Column('timestamptz', { name: 'created_at' }) createdAt: Date;
   @Column('timestamptz', { name: 'expires_at' }) expiresAt: Date;

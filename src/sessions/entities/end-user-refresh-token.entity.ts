@@ -1,6 +1,7 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Column, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { Workspace } from '../../workspaces/entities/workspace.entity';
 import { EndUserSession } from './end-user-session.entity';
+import { ForeignKey } from '../../database/foreign-key';
 
 /** A refresh token of an API session, stored hashed; it works once (decision 0301). */
 @Entity('end_user_refresh_tokens')
@@ -9,13 +10,9 @@ import { EndUserSession } from './end-user-session.entity';
 export class EndUserRefreshToken {
   @PrimaryGeneratedColumn('uuid') id: string;
   @Column('uuid', { name: 'workspace_id' }) workspaceId: string;
-  @ManyToOne(() => Workspace, { onDelete: 'CASCADE', nullable: false })
-  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'end_user_refresh_tokens_workspace_id_fkey' })
-  workspace?: Workspace;
+  @ForeignKey(() => Workspace, 'end_user_refresh_tokens', 'workspace_id') workspace?: Workspace;
   @Column('uuid', { name: 'session_id' }) sessionId: string;
-  @ManyToOne(() => EndUserSession, { onDelete: 'CASCADE', nullable: false })
-  @JoinColumn({ name: 'session_id', foreignKeyConstraintName: 'end_user_refresh_tokens_session_id_fkey' })
-  session?: EndUserSession;
+  @ForeignKey(() => EndUserSession, 'end_user_refresh_tokens', 'session_id') session?: EndUserSession;
   @Column('text', { name: 'token_hash' }) tokenHash: string;
   /** The id of the access token issued with it, denylisted with it when the session is revoked. */
   @Column('uuid', { name: 'access_jti' }) accessJti: string;

@@ -1,7 +1,8 @@
-import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Check, Column, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { OAuthClient } from '../../oauth-clients/entities/oauth-client.entity';
 import { Workspace } from '../../workspaces/entities/workspace.entity';
 import { EndUser } from '../../end-user-directory/entities/end-user.entity';
+import { ForeignKey } from '../../database/foreign-key';
 
 /** One sign-in (decision 0300): kind 'api' (token pair) or 'browser' (hosted login cookie esid, stored hashed). */
 @Entity('end_user_sessions')
@@ -12,17 +13,11 @@ import { EndUser } from '../../end-user-directory/entities/end-user.entity';
 export class EndUserSession {
   @PrimaryGeneratedColumn('uuid') id: string;
   @Column('uuid', { name: 'workspace_id' }) workspaceId: string;
-  @ManyToOne(() => Workspace, { onDelete: 'CASCADE', nullable: false })
-  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'end_user_sessions_workspace_id_fkey' })
-  workspace?: Workspace;
+  @ForeignKey(() => Workspace, 'end_user_sessions', 'workspace_id') workspace?: Workspace;
   @Column('uuid', { name: 'user_id' }) userId: string;
-  @ManyToOne(() => EndUser, { onDelete: 'CASCADE', nullable: false })
-  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'end_user_sessions_user_id_fkey' })
-  user?: EndUser;
+  @ForeignKey(() => EndUser, 'end_user_sessions', 'user_id') user?: EndUser;
   @Column('uuid', { name: 'oauth_client_id', nullable: true }) oauthClientId: string | null;
-  @ManyToOne(() => OAuthClient, { onDelete: 'SET NULL' })
-  @JoinColumn({ name: 'oauth_client_id', foreignKeyConstraintName: 'end_user_sessions_oauth_client_id_fkey' })
-  oauthClient?: OAuthClient | null;
+  @ForeignKey(() => OAuthClient, 'end_user_sessions', 'oauth_client_id', { onDelete: 'SET NULL' }) oauthClient?: OAuthClient | null;
   @Column('text') kind: 'api' | 'browser';
   @Column('text', { name: 'ip_address', nullable: true }) ipAddress: string | null;
   @Column('text', { name: 'user_agent', nullable: true }) userAgent: string | null;

@@ -1,4 +1,5 @@
-import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Check, Column, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { ForeignKey } from '../../database/foreign-key';
 
 export type DefaultSubjects = 'ALL' | 'NONE';
 
@@ -16,16 +17,12 @@ export class SsfReceiver {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Column('uuid', { name: 'workspace_id' }) workspaceId!: string;
   // Named by table: the workspaces and developers entities belong to their own modules.
-  @ManyToOne('workspaces', { onDelete: 'CASCADE', nullable: false })
-  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'ssf_receivers_workspace_id_fkey' })
-  workspace?: object;
+  @ForeignKey('workspaces', 'ssf_receivers', 'workspace_id') workspace?: object;
   @Column('text') name!: string;
   @Column('text', { name: 'client_id' }) clientId!: string;
   @Column('text', { name: 'secret_hash' }) secretHash!: string;
   @Column('text', { name: 'default_subjects', default: 'NONE' }) defaultSubjects!: DefaultSubjects;
   @Column('uuid', { name: 'created_by', nullable: true }) createdBy!: string | null;
-  @ManyToOne('developers', { onDelete: 'SET NULL' })
-  @JoinColumn({ name: 'created_by', foreignKeyConstraintName: 'ssf_receivers_created_by_fkey' })
-  creator?: object | null;
+  @ForeignKey('developers', 'ssf_receivers', 'created_by', { onDelete: 'SET NULL' }) creator?: object | null;
   @Column('timestamptz', { name: 'created_at', default: () => 'now()' }) createdAt!: Date;
 }

@@ -1,5 +1,6 @@
-import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Check, Column, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { SsfStream } from './ssf-stream.entity';
+import { ForeignKey } from '../../database/foreign-key';
 
 export type SetStatus = 'pending' | 'delivered' | 'acknowledged' | 'failed';
 
@@ -16,13 +17,9 @@ export type SetStatus = 'pending' | 'delivered' | 'acknowledged' | 'failed';
 export class SsfSet {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Column('uuid', { name: 'workspace_id' }) workspaceId!: string;
-  @ManyToOne('workspaces', { onDelete: 'CASCADE', nullable: false })
-  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'ssf_sets_workspace_id_fkey' })
-  workspace?: object;
+  @ForeignKey('workspaces', 'ssf_sets', 'workspace_id') workspace?: object;
   @Column('uuid', { name: 'stream_id' }) streamId!: string;
-  @ManyToOne(() => SsfStream, { onDelete: 'CASCADE', nullable: false })
-  @JoinColumn({ name: 'stream_id', foreignKeyConstraintName: 'ssf_sets_stream_id_fkey' })
-  stream?: SsfStream;
+  @ForeignKey(() => SsfStream, 'ssf_sets', 'stream_id') stream?: SsfStream;
   /** The order SETs were made in (one dispatcher transaction makes several with one created_at). bigint: text in JS. */
   @Column({ type: 'bigint', generated: 'identity', generatedIdentity: 'ALWAYS' }) made!: string;
   @Column('text') jti!: string;

@@ -1,5 +1,6 @@
-import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Check, Column, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { SsfReceiver } from './ssf-receiver.entity';
+import { ForeignKey } from '../../database/foreign-key';
 
 export const PUSH = 'urn:ietf:rfc:8935';
 export const POLL = 'urn:ietf:rfc:8936';
@@ -19,13 +20,9 @@ export type StreamStatus = 'enabled' | 'paused' | 'disabled';
 export class SsfStream {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Column('uuid', { name: 'workspace_id' }) workspaceId!: string;
-  @ManyToOne('workspaces', { onDelete: 'CASCADE', nullable: false })
-  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'ssf_streams_workspace_id_fkey' })
-  workspace?: object;
+  @ForeignKey('workspaces', 'ssf_streams', 'workspace_id') workspace?: object;
   @Column('uuid', { name: 'receiver_id' }) receiverId!: string;
-  @ManyToOne(() => SsfReceiver, { onDelete: 'CASCADE', nullable: false })
-  @JoinColumn({ name: 'receiver_id', foreignKeyConstraintName: 'ssf_streams_receiver_id_fkey' })
-  receiver?: SsfReceiver;
+  @ForeignKey(() => SsfReceiver, 'ssf_streams', 'receiver_id') receiver?: SsfReceiver;
   @Column('text', { name: 'delivery_method' }) deliveryMethod!: DeliveryMethod;
   /** Push: the receiver's endpoint. Poll: null (the transmitter's poll URL is derived from the id). */
   @Column('text', { name: 'endpoint_url', nullable: true }) endpointUrl!: string | null;

@@ -1,5 +1,6 @@
-import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { SsoConnection } from './sso-connection.entity';
+import { ForeignKey } from '../../database/foreign-key';
 
 /** One upstream answer to a connection, accepted or refused with its reason (the developer's "why did SSO fail?"). */
 @Entity('sso_attempts')
@@ -8,13 +9,9 @@ import { SsoConnection } from './sso-connection.entity';
 export class SsoAttempt {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Column('uuid', { name: 'workspace_id' }) workspaceId!: string;
-  @ManyToOne('workspaces', { onDelete: 'CASCADE', nullable: false })
-  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'sso_attempts_workspace_id_fkey' })
-  workspace?: object;
+  @ForeignKey('workspaces', 'sso_attempts', 'workspace_id') workspace?: object;
   @Column('uuid', { name: 'connection_id' }) connectionId!: string;
-  @ManyToOne(() => SsoConnection, { onDelete: 'CASCADE', nullable: false })
-  @JoinColumn({ name: 'connection_id', foreignKeyConstraintName: 'sso_attempts_connection_id_fkey' })
-  connection?: SsoConnection;
+  @ForeignKey(() => SsoConnection, 'sso_attempts', 'connection_id') connection?: SsoConnection;
   @Column('timestamptz', { default: () => 'now()' }) at!: Date;
   @Column('text') outcome!: 'success' | 'failure';
   @Column('text', { nullable: true }) reason!: string | null;

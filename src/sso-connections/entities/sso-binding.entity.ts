@@ -1,5 +1,6 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Column, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { SsoConnection } from './sso-connection.entity';
+import { ForeignKey } from '../../database/foreign-key';
 
 /**
  * Which person of the workspace's directory an upstream subject is (decision 0410). Made at the
@@ -13,21 +14,15 @@ import { SsoConnection } from './sso-connection.entity';
 export class SsoBinding {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Column('uuid', { name: 'workspace_id' }) workspaceId!: string;
-  @ManyToOne('workspaces', { onDelete: 'CASCADE', nullable: false })
-  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'sso_bindings_workspace_id_fkey' })
-  workspace?: object;
+  @ForeignKey('workspaces', 'sso_bindings', 'workspace_id') workspace?: object;
   @Column('uuid', { name: 'connection_id' }) connectionId!: string;
-  @ManyToOne(() => SsoConnection, { onDelete: 'CASCADE', nullable: false })
-  @JoinColumn({ name: 'connection_id', foreignKeyConstraintName: 'sso_bindings_connection_id_fkey' })
-  connection?: SsoConnection;
+  @ForeignKey(() => SsoConnection, 'sso_bindings', 'connection_id') connection?: SsoConnection;
   /** OIDC `iss`, SAML IdP entity id. */
   @Column('text') issuer!: string;
   /** OIDC `sub`, SAML persistent NameID or the configured immutable attribute. */
   @Column('text') subject!: string;
   @Column('uuid', { name: 'user_id' }) userId!: string;
-  @ManyToOne('end_users', { onDelete: 'CASCADE', nullable: false })
-  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'sso_bindings_user_id_fkey' })
-  user?: object;
+  @ForeignKey('end_users', 'sso_bindings', 'user_id') user?: object;
   @Column('timestamptz', { name: 'created_at', default: () => 'now()' }) createdAt!: Date;
   @Column('timestamptz', { name: 'last_sign_in_at', default: () => 'now()' }) lastSignInAt!: Date;
 }

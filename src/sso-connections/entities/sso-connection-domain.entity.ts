@@ -1,5 +1,6 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, Unique } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn, Unique } from 'typeorm';
 import { SsoConnection } from './sso-connection.entity';
+import { ForeignKey } from '../../database/foreign-key';
 
 /**
  * An email domain a connection serves. The hosted login routes its addresses to the connection
@@ -12,14 +13,10 @@ import { SsoConnection } from './sso-connection.entity';
 @Index('sso_connection_domains_verified_key', ['domain'], { unique: true, where: 'verified_at IS NOT NULL' })
 export class SsoConnectionDomain {
   @PrimaryColumn('uuid', { name: 'connection_id' }) connectionId!: string;
-  @ManyToOne(() => SsoConnection, { onDelete: 'CASCADE', nullable: false })
-  @JoinColumn({ name: 'connection_id', foreignKeyConstraintName: 'sso_connection_domains_connection_id_fkey' })
-  connection?: SsoConnection;
+  @ForeignKey(() => SsoConnection, 'sso_connection_domains', 'connection_id') connection?: SsoConnection;
   @PrimaryColumn('text') domain!: string;
   @Column('uuid', { name: 'workspace_id' }) workspaceId!: string;
-  @ManyToOne('workspaces', { onDelete: 'CASCADE', nullable: false })
-  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'sso_connection_domains_workspace_id_fkey' })
-  workspace?: object;
+  @ForeignKey('workspaces', 'sso_connection_domains', 'workspace_id') workspace?: object;
   @Column('text', { name: 'verification_token' }) verificationToken!: string;
   @Column('timestamptz', { name: 'verified_at', nullable: true }) verifiedAt!: Date | null;
   /** The last DNS lookup for the record, found or not. */

@@ -1,4 +1,5 @@
-import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { ForeignKey } from '../../database/foreign-key';
 
 export type SsoProtocol = 'oidc' | 'saml';
 export type TokenEndpointAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt';
@@ -30,9 +31,7 @@ export class SsoConnection {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Column('uuid', { name: 'workspace_id' }) workspaceId!: string;
   // Named by table: the workspaces entity belongs to its own module.
-  @ManyToOne('workspaces', { onDelete: 'CASCADE', nullable: false })
-  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'sso_connections_workspace_id_fkey' })
-  workspace?: object;
+  @ForeignKey('workspaces', 'sso_connections', 'workspace_id') workspace?: object;
   @Column('text') name!: string;
   @Column('text') protocol!: SsoProtocol;
   /** Just-in-time creation: a verified upstream identity with no person of the directory gets one. */

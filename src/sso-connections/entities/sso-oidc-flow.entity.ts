@@ -1,5 +1,6 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { SsoConnection } from './sso-connection.entity';
+import { ForeignKey } from '../../database/foreign-key';
 
 /** One OIDC sign-in waiting for the provider's answer (decision 0412): spent once, bound to its browser. */
 @Entity('sso_oidc_flows')
@@ -8,13 +9,9 @@ export class SsoOidcFlow {
   /** SHA-256 (hex) of the `state` sent to the provider. */
   @PrimaryColumn('text', { name: 'state_hash' }) stateHash!: string;
   @Column('uuid', { name: 'workspace_id' }) workspaceId!: string;
-  @ManyToOne('workspaces', { onDelete: 'CASCADE', nullable: false })
-  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'sso_oidc_flows_workspace_id_fkey' })
-  workspace?: object;
+  @ForeignKey('workspaces', 'sso_oidc_flows', 'workspace_id') workspace?: object;
   @Column('uuid', { name: 'connection_id' }) connectionId!: string;
-  @ManyToOne(() => SsoConnection, { onDelete: 'CASCADE', nullable: false })
-  @JoinColumn({ name: 'connection_id', foreignKeyConstraintName: 'sso_oidc_flows_connection_id_fkey' })
-  connection?: SsoConnection;
+  @ForeignKey(() => SsoConnection, 'sso_oidc_flows', 'connection_id') connection?: SsoConnection;
   /** SHA-256 (hex) of the browser's flow cookie. */
   @Column('text', { name: 'browser_hash' }) browserHash!: string;
   @Column('text') nonce!: string;

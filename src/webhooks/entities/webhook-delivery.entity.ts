@@ -1,5 +1,6 @@
-import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { WebhookSubscription } from './webhook-subscription.entity';
+import { ForeignKey } from '../../database/foreign-key';
 
 export type WebhookDeliveryStatus = 'pending' | 'succeeded' | 'failed';
 
@@ -16,9 +17,7 @@ export type WebhookDeliveryStatus = 'pending' | 'succeeded' | 'failed';
 export class WebhookDelivery {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Column('uuid', { name: 'subscription_id' }) subscriptionId!: string;
-  @ManyToOne(() => WebhookSubscription, { onDelete: 'CASCADE', nullable: false })
-  @JoinColumn({ name: 'subscription_id', foreignKeyConstraintName: 'webhook_deliveries_subscription_id_fkey' })
-  subscription?: WebhookSubscription;
+  @ForeignKey(() => WebhookSubscription, 'webhook_deliveries', 'subscription_id') subscription?: WebhookSubscription;
   @Column('uuid', { name: 'workspace_id' }) workspaceId!: string;
   /** The audit event or the directory event; null for a test message. */
   @Column('uuid', { name: 'event_id', nullable: true }) eventId!: string | null;

@@ -1,4 +1,5 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { ForeignKey } from '../../database/foreign-key';
 
 /**
  * A workspace's webhook endpoint (Standard Webhooks). `position` is the last seq of the
@@ -11,9 +12,7 @@ export class WebhookSubscription {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Column('uuid', { name: 'workspace_id' }) workspaceId!: string;
   // Named by table: the workspaces entity belongs to its own module.
-  @ManyToOne('workspaces', { onDelete: 'CASCADE', nullable: false })
-  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'webhook_subscriptions_workspace_id_fkey' })
-  workspace?: object;
+  @ForeignKey('workspaces', 'webhook_subscriptions', 'workspace_id') workspace?: object;
   @Column('text') url!: string;
   @Column('text', { name: 'event_types', array: true }) eventTypes!: string[];
   @Column('text', { default: '' }) description!: string;

@@ -1,6 +1,7 @@
-import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
 import { Developer } from '../../developers/entities/developer.entity';
 import { Workspace } from './workspace.entity';
+import { ForeignKey } from '../../database/foreign-key';
 
 export type WorkspaceRole = 'owner' | 'member';
 
@@ -10,13 +11,9 @@ export type WorkspaceRole = 'owner' | 'member';
 @Check('workspace_members_role_check', `role IN ('owner', 'member')`)
 export class WorkspaceMember {
   @PrimaryColumn('uuid', { name: 'workspace_id' }) workspaceId: string;
-  @ManyToOne(() => Workspace, { onDelete: 'CASCADE', nullable: false })
-  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'workspace_members_workspace_id_fkey' })
-  workspace?: Workspace;
+  @ForeignKey(() => Workspace, 'workspace_members', 'workspace_id') workspace?: Workspace;
   @PrimaryColumn('uuid', { name: 'developer_id' }) developerId: string;
-  @ManyToOne(() => Developer, { onDelete: 'CASCADE', nullable: false })
-  @JoinColumn({ name: 'developer_id', foreignKeyConstraintName: 'workspace_members_developer_id_fkey' })
-  developer?: Developer;
+  @ForeignKey(() => Developer, 'workspace_members', 'developer_id') developer?: Developer;
   @Column('text') role: WorkspaceRole;
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
 }

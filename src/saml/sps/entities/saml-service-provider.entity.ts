@@ -1,4 +1,5 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { ForeignKey } from '../../../database/foreign-key';
 
 /**
  * A service provider registered in a workspace (spec B). The entity id is unique across the
@@ -11,9 +12,7 @@ export class SamlServiceProvider {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Column('uuid', { name: 'workspace_id' }) workspaceId!: string;
   // Named by table: the workspaces entity belongs to the workspaces module.
-  @ManyToOne('workspaces', { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'saml_service_providers_workspace_id_fkey' })
-  workspace?: object;
+  @ForeignKey('workspaces', 'saml_service_providers', 'workspace_id', { onDelete: 'CASCADE' }) workspace?: object;
   @Column('text') name!: string;
   @Column('text', { name: 'sp_entity_id' }) spEntityId!: string;
   @Column('text', { name: 'acs_url' }) acsUrl!: string;

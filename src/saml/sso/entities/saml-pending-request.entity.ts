@@ -1,5 +1,6 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Column, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { SamlServiceProvider } from '../../sps/entities/saml-service-provider.entity';
+import { ForeignKey } from '../../../database/foreign-key';
 
 /** An AuthnRequest parked while the browser signs in; only the hash of its ticket (a cookie) is kept. */
 @Entity('saml_pending_requests')
@@ -10,12 +11,9 @@ export class SamlPendingRequest {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Column('uuid', { name: 'workspace_id' }) workspaceId!: string;
   // Named by table: the workspaces entity belongs to the workspaces module.
-  @ManyToOne('workspaces', { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'saml_pending_requests_workspace_id_fkey' })
-  workspace?: object;
+  @ForeignKey('workspaces', 'saml_pending_requests', 'workspace_id', { onDelete: 'CASCADE' }) workspace?: object;
   @Column('uuid', { name: 'service_provider_id' }) serviceProviderId!: string;
-  @ManyToOne(() => SamlServiceProvider, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'service_provider_id', foreignKeyConstraintName: 'saml_pending_requests_service_provider_id_fkey' })
+  @ForeignKey(() => SamlServiceProvider, 'saml_pending_requests', 'service_provider_id', { onDelete: 'CASCADE' })
   serviceProvider?: SamlServiceProvider;
   @Column('text', { name: 'ticket_hash' }) ticketHash!: string;
   @Column('jsonb') request!: Record<string, unknown>;

@@ -1,5 +1,6 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { SamlServiceProvider } from '../../sps/entities/saml-service-provider.entity';
+import { ForeignKey } from '../../../database/foreign-key';
 
 /**
  * An AuthnRequest ID an SP has used, kept until a request with that ID would be stale anyway
@@ -9,14 +10,11 @@ import { SamlServiceProvider } from '../../sps/entities/saml-service-provider.en
 @Index('saml_seen_requests_expiry_idx', ['expiresAt'])
 export class SamlSeenRequest {
   @PrimaryColumn('uuid', { name: 'service_provider_id' }) serviceProviderId!: string;
-  @ManyToOne(() => SamlServiceProvider, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'service_provider_id', foreignKeyConstraintName: 'saml_seen_requests_service_provider_id_fkey' })
+  @ForeignKey(() => SamlServiceProvider, 'saml_seen_requests', 'service_provider_id', { onDelete: 'CASCADE' })
   serviceProvider?: SamlServiceProvider;
   @PrimaryColumn('text', { name: 'request_id' }) requestId!: string;
   @Column('uuid', { name: 'workspace_id' }) workspaceId!: string;
   // Named by table: the workspaces entity belongs to the workspaces module.
-  @ManyToOne('workspaces', { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'saml_seen_requests_workspace_id_fkey' })
-  workspace?: object;
+  @ForeignKey('workspaces', 'saml_seen_requests', 'workspace_id', { onDelete: 'CASCADE' }) workspace?: object;
   @Column('timestamptz', { name: 'expires_at' }) expiresAt!: Date;
 }

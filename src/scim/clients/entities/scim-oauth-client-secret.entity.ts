@@ -1,6 +1,7 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { Workspace } from '../../../workspaces/entities/workspace.entity';
 import { ScimOAuthClient } from './scim-oauth-client.entity';
+import { ForeignKey } from '../../../database/foreign-key';
 
 /**
  * One secret of a SCIM OAuth client: shown once, only its SHA-256 stored. Several can be live at
@@ -11,13 +12,9 @@ import { ScimOAuthClient } from './scim-oauth-client.entity';
 export class ScimOAuthClientSecret {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Column('uuid', { name: 'workspace_id' }) workspaceId!: string;
-  @ManyToOne(() => Workspace, { onDelete: 'CASCADE', nullable: false })
-  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'scim_oauth_client_secrets_workspace_id_fkey' })
-  workspace?: Workspace;
+  @ForeignKey(() => Workspace, 'scim_oauth_client_secrets', 'workspace_id') workspace?: Workspace;
   @Column('uuid', { name: 'client_id' }) clientId!: string;
-  @ManyToOne(() => ScimOAuthClient, { onDelete: 'CASCADE', nullable: false })
-  @JoinColumn({ name: 'client_id', foreignKeyConstraintName: 'scim_oauth_client_secrets_client_id_fkey' })
-  client?: ScimOAuthClient;
+  @ForeignKey(() => ScimOAuthClient, 'scim_oauth_client_secrets', 'client_id') client?: ScimOAuthClient;
   @Column('text', { name: 'secret_hash' }) secretHash!: string;
   @Column('timestamptz', { name: 'expires_at' }) expiresAt!: Date;
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt!: Date;

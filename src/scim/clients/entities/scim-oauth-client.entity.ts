@@ -1,8 +1,9 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { Developer } from '../../../developers/entities/developer.entity';
 import { Workspace } from '../../../workspaces/entities/workspace.entity';
 
 import type { JwkSet } from '../../../oauth/assertions/public-key-set';
+import { ForeignKey } from '../../../database/foreign-key';
 
 export type { JwkSet, StoredJwk } from '../../../oauth/assertions/public-key-set';
 
@@ -19,9 +20,7 @@ export type { JwkSet, StoredJwk } from '../../../oauth/assertions/public-key-set
 export class ScimOAuthClient {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Column('uuid', { name: 'workspace_id' }) workspaceId!: string;
-  @ManyToOne(() => Workspace, { onDelete: 'CASCADE', nullable: false })
-  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'scim_oauth_clients_workspace_id_fkey' })
-  workspace?: Workspace;
+  @ForeignKey(() => Workspace, 'scim_oauth_clients', 'workspace_id') workspace?: Workspace;
   @Column('text', { name: 'client_id' }) clientId!: string;
   @Column('text') label!: string;
   @Column('jsonb', { nullable: true }) jwks!: JwkSet | null;
@@ -31,9 +30,7 @@ export class ScimOAuthClient {
   @Column('text', { name: 'federation_subject', nullable: true }) federationSubject!: string | null;
   @Column('text', { name: 'federation_audience', nullable: true }) federationAudience!: string | null;
   @Column('uuid', { name: 'created_by', nullable: true }) createdBy!: string | null;
-  @ManyToOne(() => Developer, { onDelete: 'SET NULL' })
-  @JoinColumn({ name: 'created_by', foreignKeyConstraintName: 'scim_oauth_clients_created_by_fkey' })
-  creator?: Developer | null;
+  @ForeignKey(() => Developer, 'scim_oauth_clients', 'created_by', { onDelete: 'SET NULL' }) creator?: Developer | null;
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt!: Date;
   @Column('timestamptz', { name: 'revoked_at', nullable: true }) revokedAt!: Date | null;
 }

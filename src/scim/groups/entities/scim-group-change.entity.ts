@@ -1,5 +1,6 @@
-import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { ScimGroup } from './scim-group.entity';
+import { ForeignKey } from '../../../database/foreign-key';
 
 /**
  * When a group's membership last changed, as written by one database backend: a group's
@@ -9,9 +10,7 @@ import { ScimGroup } from './scim-group.entity';
 @Entity('scim_group_changes')
 export class ScimGroupChange {
   @PrimaryColumn('uuid', { name: 'group_id' }) groupId!: string;
-  @ManyToOne(() => ScimGroup, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'group_id', foreignKeyConstraintName: 'scim_group_changes_group_id_fkey' })
-  group?: ScimGroup;
+  @ForeignKey(() => ScimGroup, 'scim_group_changes', 'group_id', { onDelete: 'CASCADE' }) group?: ScimGroup;
   @PrimaryColumn('integer', { name: 'backend_pid' }) backendPid!: number;
   @Column('timestamptz', { name: 'changed_at' }) changedAt!: Date;
 }

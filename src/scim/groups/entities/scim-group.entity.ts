@@ -1,5 +1,6 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import { Workspace } from '../../../workspaces/entities/workspace.entity';
+import { ForeignKey } from '../../../database/foreign-key';
 
 /** A SCIM Group of a workspace; its members are rows of scim_group_members. */
 @Entity('scim_groups')
@@ -12,9 +13,7 @@ import { Workspace } from '../../../workspaces/entities/workspace.entity';
 export class ScimGroup {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Column('uuid', { name: 'workspace_id' }) workspaceId!: string;
-  @ManyToOne(() => Workspace, { onDelete: 'CASCADE', nullable: false })
-  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'scim_groups_workspace_id_fkey' })
-  workspace?: Workspace;
+  @ForeignKey(() => Workspace, 'scim_groups', 'workspace_id') workspace?: Workspace;
   @Column('text', { name: 'display_name' }) displayName!: string;
   /** The identity provider's own id for the group, as sent (case-exact); null when none was sent. */
   @Column('text', { name: 'external_id', nullable: true }) externalId!: string | null;

@@ -1,6 +1,7 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { Workspace } from '../../../workspaces/entities/workspace.entity';
 import { Developer } from '../../../developers/entities/developer.entity';
+import { ForeignKey } from '../../../database/foreign-key';
 
 /**
  * A SCIM bearer token (spec A): `scim_` + 40 random bytes, shown once, only its SHA-256 stored.
@@ -12,17 +13,13 @@ import { Developer } from '../../../developers/entities/developer.entity';
 export class ScimToken {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Column('uuid', { name: 'workspace_id' }) workspaceId!: string;
-  @ManyToOne(() => Workspace, { onDelete: 'CASCADE', nullable: false })
-  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'scim_tokens_workspace_id_fkey' })
-  workspace?: Workspace;
+  @ForeignKey(() => Workspace, 'scim_tokens', 'workspace_id') workspace?: Workspace;
   @Column('text') label!: string;
   @Column('text', { name: 'token_hash' }) tokenHash!: string;
   @Column('timestamptz', { name: 'expires_at', nullable: true }) expiresAt!: Date | null;
   @Column('boolean', { name: 'is_active', default: true }) isActive!: boolean;
   @Column('timestamptz', { name: 'revoked_at', nullable: true }) revokedAt!: Date | null;
   @Column('uuid', { name: 'created_by', nullable: true }) createdBy!: string | null;
-  @ManyToOne(() => Developer, { onDelete: 'SET NULL' })
-  @JoinColumn({ name: 'created_by', foreignKeyConstraintName: 'scim_tokens_created_by_fkey' })
-  creator?: Developer | null;
+  @ForeignKey(() => Developer, 'scim_tokens', 'created_by', { onDelete: 'SET NULL' }) creator?: Developer | null;
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt!: Date;
 }

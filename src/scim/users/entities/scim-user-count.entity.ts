@@ -1,5 +1,6 @@
-import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { Workspace } from '../../../workspaces/entities/workspace.entity';
+import { ForeignKey } from '../../../database/foreign-key';
 
 /**
  * Part of a workspace's number of SCIM users: the sum of its rows is exact (totalResults of an
@@ -9,9 +10,7 @@ import { Workspace } from '../../../workspaces/entities/workspace.entity';
 @Entity('scim_user_counts')
 export class ScimUserCount {
   @PrimaryColumn('uuid', { name: 'workspace_id' }) workspaceId!: string;
-  @ManyToOne(() => Workspace, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'scim_user_counts_workspace_id_fkey' })
-  workspace?: Workspace;
+  @ForeignKey(() => Workspace, 'scim_user_counts', 'workspace_id', { onDelete: 'CASCADE' }) workspace?: Workspace;
   @PrimaryColumn('integer', { name: 'backend_pid' }) backendPid!: number;
   /** bigint: text in JS. */
   @Column('bigint') users!: string;

@@ -1,4 +1,5 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { ForeignKey } from '../../../database/foreign-key';
 
 /** An assertion ID a SAML connection accepted, kept until the assertion could no longer be presented. */
 @Entity('sso_saml_assertion_ids')
@@ -8,8 +9,6 @@ export class SsoSamlAssertionId {
   @PrimaryColumn('text', { name: 'assertion_id' }) assertionId!: string;
   @Column('uuid', { name: 'workspace_id' }) workspaceId!: string;
   // Named by table: the workspaces entity belongs to the workspaces module.
-  @ManyToOne('workspaces', { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'sso_saml_assertion_ids_workspace_id_fkey' })
-  workspace?: object;
+  @ForeignKey('workspaces', 'sso_saml_assertion_ids', 'workspace_id', { onDelete: 'CASCADE' }) workspace?: object;
   @Column('timestamptz', { name: 'expires_at' }) expiresAt!: Date;
 }
