@@ -1,19 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../test/support/repository';
+import { anEndUserRow, aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../test/support/repository';
 import { AnomaliesRepository, NewAnomaly } from './anomalies.repository';
 
 describe('AnomaliesRepository', () => {
   let anomalies: AnomaliesRepository;
   const db = repositoriesForSuite([AnomaliesRepository], (booted) => (anomalies = booted));
 
-  /** A user of the workspace (end_users row). */
-  const aUser = async (workspaceId: string) =>
-    (
-      await db.dataSource.query<{ id: string }[]>(`INSERT INTO end_users (workspace_id, email) VALUES ($1, $2) RETURNING id`, [
-        workspaceId,
-        `a-${randomUUID().slice(0, 8)}@example.test`,
-      ])
-    )[0].id;
+  const aUser = (workspaceId: string) => anEndUserRow(db.dataSource, workspaceId);
   const finding = (workspaceId: string, userId: string, sessionId = randomUUID()): NewAnomaly => ({
     workspaceId,
     userId,
@@ -33,20 +26,16 @@ describe('AnomaliesRepository', () => {
   const userOf = async (workspaceId: string) =>
     users.get(workspaceId) ?? users.set(workspaceId, await aUser(workspaceId)).get(workspaceId)!;
 
-  itKeepsTheTenantContract(
-    'security anomalies',
-    () => db,
-    () => ({
-      create: async (workspaceId) => {
-        const [row] = await db.dataSource.transaction(async (tx) =>
-          anomalies.insertMany(tx, [finding(workspaceId, await userOf(workspaceId))]),
-        );
-        return row.id;
-      },
-      read: async (workspaceId, id) => (await anomalies.listForUser(workspaceId, await userOf(workspaceId), 50)).find((a) => a.id === id),
-      update: async (workspaceId, id) => (await anomalies.acknowledge(workspaceId, await userOf(workspaceId), id)) !== null,
-    }),
-  );
+  itKeepsTheTenantContract('security anomalies', db, {
+    create: async (workspaceId) => {
+      const [row] = await db.dataSource.transaction(async (tx) =>
+        anomalies.insertMany(tx, [finding(workspaceId, await userOf(workspaceId))]),
+      );
+      return row.id;
+    },
+    read: async (workspaceId, id) => (await anomalies.listForUser(workspaceId, await userOf(workspaceId), 50)).find((a) => a.id === id),
+    update: async (workspaceId, id) => (await anomalies.acknowledge(workspaceId, await userOf(workspaceId), id)) !== null,
+  });
 
   it('records a finding once per session and kind, typed from the entity', async () => {
     const ws = await aWorkspaceRow(db.dataSource);

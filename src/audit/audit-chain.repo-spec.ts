@@ -116,17 +116,13 @@ describe('AuditChainRepository', () => {
   });
 
   // The chain is append-only: a workspace's links are read (export, verification), never updated.
-  itKeepsTheTenantContract(
-    'audit_chain',
-    () => db,
-    () => ({
-      create: async (workspaceId) => {
-        await audit.append(null, anAuditEvent(workspaceId));
-        const [event] = await db.dataSource.query<{ id: string }[]>('SELECT id FROM audit_events WHERE workspace_id = $1', [workspaceId]);
-        await seal(workspaceId, [event.id]);
-        return event.id;
-      },
-      read: async (workspaceId, eventId) => (await chain.links(null, workspaceId, 0, 10, 10)).find((link) => link.event_id === eventId),
-    }),
-  );
+  itKeepsTheTenantContract('audit_chain', db, {
+    create: async (workspaceId) => {
+      await audit.append(null, anAuditEvent(workspaceId));
+      const [event] = await db.dataSource.query<{ id: string }[]>('SELECT id FROM audit_events WHERE workspace_id = $1', [workspaceId]);
+      await seal(workspaceId, [event.id]);
+      return event.id;
+    },
+    read: async (workspaceId, eventId) => (await chain.links(null, workspaceId, 0, 10, 10)).find((link) => link.event_id === eventId),
+  });
 });

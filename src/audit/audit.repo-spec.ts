@@ -72,16 +72,12 @@ describe('AuditRepository', () => {
 
   // The log is append-only: there is no update or delete to refuse, only reads to scope. The record's
   // id here is its target's (append answers no id).
-  itKeepsTheTenantContract(
-    'audit_events',
-    () => db,
-    () => ({
-      create: async (workspaceId) => {
-        const event = anEvent(workspaceId);
-        expect(await audit.append(null, event)).toBeNull();
-        return event.targetId!;
-      },
-      read: async (workspaceId, targetId) => (await audit.page({ workspace_id: workspaceId })).find((e) => e.target_id === targetId),
-    }),
-  );
+  itKeepsTheTenantContract('audit_events', db, {
+    create: async (workspaceId) => {
+      const event = anEvent(workspaceId);
+      expect(await audit.append(null, event)).toBeNull();
+      return event.targetId!;
+    },
+    read: async (workspaceId, targetId) => (await audit.page({ workspace_id: workspaceId })).find((e) => e.target_id === targetId),
+  });
 });

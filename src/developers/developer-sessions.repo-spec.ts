@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { aDeveloperRow, repositoriesForSuite } from '../../test/support/repository';
+import { aDeveloperRow, developerEmail, repositoriesForSuite } from '../../test/support/repository';
 import { DeveloperSessionsRepository } from './developer-sessions.repository';
 
 /** Dashboard sessions: not tenant data; each is its developer's own, found by the SHA-256 of its cookie. */
@@ -8,8 +8,7 @@ describe('DeveloperSessionsRepository', () => {
   const db = repositoriesForSuite([DeveloperSessionsRepository], (booted) => (sessions = booted));
 
   const hash = () => randomBytes(32).toString('hex');
-  const email = async (developerId: string) =>
-    (await db.dataSource.query<{ email: string }[]>('SELECT email FROM developers WHERE id = $1', [developerId]))[0].email;
+  const email = (developerId: string) => developerEmail(db.dataSource, developerId);
 
   it('finds a live session by its cookie hash, with its developer, until it expires or is deleted', async () => {
     const developerId = await aDeveloperRow(db.dataSource);

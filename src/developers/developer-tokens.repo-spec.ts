@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { aDeveloperRow, repositoriesForSuite } from '../../test/support/repository';
+import { aDeveloperRow, developerEmail, repositoriesForSuite } from '../../test/support/repository';
 import { DeveloperTokensRepository } from './developer-tokens.repository';
 
 /** Developer tokens: not tenant data; each is its developer's own, found by the SHA-256 of its secret. */
@@ -8,8 +8,7 @@ describe('DeveloperTokensRepository', () => {
   const db = repositoriesForSuite([DeveloperTokensRepository], (booted) => (tokens = booted));
 
   const hash = () => randomBytes(32).toString('hex');
-  const email = async (developerId: string) =>
-    (await db.dataSource.query<{ email: string }[]>('SELECT email FROM developers WHERE id = $1', [developerId]))[0].email;
+  const email = (developerId: string) => developerEmail(db.dataSource, developerId);
 
   it('resolves a usable token to its developer; only its own developer can revoke it, once', async () => {
     const [owner, other] = [await aDeveloperRow(db.dataSource), await aDeveloperRow(db.dataSource)];

@@ -33,14 +33,10 @@ describe('DirectoryEventsRepository', () => {
       ])
     )[0].id;
 
-  itKeepsTheTenantContract(
-    'directory events',
-    () => db,
-    () => ({
-      create: aUserEvent,
-      read: async (workspaceId, resourceId) => (await events.page(workspaceId, 0, 1000, null)).find((e) => e.resourceId === resourceId),
-    }),
-  );
+  itKeepsTheTenantContract('directory events', db, {
+    create: aUserEvent,
+    read: async (workspaceId, resourceId) => (await events.page(workspaceId, 0, 1000, null)).find((e) => e.resourceId === resourceId),
+  });
 
   it('numbers each workspace on its own, from 1, in the order events were written, and never renumbers', async () => {
     const [a, b] = [await aWorkspaceRow(db.dataSource), await aWorkspaceRow(db.dataSource)];

@@ -9,19 +9,15 @@ describe('DirectoryAccountsRepository', () => {
   const add = (workspaceId: string, email = `d-${randomUUID().slice(0, 8)}@example.test`, firstName = 'Dee', lastName = 'Rectory') =>
     db.dataSource.transaction((tx) => accounts.insert(tx, workspaceId, { email, firstName, lastName, now: new Date() }));
 
-  itKeepsTheTenantContract(
-    'directory accounts',
-    () => db,
-    () => ({
-      create: async (workspaceId) => (await add(workspaceId))!.id,
-      read: async (workspaceId, id) => {
-        const byId = await accounts.byId(workspaceId, id);
-        const listed = (await accounts.page(workspaceId, undefined, null, 100)).find((a) => a.id === id);
-        expect(listed).toEqual(byId);
-        return byId;
-      },
-    }),
-  );
+  itKeepsTheTenantContract('directory accounts', db, {
+    create: async (workspaceId) => (await add(workspaceId))!.id,
+    read: async (workspaceId, id) => {
+      const byId = await accounts.byId(workspaceId, id);
+      const listed = (await accounts.page(workspaceId, undefined, null, 100)).find((a) => a.id === id);
+      expect(listed).toEqual(byId);
+      return byId;
+    },
+  });
 
   it('adds a directory account without a password or an application, once per email in a workspace', async () => {
     const ws = await aWorkspaceRow(db.dataSource);

@@ -89,19 +89,15 @@ describe('EndUsersRepository', () => {
     expect(await users.byId(ws, user)).toMatchObject({ emailVerified: true, passwordHash: 'new-hash' });
   });
 
-  itKeepsTheTenantContract(
-    'end_users',
-    () => db,
-    () => ({
-      create: (workspaceId) => anEndUserRow(db.dataSource, workspaceId),
-      read: async (workspaceId, id) => (await users.byId(workspaceId, id)) ?? undefined,
-      update: async (workspaceId, id) => {
-        await tx((t) => users.setPassword(t, workspaceId, id, `hash-${workspaceId}`, new Date()));
-        return (
-          (await db.dataSource.query('SELECT 1 FROM end_users WHERE id = $1 AND password_hash = $2', [id, `hash-${workspaceId}`]))
-            .length === 1
-        );
-      },
-    }),
-  );
+  itKeepsTheTenantContract('end_users', db, {
+    create: (workspaceId) => anEndUserRow(db.dataSource, workspaceId),
+    read: async (workspaceId, id) => (await users.byId(workspaceId, id)) ?? undefined,
+    update: async (workspaceId, id) => {
+      await tx((t) => users.setPassword(t, workspaceId, id, `hash-${workspaceId}`, new Date()));
+      return (
+        (await db.dataSource.query('SELECT 1 FROM end_users WHERE id = $1 AND password_hash = $2', [id, `hash-${workspaceId}`])).length ===
+        1
+      );
+    },
+  });
 });

@@ -9,14 +9,10 @@ describe('EmailTemplatesRepository', () => {
 
   const read = (workspaceId: string, name: string) => db.dataSource.transaction((tx) => templates.find(tx, workspaceId, name));
 
-  itKeepsTheTenantContract(
-    'email templates',
-    () => db,
-    () => ({
-      create: async (workspaceId) => (await templates.save(workspaceId, 'verification_code', content('Hello'))).name,
-      read: async (workspaceId, name) => (await read(workspaceId, name)) ?? undefined,
-    }),
-  );
+  itKeepsTheTenantContract('email templates', db, {
+    create: async (workspaceId) => (await templates.save(workspaceId, 'verification_code', content('Hello'))).name,
+    read: async (workspaceId, name) => (await read(workspaceId, name)) ?? undefined,
+  });
 
   it('saves a copy, overwrites it on a second save, and lists only the workspace’s own', async () => {
     const [ws, other] = [await aWorkspaceRow(db.dataSource), await aWorkspaceRow(db.dataSource)];

@@ -78,16 +78,12 @@ describe('MailOutboxRepository', () => {
   });
 
   // The workspace's read is the console Mailbox (messages written to files); delivery is by id.
-  itKeepsTheTenantContract(
-    'mail_outbox (Mailbox)',
-    () => db,
-    () => ({
-      create: async (workspaceId) => {
-        const id = await db.dataSource.transaction((tx) => outbox.insert(tx, workspaceId, aMessage()));
-        await outbox.markSent(id, { messageId: `<${id}@example.test>`, fileName: `${id}.eml` });
-        return id;
-      },
-      read: async (workspaceId, id) => (await outbox.lastWrittenToFiles(workspaceId, 50)).find((m) => m.id === id),
-    }),
-  );
+  itKeepsTheTenantContract('mail_outbox (Mailbox)', db, {
+    create: async (workspaceId) => {
+      const id = await db.dataSource.transaction((tx) => outbox.insert(tx, workspaceId, aMessage()));
+      await outbox.markSent(id, { messageId: `<${id}@example.test>`, fileName: `${id}.eml` });
+      return id;
+    },
+    read: async (workspaceId, id) => (await outbox.lastWrittenToFiles(workspaceId, 50)).find((m) => m.id === id),
+  });
 });

@@ -26,22 +26,18 @@ describe('ManagedDatabasesRepository', () => {
   const status = async (id: string) =>
     (await db.dataSource.query<{ status: string }[]>('SELECT status FROM managed_databases WHERE id = $1', [id]))[0]?.status;
 
-  itKeepsTheTenantContract(
-    'managed databases',
-    () => db,
-    () => ({
-      create: async (workspaceId) => (await aDatabase(workspaceId)).id,
-      read: async (workspaceId, id) => (await databases.listDatabases(workspaceId)).find((d) => d.id === id),
-      update: async (workspaceId, id) => {
-        await db.dataSource.transaction((tx) => databases.setDatabaseStatus(tx, workspaceId, id, 'available'));
-        return (await status(id)) === 'available';
-      },
-      delete: async (workspaceId, id) => {
-        await db.dataSource.transaction((tx) => databases.deleteDatabase(tx, workspaceId, id));
-        return (await status(id)) === undefined;
-      },
-    }),
-  );
+  itKeepsTheTenantContract('managed databases', db, {
+    create: async (workspaceId) => (await aDatabase(workspaceId)).id,
+    read: async (workspaceId, id) => (await databases.listDatabases(workspaceId)).find((d) => d.id === id),
+    update: async (workspaceId, id) => {
+      await db.dataSource.transaction((tx) => databases.setDatabaseStatus(tx, workspaceId, id, 'available'));
+      return (await status(id)) === 'available';
+    },
+    delete: async (workspaceId, id) => {
+      await db.dataSource.transaction((tx) => databases.deleteDatabase(tx, workspaceId, id));
+      return (await status(id)) === undefined;
+    },
+  });
 
   it('locks a database for a member of its workspace only, under the 5 s lock timeout', async () => {
     const [ws, member, outsider] = [

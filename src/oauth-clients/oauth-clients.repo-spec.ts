@@ -27,23 +27,19 @@ describe('OAuthClientsRepository', () => {
   const row = async (id: string) =>
     (await db.dataSource.query<{ name: string }[]>('SELECT name FROM oauth_clients WHERE id = $1', [id]))[0];
 
-  itKeepsTheTenantContract(
-    'OAuth clients',
-    () => db,
-    () => ({
-      create: async (workspaceId) => (await aClient(workspaceId)).id,
-      read: async (workspaceId, id) => (await clients.listForWorkspace(workspaceId)).find((c) => c.id === id),
-      update: async (workspaceId, id) => {
-        const name = `renamed-${workspaceId}`;
-        await db.dataSource.transaction((tx) => clients.update(tx, workspaceId, id, { name }));
-        return (await row(id))?.name === name;
-      },
-      delete: async (workspaceId, id) => {
-        await db.dataSource.transaction((tx) => clients.delete(tx, workspaceId, id));
-        return (await row(id)) === undefined;
-      },
-    }),
-  );
+  itKeepsTheTenantContract('OAuth clients', db, {
+    create: async (workspaceId) => (await aClient(workspaceId)).id,
+    read: async (workspaceId, id) => (await clients.listForWorkspace(workspaceId)).find((c) => c.id === id),
+    update: async (workspaceId, id) => {
+      const name = `renamed-${workspaceId}`;
+      await db.dataSource.transaction((tx) => clients.update(tx, workspaceId, id, { name }));
+      return (await row(id))?.name === name;
+    },
+    delete: async (workspaceId, id) => {
+      await db.dataSource.transaction((tx) => clients.delete(tx, workspaceId, id));
+      return (await row(id)) === undefined;
+    },
+  });
 
   it('shows a client to a member of its workspace only', async () => {
     const [ws, member, outsider] = [

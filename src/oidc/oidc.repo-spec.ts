@@ -187,19 +187,15 @@ describe('OidcRepository', () => {
 
   // A consent is keyed by (user, application): the contract names it by the user, with one application per workspace.
   const apps = new Map<string, string>();
-  itKeepsTheTenantContract(
-    'oauth_consents',
-    () => db,
-    () => ({
-      create: async (workspaceId) => {
-        const app = await anApp(workspaceId);
-        const user = await anEndUserRow(db.dataSource, workspaceId);
-        apps.set(user, app.id);
-        await tx((t) => oidc.saveConsent(t, { workspaceId, userId: user, clientId: app.id, scope: 'openid', grantedAt: new Date() }));
-        return user;
-      },
-      read: async (workspaceId, user) => (await oidc.consent(workspaceId, user, apps.get(user)!)) ?? undefined,
-      delete: (workspaceId, user) => tx((t) => oidc.deleteConsent(t, workspaceId, user, apps.get(user)!)),
-    }),
-  );
+  itKeepsTheTenantContract('oauth_consents', db, {
+    create: async (workspaceId) => {
+      const app = await anApp(workspaceId);
+      const user = await anEndUserRow(db.dataSource, workspaceId);
+      apps.set(user, app.id);
+      await tx((t) => oidc.saveConsent(t, { workspaceId, userId: user, clientId: app.id, scope: 'openid', grantedAt: new Date() }));
+      return user;
+    },
+    read: async (workspaceId, user) => (await oidc.consent(workspaceId, user, apps.get(user)!)) ?? undefined,
+    delete: (workspaceId, user) => tx((t) => oidc.deleteConsent(t, workspaceId, user, apps.get(user)!)),
+  });
 });

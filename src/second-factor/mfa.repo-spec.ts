@@ -109,26 +109,22 @@ describe('MfaRepository', () => {
   });
 
   // The TOTP row is keyed by its user: the contract names it by the user id.
-  itKeepsTheTenantContract(
-    'end_user_totp',
-    () => db,
-    () => ({
-      create: async (workspaceId) => {
-        const user = await anEndUserRow(db.dataSource, workspaceId);
-        await tx((t) => mfa.savePendingTotp(t, workspaceId, user, 'sealed-secret', new Date()));
-        return user;
-      },
-      read: async (workspaceId, user) => (await mfa.totp(workspaceId, user)) ?? undefined,
-      update: async (workspaceId, user) => {
-        await tx((t) => mfa.confirmTotp(t, workspaceId, user, 7, new Date()));
-        return (
-          (await db.dataSource.query('SELECT 1 FROM end_user_totp WHERE user_id = $1 AND confirmed_at IS NOT NULL', [user])).length === 1
-        );
-      },
-      delete: async (workspaceId, user) => {
-        await tx((t) => mfa.deleteTotp(t, workspaceId, user));
-        return (await db.dataSource.query('SELECT 1 FROM end_user_totp WHERE user_id = $1', [user])).length === 0;
-      },
-    }),
-  );
+  itKeepsTheTenantContract('end_user_totp', db, {
+    create: async (workspaceId) => {
+      const user = await anEndUserRow(db.dataSource, workspaceId);
+      await tx((t) => mfa.savePendingTotp(t, workspaceId, user, 'sealed-secret', new Date()));
+      return user;
+    },
+    read: async (workspaceId, user) => (await mfa.totp(workspaceId, user)) ?? undefined,
+    update: async (workspaceId, user) => {
+      await tx((t) => mfa.confirmTotp(t, workspaceId, user, 7, new Date()));
+      return (
+        (await db.dataSource.query('SELECT 1 FROM end_user_totp WHERE user_id = $1 AND confirmed_at IS NOT NULL', [user])).length === 1
+      );
+    },
+    delete: async (workspaceId, user) => {
+      await tx((t) => mfa.deleteTotp(t, workspaceId, user));
+      return (await db.dataSource.query('SELECT 1 FROM end_user_totp WHERE user_id = $1', [user])).length === 0;
+    },
+  });
 });

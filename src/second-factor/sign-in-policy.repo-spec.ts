@@ -69,24 +69,20 @@ describe('SignInPolicyRepository', () => {
     expect(answer?.facts).toEqual({ anySession: false, pairSeen: false, tripleSeen: false });
   });
 
-  itKeepsTheTenantContract(
-    'sign_in_policies',
-    () => db,
-    () => ({
-      // A workspace has at most one policy, keyed by the workspace: its id is the workspace's.
-      create: async (workspaceId) => {
-        await save(workspaceId, { ...ALLOW_ALL, new_device: 'challenge' });
-        return workspaceId;
-      },
-      read: async (workspaceId, id) => {
-        const policy = await policies.get(workspaceId);
-        return policy?.workspaceId === id ? { ...policy, updatedAt: undefined } : undefined;
-      },
-      update: async (workspaceId, id) => {
-        const before = await policies.get(id);
-        await save(workspaceId, { ...ALLOW_ALL, new_device: 'block' });
-        return (await policies.get(id))?.newDevice !== before?.newDevice;
-      },
-    }),
-  );
+  itKeepsTheTenantContract('sign_in_policies', db, {
+    // A workspace has at most one policy, keyed by the workspace: its id is the workspace's.
+    create: async (workspaceId) => {
+      await save(workspaceId, { ...ALLOW_ALL, new_device: 'challenge' });
+      return workspaceId;
+    },
+    read: async (workspaceId, id) => {
+      const policy = await policies.get(workspaceId);
+      return policy?.workspaceId === id ? { ...policy, updatedAt: undefined } : undefined;
+    },
+    update: async (workspaceId, id) => {
+      const before = await policies.get(id);
+      await save(workspaceId, { ...ALLOW_ALL, new_device: 'block' });
+      return (await policies.get(id))?.newDevice !== before?.newDevice;
+    },
+  });
 });

@@ -51,23 +51,17 @@ describe('SessionsRepository and EndUsersRepository', () => {
     sessions.isLive(workspaceId, { sessionId: s.record.id, userId: s.record.userId, jti: randomUUID() }, new Date());
 
   const made = new Map<string, Awaited<ReturnType<typeof aSession>>>();
-  itKeepsTheTenantContract(
-    'end-user sessions',
-    () => db,
-    () => {
-      return {
-        create: async (workspaceId) => {
-          const s = await aSession(workspaceId);
-          made.set(s.record.id, s);
-          return s.record.id;
-        },
-        read: async (workspaceId, id) => ((await live(workspaceId, made.get(id)!)) ? id : undefined),
-        delete: async (workspaceId, id) =>
-          (await db.dataSource.transaction((tx) => sessions.revoke(tx, workspaceId, { sessionId: id }, 'repo-spec', new Date()))).sessionIds
-            .length > 0,
-      };
+  itKeepsTheTenantContract('end-user sessions', db, {
+    create: async (workspaceId) => {
+      const s = await aSession(workspaceId);
+      made.set(s.record.id, s);
+      return s.record.id;
     },
-  );
+    read: async (workspaceId, id) => ((await live(workspaceId, made.get(id)!)) ? id : undefined),
+    delete: async (workspaceId, id) =>
+      (await db.dataSource.transaction((tx) => sessions.revoke(tx, workspaceId, { sessionId: id }, 'repo-spec', new Date()))).sessionIds
+        .length > 0,
+  });
 
   it('answers the inserted session typed from the entity, and its browser cookie finds it', async () => {
     const ws = await aWorkspaceRow(db.dataSource);

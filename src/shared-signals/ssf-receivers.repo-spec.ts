@@ -17,15 +17,11 @@ describe('SsfReceiversRepository', () => {
       }),
     );
 
-  itKeepsTheTenantContract(
-    'SSF receivers',
-    () => db,
-    () => ({
-      create: async (workspaceId) => (await aReceiver(workspaceId)).id,
-      read: async (workspaceId, id) => (await receivers.find(null, workspaceId, id)) ?? undefined,
-      delete: (workspaceId, id) => db.dataSource.transaction((tx) => receivers.delete(tx, workspaceId, id)),
-    }),
-  );
+  itKeepsTheTenantContract('SSF receivers', db, {
+    create: async (workspaceId) => (await aReceiver(workspaceId)).id,
+    read: async (workspaceId, id) => (await receivers.find(null, workspaceId, id)) ?? undefined,
+    delete: (workspaceId, id) => db.dataSource.transaction((tx) => receivers.delete(tx, workspaceId, id)),
+  });
 
   it('lists a workspace its own receivers only, and finds one by client_id', async () => {
     const { aWorkspaceRow } = await import('../../test/support/repository');

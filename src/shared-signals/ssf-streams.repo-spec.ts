@@ -32,20 +32,16 @@ describe('SsfStreamsRepository', () => {
       streams.insertSets(tx, [{ workspaceId, streamId, jti: randomUUID(), eventType: 'https://example.com/event', token: 'a.b.c' }]),
     );
 
-  itKeepsTheTenantContract(
-    'SSF streams',
-    () => db,
-    () => ({
-      create: async (workspaceId) => (await aStream(workspaceId)).stream.id,
-      read: async (workspaceId, id) => (await streams.findStream(workspaceId, id)) ?? undefined,
-      update: async (workspaceId, id) => {
-        const description = `by ${workspaceId}`;
-        await db.dataSource.transaction((tx) => streams.update(tx, workspaceId, id, { description }));
-        return (await db.dataSource.query(`SELECT description FROM ssf_streams WHERE id = $1`, [id]))[0]?.description === description;
-      },
-      delete: (workspaceId, id) => db.dataSource.transaction((tx) => streams.delete(tx, workspaceId, id)),
-    }),
-  );
+  itKeepsTheTenantContract('SSF streams', db, {
+    create: async (workspaceId) => (await aStream(workspaceId)).stream.id,
+    read: async (workspaceId, id) => (await streams.findStream(workspaceId, id)) ?? undefined,
+    update: async (workspaceId, id) => {
+      const description = `by ${workspaceId}`;
+      await db.dataSource.transaction((tx) => streams.update(tx, workspaceId, id, { description }));
+      return (await db.dataSource.query(`SELECT description FROM ssf_streams WHERE id = $1`, [id]))[0]?.description === description;
+    },
+    delete: (workspaceId, id) => db.dataSource.transaction((tx) => streams.delete(tx, workspaceId, id)),
+  });
 
   it("acknowledges and reads only its own workspace's SETs", async () => {
     const [ws, other] = [await aWorkspaceRow(db.dataSource), await aWorkspaceRow(db.dataSource)];

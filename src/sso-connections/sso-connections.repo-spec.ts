@@ -1,24 +1,12 @@
 import { aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../test/support/repository';
+import { anOidcConnection } from '../../test/support/repository-fixtures';
 import { DomainTaken, SsoConnectionsRepository } from './sso-connections.repository';
-
-const oidcConnection = (name = 'Acme OIDC') => ({
-  name,
-  protocol: 'oidc' as const,
-  jit: false,
-  trustUpstreamMfa: false,
-  mapping: {},
-  oidcIssuer: 'https://login.acme.test',
-  oidcClientId: 'client-1',
-  oidcClientSecretEncrypted: 'sealed:not-a-real-secret',
-  oidcTokenEndpointAuthMethod: 'client_secret_basic' as const,
-  oidcScopes: ['email'],
-});
 
 describe('SsoConnectionsRepository', () => {
   let repo: SsoConnectionsRepository;
   const db = repositoriesForSuite([SsoConnectionsRepository], (booted) => (repo = booted));
 
-  const aConnection = (workspaceId: string) => db.dataSource.transaction((tx) => repo.insert(tx, workspaceId, oidcConnection()));
+  const aConnection = (workspaceId: string) => db.dataSource.transaction((tx) => repo.insert(tx, workspaceId, anOidcConnection()));
   const aPerson = async (workspaceId: string, email = `p-${Math.random().toString(36).slice(2)}@acme.test`) =>
     (
       await db.dataSource.query<{ id: string }[]>(`INSERT INTO end_users (workspace_id, email) VALUES ($1, $2) RETURNING id`, [
@@ -29,52 +17,40 @@ describe('SsoConnectionsRepository', () => {
   const row = async (id: string) =>
     (await db.dataSource.query<{ name: string }[]>('SELECT name FROM sso_connections WHERE id = $1', [id]))[0];
 
-  itKeepsTheTenantContract(
-    'SSO connections',
-    () => db,
-    () => ({
-      create: async (workspaceId) => (await aConnection(workspaceId)).id,
-      read: async (workspaceId, id) => (await repo.listForWorkspace(workspaceId)).find((c) => c.id === id),
-      update: async (workspaceId, id) => {
-        const name = `renamed ${workspaceId}`;
-        await db.dataSource.transaction((tx) => repo.update(tx, workspaceId, id, { name }));
-        return (await row(id))?.name === name;
-      },
-      delete: async (workspaceId, id) => {
-        await db.dataSource.transaction((tx) => repo.delete(tx, workspaceId, id));
-        return (await row(id)) === undefined;
-      },
-    }),
-  );
+  itKeepsTheTenantContract('SSO connections', db, {
+    create: async (workspaceId) => (await aConnection(workspaceId)).id,
+    read: async (workspaceId, id) => (await repo.listForWorkspace(workspaceId)).find((c) => c.id === id),
+    update: async (workspaceId, id) => {
+      const name = `renamed ${workspaceId}`;
+      await db.dataSource.transaction((tx) => repo.update(tx, workspaceId, id, { name }));
+      return (await row(id))?.name === name;
+    },
+    delete: async (workspaceId, id) => {
+      await db.dataSource.transaction((tx) => repo.delete(tx, workspaceId, id));
+      return (await row(id)) === undefined;
+    },
+  });
 
-  itKeepsTheTenantContract(
-    'SSO attempts',
-    () => db,
-    () => ({
-      create: async (workspaceId) => {
-        const c = await aConnection(workspaceId);
-        await repo.recordAttempt(workspaceId, { connectionId: c.id, outcome: 'failure', reason: 'user_not_provisioned' });
-        return c.id;
-      },
-      read: async (workspaceId, connectionId) => (await repo.attempts(workspaceId, connectionId, 10))[0],
-    }),
-  );
+  itKeepsTheTenantContract('SSO attempts', db, {
+    create: async (workspaceId) => {
+      const c = await aConnection(workspaceId);
+      await repo.recordAttempt(workspaceId, { connectionId: c.id, outcome: 'failure', reason: 'user_not_provisioned' });
+      return c.id;
+    },
+    read: async (workspaceId, connectionId) => (await repo.attempts(workspaceId, connectionId, 10))[0],
+  });
 
-  itKeepsTheTenantContract(
-    'SSO bindings',
-    () => db,
-    () => ({
-      create: async (workspaceId) => {
-        const c = await aConnection(workspaceId);
-        const userId = await aPerson(workspaceId);
-        await db.dataSource.transaction((tx) =>
-          repo.bind(tx, workspaceId, { connectionId: c.id, issuer: 'iss', subject: 's1', userId }, new Date()),
-        );
-        return c.id;
-      },
-      read: async (workspaceId, connectionId) => (await repo.bindingFor(workspaceId, connectionId, 'iss', 's1')) ?? undefined,
-    }),
-  );
+  itKeepsTheTenantContract('SSO bindings', db, {
+    create: async (workspaceId) => {
+      const c = await aConnection(workspaceId);
+      const userId = await aPerson(workspaceId);
+      await db.dataSource.transaction((tx) =>
+        repo.bind(tx, workspaceId, { connectionId: c.id, issuer: 'iss', subject: 's1', userId }, new Date()),
+      );
+      return c.id;
+    },
+    read: async (workspaceId, connectionId) => (await repo.bindingFor(workspaceId, connectionId, 'iss', 's1')) ?? undefined,
+  });
 
   it('keeps a domain to one connection of a workspace, and lets another workspace have it too', async () => {
     const [ws, other] = [await aWorkspaceRow(db.dataSource), await aWorkspaceRow(db.dataSource)];

@@ -19,23 +19,19 @@ describe('WebhooksRepository', () => {
   const row = async (id: string) =>
     (await db.dataSource.query<{ url: string }[]>('SELECT url FROM webhook_subscriptions WHERE id = $1', [id]))[0];
 
-  itKeepsTheTenantContract(
-    'webhook endpoints',
-    () => db,
-    () => ({
-      create: async (workspaceId) => (await anEndpoint(workspaceId)).id,
-      read: async (workspaceId, id) => (await webhooks.listForWorkspace(workspaceId)).find((s) => s.id === id),
-      update: async (workspaceId, id) => {
-        const url = `https://hooks.example.test/${workspaceId}`;
-        await db.dataSource.transaction((tx) => webhooks.update(tx, workspaceId, id, { url }));
-        return (await row(id))?.url === url;
-      },
-      delete: async (workspaceId, id) => {
-        await db.dataSource.transaction((tx) => webhooks.delete(tx, workspaceId, id));
-        return (await row(id)) === undefined;
-      },
-    }),
-  );
+  itKeepsTheTenantContract('webhook endpoints', db, {
+    create: async (workspaceId) => (await anEndpoint(workspaceId)).id,
+    read: async (workspaceId, id) => (await webhooks.listForWorkspace(workspaceId)).find((s) => s.id === id),
+    update: async (workspaceId, id) => {
+      const url = `https://hooks.example.test/${workspaceId}`;
+      await db.dataSource.transaction((tx) => webhooks.update(tx, workspaceId, id, { url }));
+      return (await row(id))?.url === url;
+    },
+    delete: async (workspaceId, id) => {
+      await db.dataSource.transaction((tx) => webhooks.delete(tx, workspaceId, id));
+      return (await row(id)) === undefined;
+    },
+  });
 
   it('marks an endpoint failing once, keeping the first time, and only in its own workspace', async () => {
     const [ws, other] = [await aWorkspaceRow(db.dataSource), await aWorkspaceRow(db.dataSource)];

@@ -41,21 +41,17 @@ describe('WorkspaceMembersRepository', () => {
     expect((await members.listWithDevelopers(ws)).map((m) => m.developerId)).toEqual([a]);
   });
 
-  itKeepsTheTenantContract(
-    'workspace_members',
-    () => db,
-    () => ({
-      create: async (workspaceId) => {
-        const developerId = await aDeveloperRow(db.dataSource);
-        await db.dataSource.transaction((tx) => members.add(tx, workspaceId, developerId, 'member'));
-        return developerId;
-      },
-      read: async (workspaceId, developerId) => (await members.listWithDevelopers(workspaceId)).find((m) => m.developerId === developerId),
-      delete: async (workspaceId, developerId) => {
-        const before = await membershipsOf(developerId);
-        await db.dataSource.transaction((tx) => members.remove(tx, workspaceId, developerId));
-        return (await membershipsOf(developerId)) < before;
-      },
-    }),
-  );
+  itKeepsTheTenantContract('workspace_members', db, {
+    create: async (workspaceId) => {
+      const developerId = await aDeveloperRow(db.dataSource);
+      await db.dataSource.transaction((tx) => members.add(tx, workspaceId, developerId, 'member'));
+      return developerId;
+    },
+    read: async (workspaceId, developerId) => (await members.listWithDevelopers(workspaceId)).find((m) => m.developerId === developerId),
+    delete: async (workspaceId, developerId) => {
+      const before = await membershipsOf(developerId);
+      await db.dataSource.transaction((tx) => members.remove(tx, workspaceId, developerId));
+      return (await membershipsOf(developerId)) < before;
+    },
+  });
 });

@@ -36,3 +36,21 @@ export async function deleteRedisKeys(url: string, prefix: string): Promise<numb
   }
   return deleted;
 }
+
+/**
+ * Redis clients for one describe block, all under one fresh key prefix: the answer makes one more;
+ * afterAll deletes the block's keys and closes its clients.
+ */
+export function redisClientsForSuite(): () => Redis {
+  const prefix = testRedisPrefix();
+  const clients: Redis[] = [];
+  afterAll(async () => {
+    await deleteRedisKeys(TEST_REDIS_URL, prefix);
+    await Promise.all(clients.map((c) => c.quit()));
+  });
+  return () => {
+    const redis = new Redis(TEST_REDIS_URL, { keyPrefix: prefix, maxRetriesPerRequest: 1 });
+    clients.push(redis);
+    return redis;
+  };
+}

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AuditRowValues } from '../../src/audit/audit.repository';
 import type { SpFields } from '../../src/saml/sps/saml-sps.repository';
+import type { NewConnection } from '../../src/sso-connections/sso-connections.repository';
 
 // Rows the repository tests make through more than one repository: one shape each, in one place.
 
@@ -36,4 +37,18 @@ export const anAuditEvent = (workspaceId: string, overrides: Partial<AuditRowVal
   metadata: JSON.stringify({ changed: ['email'] }),
   createdAt: null,
   ...overrides,
+});
+
+/** An OpenID Connect SSO connection's fields (no JIT, a sealed secret nobody can open). */
+export const anOidcConnection = (name = 'Acme OIDC'): NewConnection => ({
+  name,
+  protocol: 'oidc',
+  jit: false,
+  trustUpstreamMfa: false,
+  mapping: {},
+  oidcIssuer: 'https://login.acme.test',
+  oidcClientId: 'client-1',
+  oidcClientSecretEncrypted: 'sealed:not-a-real-secret',
+  oidcTokenEndpointAuthMethod: 'client_secret_basic',
+  oidcScopes: ['email'],
 });

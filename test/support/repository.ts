@@ -87,6 +87,12 @@ export async function aDeveloperRow(dataSource: DataSource): Promise<string> {
   return row.id;
 }
 
+/** The developer's email, as the developers table holds it. */
+export async function developerEmail(dataSource: DataSource, developerId: string): Promise<string> {
+  const [row] = await dataSource.query<{ email: string }[]>('SELECT email FROM developers WHERE id = $1', [developerId]);
+  return row.email;
+}
+
 /** An end user of the workspace (no password; email unique per run). */
 export async function anEndUserRow(
   dataSource: DataSource,
@@ -116,29 +122,26 @@ export interface TenantContract<T> {
   delete?(workspaceId: string, id: string): Promise<boolean>;
 }
 
-export function itKeepsTheTenantContract<T>(what: string, harness: () => RepositoryHarness, contract: () => TenantContract<T>): void {
+export function itKeepsTheTenantContract<T>(what: string, harness: RepositoryHarness, c: TenantContract<T>): void {
   describe(`${what}: the tenant contract`, () => {
     let owner: string;
     let other: string;
     beforeEach(async () => {
-      owner = await aWorkspaceRow(harness().dataSource);
-      other = await aWorkspaceRow(harness().dataSource);
+      owner = await aWorkspaceRow(harness.dataSource);
+      other = await aWorkspaceRow(harness.dataSource);
     });
 
     it('reads what its own workspace made', async () => {
-      const c = contract();
       const id = await c.create(owner);
       expect(await c.read(owner, id)).toBeDefined();
     });
 
     it('another workspace cannot read it', async () => {
-      const c = contract();
       const id = await c.create(owner);
       expect(await c.read(other, id)).toBeUndefined();
     });
 
     it('another workspace can neither update nor delete it, and it stays as it was', async () => {
-      const c = contract();
       const id = await c.create(owner);
       const before = await c.read(owner, id);
       if (c.update) expect(await c.update(other, id)).toBe(false);
@@ -147,7 +150,6 @@ export function itKeepsTheTenantContract<T>(what: string, harness: () => Reposit
     });
 
     it('its own workspace can update and delete it', async () => {
-      const c = contract();
       const id = await c.create(owner);
       if (c.update) expect(await c.update(owner, id)).toBe(true);
       if (c.delete) {

@@ -1,18 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../../test/support/repository';
+import { anEndUserRow, aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../../test/support/repository';
 import { SessionHistoryRepository } from './session-history.repository';
 
 describe('SessionHistoryRepository', () => {
   let history: SessionHistoryRepository;
   const db = repositoriesForSuite([SessionHistoryRepository], (booted) => (history = booted));
 
-  const aUser = async (workspaceId: string) =>
-    (
-      await db.dataSource.query<{ id: string }[]>(`INSERT INTO end_users (workspace_id, email) VALUES ($1, $2) RETURNING id`, [
-        workspaceId,
-        `h-${randomUUID().slice(0, 8)}@example.test`,
-      ])
-    )[0].id;
+  const aUser = (workspaceId: string) => anEndUserRow(db.dataSource, workspaceId);
   const aSession = async (workspaceId: string, userId: string, createdAt: Date, ip: string) =>
     (
       await db.dataSource.query<{ id: string }[]>(
@@ -65,25 +59,21 @@ describe('SessionHistoryRepository', () => {
   const sessions = new Map<string, { user: string; later: { id: string; createdAt: Date } }>();
   const historyOf = async (workspaceId: string, id: string) =>
     (await history.priorSessions(workspaceId, sessions.get(id)!.user, sessions.get(id)!.later)).find((s) => s.id === id);
-  itKeepsTheTenantContract(
-    'end_user_sessions (history)',
-    () => db,
-    () => ({
-      create: async (workspaceId) => {
-        const user = await aUser(workspaceId);
-        const id = await aSession(workspaceId, user, new Date(Date.now() - 60_000), '198.51.100.7');
-        const now = new Date();
-        sessions.set(id, { user, later: { id: await aSession(workspaceId, user, now, '198.51.100.8'), createdAt: now } });
-        return id;
-      },
-      read: historyOf,
-      update: async (workspaceId, id) => {
-        const owner = (
-          await db.dataSource.query<{ workspace_id: string }[]>('SELECT workspace_id FROM end_user_sessions WHERE id = $1', [id])
-        )[0];
-        await history.storeGeo(workspaceId, id, { country: 'NZ', city: 'Wellington', latitude: -41.29, longitude: 174.78 });
-        return (await historyOf(owner.workspace_id, id))?.country === 'NZ';
-      },
-    }),
-  );
+  itKeepsTheTenantContract('end_user_sessions (history)', db, {
+    create: async (workspaceId) => {
+      const user = await aUser(workspaceId);
+      const id = await aSession(workspaceId, user, new Date(Date.now() - 60_000), '198.51.100.7');
+      const now = new Date();
+      sessions.set(id, { user, later: { id: await aSession(workspaceId, user, now, '198.51.100.8'), createdAt: now } });
+      return id;
+    },
+    read: historyOf,
+    update: async (workspaceId, id) => {
+      const owner = (
+        await db.dataSource.query<{ workspace_id: string }[]>('SELECT workspace_id FROM end_user_sessions WHERE id = $1', [id])
+      )[0];
+      await history.storeGeo(workspaceId, id, { country: 'NZ', city: 'Wellington', latitude: -41.29, longitude: 174.78 });
+      return (await historyOf(owner.workspace_id, id))?.country === 'NZ';
+    },
+  });
 });

@@ -1,25 +1,14 @@
-import Redis from 'ioredis';
-import { TEST_REDIS_URL, testRedisPrefix } from '../../../test/support/redis-keys';
 import type { AppConfig } from '../../config/config';
 import { MAX_REFUSAL_HOLD_MS, RequestBudget } from './request-budget';
+import { redisClientsForSuite } from '../../../test/support/redis-keys';
 
 /** The shared budget with leases (decision 0620), against the live Redis: two instances, one bucket. */
 describe('RequestBudget on Redis, leasing tokens in batches', () => {
-  const prefix = testRedisPrefix();
-  const clients: Redis[] = [];
+  const client = redisClientsForSuite();
   const instance = (rate: number, burst: number) => {
-    const redis = new Redis(TEST_REDIS_URL, { keyPrefix: prefix, maxRetriesPerRequest: 1 });
-    clients.push(redis);
     const config = { TENANT_RATE_PER_SECOND: rate, TENANT_BURST: burst, TENANT_MAX_IN_FLIGHT: 0 } as AppConfig;
-    return new RequestBudget(config, redis);
+    return new RequestBudget(config, client());
   };
-  afterAll(async () => {
-    const admin = new Redis(TEST_REDIS_URL);
-    const keys = await admin.keys(`${prefix}*`);
-    if (keys.length) await admin.del(...keys);
-    await admin.quit();
-    await Promise.all(clients.map((c) => c.quit()));
-  });
 
   it('two instances taking leases of 20 tokens admit no more than the one bucket holds and refills', async () => {
     const [rate, burst] = [2_000, 200];

@@ -1,25 +1,11 @@
 import { createHash } from 'node:crypto';
-import Redis from 'ioredis';
 import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
-import { TEST_REDIS_URL, testRedisPrefix } from '../../../test/support/redis-keys';
 import { ScriptCachedThrottlerStorage } from './script-cached-throttler-storage';
+import { redisClientsForSuite } from '../../../test/support/redis-keys';
 
 /** The sign-in rate limits' Redis storage, against the live Redis (decision 0328). */
 describe('ScriptCachedThrottlerStorage', () => {
-  const prefix = testRedisPrefix();
-  const clients: Redis[] = [];
-  const client = () => {
-    const redis = new Redis(TEST_REDIS_URL, { keyPrefix: prefix, maxRetriesPerRequest: 1 });
-    clients.push(redis);
-    return redis;
-  };
-  afterAll(async () => {
-    const admin = new Redis(TEST_REDIS_URL);
-    const keys = await admin.keys(`${prefix}*`);
-    if (keys.length) await admin.del(...keys);
-    await admin.quit();
-    await Promise.all(clients.map((c) => c.quit()));
-  });
+  const client = redisClientsForSuite();
 
   it('counts hits and blocks past the limit, as the library it replaces does', async () => {
     const ours = new ScriptCachedThrottlerStorage(client());

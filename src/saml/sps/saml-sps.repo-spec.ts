@@ -10,21 +10,17 @@ describe('SamlSpsRepository', () => {
 
   const anSp = (workspaceId: string) => db.dataSource.transaction((tx) => sps.insert(tx, workspaceId, fields()));
 
-  itKeepsTheTenantContract(
-    'SAML service providers',
-    () => db,
-    () => ({
-      create: async (workspaceId) => (await anSp(workspaceId)).id,
-      read: async (workspaceId, id) => (await sso.findSp(workspaceId, id, null))?.sp,
-      update: (workspaceId, id) =>
-        db.dataSource.transaction(async (tx) => (await sps.update(tx, workspaceId, id, fields('Renamed'))) !== null),
-      delete: async (workspaceId, id) => {
-        await db.dataSource.transaction((tx) => sps.delete(tx, workspaceId, id));
-        // Whether the row is gone, whoever's it was.
-        return (await db.dataSource.query('SELECT 1 FROM saml_service_providers WHERE id = $1', [id])).length === 0;
-      },
-    }),
-  );
+  itKeepsTheTenantContract('SAML service providers', db, {
+    create: async (workspaceId) => (await anSp(workspaceId)).id,
+    read: async (workspaceId, id) => (await sso.findSp(workspaceId, id, null))?.sp,
+    update: (workspaceId, id) =>
+      db.dataSource.transaction(async (tx) => (await sps.update(tx, workspaceId, id, fields('Renamed'))) !== null),
+    delete: async (workspaceId, id) => {
+      await db.dataSource.transaction((tx) => sps.delete(tx, workspaceId, id));
+      // Whether the row is gone, whoever's it was.
+      return (await db.dataSource.query('SELECT 1 FROM saml_service_providers WHERE id = $1', [id])).length === 0;
+    },
+  });
 
   it('answers an update as the row now is, typed from the entity', async () => {
     const ws = await aWorkspaceRow(db.dataSource);

@@ -97,12 +97,8 @@ describe('SsoRequestsRepository', () => {
 
   // The SP as the SSO endpoint reads it by id: parked requests are found by their unguessable ticket,
   // never by a workspace, so the SP read is the one this repository scopes.
-  itKeepsTheTenantContract(
-    'saml_service_providers (SSO read)',
-    () => db,
-    () => ({
-      create: async (workspaceId) => (await anSp(workspaceId)).id,
-      read: async (workspaceId, id) => (await sso.findSp(workspaceId, id, null))?.sp ?? undefined,
-    }),
-  );
+  itKeepsTheTenantContract('saml_service_providers (SSO read)', db, {
+    create: async (workspaceId) => (await anSp(workspaceId)).id,
+    read: async (workspaceId, id) => (await sso.findSp(workspaceId, id, null))?.sp ?? undefined,
+  });
 });

@@ -21,15 +21,11 @@ describe('ScimClientsRepository', () => {
         () => false,
       );
 
-  itKeepsTheTenantContract(
-    'SCIM OAuth clients',
-    () => db,
-    () => ({
-      create: async (workspaceId) => (await aClient(workspaceId)).id,
-      read: async (workspaceId, id) => (await clients.listClients(workspaceId)).find((c) => c.id === id),
-      update: revokes,
-    }),
-  );
+  itKeepsTheTenantContract('SCIM OAuth clients', db, {
+    create: async (workspaceId) => (await aClient(workspaceId)).id,
+    read: async (workspaceId, id) => (await clients.listClients(workspaceId)).find((c) => c.id === id),
+    update: revokes,
+  });
 
   it('grants a client’s workspace while it and its secret are unrevoked', async () => {
     const ws = await aWorkspaceRow(db.dataSource);

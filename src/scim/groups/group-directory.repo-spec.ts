@@ -16,14 +16,10 @@ describe('GroupDirectoryRepository', () => {
   const aGroup = async (workspaceId: string, name = `g-${randomUUID().slice(0, 8)}`) =>
     (await db.dataSource.transaction((tx) => groups.insert(tx, workspaceId, name)))!;
 
-  itKeepsTheTenantContract(
-    'directory groups',
-    () => db,
-    () => ({
-      create: async (workspaceId) => (await aGroup(workspaceId)).id,
-      read: async (workspaceId, id) => (await directory.page(workspaceId, undefined, null, 100)).find((g) => g.id === id),
-    }),
-  );
+  itKeepsTheTenantContract('directory groups', db, {
+    create: async (workspaceId) => (await aGroup(workspaceId)).id,
+    read: async (workspaceId, id) => (await directory.page(workspaceId, undefined, null, 100)).find((g) => g.id === id),
+  });
 
   it("pages groups by name and answers a user's groups in their workspace only", async () => {
     const ws = await aWorkspaceRow(db.dataSource);

@@ -20,19 +20,15 @@ describe('ScimGroupsRepository', () => {
       [],
     ))!;
 
-  itKeepsTheTenantContract(
-    'SCIM groups',
-    () => db,
-    () => ({
-      create: async (workspaceId) => (await aGroup(workspaceId)).id,
-      read: (workspaceId, id) => groups.find(workspaceId, id),
-      update: (workspaceId, id) =>
-        db.dataSource.transaction(
-          async (t) => (await groups.rename(t, workspaceId, id, { displayName: `renamed-${randomUUID()}` })) !== undefined,
-        ),
-      delete: (workspaceId, id) => db.dataSource.transaction(async (t) => (await groups.delete(t, workspaceId, id)) !== undefined),
-    }),
-  );
+  itKeepsTheTenantContract('SCIM groups', db, {
+    create: async (workspaceId) => (await aGroup(workspaceId)).id,
+    read: (workspaceId, id) => groups.find(workspaceId, id),
+    update: (workspaceId, id) =>
+      db.dataSource.transaction(
+        async (t) => (await groups.rename(t, workspaceId, id, { displayName: `renamed-${randomUUID()}` })) !== undefined,
+      ),
+    delete: (workspaceId, id) => db.dataSource.transaction(async (t) => (await groups.delete(t, workspaceId, id)) !== undefined),
+  });
 
   it('refuses a second group of the same displayName in a workspace, case-insensitively', async () => {
     const ws = await aWorkspaceRow(db.dataSource);

@@ -21,15 +21,11 @@ describe('ScimTokensRepository', () => {
         () => false,
       );
 
-  itKeepsTheTenantContract(
-    'SCIM tokens',
-    () => db,
-    () => ({
-      create: async (workspaceId) => (await aToken(workspaceId)).id,
-      read: async (workspaceId, id) => (await tokens.list(workspaceId)).find((t) => t.id === id),
-      update: revokes,
-    }),
-  );
+  itKeepsTheTenantContract('SCIM tokens', db, {
+    create: async (workspaceId) => (await aToken(workspaceId)).id,
+    read: async (workspaceId, id) => (await tokens.list(workspaceId)).find((t) => t.id === id),
+    update: revokes,
+  });
 
   it('resolves a live token’s hash to its workspace, and not once it is revoked or expired', async () => {
     const ws = await aWorkspaceRow(db.dataSource);

@@ -11,16 +11,11 @@ describe('ScimUsersRepository', () => {
 
   const create = async (workspaceId: string, email?: string) => (await users.insert(null, workspaceId, randomUUID(), state(email), []))!;
 
-  itKeepsTheTenantContract(
-    'SCIM users',
-    () => db,
-    () => ({
-      create: async (workspaceId) => (await create(workspaceId)).id,
-      read: (workspaceId, id) => users.find(workspaceId, id),
-      update: (workspaceId, id) =>
-        db.dataSource.transaction(async (tx) => (await users.update(tx, workspaceId, id, state())) !== undefined),
-    }),
-  );
+  itKeepsTheTenantContract('SCIM users', db, {
+    create: async (workspaceId) => (await create(workspaceId)).id,
+    read: (workspaceId, id) => users.find(workspaceId, id),
+    update: (workspaceId, id) => db.dataSource.transaction(async (tx) => (await users.update(tx, workspaceId, id, state())) !== undefined),
+  });
 
   it('answers the row it inserted, typed from the entity', async () => {
     const ws = await aWorkspaceRow(db.dataSource);

@@ -80,21 +80,17 @@ describe('PasskeysRepository', () => {
 
   /** Which user each created passkey belongs to (the repository asks for the user as well as the workspace). */
   const owners = new Map<string, string>();
-  itKeepsTheTenantContract(
-    'end_user_passkeys',
-    () => db,
-    () => ({
-      create: async (workspaceId) => {
-        const user = await anEndUserRow(db.dataSource, workspaceId);
-        const made = (await register(workspaceId, user))!;
-        owners.set(made.id, user);
-        return made.id;
-      },
-      read: async (workspaceId, id) => (await passkeys.list(workspaceId, owners.get(id)!)).find((p) => p.id === id),
-      update: async (workspaceId, id) =>
-        (await db.dataSource.transaction((tx) => passkeys.rename(tx, workspaceId, owners.get(id)!, id, 'Renamed'))) !== null,
-      delete: async (workspaceId, id) =>
-        (await db.dataSource.transaction((tx) => passkeys.remove(tx, workspaceId, owners.get(id)!, id))) !== null,
-    }),
-  );
+  itKeepsTheTenantContract('end_user_passkeys', db, {
+    create: async (workspaceId) => {
+      const user = await anEndUserRow(db.dataSource, workspaceId);
+      const made = (await register(workspaceId, user))!;
+      owners.set(made.id, user);
+      return made.id;
+    },
+    read: async (workspaceId, id) => (await passkeys.list(workspaceId, owners.get(id)!)).find((p) => p.id === id),
+    update: async (workspaceId, id) =>
+      (await db.dataSource.transaction((tx) => passkeys.rename(tx, workspaceId, owners.get(id)!, id, 'Renamed'))) !== null,
+    delete: async (workspaceId, id) =>
+      (await db.dataSource.transaction((tx) => passkeys.remove(tx, workspaceId, owners.get(id)!, id))) !== null,
+  });
 });

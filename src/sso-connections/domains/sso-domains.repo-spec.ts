@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../../test/support/repository';
+import { anOidcConnection } from '../../../test/support/repository-fixtures';
 import { SsoConnectionsRepository } from '../sso-connections.repository';
 import { DomainClaimed, SsoDomainsRepository } from './sso-domains.repository';
 
@@ -12,17 +13,7 @@ describe('SsoDomainsRepository', () => {
   const aDomain = () => `d-${randomUUID().slice(0, 8)}.test`;
   const aConnectionWith = (workspaceId: string, domain: string) =>
     db.dataSource.transaction(async (tx) => {
-      const c = await connections.insert(tx, workspaceId, {
-        name: 'Acme',
-        protocol: 'oidc',
-        jit: false,
-        trustUpstreamMfa: false,
-        mapping: {},
-        oidcIssuer: 'https://login.acme.test',
-        oidcClientId: 'client-1',
-        oidcClientSecretEncrypted: 'sealed:not-a-real-secret',
-        oidcTokenEndpointAuthMethod: 'client_secret_basic',
-      });
+      const c = await connections.insert(tx, workspaceId, anOidcConnection('Acme'));
       await connections.setDomains(tx, workspaceId, c.id, [domain], () => 'token');
       return c.id;
     });
@@ -30,15 +21,11 @@ describe('SsoDomainsRepository', () => {
     db.dataSource.transaction((tx) => repo.markVerified(tx, workspaceId, connectionId, domain, new Date()));
 
   let contractDomain = '';
-  itKeepsTheTenantContract(
-    'SSO connection domains',
-    () => db,
-    () => ({
-      create: async (workspaceId) => aConnectionWith(workspaceId, (contractDomain = aDomain())),
-      read: async (workspaceId, id) => (await repo.find(null, workspaceId, id, contractDomain)) ?? undefined,
-      update: (workspaceId, id) => markVerified(workspaceId, id, contractDomain),
-    }),
-  );
+  itKeepsTheTenantContract('SSO connection domains', db, {
+    create: async (workspaceId) => aConnectionWith(workspaceId, (contractDomain = aDomain())),
+    read: async (workspaceId, id) => (await repo.find(null, workspaceId, id, contractDomain)) ?? undefined,
+    update: (workspaceId, id) => markVerified(workspaceId, id, contractDomain),
+  });
 
   it('verifies a domain once, for one workspace; routes only verified domains, within the workspace', async () => {
     const [ws, other] = [await aWorkspaceRow(db.dataSource), await aWorkspaceRow(db.dataSource)];

@@ -35,16 +35,12 @@ describe('SamlAssertionIdsRepository', () => {
   });
 
   const connection = randomUUID();
-  itKeepsTheTenantContract(
-    'assertion IDs',
-    () => db,
-    () => ({
-      create: async (workspaceId) => {
-        const id = `_${randomUUID()}`;
-        await ids.claim(workspaceId, connection, id, inAMinute());
-        return id;
-      },
-      read: async (workspaceId, id) => ((await ids.has(workspaceId, connection, id)) ? id : undefined),
-    }),
-  );
+  itKeepsTheTenantContract('assertion IDs', db, {
+    create: async (workspaceId) => {
+      const id = `_${randomUUID()}`;
+      await ids.claim(workspaceId, connection, id, inAMinute());
+      return id;
+    },
+    read: async (workspaceId, id) => ((await ids.has(workspaceId, connection, id)) ? id : undefined),
+  });
 });
