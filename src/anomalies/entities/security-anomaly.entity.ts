@@ -1,6 +1,7 @@
-import { Check, Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, Entity, Index } from 'typeorm';
 import type { AnomalyKind, AnomalySeverity } from '../detectors/detector.types';
 import { ForeignKey } from '../../database/foreign-key';
+import { WorkspaceRow } from '../../database/workspace-row';
 
 /** One finding of a detector about one session (spec D, "Security anomaly"). */
 @Entity('security_anomalies')
@@ -10,9 +11,7 @@ import { ForeignKey } from '../../database/foreign-key';
 @Index('security_anomalies_user_created_idx', { synchronize: false })
 @Check('security_anomalies_kind_check', `kind IN ('new_device', 'new_ip', 'new_country', 'impossible_travel')`)
 @Check('security_anomalies_severity_check', `severity IN ('info', 'warn', 'critical')`)
-export class SecurityAnomaly {
-  @PrimaryGeneratedColumn('uuid') id: string;
-  @Column('uuid', { name: 'workspace_id' }) workspaceId: string;
+export class SecurityAnomaly extends WorkspaceRow {
   // Named by table: the workspaces and end_users entities belong to their own modules.
   @ForeignKey('workspaces', 'security_anomalies', 'workspace_id', { onDelete: 'CASCADE' }) workspace?: object;
   @Column('uuid', { name: 'user_id' }) userId: string;

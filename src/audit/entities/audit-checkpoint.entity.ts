@@ -1,11 +1,10 @@
-import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index } from 'typeorm';
+import { WorkspaceRow } from '../../database/workspace-row';
 
 /** A signed head of a workspace's audit chain (decision 0710). Append-only, written by the sealer. */
 @Entity('audit_checkpoints')
 @Index('audit_checkpoints_workspace_seq_idx', ['workspaceId', 'seq'])
-export class AuditCheckpoint {
-  @PrimaryGeneratedColumn('uuid') id!: string;
-  @Column('uuid', { name: 'workspace_id' }) workspaceId!: string;
+export class AuditCheckpoint extends WorkspaceRow {
   @Column('bigint') seq!: string;
   @Column('uuid', { name: 'event_id' }) eventId!: string;
   @Column('text') hash!: string;

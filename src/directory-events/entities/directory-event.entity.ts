@@ -1,6 +1,7 @@
-import { Check, Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, Entity, Index } from 'typeorm';
 import { Workspace } from '../../workspaces/entities/workspace.entity';
 import { ForeignKey } from '../../database/foreign-key';
+import { WorkspaceRow } from '../../database/workspace-row';
 
 /**
  * One directory event (decision 0510): written with its SCIM change (the outbox), numbered
@@ -18,9 +19,7 @@ import { ForeignKey } from '../../database/foreign-key';
           'directory.user.deactivated', 'directory.user.reactivated', 'directory.group.created', 'directory.group.updated',
           'directory.group.deleted', 'directory.group.user_added', 'directory.group.user_removed')`,
 )
-export class DirectoryEvent {
-  @PrimaryGeneratedColumn('uuid') id!: string;
-  @Column('uuid', { name: 'workspace_id' }) workspaceId!: string;
+export class DirectoryEvent extends WorkspaceRow {
   @ForeignKey(() => Workspace, 'directory_events', 'workspace_id') workspace?: Workspace;
   /** Insertion order: the events of one transaction keep their emission order. bigint: text in JS. */
   @Column({ type: 'bigint', generated: 'identity', generatedIdentity: 'ALWAYS' }) written!: string;

@@ -1,7 +1,8 @@
-import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index } from 'typeorm';
 import { OAuthClient } from '../../oauth-clients/entities/oauth-client.entity';
 import { Workspace } from '../../workspaces/entities/workspace.entity';
 import { ForeignKey } from '../../database/foreign-key';
+import { WorkspaceRow } from '../../database/workspace-row';
 
 /**
  * An end user: an account of one OAuth client, or (no client) a workspace's directory account
@@ -16,9 +17,7 @@ import { ForeignKey } from '../../database/foreign-key';
 @Index('end_users_workspace_created_idx', ['workspaceId', 'createdAt', 'id'])
 // (workspace_id, created_at, id) of SCIM users only (a partial index): SCIM pages count and skip on it, index-only.
 @Index('end_users_scim_page_idx', { synchronize: false })
-export class EndUser {
-  @PrimaryGeneratedColumn('uuid') id: string;
-  @Column('uuid', { name: 'workspace_id' }) workspaceId: string;
+export class EndUser extends WorkspaceRow {
   @ForeignKey(() => Workspace, 'end_users', 'workspace_id') workspace?: Workspace;
   @Column('uuid', { name: 'oauth_client_id', nullable: true }) oauthClientId: string | null;
   @ForeignKey(() => OAuthClient, 'end_users', 'oauth_client_id', { onDelete: 'CASCADE' }) oauthClient?: OAuthClient | null;

@@ -1,6 +1,7 @@
-import { Check, Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, Entity, Index } from 'typeorm';
 import { Workspace } from '../../workspaces/entities/workspace.entity';
 import { ForeignKey } from '../../database/foreign-key';
+import { WorkspaceRow } from '../../database/workspace-row';
 
 export type MailStatus = 'pending' | 'sent' | 'failed';
 
@@ -12,9 +13,7 @@ export type MailStatus = 'pending' | 'sent' | 'failed';
 // (workspace_id, created_at DESC): a descending key TypeORM cannot declare; the migration owns it.
 @Index('mail_outbox_workspace_idx', { synchronize: false })
 @Check('mail_outbox_status_check', `status IN ('pending', 'sent', 'failed')`)
-export class MailOutboxMessage {
-  @PrimaryGeneratedColumn('uuid') id: string;
-  @Column('uuid', { name: 'workspace_id' }) workspaceId: string;
+export class MailOutboxMessage extends WorkspaceRow {
   @ForeignKey(() => Workspace, 'mail_outbox', 'workspace_id') workspace?: Workspace;
   @Column('text') template: string;
   @Column('text', { name: 'to_address' }) toAddress: string;

@@ -1,7 +1,8 @@
-import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, Unique } from 'typeorm';
 import type { JwkSet } from '../../oauth/assertions/public-key-set';
 import { Workspace } from '../../workspaces/entities/workspace.entity';
 import { ForeignKey } from '../../database/foreign-key';
+import { WorkspaceRow } from '../../database/workspace-row';
 
 /** An application end users belong to; its secret is stored as SHA-256 only. */
 @Entity('oauth_clients')
@@ -11,9 +12,7 @@ import { ForeignKey } from '../../database/foreign-key';
 @Check('oauth_clients_subject_type_check', `subject_type IN ('public', 'pairwise')`)
 @Check('oauth_clients_id_token_alg_check', `id_token_alg IN ('RS256', 'ES256')`)
 @Check('oauth_clients_public_pkce_check', `require_pkce OR client_type = 'confidential'`)
-export class OAuthClient {
-  @PrimaryGeneratedColumn('uuid') id: string;
-  @Column('uuid', { name: 'workspace_id' }) workspaceId: string;
+export class OAuthClient extends WorkspaceRow {
   @ForeignKey(() => Workspace, 'oauth_clients', 'workspace_id') workspace?: Workspace;
   @Column('text', { name: 'client_id' }) clientId: string;
   @Column('text', { name: 'client_secret_hash', select: false }) clientSecretHash: string;

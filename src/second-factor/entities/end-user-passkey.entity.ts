@@ -1,16 +1,15 @@
-import { Check, Column, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Check, Column, Entity, Index, Unique } from 'typeorm';
 import { Workspace } from '../../workspaces/entities/workspace.entity';
 import { EndUser } from '../../end-user-directory/entities/end-user.entity';
 import { ForeignKey } from '../../database/foreign-key';
+import { WorkspaceRow } from '../../database/workspace-row';
 
 /** A WebAuthn credential of an end user (decision 0320): its public key, sign counter and name. */
 @Entity('end_user_passkeys')
 @Unique('end_user_passkeys_credential_key', ['workspaceId', 'credentialId'])
 @Index('end_user_passkeys_user_idx', ['workspaceId', 'userId'])
 @Check('end_user_passkeys_device_type_check', `device_type IN ('singleDevice', 'multiDevice')`)
-export class EndUserPasskey {
-  @PrimaryGeneratedColumn('uuid') id: string;
-  @Column('uuid', { name: 'workspace_id' }) workspaceId: string;
+export class EndUserPasskey extends WorkspaceRow {
   @ForeignKey(() => Workspace, 'end_user_passkeys', 'workspace_id') workspace?: Workspace;
   @Column('uuid', { name: 'user_id' }) userId: string;
   @ForeignKey(() => EndUser, 'end_user_passkeys', 'user_id') user?: EndUser;

@@ -1,14 +1,13 @@
-import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index } from 'typeorm';
 import { Workspace } from '../../workspaces/entities/workspace.entity';
 import { EndUser } from '../../end-user-directory/entities/end-user.entity';
 import { ForeignKey } from '../../database/foreign-key';
+import { WorkspaceRow } from '../../database/workspace-row';
 
 /** One single-use recovery code, as an HMAC under a server key (decision 0311). */
 @Entity('end_user_recovery_codes')
 @Index('end_user_recovery_codes_user_idx', ['workspaceId', 'userId'])
-export class EndUserRecoveryCode {
-  @PrimaryGeneratedColumn('uuid') id: string;
-  @Column('uuid', { name: 'workspace_id' }) workspaceId: string;
+export class EndUserRecoveryCode extends WorkspaceRow {
   @ForeignKey(() => Workspace, 'end_user_recovery_codes', 'workspace_id') workspace?: Workspace;
   @Column('uuid', { name: 'user_id' }) userId: string;
   @ForeignKey(() => EndUser, 'end_user_recovery_codes', 'user_id') user?: EndUser;

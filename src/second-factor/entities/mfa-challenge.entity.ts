@@ -1,7 +1,8 @@
-import { Check, Column, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Check, Column, Entity, Index, Unique } from 'typeorm';
 import { Workspace } from '../../workspaces/entities/workspace.entity';
 import { EndUser } from '../../end-user-directory/entities/end-user.entity';
 import { ForeignKey } from '../../database/foreign-key';
+import { WorkspaceRow } from '../../database/workspace-row';
 
 export type ChallengeReason = 'second_factor' | 'step_up';
 
@@ -14,9 +15,7 @@ export type ChallengeReason = 'second_factor' | 'step_up';
 @Index('end_user_mfa_challenges_expires_idx', ['expiresAt'])
 @Check('end_user_mfa_challenges_kind_check', `kind IN ('api', 'browser')`)
 @Check('end_user_mfa_challenges_reason_check', `reason IN ('second_factor', 'step_up')`)
-export class EndUserMfaChallenge {
-  @PrimaryGeneratedColumn('uuid') id: string;
-  @Column('uuid', { name: 'workspace_id' }) workspaceId: string;
+export class EndUserMfaChallenge extends WorkspaceRow {
   @ForeignKey(() => Workspace, 'end_user_mfa_challenges', 'workspace_id') workspace?: Workspace;
   @Column('uuid', { name: 'user_id' }) userId: string;
   @ForeignKey(() => EndUser, 'end_user_mfa_challenges', 'user_id') user?: EndUser;

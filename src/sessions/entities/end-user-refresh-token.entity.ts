@@ -1,15 +1,14 @@
-import { Column, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Column, Entity, Index, Unique } from 'typeorm';
 import { Workspace } from '../../workspaces/entities/workspace.entity';
 import { EndUserSession } from './end-user-session.entity';
 import { ForeignKey } from '../../database/foreign-key';
+import { WorkspaceRow } from '../../database/workspace-row';
 
 /** A refresh token of an API session, stored hashed; it works once (decision 0301). */
 @Entity('end_user_refresh_tokens')
 @Unique('end_user_refresh_tokens_token_hash_key', ['tokenHash'])
 @Index('end_user_refresh_tokens_session_idx', ['sessionId'])
-export class EndUserRefreshToken {
-  @PrimaryGeneratedColumn('uuid') id: string;
-  @Column('uuid', { name: 'workspace_id' }) workspaceId: string;
+export class EndUserRefreshToken extends WorkspaceRow {
   @ForeignKey(() => Workspace, 'end_user_refresh_tokens', 'workspace_id') workspace?: Workspace;
   @Column('uuid', { name: 'session_id' }) sessionId: string;
   @ForeignKey(() => EndUserSession, 'end_user_refresh_tokens', 'session_id') session?: EndUserSession;

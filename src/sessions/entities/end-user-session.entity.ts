@@ -1,8 +1,9 @@
-import { Check, Column, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Check, Column, Entity, Index, Unique } from 'typeorm';
 import { OAuthClient } from '../../oauth-clients/entities/oauth-client.entity';
 import { Workspace } from '../../workspaces/entities/workspace.entity';
 import { EndUser } from '../../end-user-directory/entities/end-user.entity';
 import { ForeignKey } from '../../database/foreign-key';
+import { WorkspaceRow } from '../../database/workspace-row';
 
 /** One sign-in (decision 0300): kind 'api' (token pair) or 'browser' (hosted login cookie esid, stored hashed). */
 @Entity('end_user_sessions')
@@ -10,9 +11,7 @@ import { ForeignKey } from '../../database/foreign-key';
 @Index('end_user_sessions_user_idx', { synchronize: false })
 @Unique('end_user_sessions_browser_token_hash_key', ['browserTokenHash'])
 @Check('end_user_sessions_kind_check', `kind IN ('api', 'browser')`)
-export class EndUserSession {
-  @PrimaryGeneratedColumn('uuid') id: string;
-  @Column('uuid', { name: 'workspace_id' }) workspaceId: string;
+export class EndUserSession extends WorkspaceRow {
   @ForeignKey(() => Workspace, 'end_user_sessions', 'workspace_id') workspace?: Workspace;
   @Column('uuid', { name: 'user_id' }) userId: string;
   @ForeignKey(() => EndUser, 'end_user_sessions', 'user_id') user?: EndUser;

@@ -1,5 +1,6 @@
-import { Check, Column, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Check, Column, Entity, Index, Unique } from 'typeorm';
 import { ForeignKey } from '../../database/foreign-key';
+import { WorkspaceRow } from '../../database/workspace-row';
 
 export type DefaultSubjects = 'ALL' | 'NONE';
 
@@ -13,9 +14,7 @@ export type DefaultSubjects = 'ALL' | 'NONE';
 @Unique('ssf_receivers_client_id_key', ['clientId'])
 @Index('ssf_receivers_workspace_idx', ['workspaceId', 'createdAt'])
 @Check('ssf_receivers_default_subjects_check', `default_subjects IN ('ALL', 'NONE')`)
-export class SsfReceiver {
-  @PrimaryGeneratedColumn('uuid') id!: string;
-  @Column('uuid', { name: 'workspace_id' }) workspaceId!: string;
+export class SsfReceiver extends WorkspaceRow {
   // Named by table: the workspaces and developers entities belong to their own modules.
   @ForeignKey('workspaces', 'ssf_receivers', 'workspace_id') workspace?: object;
   @Column('text') name!: string;

@@ -1,6 +1,7 @@
-import { Check, Column, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Check, Column, Entity, Index, Unique } from 'typeorm';
 import { SsfStream } from './ssf-stream.entity';
 import { ForeignKey } from '../../database/foreign-key';
+import { WorkspaceRow } from '../../database/workspace-row';
 
 export type SetStatus = 'pending' | 'delivered' | 'acknowledged' | 'failed';
 
@@ -14,9 +15,7 @@ export type SetStatus = 'pending' | 'delivered' | 'acknowledged' | 'failed';
 @Unique('ssf_sets_jti_key', ['jti'])
 @Index('ssf_sets_stream_pending_idx', ['streamId', 'made'], { where: "status = 'pending'" })
 @Check('ssf_sets_status_check', `status IN ('pending', 'delivered', 'acknowledged', 'failed')`)
-export class SsfSet {
-  @PrimaryGeneratedColumn('uuid') id!: string;
-  @Column('uuid', { name: 'workspace_id' }) workspaceId!: string;
+export class SsfSet extends WorkspaceRow {
   @ForeignKey('workspaces', 'ssf_sets', 'workspace_id') workspace?: object;
   @Column('uuid', { name: 'stream_id' }) streamId!: string;
   @ForeignKey(() => SsfStream, 'ssf_sets', 'stream_id') stream?: SsfStream;

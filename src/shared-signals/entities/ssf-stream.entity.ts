@@ -1,6 +1,7 @@
-import { Check, Column, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Check, Column, Entity, Index, Unique } from 'typeorm';
 import { SsfReceiver } from './ssf-receiver.entity';
 import { ForeignKey } from '../../database/foreign-key';
+import { WorkspaceRow } from '../../database/workspace-row';
 
 export const PUSH = 'urn:ietf:rfc:8935';
 export const POLL = 'urn:ietf:rfc:8936';
@@ -17,9 +18,7 @@ export type StreamStatus = 'enabled' | 'paused' | 'disabled';
 @Index('ssf_streams_workspace_idx', ['workspaceId'])
 @Check('ssf_streams_status_check', `status IN ('enabled', 'paused', 'disabled')`)
 @Check('ssf_streams_delivery_method_check', `delivery_method IN ('urn:ietf:rfc:8935', 'urn:ietf:rfc:8936')`)
-export class SsfStream {
-  @PrimaryGeneratedColumn('uuid') id!: string;
-  @Column('uuid', { name: 'workspace_id' }) workspaceId!: string;
+export class SsfStream extends WorkspaceRow {
   @ForeignKey('workspaces', 'ssf_streams', 'workspace_id') workspace?: object;
   @Column('uuid', { name: 'receiver_id' }) receiverId!: string;
   @ForeignKey(() => SsfReceiver, 'ssf_streams', 'receiver_id') receiver?: SsfReceiver;

@@ -1,14 +1,13 @@
-import { Check, Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, Entity, Index } from 'typeorm';
 import { SsoConnection } from './sso-connection.entity';
 import { ForeignKey } from '../../database/foreign-key';
+import { WorkspaceRow } from '../../database/workspace-row';
 
 /** One upstream answer to a connection, accepted or refused with its reason (the developer's "why did SSO fail?"). */
 @Entity('sso_attempts')
 @Index('sso_attempts_connection_idx', ['connectionId', 'at'])
 @Check('sso_attempts_outcome_check', `outcome IN ('success', 'failure')`)
-export class SsoAttempt {
-  @PrimaryGeneratedColumn('uuid') id!: string;
-  @Column('uuid', { name: 'workspace_id' }) workspaceId!: string;
+export class SsoAttempt extends WorkspaceRow {
   @ForeignKey('workspaces', 'sso_attempts', 'workspace_id') workspace?: object;
   @Column('uuid', { name: 'connection_id' }) connectionId!: string;
   @ForeignKey(() => SsoConnection, 'sso_attempts', 'connection_id') connection?: SsoConnection;

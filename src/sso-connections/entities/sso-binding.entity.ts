@@ -1,6 +1,7 @@
-import { Column, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Column, Entity, Index, Unique } from 'typeorm';
 import { SsoConnection } from './sso-connection.entity';
 import { ForeignKey } from '../../database/foreign-key';
+import { WorkspaceRow } from '../../database/workspace-row';
 
 /**
  * Which person of the workspace's directory an upstream subject is (decision 0410). Made at the
@@ -11,9 +12,7 @@ import { ForeignKey } from '../../database/foreign-key';
 @Unique('sso_bindings_subject_key', ['connectionId', 'issuer', 'subject'])
 @Unique('sso_bindings_user_key', ['connectionId', 'userId'])
 @Index('sso_bindings_user_idx', ['workspaceId', 'userId'])
-export class SsoBinding {
-  @PrimaryGeneratedColumn('uuid') id!: string;
-  @Column('uuid', { name: 'workspace_id' }) workspaceId!: string;
+export class SsoBinding extends WorkspaceRow {
   @ForeignKey('workspaces', 'sso_bindings', 'workspace_id') workspace?: object;
   @Column('uuid', { name: 'connection_id' }) connectionId!: string;
   @ForeignKey(() => SsoConnection, 'sso_bindings', 'connection_id') connection?: SsoConnection;

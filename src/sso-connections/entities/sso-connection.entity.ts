@@ -1,5 +1,6 @@
-import { Check, Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, Entity, Index } from 'typeorm';
 import { ForeignKey } from '../../database/foreign-key';
+import { WorkspaceRow } from '../../database/workspace-row';
 
 export type SsoProtocol = 'oidc' | 'saml';
 export type TokenEndpointAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt';
@@ -27,9 +28,7 @@ export interface ProfileMapping {
   `oidc_token_endpoint_auth_method IN ('client_secret_basic', 'client_secret_post', 'private_key_jwt')`,
 )
 @Check('sso_connections_certificates_check', `cardinality(saml_idp_certificates) <= 2`)
-export class SsoConnection {
-  @PrimaryGeneratedColumn('uuid') id!: string;
-  @Column('uuid', { name: 'workspace_id' }) workspaceId!: string;
+export class SsoConnection extends WorkspaceRow {
   // Named by table: the workspaces entity belongs to its own module.
   @ForeignKey('workspaces', 'sso_connections', 'workspace_id') workspace?: object;
   @Column('text') name!: string;

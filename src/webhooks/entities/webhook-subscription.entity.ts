@@ -1,5 +1,6 @@
-import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index } from 'typeorm';
 import { ForeignKey } from '../../database/foreign-key';
+import { WorkspaceRow } from '../../database/workspace-row';
 
 /**
  * A workspace's webhook endpoint (Standard Webhooks). `position` is the last seq of the
@@ -8,9 +9,7 @@ import { ForeignKey } from '../../database/foreign-key';
  */
 @Entity('webhook_subscriptions')
 @Index('webhook_subscriptions_workspace_idx', ['workspaceId', 'createdAt'])
-export class WebhookSubscription {
-  @PrimaryGeneratedColumn('uuid') id!: string;
-  @Column('uuid', { name: 'workspace_id' }) workspaceId!: string;
+export class WebhookSubscription extends WorkspaceRow {
   // Named by table: the workspaces entity belongs to its own module.
   @ForeignKey('workspaces', 'webhook_subscriptions', 'workspace_id') workspace?: object;
   @Column('text') url!: string;

@@ -1,5 +1,6 @@
-import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index } from 'typeorm';
 import { ForeignKey } from '../../../database/foreign-key';
+import { WorkspaceRow } from '../../../database/workspace-row';
 
 /**
  * A service provider registered in a workspace (spec B). The entity id is unique across the
@@ -8,9 +9,7 @@ import { ForeignKey } from '../../../database/foreign-key';
 @Entity('saml_service_providers')
 @Index('saml_service_providers_entity_id_key', ['spEntityId'], { unique: true })
 @Index('saml_service_providers_workspace_idx', ['workspaceId', 'createdAt'])
-export class SamlServiceProvider {
-  @PrimaryGeneratedColumn('uuid') id!: string;
-  @Column('uuid', { name: 'workspace_id' }) workspaceId!: string;
+export class SamlServiceProvider extends WorkspaceRow {
   // Named by table: the workspaces entity belongs to the workspaces module.
   @ForeignKey('workspaces', 'saml_service_providers', 'workspace_id', { onDelete: 'CASCADE' }) workspace?: object;
   @Column('text') name!: string;

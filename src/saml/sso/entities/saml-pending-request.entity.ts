@@ -1,15 +1,14 @@
-import { Column, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Column, Entity, Index, Unique } from 'typeorm';
 import { SamlServiceProvider } from '../../sps/entities/saml-service-provider.entity';
 import { ForeignKey } from '../../../database/foreign-key';
+import { WorkspaceRow } from '../../../database/workspace-row';
 
 /** An AuthnRequest parked while the browser signs in; only the hash of its ticket (a cookie) is kept. */
 @Entity('saml_pending_requests')
 @Unique('saml_pending_requests_ticket_hash_key', ['ticketHash'])
 @Index('saml_pending_requests_expiry_idx', ['expiresAt'])
 @Index('saml_pending_requests_client_idx', ['clientIp', 'createdAt'])
-export class SamlPendingRequest {
-  @PrimaryGeneratedColumn('uuid') id!: string;
-  @Column('uuid', { name: 'workspace_id' }) workspaceId!: string;
+export class SamlPendingRequest extends WorkspaceRow {
   // Named by table: the workspaces entity belongs to the workspaces module.
   @ForeignKey('workspaces', 'saml_pending_requests', 'workspace_id', { onDelete: 'CASCADE' }) workspace?: object;
   @Column('uuid', { name: 'service_provider_id' }) serviceProviderId!: string;

@@ -1,7 +1,8 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index } from 'typeorm';
 import { Workspace } from '../../../workspaces/entities/workspace.entity';
 import { ScimOAuthClient } from './scim-oauth-client.entity';
 import { ForeignKey } from '../../../database/foreign-key';
+import { WorkspaceRow } from '../../../database/workspace-row';
 
 /**
  * One secret of a SCIM OAuth client: shown once, only its SHA-256 stored. Several can be live at
@@ -9,9 +10,7 @@ import { ForeignKey } from '../../../database/foreign-key';
  */
 @Entity('scim_oauth_client_secrets')
 @Index('scim_oauth_client_secrets_client_idx', ['clientId', 'createdAt'])
-export class ScimOAuthClientSecret {
-  @PrimaryGeneratedColumn('uuid') id!: string;
-  @Column('uuid', { name: 'workspace_id' }) workspaceId!: string;
+export class ScimOAuthClientSecret extends WorkspaceRow {
   @ForeignKey(() => Workspace, 'scim_oauth_client_secrets', 'workspace_id') workspace?: Workspace;
   @Column('uuid', { name: 'client_id' }) clientId!: string;
   @ForeignKey(() => ScimOAuthClient, 'scim_oauth_client_secrets', 'client_id') client?: ScimOAuthClient;

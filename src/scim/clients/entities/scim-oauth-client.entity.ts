@@ -1,9 +1,10 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, Unique } from 'typeorm';
 import { Developer } from '../../../developers/entities/developer.entity';
 import { Workspace } from '../../../workspaces/entities/workspace.entity';
 
 import type { JwkSet } from '../../../oauth/assertions/public-key-set';
 import { ForeignKey } from '../../../database/foreign-key';
+import { WorkspaceRow } from '../../../database/workspace-row';
 
 export type { JwkSet, StoredJwk } from '../../../oauth/assertions/public-key-set';
 
@@ -17,9 +18,7 @@ export type { JwkSet, StoredJwk } from '../../../oauth/assertions/public-key-set
 @Entity('scim_oauth_clients')
 @Unique('scim_oauth_clients_client_id_key', ['clientId'])
 @Index('scim_oauth_clients_workspace_idx', ['workspaceId', 'createdAt'])
-export class ScimOAuthClient {
-  @PrimaryGeneratedColumn('uuid') id!: string;
-  @Column('uuid', { name: 'workspace_id' }) workspaceId!: string;
+export class ScimOAuthClient extends WorkspaceRow {
   @ForeignKey(() => Workspace, 'scim_oauth_clients', 'workspace_id') workspace?: Workspace;
   @Column('text', { name: 'client_id' }) clientId!: string;
   @Column('text') label!: string;

@@ -1,6 +1,7 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, UpdateDateColumn } from 'typeorm';
 import { Workspace } from '../../../workspaces/entities/workspace.entity';
 import { ForeignKey } from '../../../database/foreign-key';
+import { WorkspaceRow } from '../../../database/workspace-row';
 
 /** A SCIM Group of a workspace; its members are rows of scim_group_members. */
 @Entity('scim_groups')
@@ -10,9 +11,7 @@ import { ForeignKey } from '../../../database/foreign-key';
 @Index('scim_groups_workspace_created_idx', ['workspaceId', 'createdAt', 'id'])
 // externalId eq filters (RFC 7643 §3.1); not unique: the client issues it.
 @Index('scim_groups_external_id_idx', ['workspaceId', 'externalId'])
-export class ScimGroup {
-  @PrimaryGeneratedColumn('uuid') id!: string;
-  @Column('uuid', { name: 'workspace_id' }) workspaceId!: string;
+export class ScimGroup extends WorkspaceRow {
   @ForeignKey(() => Workspace, 'scim_groups', 'workspace_id') workspace?: Workspace;
   @Column('text', { name: 'display_name' }) displayName!: string;
   /** The identity provider's own id for the group, as sent (case-exact); null when none was sent. */

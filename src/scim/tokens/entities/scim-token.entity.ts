@@ -1,7 +1,8 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, Unique } from 'typeorm';
 import { Workspace } from '../../../workspaces/entities/workspace.entity';
 import { Developer } from '../../../developers/entities/developer.entity';
 import { ForeignKey } from '../../../database/foreign-key';
+import { WorkspaceRow } from '../../../database/workspace-row';
 
 /**
  * A SCIM bearer token (spec A): `scim_` + 40 random bytes, shown once, only its SHA-256 stored.
@@ -10,9 +11,7 @@ import { ForeignKey } from '../../../database/foreign-key';
 @Entity('scim_tokens')
 @Unique('scim_tokens_token_hash_key', ['tokenHash'])
 @Index('scim_tokens_workspace_idx', ['workspaceId', 'createdAt'])
-export class ScimToken {
-  @PrimaryGeneratedColumn('uuid') id!: string;
-  @Column('uuid', { name: 'workspace_id' }) workspaceId!: string;
+export class ScimToken extends WorkspaceRow {
   @ForeignKey(() => Workspace, 'scim_tokens', 'workspace_id') workspace?: Workspace;
   @Column('text') label!: string;
   @Column('text', { name: 'token_hash' }) tokenHash!: string;
