@@ -49,32 +49,18 @@ export function settleRiders(rows: readonly QueryRow[], riders: readonly Stateme
   riders.forEach((rider, i) => rider.settle(textOrNull(rows[0], `rider_${i}`)));
 }
 
-/** Runs `s`, a single-row change, with the riders nested around it (withRiders); settles them and reads its rows. */
-export function runChangeWithRiders<R>(
+/**
+ * Runs `s` with the unit of work's riders on it: as its columns where its text has their place
+ * (RIDER_COLUMNS, withRiderColumns), else nested around it (withRiders). Tells each rider what it
+ * answered and reads the rows the statement answers.
+ */
+export async function runWithRiders<R>(
   on: DataSource | EntityManager,
   s: Statement<R>,
   params: unknown[],
   riders: readonly StatementRider[],
 ): Promise<R[]> {
-  return runRidden(on, s, withRiders(s.text, params, riders), riders);
-}
-
-/** Runs `s`, a CTE with a place for riders (RIDER_COLUMNS), with the riders as its columns; settles them and reads its rows. */
-export function runWithRiderColumns<R>(
-  on: DataSource | EntityManager,
-  s: Statement<R>,
-  params: unknown[],
-  riders: readonly StatementRider[],
-): Promise<R[]> {
-  return runRidden(on, s, withRiderColumns(s.text, params, riders), riders);
-}
-
-async function runRidden<R>(
-  on: DataSource | EntityManager,
-  s: Statement<R>,
-  ridden: { sql: string; params: unknown[] },
-  riders: readonly StatementRider[],
-): Promise<R[]> {
+  const ridden = s.text.includes(RIDER_COLUMNS) ? withRiderColumns(s.text, params, riders) : withRiders(s.text, params, riders);
   const statement = rewritten(s, ridden.sql);
   const rows = await runRaw(on, statement, ridden.params);
   settleRiders(rows, riders);

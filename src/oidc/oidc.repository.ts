@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { computed, entityColumns, nested, NO_ROW } from '../database/row-shape';
 import { RowShapeError } from '../database/rows';
 import { first, run, statement } from '../database/statement';
-import { RIDER_COLUMNS, runWithRiderColumns } from '../database/statement-riders';
+import { RIDER_COLUMNS, runWithRiders } from '../database/statement-riders';
 import type { Tx } from '../database/unit-of-work';
 import { EndUser } from '../end-user-directory/entities/end-user.entity';
 import type { ApplicationSessionRow } from '../sessions/sessions.service';
@@ -453,7 +453,7 @@ export class OidcRepository {
       refresh.accessExpiresAt,
       refresh.expiresAt,
     ];
-    return (await runWithRiderColumns(on ?? this.dataSource, EXCHANGE_CODE, values, riders)).length === 1;
+    return (await runWithRiders(on ?? this.dataSource, EXCHANGE_CODE, values, riders)).length === 1;
   }
 
   /** Spends a code without an exchange (its person was deactivated: it must not work later either). */

@@ -3,7 +3,7 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, IsNull, MoreThan, Repository } from 'typeorm';
 import { computed, entityColumns, nested, NO_ROW } from '../database/row-shape';
 import { first, one, run, statement } from '../database/statement';
-import { RIDER_COLUMNS, runWithRiderColumns } from '../database/statement-riders';
+import { RIDER_COLUMNS, runWithRiders } from '../database/statement-riders';
 import type { Tx } from '../database/unit-of-work';
 import type { EndUserSessionRecord, StatementRider } from '../events/domain-events';
 import { EndUserRefreshToken } from './entities/end-user-refresh-token.entity';
@@ -283,7 +283,7 @@ export class SessionsRepository {
       next.accessExpiresAt,
       next.expiresAt,
     ];
-    return (await runWithRiderColumns(on ?? this.dataSource, ROTATE_REFRESH_TOKEN, values, riders)).length === 1;
+    return (await runWithRiders(on ?? this.dataSource, ROTATE_REFRESH_TOKEN, values, riders)).length === 1;
   }
 
   async markRefreshUsed(tx: Tx, workspaceId: string, id: string, now: Date): Promise<void> {

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { computed, entityColumns } from '../../database/row-shape';
 import { first, one, run, statement, statementFamily } from '../../database/statement';
-import { runChangeWithRiders } from '../../database/statement-riders';
+import { runWithRiders } from '../../database/statement-riders';
 import type { Tx } from '../../database/unit-of-work';
 import type { StatementRider } from '../../events/domain-events';
 import { EndUser } from '../../end-user-directory/entities/end-user.entity';
@@ -173,7 +173,7 @@ export class ScimUsersRepository {
     riders: readonly StatementRider[],
   ): Promise<UserRow | undefined> {
     const values = [id, workspaceId, user.email, user.firstName ?? '', user.lastName ?? '', user.isActive];
-    return (await runChangeWithRiders(on ?? this.dataSource, INSERT, values, riders))[0];
+    return (await runWithRiders(on ?? this.dataSource, INSERT, values, riders))[0];
   }
 
   /**
