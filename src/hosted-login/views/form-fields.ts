@@ -55,3 +55,31 @@ export function codeField(opts: { label: string; hasError: boolean; hint?: strin
     ${opts.hint ? html`<p class="hint" id="code-hint">${opts.hint}</p>` : ''}
   </div>`;
 }
+
+/**
+ * A new password's input and its hint (sign-up, reset); with `hasError` it points at the form's
+ * error, is marked invalid and takes the focus.
+ */
+export function newPasswordField(opts: {
+  name: 'password' | 'new_password';
+  label: string;
+  minLength: number;
+  hint: string;
+  hasError: boolean;
+}): SafeHtml {
+  return html`<div class="field">
+    <label for="${opts.name}">${opts.label}</label>
+    <input
+      id="${opts.name}"
+      name="${opts.name}"
+      type="password"
+      autocomplete="new-password"
+      required
+      minlength="${String(opts.minLength)}"
+      maxlength="256"
+      aria-describedby="password-hint${opts.hasError ? ' form-error' : ''}"
+      ${opts.hasError ? html`aria-invalid="true" autofocus` : ''}
+    />
+    <p class="hint" id="password-hint">${opts.hint}</p>
+  </div>`;
+}

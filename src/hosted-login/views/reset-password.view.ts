@@ -1,7 +1,7 @@
 import { html } from '../../common/html/html';
 import { contextFields, HostedFormModel } from './login-page.view';
 import { pageLayout } from '../../common/html/page-layout';
-import { codeField, emailField } from './form-fields';
+import { codeField, emailField, newPasswordField } from './form-fields';
 
 interface ResetPageBase extends HostedFormModel {
   notice?: string | null;
@@ -33,20 +33,13 @@ export function renderResetConfirmPage(model: ResetPageBase & { email: string })
       <input type="hidden" name="csrf_token" value="${model.csrfToken}" />
       <input type="hidden" name="email" value="${model.email}" />
       ${contextFields(model.next, model.context)} ${codeField({ label: 'Code from the email', hasError })}
-      <div class="field">
-        <label for="new_password">New password</label>
-        <input
-          id="new_password"
-          name="new_password"
-          type="password"
-          autocomplete="new-password"
-          required
-          minlength="8"
-          maxlength="256"
-          aria-describedby="password-hint"
-        />
-        <p class="hint" id="password-hint">At least 8 characters. Other sessions are signed out.</p>
-      </div>
+      ${newPasswordField({
+        name: 'new_password',
+        label: 'New password',
+        minLength: 8,
+        hint: 'At least 8 characters. Other sessions are signed out.',
+        hasError: false,
+      })}
       <button type="submit">Set password</button>
     </form>`;
   return pageLayout({ title: 'Choose a new password', brand: model.brand }, content);

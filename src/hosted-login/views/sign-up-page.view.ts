@@ -1,6 +1,6 @@
 import { html } from '../../common/html/html';
 import { pageLayout } from '../../common/html/page-layout';
-import { emailField } from './form-fields';
+import { emailField, newPasswordField } from './form-fields';
 import { contextFields, HostedFormModel } from './login-page.view';
 
 export interface SignUpPageModel extends HostedFormModel {
@@ -19,21 +19,13 @@ export function renderSignUpPage(model: SignUpPageModel): string {
       <input type="hidden" name="csrf_token" value="${model.csrfToken}" />
       ${contextFields(model.next, model.context)}
       ${emailField({ value: model.email, hasError, autofocus: !hasError, autocomplete: 'username' })}
-      <div class="field">
-        <label for="password">Password</label>
-        <input
-          id="password"
-          name="password"
-          type="password"
-          autocomplete="new-password"
-          required
-          minlength="${String(model.passwordMinLength)}"
-          maxlength="256"
-          aria-describedby="password-hint${hasError ? ' form-error' : ''}"
-          ${hasError ? html`aria-invalid="true" autofocus` : ''}
-        />
-        <p class="hint" id="password-hint">At least ${String(model.passwordMinLength)} characters.</p>
-      </div>
+      ${newPasswordField({
+        name: 'password',
+        label: 'Password',
+        minLength: model.passwordMinLength,
+        hint: `At least ${String(model.passwordMinLength)} characters.`,
+        hasError,
+      })}
       <button type="submit">Create account</button>
     </form>
     <p class="meta">We will email you a 6-digit code to confirm the address.</p>
