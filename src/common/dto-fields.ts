@@ -6,6 +6,7 @@ import {
   IsArray,
   IsBoolean,
   IsInt,
+  IsISO8601,
   IsObject,
   IsString,
   Max,
@@ -55,6 +56,10 @@ export const OptionalTextList = (items: number, max: number, doc: ApiPropertyOpt
     Optional(),
     ApiPropertyOptional(doc),
   );
+
+/** An optional ISO 8601 instant (strict: a date and a time), sent as a query string. */
+export const OptionalInstant = (doc: ApiPropertyOptions = {}) =>
+  applyDecorators(IsISO8601({ strict: true }), Optional(), ApiPropertyOptional(doc));
 
 /** An optional boolean. */
 export const OptionalFlag = (doc: ApiPropertyOptions = {}) => applyDecorators(IsBoolean(), Optional(), ApiPropertyOptional(doc));

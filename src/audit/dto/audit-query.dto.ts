@@ -1,9 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsISO8601, IsUUID } from 'class-validator';
+import { IsIn, IsUUID } from 'class-validator';
 import { ACTOR_TYPES, AUDIT_SEVERITIES } from '../../events/audit-catalog';
 import { IsIntegerString } from '../../common/integer-string';
 import { Optional } from '../../common/optional';
-import { OptionalText, PageLimit } from '../../common/dto-fields';
+import { OptionalText, PageLimit, OptionalInstant } from '../../common/dto-fields';
 
 export class AuditQueryDto {
   @ApiProperty({ format: 'uuid' }) @IsUUID() workspace_id: string;
@@ -17,41 +17,30 @@ export class AuditQueryDto {
   })
   subject_id?: string;
   @OptionalText(100) ip_address?: string;
-  @ApiPropertyOptional({ description: 'Lower bound on created_at (ISO 8601, inclusive)' })
-  @Optional()
-  @IsISO8601({ strict: true })
-  from?: string;
-  @ApiPropertyOptional({ description: 'Upper bound on created_at (ISO 8601, inclusive)' })
-  @Optional()
-  @IsISO8601({ strict: true })
-  to?: string;
+  @OptionalInstant({ description: 'Lower bound on created_at (ISO 8601, inclusive)' }) from?: string;
+  @OptionalInstant({ description: 'Upper bound on created_at (ISO 8601, inclusive)' }) to?: string;
   @PageLimit()
   limit?: number;
-  @ApiPropertyOptional({ description: 'next_cursor of the previous page' }) @Optional() @IsISO8601({ strict: true }) cursor?: string;
+  @OptionalInstant({ description: 'next_cursor of the previous page' }) cursor?: string;
 }
 
 export class AuditExportQueryDto {
   @ApiProperty({ format: 'uuid' }) @IsUUID() workspace_id: string;
-  @ApiPropertyOptional() @Optional() @IsISO8601({ strict: true }) from?: string;
-  @ApiPropertyOptional() @Optional() @IsISO8601({ strict: true }) to?: string;
+  @OptionalInstant() from?: string;
+  @OptionalInstant() to?: string;
 }
 
 export class AuditVerifyQueryDto {
   @ApiProperty({ format: 'uuid' }) @IsUUID() workspace_id: string;
-  @ApiPropertyOptional({ description: 'Check the links sealed at or after this instant (ISO 8601); default: from the first link' })
-  @Optional()
-  @IsISO8601({ strict: true })
+  @OptionalInstant({ description: 'Check the links sealed at or after this instant (ISO 8601); default: from the first link' })
   from?: string;
-  @ApiPropertyOptional({ description: 'Check the links sealed at or before this instant (ISO 8601); default: to the head' })
-  @Optional()
-  @IsISO8601({ strict: true })
-  to?: string;
+  @OptionalInstant({ description: 'Check the links sealed at or before this instant (ISO 8601); default: to the head' }) to?: string;
 }
 
 export class AuditCheckpointsQueryDto {
   @ApiProperty({ format: 'uuid' }) @IsUUID() workspace_id: string;
-  @ApiPropertyOptional({ description: 'Signed at or after (ISO 8601)' }) @Optional() @IsISO8601({ strict: true }) from?: string;
-  @ApiPropertyOptional({ description: 'Signed at or before (ISO 8601)' }) @Optional() @IsISO8601({ strict: true }) to?: string;
+  @OptionalInstant({ description: 'Signed at or after (ISO 8601)' }) from?: string;
+  @OptionalInstant({ description: 'Signed at or before (ISO 8601)' }) to?: string;
   @PageLimit(1000, 1000)
   limit?: number;
   @ApiPropertyOptional({ description: 'next_cursor of the previous page (a seq)', type: 'integer', format: 'int64' })
