@@ -1,6 +1,4 @@
-import type { EntityManager } from 'typeorm';
-import { randomBytes } from 'node:crypto';
-import { aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../test/support/repository';
+import { aSecretHash, aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../test/support/repository';
 import { anAuditEvent } from '../../test/support/repository-fixtures';
 import { AuditChainRepository, NewLink } from './audit-chain.repository';
 import { AuditRepository } from './audit.repository';
@@ -10,8 +8,7 @@ describe('AuditChainRepository', () => {
   let audit: AuditRepository;
   const db = repositoriesForSuite([AuditChainRepository, AuditRepository], (...booted) => ([chain, audit] = booted));
 
-  const tx = <T>(work: (t: EntityManager) => Promise<T>) => db.dataSource.transaction(work);
-  const aHash = () => randomBytes(32).toString('hex');
+  const aHash = () => aSecretHash();
 
   /** A workspace with `count` audit events, oldest first (their ids as the log holds them). */
   const aLog = async (count: number) => {
@@ -27,14 +24,14 @@ describe('AuditChainRepository', () => {
 
   /** Seals the events as a chain from seq 1, each link naming the previous one's hash. */
   const seal = async (workspaceId: string, eventIds: string[]): Promise<NewLink[]> => {
-    const sealedAt = (await tx((t) => chain.lockSealer(t)))!;
+    const sealedAt = (await db.transaction((t) => chain.lockSealer(t)))!;
     let prevHash = '0'.repeat(64);
     const links = eventIds.map((eventId, i) => {
       const link = { eventId, workspaceId, seq: i + 1, prevHash, hash: aHash(), sealedAt };
       prevHash = link.hash;
       return link;
     });
-    await tx((t) => chain.insertLinks(t, links));
+    await db.transaction((t) => chain.insertLinks(t, links));
     return links;
   };
 
@@ -43,15 +40,15 @@ describe('AuditChainRepository', () => {
     const held = new Promise<void>((resolve) => (releaseFirst = resolve));
     let firstHas!: (now: string | null) => void;
     const firstAnswer = new Promise<string | null>((resolve) => (firstHas = resolve));
-    const first = tx(async (t) => {
+    const first = db.transaction(async (t) => {
       firstHas(await chain.lockSealer(t));
       await held;
     });
     expect(await firstAnswer).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
-    expect(await tx((t) => chain.lockSealer(t))).toBeNull();
+    expect(await db.transaction((t) => chain.lockSealer(t))).toBeNull();
     releaseFirst();
     await first;
-    expect(await tx((t) => chain.lockSealer(t))).not.toBeNull();
+    expect(await db.transaction((t) => chain.lockSealer(t))).not.toBeNull();
   });
 
   it('follows a sealed chain: head, links in order with their events, and the seq range', async () => {
@@ -59,7 +56,9 @@ describe('AuditChainRepository', () => {
     expect(await chain.headSeq(null, workspaceId)).toBe(0);
     const links = await seal(workspaceId, eventIds);
     expect(await chain.headSeq(null, workspaceId)).toBe(3);
-    expect(await tx((t) => chain.heads(t, [workspaceId]))).toEqual([{ workspaceId, seq: 3, eventId: eventIds[2], hash: links[2].hash }]);
+    expect(await db.transaction((t) => chain.heads(t, [workspaceId]))).toEqual([
+      { workspaceId, seq: 3, eventId: eventIds[2], hash: links[2].hash },
+    ]);
     const read = await chain.links(null, workspaceId, 1, 3, 10);
     expect(read.map((l) => [l.seq, l.event_id, l.prev_hash, l.hash])).toEqual(
       links.slice(1).map((l) => [l.seq, l.eventId, l.prevHash, l.hash]),
@@ -83,8 +82,8 @@ describe('AuditChainRepository', () => {
       signature: 'sig',
       signed_at: signedAt,
     };
-    await tx((t) => chain.insertCheckpoint(t, checkpoint));
-    expect(await tx((t) => chain.lastCheckpoints(t, [workspaceId]))).toEqual(new Map([[workspaceId, { seq: 2, signedAt }]]));
+    await db.transaction((t) => chain.insertCheckpoint(t, checkpoint));
+    expect(await db.transaction((t) => chain.lastCheckpoints(t, [workspaceId]))).toEqual(new Map([[workspaceId, { seq: 2, signedAt }]]));
     const signed = await chain.checkpointsSigned(workspaceId, { afterSeq: 0, limit: 10 });
     expect(signed).toEqual([{ id: expect.any(String), ...checkpoint }]);
     expect(await chain.checkpointsCovering(workspaceId, 1, 2)).toHaveLength(1);
@@ -94,7 +93,7 @@ describe('AuditChainRepository', () => {
   it("never shows one workspace's chain or checkpoints to another", async () => {
     const mine = await aLog(2);
     const links = await seal(mine.workspaceId, mine.eventIds);
-    await tx((t) =>
+    await db.transaction((t) =>
       chain.insertCheckpoint(t, {
         workspace_id: mine.workspaceId,
         seq: 2,
@@ -107,12 +106,12 @@ describe('AuditChainRepository', () => {
     );
     const other = await aWorkspaceRow(db.dataSource);
     expect(await chain.headSeq(null, other)).toBe(0);
-    expect(await tx((t) => chain.heads(t, [other]))).toEqual([]);
+    expect(await db.transaction((t) => chain.heads(t, [other]))).toEqual([]);
     expect(await chain.links(null, other, 0, 2, 10)).toEqual([]);
     expect(await chain.seqRange(other)).toBeNull();
     expect(await chain.checkpointsSigned(other, { afterSeq: 0, limit: 10 })).toEqual([]);
     expect(await chain.checkpointsCovering(other, 1, 2)).toEqual([]);
-    expect(await tx((t) => chain.lastCheckpoints(t, [other]))).toEqual(new Map());
+    expect(await db.transaction((t) => chain.lastCheckpoints(t, [other]))).toEqual(new Map());
   });
 
   // The chain is append-only: a workspace's links are read (export, verification), never updated.

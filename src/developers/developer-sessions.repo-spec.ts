@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { aDeveloperRow, developerEmail, repositoriesForSuite } from '../../test/support/repository';
+import { aDeveloperRow, aSecretHash, developerEmail, repositoriesForSuite } from '../../test/support/repository';
 import { DeveloperSessionsRepository } from './developer-sessions.repository';
 
 /** Dashboard sessions: not tenant data; each is its developer's own, found by the SHA-256 of its cookie. */
@@ -7,12 +6,11 @@ describe('DeveloperSessionsRepository', () => {
   let sessions: DeveloperSessionsRepository;
   const db = repositoriesForSuite([DeveloperSessionsRepository], (booted) => (sessions = booted));
 
-  const hash = () => randomBytes(32).toString('hex');
   const email = (developerId: string) => developerEmail(db.dataSource, developerId);
 
   it('finds a live session by its cookie hash, with its developer, until it expires or is deleted', async () => {
     const developerId = await aDeveloperRow(db.dataSource);
-    const tokenHash = hash();
+    const tokenHash = aSecretHash();
     const expiresAt = new Date(Date.now() + 3600_000);
     await sessions.insert({ developerId, tokenHash, csrfToken: 'csrf-1', expiresAt });
     expect(await sessions.findLive(tokenHash, new Date())).toEqual({ csrfToken: 'csrf-1', developerId, email: await email(developerId) });

@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { aDeveloperRow, developerEmail, repositoriesForSuite } from '../../test/support/repository';
+import { aDeveloperRow, aSecretHash, developerEmail, repositoriesForSuite } from '../../test/support/repository';
 import { DeveloperTokensRepository } from './developer-tokens.repository';
 
 /** Developer tokens: not tenant data; each is its developer's own, found by the SHA-256 of its secret. */
@@ -7,12 +6,11 @@ describe('DeveloperTokensRepository', () => {
   let tokens: DeveloperTokensRepository;
   const db = repositoriesForSuite([DeveloperTokensRepository], (booted) => (tokens = booted));
 
-  const hash = () => randomBytes(32).toString('hex');
   const email = (developerId: string) => developerEmail(db.dataSource, developerId);
 
   it('resolves a usable token to its developer; only its own developer can revoke it, once', async () => {
     const [owner, other] = [await aDeveloperRow(db.dataSource), await aDeveloperRow(db.dataSource)];
-    const tokenHash = hash();
+    const tokenHash = aSecretHash();
     const token = await db.dataSource.transaction((tx) =>
       tokens.insert(tx, { developerId: owner, label: 'ci', tokenHash, expiresAt: null }),
     );
@@ -32,7 +30,7 @@ describe('DeveloperTokensRepository', () => {
 
   it('does not resolve an expired token', async () => {
     const owner = await aDeveloperRow(db.dataSource);
-    const tokenHash = hash();
+    const tokenHash = aSecretHash();
     const expiresAt = new Date(Date.now() - 1000);
     await db.dataSource.transaction((tx) => tokens.insert(tx, { developerId: owner, label: 'old', tokenHash, expiresAt }));
     expect(await tokens.findUsable(tokenHash, new Date())).toBeUndefined();
@@ -41,12 +39,14 @@ describe('DeveloperTokensRepository', () => {
   it("lists a developer's unrevoked tokens oldest first, and nobody else's", async () => {
     const [owner, other] = [await aDeveloperRow(db.dataSource), await aDeveloperRow(db.dataSource)];
     const first = await db.dataSource.transaction((tx) =>
-      tokens.insert(tx, { developerId: owner, label: 'first', tokenHash: hash(), expiresAt: null }),
+      tokens.insert(tx, { developerId: owner, label: 'first', tokenHash: aSecretHash(), expiresAt: null }),
     );
     const second = await db.dataSource.transaction((tx) =>
-      tokens.insert(tx, { developerId: owner, label: 'second', tokenHash: hash(), expiresAt: null }),
+      tokens.insert(tx, { developerId: owner, label: 'second', tokenHash: aSecretHash(), expiresAt: null }),
     );
-    await db.dataSource.transaction((tx) => tokens.insert(tx, { developerId: other, label: 'theirs', tokenHash: hash(), expiresAt: null }));
+    await db.dataSource.transaction((tx) =>
+      tokens.insert(tx, { developerId: other, label: 'theirs', tokenHash: aSecretHash(), expiresAt: null }),
+    );
     expect((await tokens.listUnrevoked(owner)).map((t) => t.label)).toEqual(['first', 'second']);
     await db.dataSource.transaction((tx) => tokens.revoke(tx, owner, first.id));
     expect((await tokens.listUnrevoked(owner)).map((t) => t.id)).toEqual([second.id]);

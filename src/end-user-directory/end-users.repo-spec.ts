@@ -1,4 +1,3 @@
-import type { EntityManager } from 'typeorm';
 import { randomUUID } from 'node:crypto';
 import { anEndUserRow, aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../test/support/repository';
 import { DomainError } from '../common/errors';
@@ -8,7 +7,6 @@ describe('EndUsersRepository', () => {
   let users: EndUsersRepository;
   const db = repositoriesForSuite([EndUsersRepository], (booted) => (users = booted));
 
-  const tx = <T>(work: (t: EntityManager) => Promise<T>) => db.dataSource.transaction(work);
   const aClient = async (workspaceId: string, name = 'Mobile app') => {
     const clientId = `cli_${randomUUID().replace(/-/g, '')}`;
     const [row] = await db.dataSource.query<{ id: string }[]>(
@@ -30,7 +28,7 @@ describe('EndUsersRepository', () => {
     const ws = await aWorkspaceRow(db.dataSource);
     const client = await aClient(ws);
     const account = anAccount(client.id);
-    const made = await tx((t) => users.insert(t, ws, account));
+    const made = await db.transaction((t) => users.insert(t, ws, account));
     expect(made).toMatchObject({
       workspaceId: ws,
       oauthClientId: client.id,
@@ -38,7 +36,7 @@ describe('EndUsersRepository', () => {
       isActive: true,
       emailVerified: false,
     });
-    const again = tx((t) => users.insert(t, ws, { ...account, email: account.email.toUpperCase() }));
+    const again = db.transaction((t) => users.insert(t, ws, { ...account, email: account.email.toUpperCase() }));
     await expect(again).rejects.toBeInstanceOf(DomainError);
     await expect(again).rejects.toMatchObject({ message: expect.stringMatching(/already exists/) });
   });
@@ -47,8 +45,8 @@ describe('EndUsersRepository', () => {
     const ws = await aWorkspaceRow(db.dataSource);
     const [client, otherClient] = [await aClient(ws, 'App'), await aClient(ws, 'Other')];
     const email = `same-${randomUUID().slice(0, 8)}@example.test`;
-    const mine = await tx((t) => users.insert(t, ws, anAccount(client.id, email)));
-    await tx((t) => users.insert(t, ws, anAccount(otherClient.id, email)));
+    const mine = await db.transaction((t) => users.insert(t, ws, anAccount(client.id, email)));
+    await db.transaction((t) => users.insert(t, ws, anAccount(otherClient.id, email)));
     const answer = await users.clientAndCandidates(client.clientId, email.toUpperCase());
     expect(answer.client).toEqual({ id: client.id, workspaceId: ws, clientId: client.clientId, name: 'App' });
     expect(answer.users.map((u) => u.id)).toEqual([mine.id]);
@@ -62,7 +60,7 @@ describe('EndUsersRepository', () => {
     const [ws, other] = [await aWorkspaceRow(db.dataSource), await aWorkspaceRow(db.dataSource)];
     const client = await aClient(ws);
     const email = `cand-${randomUUID().slice(0, 8)}@example.test`;
-    const ofClient = await tx((t) => users.insert(t, ws, anAccount(client.id, email)));
+    const ofClient = await db.transaction((t) => users.insert(t, ws, anAccount(client.id, email)));
     const directory = await anEndUserRow(db.dataSource, ws, email);
     await anEndUserRow(db.dataSource, other, email);
     expect((await users.candidates(ws, email)).map((u) => u.id).sort()).toEqual([ofClient.id, directory].sort());
@@ -77,15 +75,15 @@ describe('EndUsersRepository', () => {
     const client = await aClient(ws, 'Acme Mobile');
     expect(await users.workspaceName(ws)).toBe('Acme');
     expect(await users.workspaceName(randomUUID())).toBeNull();
-    expect(await tx((t) => users.clientName(t, ws, client.id))).toBe('Acme Mobile');
-    expect(await tx((t) => users.clientName(t, ws, null))).toBe('Acme');
+    expect(await db.transaction((t) => users.clientName(t, ws, client.id))).toBe('Acme Mobile');
+    expect(await db.transaction((t) => users.clientName(t, ws, null))).toBe('Acme');
   });
 
   it('marks an email verified once and records a new password', async () => {
     const ws = await aWorkspaceRow(db.dataSource);
     const user = await anEndUserRow(db.dataSource, ws);
-    await tx((t) => users.markVerified(t, ws, user, new Date()));
-    await tx((t) => users.setPassword(t, ws, user, 'new-hash', new Date()));
+    await db.transaction((t) => users.markVerified(t, ws, user, new Date()));
+    await db.transaction((t) => users.setPassword(t, ws, user, 'new-hash', new Date()));
     expect(await users.byId(ws, user)).toMatchObject({ emailVerified: true, passwordHash: 'new-hash' });
   });
 
@@ -93,7 +91,7 @@ describe('EndUsersRepository', () => {
     create: (workspaceId) => anEndUserRow(db.dataSource, workspaceId),
     read: async (workspaceId, id) => (await users.byId(workspaceId, id)) ?? undefined,
     update: async (workspaceId, id) => {
-      await tx((t) => users.setPassword(t, workspaceId, id, `hash-${workspaceId}`, new Date()));
+      await db.transaction((t) => users.setPassword(t, workspaceId, id, `hash-${workspaceId}`, new Date()));
       return (
         (await db.dataSource.query('SELECT 1 FROM end_users WHERE id = $1 AND password_hash = $2', [id, `hash-${workspaceId}`])).length ===
         1

@@ -1,13 +1,11 @@
-import type { EntityManager } from 'typeorm';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { anEndUserRow, aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../test/support/repository';
+import { randomUUID } from 'node:crypto';
+import { anEndUserRow, aSecretHash, aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../test/support/repository';
 import { NewAuthorizationCode, OidcRepository } from './oidc.repository';
 
 describe('OidcRepository', () => {
   let oidc: OidcRepository;
   const db = repositoriesForSuite([OidcRepository], (booted) => (oidc = booted));
 
-  const tx = <T>(work: (t: EntityManager) => Promise<T>) => db.dataSource.transaction(work);
   const anApp = async (workspaceId: string, name = 'Web app') => {
     const clientId = `cli_${randomUUID().replace(/-/g, '')}`;
     const [row] = await db.dataSource.query<{ id: string }[]>(
@@ -23,7 +21,7 @@ describe('OidcRepository', () => {
     userId: string,
     expiresAt = new Date(Date.now() + 60_000),
   ): NewAuthorizationCode => ({
-    codeHash: randomBytes(32).toString('hex'),
+    codeHash: aSecretHash(),
     workspaceId,
     clientId,
     userId,
@@ -83,7 +81,7 @@ describe('OidcRepository', () => {
     const both = await oidc.clientWithCode(app.clientId, code.codeHash);
     expect(both?.app.id).toBe(app.id);
     expect(both?.code?.code.codeHash).toBe(code.codeHash);
-    expect((await tx((t) => oidc.lockCode(t, code.codeHash)))?.code.codeHash).toBe(code.codeHash);
+    expect((await db.transaction((t) => oidc.lockCode(t, code.codeHash)))?.code.codeHash).toBe(code.codeHash);
   });
 
   it('does not hand one application the code issued to another', async () => {
@@ -101,7 +99,7 @@ describe('OidcRepository', () => {
     const { ws, app, user } = await aSetting();
     const otherApp = await anApp(ws, 'Other app');
     const sessionId = randomUUID();
-    const tokenHash = randomBytes(32).toString('hex');
+    const tokenHash = aSecretHash();
     const now = new Date();
     await db.dataSource.query(
       `INSERT INTO end_user_sessions (id, workspace_id, user_id, oauth_client_id, kind, created_at, last_seen_at, expires_at, amr)
@@ -176,13 +174,17 @@ describe('OidcRepository', () => {
 
   it('keeps one consent per person and application, listed with the application name', async () => {
     const { ws, app, user } = await aSetting();
-    await tx((t) => oidc.saveConsent(t, { workspaceId: ws, userId: user, clientId: app.id, scope: 'openid', grantedAt: new Date() }));
-    await tx((t) => oidc.saveConsent(t, { workspaceId: ws, userId: user, clientId: app.id, scope: 'openid email', grantedAt: new Date() }));
+    await db.transaction((t) =>
+      oidc.saveConsent(t, { workspaceId: ws, userId: user, clientId: app.id, scope: 'openid', grantedAt: new Date() }),
+    );
+    await db.transaction((t) =>
+      oidc.saveConsent(t, { workspaceId: ws, userId: user, clientId: app.id, scope: 'openid email', grantedAt: new Date() }),
+    );
     expect((await oidc.consent(ws, user, app.id))?.scope).toBe('openid email');
     expect(await oidc.listConsents(ws, user)).toEqual([
       expect.objectContaining({ clientId: app.id, name: 'Web app', scope: 'openid email' }),
     ]);
-    expect(await tx((t) => oidc.appSessionsOfClient(t, ws, user, app.id))).toEqual([]);
+    expect(await db.transaction((t) => oidc.appSessionsOfClient(t, ws, user, app.id))).toEqual([]);
   });
 
   // A consent is keyed by (user, application): the contract names it by the user, with one application per workspace.
@@ -192,10 +194,12 @@ describe('OidcRepository', () => {
       const app = await anApp(workspaceId);
       const user = await anEndUserRow(db.dataSource, workspaceId);
       apps.set(user, app.id);
-      await tx((t) => oidc.saveConsent(t, { workspaceId, userId: user, clientId: app.id, scope: 'openid', grantedAt: new Date() }));
+      await db.transaction((t) =>
+        oidc.saveConsent(t, { workspaceId, userId: user, clientId: app.id, scope: 'openid', grantedAt: new Date() }),
+      );
       return user;
     },
     read: async (workspaceId, user) => (await oidc.consent(workspaceId, user, apps.get(user)!)) ?? undefined,
-    delete: (workspaceId, user) => tx((t) => oidc.deleteConsent(t, workspaceId, user, apps.get(user)!)),
+    delete: (workspaceId, user) => db.transaction((t) => oidc.deleteConsent(t, workspaceId, user, apps.get(user)!)),
   });
 });

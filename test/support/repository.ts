@@ -2,8 +2,8 @@ import 'reflect-metadata';
 import type { Provider, Type } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { DataSource, type EntityManager } from 'typeorm';
 import { dataSourceOptions } from '../../src/database/data-source';
 import { ENTITIES } from '../../src/app.entities';
 import { bindStatements } from '../../src/database/statement';
@@ -16,6 +16,8 @@ import { databaseUrl, workerDatabaseName } from './databases';
  */
 export interface RepositoryHarness {
   dataSource: DataSource;
+  /** Runs the work in one transaction of the tier's data source. */
+  transaction<T>(work: (tx: EntityManager) => Promise<T>): Promise<T>;
   get<T>(token: Type<T>): T;
   close(): Promise<void>;
 }
@@ -33,7 +35,12 @@ export async function bootRepositories(providers: Provider[]): Promise<Repositor
   }).compile();
   const dataSource = module.get(DataSource);
   bindStatements(dataSource);
-  return { dataSource, get: (token) => module.get(token), close: () => module.close() };
+  return {
+    dataSource,
+    transaction: (work) => dataSource.transaction(work),
+    get: (token) => module.get(token),
+    close: () => module.close(),
+  };
 }
 
 /**
@@ -67,10 +74,14 @@ export function repositoriesForSuite<T extends object[]>(
     get dataSource() {
       return booted().dataSource;
     },
+    transaction: (work) => booted().transaction(work),
     get: (token) => booted().get(token),
     close: () => booted().close(),
   };
 }
+
+/** A SHA-256-sized hex string, as the tables keep a secret's hash (no secret behind it). */
+export const aSecretHash = (): string => randomBytes(32).toString('hex');
 
 /** A workspace row of its own (the tenant every repository method is scoped by). */
 export async function aWorkspaceRow(dataSource: DataSource, name = `ws-${randomUUID().slice(0, 8)}`): Promise<string> {

@@ -1,5 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { aDeveloperRow, aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../../test/support/repository';
+import {
+  aDeveloperRow,
+  aSecretHash,
+  aWorkspaceRow,
+  itKeepsTheTenantContract,
+  repositoriesForSuite,
+} from '../../../test/support/repository';
 import { ScimTokensRepository } from './scim-tokens.repository';
 
 describe('ScimTokensRepository', () => {
@@ -8,7 +13,7 @@ describe('ScimTokensRepository', () => {
 
   const aToken = async (workspaceId: string, expiresAt: Date | null = null) => {
     const createdBy = await aDeveloperRow(db.dataSource);
-    const tokenHash = randomBytes(32).toString('hex');
+    const tokenHash = aSecretHash();
     const row = await db.dataSource.transaction((tx) => tokens.insert(tx, workspaceId, { label: 'idp', tokenHash, expiresAt, createdBy }));
     return { ...row, tokenHash };
   };

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { anEndUserRow, aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../../test/support/repository';
+import { anEndUserRow, aSecretHash, aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../../test/support/repository';
 import { NewPasskey, PasskeysRepository } from './passkeys.repository';
 
 describe('PasskeysRepository', () => {
@@ -65,13 +65,13 @@ describe('PasskeysRepository', () => {
     const { ws, user } = await aUser();
     const now = new Date();
     const later = new Date(now.getTime() + 60_000);
-    const hash = randomBytes(32).toString('hex');
+    const hash = aSecretHash();
     await passkeys.saveChallenge(ws, user, 'second_factor', hash, now, later);
     expect(await passkeys.spendChallenge(null, hash, 'passwordless', now)).toBeNull();
     expect(await passkeys.spendChallenge(null, hash, 'second_factor', now)).toEqual({ workspaceId: ws, userId: user });
     expect(await passkeys.spendChallenge(null, hash, 'second_factor', now)).toBeNull();
 
-    const expiring = randomBytes(32).toString('hex');
+    const expiring = aSecretHash();
     await passkeys.saveChallenge(ws, null, 'passwordless', expiring, now, later);
     expect(await passkeys.spendChallenge(null, expiring, 'passwordless', new Date(later.getTime() + 1))).toBeNull();
     await passkeys.pruneChallenges(new Date(later.getTime() + 1));
