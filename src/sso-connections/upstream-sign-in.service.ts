@@ -213,45 +213,56 @@ export class UpstreamSignInService {
   ) {
     const cookie = this.browser.newToken();
     const now = this.clock.now();
-    const opened = await this.uow.run(async (tx, events) => {
-      // The successful attempt is written by the same statement, and commits with the session it opens.
-      const { boundTo } = await this.connections.bind(
-        tx,
-        connection.workspaceId,
-        { connectionId: connection.id, issuer: identity.issuer, subject: identity.subject, userId: user.id },
-        now,
-        { email: identity.email ?? null, requestId: browser.request.requestId ?? null },
-      );
-      if (boundTo !== user.id) {
-        throw new UpstreamRefusal('identity_conflict', 'subject bound to another person meanwhile', {
-          subject: identity.subject,
-          email: identity.email ?? undefined,
-        });
-      }
-      // The company's IdP vouches for the address it verified: the person's own email is then proven.
-      if (!user.emailVerified && identity.emailVerified && identity.email?.toLowerCase() === user.email.toLowerCase()) {
-        await this.users.markVerified(tx, user.workspaceId, user.id, now);
-      }
-      if (browser.previous) {
-        await this.sessions.revokeIn(tx, browser.previous.workspaceId, { sessionId: browser.previous.sessionId }, 'replaced', now);
-      }
-      return this.signIn.openSessionIn(
-        tx,
-        events,
-        user,
-        {
-          kind: 'browser',
-          expiresAt: cookie.expiresAt,
-          browserTokenHash: cookie.hash,
-          amr,
-          policy,
-          metadata: { provider_id: connection.id },
-        },
-        browser.request,
-        undefined,
-        now,
-      );
-    });
+    const work = () =>
+      this.uow.run(async (tx, events) => {
+        // The successful attempt is written by the same statement, and commits with the session it opens.
+        const { boundTo } = await this.connections.bind(
+          tx,
+          connection.workspaceId,
+          { connectionId: connection.id, issuer: identity.issuer, subject: identity.subject, userId: user.id },
+          now,
+          { email: identity.email ?? null, requestId: browser.request.requestId ?? null },
+        );
+        if (boundTo !== user.id) {
+          throw new UpstreamRefusal('identity_conflict', 'subject bound to another person meanwhile', {
+            subject: identity.subject,
+            email: identity.email ?? undefined,
+          });
+        }
+        // The company's IdP vouches for the address it verified: the person's own email is then proven.
+        if (!user.emailVerified && identity.emailVerified && identity.email?.toLowerCase() === user.email.toLowerCase()) {
+          await this.users.markVerified(tx, user.workspaceId, user.id, now);
+        }
+        if (browser.previous) {
+          await this.sessions.revokeIn(tx, browser.previous.workspaceId, { sessionId: browser.previous.sessionId }, 'replaced', now);
+        }
+        return this.signIn.openSessionIn(
+          tx,
+          events,
+          user,
+          {
+            kind: 'browser',
+            expiresAt: cookie.expiresAt,
+            browserTokenHash: cookie.hash,
+            amr,
+            policy,
+            metadata: { provider_id: connection.id },
+          },
+          browser.request,
+          undefined,
+          now,
+        );
+      });
+    let opened;
+    try {
+      opened = await work();
+    } catch (err) {
+      // Two first sign-ins of one subject at once: the one that committed second collided on the
+      // person's binding (sso_bindings_user_key) while the other's was not visible yet. Run again:
+      // the binding is there now and is only touched (never a 500 for a double click).
+      if (!isUniqueViolation(err, 'sso_bindings_user_key')) throw err;
+      opened = await work();
+    }
     return { session: opened.session, token: cookie.token };
   }
 }

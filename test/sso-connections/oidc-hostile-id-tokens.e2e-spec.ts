@@ -2,6 +2,7 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { SignJWT, type JWTPayload } from 'jose';
 import request from 'supertest';
 import { createTestApp, TestApp } from '../support/app';
+import { eventually } from '../support/eventually';
 import { anOidcTenant, attempts, auditRows, OidcTenant, provision } from './support/oidc-tenant';
 import { IdTokenFactory, StubOp } from './support/stub-op';
 
@@ -96,6 +97,51 @@ describe('SSO connections: hostile ID tokens from an OIDC upstream', () => {
     expect(failures).toHaveLength(failuresBefore + 1);
     expect(failures[0].metadata).toMatchObject({ reason, provider_id: tenant.connectionId });
     expect(await auditRows(t, tenant, 'login_success')).toHaveLength(successesBefore);
+  });
+
+  it('binds a new subject while another sign-in binds the same person under another subject: the later binding wins, never a 500', async () => {
+    const mover = `mover.${randomBytes(4).toString('hex')}@acme.example`;
+    const newSub = `00u${randomBytes(6).toString('hex')}`;
+    await provision(tenant, mover);
+    const [person] = await t.dataSource.query<{ id: string }[]>(`SELECT id FROM end_users WHERE workspace_id = $1 AND email = $2`, [
+      tenant.ws.id,
+      mover,
+    ]);
+    const agent = request.agent(t.app.getHttpServer());
+    const started = await agent.get(`/auth/sso/${tenant.connectionId}/`).query({ next: '/' }).expect(303);
+    const sent = new URL(started.headers.location as string).searchParams;
+    const code = op.issueCode({ nonce: sent.get('nonce')!, sub: newSub }, (d) => op.sign({ ...d, email: mover, email_verified: true }));
+    // Another sign-in of the same person, under an older subject, has bound them and not committed yet.
+    const other = t.dataSource.createQueryRunner();
+    await other.connect();
+    try {
+      await other.startTransaction();
+      await other.query(
+        `INSERT INTO sso_bindings (workspace_id, connection_id, issuer, subject, user_id) VALUES ($1, $2, $3, 'older-subject', $4)`,
+        [tenant.ws.id, tenant.connectionId, op.issuer, person.id],
+      );
+      const answer = agent
+        .get(`/auth/sso/${tenant.connectionId}/callback`)
+        .query({ code, state: sent.get('state'), iss: op.issuer })
+        .then((res) => res);
+      // The callback's binding waits for that transaction (the person's one binding per connection).
+      await eventually(async () => {
+        const [waiting] = await t.dataSource.query<{ n: number }[]>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+        );
+        expect(waiting.n).toBeGreaterThan(0);
+      });
+      await other.commitTransaction();
+      const res = await answer;
+      expect(res.status).toBe(303);
+    } finally {
+      await other.release();
+    }
+    const bindings = await t.dataSource.query<{ subject: string }[]>(
+      `SELECT subject FROM sso_bindings WHERE connection_id = $1 AND user_id = $2`,
+      [tenant.connectionId, person.id],
+    );
+    expect(bindings).toEqual([{ subject: newSub }]);
   });
 
   it('fetches the JWKS again at most once per sign-in for an unknown kid (only the upstream can cause it)', async () => {
