@@ -4,7 +4,7 @@
  * signed Response to the SP's ACS. Each side in its own windows, interleaved (ABBA), several rounds.
  *
  *   npx nest build && npx ts-node --transpile-only bench/saml-peers.ts [--rounds=6] [--duration=5] [--warmup=30]
- *       [--connections=10] [--workers=N] [--browsers=20] [--no-build] [--cpu-prof] [--no-save]
+ *       [--connections=10] [--workers=N] [--browsers=20] [--peer-signs=both] [--no-build] [--cpu-prof] [--no-save]
  *
  * SimpleSAMLphp is not a project dependency (not run in CI): install it with
  *   apt-get install -y simplesamlphp apache2 libapache2-mod-php
@@ -17,7 +17,7 @@
  * exampleauth user signed in through its login page in `--browsers` browsers: PHP's file sessions lock a session for
  * the length of a request, so one browser would serialise its requests (a real IdP serves many browsers; our side
  * has no such lock). Before measuring, one Response of each IdP is checked by node-saml as the SP (signature, audience,
- * InResponseTo).
+ * InResponseTo). `--peer-signs=both` has SimpleSAMLphp sign the Response too, as it does by default (two signatures).
  *
  * CPU per SSO of every process of each IdP, from /proc: ours, the service's process tree plus the PostgreSQL
  * backends serving its database; theirs, Apache's process tree (with the children it reaped). Redis (the rate
@@ -53,6 +53,8 @@ const OPTS = {
   connections: numberArg('connections', 10),
   browsers: numberArg('browsers', 20),
   workers: arg('workers') ?? 'default',
+  /** What SimpleSAMLphp signs: the Assertion, as ours does (default), or 'both', its own default. */
+  peerSigns: (arg('peer-signs') === 'both' ? 'both' : 'assertion') as 'assertion' | 'both',
 };
 const CPU_PROF = process.argv.includes('--cpu-prof');
 const SAVE = !process.argv.includes('--no-save') && !CPU_PROF;
@@ -249,6 +251,7 @@ async function main(): Promise<void> {
       sp: { entityId: sp.entityId, acsUrl: sp.acsUrl, nameIdFormat: EMAIL_FORMAT },
       user,
       logDir: join(ROOT, 'bench/results/logs'),
+      signs: OPTS.peerSigns,
     });
     log(`SimpleSAMLphp on ${ssp.baseUrl} (Apache ${ssp.pid}, config in ${ssp.dir}); signing in ${OPTS.browsers} browsers`);
     const cookies: string[] = [];
@@ -392,7 +395,8 @@ function render(
   return [
     `Run ${r.ranAt} on ${r.machine.cpus} × ${r.machine.model ?? 'cpu'} (load ${r.machine.loadAverage.join(' / ')}), \`${r.command}\`: ` +
       `${r.options.rounds} rounds of ${r.options.durationSec} s per side, ABBA, after ${r.options.warmupSec} s of warm-up each; ` +
-      `${r.options.connections} connections; our workers: ${r.options.workers}; SimpleSAMLphp: ${r.options.browsers} signed-in browsers.`,
+      `${r.options.connections} connections; our workers: ${r.options.workers}; SimpleSAMLphp: ${r.options.browsers} signed-in browsers, ` +
+      `signing ${r.options.peerSigns === 'both' ? 'the Response and the Assertion (its default)' : 'the Assertion only (as ours)'}.`,
     '',
     '| IdP: SSO of a signed-in browser | SSO/s | p50 ms | p99 ms | server CPU ms/SSO | PostgreSQL CPU ms/SSO | total CPU ms/SSO | peak PSS MB | non-2xx |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|',

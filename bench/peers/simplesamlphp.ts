@@ -97,6 +97,8 @@ export async function startSimpleSamlPhp(opts: {
   sp: PeerSp;
   user: PeerUser;
   logDir: string;
+  /** 'assertion' (as ours answers an SP registered with its defaults), or 'both': SimpleSAMLphp's own default. */
+  signs?: 'assertion' | 'both';
 }): Promise<SimpleSamlPhp> {
   const module = phpModule();
   if (!module || !existsSync(SSP_WWW) || !existsSync(APACHE)) throw new Error(missingSimpleSamlPhp() ?? 'SimpleSAMLphp missing');
@@ -161,9 +163,10 @@ $metadata['__DYNAMIC:1__'] = [
     'certificate' => 'idp.crt',
     'auth' => 'bench-userpass',
     'signature.algorithm' => 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
-    // As our IdP answers an SP registered with its defaults: the Assertion signed, the Response around it not.
+    // As our IdP answers an SP registered with its defaults: the Assertion signed, the Response around it not
+    // (--peer-signs=both: SimpleSAMLphp's own default, both signed).
     'saml20.sign.assertion' => true,
-    'saml20.sign.response' => false,
+    'saml20.sign.response' => ${opts.signs === 'both' ? 'true' : 'false'},
 ];
 `,
   );
