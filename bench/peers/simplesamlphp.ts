@@ -226,15 +226,22 @@ php_admin_value session.save_path ${dir}/sessions
   if (process.getuid?.() === 0) chownTree(dir, Number(execFileSync('id', ['-u', 'www-data'], { encoding: 'utf8' }).trim()));
   mkdirSync(opts.logDir, { recursive: true });
   const fd = openSync(join(opts.logDir, 'simplesamlphp-apache.log'), 'w');
+  // A process group of its own: Apache's parent ends by signalling its whole group, which would otherwise be ours.
   const child: ChildProcess = spawn(APACHE, ['-f', join(dir, 'httpd.conf'), '-DFOREGROUND'], {
     env: { PATH: process.env.PATH ?? '', LANG: 'C' },
     stdio: ['ignore', fd, fd],
+    detached: true,
   });
   closeSync(fd);
   let exited = false;
   child.on('exit', () => (exited = true));
   process.on('exit', () => {
-    if (!exited) child.kill('SIGKILL');
+    if (exited) return;
+    try {
+      process.kill(-child.pid!, 'SIGKILL'); // the parent and the children it forked
+    } catch {
+      // gone
+    }
   });
   const metadataUrl = `${baseUrl}/simplesaml/saml2/idp/metadata.php`;
   const deadline = Date.now() + 30_000;
