@@ -12,8 +12,9 @@ export type EarlyAnswer = (req: Request, res: Response) => boolean;
  * hold a token yet, is answered 429 here with what the budget guard would have answered (`Retry-After`, the
  * RateLimit headers, the SCIM or JSON error body), so a tenant pushing past its budget costs the cores a
  * header lookup and a hash per request instead of authentication and the Nest pipeline. The answer is held
- * until the owner's bucket can hold its next token (at most MAX_REFUSAL_HOLD_MS, decision 0990), so a client
- * that asks again as soon as it is refused asks once per token interval per connection. Undefined when
+ * until the owner's bucket can hold its next token, one token interval after the owner's previous held refusal
+ * (at most MAX_REFUSAL_HOLD_MS, decisions 0990 and 0992), so a client that asks again as soon as it is refused asks
+ * about once per token interval. Undefined when
  * requests spend no tokens.
  */
 export function refusalBeforeRouting(budget: RequestBudget): EarlyAnswer | undefined {

@@ -60,8 +60,19 @@ describe('RequestBudget on Redis, leasing tokens in batches', () => {
     const busy = { policy: 'workspace' as const, id: 'held-fast' };
     expect(fast.refusalHoldMs(busy)).toBe(0);
     await drain(fast, busy);
-    expect(fast.refusalHoldMs(busy)).toBeGreaterThanOrEqual(0);
-    expect(fast.refusalHoldMs(busy)).toBeLessThanOrEqual(2 * 10);
+    const first = fast.refusalHoldMs(busy);
+    expect(first).toBeGreaterThanOrEqual(0);
+    expect(first).toBeLessThanOrEqual(2 * 10);
+    // Refusals held at once are released one token interval apart (decision 0992), up to the cap.
+    // (Each release moment is read between the clock before and after its call, whatever the machine's pauses.)
+    const releases = Array.from({ length: 4 }, () => {
+      const before = Date.now();
+      const hold = fast.refusalHoldMs(busy);
+      return { earliest: before + hold - 1, latest: Date.now() + hold };
+    });
+    for (let i = 1; i < releases.length; i++) expect(releases[i].latest).toBeGreaterThanOrEqual(releases[i - 1].earliest + 10);
+    const many = Array.from({ length: 40 }, () => fast.refusalHoldMs(busy));
+    expect(Math.max(...many)).toBe(MAX_REFUSAL_HOLD_MS);
     // 1 a second: the next token is up to a second away, and the hold stops at the cap.
     const slow = instance(1, 1);
     const quiet = { policy: 'workspace' as const, id: 'held-slow' };

@@ -69,6 +69,8 @@ export class RequestBudget {
    */
   private readonly deniedUntil = new Map<string, { until: number; tokens: number; at: number; askedAt?: number }>();
   private denials = 0;
+  /** When each owner's last held refusal is released (holdMs): the next one waits a token interval more. */
+  private readonly releases = new Map<string, number>();
   /**
    * Bearer credentials (SHA-256 of the Authorization header, with the area it was refused in) the shared
    * bucket refused, and whose budget they spend: while that owner's refusal is remembered, a request with the
@@ -169,14 +171,20 @@ export class RequestBudget {
   }
 
   /**
-   * Until the remembered moment the bucket's next token can exist; once it has passed and a request of this
-   * instance is asking for that token, one token interval after it (the bucket then holds fewer than two).
+   * Until the remembered moment the bucket's next token can exist (once it has passed and a request of this
+   * instance is asking for that token, one token interval after it: the bucket then holds fewer than two), and
+   * one token interval after the owner's previous held refusal is released (decision 0992): held refusals are
+   * released one per token interval, as the bucket refills, rather than all at the token's moment.
    */
   private holdMs(key: string, now: number): number {
     const denial = this.deniedUntil.get(key);
     if (!denial) return 0;
-    const readyAt = now < denial.until ? denial.until : denial.until + 1000 / this.limit.ratePerSecond;
-    return Math.min(MAX_REFUSAL_HOLD_MS, Math.max(0, Math.ceil(readyAt - now)));
+    const interval = 1000 / this.limit.ratePerSecond;
+    const readyAt = now < denial.until ? denial.until : denial.until + interval;
+    const release = Math.max(readyAt, (this.releases.get(key) ?? 0) + interval);
+    const hold = Math.min(MAX_REFUSAL_HOLD_MS, Math.max(0, Math.ceil(release - now)));
+    this.releases.set(key, now + hold);
+    return hold;
   }
 
   /** Counts a request in flight; false (and nothing counted) when the owner is at its cap. */
@@ -287,6 +295,7 @@ export class RequestBudget {
     this.deniedUntil.set(key, { until: sentAt + (1 - tokens) * interval, tokens, at: sentAt });
     if (++this.denials % 1024 === 0) {
       for (const [k, d] of this.deniedUntil) if (sentAt >= d.until + interval) this.deniedUntil.delete(k);
+      for (const [k, release] of this.releases) if (sentAt >= release) this.releases.delete(k);
       for (const [k, owner] of this.refusedCredentials) if (!this.deniedUntil.has(bucketKey(owner))) this.refusedCredentials.delete(k);
     }
   }
