@@ -75,7 +75,7 @@ export async function verifySamlResponse(input: VerifyInput): Promise<VerifiedSa
   } catch {
     refuse('malformed_response', 'the response is not valid against the SAML 2.0 schema');
   }
-  const assertion = verifiedAssertion(response, input.connection.idpCertificates);
+  const assertion = verifiedAssertion(response, xml, input.connection.idpCertificates);
 
   const { connection, sp } = input;
   checkIssuer(response, assertion, connection.idpEntityId);

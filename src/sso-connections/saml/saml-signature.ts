@@ -1,7 +1,6 @@
-import { createPublicKey, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { createPublicKey, type KeyObject } from 'node:crypto';
 import type { Element } from '@xmldom/xmldom';
 import { SignedXml } from 'xml-crypto';
-import { findAncestorNsForElement } from 'xml-crypto/lib/utils';
 import { refuse, SamlRefusal } from './saml-refusal';
 import { attr, children, descendants, NS, parseStrict } from './saml-xml';
 
@@ -12,6 +11,7 @@ const SIGNATURE_ALGORITHMS: ReadonlySet<string> = new Set([
   'http://www.w3.org/2001/04/xmldsig-more#rsa-sha512',
 ]);
 const WEAK_SIGNATURE_METHOD = /#(rsa-)?sha1$/;
+const DUPLICATE_IDS = 'Cannot validate a document which contains multiple elements with the same value';
 
 /** The public key of each IdP certificate seen, so a certificate is parsed once per process, not per answer. */
 const keys = new Map<string, KeyObject | null>();
@@ -19,14 +19,14 @@ const MAX_KEYS = 1_000;
 
 /**
  * The assertion that a signature by one of the connection's certificates covers, read from the
- * signed bytes (the canonical form of the referenced element), never from the document around them
- * (decision 0982). A signature counts only where SAML puts one (saml-core §5.4): a child of the
- * Response or of its one Assertion, with a single same-document reference to the element that holds
- * it, whose ID no other element carries. xml-crypto's steps check the digest and the RSA signature
- * over the canonical SignedInfo, with our certificate's key (never one from KeyInfo), on the
- * document the ACS parsed (decision 0983). A signature anywhere else in the message is refused.
+ * signed bytes (xml-crypto's canonical form of the referenced element), never from the document
+ * around them (decision 0982). A signature counts only where SAML puts one (saml-core §5.4): a
+ * child of the Response or of its one Assertion, with a single same-document reference to the
+ * element that holds it. xml-crypto checks the digest, that no other element carries the same ID
+ * (signature wrapping) and the RSA signature over the canonical SignedInfo, with our certificate's
+ * key (never one from KeyInfo). A signature anywhere else in the message is refused outright.
  */
-export function verifiedAssertion(response: Element, certificates: readonly string[]): Element {
+export function verifiedAssertion(response: Element, xml: string, certificates: readonly string[]): Element {
   const assertions = children(response, NS.assertion, 'Assertion');
   const placed = [...children(response, NS.dsig, 'Signature'), ...assertions.flatMap((a) => children(a, NS.dsig, 'Signature'))];
   const all = descendants(response, NS.dsig, 'Signature');
@@ -39,15 +39,16 @@ export function verifiedAssertion(response: Element, certificates: readonly stri
   const ids = idCounts(response);
   let lastError = 'no signature verifies with the connection certificates';
   for (const signature of placed) {
-    // The element a signature covers must be the only one carrying its ID (as ID, Id or id, the names
-    // xml-crypto looks up), so that what is verified and what is read cannot be two elements.
+    // The element a signature covers must be the only one carrying its ID (under any of the names
+    // xml-crypto knows), so that what is verified and what is read cannot be two elements.
     const holderId = attr(signature.parentNode as Element, 'ID');
     if (holderId !== undefined && ids.get(holderId) !== 1) refuse('signature_invalid', 'signature wrapping detected');
     for (const key of keysToTry(signature, certificates)) {
       try {
-        return signedAssertion(signature, key);
+        return signedAssertion(signature, xml, key);
       } catch (err) {
         if (err instanceof SamlRefusal) throw err;
+        if (err instanceof Error && err.message.startsWith(DUPLICATE_IDS)) refuse('signature_invalid', 'signature wrapping detected');
         lastError = 'no signature verifies with the connection certificates';
       }
     }
@@ -55,91 +56,28 @@ export function verifiedAssertion(response: Element, certificates: readonly stri
   return refuse('signature_invalid', lastError);
 }
 
-/**
- * What `SignedXml.checkSignature` does in its own copy of the document, done on ours (decision 0983):
- * xml-crypto's checkSignature takes the message as text, parses it again, and finds the reference,
- * the loaded signature and both elements' ancestors' namespaces by XPath over the whole document,
- * about half of the check's CPU. Here its own steps run on the element that holds the signature:
- * SignedInfo canonicalised as declared and read back for its reference, the reference canonicalised
- * with its transforms and digested, the signature value verified over the canonical SignedInfo.
- * Any step xml-crypto does not have (another version) fails the check, never passes it.
- */
-interface SignedXmlSteps {
-  signatureAlgorithm?: string;
-  canonicalizationAlgorithm?: string;
-  signatureValue?: string;
-  references: Array<{
-    uri?: string;
-    transforms: string[];
-    digestAlgorithm: string;
-    digestValue: string;
-    inclusiveNamespacesPrefixList: string[];
-  }>;
-  loadReference(reference: unknown): void;
-  getCanonXml(transforms: string[], node: unknown, options: object): string;
-  canonicalize(transforms: string[], node: unknown, options: object, flags: { discardComments: boolean }): string;
-  findHashAlgorithm(name: string): { getHash(xml: string): string };
-  findSignatureAlgorithm(name?: string): { verifySignature(material: string, key: KeyObject, signatureValue: string): boolean };
-}
-const STEPS = ['loadReference', 'getCanonXml', 'canonicalize', 'findHashAlgorithm', 'findSignatureAlgorithm'] as const;
-const EXCLUSIVE_C14N: ReadonlySet<string> = new Set([
-  'http://www.w3.org/2001/10/xml-exc-c14n#',
-  'http://www.w3.org/2001/10/xml-exc-c14n#WithComments',
-]);
-
 /** Checks one signature with one key; answers the assertion it covers or throws. */
-function signedAssertion(signature: Element, key: KeyObject): Element {
+function signedAssertion(signature: Element, xml: string, key: KeyObject): Element {
   const holder = signature.parentNode as Element;
-  const holderId = attr(holder, 'ID') ?? refuse('signature_invalid', 'the signed element has no ID');
   const sig = new SignedXml({ publicCert: key, getCertFromKeyInfo: () => null });
-  const steps = sig as unknown as SignedXmlSteps;
-  if (STEPS.some((step) => typeof steps[step] !== 'function')) throw new Error('xml-crypto lacks a step of checkSignature');
+  // SAML names its IDs `ID`: one XPath over the document for the reference instead of three (the
+  // uniqueness of the value under `Id` and `id` too is checked by idCounts, on our parse).
+  sig.idAttributes = ['ID'];
   sig.loadSignature(signature as unknown as Parameters<SignedXml['loadSignature']>[0]);
-  if (!SIGNATURE_ALGORITHMS.has(String(steps.signatureAlgorithm))) {
-    refuse('signature_invalid', `the signature method ${String(steps.signatureAlgorithm)} is not accepted`);
+  if (!SIGNATURE_ALGORITHMS.has(String(sig.signatureAlgorithm))) {
+    refuse('signature_invalid', `the signature method ${String(sig.signatureAlgorithm)} is not accepted`);
   }
-  // saml-core §5.4.3: exclusive canonicalisation (the only kind that does not depend on the document around).
-  if (!EXCLUSIVE_C14N.has(String(steps.canonicalizationAlgorithm))) {
-    refuse('signature_invalid', 'the signature is not exclusively canonicalised');
-  }
-
-  // SignedInfo, canonical, read back: its reference is taken from the canonical form only.
-  const signedInfos = children(signature, NS.dsig, 'SignedInfo');
-  if (signedInfos.length !== 1) throw new Error('one SignedInfo expected');
-  const signedInfoCanon = steps.getCanonXml([steps.canonicalizationAlgorithm!], signedInfos[0], {
-    ancestorNamespaces: findAncestorNsForElement(signedInfos[0] as unknown as Parameters<typeof findAncestorNsForElement>[0]),
-  });
-  const references = children(parseStrict(signedInfoCanon), NS.dsig, 'Reference');
+  if (!sig.checkSignature(xml)) throw new Error('a reference does not verify');
+  const references = sig.getSignedReferences();
   if (references.length !== 1) refuse('signature_invalid', 'the signature must cover exactly one element');
-  steps.references = [];
-  steps.loadReference(references[0]);
-  const [reference] = steps.references;
-  // saml-core §5.4.2: a same-document reference to the ID of the element that holds the signature.
-  if (reference.uri !== `#${holderId}`) refuse('signature_invalid', 'the signature does not cover the element that holds it');
-
-  // The reference: the holder with its transforms (the enveloped signature removed, comments dropped), digested.
-  const signedXml = steps.canonicalize(
-    reference.transforms,
-    holder,
-    {
-      inclusiveNamespacesPrefixList: reference.inclusiveNamespacesPrefixList,
-      ancestorNamespaces: findAncestorNsForElement(holder as unknown as Parameters<typeof findAncestorNsForElement>[0]),
-    },
-    { discardComments: true },
-  );
-  const digest = Buffer.from(steps.findHashAlgorithm(reference.digestAlgorithm).getHash(signedXml), 'base64');
-  const expected = Buffer.from(reference.digestValue, 'base64');
-  if (digest.length === 0 || digest.length !== expected.length || !timingSafeEqual(digest, expected)) throw new Error('the digest differs');
+  const signed = parseStrict(references[0]);
+  const holderId = attr(holder, 'ID');
   if (
-    !steps.signatureValue ||
-    !steps.findSignatureAlgorithm(steps.signatureAlgorithm).verifySignature(signedInfoCanon, key, steps.signatureValue)
+    holderId === undefined ||
+    signed.namespaceURI !== holder.namespaceURI ||
+    signed.localName !== holder.localName ||
+    attr(signed, 'ID') !== holderId
   ) {
-    throw new Error('the signature value does not verify');
-  }
-
-  // Everything is read from the signed bytes, parsed again, never from the document around them.
-  const signed = parseStrict(signedXml);
-  if (signed.namespaceURI !== holder.namespaceURI || signed.localName !== holder.localName || attr(signed, 'ID') !== holderId) {
     refuse('signature_invalid', 'the signature does not cover the element that holds it');
   }
   if (signed.localName === 'Assertion') return signed;
