@@ -170,6 +170,18 @@ describe('SAML response verification', () => {
       expect(await refusalOf(verify(base64(moved)))).toBe('signature_invalid');
     });
 
+    it('refuses XSW: another element carrying the signed assertion’s ID', async () => {
+      const xml = await genuineXml();
+      const id = /<saml:Assertion[^>]* ID="([^"]+)"/.exec(xml)![1];
+      for (const name of ['ID', 'Id', 'id']) {
+        const twin = xml.replace(
+          '<samlp:Status>',
+          `<samlp:Extensions><x:Twin xmlns:x="urn:x" ${name}="${id}"/></samlp:Extensions><samlp:Status>`,
+        );
+        expect(await refusalOf(verify(base64(twin)))).toBe('signature_invalid');
+      }
+    });
+
     it('refuses a signature anywhere but on the Response or its assertion', async () => {
       const xml = await genuineXml();
       const signature = /<(\w+:)?Signature[\s\S]*<\/(\w+:)?Signature>/.exec(xml)![0];
