@@ -240,8 +240,7 @@ export class SessionsService {
   /** Revoke in the caller's transaction and put the token ids on the denylist; mirror after commit. */
   async revokeIn(tx: Tx, workspaceId: string, filter: SessionFilter, reason: string, now: Date): Promise<DeniedToken[]> {
     const { tokens } = await this.sessions.revoke(tx, workspaceId, filter, reason, now);
-    await this.denylist.deny(tx, workspaceId, tokens);
-    return tokens;
+    return this.denylist.deny(tx, workspaceId, tokens);
   }
 
   /**
@@ -255,8 +254,7 @@ export class SessionsService {
     reason: string,
   ): Promise<{ sessionsEnded: number; denied: DeniedToken[] }> {
     const { sessionIds, tokens } = await this.sessions.revoke(tx, workspaceId, { userId }, reason, this.clock.now());
-    await this.denylist.deny(tx, workspaceId, tokens);
-    return { sessionsEnded: sessionIds.length, denied: tokens };
+    return { sessionsEnded: sessionIds.length, denied: await this.denylist.deny(tx, workspaceId, tokens) };
   }
 
   /** Records a new session in the caller's transaction (the sign-in decides what it carries). */

@@ -4,6 +4,7 @@ import { LessThan, MoreThan, Repository } from 'typeorm';
 import { NO_ROW } from '../../database/row-shape';
 import { run, statement } from '../../database/statement';
 import type { Tx } from '../../database/unit-of-work';
+import type { RevocationNotice } from '../../common/auth/credential-revocations.repository';
 import { TokenDenylistEntry } from '../entities/token-denylist-entry.entity';
 
 export interface DeniedToken {
@@ -11,6 +12,11 @@ export interface DeniedToken {
   expiresAt: Date;
   /** The session it was issued for: its cached views die with it (decision 0961). */
   sessionId: string;
+  /**
+   * Set by `TokenDenylistService.deny` in the revoking transaction: the notice that evicts the session's cached
+   * views on every instance, which `mirror` waits on after commit. It travels with the token, not in the service.
+   */
+  notice?: RevocationNotice;
 }
 
 // Set-based, idempotent: a token id already denied keeps its row.

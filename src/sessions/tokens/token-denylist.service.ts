@@ -27,9 +27,6 @@ export const sessionCacheTag = (sessionId: string): string => `end-user-session:
 export class TokenDenylistService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('TokenDenylist');
   private pruneTimer?: NodeJS.Timeout;
-  /** The revocation notices `deny` sent for tokens, for `mirror` to wait on (the callers hand the same objects to both). */
-  private readonly notices = new WeakMap<DeniedToken, RevocationNotice>();
-
   constructor(
     private readonly entries: TokenDenylistRepository,
     private readonly clock: Clock,
@@ -37,22 +34,23 @@ export class TokenDenylistService implements OnApplicationBootstrap, OnApplicati
     @Optional() @Inject(REDIS_CLIENT) private readonly redis?: RedisClient,
   ) {}
 
-  /** In the revoking transaction: the token ids that have not expired yet. */
-  async deny(tx: Tx, workspaceId: string, tokens: DeniedToken[]): Promise<void> {
+  /**
+   * In the revoking transaction: the token ids that have not expired yet go on the denylist, and every instance's
+   * credential cache is told to drop their sessions' views. Answers the tokens to hand to `mirror` after commit,
+   * each carrying the notice of its session.
+   */
+  async deny(tx: Tx, workspaceId: string, tokens: DeniedToken[]): Promise<DeniedToken[]> {
     const now = this.clock.now().getTime();
     const live = tokens.filter((t) => t.expiresAt.getTime() > now);
     await this.entries.deny(tx, workspaceId, live);
     const sessions = [...new Set(live.map((t) => t.sessionId))];
     const notices = new Map((await notifyCredentialsRevoked(tx, sessions.map(sessionCacheTag))).map((n) => [n.key, n]));
-    for (const t of live) {
-      const notice = notices.get(sessionCacheTag(t.sessionId));
-      if (notice) this.notices.set(t, notice);
-    }
+    return tokens.map((t) => ({ ...t, notice: notices.get(sessionCacheTag(t.sessionId)) }));
   }
 
   /** After the revoking transaction committed: copy the entries to Redis (best effort). */
   async mirror(tokens: DeniedToken[]): Promise<void> {
-    const notices = new Set(tokens.map((t) => this.notices.get(t)).filter((n): n is RevocationNotice => n !== undefined));
+    const notices = new Set(tokens.map((t) => t.notice).filter((n): n is RevocationNotice => n !== undefined));
     await Promise.all([...notices].map((notice) => this.cache.evictEverywhere(notice)));
     if (!this.redis) return;
     const now = this.clock.now().getTime();
