@@ -40,7 +40,7 @@ button.secondary{background:transparent;color:var(--accent);border:1px solid var
 .alert.ok{background:var(--ok-bg);color:var(--ok);border:1px solid currentColor}
 .foot{margin-top:24px;text-align:center;color:var(--muted);font-size:13px}
 .foot a,.card a{color:var(--accent)}
-.meta{color:var(--muted);font-size:13px;margin-top:16px;word-break:break-all}
+.meta{color:var(--muted);font-size:13px;margin-top:16px;overflow-wrap:anywhere}
 details{margin-top:16px}
 summary{cursor:pointer;color:var(--accent);font-weight:600;padding:10px 0}
 summary:focus-visible{outline:3px solid var(--focus);outline-offset:2px;border-radius:4px}
