@@ -166,42 +166,37 @@ describe('concurrent group PATCHes', () => {
     expect(final.body).toMatchObject({ displayName: name, members: [{ value: user.id }] });
   });
 
-  it('answers 404, not 500, when the group is deleted while a PATCH of it is in flight', async () => {
-    const tenant = await aScimTenant(t);
-    const user = await aScimUser(tenant);
-    const group = await aScimGroup(tenant);
+  /** Deletes the group in a transaction held open while `send` PATCHes it, then commits: the PATCH's answer. */
+  async function patchWhileDeleted(groupId: string, send: () => Promise<{ status: number }>) {
     const holder = t.dataSource.createQueryRunner();
     await holder.connect();
     let patch: Promise<{ status: number }>;
     try {
       await holder.startTransaction();
-      await holder.query(`DELETE FROM scim_groups WHERE id = $1`, [group.id]);
-      patch = addMembers(tenant, group.id, [user.id]).then((res) => res);
+      await holder.query(`DELETE FROM scim_groups WHERE id = $1`, [groupId]);
+      patch = send();
       await lockWaiters(1);
       await holder.commitTransaction();
     } finally {
       await holder.release();
     }
-    expect((await patch).status).toBe(404);
+    return patch;
+  }
+
+  it('answers 404, not 500, when the group is deleted while a PATCH of it is in flight', async () => {
+    const tenant = await aScimTenant(t);
+    const user = await aScimUser(tenant);
+    const group = await aScimGroup(tenant);
+    const patch = await patchWhileDeleted(group.id, () => addMembers(tenant, group.id, [user.id]).then((res) => res));
+    expect(patch.status).toBe(404);
   });
 
   it('answers 404, not 500, when the group is deleted while a one-member PATCH of it is in flight', async () => {
     const tenant = await aScimTenant(t);
     const user = await aScimUser(tenant);
     const group = await aScimGroup(tenant);
-    const holder = t.dataSource.createQueryRunner();
-    await holder.connect();
-    let patch: Promise<{ status: number }>;
-    try {
-      await holder.startTransaction();
-      await holder.query(`DELETE FROM scim_groups WHERE id = $1`, [group.id]);
-      patch = addOne(tenant, group.id, user.id).then((res) => res);
-      await lockWaiters(1);
-      await holder.commitTransaction();
-    } finally {
-      await holder.release();
-    }
-    expect((await patch).status).toBe(404);
+    const patch = await patchWhileDeleted(group.id, () => addOne(tenant, group.id, user.id).then((res) => res));
+    expect(patch.status).toBe(404);
     expect(await groupUpdates(tenant, group.id)).toHaveLength(0);
   });
 });
