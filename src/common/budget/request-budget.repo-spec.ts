@@ -1,6 +1,50 @@
 import type { AppConfig } from '../../config/config';
-import { MAX_REFUSAL_HOLD_MS, RequestBudget } from './request-budget';
+import { type BudgetOwner, MAX_REFUSAL_HOLD_MS, RequestBudget } from './request-budget';
+import type { BucketAnswer } from './token-bucket';
+import { eventually } from '../../../test/support/eventually';
 import { redisClientsForSuite } from '../../../test/support/redis-keys';
+
+/** How often the load below is sent: every TICK_MS, what the rate owes since the start. */
+const TICK_MS = 5;
+
+/**
+ * A tenant's requests at `perSecond`, alternating between instances (as a load balancer spreads them), for
+ * `seconds`. `catchUp` false never sends more than one tick's share at once, so a machine that runs the loop
+ * late sends less, never a burst: the load stays at or below `perSecond` in every window. Answers the
+ * milliseconds from the start to the last request sent and to the last one answered.
+ */
+async function drive(
+  instances: RequestBudget[],
+  owner: BudgetOwner,
+  { perSecond, seconds, catchUp }: { perSecond: number; seconds: number; catchUp: boolean },
+): Promise<{ answers: BucketAnswer[]; lastSentMs: number; lastAnsweredMs: number }> {
+  const started = performance.now();
+  const pending: Promise<BucketAnswer>[] = [];
+  const perTick = Math.ceil((perSecond * TICK_MS) / 1000);
+  let lastSentMs = 0;
+  for (let now = started; now - started < seconds * 1000; now = performance.now()) {
+    const owed = Math.floor((perSecond * (now - started)) / 1000) - pending.length;
+    const sending = catchUp ? owed : Math.min(owed, perTick);
+    for (let i = 0; i < sending; i++) pending.push(instances[pending.length % instances.length].spend(owner));
+    if (sending > 0) lastSentMs = performance.now() - started;
+    await new Promise((resolve) => setTimeout(resolve, TICK_MS));
+  }
+  const answers = await Promise.all(pending);
+  return { answers, lastSentMs, lastAnsweredMs: performance.now() - started };
+}
+
+/** Spends on one instance, one request at a time, until it is refused; `sentAt` and `answeredAt` are the refusal's. */
+async function spendUntilRefused(
+  budget: RequestBudget,
+  owner: BudgetOwner,
+): Promise<{ admitted: number; sentAt: number; answeredAt: number }> {
+  for (let admitted = 0; admitted < 1_000_000; admitted++) {
+    const sentAt = Date.now();
+    const answer = await budget.spend(owner);
+    if (!answer.allowed) return { admitted, sentAt, answeredAt: Date.now() };
+  }
+  throw new Error('the bucket was never drained');
+}
 
 /** The shared budget with leases (decision 0620), against the live Redis: two instances, one bucket. */
 describe('RequestBudget on Redis, leasing tokens in batches', () => {
@@ -36,6 +80,65 @@ describe('RequestBudget on Redis, leasing tokens in batches', () => {
     expect(firstWaveAdmitted.a).toBeGreaterThan(0);
     expect(firstWaveAdmitted.b).toBeGreaterThan(0);
     expect(admitted + refused).toBe(1_200);
+  });
+
+  // Each instance gets 40 % of the rate: with leases of the whole rate's 10 ms (decision 0620) each took 20 tokens per
+  // 10 ms and spent 8, so the two drained a bucket of 400 in about 0.2 s and refused a tenant under its budget.
+  it('a tenant at 80 % of its rate across two instances is never refused (decision 1015)', async () => {
+    const [rate, burst] = [2_000, 400];
+    const instances = [instance(rate, burst), instance(rate, burst)];
+    const owner = { policy: 'workspace' as const, id: 'under-budget' };
+    const { answers } = await drive(instances, owner, { perSecond: 0.8 * rate, seconds: 1.5, catchUp: false });
+    expect(answers.length).toBeGreaterThan(1_000);
+    expect(answers.filter((a) => !a.allowed).length).toBe(0);
+  });
+
+  it('a tenant at 150 % of its rate across two instances is refused about a third, and admitted its rate (decision 1015)', async () => {
+    const [rate, burst] = [2_000, 2_000];
+    const instances = [instance(rate, burst), instance(rate, burst)];
+    const owner = { policy: 'workspace' as const, id: 'over-budget' };
+    // Start from a drained bucket, so that what is admitted is what the rate refills while the load runs.
+    for (const budget of instances) await spendUntilRefused(budget, owner);
+    const { answers, lastSentMs, lastAnsweredMs } = await drive(instances, owner, { perSecond: 1.5 * rate, seconds: 2, catchUp: true });
+    const admitted = answers.filter((a) => a.allowed).length;
+    const refusals = answers.filter((a) => !a.allowed);
+    // Within what the two instances can hold in leases (20 tokens each at this rate) and what the bucket holds below a token:
+    // no more than the rate refilled until the last answer, and no fewer than it refilled until the last request
+    // (no tokens lost on the way: a bucket of 2,000 rides out a pause of the loop of up to 1 s).
+    const tolerance = 45;
+    expect(admitted).toBeLessThanOrEqual((rate * lastAnsweredMs) / 1000 + tolerance);
+    expect(admitted).toBeGreaterThanOrEqual((rate * lastSentMs) / 1000 - tolerance);
+    expect(refusals.length / answers.length).toBeGreaterThan(0.25);
+    expect(refusals.length / answers.length).toBeLessThan(0.4);
+    for (const refusal of refusals) expect(refusal).toMatchObject({ remaining: 0, retryAfterSeconds: 1 });
+  });
+
+  it('what a lease has left when it lapses reaches the other instance (decision 1015)', async () => {
+    // 20,000 a second: leases of up to 200 tokens; a bucket of two seconds, which the test never lets fill.
+    const [rate, burst] = [20_000, 40_000];
+    const [a, b] = [instance(rate, burst), instance(rate, burst)];
+    const owner = { policy: 'workspace' as const, id: 'leftovers' };
+    // From a refusal, the bucket holds less than a token: what is admitted since is what the rate refilled.
+    const start = await spendUntilRefused(b, owner);
+    // A spends each lease as fast as it can: each one runs out, so the next is twice as large, until A holds at
+    // least 100 tokens (between tries the bucket refills what the next lease asks for; it never fills in 2 s).
+    let admitted = 0;
+    await eventually(
+      async () => {
+        do if ((await a.spend(owner)).allowed) admitted++;
+        while (a.heldTokens(owner) > 0 && a.heldTokens(owner) < 100);
+        expect(a.heldTokens(owner)).toBeGreaterThanOrEqual(100);
+      },
+      { intervalMs: 8 },
+    );
+    // A's requests stop: its lease lapses and what it holds goes back to the bucket, where B spends it.
+    await eventually(() => expect(a.heldTokens(owner)).toBe(0), { intervalMs: 2 });
+    const end = await spendUntilRefused(b, owner);
+    admitted += end.admitted;
+    // Each end of the window: a refusal, so the bucket held less than one token (Redis ran the first refusal by
+    // the time it was answered, the last one no sooner than it was sent).
+    expect(admitted).toBeGreaterThanOrEqual((rate * (end.sentAt - start.answeredAt)) / 1000 - 2);
+    expect(admitted).toBeLessThanOrEqual((rate * (end.answeredAt - start.sentAt)) / 1000 + 2);
   });
 
   it('a refusal carries Retry-After and the bucket serves again once it refills', async () => {

@@ -1,9 +1,19 @@
-import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy, Optional } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { Counter, register } from 'prom-client';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { REDIS_CLIENT, type RedisClient } from '../redis.provider';
-import { answer, BucketAnswer, BucketLimit, LEASE_MS, leaseSize, MemoryBuckets, REDIS_TAKE_SCRIPT, refill } from './token-bucket';
+import {
+  answer,
+  BucketAnswer,
+  BucketLimit,
+  LEASE_MS,
+  leaseSize,
+  MemoryBuckets,
+  nextLeaseSize,
+  REDIS_TAKE_SCRIPT,
+  refill,
+} from './token-bucket';
 
 /** Who a budget belongs to: a workspace (SCIM) or a developer account (the developer API). */
 export interface BudgetOwner {
@@ -46,7 +56,25 @@ export interface EarlyRefusal {
 /** The longest a refusal is held before it is sent (decision 0990): what a rate below 4 requests a second would hold longer. */
 export const MAX_REFUSAL_HOLD_MS = 250;
 
-type TakeCommand = (key: string, rate: number, burst: number, wanted: number) => Promise<[number, number]>;
+/** Takes up to `wanted` tokens from the shared bucket, after giving back `returned` (REDIS_TAKE_SCRIPT). */
+type TakeCommand = (key: string, rate: number, burst: number, wanted: number, returned: number) => Promise<[number, number]>;
+
+/**
+ * Tokens an instance took from the shared bucket ahead of its requests: `size` of them, `served` spent and
+ * `left` not (none once given back), good until `until`; `tokens` the bucket held when it was granted (for
+ * the headers), `givingBack` tokens on their way back to it.
+ */
+interface Lease {
+  size: number;
+  served: number;
+  left: number;
+  until: number;
+  tokens: number;
+  givingBack: number;
+}
+
+/** How long an instance remembers the size of a lease after it lapsed, for its next one (nextLeaseSize). */
+const LEASE_MEMORY_MS = 1_000;
 
 /**
  * Per-tenant request budgets (decision 0060): a token bucket per workspace or developer,
@@ -55,13 +83,14 @@ type TakeCommand = (key: string, rate: number, burst: number, wanted: number) =>
  * plus a per-instance cap on each tenant's requests in flight.
  */
 @Injectable()
-export class RequestBudget {
+export class RequestBudget implements OnModuleDestroy {
   private readonly logger = new Logger('RequestBudget');
   private readonly memory = new MemoryBuckets();
   private readonly inFlight = new Map<string, number>();
   /**
    * Owners the shared bucket refused, until the moment its next token can exist at the earliest (tokens only
-   * accumulate with time, so no instance can be granted one sooner): a tenant hammering past its budget is
+   * accumulate with time, so no instance can be granted one sooner, unless another instance gives back what a
+   * lapsed lease left: decision 1015 bounds that case): a tenant hammering past its budget is
    * refused here without a Redis round trip per request. The wait is counted from when the script was sent,
    * before Redis ran it, so this never refuses a request the shared bucket would have admitted. A request
    * that took the bucket's last token leaves the same entry (decision 0612), and for one token interval
@@ -78,14 +107,16 @@ export class RequestBudget {
    */
   private readonly refusedCredentials = new Map<string, BudgetOwner>();
   /**
-   * Tokens this instance took from the shared bucket ahead of its requests (decision 0620), per bucket, each
-   * lease good for LEASE_MS after it was asked for: every admitted request still spent a token of the shared
-   * bucket, so budgets hold across instances, and what a lease has left when it lapses is dropped rather
-   * than banked past the burst. `asking`: the lease being asked for, which concurrent requests wait on.
+   * Tokens this instance took from the shared bucket ahead of its requests (decisions 0620, 1015), per bucket,
+   * each lease good for LEASE_MS after it was asked for and sized by what the previous one served: every
+   * admitted request still spent a token of the shared bucket, so budgets hold across instances, and what a
+   * lease has left when it lapses goes back to the bucket (with the next ask, or `giveBackLapsed` on a timer),
+   * where any instance can take it. A lapsed lease stays LEASE_MEMORY_MS for its size. `asking`: the lease
+   * being asked for, which concurrent requests wait on.
    */
-  private readonly leases = new Map<string, { left: number; until: number; tokens: number }>();
+  private readonly leases = new Map<string, Lease>();
   private readonly asking = new Map<string, Promise<unknown>>();
-  private asks = 0;
+  private sweep?: NodeJS.Timeout;
   private readonly take?: TakeCommand;
   readonly limit: BucketLimit;
   private readonly leaseSize: number;
@@ -121,6 +152,23 @@ export class RequestBudget {
   /** Whether a tenant's requests in flight are capped (TENANT_MAX_IN_FLIGHT=0 lifts the cap). */
   get capsInFlight(): boolean {
     return this.config.TENANT_MAX_IN_FLIGHT > 0;
+  }
+
+  /**
+   * Tokens of the owner's budget this instance holds: leased and not spent, or on their way back to the shared
+   * bucket. Other instances can be granted them once this is zero.
+   */
+  heldTokens(owner: BudgetOwner): number {
+    const lease = this.leases.get(bucketKey(owner));
+    return lease ? lease.left + lease.givingBack : 0;
+  }
+
+  /** Gives back what this instance's leases hold, so that another instance can spend it. */
+  async onModuleDestroy(): Promise<void> {
+    clearTimeout(this.sweep);
+    this.sweep = undefined;
+    const given = [...this.leases].filter(([, lease]) => lease.left >= 1).map(([key, lease]) => this.giveBack(key, lease));
+    await Promise.all(given);
   }
 
   /** Takes one token from the owner's bucket. */
@@ -210,15 +258,15 @@ export class RequestBudget {
 
   private async takeShared(key: string): Promise<BucketAnswer> {
     if (!this.take) return this.memory.take(key, this.limit);
-    // Requests that arrive while this instance asks for a lease wait for it rather than ask again.
-    for (let waited = 0; waited < 3; waited++) {
+    // Requests that arrive while this instance asks for a lease wait for it (up to three asks) rather than ask again.
+    for (let waited = 0; ; waited++) {
       const now = Date.now();
       const leased = this.spendLease(key, now);
       if (leased) return leased;
       const known = this.stillDenied(key, now, true);
       if (known) return known;
       const pending = this.asking.get(key);
-      if (!pending) break;
+      if (!pending || waited === 3) break;
       await pending;
     }
     return this.askShared(key, this.take);
@@ -227,21 +275,30 @@ export class RequestBudget {
   /** One token of this instance's lease on the bucket, while the lease holds one and has not lapsed. */
   private spendLease(key: string, now: number): BucketAnswer | undefined {
     const lease = this.leases.get(key);
-    if (!lease) return undefined;
-    if (now >= lease.until || lease.left < 1) {
-      this.leases.delete(key);
-      return undefined;
-    }
+    if (!lease || now >= lease.until || lease.left < 1) return undefined;
     // The headers count what the bucket held when the lease was taken, plus what the lease still holds.
     const { answer: result } = answer(lease.tokens + lease.left, this.limit);
     lease.left--;
+    lease.served++;
     return result;
   }
 
-  /** Asks the shared bucket for a lease of tokens (one, at low rates); this request spends the first. */
+  /**
+   * Asks the shared bucket for a lease of tokens (one, at low rates), giving back in the same call what the
+   * previous lease left when it lapsed; this request spends the first token.
+   */
   private async askShared(key: string, take: TakeCommand): Promise<BucketAnswer> {
     const sentAt = Date.now();
-    const asked = take(key, this.limit.ratePerSecond, this.limit.burst, this.leaseSize);
+    const previous = this.leases.get(key);
+    const lapsed = previous !== undefined && sentAt >= previous.until;
+    const wanted =
+      this.leaseSize > 1 ? nextLeaseSize(previous && { size: previous.size, served: previous.served, lapsed }, this.leaseSize) : 1;
+    const returned = lapsed ? this.takeBackLeftovers(previous) : 0;
+    const asked = take(key, this.limit.ratePerSecond, this.limit.burst, wanted, returned);
+    if (returned > 0) {
+      previous!.givingBack += returned;
+      void asked.finally(() => (previous!.givingBack -= returned)).catch(noop);
+    }
     if (this.leaseSize > 1) {
       const settled = asked.then(noop, noop);
       this.asking.set(key, settled);
@@ -253,8 +310,7 @@ export class RequestBudget {
       if (milliTokens < 1000) this.rememberDenial(key, sentAt, milliTokens);
       else this.deniedUntil.delete(key);
       const tokens = milliTokens / 1000;
-      if (taken > 1) this.leases.set(key, { left: taken - 1, until: sentAt + LEASE_MS, tokens });
-      if (++this.asks % 1024 === 0) for (const [k, lease] of this.leases) if (sentAt >= lease.until) this.leases.delete(k);
+      if (taken >= 1 && this.leaseSize > 1) this.lease(key, sentAt, taken, tokens);
       // The script already took the tokens; re-derive the headers from what it left and what this instance holds.
       return answer(tokens + taken, this.limit).answer;
     } catch (err) {
@@ -262,6 +318,58 @@ export class RequestBudget {
       this.logger.warn(`redis budget store failed, counting in memory: ${(err as Error).message}`);
       return this.memory.take(key, this.limit);
     }
+  }
+
+  /**
+   * Keeps a lease of `taken` tokens (the asker spends the first). Tokens a concurrent ask left in the previous
+   * lease are carried into this one rather than dropped.
+   */
+  private lease(key: string, sentAt: number, taken: number, tokens: number): void {
+    const until = sentAt + LEASE_MS;
+    const lease = this.leases.get(key);
+    if (lease) Object.assign(lease, { size: lease.left + taken, served: 1, left: lease.left + taken - 1, until, tokens });
+    else this.leases.set(key, { size: taken, served: 1, left: taken - 1, until, tokens, givingBack: 0 });
+    this.sweep ??= setTimeout(() => this.giveBackLapsed(), LEASE_MS).unref();
+  }
+
+  /**
+   * Every LEASE_MS while this instance holds leases: what lapsed leases have left goes back to the shared bucket,
+   * for an owner whose requests stopped reaching this instance (the next ask of one whose requests still do
+   * gives it back itself); leases lapsed LEASE_MEMORY_MS ago are forgotten.
+   */
+  private giveBackLapsed(): void {
+    this.sweep = undefined;
+    const now = Date.now();
+    for (const [key, lease] of this.leases) {
+      if (now < lease.until) continue;
+      if (lease.left >= 1) void this.giveBack(key, lease);
+      else if (now >= lease.until + LEASE_MEMORY_MS && lease.givingBack === 0) this.leases.delete(key);
+    }
+    if (this.leases.size > 0) this.sweep = setTimeout(() => this.giveBackLapsed(), LEASE_MS).unref();
+  }
+
+  /** Gives a lease's leftovers back to the shared bucket in a call of their own. */
+  private async giveBack(key: string, lease: Lease): Promise<void> {
+    if (!this.take) return;
+    const returned = this.takeBackLeftovers(lease);
+    lease.givingBack += returned;
+    try {
+      const [, milliTokens] = await this.take(key, this.limit.ratePerSecond, this.limit.burst, 0, returned);
+      // The bucket holds a token again: what this instance remembered of its refusal no longer holds.
+      if (milliTokens >= 1000) this.deniedUntil.delete(key);
+    } catch {
+      // Redis is unreachable: the tokens are lost to the tenant, as every lease's leftovers were before decision 1015.
+    } finally {
+      lease.givingBack -= returned;
+    }
+  }
+
+  /** Empties a lapsed lease: what it left is given back (its next lease is sized by what it served). */
+  private takeBackLeftovers(lease: Lease | undefined): number {
+    if (!lease) return 0;
+    const left = lease.left;
+    lease.left = 0;
+    return left;
   }
 
   /**

@@ -1,4 +1,4 @@
-import { leaseSize, MemoryBuckets } from './token-bucket';
+import { leaseSize, MemoryBuckets, nextLeaseSize } from './token-bucket';
 
 describe('MemoryBuckets (token bucket kept in process memory)', () => {
   const limit = { ratePerSecond: 2, burst: 3 };
@@ -42,5 +42,24 @@ describe('leaseSize (tokens an instance takes from the shared bucket at once)', 
     expect(leaseSize({ ratePerSecond: 2_000, burst: 4_000 })).toBe(20);
     expect(leaseSize({ ratePerSecond: 1_000_000, burst: 2_000_000 })).toBe(10_000);
     expect(leaseSize({ ratePerSecond: 1_000_000, burst: 50 })).toBe(5);
+  });
+});
+
+describe('nextLeaseSize (an instance takes about what its own requests spend while a lease lasts)', () => {
+  it('starts at one token, and doubles each time a lease runs out, up to the largest lease', () => {
+    expect(nextLeaseSize(undefined, 20)).toBe(1);
+    expect(nextLeaseSize({ size: 1, served: 1, lapsed: false }, 20)).toBe(2);
+    expect(nextLeaseSize({ size: 8, served: 8, lapsed: true }, 20)).toBe(16);
+    expect(nextLeaseSize({ size: 16, served: 16, lapsed: false }, 20)).toBe(20);
+  });
+
+  it('shrinks to what a lease served when it lapsed with tokens left, never below one token', () => {
+    expect(nextLeaseSize({ size: 20, served: 8, lapsed: true }, 20)).toBe(8);
+    expect(nextLeaseSize({ size: 20, served: 0, lapsed: true }, 20)).toBe(1);
+  });
+
+  it('keeps the size of a lease that still holds tokens, and is always one where the largest lease is one', () => {
+    expect(nextLeaseSize({ size: 8, served: 5, lapsed: false }, 20)).toBe(8);
+    expect(nextLeaseSize({ size: 1, served: 1, lapsed: false }, 1)).toBe(1);
   });
 });

@@ -57,9 +57,9 @@ export class MemoryBuckets {
 }
 
 /**
- * How many tokens an instance takes from the shared bucket at once (decision 0620): what the rate refills
- * in LEASE_MS, at most a tenth of the burst, at least one. At the default 100/s that is one token, a round
- * trip per request as before; at thousands a second one round trip serves many requests.
+ * The largest lease an instance takes from the shared bucket at once (decisions 0620, 1015): what the rate
+ * refills in LEASE_MS, at most a tenth of the burst, at least one. At the default 100/s that is one token, a
+ * round trip per request as before; at thousands a second one round trip can serve many requests.
  */
 export const LEASE_MS = 10;
 
@@ -67,10 +67,33 @@ export function leaseSize(limit: BucketLimit): number {
   return Math.max(1, Math.min(Math.floor((limit.ratePerSecond * LEASE_MS) / 1000), Math.floor(limit.burst / 10)));
 }
 
+/** An instance's previous lease on a bucket, as the next one is sized by it. */
+export interface LeaseUse {
+  /** Tokens the lease held, the asker's included. */
+  size: number;
+  /** Tokens it served (it ran out when it served them all; what it did not serve was given back). */
+  served: number;
+  /** Whether it lapsed: LEASE_MS passed since it was asked for. */
+  lapsed: boolean;
+}
+
+/**
+ * The size of an instance's next lease (decision 1015): twice the previous one when it ran out, what it served
+ * when it lapsed with tokens left, one when there was none; never more than `max` (leaseSize). An instance
+ * then holds about what its own requests spend in LEASE_MS, not what the whole rate refills.
+ */
+export function nextLeaseSize(previous: LeaseUse | undefined, max: number): number {
+  if (!previous) return 1;
+  const wanted = previous.served >= previous.size ? 2 * previous.size : previous.lapsed ? previous.served : previous.size;
+  return Math.max(1, Math.min(max, wanted));
+}
+
 /**
  * The same bucket as one atomic Redis script, on Redis's clock so every instance agrees. ARGV[3] asks
  * for up to that many tokens (default one): it takes as many whole tokens as the bucket holds, up to
- * that. Returns {tokens taken, tokens left×1000}; the key lives only as long as it takes to refill.
+ * that. ARGV[4] gives back tokens a lapsed lease did not spend (default none; decision 1015), before
+ * taking, never past the burst. Returns {tokens taken, tokens left×1000}; the key lives only as long
+ * as it takes to refill.
  */
 export const REDIS_TAKE_SCRIPT = `
 local t = redis.call('TIME')
@@ -87,6 +110,8 @@ else
   if elapsed < 0 then elapsed = 0 end
   tokens = math.min(burst, tokens + elapsed * rate / 1000)
 end
+local returned = math.max(0, tonumber(ARGV[4]) or 0)
+tokens = math.min(burst, tokens + returned)
 local wanted = tonumber(ARGV[3]) or 1
 local taken = 0
 if tokens >= 1 then
