@@ -81,6 +81,32 @@ describe('developer console in a real browser', () => {
     expect(landing.text).toContain('href="/console/"');
   });
 
+  it('centres the sign-in and sign-up cards in the window, at desktop width and at 375 px', async () => {
+    const gaps: Record<string, number> = {};
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: 860 });
+      for (const [path, heading] of [
+        ['/console/signin', 'Sign in'],
+        ['/console/signup', 'Create a developer account'],
+      ]) {
+        await page.goto(path);
+        const card = page.locator('section').filter({ has: page.getByRole('heading', { level: 1, name: heading }) });
+        await card.waitFor();
+        const box = (await card.boundingBox())!;
+        const windowWidth = await page.evaluate(() => document.documentElement.clientWidth);
+        const left = box.x;
+        const right = windowWidth - (box.x + box.width);
+        gaps[`${heading} at ${width} px`] = Math.round(Math.abs(left - right));
+      }
+    }
+    expect(gaps).toEqual({
+      'Sign in at 1280 px': 0,
+      'Create a developer account at 1280 px': 0,
+      'Sign in at 375 px': 0,
+      'Create a developer account at 375 px': 0,
+    });
+  });
+
   it('sign up → workspace → SCIM token copied → a SCIM call provisions a user → audit log shows it → revoke → 401', async () => {
     await signUp(page);
     await expectAccessible(page);
