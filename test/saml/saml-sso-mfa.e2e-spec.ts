@@ -215,6 +215,16 @@ describe('SAML authentication contexts met by a second factor', () => {
     expect(facts(decode(formFields(plain.text).SAMLResponse)).classRef).toBe(`${AC}PasswordProtectedTransport`);
     const { app } = await withTotp(t, user);
 
+    // Asked passively, the step-up cannot happen: NoPassive, saying the user is signed in and owes a factor.
+    const passive = await aRegisteredSp(t, tenant.dev, tenant.ws);
+    const passivePage = await browser.get(spRequest(passive, requested('minimum', `${AC}TimeSyncToken`), ' IsPassive="true"')).expect(200);
+    const passiveXml = decode(formFields(passivePage.text).SAMLResponse);
+    expect(facts(passiveXml).codes).toEqual(['Responder', 'NoPassive']);
+    const statusMessage = new DOMParser()
+      .parseFromString(passiveXml, 'text/xml')
+      .getElementsByTagNameNS(P, 'StatusMessage')[0]?.textContent;
+    expect(statusMessage).toBe('The user is signed in but the request needs a second factor, which cannot be asked passively');
+
     const sp = await aRegisteredSp(t, tenant.dev, tenant.ws);
     const start = await browser.get(spRequest(sp, requested('minimum', `${AC}TimeSyncToken`))).expect(302);
     const requestId = requestIdOf(sp);
