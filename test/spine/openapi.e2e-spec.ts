@@ -21,6 +21,8 @@ interface Media {
 interface Operation {
   summary?: string;
   description?: string;
+  parameters?: Array<{ name: string; in: string }>;
+  security?: Array<Record<string, string[]>>;
   requestBody?: { content: Record<string, Media> };
   responses: Record<string, { content?: Record<string, Media> }>;
 }
@@ -108,6 +110,46 @@ describe('OpenAPI description', () => {
       }
     }
     expect(missing).toEqual([]);
+  });
+
+  it('declares what the OAuth and OpenID browser endpoints read (authorize, consent, UserInfo, logout), so a schema-driven fuzzer reaches them', () => {
+    const query = (path: string) =>
+      new Set((committed.paths[path].get.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name));
+    const form = (path: string) =>
+      new Set(Object.keys(committed.paths[path].post.requestBody?.content['application/x-www-form-urlencoded']?.schema?.properties ?? {}));
+    // OpenID Connect Core §3.1.2.1 (with RFC 7636's PKCE), the consent form's own fields, RP-Initiated Logout 1.0 §2.
+    const authorization = [
+      'response_type',
+      'client_id',
+      'redirect_uri',
+      'scope',
+      'state',
+      'nonce',
+      'code_challenge',
+      'code_challenge_method',
+    ];
+    const optional = ['response_mode', 'prompt', 'max_age', 'login_hint', 'id_token_hint', 'acr_values', 'ui_locales'];
+    const logout = ['id_token_hint', 'client_id', 'post_logout_redirect_uri', 'state'];
+    const undeclared = (declared: Set<string>, read: string[]) => read.filter((name) => !declared.has(name));
+    expect({
+      'GET /oauth/authorize': undeclared(query('/oauth/authorize'), [...authorization, ...optional]),
+      'POST /oauth/authorize': undeclared(form('/oauth/authorize'), [...authorization, ...optional]),
+      'POST /oauth/authorize/consent': undeclared(form('/oauth/authorize/consent'), [...authorization, 'decision', 'csrf_token']),
+      'POST /oauth/userinfo': undeclared(form('/oauth/userinfo'), ['access_token']),
+      'GET /oauth/logout': undeclared(query('/oauth/logout'), logout),
+      'POST /oauth/logout': undeclared(form('/oauth/logout'), logout),
+    }).toEqual({
+      'GET /oauth/authorize': [],
+      'POST /oauth/authorize': [],
+      'POST /oauth/authorize/consent': [],
+      'POST /oauth/userinfo': [],
+      'GET /oauth/logout': [],
+      'POST /oauth/logout': [],
+    });
+    // UserInfo's bearer token (RFC 6750 §2.1) is a security scheme, so a fuzzer sends one.
+    for (const method of ['get', 'post']) {
+      expect(committed.paths['/oauth/userinfo'][method].security?.flatMap((s) => Object.keys(s))).toContain('application-access-token');
+    }
   });
 
   it('documents no 405 stub and describes every token as an opaque bearer token, never a JWT', () => {
