@@ -219,6 +219,37 @@ describe('SSO connections: SAML sign-in end to end', () => {
       });
       expect(tokens.claims()).toMatchObject({ sub: person.id, email: person.email });
       expect(tokens.claims()!.amr).toEqual(expect.arrayContaining(['fed']));
+      // Nothing forced this sign-in: the IdP may answer from its own session.
+      expect(served.lastRequest?.forceAuthn).toBe(false);
+    });
+
+    it('asks the IdP for ForceAuthn when the application forces the sign-in (prompt=login, max_age)', async () => {
+      const { app } = await anApplication(t, {}, { dev, ws });
+      const person = await aProvisionedPerson('katherine');
+      const config = await oidc.discovery(new URL(t.baseUrl), app.client_id, undefined, oidc.ClientSecretBasic(app.client_secret!), {
+        execute: [oidc.allowInsecureRequests],
+      });
+      for (const forcing of [{ prompt: 'login' }, { max_age: '0' }] as Record<string, string>[]) {
+        const verifier = oidc.randomPKCECodeVerifier();
+        const url = oidc.buildAuthorizationUrl(config, {
+          redirect_uri: REDIRECT_URI,
+          scope: 'openid email',
+          code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+          code_challenge_method: 'S256',
+          state: oidc.randomState(),
+          ...forcing,
+        });
+        served.lastRequest = null;
+        const context = await browser.newContext();
+        const page = await context.newPage();
+        await page.route('https://app.example.test/**', (route) =>
+          route.fulfill({ status: 200, contentType: 'text/plain', body: 'callback' }),
+        );
+        await throughTheConnection(page, person.upstream, url.href);
+        await page.waitForURL((landed) => landed.href.startsWith(REDIRECT_URI));
+        await context.close();
+        expect(served.lastRequest).toMatchObject({ forceAuthn: true });
+      }
     });
   });
 

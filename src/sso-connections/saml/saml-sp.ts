@@ -29,10 +29,14 @@ export interface StartedSamlRequest {
   redirectUrl: string;
 }
 
-/** An AuthnRequest for the connection's IdP over HTTP-Redirect (unsigned: the ACS is fixed in the IdP's configuration). */
-export function startSamlRequest(connection: SamlConnectionSettings, sp: SpEndpoints): StartedSamlRequest {
+/**
+ * An AuthnRequest for the connection's IdP over HTTP-Redirect (unsigned: the ACS is fixed in the
+ * IdP's configuration). `forceAuthn` asks the IdP to authenticate the person again rather than
+ * answer from its own session (saml-core §3.4.1, decision 1020).
+ */
+export function startSamlRequest(connection: SamlConnectionSettings, sp: SpEndpoints, forceAuthn = false): StartedSamlRequest {
   const { serviceProvider: ours, identityProvider } = entitiesFor(connection, sp);
-  const { id, context } = ours.createLoginRequest(identityProvider, 'redirect');
+  const { id, context } = ours.createLoginRequest(identityProvider, 'redirect', forceAuthn ? { forceAuthn: true } : undefined);
   return { requestId: id, redirectUrl: context };
 }
 

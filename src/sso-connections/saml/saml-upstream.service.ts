@@ -4,6 +4,7 @@ import { SecretBox } from '../../common/crypto/secret-box';
 import type { RequestMeta } from '../../common/request-context';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import type { BrowserSession } from '../../hosted-login/browser-sessions.service';
+import { forcesAuthentication } from '../../hosted-login/continuation-target';
 import { safeNext } from '../../hosted-login/safe-next';
 import type { SsoConnection } from '../entities/sso-connection.entity';
 import { UpstreamRefusal } from '../upstream-refusals';
@@ -52,12 +53,15 @@ export class SamlUpstreamService {
     return spMetadataXml(this.sp(connection));
   }
 
-  /** Redirects the browser to the IdP with an AuthnRequest whose ID joins the browser's pending requests. */
+  /**
+   * Redirects the browser to the IdP with an AuthnRequest whose ID joins the browser's pending
+   * requests; with ForceAuthn when the application forces this sign-in (decision 1020, as 0986 for OIDC).
+   */
   async start(connection: SsoConnection, next: string, pendingCookie: unknown, request: RequestMeta): Promise<SamlStart> {
     const settings = this.settings(connection);
     if (!settings) return this.upstream.refuse(connection, new UpstreamRefusal('upstream_error', 'the connection has no IdP yet'), request);
     const now = this.clock.now().getTime();
-    const started = startSamlRequest(settings, this.sp(connection));
+    const started = startSamlRequest(settings, this.sp(connection), forcesAuthentication(next));
     const pending = openPending(this.box, pendingCookie, now);
     pending.push({ id: started.requestId, connectionId: connection.id, next, expiresAt: now + SAML_REQUEST_TTL_MS });
     return { kind: 'redirect', location: started.redirectUrl, pendingCookie: sealPending(this.box, pending) };

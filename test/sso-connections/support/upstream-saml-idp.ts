@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inflateRawSync } from 'node:zlib';
-import { IdentityProvider, ServiceProvider } from 'samlify';
+import { Extractor, IdentityProvider, ServiceProvider } from 'samlify';
 import { generateDevKeyPair, type DevKeyPair } from '../../../src/saml/idp/dev-keypair';
 
 /**
@@ -158,6 +158,25 @@ export function authnRequestIdOf(location: string): string {
   return id;
 }
 
+/** What the IdP reads from an AuthnRequest: its ID, and whether it must authenticate the person again. */
+export interface ReceivedAuthnRequest {
+  id: string;
+  forceAuthn: boolean;
+}
+
+/** The AuthnRequest an HTTP-Redirect URL carries, read by samlify's extractor as the IdP reads it. */
+export function authnRequestOf(location: string): ReceivedAuthnRequest {
+  const encoded = new URL(location).searchParams.get('SAMLRequest');
+  if (!encoded) throw new Error(`no SAMLRequest in ${location}`);
+  const xml = inflateRawSync(Buffer.from(encoded, 'base64')).toString('utf8');
+  const { request } = Extractor.extract(xml, [{ key: 'request', localPath: ['AuthnRequest'], attributes: ['ID', 'ForceAuthn'] }]) as {
+    request?: { id?: string; forceAuthn?: string };
+  };
+  if (!request?.id) throw new Error(`no ID in the AuthnRequest ${xml.slice(0, 200)}`);
+  // xs:boolean (saml-core §3.4.1): "true" or "1".
+  return { id: request.id, forceAuthn: request.forceAuthn === 'true' || request.forceAuthn === '1' };
+}
+
 /** The company's IdP as a browser meets it: its SSO URL signs in `person` at once and posts back. */
 export interface ServedSamlIdp {
   /** The SSO URL (on "localhost": another site than the service on 127.0.0.1). */
@@ -166,6 +185,8 @@ export interface ServedSamlIdp {
   person: UpstreamPerson | null;
   /** The last SAMLResponse it posted (base64), for replays. */
   lastResponse: string | null;
+  /** The last AuthnRequest it received. */
+  lastRequest: ReceivedAuthnRequest | null;
   close(): Promise<void>;
 }
 
@@ -188,6 +209,7 @@ export async function serveSamlIdp(
     idp: makeIdp(ssoUrl),
     person: null as UpstreamPerson | null,
     lastResponse: null as string | null,
+    lastRequest: null as ReceivedAuthnRequest | null,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
   async function answer(path: string, res: ServerResponse): Promise<void> {
@@ -197,7 +219,8 @@ export async function serveSamlIdp(
       return;
     }
     const target = sp();
-    const response = await served.idp.signedResponse(target, served.person, { inResponseTo: authnRequestIdOf(url.href) });
+    served.lastRequest = authnRequestOf(url.href);
+    const response = await served.idp.signedResponse(target, served.person, { inResponseTo: served.lastRequest.id });
     served.lastResponse = response;
     const relay = url.searchParams.get('RelayState');
     res
