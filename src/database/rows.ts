@@ -36,20 +36,10 @@ export function num(row: QueryRow, column: string): number {
   return n;
 }
 
-export function numOrNull(row: QueryRow, column: string): number | null {
-  const value = row[column];
-  return value === null || value === undefined ? null : num(row, column);
-}
-
 export function date(row: QueryRow, column: string): Date {
   const value = row[column];
   if (!(value instanceof Date)) throw new RowShapeError(column, 'timestamp', value);
   return value;
-}
-
-export function dateOrNull(row: QueryRow, column: string): Date | null {
-  const value = row[column];
-  return value === null || value === undefined ? null : date(row, column);
 }
 
 /** A jsonb object column. */
