@@ -25,6 +25,11 @@ describe('MongoDB tenant commands', () => {
     const cmd = mongoCommands.updateUser('u_shop_x1', PW, 'shop_x1', 20);
     expect(cmd.updateUser).toBe('u_shop_x1');
     expect(cmd.roles).toEqual(tenantRoles('shop_x1'));
+    // MongoDB reads the command from the first key; the rest states the same user a first run creates.
+    expect(Object.keys(cmd)[0]).toBe('updateUser');
+    const { createUser: _name, ...created } = mongoCommands.createUser('u_shop_x1', PW, 'shop_x1', 20);
+    const { updateUser: _same, ...updated } = cmd;
+    expect(updated).toEqual(created);
   });
 
   it('looks users up and counts connections by user and database', () => {

@@ -15,25 +15,36 @@ export function tenantRoles(dbName: string): Array<{ role: string; db: string }>
   ];
 }
 
+/**
+ * The tenant user as it should be, stated whole by both createUser and updateUser, so a resumed
+ * job converges to the same password, roles and limits a first run sets. The command's name is
+ * the document's first key, as MongoDB requires.
+ */
+function tenantUser(
+  command: 'createUser' | 'updateUser',
+  username: string,
+  password: string,
+  dbName: string,
+  maxConnections: number,
+): Document {
+  return {
+    [command]: assertSafeName(username),
+    pwd: assertSafePassword(password),
+    roles: tenantRoles(dbName),
+    mechanisms: ['SCRAM-SHA-256'],
+    customData: { managed: true, max_connections: maxConnections },
+  };
+}
+
 export const mongoCommands = {
   usersInfo: (username: string, dbName: string): Document => ({
     usersInfo: { user: assertSafeName(username), db: assertSafeName(dbName) },
   }),
-  createUser: (username: string, password: string, dbName: string, maxConnections: number): Document => ({
-    createUser: assertSafeName(username),
-    pwd: assertSafePassword(password),
-    roles: tenantRoles(dbName),
-    mechanisms: ['SCRAM-SHA-256'],
-    customData: { managed: true, max_connections: maxConnections },
-  }),
+  createUser: (username: string, password: string, dbName: string, maxConnections: number): Document =>
+    tenantUser('createUser', username, password, dbName, maxConnections),
   /** A re-run converges an existing user to the wanted password and roles. */
-  updateUser: (username: string, password: string, dbName: string, maxConnections: number): Document => ({
-    updateUser: assertSafeName(username),
-    pwd: assertSafePassword(password),
-    roles: tenantRoles(dbName),
-    mechanisms: ['SCRAM-SHA-256'],
-    customData: { managed: true, max_connections: maxConnections },
-  }),
+  updateUser: (username: string, password: string, dbName: string, maxConnections: number): Document =>
+    tenantUser('updateUser', username, password, dbName, maxConnections),
   dropUser: (username: string): Document => ({ dropUser: assertSafeName(username) }),
   dbStats: (): Document => ({ dbStats: 1, scale: 1 }),
   ping: (): Document => ({ ping: 1 }),
