@@ -7,7 +7,6 @@ import { APP_CONFIG, AppConfig } from '../../config/config';
 import { Tx, UnitOfWork } from '../../database/unit-of-work';
 import { applyGroupPatch, GroupChange, memberIds, MemberStep, toDisplayName, toExternalId } from '../patch/apply-group';
 import { checkSchemas, getCI, isObject, normalizeGroupPatch } from '../patch/normalize';
-import type { PagePosition } from '../protocol/cursor';
 import { listPage } from '../protocol/paging';
 import type { ListQuery } from '../protocol/list-query';
 import { excludes, project, Projection } from '../protocol/projection';
@@ -15,7 +14,7 @@ import { scimAuditFacts } from '../scim-audit';
 import { rethrowWorkspaceGone, ScimError } from '../scim.errors';
 import { GROUP_SCHEMA } from '../filter/attributes';
 import { toScimGroup } from './group.mapper';
-import type { DirectoryChange } from '../../events/domain-events';
+import type { DirectoryChange, DirectoryFacts } from '../../events/domain-events';
 import { GroupRow, MemberChange, MemberRow, OneMemberChange, Renamed, ScimGroupsRepository, StepResult } from './scim-groups.repository';
 
 type Json = Record<string, unknown>;
@@ -34,11 +33,7 @@ export class ScimGroupsService {
   }
 
   list(workspaceId: string, q: ListQuery): Promise<Json> {
-    const source = {
-      byOffset: (offset: number, limit: number) => this.groups.list(workspaceId, q.filter, offset, limit),
-      after: (position: PagePosition | null, limit: number) => this.groups.listAfter(workspaceId, q.filter, position, limit),
-    };
-    return listPage(q, 'g', source, async (rows) => {
+    return listPage(q, 'g', this.groups.pages(workspaceId, q.filter), async (rows) => {
       const ids = rows.map((r) => r.id);
       const members = excludes(q.projection, 'members') ? undefined : await this.groups.members(workspaceId, ids);
       return rows.map((r) => this.present(r, members, q.projection));
@@ -129,19 +124,7 @@ export class ScimGroupsService {
       const row = await this.groups.find(actor.workspaceId, id, tx);
       if (!row) throw notFound(id);
       if (renamed || steps.added.length || steps.removed.length) {
-        const renamedAttributes = renamed ? renamedAttributesOf(renamed, row) : [];
-        const metadata = {
-          ...(renamedAttributes.includes('displayName')
-            ? { displayName: row.displayName, previous_displayName: renamed!.previousDisplayName }
-            : {}),
-          ...(renamedAttributes.includes('externalId') ? { externalId: row.externalId } : {}),
-          members_added: steps.added.length,
-          members_removed: steps.removed.length,
-        };
-        events.emit('scim_group_update', {
-          ...scimAuditFacts(actor, target(row), request, metadata),
-          directory: groupChanges(id, renamedAttributes, steps),
-        });
+        events.emit('scim_group_update', groupUpdated(actor, id, request, renamed, row, steps));
       }
       return this.presentWithMembers(tx, actor.workspaceId, row, projection);
     });
@@ -162,19 +145,7 @@ export class ScimGroupsService {
         if (!(await this.groups.exists(tx, actor.workspaceId, id))) throw notFound(id);
         return;
       }
-      const renamedAttributes = renamed ? renamedAttributesOf(renamed, change) : [];
-      const metadata = {
-        ...(renamedAttributes.includes('displayName')
-          ? { displayName: change.displayName, previous_displayName: renamed!.previousDisplayName }
-          : {}),
-        ...(renamedAttributes.includes('externalId') ? { externalId: change.externalId } : {}),
-        members_added: steps.added.length,
-        members_removed: steps.removed.length,
-      };
-      events.emit('scim_group_update', {
-        ...scimAuditFacts(actor, { type: 'ScimGroup', id }, request, metadata),
-        directory: groupChanges(id, renamedAttributes, steps),
-      });
+      events.emit('scim_group_update', groupUpdated(actor, id, request, renamed, change, steps));
     });
     return undefined;
   }
@@ -267,6 +238,33 @@ function readGroupInput(body: unknown): { displayName: string; externalId?: stri
     displayName: toDisplayName(getCI(body, 'displayName')),
     ...(getCI(body, 'externalId') !== undefined ? { externalId: toExternalId(getCI(body, 'externalId')) } : {}),
     ...(members !== undefined && members !== null ? { members: memberIds(members) } : {}),
+  };
+}
+
+/**
+ * The audit facts and directory events of a group's update: the names a rename changed (`now`: what the
+ * group holds after it, undefined where it kept its value) and how many members the steps added and removed.
+ */
+function groupUpdated(
+  actor: ScimPrincipal,
+  id: string,
+  request: RequestMeta,
+  renamed: Renamed | undefined,
+  now: { displayName?: string; externalId?: string | null },
+  steps: StepResult,
+): DirectoryFacts {
+  const renamedAttributes = renamed ? renamedAttributesOf(renamed, now) : [];
+  const metadata = {
+    ...(renamed && renamedAttributes.includes('displayName')
+      ? { displayName: now.displayName, previous_displayName: renamed.previousDisplayName }
+      : {}),
+    ...(renamedAttributes.includes('externalId') ? { externalId: now.externalId } : {}),
+    members_added: steps.added.length,
+    members_removed: steps.removed.length,
+  };
+  return {
+    ...scimAuditFacts(actor, { type: 'ScimGroup', id }, request, metadata),
+    directory: groupChanges(id, renamedAttributes, steps),
   };
 }
 
