@@ -82,11 +82,14 @@ describe('ScimGroupsRepository', () => {
     const [ws, other] = [await aWorkspaceRow(db.dataSource), await aWorkspaceRow(db.dataSource)];
     const mine = [await aGroup(ws, 'Alpha'), await aGroup(ws, 'Beta')];
     await aGroup(other, 'Alpha');
-    expect((await groups.list(ws, undefined, 0, 10)).rows.map((r) => r.id)).toEqual(mine.map((g) => g.id));
-    expect(await groups.list(ws, parseFilter('displayName eq "alpha"'), 0, 10)).toMatchObject({ total: 1, rows: [{ id: mine[0].id }] });
-    const first = await groups.listAfter(ws, undefined, null, 1);
+    expect((await groups.pages(ws, undefined).byOffset(0, 10)).rows.map((r) => r.id)).toEqual(mine.map((g) => g.id));
+    expect(await groups.pages(ws, parseFilter('displayName eq "alpha"')).byOffset(0, 10)).toMatchObject({
+      total: 1,
+      rows: [{ id: mine[0].id }],
+    });
+    const first = await groups.pages(ws, undefined).after(null, 1);
     expect(first).toMatchObject({ total: 2, rows: [{ id: mine[0].id }] });
-    const next = await groups.listAfter(ws, undefined, { kind: 'g', createdUs: first.rows[0].pageKey, id: mine[0].id }, 1);
+    const next = await groups.pages(ws, undefined).after({ kind: 'g', createdUs: first.rows[0].pageKey, id: mine[0].id }, 1);
     expect(next.rows.map((r) => r.id)).toEqual([mine[1].id]);
   });
 });

@@ -2,15 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { computed, entityColumns, NO_ROW } from '../../database/row-shape';
-import { first, one, rewritten, run, runRaw, statement, statementFamily } from '../../database/statement';
+import { first, rewritten, run, runRaw, statement, statementFamily } from '../../database/statement';
 import { RIDER_COLUMNS, settleRiders, withRiderColumns } from '../../database/statement-riders';
 import type { StatementRider } from '../../events/domain-events';
 import type { Tx } from '../../database/unit-of-work';
 import { EndUser } from '../../end-user-directory/entities/end-user.entity';
 import { FilterNode } from '../filter/ast';
-import type { PagePosition } from '../protocol/cursor';
-import { keysetPage, keysetValues, offsetPage } from '../protocol/paging';
-import { FROM_MICROS, MICROS } from '../users/scim-users.repository';
+import { type CollectionStatements, collectionPages, type CompiledFilter, pageStatements } from '../protocol/collection-pages';
+import type { PageSource } from '../protocol/paging';
 import { GROUP_ATTRS } from '../filter/attributes';
 import { parseFilter } from '../filter/parser';
 import { filterToSql, valueFilterToSql } from '../filter/to-sql';
@@ -84,26 +83,17 @@ const COUNT = statementFamily(
   (where: string) => `SELECT count(*)::int AS total FROM scim_groups g WHERE ${where}`,
   { all: ['g.workspace_id = $1'], filtered: [NAME_EQ] },
 );
-/**
- * One page by offset: the skip reads only (workspace_id, created_at, id) index entries (an
- * index-only scan), then the page's rows are fetched by id: a deep page costs the skip of index
- * entries, not of rows.
- */
-const PAGE = statementFamily(
-  'scim-groups.page',
-  GROUP,
-  (where: string, n: number) => `SELECT ${READ_COLUMNS} FROM scim_groups g
-           JOIN (SELECT g.id FROM scim_groups g WHERE ${where} ORDER BY g.created_at, g.id LIMIT $${n + 1} OFFSET $${n + 2}) page ON page.id = g.id
-          ORDER BY g.created_at, g.id`,
-  { all: ['g.workspace_id = $1', 1], filtered: [NAME_EQ, 2] },
-);
-const PAGE_AFTER = statementFamily(
-  'scim-groups.page-after',
-  GROUP.and(computed({ pageKey: ['page_key', 'text'] })),
-  (where: string, n: number, after: boolean) => `SELECT ${READ_COLUMNS}, ${MICROS('g.created_at')} AS page_key FROM scim_groups g
-        WHERE ${where}${after ? ` AND (g.created_at, g.id) > (${FROM_MICROS(`$${n + 2}`)}, $${n + 3}::uuid)` : ''} ORDER BY g.created_at, g.id LIMIT $${n + 1}`,
-  { first: ['g.workspace_id = $1', 1, false], next: ['g.workspace_id = $1', 1, true], filtered: [NAME_EQ, 2, true] },
-);
+/** Every statement unnamed: a compiled filter's text varies with the client's filter. */
+const GROUP_PAGES: CollectionStatements<GroupRow> = {
+  compile,
+  count: (where) => COUNT(where),
+  ...pageStatements(
+    'scim-groups',
+    GROUP,
+    { table: 'scim_groups', alias: 'g', columns: READ_COLUMNS },
+    { all: 'g.workspace_id = $1', filtered: NAME_EQ },
+  ),
+};
 const MEMBERS = statement(
   'scim-groups.members',
   `SELECT gm.group_id, gm.user_id, u.email, u.first_name, u.last_name
@@ -163,7 +153,7 @@ export interface OneMemberChange {
 }
 
 /** A filter as SQL, with the parameters it binds after the workspace id ($1). */
-function compile(workspaceId: string, filter: FilterNode | undefined): { where: string; params: unknown[] } {
+function compile(workspaceId: string, filter: FilterNode | undefined): CompiledFilter {
   const params: unknown[] = [workspaceId];
   return { where: filter ? `g.workspace_id = $1 AND ${filterToSql(filter, GROUP_ATTRS, params)}` : 'g.workspace_id = $1', params };
 }
@@ -224,37 +214,9 @@ export class ScimGroupsRepository {
     await run(tx, RECORD_CHANGE, [groupIds]);
   }
 
-  async list(
-    workspaceId: string,
-    filter: FilterNode | undefined,
-    offset: number,
-    limit: number,
-  ): Promise<{ total: number; rows: GroupRow[] }> {
-    const { where, params } = compile(workspaceId, filter);
-    // Unnamed: a compiled filter's text varies with the client's filter.
-    const unnamed = { prepare: false };
-    return offsetPage(
-      async () => (await one(this.dataSource, COUNT(where), params, unnamed)).total,
-      () => run(this.dataSource, PAGE(where, params.length), [...params, limit, offset], unnamed),
-      offset,
-      limit,
-    );
-  }
-
-  /** Cursor paging (RFC 9865): up to `limit` groups after `after` in (created_at, id) order, with their page keys, plus the total. */
-  async listAfter(
-    workspaceId: string,
-    filter: FilterNode | undefined,
-    after: PagePosition | null,
-    limit: number,
-  ): Promise<{ total: number; rows: (GroupRow & { pageKey: string })[] }> {
-    const { where, params } = compile(workspaceId, filter);
-    const unnamed = { prepare: false };
-    return keysetPage(
-      async () => (await one(this.dataSource, COUNT(where), params, unnamed)).total,
-      () => run(this.dataSource, PAGE_AFTER(where, params.length, after !== null), keysetValues(params, after, limit), unnamed),
-      limit,
-    );
+  /** The workspace's groups through the client's filter: pages by offset or after a position (RFC 9865), with the filter's total. */
+  pages(workspaceId: string, filter: FilterNode | undefined): PageSource<GroupRow> {
+    return collectionPages(this.dataSource, GROUP_PAGES, workspaceId, filter);
   }
 
   /** Members of the given groups, in the order they joined; on the transaction when given one. */

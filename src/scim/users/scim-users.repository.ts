@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { computed, entityColumns } from '../../database/row-shape';
-import { first, one, run, statement, statementFamily } from '../../database/statement';
+import { first, statement, statementFamily } from '../../database/statement';
 import { runWithRiders } from '../../database/statement-riders';
 import type { Tx } from '../../database/unit-of-work';
 import type { StatementRider } from '../../events/domain-events';
@@ -12,8 +12,8 @@ import { USER_ATTRS } from '../filter/attributes';
 import { parseFilter } from '../filter/parser';
 import { filterToSql } from '../filter/to-sql';
 import { UserState } from '../patch/apply-user';
-import type { PagePosition } from '../protocol/cursor';
-import { keysetPage, keysetValues, offsetPage } from '../protocol/paging';
+import { type CollectionStatements, collectionPages, type CompiledFilter, pageStatements } from '../protocol/collection-pages';
+import type { PageSource } from '../protocol/paging';
 
 /** The end_users columns a SCIM user is made of. */
 const USER = entityColumns(EndUser, ['id', 'email', 'firstName', 'lastName', 'isActive', 'createdAt', 'updatedAt']);
@@ -29,10 +29,6 @@ const NIL = `'00000000-0000-0000-0000-000000000000'::uuid`;
  * expression of end_users_identity_key so userName lookups are one index probe.
  */
 export const USER_SCOPE = `u.workspace_id = $1 AND COALESCE(u.oauth_client_id, ${NIL}) = ${NIL}`;
-
-/** A timestamptz as exact microseconds since the epoch (text), and back: node-postgres would round it to milliseconds. */
-export const MICROS = (column: string) => `(extract(epoch FROM ${column}) * 1000000)::bigint::text`;
-export const FROM_MICROS = (param: string) => `('epoch'::timestamptz + ${param}::bigint * interval '1 microsecond')`;
 
 const FIND_BY_ID_TEXT = `SELECT ${USER_COLUMNS} FROM end_users u WHERE ${USER_SCOPE} AND u.id = $2`;
 const FIND_BY_ID = statement('scim-users.find-by-id', FIND_BY_ID_TEXT, USER);
@@ -59,9 +55,6 @@ const UPDATE = statement(
   USER,
 );
 
-/** A filter as SQL, with the parameters it binds after the workspace id ($1). */
-type CompiledFilter = { where: string; params: unknown[] };
-
 function compile(workspaceId: string, filter: FilterNode | undefined): CompiledFilter {
   const params: unknown[] = [workspaceId];
   return { where: filter ? `${USER_SCOPE} AND ${filterToSql(filter, USER_ATTRS, params)}` : USER_SCOPE, params };
@@ -81,25 +74,21 @@ const COUNT = statementFamily(
   { all: [null], filtered: [USERNAME_EQ] },
 );
 /**
- * One page by offset: the skip reads only index entries (without a filter, an index-only scan of
- * end_users_scim_page_idx, the workspace's SCIM users in page order); the page's rows are then fetched by id.
+ * Without a filter, the count reads the counter rows and the offset page's skip is an index-only scan of
+ * end_users_scim_page_idx (the workspace's SCIM users in page order); what IdPs send (no filter, or one
+ * comparison such as userName eq) has a few fixed SQL texts: prepared.
  */
-const PAGE = statementFamily(
-  'scim-users.page',
-  USER,
-  (where: string, n: number) => `SELECT ${USER_COLUMNS} FROM end_users u
-           JOIN (SELECT u.id FROM end_users u WHERE ${where} ORDER BY u.created_at, u.id LIMIT $${n + 1} OFFSET $${n + 2}) page ON page.id = u.id
-          ORDER BY u.created_at, u.id`,
-  { all: [USER_SCOPE, 1], filtered: [USERNAME_EQ, 2] },
-);
-/** Cursor paging: the page after a (created_at, id) key, each row with its exact key. */
-const PAGE_AFTER = statementFamily(
-  'scim-users.page-after',
-  USER.and(computed({ pageKey: ['page_key', 'text'] })),
-  (where: string, n: number, after: boolean) => `SELECT ${USER_COLUMNS}, ${MICROS('u.created_at')} AS page_key FROM end_users u
-        WHERE ${where}${after ? ` AND (u.created_at, u.id) > (${FROM_MICROS(`$${n + 2}`)}, $${n + 3}::uuid)` : ''} ORDER BY u.created_at, u.id LIMIT $${n + 1}`,
-  { first: [USER_SCOPE, 1, false], next: [USER_SCOPE, 1, true], filtered: [USERNAME_EQ, 2, true] },
-);
+const USER_PAGES: CollectionStatements<UserRow> = {
+  compile,
+  count: (where, filtered) => COUNT(filtered ? where : null),
+  ...pageStatements(
+    'scim-users',
+    USER,
+    { table: 'end_users', alias: 'u', columns: USER_COLUMNS },
+    { all: USER_SCOPE, filtered: USERNAME_EQ },
+  ),
+  preparesOffsetPage: isSingleCondition,
+};
 
 /**
  * end_users as SCIM sees them (the table's entity belongs to end-users): SQL text, as prepared
@@ -124,41 +113,12 @@ export class ScimUsersRepository {
     return first(tx, LOCK_BY_EMAIL, [workspaceId, email]);
   }
 
-  /** One page in creation order (then id, for a stable order), plus the total the filter matches. */
-  async list(
-    workspaceId: string,
-    filter: FilterNode | undefined,
-    offset: number,
-    limit: number,
-  ): Promise<{ total: number; rows: UserRow[] }> {
-    const { where, params } = compile(workspaceId, filter);
-    // What IdPs send (no filter, or one comparison such as userName eq) has a few fixed SQL texts: prepare those.
-    const options = { prepare: isSingleCondition(filter) };
-    return offsetPage(
-      async () => (await one(this.dataSource, COUNT(filter ? where : null), params, options)).total,
-      () => run(this.dataSource, PAGE(where, params.length), [...params, limit, offset], options),
-      offset,
-      limit,
-    );
-  }
-
   /**
-   * Cursor paging (RFC 9865): up to `limit` users after `after` in (created_at, id) order, each with its
-   * exact page key (created_at in microseconds, as text), plus the filter's total.
+   * The workspace's users through the client's filter, in creation order (then id, for a stable order):
+   * pages by offset or after a position (RFC 9865, each row with its exact page key), with the filter's total.
    */
-  async listAfter(
-    workspaceId: string,
-    filter: FilterNode | undefined,
-    after: PagePosition | null,
-    limit: number,
-  ): Promise<{ total: number; rows: (UserRow & { pageKey: string })[] }> {
-    const { where, params } = compile(workspaceId, filter);
-    const unnamed = { prepare: false };
-    return keysetPage(
-      async () => (await one(this.dataSource, COUNT(filter ? where : null), params, unnamed)).total,
-      () => run(this.dataSource, PAGE_AFTER(where, params.length, after !== null), keysetValues(params, after, limit), unnamed),
-      limit,
-    );
+  pages(workspaceId: string, filter: FilterNode | undefined): PageSource<UserRow> {
+    return collectionPages(this.dataSource, USER_PAGES, workspaceId, filter);
   }
 
   /**

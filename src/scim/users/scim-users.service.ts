@@ -12,7 +12,6 @@ import type { DeniedToken } from '../../sessions/tokens/token-denylist.repositor
 import { ScimGroupsRepository } from '../groups/scim-groups.repository';
 import { applyUserPatch, UserState } from '../patch/apply-user';
 import { normalizeUserPatch } from '../patch/normalize';
-import type { PagePosition } from '../protocol/cursor';
 import { listPage } from '../protocol/paging';
 import type { ListQuery } from '../protocol/list-query';
 import { project, Projection } from '../protocol/projection';
@@ -40,11 +39,7 @@ export class ScimUsersService {
   }
 
   list(workspaceId: string, q: ListQuery): Promise<Json> {
-    const source = {
-      byOffset: (offset: number, limit: number) => this.users.list(workspaceId, q.filter, offset, limit),
-      after: (position: PagePosition | null, limit: number) => this.users.listAfter(workspaceId, q.filter, position, limit),
-    };
-    return listPage(q, 'u', source, (rows) => rows.map((r) => this.present(r, q.projection)));
+    return listPage(q, 'u', this.users.pages(workspaceId, q.filter), (rows) => rows.map((r) => this.present(r, q.projection)));
   }
 
   async get(workspaceId: string, id: string, projection: Projection = {}): Promise<Json> {
