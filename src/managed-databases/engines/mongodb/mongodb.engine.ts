@@ -4,12 +4,11 @@ import {
   type ConnectionDetails,
   type DatabaseEngine,
   type EngineMetrics,
-  type EngineSettings,
   type HealthReport,
   type TenantDatabase,
   type TenantRef,
-  EngineUnavailableError,
 } from '../database-engine';
+import { AdminConnectedEngine } from '../admin-connected-engine';
 import { runChecks } from '../health-checks';
 import { MONGO_CODES, mongoCommands, mongoConnectionString, tenantUrlFromAdmin } from './mongodb-commands';
 import { MongoDumpWriter, readMongoDump } from './mongodb-dump-file';
@@ -21,18 +20,11 @@ function hasCode(err: unknown, code: number): boolean {
 }
 
 /** One database and one user (readWrite + dbAdmin on it) per tenant. */
-export class MongodbEngine implements DatabaseEngine {
+export class MongodbEngine extends AdminConnectedEngine<MongoClient> implements DatabaseEngine {
   readonly engine = 'mongodb' as const;
-  private client?: MongoClient;
-
-  constructor(private readonly settings: EngineSettings) {}
-
-  isAvailable(): boolean {
-    return Boolean(this.settings.adminUrl);
-  }
 
   async provision(db: TenantDatabase): Promise<void> {
-    const tenantDb = (await this.admin()).db(db.dbName);
+    const tenantDb = (await this.connectedAdmin()).db(db.dbName);
     const info = await tenantDb.command(mongoCommands.usersInfo(db.username, db.dbName));
     const exists = Array.isArray(info.users) && info.users.length > 0;
     if (!exists) {
@@ -47,7 +39,7 @@ export class MongodbEngine implements DatabaseEngine {
   }
 
   async deprovision(db: TenantRef): Promise<void> {
-    const tenantDb = (await this.admin()).db(db.dbName);
+    const tenantDb = (await this.connectedAdmin()).db(db.dbName);
     await tenantDb.command(mongoCommands.dropUser(db.username)).catch((err) => {
       if (!hasCode(err, MONGO_CODES.userNotFound)) throw err;
     });
@@ -57,19 +49,15 @@ export class MongodbEngine implements DatabaseEngine {
   connectionDetails(db: TenantDatabase): ConnectionDetails {
     const { publicHost: host, publicPort: port } = this.settings;
     const tls = this.usesTls();
-    return {
-      host,
-      port,
+    return this.detailsFor(db, {
       database: db.dbName,
-      username: db.username,
-      password: db.password,
       connection_string: mongoConnectionString({ host, port, tls }, db.username, db.password, db.dbName),
       ssl_mode: tls ? 'require' : 'disable',
-    };
+    });
   }
 
   async backup(db: TenantRef, file: string) {
-    const tenantDb = (await this.admin()).db(db.dbName);
+    const tenantDb = (await this.connectedAdmin()).db(db.dbName);
     return writeAtomically(file, async (tmp) => {
       const out = new MongoDumpWriter(tmp);
       try {
@@ -96,7 +84,7 @@ export class MongodbEngine implements DatabaseEngine {
   /** Replaces every collection with its backed-up content and drops collections made since. */
   async restore(db: TenantRef, file: string): Promise<void> {
     await describeFile(file);
-    const tenantDb = (await this.admin()).db(db.dbName);
+    const tenantDb = (await this.connectedAdmin()).db(db.dbName);
     const inBackup = new Set<string>();
     let batch: Document[] = [];
     let current = '';
@@ -130,7 +118,7 @@ export class MongodbEngine implements DatabaseEngine {
   }
 
   async metrics(db: TenantRef): Promise<EngineMetrics> {
-    const client = await this.admin();
+    const client = await this.connectedAdmin();
     const stats = await client.db(db.dbName).command(mongoCommands.dbStats());
     const [count] = await client.db('admin').aggregate(mongoCommands.connectionsPipeline(db.username, db.dbName)).toArray();
     const n = (v: unknown) => Number(v ?? 0);
@@ -160,23 +148,23 @@ export class MongodbEngine implements DatabaseEngine {
     }
   }
 
-  async close(): Promise<void> {
-    const client = this.client;
-    this.client = undefined;
-    await client?.close();
-  }
-
   private usesTls(): boolean {
     const url = this.settings.adminUrl ?? '';
     return /[?&](tls|ssl)=true/.test(url) || url.startsWith('mongodb+srv:');
   }
 
-  private async admin(): Promise<MongoClient> {
-    if (!this.settings.adminUrl) throw new EngineUnavailableError('mongodb');
-    if (!this.client) {
-      this.client = new MongoClient(this.settings.adminUrl, { serverSelectionTimeoutMS: 5000, maxPoolSize: 4 });
-      await this.client.connect();
-    }
-    return this.client;
+  protected openAdmin(adminUrl: string): MongoClient {
+    return new MongoClient(adminUrl, { serverSelectionTimeoutMS: 5000, maxPoolSize: 4 });
+  }
+
+  protected closeAdmin(client: MongoClient): Promise<void> {
+    return client.close();
+  }
+
+  /** The admin client, connected (connect() on a connected client returns at once; after a failed one, it tries again). */
+  private async connectedAdmin(): Promise<MongoClient> {
+    const client = this.admin();
+    await client.connect();
+    return client;
   }
 }

@@ -11,8 +11,8 @@ import {
   type TenantDatabase,
   type TenantRef,
   EngineObjectMissingError,
-  EngineUnavailableError,
 } from '../database-engine';
+import { AdminConnectedEngine } from '../admin-connected-engine';
 import { runChecks } from '../health-checks';
 import { assertSafeName } from '../credentials';
 import { sql } from './postgres-sql';
@@ -29,16 +29,9 @@ export interface PostgresEngineSettings extends EngineSettings {
 const DUPLICATE_OBJECT = '42710';
 const DUPLICATE_DATABASE = '42P04';
 
-export class PostgresEngine implements DatabaseEngine {
+export class PostgresEngine extends AdminConnectedEngine<Pool, PostgresEngineSettings> implements DatabaseEngine {
   readonly engine = 'postgres' as const;
-  private pool?: Pool;
   private toolsChecked?: Promise<void>;
-
-  constructor(private readonly settings: PostgresEngineSettings) {}
-
-  isAvailable(): boolean {
-    return Boolean(this.settings.adminUrl);
-  }
 
   async provision(db: TenantDatabase): Promise<void> {
     const pool = this.admin();
@@ -76,15 +69,11 @@ export class PostgresEngine implements DatabaseEngine {
   connectionDetails(db: TenantDatabase): ConnectionDetails {
     const { publicHost: host, publicPort: port } = this.settings;
     const sslMode = this.settings.sslMode ?? 'require';
-    return {
-      host,
-      port,
+    return this.detailsFor(db, {
       database: db.dbName,
-      username: db.username,
-      password: db.password,
       connection_string: `postgresql://${db.username}:${db.password}@${host}:${port}/${db.dbName}?sslmode=${sslMode}`,
       ssl_mode: sslMode,
-    };
+    });
   }
 
   async backup(db: TenantRef, file: string) {
@@ -172,16 +161,12 @@ export class PostgresEngine implements DatabaseEngine {
     }
   }
 
-  async close(): Promise<void> {
-    const pool = this.pool;
-    this.pool = undefined;
-    await pool?.end();
+  protected openAdmin(adminUrl: string): Pool {
+    return new Pool({ connectionString: adminUrl, max: 4, idleTimeoutMillis: 10_000 });
   }
 
-  private admin(): Pool {
-    if (!this.settings.adminUrl) throw new EngineUnavailableError('postgres');
-    this.pool ??= new Pool({ connectionString: this.settings.adminUrl, max: 4, idleTimeoutMillis: 10_000 });
-    return this.pool;
+  protected closeAdmin(pool: Pool): Promise<void> {
+    return pool.end();
   }
 
   private async assertDatabase(dbName: string): Promise<void> {

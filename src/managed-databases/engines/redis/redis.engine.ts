@@ -4,12 +4,11 @@ import {
   type ConnectionDetails,
   type DatabaseEngine,
   type EngineMetrics,
-  type EngineSettings,
   type HealthReport,
   type TenantDatabase,
   type TenantRef,
-  EngineUnavailableError,
 } from '../database-engine';
+import { AdminConnectedEngine } from '../admin-connected-engine';
 import { runChecks } from '../health-checks';
 import { keyPrefix, setUserArgs } from './redis-acl';
 import { DumpWriter, readDump } from './redis-dump-file';
@@ -23,15 +22,8 @@ const LIST_KEYS_MAX_SCANS = 50;
  * keys and channels. Everything here touches only that prefix and that user, never
  * anything else on the server.
  */
-export class RedisEngine implements DatabaseEngine {
+export class RedisEngine extends AdminConnectedEngine<Redis> implements DatabaseEngine {
   readonly engine = 'redis' as const;
-  private client?: Redis;
-
-  constructor(private readonly settings: EngineSettings) {}
-
-  isAvailable(): boolean {
-    return Boolean(this.settings.adminUrl);
-  }
 
   async provision(db: TenantDatabase): Promise<void> {
     // `reset` + the full rule list: running it again yields the same user.
@@ -50,13 +42,11 @@ export class RedisEngine implements DatabaseEngine {
     const { publicHost: host, publicPort: port } = this.settings;
     const tls = this.settings.adminUrl?.startsWith('rediss:') ?? false;
     return {
-      host,
-      port,
-      database: String(this.dbIndex()),
-      username: db.username,
-      password: db.password,
-      connection_string: `${tls ? 'rediss' : 'redis'}://${db.username}:${db.password}@${host}:${port}/${this.dbIndex()}`,
-      ssl_mode: tls ? 'require' : 'disable',
+      ...this.detailsFor(db, {
+        database: String(this.dbIndex()),
+        connection_string: `${tls ? 'rediss' : 'redis'}://${db.username}:${db.password}@${host}:${port}/${this.dbIndex()}`,
+        ssl_mode: tls ? 'require' : 'disable',
+      }),
       key_prefix: keyPrefix(db.dbName),
     };
   }
@@ -181,16 +171,12 @@ export class RedisEngine implements DatabaseEngine {
     return { keys, next_cursor: next === '0' ? null : next };
   }
 
-  async close(): Promise<void> {
-    const client = this.client;
-    this.client = undefined;
-    await client?.quit().catch(() => client.disconnect());
+  protected openAdmin(adminUrl: string): Redis {
+    return new Redis(adminUrl, { lazyConnect: false, maxRetriesPerRequest: 2 });
   }
 
-  private admin(): Redis {
-    if (!this.settings.adminUrl) throw new EngineUnavailableError('redis');
-    this.client ??= new Redis(this.settings.adminUrl, { lazyConnect: false, maxRetriesPerRequest: 2 });
-    return this.client;
+  protected async closeAdmin(client: Redis): Promise<void> {
+    await client.quit().catch(() => client.disconnect());
   }
 
   /** Tenants live in the database the admin URL names (default 0); SELECT is denied to them. */
