@@ -1,9 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
-import { generateDbName, generatePassword, usernameFor } from '../credentials';
-import type { TenantDatabase } from '../database-engine';
+import { aTenant, engineTenantsForSuite } from '../../../../test/support/engine-tenants';
 import { MongodbEngine } from './mongodb.engine';
 
 /**
@@ -12,11 +8,6 @@ import { MongodbEngine } from './mongodb.engine';
  * engine reports itself unavailable (the project allows no skipped tests).
  */
 const ADMIN_URL = process.env.MANAGED_MONGODB_ADMIN_URL;
-
-function aTenant(label: string): TenantDatabase {
-  const dbName = generateDbName(`it ${label}`);
-  return { dbName, username: usernameFor(dbName), password: generatePassword(), maxConnections: 5, maxStorageMb: 50 };
-}
 
 if (!ADMIN_URL) {
   describe('MongodbEngine without MANAGED_MONGODB_ADMIN_URL', () => {
@@ -31,14 +22,7 @@ if (!ADMIN_URL) {
   describe('MongodbEngine against a real server', () => {
     const url = new URL(ADMIN_URL);
     const engine = new MongodbEngine({ adminUrl: ADMIN_URL, publicHost: url.hostname, publicPort: Number(url.port || 27017) });
-    const tenants: TenantDatabase[] = [];
-    let dir: string;
-    const tenant = async (label: string) => {
-      const t = aTenant(label);
-      tenants.push(t);
-      await engine.provision(t);
-      return t;
-    };
+    const tenants = engineTenantsForSuite(engine);
     async function asTenant<T>(connectionString: string, fn: (c: MongoClient) => Promise<T>): Promise<T> {
       const c = new MongoClient(connectionString, { serverSelectionTimeoutMS: 3000, directConnection: true });
       try {
@@ -49,17 +33,8 @@ if (!ADMIN_URL) {
       }
     }
 
-    beforeAll(async () => {
-      dir = await mkdtemp(join(tmpdir(), 'mdb-mongo-'));
-    });
-    afterAll(async () => {
-      for (const t of tenants) await engine.deprovision(t).catch(() => undefined);
-      await engine.close();
-      await rm(dir, { recursive: true, force: true });
-    });
-
     it('provisions a user that writes and reads with the returned connection string, twice over', async () => {
-      const t = await tenant('rw');
+      const t = await tenants.provisioned('rw');
       await engine.provision(t);
       const docs = await asTenant(engine.connectionDetails(t).connection_string, async (c) => {
         await c.db().collection('notes').insertOne({ body: 'hello' });
@@ -73,18 +48,18 @@ if (!ADMIN_URL) {
     });
 
     it("keeps tenant A out of tenant B's database", async () => {
-      const a = await tenant('a');
-      const b = await tenant('b');
+      const a = await tenants.provisioned('a');
+      const b = await tenants.provisioned('b');
       await expect(
         asTenant(engine.connectionDetails(a).connection_string, (c) => c.db(b.dbName).collection('x').findOne()),
       ).rejects.toThrow(/not authorized/);
     });
 
     it('restores a backup over changed data', async () => {
-      const t = await tenant('backup');
+      const t = await tenants.provisioned('backup');
       const cs = engine.connectionDetails(t).connection_string;
       await asTenant(cs, (c) => c.db().collection('items').insertOne({ name: 'kept' }));
-      const artifact = await engine.backup(t, join(dir, `${t.dbName}.ndjson`));
+      const artifact = await engine.backup(t, tenants.backupPath(`${t.dbName}.ndjson`));
       expect(artifact.sha256).toMatch(/^[0-9a-f]{64}$/);
       await asTenant(cs, async (c) => {
         await c
@@ -103,7 +78,7 @@ if (!ADMIN_URL) {
     });
 
     it('reports dbStats figures and health, unhealthy once the user is dropped', async () => {
-      const t = await tenant('metrics');
+      const t = await tenants.provisioned('metrics');
       await asTenant(engine.connectionDetails(t).connection_string, (c) =>
         c
           .db()
@@ -121,7 +96,7 @@ if (!ADMIN_URL) {
     });
 
     it('deprovision drops the user and the database, and can run again', async () => {
-      const t = await tenant('drop');
+      const t = await tenants.provisioned('drop');
       await asTenant(engine.connectionDetails(t).connection_string, (c) => c.db().collection('x').insertOne({ a: 1 }));
       await engine.deprovision(t);
       await engine.deprovision(t);

@@ -1,18 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Client } from 'pg';
-import { generateDbName, generatePassword, usernameFor } from '../credentials';
-import type { TenantDatabase } from '../database-engine';
+import { aTenant, engineTenantsForSuite } from '../../../../test/support/engine-tenants';
 import { PostgresEngine } from './postgres.engine';
 
 /** Integration: runs against the machine's Postgres (admin URL below, overridable). */
 const ADMIN_URL = process.env.MANAGED_POSTGRES_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-
-function aTenant(label: string): TenantDatabase {
-  const dbName = generateDbName(`it ${label}`);
-  return { dbName, username: usernameFor(dbName), password: generatePassword(), maxConnections: 5, maxStorageMb: 100 };
-}
 
 async function withClient<T>(connectionString: string, fn: (c: Client) => Promise<T>): Promise<T> {
   const client = new Client({ connectionString, connectionTimeoutMillis: 3000 });
@@ -27,26 +18,10 @@ async function withClient<T>(connectionString: string, fn: (c: Client) => Promis
 
 describe('PostgresEngine against a real server', () => {
   const engine = new PostgresEngine({ adminUrl: ADMIN_URL, publicHost: '127.0.0.1', publicPort: 5432, sslMode: 'disable' });
-  const tenants: TenantDatabase[] = [];
-  let dir: string;
-  const tenant = (label: string) => {
-    const t = aTenant(label);
-    tenants.push(t);
-    return t;
-  };
-
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'mdb-pg-'));
-  });
-  afterAll(async () => {
-    for (const t of tenants) await engine.deprovision(t).catch(() => undefined);
-    await engine.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  const tenants = engineTenantsForSuite(engine, { maxStorageMb: 100 });
 
   it('provisions a database the returned connection string can write to and read from', async () => {
-    const t = tenant('rw');
-    await engine.provision(t);
+    const t = await tenants.provisioned('rw');
     const { connection_string } = engine.connectionDetails(t);
     const rows = await withClient(connection_string, async (c) => {
       await c.query('CREATE TABLE notes (id serial primary key, body text)');
@@ -57,8 +32,7 @@ describe('PostgresEngine against a real server', () => {
   });
 
   it('provisioning twice (a resumed job) neither fails nor changes the outcome', async () => {
-    const t = tenant('twice');
-    await engine.provision(t);
+    const t = await tenants.provisioned('twice');
     await engine.provision(t);
     const n = await withClient(engine.connectionDetails(t).connection_string, async (c) => (await c.query('SELECT 1 AS n')).rows[0].n);
     expect(n).toBe(1);
@@ -70,23 +44,20 @@ describe('PostgresEngine against a real server', () => {
   });
 
   it("refuses tenant A's credentials on tenant B's database", async () => {
-    const a = tenant('a');
-    const b = tenant('b');
-    await engine.provision(a);
-    await engine.provision(b);
+    const a = await tenants.provisioned('a');
+    const b = await tenants.provisioned('b');
     const crossed = `postgresql://${a.username}:${a.password}@127.0.0.1:5432/${b.dbName}`;
     await expect(withClient(crossed, async () => undefined)).rejects.toThrow(/permission denied for database/);
   });
 
   it('restores a backup over changed data', async () => {
-    const t = tenant('backup');
-    await engine.provision(t);
+    const t = await tenants.provisioned('backup');
     const url = engine.connectionDetails(t).connection_string;
     await withClient(url, async (c) => {
       await c.query('CREATE TABLE items (name text)');
       await c.query("INSERT INTO items VALUES ('kept')");
     });
-    const artifact = await engine.backup(t, join(dir, `${t.dbName}.dump`));
+    const artifact = await engine.backup(t, tenants.backupPath(`${t.dbName}.dump`));
     expect(artifact.sizeBytes).toBeGreaterThan(0);
     expect(artifact.sha256).toMatch(/^[0-9a-f]{64}$/);
     await withClient(url, async (c) => {
@@ -101,8 +72,7 @@ describe('PostgresEngine against a real server', () => {
   });
 
   it('restores as the tenant, so code the tenant planted never runs with admin rights', async () => {
-    const t = tenant('planted');
-    await engine.provision(t);
+    const t = await tenants.provisioned('planted');
     const url = engine.connectionDetails(t).connection_string;
     // A CHECK constraint runs its function for every restored row.
     await withClient(url, async (c) => {
@@ -113,15 +83,14 @@ describe('PostgresEngine against a real server', () => {
       await c.query('INSERT INTO data VALUES (1)');
       await c.query('DELETE FROM seen');
     });
-    const artifact = await engine.backup(t, join(dir, `${t.dbName}.dump`));
+    const artifact = await engine.backup(t, tenants.backupPath(`${t.dbName}.dump`));
     await engine.restore(t, artifact.path);
     const who = await withClient(url, async (c) => (await c.query('SELECT DISTINCT who FROM seen')).rows.map((r) => r.who));
     expect(who).toEqual([t.username]);
   });
 
   it('reports storage and connections from the server', async () => {
-    const t = tenant('metrics');
-    await engine.provision(t);
+    const t = await tenants.provisioned('metrics');
     const before = await engine.metrics(t);
     await withClient(engine.connectionDetails(t).connection_string, async (c) => {
       await c.query("CREATE TABLE big AS SELECT g, repeat('x', 500) AS pad FROM generate_series(1, 5000) g");
@@ -132,8 +101,7 @@ describe('PostgresEngine against a real server', () => {
   });
 
   it('turns unhealthy when the role is dropped behind its back', async () => {
-    const t = tenant('health');
-    await engine.provision(t);
+    const t = await tenants.provisioned('health');
     const ok = await engine.health(t);
     expect(ok.status).toBe('healthy');
     expect(ok.checks.map((c) => c.name)).toEqual(['connect', 'query']);
@@ -147,8 +115,7 @@ describe('PostgresEngine against a real server', () => {
   });
 
   it('deprovision removes the database and the role, even with a client connected, and can run again', async () => {
-    const t = tenant('drop');
-    await engine.provision(t);
+    const t = await tenants.provisioned('drop');
     const held = new Client({ connectionString: engine.connectionDetails(t).connection_string });
     held.on('error', () => undefined);
     await held.connect();

@@ -1,32 +1,22 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import Redis from 'ioredis';
-import { generateDbName, generatePassword, usernameFor } from '../credentials';
+import { aTenant, engineTenantsForSuite } from '../../../../test/support/engine-tenants';
 import type { TenantDatabase } from '../database-engine';
 import { RedisEngine } from './redis.engine';
 
 /** Integration: the machine's shared Redis. Only our own prefixes and ACL users are touched. */
 const ADMIN_URL = process.env.MANAGED_REDIS_ADMIN_URL ?? 'redis://127.0.0.1:6379';
 
-function aTenant(label: string): TenantDatabase {
-  const dbName = generateDbName(`it ${label}`);
-  return { dbName, username: usernameFor(dbName), password: generatePassword(), maxConnections: 5, maxStorageMb: 50 };
-}
-
 describe('RedisEngine against a real server', () => {
   const engine = new RedisEngine({ adminUrl: ADMIN_URL, publicHost: '127.0.0.1', publicPort: 6379 });
   const admin = new Redis(ADMIN_URL);
-  const tenants: TenantDatabase[] = [];
   const clients: Redis[] = [];
-  let dir: string;
-
-  const tenant = async (label: string) => {
-    const t = aTenant(label);
-    tenants.push(t);
-    await engine.provision(t);
-    return t;
-  };
+  const tenants = engineTenantsForSuite(engine, {
+    beforeCleanUp: async () => {
+      await Promise.all(
+        clients.map((c) => (c.status === 'ready' ? c.quit().catch(() => undefined) : c.status === 'end' ? undefined : c.disconnect())),
+      );
+    },
+  });
   const connect = (t: TenantDatabase, as: TenantDatabase = t) => {
     const c = new Redis(engine.connectionDetails(as).connection_string, {
       enableReadyCheck: false,
@@ -41,21 +31,10 @@ describe('RedisEngine against a real server', () => {
     return c;
   };
 
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'mdb-redis-'));
-  });
-  afterAll(async () => {
-    await Promise.all(
-      clients.map((c) => (c.status === 'ready' ? c.quit().catch(() => undefined) : c.status === 'end' ? undefined : c.disconnect())),
-    );
-    for (const t of tenants) await engine.deprovision(t).catch(() => undefined);
-    await engine.close();
-    admin.disconnect();
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterAll(() => admin.disconnect());
 
   it('gives a user that reads and writes under its prefix with the returned connection string', async () => {
-    const t = await tenant('rw');
+    const t = await tenants.provisioned('rw');
     const details = engine.connectionDetails(t);
     expect(details.key_prefix).toBe(`${t.dbName}:`);
     const c = connect(t);
@@ -67,8 +46,8 @@ describe('RedisEngine against a real server', () => {
   });
 
   it("keeps tenant A out of tenant B's keys and channels", async () => {
-    const a = await tenant('a');
-    const b = await tenant('b');
+    const a = await tenants.provisioned('a');
+    const b = await tenants.provisioned('b');
     await admin.set(`${b.dbName}:secret`, 'b-data');
     const c = connect(a);
     await c.connect();
@@ -91,7 +70,7 @@ describe('RedisEngine against a real server', () => {
   });
 
   it('denies commands that list, wipe or spy on the shared server', async () => {
-    const t = await tenant('deny');
+    const t = await tenants.provisioned('deny');
     const c = connect(t);
     await c.connect();
     const p = `${t.dbName}:`;
@@ -144,7 +123,7 @@ describe('RedisEngine against a real server', () => {
   });
 
   it('restores a backup over changed data, keeping TTLs', async () => {
-    const t = await tenant('backup');
+    const t = await tenants.provisioned('backup');
     const p = `${t.dbName}:`;
     const c = connect(t);
     await c.connect();
@@ -152,7 +131,7 @@ describe('RedisEngine against a real server', () => {
     await c.set(`${p}ttl`, 'x', 'EX', 1000);
     await c.rpush(`${p}list`, 'x', 'y');
     await c.set(Buffer.from([...Buffer.from(p), 0xff, 0x00]), Buffer.from([1, 2, 3]));
-    const artifact = await engine.backup(t, join(dir, `${t.dbName}.ndjson`));
+    const artifact = await engine.backup(t, tenants.backupPath(`${t.dbName}.ndjson`));
     expect(artifact.sizeBytes).toBeGreaterThan(0);
     expect(artifact.sha256).toMatch(/^[0-9a-f]{64}$/);
     await c.set(`${p}a`, 'changed');
@@ -167,7 +146,7 @@ describe('RedisEngine against a real server', () => {
   });
 
   it('counts the tenant keys, their memory and its connections', async () => {
-    const t = await tenant('metrics');
+    const t = await tenants.provisioned('metrics');
     const c = connect(t);
     await c.connect();
     const empty = await engine.metrics(t);
@@ -182,8 +161,8 @@ describe('RedisEngine against a real server', () => {
   });
 
   it("finds a tenant's keys on the first page and pages through all of them in a crowded keyspace", async () => {
-    const crowd = await tenant('crowd');
-    const t = await tenant('paged');
+    const crowd = await tenants.provisioned('crowd');
+    const t = await tenants.provisioned('paged');
     const c = connect(t);
     await c.connect();
     // Another tenant's 3,000 keys fill SCAN's pages: a single SCAN call often matches none of t's.
@@ -206,7 +185,7 @@ describe('RedisEngine against a real server', () => {
   });
 
   it('turns unhealthy when the ACL user is deleted behind its back', async () => {
-    const t = await tenant('health');
+    const t = await tenants.provisioned('health');
     expect((await engine.health(t)).status).toBe('healthy');
     await admin.call('ACL', 'DELUSER', t.username);
     const bad = await engine.health(t);
@@ -216,7 +195,7 @@ describe('RedisEngine against a real server', () => {
   });
 
   it('deprovision removes the user and every key of the prefix, and can run again', async () => {
-    const t = await tenant('drop');
+    const t = await tenants.provisioned('drop');
     const c = connect(t);
     await c.connect();
     await c.set(`${t.dbName}:x`, '1');
