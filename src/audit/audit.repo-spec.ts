@@ -1,4 +1,4 @@
-import { aDeveloperRow, aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../test/support/repository';
+import { aMemberRow, aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../test/support/repository';
 import { anAuditEvent as anEvent } from '../../test/support/repository-fixtures';
 import { AuditRepository } from './audit.repository';
 
@@ -8,12 +8,8 @@ describe('AuditRepository', () => {
 
   /** A workspace with a member developer. */
   const aTenant = async () => {
-    const [workspaceId, developerId] = [await aWorkspaceRow(db.dataSource), await aDeveloperRow(db.dataSource)];
-    await db.dataSource.query(`INSERT INTO workspace_members (workspace_id, developer_id, role) VALUES ($1, $2, 'owner')`, [
-      workspaceId,
-      developerId,
-    ]);
-    return { workspaceId, developerId };
+    const workspaceId = await aWorkspaceRow(db.dataSource);
+    return { workspaceId, developerId: await aMemberRow(db.dataSource, workspaceId, 'owner') };
   };
 
   it('appends an event and pages it back to a member, with microsecond timestamps', async () => {

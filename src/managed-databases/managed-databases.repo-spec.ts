@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { aDeveloperRow, aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../test/support/repository';
+import { aDeveloperRow, aMemberRow, aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../test/support/repository';
 import { ManagedDatabasesRepository } from './managed-databases.repository';
 
 describe('ManagedDatabasesRepository', () => {
@@ -40,12 +40,8 @@ describe('ManagedDatabasesRepository', () => {
   });
 
   it('locks a database for a member of its workspace only, under the 5 s lock timeout', async () => {
-    const [ws, member, outsider] = [
-      await aWorkspaceRow(db.dataSource),
-      await aDeveloperRow(db.dataSource),
-      await aDeveloperRow(db.dataSource),
-    ];
-    await db.dataSource.query(`INSERT INTO workspace_members (workspace_id, developer_id, role) VALUES ($1, $2, 'owner')`, [ws, member]);
+    const ws = await aWorkspaceRow(db.dataSource);
+    const [member, outsider] = [await aMemberRow(db.dataSource, ws, 'owner'), await aDeveloperRow(db.dataSource)];
     const created = await aDatabase(ws);
     await db.dataSource.transaction(async (tx) => {
       expect((await databases.lockDatabaseForDeveloper(tx, member, created.id))?.id).toBe(created.id);

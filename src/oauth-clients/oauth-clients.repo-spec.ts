@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { aDeveloperRow, aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../test/support/repository';
+import { aDeveloperRow, aMemberRow, aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../test/support/repository';
 import { OAuthClientsRepository } from './oauth-clients.repository';
 
 describe('OAuthClientsRepository', () => {
@@ -42,12 +42,8 @@ describe('OAuthClientsRepository', () => {
   });
 
   it('shows a client to a member of its workspace only', async () => {
-    const [ws, member, outsider] = [
-      await aWorkspaceRow(db.dataSource),
-      await aDeveloperRow(db.dataSource),
-      await aDeveloperRow(db.dataSource),
-    ];
-    await db.dataSource.query(`INSERT INTO workspace_members (workspace_id, developer_id, role) VALUES ($1, $2, 'member')`, [ws, member]);
+    const ws = await aWorkspaceRow(db.dataSource);
+    const [member, outsider] = [await aMemberRow(db.dataSource, ws, 'member'), await aDeveloperRow(db.dataSource)];
     const client = await aClient(ws);
     expect((await clients.findVisibleTo(null, member, client.id))?.id).toBe(client.id);
     expect(await clients.findVisibleTo(null, outsider, client.id)).toBeNull();

@@ -98,6 +98,17 @@ export async function aDeveloperRow(dataSource: DataSource): Promise<string> {
   return row.id;
 }
 
+/** A developer who is a member of the workspace, in `role`. */
+export async function aMemberRow(dataSource: DataSource, workspaceId: string, role: 'owner' | 'member'): Promise<string> {
+  const developerId = await aDeveloperRow(dataSource);
+  await dataSource.query(`INSERT INTO workspace_members (workspace_id, developer_id, role) VALUES ($1, $2, $3)`, [
+    workspaceId,
+    developerId,
+    role,
+  ]);
+  return developerId;
+}
+
 /** The developer's email, as the developers table holds it. */
 export async function developerEmail(dataSource: DataSource, developerId: string): Promise<string> {
   const [row] = await dataSource.query<{ email: string }[]>('SELECT email FROM developers WHERE id = $1', [developerId]);
