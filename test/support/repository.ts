@@ -80,6 +80,13 @@ export function repositoriesForSuite<T extends object[]>(
   };
 }
 
+/** Whether the work committed: for a write that refuses (throws) a row its workspace does not have. */
+export const commits = (harness: RepositoryHarness, work: (tx: EntityManager) => Promise<unknown>): Promise<boolean> =>
+  harness.transaction(work).then(
+    () => true,
+    () => false,
+  );
+
 /** A SHA-256-sized hex string, as the tables keep a secret's hash (no secret behind it). */
 export const aSecretHash = (): string => randomBytes(32).toString('hex');
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { aDeveloperRow, aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../../test/support/repository';
+import { aDeveloperRow, aWorkspaceRow, commits, itKeepsTheTenantContract, repositoriesForSuite } from '../../../test/support/repository';
 import { ScimClientsRepository } from './scim-clients.repository';
 
 describe('ScimClientsRepository', () => {
@@ -12,19 +12,11 @@ describe('ScimClientsRepository', () => {
       clients.insertClient(tx, workspaceId, { clientId: `sc_${randomUUID()}`, label: 'idp', createdBy }),
     );
   };
-  /** markClientRevoked as the workspace: whether it revoked a row (it refuses a client the workspace does not have). */
-  const revokes = (workspaceId: string, id: string) =>
-    db.dataSource
-      .transaction((tx) => clients.markClientRevoked(tx, workspaceId, id))
-      .then(
-        () => true,
-        () => false,
-      );
-
   itKeepsTheTenantContract('SCIM OAuth clients', db, {
     create: async (workspaceId) => (await aClient(workspaceId)).id,
     read: async (workspaceId, id) => (await clients.listClients(workspaceId)).find((c) => c.id === id),
-    update: revokes,
+    // markClientRevoked refuses a client the workspace does not have.
+    update: (workspaceId, id) => commits(db, (tx) => clients.markClientRevoked(tx, workspaceId, id)),
   });
 
   it('grants a client’s workspace while it and its secret are unrevoked', async () => {

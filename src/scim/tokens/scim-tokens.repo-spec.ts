@@ -2,6 +2,7 @@ import {
   aDeveloperRow,
   aSecretHash,
   aWorkspaceRow,
+  commits,
   itKeepsTheTenantContract,
   repositoriesForSuite,
 } from '../../../test/support/repository';
@@ -17,19 +18,11 @@ describe('ScimTokensRepository', () => {
     const row = await db.dataSource.transaction((tx) => tokens.insert(tx, workspaceId, { label: 'idp', tokenHash, expiresAt, createdBy }));
     return { ...row, tokenHash };
   };
-  /** markRevoked as the workspace: whether the statement revoked a row (it refuses a token the workspace does not have). */
-  const revokes = (workspaceId: string, id: string) =>
-    db.dataSource
-      .transaction((tx) => tokens.markRevoked(tx, workspaceId, id))
-      .then(
-        () => true,
-        () => false,
-      );
-
   itKeepsTheTenantContract('SCIM tokens', db, {
     create: async (workspaceId) => (await aToken(workspaceId)).id,
     read: async (workspaceId, id) => (await tokens.list(workspaceId)).find((t) => t.id === id),
-    update: revokes,
+    // markRevoked refuses a token the workspace does not have.
+    update: (workspaceId, id) => commits(db, (tx) => tokens.markRevoked(tx, workspaceId, id)),
   });
 
   it('resolves a live token’s hash to its workspace, and not once it is revoked or expired', async () => {
