@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { aDeveloperRow, aMemberRow, aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../test/support/repository';
+import {
+  aDeveloperRow,
+  aMemberRow,
+  aWorkspaceRow,
+  itKeepsTheTenantContract,
+  judgedByTable,
+  repositoriesForSuite,
+} from '../../test/support/repository';
 import { ManagedDatabasesRepository } from './managed-databases.repository';
 
 describe('ManagedDatabasesRepository', () => {
@@ -22,21 +29,14 @@ describe('ManagedDatabasesRepository', () => {
       }),
     );
   };
-  /** The row's status as the table holds it, whoever's it is (undefined once deleted). */
-  const status = async (id: string) =>
-    (await db.dataSource.query<{ status: string }[]>('SELECT status FROM managed_databases WHERE id = $1', [id]))[0]?.status;
+  const table = judgedByTable(db, 'managed_databases', 'status');
 
   itKeepsTheTenantContract('managed databases', db, {
     create: async (workspaceId) => (await aDatabase(workspaceId)).id,
     read: async (workspaceId, id) => (await databases.listDatabases(workspaceId)).find((d) => d.id === id),
-    update: async (workspaceId, id) => {
-      await db.dataSource.transaction((tx) => databases.setDatabaseStatus(tx, workspaceId, id, 'available'));
-      return (await status(id)) === 'available';
-    },
-    delete: async (workspaceId, id) => {
-      await db.dataSource.transaction((tx) => databases.deleteDatabase(tx, workspaceId, id));
-      return (await status(id)) === undefined;
-    },
+    update: (workspaceId, id) =>
+      table.sets(id, 'available' as const, (tx, status) => databases.setDatabaseStatus(tx, workspaceId, id, status)),
+    delete: (workspaceId, id) => table.removes(id, (tx) => databases.deleteDatabase(tx, workspaceId, id)),
   });
 
   it('locks a database for a member of its workspace only, under the 5 s lock timeout', async () => {

@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { aDeveloperRow, aMemberRow, aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../test/support/repository';
+import {
+  aDeveloperRow,
+  aMemberRow,
+  aWorkspaceRow,
+  itKeepsTheTenantContract,
+  judgedByTable,
+  repositoriesForSuite,
+} from '../../test/support/repository';
 import { OAuthClientsRepository } from './oauth-clients.repository';
 
 describe('OAuthClientsRepository', () => {
@@ -23,22 +30,13 @@ describe('OAuthClientsRepository', () => {
         allowSignup: false,
       }),
     );
-  /** The row as the table holds it, whoever's it is. */
-  const row = async (id: string) =>
-    (await db.dataSource.query<{ name: string }[]>('SELECT name FROM oauth_clients WHERE id = $1', [id]))[0];
+  const table = judgedByTable(db, 'oauth_clients', 'name');
 
   itKeepsTheTenantContract('OAuth clients', db, {
     create: async (workspaceId) => (await aClient(workspaceId)).id,
     read: async (workspaceId, id) => (await clients.listForWorkspace(workspaceId)).find((c) => c.id === id),
-    update: async (workspaceId, id) => {
-      const name = `renamed-${workspaceId}`;
-      await db.dataSource.transaction((tx) => clients.update(tx, workspaceId, id, { name }));
-      return (await row(id))?.name === name;
-    },
-    delete: async (workspaceId, id) => {
-      await db.dataSource.transaction((tx) => clients.delete(tx, workspaceId, id));
-      return (await row(id)) === undefined;
-    },
+    update: (workspaceId, id) => table.sets(id, `renamed-${workspaceId}`, (tx, name) => clients.update(tx, workspaceId, id, { name })),
+    delete: (workspaceId, id) => table.removes(id, (tx) => clients.delete(tx, workspaceId, id)),
   });
 
   it('shows a client to a member of its workspace only', async () => {

@@ -1,4 +1,4 @@
-import { aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../test/support/repository';
+import { aWorkspaceRow, itKeepsTheTenantContract, judgedByTable, repositoriesForSuite } from '../../test/support/repository';
 import { anOidcConnection } from '../../test/support/repository-fixtures';
 import { DomainTaken, SsoConnectionsRepository } from './sso-connections.repository';
 
@@ -14,21 +14,13 @@ describe('SsoConnectionsRepository', () => {
         email,
       ])
     )[0].id;
-  const row = async (id: string) =>
-    (await db.dataSource.query<{ name: string }[]>('SELECT name FROM sso_connections WHERE id = $1', [id]))[0];
+  const table = judgedByTable(db, 'sso_connections', 'name');
 
   itKeepsTheTenantContract('SSO connections', db, {
     create: async (workspaceId) => (await aConnection(workspaceId)).id,
     read: async (workspaceId, id) => (await repo.listForWorkspace(workspaceId)).find((c) => c.id === id),
-    update: async (workspaceId, id) => {
-      const name = `renamed ${workspaceId}`;
-      await db.dataSource.transaction((tx) => repo.update(tx, workspaceId, id, { name }));
-      return (await row(id))?.name === name;
-    },
-    delete: async (workspaceId, id) => {
-      await db.dataSource.transaction((tx) => repo.delete(tx, workspaceId, id));
-      return (await row(id)) === undefined;
-    },
+    update: (workspaceId, id) => table.sets(id, `renamed ${workspaceId}`, (tx, name) => repo.update(tx, workspaceId, id, { name })),
+    delete: (workspaceId, id) => table.removes(id, (tx) => repo.delete(tx, workspaceId, id)),
   });
 
   itKeepsTheTenantContract('SSO attempts', db, {

@@ -1,4 +1,4 @@
-import { aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../test/support/repository';
+import { aWorkspaceRow, itKeepsTheTenantContract, judgedByTable, repositoriesForSuite } from '../../test/support/repository';
 import { WebhooksRepository } from './webhooks.repository';
 
 const endpoint = (url = 'https://hooks.example.test/in') => ({
@@ -15,22 +15,14 @@ describe('WebhooksRepository', () => {
   const db = repositoriesForSuite([WebhooksRepository], (booted) => (webhooks = booted));
 
   const anEndpoint = (workspaceId: string) => db.dataSource.transaction((tx) => webhooks.insert(tx, workspaceId, endpoint()));
-  /** Whether the row changed or went, seen from the table itself (whoever's it is). */
-  const row = async (id: string) =>
-    (await db.dataSource.query<{ url: string }[]>('SELECT url FROM webhook_subscriptions WHERE id = $1', [id]))[0];
+  const table = judgedByTable(db, 'webhook_subscriptions', 'url');
 
   itKeepsTheTenantContract('webhook endpoints', db, {
     create: async (workspaceId) => (await anEndpoint(workspaceId)).id,
     read: async (workspaceId, id) => (await webhooks.listForWorkspace(workspaceId)).find((s) => s.id === id),
-    update: async (workspaceId, id) => {
-      const url = `https://hooks.example.test/${workspaceId}`;
-      await db.dataSource.transaction((tx) => webhooks.update(tx, workspaceId, id, { url }));
-      return (await row(id))?.url === url;
-    },
-    delete: async (workspaceId, id) => {
-      await db.dataSource.transaction((tx) => webhooks.delete(tx, workspaceId, id));
-      return (await row(id)) === undefined;
-    },
+    update: (workspaceId, id) =>
+      table.sets(id, `https://hooks.example.test/${workspaceId}`, (tx, url) => webhooks.update(tx, workspaceId, id, { url })),
+    delete: (workspaceId, id) => table.removes(id, (tx) => webhooks.delete(tx, workspaceId, id)),
   });
 
   it('marks an endpoint failing once, keeping the first time, and only in its own workspace', async () => {

@@ -151,6 +151,27 @@ export interface TenantContract<T> {
   delete?(workspaceId: string, id: string): Promise<boolean>;
 }
 
+/**
+ * A contract's update and delete judged by the table itself, whoever's the row is: each runs the
+ * write in a transaction, then reads `column` of the row (undefined once the row is gone).
+ */
+export function judgedByTable(harness: RepositoryHarness, table: string, column: string) {
+  const stored = async (id: string): Promise<unknown> =>
+    (await harness.dataSource.query<{ value: unknown }[]>(`SELECT ${column} AS value FROM ${table} WHERE id = $1`, [id]))[0]?.value;
+  return {
+    /** Whether the write left `value` in the row. */
+    async sets<V>(id: string, value: V, write: (tx: EntityManager, value: V) => Promise<unknown>): Promise<boolean> {
+      await harness.transaction((tx) => write(tx, value));
+      return (await stored(id)) === value;
+    },
+    /** Whether the write removed the row. */
+    async removes(id: string, write: (tx: EntityManager) => Promise<unknown>): Promise<boolean> {
+      await harness.transaction(write);
+      return (await stored(id)) === undefined;
+    },
+  };
+}
+
 export function itKeepsTheTenantContract<T>(what: string, harness: RepositoryHarness, c: TenantContract<T>): void {
   describe(`${what}: the tenant contract`, () => {
     let owner: string;
