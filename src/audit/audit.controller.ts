@@ -4,7 +4,7 @@ import { Get, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { once } from 'node:events';
 import { DeveloperApi } from '../common/auth/developer-api.decorator';
-import { type WorkspaceScope, WorkspaceScoped } from '../workspaces/workspace-scoped';
+import { type WorkspaceScope, WorkspaceInQuery } from '../workspaces/workspace-scoped';
 import { AuditQueryService } from './audit-query.service';
 import { AuditVerifyService } from './audit-verify.service';
 import { AuditCheckpointsQueryDto, AuditExportQueryDto, AuditQueryDto, AuditVerifyQueryDto } from './dto/audit-query.dto';
@@ -35,7 +35,7 @@ export class AuditController {
     BAD_QUERY,
     NOT_A_MEMBER,
   )
-  verify(@WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope, @Query() query: AuditVerifyQueryDto) {
+  verify(@WorkspaceInQuery() scope: WorkspaceScope, @Query() query: AuditVerifyQueryDto) {
     return this.verification.verify(scope, query);
   }
 
@@ -44,7 +44,7 @@ export class AuditController {
     "The workspace's signed chain heads (Ed25519, at most one a minute while its chain moves) signed between from and to, oldest first. Page with `cursor` = next_cursor of the previous page (a seq). Check them offline against GET /developer/audit/keys/ and an export. Members of the workspace only.",
   )
   @ReadRoute('checkpoints', AuditCheckpointPageSchema, 'One page of checkpoints', BAD_QUERY, NOT_A_MEMBER)
-  checkpoints(@WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope, @Query() query: AuditCheckpointsQueryDto) {
+  checkpoints(@WorkspaceInQuery() scope: WorkspaceScope, @Query() query: AuditCheckpointsQueryDto) {
     return this.verification.checkpoints(scope, query);
   }
 
@@ -63,7 +63,7 @@ export class AuditController {
     'Events of one workspace, newest first, filtered by type, severity, actor, target, IP and time. Page with `cursor` = next_cursor of the previous page (stable under concurrent writes). Members of the workspace only.',
   )
   @ReadRoute('', AuditPageSchema, 'One page of events', BAD_QUERY, NOT_A_MEMBER)
-  list(@WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope, @Query() query: AuditQueryDto) {
+  list(@WorkspaceInQuery() scope: WorkspaceScope, @Query() query: AuditQueryDto) {
     return this.audit.list(scope, query);
   }
 
@@ -79,11 +79,7 @@ export class AuditController {
   )
   @Errors(BAD_QUERY, NOT_A_MEMBER)
   @Get('export')
-  async export(
-    @WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope,
-    @Query() query: AuditExportQueryDto,
-    @Res() res: Response,
-  ): Promise<void> {
+  async export(@WorkspaceInQuery() scope: WorkspaceScope, @Query() query: AuditExportQueryDto, @Res() res: Response): Promise<void> {
     const events = this.audit.export(scope, query);
     // Pull the first row before committing to a 200, so an error still gets its JSON status.
     let next = await events.next();

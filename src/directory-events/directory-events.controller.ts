@@ -2,7 +2,7 @@ import { Query } from '@nestjs/common';
 import { Doc, type ErrorSpec } from '../api-docs/decorators';
 import { NOT_A_MEMBER, ReadRoute } from '../api-docs/routes';
 import { DeveloperApi } from '../common/auth/developer-api.decorator';
-import { type WorkspaceScope, WorkspaceScoped } from '../workspaces/workspace-scoped';
+import { type WorkspaceScope, WorkspaceInQuery } from '../workspaces/workspace-scoped';
 import { DirectoryEventPageSchema, DirectorySnapshotSchema } from './directory-events.schemas';
 import { DirectoryEventsService } from './directory-events.service';
 import { DirectoryQueryDto, EventsQueryDto } from './dto/events-query.dto';
@@ -25,7 +25,7 @@ export class DirectoryEventsController {
     NOT_A_MEMBER,
     [410, 'events_expired', 'Events after `after` are past the retention'],
   )
-  feed(@WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope, @Query() query: EventsQueryDto) {
+  feed(@WorkspaceInQuery() scope: WorkspaceScope, @Query() query: EventsQueryDto) {
     return this.events.feed(scope, query);
   }
 
@@ -34,7 +34,7 @@ export class DirectoryEventsController {
     'Every SCIM user, group and membership of the workspace, read in one snapshot, with the feed position (seq) it reflects: every event up to seq is in it. Start a consumer here, then read GET /developer/events/?after=seq. Members of the workspace only.',
   )
   @ReadRoute('directory', DirectorySnapshotSchema, 'The directory and its feed position', NO_WORKSPACE_ID, NOT_A_MEMBER)
-  directory(@WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope, @Query() _query: DirectoryQueryDto) {
+  directory(@WorkspaceInQuery() scope: WorkspaceScope, @Query() _query: DirectoryQueryDto) {
     return this.events.snapshot(scope);
   }
 }

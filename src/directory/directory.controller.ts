@@ -1,13 +1,11 @@
 import { Body, Param, Query } from '@nestjs/common';
 import { Doc, type ErrorSpec } from '../api-docs/decorators';
 import { CreateRoute, NOT_A_MEMBER, ReadRoute } from '../api-docs/routes';
-import { CurrentPrincipal } from '../common/auth/auth.decorator';
 import { DeveloperApi } from '../common/auth/developer-api.decorator';
-import type { DeveloperPrincipal } from '../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
 import { DirectoryUserPageSchema, DirectoryUserSchema } from '../end-users/directory/directory.schemas';
 import { DirectoryGroupPageSchema } from '../scim/groups/group-directory.schemas';
-import { type WorkspaceScope, WorkspaceScoped } from '../workspaces/workspace-scoped';
+import { type WorkspaceScope, WorkspaceInBody, WorkspaceInQuery } from '../workspaces/workspace-scoped';
 import { DirectoryPersonSchema } from './directory.schemas';
 import { DirectoryService } from './directory.service';
 import { AddDirectoryUserDto, DirectoryListQueryDto, DirectoryUserQueryDto } from './dto/directory.dto';
@@ -25,7 +23,7 @@ export class DirectoryController {
     'Every end user of the workspace: its directory (provisioned by SCIM or added by a developer, application null) and the accounts of its applications, ordered by email. `search` matches part of an email or a name, case-insensitively. Page with `cursor` = next_cursor of the previous page. Members of the workspace only.',
   )
   @ReadRoute('users', DirectoryUserPageSchema, 'One page of people', BAD_PAGE, NOT_A_MEMBER)
-  users(@WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope, @Query() query: DirectoryListQueryDto) {
+  users(@WorkspaceInQuery() scope: WorkspaceScope, @Query() query: DirectoryListQueryDto) {
     return this.directory.users(scope, query);
   }
 
@@ -34,13 +32,8 @@ export class DirectoryController {
     'For developers who do not use SCIM: a directory account with an email and a name, without a password. The person sets one on the hosted login ("Set or reset your password", a code mailed to the address), which also verifies the address; then SAML sign-ins to the workspace\'s service providers work. Audited as user_create.',
   )
   @CreateRoute('users', DirectoryUserSchema, 'The new person', BAD_FIELD, NOT_A_MEMBER, EMAIL_TAKEN)
-  addUser(
-    @CurrentPrincipal() principal: DeveloperPrincipal,
-    @WorkspaceScoped('body', 'workspace_id') scope: WorkspaceScope,
-    @Body() dto: AddDirectoryUserDto,
-    @ReqMeta() meta: RequestMeta,
-  ) {
-    return this.directory.addUser(principal, scope, dto, meta);
+  addUser(@WorkspaceInBody() scope: WorkspaceScope, @Body() dto: AddDirectoryUserDto, @ReqMeta() meta: RequestMeta) {
+    return this.directory.addUser(scope, dto, meta);
   }
 
   @Doc(
@@ -52,7 +45,7 @@ export class DirectoryController {
     'not_found',
     'No such user in this workspace, or the caller is not a member of it',
   ])
-  person(@WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope, @Query() _query: DirectoryUserQueryDto, @Param('id') id: string) {
+  person(@WorkspaceInQuery() scope: WorkspaceScope, @Query() _query: DirectoryUserQueryDto, @Param('id') id: string) {
     return this.directory.person(scope, id);
   }
 
@@ -61,7 +54,7 @@ export class DirectoryController {
     'The SCIM groups of the workspace by name, each with its member count and first 100 members. `search` matches part of the name. Page with `cursor` = next_cursor of the previous page. Members of the workspace only.',
   )
   @ReadRoute('groups', DirectoryGroupPageSchema, 'One page of groups', BAD_PAGE, NOT_A_MEMBER)
-  groups(@WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope, @Query() query: DirectoryListQueryDto) {
+  groups(@WorkspaceInQuery() scope: WorkspaceScope, @Query() query: DirectoryListQueryDto) {
     return this.directory.groupsPage(scope, query);
   }
 }

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import type { ViewOf } from '../api-docs/response-schema';
-import type { DeveloperPrincipal } from '../common/auth/principal';
 import type { RequestMeta } from '../common/request-context';
 import { DirectoryAccountsService, type DirectoryUserView } from '../end-users/directory/directory-accounts.service';
 import { GroupDirectoryService } from '../scim/groups/group-directory.service';
@@ -35,8 +34,7 @@ export class DirectoryService {
   }
 
   addUser(
-    principal: DeveloperPrincipal,
-    { workspaceId }: WorkspaceScope,
+    { workspaceId, developer: principal }: WorkspaceScope,
     dto: AddDirectoryUserDto,
     request: RequestMeta,
   ): Promise<DirectoryUserView> {

@@ -1,7 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Auth } from '../common/auth/auth.decorator';
-import { type WorkspaceScope, WorkspaceScoped } from '../workspaces/workspace-scoped';
+import { type WorkspaceScope, WorkspaceInQuery } from '../workspaces/workspace-scoped';
 import { DevMailboxService } from './dev-mailbox.service';
 import { DevMailboxQuery } from './dto/email-template.dto';
 
@@ -16,7 +16,7 @@ export class DevMailboxController {
   constructor(private readonly mailbox: DevMailboxService) {}
 
   @Get()
-  async list(@WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope, @Query() _query: DevMailboxQuery) {
+  async list(@WorkspaceInQuery() scope: WorkspaceScope, @Query() _query: DevMailboxQuery) {
     return { results: await this.mailbox.list(scope) };
   }
 }

@@ -2,7 +2,7 @@ import { Doc } from '../api-docs/decorators';
 import { DeveloperList, ReplaceRoute } from '../api-docs/routes';
 import { Body, Param, Query } from '@nestjs/common';
 import { DeveloperApi } from '../common/auth/developer-api.decorator';
-import { type WorkspaceScope, WorkspaceScoped } from '../workspaces/workspace-scoped';
+import { type WorkspaceScope, WorkspaceInBody, WorkspaceInQuery } from '../workspaces/workspace-scoped';
 import { ListEmailTemplatesQuery, SaveEmailTemplateDto } from './dto/email-template.dto';
 import { EmailTemplatesService } from './email-templates.service';
 import { EmailTemplateSchema } from './email-templates.schemas';
@@ -16,7 +16,7 @@ export class EmailTemplatesController {
     'The mails the service sends for a workspace (registration code, password reset, new-device alert), with the built-in text where nothing was saved, and the placeholders each accepts.',
   )
   @DeveloperList(EmailTemplateSchema, 'The templates')
-  async list(@WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope, @Query() _query: ListEmailTemplatesQuery) {
+  async list(@WorkspaceInQuery() scope: WorkspaceScope, @Query() _query: ListEmailTemplatesQuery) {
     return { results: await this.templates.list(scope) };
   }
 
@@ -31,7 +31,7 @@ export class EmailTemplatesController {
     [400, 'validation_failed', 'Unknown placeholder, or a field breaks its rule'],
     [404, 'not_found', 'No template of this name, or no such workspace for the caller'],
   )
-  save(@WorkspaceScoped('body', 'workspace_id') scope: WorkspaceScope, @Param('name') name: string, @Body() dto: SaveEmailTemplateDto) {
+  save(@WorkspaceInBody() scope: WorkspaceScope, @Param('name') name: string, @Body() dto: SaveEmailTemplateDto) {
     return this.templates.save(scope, name, dto);
   }
 }

@@ -41,13 +41,8 @@ export class DatabasesController {
     'engine_unavailable',
     'The engine is not available on this service',
   ])
-  create(
-    @CurrentPrincipal() p: DeveloperPrincipal,
-    @WorkspaceScoped('param', 'workspaceId') scope: WorkspaceScope,
-    @Body() dto: CreateDatabaseDto,
-    @ReqMeta() meta: RequestMeta,
-  ) {
-    return this.databases.create(p, scope, dto, meta);
+  create(@WorkspaceScoped('param', 'workspaceId') scope: WorkspaceScope, @Body() dto: CreateDatabaseDto, @ReqMeta() meta: RequestMeta) {
+    return this.databases.create(scope, dto, meta);
   }
 
   @Doc('Show a database', 'Status, engine, plan and timestamps.')

@@ -46,7 +46,7 @@ export class DatabasesService {
     return (await this.repo.listDatabases(workspaceId)).map(databaseView);
   }
 
-  async create(p: DeveloperPrincipal, { workspaceId }: WorkspaceScope, dto: CreateDatabaseDto, request: RequestMeta) {
+  async create({ workspaceId, developer: p }: WorkspaceScope, dto: CreateDatabaseDto, request: RequestMeta) {
     if (!this.engines.get(dto.engine).isAvailable()) {
       throw new DomainError(MANAGED_DATABASE_ERRORS.engine_unavailable, `The ${dto.engine} engine is not available on this service`, {
         details: { engine: dto.engine },

@@ -7,7 +7,7 @@ import { DeveloperApi } from '../common/auth/developer-api.decorator';
 import type { DeveloperPrincipal } from '../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
 import { CreateOAuthClientDto, UpdateOAuthClientDto, WorkspaceQueryDto } from './dto/oauth-client.dto';
-import { type WorkspaceScope, WorkspaceScoped } from '../workspaces/workspace-scoped';
+import { type WorkspaceScope, WorkspaceInBody, WorkspaceInQuery } from '../workspaces/workspace-scoped';
 import { OAuthClientsService } from './oauth-clients.service';
 import { OAuthClientSchema, OAuthClientWithSecretSchema } from './oauth-clients.schemas';
 
@@ -44,18 +44,13 @@ export class OAuthClientsController {
     },
   })
   @DeveloperCreate(OAuthClientWithSecretSchema, 'The client and its secret, shown this once')
-  create(
-    @CurrentPrincipal() p: DeveloperPrincipal,
-    @WorkspaceScoped('body', 'workspace_id') scope: WorkspaceScope,
-    @Body() dto: CreateOAuthClientDto,
-    @ReqMeta() meta: RequestMeta,
-  ) {
-    return this.clients.create(p, scope, dto, meta);
+  create(@WorkspaceInBody() scope: WorkspaceScope, @Body() dto: CreateOAuthClientDto, @ReqMeta() meta: RequestMeta) {
+    return this.clients.create(scope, dto, meta);
   }
 
   @Doc('List applications of a workspace', 'Without secrets.')
   @DeveloperList(OAuthClientSchema, 'The clients')
-  async list(@WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope, @Query() _query: WorkspaceQueryDto) {
+  async list(@WorkspaceInQuery() scope: WorkspaceScope, @Query() _query: WorkspaceQueryDto) {
     return { results: await this.clients.list(scope) };
   }
 

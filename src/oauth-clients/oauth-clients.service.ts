@@ -75,7 +75,7 @@ export class OAuthClientsService {
     private readonly clients: OAuthClientsRepository,
   ) {}
 
-  async create(p: DeveloperPrincipal, { workspaceId }: WorkspaceScope, dto: CreateOAuthClientDto, request: RequestMeta) {
+  async create({ workspaceId, developer: p }: WorkspaceScope, dto: CreateOAuthClientDto, request: RequestMeta) {
     return this.uow.run(async (tx, events) => {
       const settings = await openIdSettings(dto);
       const isPublic = dto.client_type === 'public';

@@ -1,9 +1,7 @@
 import { Body } from '@nestjs/common';
 import { Doc, type ErrorSpec } from '../api-docs/decorators';
 import { ReadRoute, ReplaceRoute } from '../api-docs/routes';
-import { CurrentPrincipal } from '../common/auth/auth.decorator';
 import { DeveloperApi } from '../common/auth/developer-api.decorator';
-import type { DeveloperPrincipal } from '../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
 import { SignInPolicyDto } from './dto/sign-in-policy.dto';
 import { type WorkspaceScope, WorkspaceScoped } from '../workspaces/workspace-scoped';
@@ -39,12 +37,7 @@ export class SignInPolicyController {
     'Sets the action of one or more kinds; kinds left out keep theirs. Audited as workspace_update. Members only.',
   )
   @ReplaceRoute('', SignInPolicySchema, { description: 'The policy now in force', example: EXAMPLE }, NO_WORKSPACE)
-  set(
-    @CurrentPrincipal() principal: DeveloperPrincipal,
-    @WorkspaceScoped('param', 'id') scope: WorkspaceScope,
-    @Body() dto: SignInPolicyDto,
-    @ReqMeta() meta: RequestMeta,
-  ) {
-    return this.policies.set(principal, scope, dto, meta);
+  set(@WorkspaceScoped('param', 'id') scope: WorkspaceScope, @Body() dto: SignInPolicyDto, @ReqMeta() meta: RequestMeta) {
+    return this.policies.set(scope, dto, meta);
   }
 }

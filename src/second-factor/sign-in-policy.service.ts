@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import type { DeveloperPrincipal } from '../common/auth/principal';
 import { Clock } from '../common/clock';
 import type { RequestMeta } from '../common/request-context';
 import { UnitOfWork } from '../database/unit-of-work';
@@ -36,13 +35,8 @@ export class SignInPolicyService {
   }
 
   /** Kinds left out keep their current action. Audited as workspace_update. */
-  async set(
-    principal: DeveloperPrincipal,
-    scope: WorkspaceScope,
-    changes: Partial<Policy>,
-    request: RequestMeta,
-  ): Promise<SignInPolicyView> {
-    const { workspaceId } = scope;
+  async set(scope: WorkspaceScope, changes: Partial<Policy>, request: RequestMeta): Promise<SignInPolicyView> {
+    const { workspaceId, developer: principal } = scope;
     const current = await this.get(scope);
     const policy = Object.fromEntries(POLICY_KINDS.map((kind) => [kind, changes[kind] ?? current[kind]])) as Policy;
     const now = this.clock.now();

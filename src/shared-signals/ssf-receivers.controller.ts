@@ -5,7 +5,7 @@ import { CurrentPrincipal } from '../common/auth/auth.decorator';
 import { DeveloperApi } from '../common/auth/developer-api.decorator';
 import type { DeveloperPrincipal } from '../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
-import { type WorkspaceScope, WorkspaceScoped } from '../workspaces/workspace-scoped';
+import { type WorkspaceScope, WorkspaceInBody, WorkspaceInQuery } from '../workspaces/workspace-scoped';
 import { CreateSsfReceiverDto, SsfReceiverQueryDto } from './dto/ssf-receiver.dto';
 import { SsfReceiversService } from './ssf-receivers.service';
 import { SsfReceiverCreatedSchema, SsfReceiverSchema } from './ssf-receivers.views';
@@ -21,13 +21,8 @@ export class SsfReceiversController {
     "A receiver of the workspace's security events (SSF 1.0, CAEP, RISC). Answers its OAuth client credentials, the secret shown once: it gets an access token from POST /oauth/token with grant_type=client_credentials&scope=ssf and manages its stream at the endpoints /.well-known/ssf-configuration names.",
   )
   @DeveloperCreate(SsfReceiverCreatedSchema, 'The receiver and its client secret, shown this once')
-  create(
-    @CurrentPrincipal() p: DeveloperPrincipal,
-    @WorkspaceScoped('body', 'workspace_id') scope: WorkspaceScope,
-    @Body() dto: CreateSsfReceiverDto,
-    @ReqMeta() meta: RequestMeta,
-  ) {
-    return this.receivers.create(p, scope, dto, meta);
+  create(@WorkspaceInBody() scope: WorkspaceScope, @Body() dto: CreateSsfReceiverDto, @ReqMeta() meta: RequestMeta) {
+    return this.receivers.create(scope, dto, meta);
   }
 
   @Doc(
@@ -35,7 +30,7 @@ export class SsfReceiversController {
     "With each one's stream (status, delivery, events) and its SETs counted by state.",
   )
   @DeveloperList(SsfReceiverSchema, 'The receivers')
-  async list(@WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope, @Query() _query: SsfReceiverQueryDto) {
+  async list(@WorkspaceInQuery() scope: WorkspaceScope, @Query() _query: SsfReceiverQueryDto) {
     return { results: await this.receivers.list(scope) };
   }
 

@@ -30,7 +30,7 @@ export class SsfReceiversService {
     private readonly membership: WorkspaceMembership,
   ) {}
 
-  create(p: DeveloperPrincipal, { workspaceId }: WorkspaceScope, dto: CreateSsfReceiverDto, request: RequestMeta) {
+  create({ workspaceId, developer: p }: WorkspaceScope, dto: CreateSsfReceiverDto, request: RequestMeta) {
     return this.uow.run(async (tx, events) => {
       const secret = generateToken('ssfs_');
       const receiver = await this.receivers.insert(tx, workspaceId, {

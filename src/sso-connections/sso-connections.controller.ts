@@ -5,7 +5,7 @@ import { CurrentPrincipal } from '../common/auth/auth.decorator';
 import { DeveloperApi } from '../common/auth/developer-api.decorator';
 import type { DeveloperPrincipal } from '../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
-import { type WorkspaceScope, WorkspaceScoped } from '../workspaces/workspace-scoped';
+import { type WorkspaceScope, WorkspaceInBody, WorkspaceInQuery } from '../workspaces/workspace-scoped';
 import { AttemptsQueryDto, CreateSsoConnectionDto, SsoWorkspaceQueryDto, UpdateSsoConnectionDto } from './dto/sso-connection.dto';
 import { SsoAttemptSchema, SsoConnectionSchema } from './sso-connection-views';
 import { SsoConnectionsService } from './sso-connections.service';
@@ -37,18 +37,13 @@ export class SsoConnectionsController {
     DOMAIN_TAKEN,
     [409, 'domain_claimed', 'Another workspace has verified one of the domains'],
   )
-  create(
-    @CurrentPrincipal() p: DeveloperPrincipal,
-    @WorkspaceScoped('body', 'workspace_id') scope: WorkspaceScope,
-    @Body() dto: CreateSsoConnectionDto,
-    @ReqMeta() meta: RequestMeta,
-  ) {
-    return this.connections.create(p, scope, dto, meta);
+  create(@WorkspaceInBody() scope: WorkspaceScope, @Body() dto: CreateSsoConnectionDto, @ReqMeta() meta: RequestMeta) {
+    return this.connections.create(scope, dto, meta);
   }
 
   @Doc('List SSO connections', 'The connections of one workspace, oldest first, without secrets. Members of the workspace only.')
   @DeveloperList(SsoConnectionSchema, 'The connections')
-  async list(@WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope, @Query() _query: SsoWorkspaceQueryDto) {
+  async list(@WorkspaceInQuery() scope: WorkspaceScope, @Query() _query: SsoWorkspaceQueryDto) {
     return { results: await this.connections.list(scope) };
   }
 

@@ -39,7 +39,7 @@ export class SsoConnectionsService {
     private readonly box: SecretBox,
   ) {}
 
-  async create(p: DeveloperPrincipal, { workspaceId }: WorkspaceScope, dto: CreateSsoConnectionDto, request: RequestMeta) {
+  async create({ workspaceId, developer: p }: WorkspaceScope, dto: CreateSsoConnectionDto, request: RequestMeta) {
     dto = await this.withImportedMetadata(dto);
     const settings = dto.protocol === 'oidc' ? this.oidcSettings(dto.oidc, null, dto.saml) : this.samlSettings(dto.saml, null, dto.oidc);
     return this.uow.run(async (tx, events) => {

@@ -6,7 +6,7 @@ import { DeveloperApi } from '../common/auth/developer-api.decorator';
 import type { DeveloperPrincipal } from '../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
 import { CreateWebhookDto, DeliveriesQueryDto, UpdateWebhookDto, WebhookWorkspaceQueryDto } from './dto/webhook.dto';
-import { type WorkspaceScope, WorkspaceScoped } from '../workspaces/workspace-scoped';
+import { type WorkspaceScope, WorkspaceInBody, WorkspaceInQuery } from '../workspaces/workspace-scoped';
 import { WebhooksService } from './webhooks.service';
 import { WebhookDeliverySchema, WebhookSchema, WebhookWithSecretSchema } from './webhook-views';
 
@@ -38,18 +38,13 @@ export class WebhooksController {
     'Subscribes an endpoint of yours to a workspace\'s audit events (catalog event types, or "*" for all): each event sealed from now on is POSTed to it, signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature), retried with backoff for WEBHOOK_RETRY_WINDOW_MS. The url must be https: and resolve to public addresses only. The answer carries the signing secret (whsec_…), shown this once. Audited as webhook_create. Members of the workspace only.',
   )
   @DeveloperCreate(WebhookWithSecretSchema, 'The endpoint, with its secret', BAD_NEW)
-  create(
-    @CurrentPrincipal() p: DeveloperPrincipal,
-    @WorkspaceScoped('body', 'workspace_id') scope: WorkspaceScope,
-    @Body() dto: CreateWebhookDto,
-    @ReqMeta() meta: RequestMeta,
-  ) {
-    return this.webhooks.create(p, scope, dto, meta);
+  create(@WorkspaceInBody() scope: WorkspaceScope, @Body() dto: CreateWebhookDto, @ReqMeta() meta: RequestMeta) {
+    return this.webhooks.create(scope, dto, meta);
   }
 
   @Doc('List webhook endpoints', 'The webhook endpoints of one workspace, without their secrets. Members of the workspace only.')
   @DeveloperList(WebhookSchema, 'The endpoints')
-  async list(@WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope, @Query() _query: WebhookWorkspaceQueryDto) {
+  async list(@WorkspaceInQuery() scope: WorkspaceScope, @Query() _query: WebhookWorkspaceQueryDto) {
     return { results: await this.webhooks.list(scope) };
   }
 

@@ -54,7 +54,7 @@ export class WebhooksService {
   ) {}
 
   /** The caller's membership is settled before the url is resolved (WorkspaceMemberGuard): no DNS lookups for strangers. */
-  async create(p: DeveloperPrincipal, { workspaceId }: WorkspaceScope, dto: CreateWebhookDto, request: RequestMeta) {
+  async create({ workspaceId, developer: p }: WorkspaceScope, dto: CreateWebhookDto, request: RequestMeta) {
     await this.assertSafe(dto.url);
     return this.uow.run(async (tx, events) => {
       const secret = generateWebhookSecret();

@@ -2,18 +2,23 @@ import { CanActivate, createParamDecorator, ExecutionContext, Injectable } from 
 import { Reflector } from '@nestjs/core';
 import { ApiParam } from '@nestjs/swagger';
 import type { Request } from 'express';
-import type { Principal } from '../common/auth/principal';
+import type { DeveloperPrincipal, Principal } from '../common/auth/principal';
 import { DomainError } from '../common/errors';
 import { isUuid } from '../common/ids';
 import type { WorkspaceRole } from './entities/workspace-member.entity';
 import { WorkspaceMembership } from './workspace-membership';
 import { COMMON_ERRORS, notFound } from '../common/common.errors';
 
-/** Proof that the developer is a member of the workspace, with their role: what a scoped route hands its service. */
+/**
+ * Proof that the developer is a member of the workspace, with their role: what a scoped route hands its
+ * service. It carries the developer as they authenticated, so a service records who acted (the audit
+ * actor) from the scope alone and a handler passes one value, not the principal beside its proof.
+ */
 export interface WorkspaceScope {
   readonly workspaceId: string;
   readonly developerId: string;
   readonly role: WorkspaceRole;
+  readonly developer: DeveloperPrincipal;
 }
 
 /** Where a route's request names its workspace: a path parameter, a query field or a body field. */
@@ -42,6 +47,9 @@ const UNCHECKED: WorkspaceScope = Object.freeze({
   get role(): WorkspaceRole {
     throw notFound('workspace');
   },
+  get developer(): DeveloperPrincipal {
+    throw notFound('workspace');
+  },
 });
 
 const checkedScope = createParamDecorator(
@@ -65,6 +73,12 @@ export function WorkspaceScoped(source: IdSource, name: string): ParameterDecora
     checkedScope()(target, key, index);
   };
 }
+
+/** The workspace the request body names in `workspace_id`: the route that makes something in it. */
+export const WorkspaceInBody = () => WorkspaceScoped('body', 'workspace_id');
+
+/** The workspace the query names in `workspace_id`: the route that reads or lists what it holds. */
+export const WorkspaceInQuery = () => WorkspaceScoped('query', 'workspace_id');
 
 /** An owner-only action: 403 for a member who is not an owner. */
 export function assertOwner(scope: WorkspaceScope): void {
@@ -96,7 +110,7 @@ export class WorkspaceMemberGuard implements CanActivate {
     if (principal?.kind !== 'developer') throw notFound('workspace');
     const role = await this.membership.roleOf(principal.developerId, workspaceId);
     if (!role) throw notFound('workspace');
-    request.workspaceScope = { workspaceId, developerId: principal.developerId, role };
+    request.workspaceScope = { workspaceId, developerId: principal.developerId, role, developer: principal };
     return true;
   }
 }

@@ -41,19 +41,14 @@ export class WorkspacesController {
 
   @Doc('Rename or describe a workspace', 'Any member may change name and description; fields not sent are kept.')
   @UpdateRoute(':id', WorkspaceSchema, 'The updated workspace', NOT_A_MEMBER)
-  update(
-    @CurrentPrincipal() p: DeveloperPrincipal,
-    @WorkspaceScoped('param', 'id') scope: WorkspaceScope,
-    @Body() dto: UpdateWorkspaceDto,
-    @ReqMeta() meta: RequestMeta,
-  ) {
-    return this.workspaces.update(p, scope, dto, meta);
+  update(@WorkspaceScoped('param', 'id') scope: WorkspaceScope, @Body() dto: UpdateWorkspaceDto, @ReqMeta() meta: RequestMeta) {
+    return this.workspaces.update(scope, dto, meta);
   }
 
   @Doc('Delete a workspace', 'Owners only. Deletes the workspace and everything in it.')
   @NoContentRoute(Delete(':id'), 'Deleted', NOT_OWNER, NOT_A_MEMBER)
-  remove(@CurrentPrincipal() p: DeveloperPrincipal, @WorkspaceScoped('param', 'id') scope: WorkspaceScope, @ReqMeta() meta: RequestMeta) {
-    return this.workspaces.remove(p, scope, meta);
+  remove(@WorkspaceScoped('param', 'id') scope: WorkspaceScope, @ReqMeta() meta: RequestMeta) {
+    return this.workspaces.remove(scope, meta);
   }
 
   @Doc('List workspace members', 'Developers of the workspace with their role.')
@@ -64,13 +59,8 @@ export class WorkspacesController {
 
   @Doc('Add a member', 'Owners only. The developer must already have signed up (400 otherwise). Role owner or member.')
   @CreateRoute(':id/members', WorkspaceMemberSchema, 'The new member', NOT_OWNER, NOT_A_MEMBER, ALREADY_A_MEMBER)
-  addMember(
-    @CurrentPrincipal() p: DeveloperPrincipal,
-    @WorkspaceScoped('param', 'id') scope: WorkspaceScope,
-    @Body() dto: AddMemberDto,
-    @ReqMeta() meta: RequestMeta,
-  ) {
-    return this.workspaces.addMember(p, scope, dto, meta);
+  addMember(@WorkspaceScoped('param', 'id') scope: WorkspaceScope, @Body() dto: AddMemberDto, @ReqMeta() meta: RequestMeta) {
+    return this.workspaces.addMember(scope, dto, meta);
   }
 
   @Doc('Remove a member', 'Owners only. The last owner cannot be removed.')
@@ -83,11 +73,10 @@ export class WorkspacesController {
     [409, 'conflict', 'The last owner of a workspace cannot be removed'],
   )
   removeMember(
-    @CurrentPrincipal() p: DeveloperPrincipal,
     @WorkspaceScoped('param', 'id') scope: WorkspaceScope,
     @Param('developerId') developerId: string,
     @ReqMeta() meta: RequestMeta,
   ) {
-    return this.workspaces.removeMember(p, scope, developerId, meta);
+    return this.workspaces.removeMember(scope, developerId, meta);
   }
 }

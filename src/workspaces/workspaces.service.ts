@@ -63,8 +63,7 @@ export class WorkspacesService {
   }
 
   async update(
-    principal: DeveloperPrincipal,
-    { workspaceId }: WorkspaceScope,
+    { workspaceId, developer: principal }: WorkspaceScope,
     dto: UpdateWorkspaceDto,
     request: RequestMeta,
   ): Promise<WorkspaceView> {
@@ -78,9 +77,9 @@ export class WorkspacesService {
     });
   }
 
-  async remove(principal: DeveloperPrincipal, scope: WorkspaceScope, request: RequestMeta): Promise<void> {
+  async remove(scope: WorkspaceScope, request: RequestMeta): Promise<void> {
     assertOwner(scope);
-    const { workspaceId } = scope;
+    const { workspaceId, developer: principal } = scope;
     await this.uow.run(async (tx, events) => {
       await this.workspaces.delete(tx, workspaceId);
       // The delete cascades to the workspace's SCIM tokens: every instance drops its cached credentials at
@@ -102,9 +101,9 @@ export class WorkspacesService {
     }));
   }
 
-  async addMember(principal: DeveloperPrincipal, scope: WorkspaceScope, dto: AddMemberDto, request: RequestMeta) {
+  async addMember(scope: WorkspaceScope, dto: AddMemberDto, request: RequestMeta) {
     assertOwner(scope);
-    const { workspaceId } = scope;
+    const { workspaceId, developer: principal } = scope;
     return this.uow.run(async (tx, events) => {
       const developer = await this.developers.findByEmail(tx, dto.email);
       if (!developer) {
@@ -128,9 +127,9 @@ export class WorkspacesService {
     });
   }
 
-  async removeMember(principal: DeveloperPrincipal, scope: WorkspaceScope, developerId: string, request: RequestMeta): Promise<void> {
+  async removeMember(scope: WorkspaceScope, developerId: string, request: RequestMeta): Promise<void> {
     assertOwner(scope);
-    const { workspaceId } = scope;
+    const { workspaceId, developer: principal } = scope;
     await this.uow.run(async (tx, events) => {
       if (!isUuid(developerId)) throw notFound('member');
       // Locks the membership rows so two concurrent removals cannot both pass the last-owner check.

@@ -6,7 +6,7 @@ import { DeveloperApi } from '../../common/auth/developer-api.decorator';
 import type { DeveloperPrincipal } from '../../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import { CreateSamlSpDto, SamlSpListQueryDto, UpdateSamlSpDto } from './dto/saml-sp.dto';
-import { type WorkspaceScope, WorkspaceScoped } from '../../workspaces/workspace-scoped';
+import { type WorkspaceScope, WorkspaceInBody, WorkspaceInQuery } from '../../workspaces/workspace-scoped';
 import { SamlSpsService } from './saml-sps.service';
 import { SamlServiceProviderSchema } from './saml-sp.view';
 
@@ -22,18 +22,13 @@ export class SamlSpsController {
     'Adds an application that signs users in through this identity provider (SP-initiated SSO). Give sp_entity_id and acs_url, or the SP metadata XML to read them from. The entity id is unique across the service.',
   )
   @DeveloperCreate(SamlServiceProviderSchema, 'The registered SP', ENTITY_ID_TAKEN)
-  create(
-    @CurrentPrincipal() p: DeveloperPrincipal,
-    @WorkspaceScoped('body', 'workspace_id') scope: WorkspaceScope,
-    @Body() dto: CreateSamlSpDto,
-    @ReqMeta() meta: RequestMeta,
-  ) {
-    return this.sps.create(p, scope, dto, meta);
+  create(@WorkspaceInBody() scope: WorkspaceScope, @Body() dto: CreateSamlSpDto, @ReqMeta() meta: RequestMeta) {
+    return this.sps.create(scope, dto, meta);
   }
 
   @Doc('List SAML service providers', 'The SAML apps of one workspace.')
   @DeveloperList(SamlServiceProviderSchema, 'The SPs')
-  async list(@WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope, @Query() _query: SamlSpListQueryDto) {
+  async list(@WorkspaceInQuery() scope: WorkspaceScope, @Query() _query: SamlSpListQueryDto) {
     return { results: await this.sps.list(scope) };
   }
 

@@ -27,7 +27,7 @@ export class SamlSpsService {
     private readonly sps: SamlSpsRepository,
   ) {}
 
-  async create(p: DeveloperPrincipal, { workspaceId }: WorkspaceScope, dto: CreateSamlSpDto, request: RequestMeta): Promise<SamlSpView> {
+  async create({ workspaceId, developer: p }: WorkspaceScope, dto: CreateSamlSpDto, request: RequestMeta): Promise<SamlSpView> {
     const fields = resolveFields(dto, undefined);
     return this.uow.run(async (tx, events) => {
       const sp = await this.sps.insert(tx, workspaceId, fields);

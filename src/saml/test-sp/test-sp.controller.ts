@@ -2,11 +2,10 @@ import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/co
 import { ApiExcludeController } from '@nestjs/swagger';
 import { IsUUID } from 'class-validator';
 import type { Request, Response } from 'express';
-import { Auth, CurrentPrincipal } from '../../common/auth/auth.decorator';
-import type { DeveloperPrincipal } from '../../common/auth/principal';
+import { Auth } from '../../common/auth/auth.decorator';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import { APP_CONFIG, AppConfig } from '../../config/config';
-import { type WorkspaceScope, WorkspaceScoped } from '../../workspaces/workspace-scoped';
+import { type WorkspaceScope, WorkspaceInBody } from '../../workspaces/workspace-scoped';
 import { IdpRuntime } from '../idp/idp-runtime';
 import { TEST_SP_PATH, TestSpService } from './test-sp.service';
 import { renderTestSpHome, renderTestSpResult } from './test-sp.views';
@@ -49,13 +48,12 @@ export class TestSpController {
   @Post('register')
   @Auth('developer')
   async register(
-    @CurrentPrincipal() p: DeveloperPrincipal,
-    @WorkspaceScoped('body', 'workspace_id') scope: WorkspaceScope,
+    @WorkspaceInBody() scope: WorkspaceScope,
     @Body() _dto: RegisterTestSpDto,
     @ReqMeta() meta: RequestMeta,
     @Res({ passthrough: true }) res: Response,
   ) {
-    const result = await this.testSp.register(p, scope, meta);
+    const result = await this.testSp.register(scope, meta);
     res.status(result.created ? 201 : 200);
     return result;
   }

@@ -2,7 +2,6 @@ import { notFound } from '../../common/common.errors';
 import { Inject, Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { deflateRawSync } from 'node:zlib';
-import type { DeveloperPrincipal } from '../../common/auth/principal';
 import { Clock } from '../../common/clock';
 
 import { isUuid } from '../../common/ids';
@@ -60,14 +59,13 @@ export class TestSpService {
   }
 
   /** Registers the test SP in the workspace (once; a second call returns the same SP). */
-  async register(p: DeveloperPrincipal, scope: WorkspaceScope, meta: RequestMeta): Promise<TestSpRegistration> {
+  async register(scope: WorkspaceScope, meta: RequestMeta): Promise<TestSpRegistration> {
     this.assertEnabled();
     const { workspaceId } = scope;
     const entityId = this.entityId(workspaceId);
     const existing = (await this.sps.list(scope)).find((sp) => sp.sp_entity_id === entityId);
     if (existing) return { created: false, sp: existing, start_url: this.startUrl(workspaceId) };
     const sp = await this.sps.create(
-      p,
       scope,
       {
         workspace_id: workspaceId,

@@ -12,7 +12,7 @@ import {
   ScimClientKeysDto,
   ScimClientQueryDto,
 } from './scim-client.dto';
-import { type WorkspaceScope, WorkspaceScoped } from '../../workspaces/workspace-scoped';
+import { type WorkspaceScope, WorkspaceInBody, WorkspaceInQuery } from '../../workspaces/workspace-scoped';
 import { ScimClientsService } from './scim-clients.service';
 import { ScimClientCreatedSchema, ScimClientSchema, ScimClientSecretCreatedSchema } from './scim-client.views';
 
@@ -29,18 +29,13 @@ export class ScimClientsController {
     'An identity provider that authenticates to /scim/v2 with OAuth 2.0 instead of a static `scim_` token: it gets short-lived access tokens from POST /oauth/token (client credentials, private_key_jwt, or the JWT-bearer grant). Answers the client_id and a first secret (`value`, shown once, stored hashed; expires_at default one year).',
   )
   @DeveloperCreate(ScimClientCreatedSchema, 'The client and its first secret, shown this once')
-  create(
-    @CurrentPrincipal() p: DeveloperPrincipal,
-    @WorkspaceScoped('body', 'workspace_id') scope: WorkspaceScope,
-    @Body() dto: CreateScimClientDto,
-    @ReqMeta() meta: RequestMeta,
-  ) {
-    return this.clients.create(p, scope, dto, meta);
+  create(@WorkspaceInBody() scope: WorkspaceScope, @Body() dto: CreateScimClientDto, @ReqMeta() meta: RequestMeta) {
+    return this.clients.create(scope, dto, meta);
   }
 
   @Doc('List SCIM OAuth clients of a workspace', "Live and revoked clients with their secrets' ids and expiries, never a secret value.")
   @DeveloperList(ScimClientSchema, 'The clients')
-  async list(@WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope, @Query() _query: ScimClientQueryDto) {
+  async list(@WorkspaceInQuery() scope: WorkspaceScope, @Query() _query: ScimClientQueryDto) {
     return { results: await this.clients.list(scope) };
   }
 

@@ -46,7 +46,7 @@ export class ScimClientsService {
     private readonly clock: Clock,
   ) {}
 
-  async create(p: DeveloperPrincipal, { workspaceId }: WorkspaceScope, dto: CreateScimClientDto, request: RequestMeta) {
+  async create({ workspaceId, developer: p }: WorkspaceScope, dto: CreateScimClientDto, request: RequestMeta) {
     const expiresAt = this.secretExpiry(dto.expires_at);
     return this.uow.run(async (tx, events) => {
       const client = await this.clients.insertClient(tx, workspaceId, {

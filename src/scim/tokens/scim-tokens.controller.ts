@@ -6,7 +6,7 @@ import { DeveloperApi } from '../../common/auth/developer-api.decorator';
 import type { DeveloperPrincipal } from '../../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import { CreateScimTokenDto, ScimTokenQueryDto } from './scim-token.dto';
-import { type WorkspaceScope, WorkspaceScoped } from '../../workspaces/workspace-scoped';
+import { type WorkspaceScope, WorkspaceInBody, WorkspaceInQuery } from '../../workspaces/workspace-scoped';
 import { ScimTokensService } from './scim-tokens.service';
 import { ScimTokenCreatedSchema, ScimTokenRevokedSchema, ScimTokenSchema } from './scim-tokens.schemas';
 
@@ -19,18 +19,13 @@ export class ScimTokensController {
     'Creates the bearer token (`scim_…`, opaque) an identity provider (Okta, Entra ID) uses for /scim/v2 of this workspace. Shown once, stored as a hash. Without expires_at it lasts until revoked.',
   )
   @DeveloperCreate(ScimTokenCreatedSchema, 'The token, shown this once')
-  mint(
-    @CurrentPrincipal() p: DeveloperPrincipal,
-    @WorkspaceScoped('body', 'workspace_id') scope: WorkspaceScope,
-    @Body() dto: CreateScimTokenDto,
-    @ReqMeta() meta: RequestMeta,
-  ) {
-    return this.tokens.mint(p, scope, dto, meta);
+  mint(@WorkspaceInBody() scope: WorkspaceScope, @Body() dto: CreateScimTokenDto, @ReqMeta() meta: RequestMeta) {
+    return this.tokens.mint(scope, dto, meta);
   }
 
   @Doc('List SCIM tokens of a workspace', 'Active and revoked tokens, never their value.')
   @DeveloperList(ScimTokenSchema, 'The tokens')
-  async list(@WorkspaceScoped('query', 'workspace_id') scope: WorkspaceScope, @Query() _query: ScimTokenQueryDto) {
+  async list(@WorkspaceInQuery() scope: WorkspaceScope, @Query() _query: ScimTokenQueryDto) {
     return { results: await this.tokens.list(scope) };
   }
 

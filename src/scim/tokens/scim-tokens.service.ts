@@ -39,7 +39,7 @@ export class ScimTokensService {
     private readonly clock: Clock,
   ) {}
 
-  async mint(p: DeveloperPrincipal, { workspaceId }: WorkspaceScope, dto: CreateScimTokenDto, request: RequestMeta) {
+  async mint({ workspaceId, developer: p }: WorkspaceScope, dto: CreateScimTokenDto, request: RequestMeta) {
     if (dto.expires_at && Date.parse(dto.expires_at) <= this.clock.now().getTime()) {
       throw new DomainError(COMMON_ERRORS.validation_failed, 'expires_at must be in the future', {
         details: { expires_at: ['must be in the future'] },
