@@ -1,16 +1,14 @@
 import { Doc } from '../api-docs/decorators';
 import { ActionRoute, BAD_QUERY, ReadRoute } from '../api-docs/routes';
-import { Controller, Param, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
+import { Param, Query } from '@nestjs/common';
+import { CurrentPrincipal } from '../common/auth/auth.decorator';
 import type { EndUserPrincipal } from '../common/auth/principal';
 import { AnomaliesService } from './anomalies.service';
 import { AnomalyListQueryDto } from './dto/anomaly-query.dto';
 import { AnomalyListResponse, AnomalyResponse } from './dto/anomaly.response';
+import { EndUserApi } from '../common/controller-kinds';
 
-@ApiTags('anomalies')
-@Controller('user/security/anomalies')
-@Auth('end-user')
+@EndUserApi('user/security/anomalies', 'anomalies')
 export class AnomaliesController {
   constructor(private readonly anomalies: AnomaliesService) {}
 

@@ -1,18 +1,15 @@
-import { Controller, Get, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Get, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { Auth } from '../common/auth/auth.decorator';
 import { renderErrorPage } from '../common/html/error-page';
 import { CONSOLE_CSP, loadConsoleFiles, resolveConsolePath } from './console-files';
+import { PublicApi } from '../common/controller-kinds';
 
 /**
  * The developer console (console/, a single-page app built by Vite) at /console/. Its files are
  * public; everything it shows comes from the developer API with the session cookie. Deep links
  * (/console/w/…/audit) answer index.html so a reload lands on the same page.
  */
-@ApiExcludeController()
-@Controller()
-@Auth('public')
+@PublicApi('', null)
 export class ConsoleController {
   private readonly files = loadConsoleFiles();
 

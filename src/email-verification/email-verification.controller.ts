@@ -1,19 +1,16 @@
 import { Doc, type ErrorSpec } from '../api-docs/decorators';
 import { ActionRoute } from '../api-docs/routes';
-import { Body, Controller, UseGuards } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { Auth } from '../common/auth/auth.decorator';
+import { Body, UseGuards } from '@nestjs/common';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
 import { RateLimit, RateLimitGuard } from '../common/rate-limit/rate-limit.guard';
 import { ResendVerificationDto, VerificationResponse, VerifyEmailDto } from './email-verification.dto';
 import { EmailVerificationService } from './email-verification.service';
+import { PublicApi } from '../common/controller-kinds';
 
 const NO_ACCOUNT: ErrorSpec = [404, 'user_not_found', 'No account is registered with this email'];
 const ALREADY_VERIFIED: ErrorSpec = [409, 'already_verified', 'This email address is already verified'];
 
-@ApiTags('email verification')
-@Controller('e/v1/email/verify')
-@Auth('public')
+@PublicApi('e/v1/email/verify', 'email verification')
 @UseGuards(RateLimitGuard)
 export class EmailVerificationController {
   constructor(private readonly verification: EmailVerificationService) {}

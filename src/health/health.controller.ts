@@ -1,20 +1,18 @@
 import { Doc } from '../api-docs/decorators';
 import { ReadRoute } from '../api-docs/routes';
-import { Controller, Get, Header, Inject, Optional } from '@nestjs/common';
-import { ApiExcludeEndpoint, ApiTags } from '@nestjs/swagger';
+import { Get, Header, Inject, Optional } from '@nestjs/common';
+import { ApiExcludeEndpoint } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { register } from 'prom-client';
 import { DataSource } from 'typeorm';
-import { Auth } from '../common/auth/auth.decorator';
 import { processMetrics } from '../common/cluster-metrics';
 import { REDIS_CLIENT, type RedisClient } from '../common/redis.provider';
 import { LivenessSchema } from './health.schemas';
+import { PublicApi } from '../common/controller-kinds';
 
 /** Liveness, readiness (database reachable, migrations applied, Redis when configured) and Prometheus metrics. */
-@ApiTags('operations')
-@Controller()
-@Auth('public')
+@PublicApi('', 'operations')
 export class HealthController {
   constructor(
     private readonly health: HealthCheckService,

@@ -1,10 +1,9 @@
-import { Controller, Get, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Get, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { Auth } from '../common/auth/auth.decorator';
 import { PASSKEY_SCRIPT } from './passkey-script';
+import { PublicApi } from '../common/controller-kinds';
 
 /**
  * The browser half of WebAuthn, served by the service itself: @simplewebauthn/browser's UMD bundle
@@ -19,9 +18,7 @@ function browserBundle(): string {
 
 export const HOSTED_ASSETS = '/auth/assets/';
 
-@ApiExcludeController()
-@Controller('auth/assets')
-@Auth('public')
+@PublicApi('auth/assets', null)
 export class HostedAssetsController {
   private readonly bundle = browserBundle();
 

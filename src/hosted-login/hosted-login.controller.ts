@@ -1,7 +1,5 @@
-import { Body, Controller, Get, Inject, Optional, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Body, Get, Inject, Optional, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { Auth } from '../common/auth/auth.decorator';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
 import { APP_CONFIG, type AppConfig } from '../config/config';
 import { RateLimit, RateLimitGuard } from '../common/rate-limit/rate-limit.guard';
@@ -26,17 +24,15 @@ import { type FormFields, PageFormPost, PageForms } from './page-forms';
 import { CONTINUATION_COOKIE } from './sign-in-continuation';
 import { continuationTarget } from './continuation-target';
 import { allowFormRedirectsTo } from '../common/form-action';
-import { JsonSurface, PageSurface } from '../common/surface.decorators';
+import { JsonSurface } from '../common/surface.decorators';
+import { BrowserPages } from '../common/controller-kinds';
 
 /**
  * Server-rendered sign-in pages (no JavaScript). Served at /auth/login/; when SAML_IDP_LOGIN_URL names
  * another path, HostedLoginModule rewrites that path here. The services answer a SignInResult; this
  * controller draws it (views/sign-in-pages.ts) with the request's form token and sets the cookies.
  */
-@ApiExcludeController()
-@PageSurface()
-@Controller('auth/login')
-@Auth('public')
+@BrowserPages('auth/login', null)
 @UseGuards(RateLimitGuard)
 export class HostedLoginController {
   constructor(

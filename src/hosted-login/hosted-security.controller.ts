@@ -1,22 +1,18 @@
-import { Body, Controller, Get, Inject, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Body, Get, Inject, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { Auth } from '../common/auth/auth.decorator';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
 import { APP_CONFIG, type AppConfig } from '../config/config';
 import { RateLimit, RateLimitGuard } from '../common/rate-limit/rate-limit.guard';
-import { JsonSurface, PageSurface } from '../common/surface.decorators';
+import { JsonSurface } from '../common/surface.decorators';
 import { clearSessionCookie, sessionCookie } from './browser-session-cookie';
 import { BrowserSession, BrowserSessionsService } from './browser-sessions.service';
 import { HostedSecurityService, SECURITY_PAGE, SecurityResult } from './hosted-security.service';
 import { type FormFields, PageFormPost, PageForms } from './page-forms';
 import { renderSecurityPage } from './views/security-page.view';
+import { BrowserPages } from '../common/controller-kinds';
 
 /** The hosted security page (HTML, no JavaScript): second factors of the browser's signed-in user. */
-@ApiExcludeController()
-@PageSurface()
-@Controller('auth/security')
-@Auth('public')
+@BrowserPages('auth/security', null)
 @UseGuards(RateLimitGuard)
 export class HostedSecurityController {
   constructor(

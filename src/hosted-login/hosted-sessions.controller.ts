@@ -1,7 +1,5 @@
-import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Body, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { Auth } from '../common/auth/auth.decorator';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
 import { APP_CONFIG, type AppConfig } from '../config/config';
 import { clearSessionCookie, sessionCookie } from './browser-session-cookie';
@@ -10,13 +8,10 @@ import { HostedSessionsService, SESSIONS_PAGE, SessionsContext, SessionsResult }
 import type { HostedRedirect } from './hosted-outcome';
 import { type FormFields, PageForms } from './page-forms';
 import { renderSessionsPage } from './views/sessions-page.view';
-import { PageSurface } from '../common/surface.decorators';
+import { BrowserPages } from '../common/controller-kinds';
 
 /** The hosted sessions page (HTML, no JavaScript): the new-sign-in alert mail links here. */
-@ApiExcludeController()
-@PageSurface()
-@Controller('auth/sessions')
-@Auth('public')
+@BrowserPages('auth/sessions', null)
 export class HostedSessionsController {
   constructor(
     private readonly pages: HostedSessionsService,

@@ -1,15 +1,14 @@
-import { Controller, Get, Header, HttpCode, Inject, Param, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Get, Header, HttpCode, Inject, Param, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Auth } from '../common/auth/auth.decorator';
 import { DomainError } from '../common/errors';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { IdpRuntime } from '../saml/idp/idp-runtime';
 import { Guide } from './guide';
 import { renderLandingPage } from './landing.view';
 import { COMMON_ERRORS } from '../common/common.errors';
+import { PublicApi } from '../common/controller-kinds';
 
 /** docs/ beside dist/ or src/ (absent from the production image). */
 const DOCS = join(__dirname, '..', '..', 'docs');
@@ -20,9 +19,7 @@ const NAME = /^[a-z0-9][a-z0-9.-]*$/i;
  * (`/guide/…`, decision 0051); and a quiet answer to the browser's favicon request. Not part of the
  * API description.
  */
-@ApiExcludeController()
-@Controller()
-@Auth('public')
+@PublicApi('', null)
 export class LandingController {
   private readonly page: string;
   private readonly guide: Guide;

@@ -1,13 +1,10 @@
 import { Doc, Errors, ReturnsText } from '../api-docs/decorators';
-import { Controller, Get, Res } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Get, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { Auth } from '../common/auth/auth.decorator';
 import { IdpRuntime } from './idp/idp-runtime';
+import { PublicApi } from '../common/controller-kinds';
 
-@ApiTags('saml')
-@Controller('saml/metadata')
-@Auth('public')
+@PublicApi('saml/metadata', 'saml')
 export class SamlMetadataController {
   constructor(private readonly idp: IdpRuntime) {}
 

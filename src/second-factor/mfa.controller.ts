@@ -1,18 +1,16 @@
-import { Body, Controller, Delete } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Delete } from '@nestjs/common';
 import { Doc, NoContentRoute } from '../api-docs/decorators';
 import { ActionRoute, CreateRoute, ReadRoute } from '../api-docs/routes';
-import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
+import { CurrentPrincipal } from '../common/auth/auth.decorator';
 import type { EndUserPrincipal } from '../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
 import { FactorProofDto, TotpCodeDto } from './dto/mfa.dto';
 import { MfaService } from './mfa.service';
 import { MfaStatusSchema, RecoveryCodesSchema, TotpEnrolmentSchema } from './mfa.schemas';
+import { EndUserApi } from '../common/controller-kinds';
 
 /** The signed-in end user's second factors (docs/end-users.md, "Second factor"). */
-@ApiTags('end-user second factor')
-@Controller('e/v1/auth/mfa')
-@Auth('end-user')
+@EndUserApi('e/v1/auth/mfa', 'end-user second factor')
 export class MfaController {
   constructor(private readonly mfa: MfaService) {}
 

@@ -1,16 +1,14 @@
 import { Doc, NoContentRoute } from '../api-docs/decorators';
 import { ListRoute } from '../api-docs/routes';
-import { Controller, Delete, Param } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { Auth, CurrentPrincipal } from '../common/auth/auth.decorator';
+import { Delete, Param } from '@nestjs/common';
+import { CurrentPrincipal } from '../common/auth/auth.decorator';
 import type { EndUserPrincipal } from '../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
 import { SessionsService } from './sessions.service';
 import { EndUserSessionSchema } from './sessions.schemas';
+import { EndUserApi } from '../common/controller-kinds';
 
-@ApiTags('end-user sessions')
-@Controller('user/security/sessions')
-@Auth('end-user')
+@EndUserApi('user/security/sessions', 'end-user sessions')
 export class SessionsController {
   constructor(private readonly sessions: SessionsService) {}
 

@@ -23,12 +23,11 @@ import {
   SsfStreamReadSchema,
   SsfStreamStatusSchema,
 } from './ssf-stream.views';
+import { PublicApi } from '../common/controller-kinds';
 
 const NO_STREAM: ErrorSpec = [404, 'not_found', "No such stream of the receiver (another receiver's stream is not found either)"];
 
-@ApiTags('shared signals')
-@Controller()
-@Auth('public')
+@PublicApi('', 'shared signals')
 export class SsfConfigurationController {
   constructor(private readonly streams: SsfStreamsService) {}
 

@@ -1,12 +1,10 @@
-import { Controller, Get, Inject, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Get, Inject, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiParam } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Doc, NoBody, ReturnsText } from '../api-docs/decorators';
 import { PageErrors, type PageErrorSpec } from '../api-docs/routes';
-import { Auth } from '../common/auth/auth.decorator';
 import { RateLimit, RateLimitGuard } from '../common/rate-limit/rate-limit.guard';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
-import { PageSurface } from '../common/surface.decorators';
 import { APP_CONFIG, type AppConfig } from '../config/config';
 import { sessionCookie } from '../hosted-login/browser-session-cookie';
 import { BrowserSessionsService } from '../hosted-login/browser-sessions.service';
@@ -15,6 +13,7 @@ import { SamlUpstreamService, type SamlPostForm } from './saml/saml-upstream.ser
 import { connectionForPage } from './sign-in-connection';
 import { SsoConnectionsRepository } from './sso-connections.repository';
 import { sendUpstreamResult } from './upstream-answer';
+import { BrowserPages } from '../common/controller-kinds';
 
 const NO_CONNECTION: PageErrorSpec = [404, 'no SAML connection has this id'];
 const CONNECTION_ID = {
@@ -28,10 +27,7 @@ const CONNECTION_ID = {
  * connections"): the ACS the IdP posts its Response to, and the SP metadata to import at the IdP.
  * The sign-in starts at `GET /auth/sso/{id}/` (SsoSignInController).
  */
-@ApiTags('sso-connections')
-@PageSurface()
-@Controller('auth/sso/:id/saml')
-@Auth('public')
+@BrowserPages('auth/sso/:id/saml', 'sso-connections')
 @UseGuards(RateLimitGuard)
 export class SsoSamlController {
   constructor(

@@ -1,11 +1,8 @@
-import { Controller, Get, Inject, Param, Query, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Get, Inject, Param, Query, Req, Res, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { Auth } from '../common/auth/auth.decorator';
 import { renderErrorPage } from '../common/html/error-page';
 import { RateLimit, RateLimitGuard } from '../common/rate-limit/rate-limit.guard';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
-import { PageSurface } from '../common/surface.decorators';
 import { APP_CONFIG, type AppConfig } from '../config/config';
 import { sessionCookie } from '../hosted-login/browser-session-cookie';
 import { BrowserSessionsService } from '../hosted-login/browser-sessions.service';
@@ -17,6 +14,7 @@ import { SsoConnectionsRepository } from './sso-connections.repository';
 import { sendUpstreamResult } from './upstream-answer';
 import { isUuid } from '../common/ids';
 import type { SsoConnection } from './entities/sso-connection.entity';
+import { BrowserPages } from '../common/controller-kinds';
 
 /** The cookie that binds an OIDC sign-in's answer to the browser that started it (decision 0412). */
 export const SSO_FLOW_COOKIE = 'sso_flow';
@@ -27,10 +25,7 @@ const FLOW_COOKIE_PATH = '/auth/sso/';
  * connection; an OIDC provider answers at `callback` (and `jwks` serves our private_key_jwt
  * public key); a SAML IdP answers at SsoSamlController's `saml/acs`.
  */
-@ApiExcludeController()
-@PageSurface()
-@Controller('auth/sso')
-@Auth('public')
+@BrowserPages('auth/sso', null)
 @UseGuards(RateLimitGuard)
 export class SsoSignInController {
   constructor(

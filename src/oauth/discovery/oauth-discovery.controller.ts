@@ -1,14 +1,10 @@
-import { Controller } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
 import { Doc } from '../../api-docs/decorators';
 import { PublicDocumentRoute } from '../../api-docs/routes';
-import { Auth } from '../../common/auth/auth.decorator';
 import { OAuthDiscoveryService } from './oauth-discovery.service';
 import { JwksSchema, OAuthServerMetadataSchema } from '../oauth.schemas';
+import { PublicApi } from '../../common/controller-kinds';
 
-@ApiTags('oauth')
-@Controller()
-@Auth('public')
+@PublicApi('', 'oauth')
 export class OAuthDiscoveryController {
   constructor(private readonly discovery: OAuthDiscoveryService) {}
 

@@ -1,13 +1,12 @@
-import { Body, Controller, Headers } from '@nestjs/common';
-import { ApiBody, ApiTags } from '@nestjs/swagger';
+import { Body, Headers } from '@nestjs/common';
+import { ApiBody } from '@nestjs/swagger';
 import { Doc } from '../../api-docs/decorators';
-import { Auth } from '../../common/auth/auth.decorator';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import { oauthErrors } from '../oauth.docs';
 import { FormTooLarge, OAuthFormRoute } from '../oauth-routes';
 import { TokenManagementService } from './token-management.service';
-import { OAuthSurface } from '../../common/surface.decorators';
 import { OAuthIntrospectionSchema, OAuthRevocationSchema } from '../oauth.schemas';
+import { OAuthApi } from '../../common/controller-kinds';
 
 const isForm = (contentType: string | undefined) => /^application\/x-www-form-urlencoded\s*(;|$)/i.test(contentType ?? '');
 
@@ -31,10 +30,7 @@ const tokenForm = (description: string) =>
 const clientErrors = () => oauthErrors(401, [['invalid_client', 'Unknown client, wrong secret or refused client assertion']]);
 const requestErrors = () => oauthErrors(400, [['invalid_request', 'token is missing, a parameter is repeated, or the body is not a form']]);
 
-@ApiTags('oauth')
-@OAuthSurface()
-@Controller('oauth')
-@Auth('public')
+@OAuthApi('oauth', 'oauth')
 export class TokenManagementController {
   constructor(private readonly tokens: TokenManagementService) {}
 

@@ -1,17 +1,14 @@
-import { Body, Controller, Header, Headers } from '@nestjs/common';
-import { ApiBody, ApiTags } from '@nestjs/swagger';
+import { Body, Header, Headers } from '@nestjs/common';
+import { ApiBody } from '@nestjs/swagger';
 import { Doc } from '../../api-docs/decorators';
 import { oauthErrors } from '../oauth.docs';
 import { FormTooLarge, OAuthFormRoute } from '../oauth-routes';
-import { Auth } from '../../common/auth/auth.decorator';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import { TokenEndpointService } from './token-endpoint.service';
-import { OAuthSurface } from '../../common/surface.decorators';
 import { OAuthTokenResponseSchema } from '../oauth.schemas';
+import { OAuthApi } from '../../common/controller-kinds';
 
-@ApiTags('oauth')
-@OAuthSurface()
-@Controller('oauth')
+@OAuthApi('oauth', 'oauth')
 export class TokenController {
   constructor(private readonly tokens: TokenEndpointService) {}
 
@@ -57,7 +54,6 @@ export class TokenController {
   @oauthErrors(401, [
     ['invalid_client', 'Unknown client, wrong or revoked secret, refused client assertion (with WWW-Authenticate after Basic)'],
   ])
-  @Auth('public')
   @Header('Pragma', 'no-cache')
   token(
     @Body() body: unknown,

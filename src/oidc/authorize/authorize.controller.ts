@@ -1,8 +1,6 @@
-import { Body, Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { Doc, ReturnsText } from '../../api-docs/decorators';
-import { Auth } from '../../common/auth/auth.decorator';
 import { allowFormRedirectsTo } from '../../common/form-action';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import { sessionCookie } from '../../hosted-login/browser-session-cookie';
@@ -11,16 +9,13 @@ import { PageForms } from '../../hosted-login/page-forms';
 import { renderErrorPage } from '../../common/html/error-page.view';
 import { AuthorizeOutcome, AuthorizeService } from './authorize.service';
 import { authorizeForm, authorizeQuery, authorizeResponses, consentForm } from './authorize.docs';
-import { PageSurface } from '../../common/surface.decorators';
+import { BrowserPages } from '../../common/controller-kinds';
 
 /**
  * The authorization endpoint (OpenID Connect Core §3.1.2.1: GET and POST) and its consent answer.
  * A browser navigates here: answers are redirects or HTML pages, never JSON.
  */
-@ApiTags('openid')
-@PageSurface()
-@Controller('oauth/authorize')
-@Auth('public')
+@BrowserPages('oauth/authorize', 'openid')
 export class AuthorizeController {
   constructor(
     private readonly authorizeService: AuthorizeService,

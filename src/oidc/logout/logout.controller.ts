@@ -1,8 +1,7 @@
-import { applyDecorators, Body, Controller, Get, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { applyDecorators, Body, Get, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiQuery } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Doc, NoBody, ReturnsText } from '../../api-docs/decorators';
-import { Auth } from '../../common/auth/auth.decorator';
 import { allowFormRedirectsTo } from '../../common/form-action';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
@@ -10,8 +9,8 @@ import { clearSessionCookie, sessionCookie } from '../../hosted-login/browser-se
 import { BrowserSessionsService } from '../../hosted-login/browser-sessions.service';
 import { PageForms } from '../../hosted-login/page-forms';
 import { LOGOUT_PARAMETER_LIMITS, LogoutOutcome, LogoutService } from './logout.service';
-import { PageSurface } from '../../common/surface.decorators';
 import { FORM } from '../../oauth/oauth.docs';
+import { BrowserPages } from '../../common/controller-kinds';
 
 /** RP-Initiated Logout 1.0 §2's parameters, with the bounds the service applies. */
 const LOGOUT_PARAMETERS: Record<string, { type: 'string'; maxLength: number; description: string; enum?: string[] }> = {
@@ -59,10 +58,7 @@ const logoutForm = () =>
 const DESCRIPTION =
   'OpenID Connect RP-Initiated Logout 1.0 (`end_session_endpoint`): `id_token_hint`, `client_id`, `post_logout_redirect_uri` (registered exactly on the application), `state`. Ends the browser session of the hosted login and the application sessions it led to, then redirects to `post_logout_redirect_uri` with `state` (or shows a signed-out page). Without an `id_token_hint` naming the signed-in person, the person confirms first.';
 
-@ApiTags('openid')
-@PageSurface()
-@Controller('oauth/logout')
-@Auth('public')
+@BrowserPages('oauth/logout', 'openid')
 export class LogoutController {
   constructor(
     private readonly logoutService: LogoutService,

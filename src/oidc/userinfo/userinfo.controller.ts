@@ -1,21 +1,17 @@
-import { Body, Controller, Get, Header, Headers } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiTags } from '@nestjs/swagger';
+import { Body, Get, Header, Headers } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody } from '@nestjs/swagger';
 import { Doc, Returns } from '../../api-docs/decorators';
-import { Auth } from '../../common/auth/auth.decorator';
 import { oauthErrors } from '../../oauth/oauth.docs';
 import { OAuthFormRoute } from '../../oauth/oauth-routes';
 import { UserInfoService } from './userinfo.service';
-import { OAuthSurface } from '../../common/surface.decorators';
 import { OidcUserInfoSchema } from './userinfo.schemas';
+import { OAuthApi } from '../../common/controller-kinds';
 
 const DESCRIPTION =
   'OpenID Connect Core §5.3. `Authorization: Bearer <access token>` of the authorization-code flow. Answers `sub` (the same as the ID token\'s) and, by the grant\'s scope, `email`, `email_verified` (scope email), `name`, `given_name`, `family_name` (scope profile). A token that is expired, revoked, or not issued to an application answers 401 with `WWW-Authenticate: Bearer error="invalid_token"` (RFC 6750 §3).';
 
-@ApiTags('openid')
 @ApiBearerAuth('application-access-token')
-@OAuthSurface()
-@Controller('oauth/userinfo')
-@Auth('public')
+@OAuthApi('oauth/userinfo', 'openid')
 export class UserInfoController {
   constructor(private readonly userInfo: UserInfoService) {}
 

@@ -1,10 +1,9 @@
-import { Controller, Get, Post, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Get, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiQuery } from '@nestjs/swagger';
 import { Doc, NoBody, ReturnsText } from '../../api-docs/decorators';
 import { PageErrors, type PageErrorSpec } from '../../api-docs/routes';
 import type { CookieOptions, Request, Response } from 'express';
 import { Inject } from '@nestjs/common';
-import { Auth } from '../../common/auth/auth.decorator';
 import { errorPageTitle, renderErrorPage } from '../../common/html/error-page';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import { clearSessionCookie, SESSION_COOKIE } from '../../hosted-login/browser-session-cookie';
@@ -14,7 +13,7 @@ import { renderAutoPostPage } from '../protocol/post-form.page';
 import { PENDING_TTL_SECONDS } from './sso-requests.repository';
 import { SamlSsoService } from './saml-sso.service';
 import type { SsoOutcome, SsoRefused } from './sso-outcome';
-import { PageSurface } from '../../common/surface.decorators';
+import { BrowserPages } from '../../common/controller-kinds';
 
 export const TICKET_COOKIE = 'saml_sso';
 
@@ -28,10 +27,7 @@ const SP_REFUSED: PageErrorSpec = [403, 'the SP is inactive or the user may not 
 const NOT_CONFIGURED: PageErrorSpec = [503, 'SAML is not configured'];
 const TOO_MANY: PageErrorSpec = [429, 'too many SSO requests from this IP; Retry-After says when to retry'];
 
-@ApiTags('saml')
-@PageSurface()
-@Controller('saml/sso')
-@Auth('public')
+@BrowserPages('saml/sso', 'saml')
 @UseGuards(RateLimitGuard)
 export class SamlSsoController {
   constructor(

@@ -1,21 +1,17 @@
-import { Controller, Inject, Param, Post } from '@nestjs/common';
-import { ApiExcludeEndpoint, ApiTags } from '@nestjs/swagger';
+import { Inject, Param, Post } from '@nestjs/common';
+import { ApiExcludeEndpoint } from '@nestjs/swagger';
 import { Doc } from '../../api-docs/decorators';
-import { Auth } from '../../common/auth/auth.decorator';
 import { APP_CONFIG, AppConfig } from '../../config/config';
 import { ScimDocumentRoute } from '../protocol/scim-routes';
 import { ScimError } from '../scim.errors';
 import { DomainError } from '../../common/errors';
 import { listOf, resourceType, schema, serviceProviderConfig } from './discovery.documents';
 import { COMMON_ERRORS } from '../../common/common.errors';
-import { ScimSurface } from '../../common/surface.decorators';
 import { ScimDiscoveryDocumentSchema, ScimDiscoveryListSchema } from './discovery.schemas';
+import { ScimApi } from '../../common/controller-kinds';
 
 /** RFC 7644 §4 discovery. Read-only: any other method is a 405 with Allow (the exception filter, from the router). */
-@ApiTags('scim')
-@ScimSurface()
-@Controller('scim/v2')
-@Auth('scim')
+@ScimApi('scim/v2')
 export class ScimDiscoveryController {
   private readonly baseUrl: string;
 

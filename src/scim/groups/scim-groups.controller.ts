@@ -1,15 +1,13 @@
 import { Doc, type ErrorSpec } from '../../api-docs/decorators';
-import { Body, Controller, Param, Query, Res } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Param, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { Auth, CurrentPrincipal } from '../../common/auth/auth.decorator';
+import { CurrentPrincipal } from '../../common/auth/auth.decorator';
 import type { ScimPrincipal } from '../../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import { readListQuery } from '../protocol/list-query';
 import { readProjectionQuery } from '../protocol/projection';
 import { readSearchRequest } from '../protocol/search-request';
 import { ScimGroupsService } from './scim-groups.service';
-import { ScimSurface } from '../../common/surface.decorators';
 import { ScimGroupBody, ScimGroupListSchema, ScimGroupSchema } from './group.schemas';
 import {
   ScimCreateRoute,
@@ -20,16 +18,14 @@ import {
   ScimReplaceRoute,
   ScimSearchRoute,
 } from '../protocol/scim-routes';
+import { ScimApi } from '../../common/controller-kinds';
 
 type QueryParams = Record<string, unknown>;
 
 const INVALID: ErrorSpec = [400, 'invalidValue', 'displayName missing or empty, or members not an array'];
 const TAKEN: ErrorSpec = [409, 'uniqueness', 'displayName is already taken in the workspace'];
 
-@ApiTags('scim')
-@ScimSurface()
-@Controller('scim/v2/Groups')
-@Auth('scim')
+@ScimApi('scim/v2/Groups')
 export class ScimGroupsController {
   constructor(private readonly groups: ScimGroupsService) {}
 

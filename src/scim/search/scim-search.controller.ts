@@ -1,19 +1,15 @@
-import { Body, Controller } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body } from '@nestjs/common';
 import { Doc } from '../../api-docs/decorators';
-import { Auth, CurrentPrincipal } from '../../common/auth/auth.decorator';
+import { CurrentPrincipal } from '../../common/auth/auth.decorator';
 import type { ScimPrincipal } from '../../common/auth/principal';
 import { readSearchRequest } from '../protocol/search-request';
 import { ScimSearchService } from './scim-search.service';
-import { ScimSurface } from '../../common/surface.decorators';
 import { ScimSearchRoute } from '../protocol/scim-routes';
 import { ScimResourceListSchema } from './search.schemas';
+import { ScimApi } from '../../common/controller-kinds';
 
 /** POST /scim/v2/.search: a search across Users and Groups (RFC 7644 §3.4.3). */
-@ApiTags('scim')
-@ScimSurface()
-@Controller('scim/v2')
-@Auth('scim')
+@ScimApi('scim/v2')
 export class ScimSearchController {
   constructor(private readonly searches: ScimSearchService) {}
 

@@ -1,15 +1,13 @@
 import { Doc, type ErrorSpec } from '../../api-docs/decorators';
-import { Body, Controller, Param, Query, Res } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Param, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { Auth, CurrentPrincipal } from '../../common/auth/auth.decorator';
+import { CurrentPrincipal } from '../../common/auth/auth.decorator';
 import type { ScimPrincipal } from '../../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import { readListQuery } from '../protocol/list-query';
 import { readProjectionQuery } from '../protocol/projection';
 import { readSearchRequest } from '../protocol/search-request';
 import { ScimUsersService } from './scim-users.service';
-import { ScimSurface } from '../../common/surface.decorators';
 import {
   ScimCreateRoute,
   ScimDeleteRoute,
@@ -20,16 +18,14 @@ import {
   ScimSearchRoute,
 } from '../protocol/scim-routes';
 import { ScimUserBody, ScimUserListSchema, ScimUserSchema } from './user.schemas';
+import { ScimApi } from '../../common/controller-kinds';
 
 type QueryParams = Record<string, unknown>;
 
 const INVALID: ErrorSpec = [400, 'invalidValue', 'userName missing, an email not valid, or a value of the wrong type'];
 const TAKEN: ErrorSpec = [409, 'uniqueness', 'userName (email) is already taken in the workspace'];
 
-@ApiTags('scim')
-@ScimSurface()
-@Controller('scim/v2/Users')
-@Auth('scim')
+@ScimApi('scim/v2/Users')
 export class ScimUsersController {
   constructor(private readonly users: ScimUsersService) {}
 

@@ -1,13 +1,13 @@
-import { Body, Controller, Delete, Param } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Delete, Param } from '@nestjs/common';
 import { Doc, NoContentRoute, type ErrorSpec } from '../../api-docs/decorators';
 import { ActionRoute, CreateRoute, ListRoute, UpdateRoute } from '../../api-docs/routes';
-import { Auth, CurrentPrincipal } from '../../common/auth/auth.decorator';
+import { CurrentPrincipal } from '../../common/auth/auth.decorator';
 import type { EndUserPrincipal } from '../../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import { RegisterPasskeyDto, RenamePasskeyDto } from '../dto/passkey.dto';
 import { PasskeysService } from './passkeys.service';
 import { PasskeyCreationOptionsSchema, PasskeyRegisteredSchema, PasskeySchema } from '../mfa.schemas';
+import { EndUserApi } from '../../common/controller-kinds';
 
 const NO_PASSKEY: ErrorSpec = [404, 'not_found', 'No passkey with this id on the account'];
 const TOO_MANY: ErrorSpec = [409, 'too_many_passkeys', 'The account already holds 20 passkeys'];
@@ -19,9 +19,7 @@ const PASSKEY_EXAMPLE = {
 };
 
 /** The signed-in end user's passkeys (docs/end-users.md, "Passkeys"). */
-@ApiTags('end-user second factor')
-@Controller('e/v1/auth/mfa/passkeys')
-@Auth('end-user')
+@EndUserApi('e/v1/auth/mfa/passkeys', 'end-user second factor')
 export class PasskeysController {
   constructor(private readonly passkeys: PasskeysService) {}
 
