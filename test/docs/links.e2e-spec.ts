@@ -17,6 +17,35 @@ function relativeTargets(markdown: string): string[] {
   return targets.filter((t) => !/^[a-z][a-z0-9+.-]*:/i.test(t) && !t.startsWith('#'));
 }
 
+/**
+ * Headings with nothing under them before the next heading of their level or higher: a section that
+ * promises a topic and says nothing (a heading followed by its own sub-headings has content).
+ */
+function emptySections(markdown: string): string[] {
+  const empty: string[] = [];
+  let inFence = false;
+  let open: { level: number; heading: string; hasBody: boolean } | null = null;
+  const close = (nextLevel: number) => {
+    if (open && !open.hasBody && nextLevel <= open.level) empty.push(open.heading);
+  };
+  for (const line of markdown.split('\n')) {
+    if (/^\s*(```|~~~)/.test(line)) {
+      inFence = !inFence;
+      if (open) open.hasBody = true;
+      continue;
+    }
+    const heading = inFence ? null : /^(#{1,6})\s+\S/.exec(line);
+    if (heading) {
+      close(heading[1].length);
+      open = { level: heading[1].length, heading: line.trim(), hasBody: false };
+    } else if (open && line.trim()) {
+      open.hasBody = true;
+    }
+  }
+  close(1);
+  return empty;
+}
+
 /** The repository stands alone: every relative link in its docs names a file that is in it. */
 describe('documentation links', () => {
   const files = [join(ROOT, 'README.md'), join(ROOT, 'BENCHMARKS.md'), ...markdownFiles(join(ROOT, 'docs'))];
@@ -27,6 +56,13 @@ describe('documentation links', () => {
       .filter(({ path }) => !path.startsWith(ROOT + '/') || !existsSync(path))
       .map(({ target }) => target);
     expect(broken).toEqual([]);
+  });
+
+  it('no doc has an empty section (a heading with nothing under it before the next one of its level)', () => {
+    const empty = files.flatMap((file) =>
+      emptySections(readFileSync(file, 'utf8')).map((heading) => `${relative(ROOT, file)}: ${heading}`),
+    );
+    expect(empty).toEqual([]);
   });
 
   it('no doc refers to a file outside the repository', () => {
