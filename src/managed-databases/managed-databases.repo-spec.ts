@@ -1,12 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  aDeveloperRow,
-  aMemberRow,
-  aWorkspaceRow,
-  itKeepsTheTenantContract,
-  judgedByTable,
-  repositoriesForSuite,
-} from '../../test/support/repository';
+import { aMemberAndAnOutsider, itKeepsTheTenantContract, judgedByTable, repositoriesForSuite } from '../../test/support/repository';
 import { ManagedDatabasesRepository } from './managed-databases.repository';
 
 describe('ManagedDatabasesRepository', () => {
@@ -40,8 +33,7 @@ describe('ManagedDatabasesRepository', () => {
   });
 
   it('locks a database for a member of its workspace only, under the 5 s lock timeout', async () => {
-    const ws = await aWorkspaceRow(db.dataSource);
-    const [member, outsider] = [await aMemberRow(db.dataSource, ws, 'owner'), await aDeveloperRow(db.dataSource)];
+    const { workspaceId: ws, member, outsider } = await aMemberAndAnOutsider(db.dataSource, 'owner');
     const created = await aDatabase(ws);
     await db.dataSource.transaction(async (tx) => {
       expect((await databases.lockDatabaseForDeveloper(tx, member, created.id))?.id).toBe(created.id);

@@ -1,12 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  aDeveloperRow,
-  aMemberRow,
-  aWorkspaceRow,
-  itKeepsTheTenantContract,
-  judgedByTable,
-  repositoriesForSuite,
-} from '../../test/support/repository';
+import { aMemberAndAnOutsider, itKeepsTheTenantContract, judgedByTable, repositoriesForSuite } from '../../test/support/repository';
 import { OAuthClientsRepository } from './oauth-clients.repository';
 
 describe('OAuthClientsRepository', () => {
@@ -40,8 +33,7 @@ describe('OAuthClientsRepository', () => {
   });
 
   it('shows a client to a member of its workspace only', async () => {
-    const ws = await aWorkspaceRow(db.dataSource);
-    const [member, outsider] = [await aMemberRow(db.dataSource, ws, 'member'), await aDeveloperRow(db.dataSource)];
+    const { workspaceId: ws, member, outsider } = await aMemberAndAnOutsider(db.dataSource, 'member');
     const client = await aClient(ws);
     expect((await clients.findVisibleTo(null, member, client.id))?.id).toBe(client.id);
     expect(await clients.findVisibleTo(null, outsider, client.id)).toBeNull();

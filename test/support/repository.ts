@@ -116,6 +116,12 @@ export async function aMemberRow(dataSource: DataSource, workspaceId: string, ro
   return developerId;
 }
 
+/** A workspace, a developer who is a member of it (in `role`) and one who is not: for who may see the workspace's rows. */
+export async function aMemberAndAnOutsider(dataSource: DataSource, role: 'owner' | 'member') {
+  const workspaceId = await aWorkspaceRow(dataSource);
+  return { workspaceId, member: await aMemberRow(dataSource, workspaceId, role), outsider: await aDeveloperRow(dataSource) };
+}
+
 /** The developer's email, as the developers table holds it. */
 export async function developerEmail(dataSource: DataSource, developerId: string): Promise<string> {
   const [row] = await dataSource.query<{ email: string }[]>('SELECT email FROM developers WHERE id = $1', [developerId]);
