@@ -12,7 +12,7 @@ import { ApplicationClientStore, MAX_CODE_CHARS } from '../application-client.st
 import { verifierMatches } from '../authorize/pkce';
 import { AuthorizationCodeRow, OidcRepository } from '../oidc.repository';
 import { AUTHORIZATION_CODE } from '../scopes';
-import { ApplicationTokens } from './application-tokens';
+import { applicationIssue, ApplicationTokens } from './application-tokens';
 
 /**
  * RFC 6749 §4.1.3 with PKCE (RFC 7636 §4.6; a code requested without it, decision 0930, takes no verifier): a code works once, for the client it was issued to,
@@ -72,41 +72,20 @@ export class AuthorizationCodeGrant implements TokenGrant {
       request,
       now,
     );
-    const audit = { user_id: user.id, session_id: pair.session_id, refresh_token_issued: true, id_token_issued: true };
-    const claims = {
-      jti: session.refresh.accessJti,
-      clientId: app.clientId,
-      clientRowId: app.id,
-      clientKind: client.client.kind,
-      workspaceId: app.workspaceId,
-      scope: row.scope,
-      credential: client.credential,
-      issuedAt: now,
-      expiresAt: accessExpiresAt,
-    };
+    const issued = applicationIssue(
+      client,
+      app,
+      { user, pair },
+      { jti: session.refresh.accessJti, scope: row.scope, issuedAt: now, expiresAt: accessExpiresAt },
+    );
     const spent = await this.uow.runAsOneStatement(
-      (events) => events.emit('oauth_token_issue', tokenIssueEvent(client, AUTHORIZATION_CODE, { claims, audit }, request)),
+      (events) => events.emit('oauth_token_issue', tokenIssueEvent(client, AUTHORIZATION_CODE, issued, request)),
       (on, riders) => this.repository.exchangeCode(on, row, session, now, riders),
       (wrote) => wrote,
     );
     // Spent by a concurrent exchange since it was read (or expired, or its person deactivated): nothing was written.
     if (!spent) return this.refuseReuse(row.codeHash, now, request);
-    const idToken = await this.tokens.idToken({
-      app,
-      user,
-      pair,
-      scope: row.scope,
-      authTime: row.authTime,
-      nonce: row.nonce,
-      amr: row.amr,
-    });
-    return {
-      accessToken: pair.access_token,
-      claims,
-      extra: { refresh_token: pair.refresh_token, id_token: idToken },
-      audit,
-      recorded: true,
-    };
+    return this.tokens.response({ app, user, pair, scope: row.scope, authTime: row.authTime, nonce: row.nonce, amr: row.amr }, issued);
   }
 
   /**

@@ -10,7 +10,7 @@ import { tokenIssueEvent } from '../../oauth/token/token-issue-event';
 import { ApplicationClientStore, MAX_REFRESH_CHARS } from '../application-client.store';
 import { OidcRepository } from '../oidc.repository';
 import { REFRESH_TOKEN } from '../scopes';
-import { ApplicationTokens } from './application-tokens';
+import { applicationIssue, ApplicationTokens } from './application-tokens';
 
 /**
  * RFC 6749 §6 on the end-user sessions' rotation (decision 0301): a refresh token works once, for
@@ -66,20 +66,14 @@ export class RefreshTokenGrant implements TokenGrant {
       { id: grant.sessionId, workspaceId: grant.workspaceId, userId: grant.userId, oauthClientId: grant.sessionClientId, amr: grant.amr },
       now,
     );
-    const audit = { user_id: user.id, session_id: pair.session_id, refresh_token_issued: true, id_token_issued: true };
-    const claims = {
-      jti: refresh.accessJti,
-      clientId: app.clientId,
-      clientRowId: app.id,
-      clientKind: client.client.kind,
-      workspaceId: app.workspaceId,
-      scope: grant.scope,
-      credential: client.credential,
-      issuedAt: now,
-      expiresAt: refresh.accessExpiresAt,
-    };
+    const issued = applicationIssue(
+      client,
+      app,
+      { user, pair },
+      { jti: refresh.accessJti, scope: grant.scope, issuedAt: now, expiresAt: refresh.accessExpiresAt },
+    );
     const rotated = await this.uow.runAsOneStatement(
-      (events) => events.emit('oauth_token_issue', tokenIssueEvent(client, REFRESH_TOKEN, { claims, audit }, request)),
+      (events) => events.emit('oauth_token_issue', tokenIssueEvent(client, REFRESH_TOKEN, issued, request)),
       (on, riders) =>
         this.sessions.rotateRefreshToken(
           on,
@@ -92,22 +86,7 @@ export class RefreshTokenGrant implements TokenGrant {
     );
     // Spent by a concurrent refresh since it was read (or expired, or its session ended): nothing was issued.
     if (!rotated) return this.refuse(tokenHash, request);
-    const idToken = await this.tokens.idToken({
-      app,
-      user,
-      pair,
-      scope: grant.scope,
-      authTime: grant.authTime,
-      nonce: null,
-      amr: grant.amr,
-    });
-    return {
-      accessToken: pair.access_token,
-      claims,
-      extra: { refresh_token: pair.refresh_token, id_token: idToken },
-      audit,
-      recorded: true,
-    };
+    return this.tokens.response({ app, user, pair, scope: grant.scope, authTime: grant.authTime, nonce: null, amr: grant.amr }, issued);
   }
 
   /** A token that cannot be rotated; a spent one revokes its session (SessionsService.refuseRefresh). Always invalid_grant. */
