@@ -207,6 +207,52 @@ describe('SAML authentication contexts met by a second factor', () => {
     expect(row).toMatchObject({ actor_type: 'end_user', actor_id: user.id, metadata: { reason: 'authn_context_unsatisfiable' } });
   });
 
+  it('ends a step-up whose factor cannot meet the request (a passkey for exact TimeSyncToken) with a signed NoAuthnContext naming the user, not another step-up', async () => {
+    const user = await anEndUser(t, tenant.client, { smtp });
+    // The browser signed in with the password before the account had its only factor, a passkey.
+    const browser = newBrowser(t);
+    await ssoAs(browser, spRequest(await aRegisteredSp(t, tenant.dev, tenant.ws)), user);
+    const device = new SoftAuthenticator(t.config.PUBLIC_BASE_URL);
+    const { access_token } = await logIn(t, user);
+    const options = await t.http().post('/e/v1/auth/mfa/passkeys/options/').set(bearer(access_token)).send({}).expect(200);
+    await t
+      .http()
+      .post('/e/v1/auth/mfa/passkeys/')
+      .set(bearer(access_token))
+      .send({ credential: device.register(options.body) })
+      .expect(201);
+
+    const sp = await aRegisteredSp(t, tenant.dev, tenant.ws);
+    const start = await browser.get(spRequest(sp, requested('exact', `${AC}TimeSyncToken`))).expect(302);
+    const login = new URL(start.headers.location as string, 'http://x');
+    expect(login.searchParams.get('step_up')).toBe('1');
+    const challenge = await browser.get(start.headers.location as string).expect(200);
+    const passkeyOptions = JSON.parse(unescapeHtml(/data-options="([^"]+)"/.exec(challenge.text)![1])) as {
+      challenge: string;
+      rpId: string;
+    };
+    const done = await browser
+      .post('/auth/login/mfa/')
+      .type('form')
+      .send({
+        csrf_token: csrfFrom(challenge.text),
+        mfa_token: mfaTokenFrom(challenge.text)!,
+        workspace_id: tenant.ws.id,
+        next: login.searchParams.get('next')!,
+        passkey_response: JSON.stringify(device.assert(passkeyOptions)),
+      })
+      .expect(303);
+
+    // Back at /saml/sso/finish/ with a session that used a passkey: answered, not sent to the step-up again.
+    const finish = await browser.get(done.headers.location as string);
+    expect(finish.status).toBe(200);
+    const post = formFields(finish.text);
+    expect(facts(decode(post.SAMLResponse)).codes).toEqual(['Requester', 'NoAuthnContext']);
+    await expect(sp.saml.validatePostResponseAsync({ SAMLResponse: post.SAMLResponse })).rejects.toBeInstanceOf(SamlStatusError);
+    const row = (await auditEvents(t, tenant.dev, tenant.ws, 'saml_sso_failure')).find((e) => e.target_id === sp.id);
+    expect(row).toMatchObject({ actor_type: 'end_user', actor_id: user.id, metadata: { reason: 'authn_context_unsatisfiable' } });
+  });
+
   it('steps up a password-only browser session with the second factor alone, and names the class met (TimeSyncToken)', async () => {
     const user = await anEndUser(t, tenant.client, { smtp });
     // The browser signed in with the password before the account had a second factor.
