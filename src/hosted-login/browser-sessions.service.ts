@@ -19,6 +19,13 @@ export interface BrowserSession {
   amr: string[];
 }
 
+/** A session as its cookie finds it: with the user's profile, read in the same statement (what a SAML assertion says). */
+export interface BrowserSessionWithProfile extends BrowserSession {
+  firstName: string;
+  lastName: string;
+  emailVerified: boolean;
+}
+
 /**
  * The end user's browser session from the hosted login page (cookie esid). The cookie holds a
  * random token, the database its hash. Controllers read the cookie (browser-session-cookie.ts)
@@ -38,7 +45,7 @@ export class BrowserSessionsService {
   }
 
   /** Who holds this cookie token, or null (none, unknown, expired, revoked, inactive user). */
-  async sessionFor(token: unknown): Promise<BrowserSession | null> {
+  async sessionFor(token: unknown): Promise<BrowserSessionWithProfile | null> {
     if (typeof token !== 'string' || token.length < 20 || token.length > 200) return null;
     const row = await this.sessions.browserSession(sha256Hex(token));
     if (!row) return null;
@@ -48,6 +55,9 @@ export class BrowserSessionsService {
       workspaceId: row.workspaceId,
       oauthClientId: row.oauthClientId,
       email: row.email,
+      firstName: row.firstName,
+      lastName: row.lastName,
+      emailVerified: row.emailVerified,
       authenticatedAt: row.createdAt,
       amr: row.amr,
     };

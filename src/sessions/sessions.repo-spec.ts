@@ -63,7 +63,7 @@ describe('SessionsRepository and EndUsersRepository', () => {
         .length > 0,
   });
 
-  it('answers the inserted session typed from the entity, and its browser cookie finds it', async () => {
+  it('answers the inserted session typed from the entity, and its browser cookie finds it with the user’s profile', async () => {
     const ws = await aWorkspaceRow(db.dataSource);
     const s = await aSession(ws);
     expect(s.record).toMatchObject({ workspaceId: ws, userId: s.user.id, kind: 'browser', amr: ['pwd'], latitude: null, country: null });
@@ -74,8 +74,18 @@ describe('SessionsRepository and EndUsersRepository', () => {
       oauthClientId: null,
       createdAt: s.record.createdAt,
       email: s.user.email,
+      firstName: 'S',
+      lastName: 'U',
+      emailVerified: true,
       amr: ['pwd'],
     });
+  });
+
+  it('finds no browser session once its user is deactivated', async () => {
+    const ws = await aWorkspaceRow(db.dataSource);
+    const s = await aSession(ws);
+    await db.dataSource.query(`UPDATE end_users SET is_active = false WHERE id = $1`, [s.user.id]);
+    expect(await sessions.browserSession(s.cookieHash, new Date())).toBeNull();
   });
 
   it("bumps a browser session's last_seen_at when it is a minute old, not on every read of its cookie", async () => {

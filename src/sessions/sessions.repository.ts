@@ -36,7 +36,7 @@ export type LockedRefreshToken = Pick<EndUserRefreshToken, 'id' | 'workspaceId' 
 
 /** The live browser session behind an esid cookie, with its user's email. */
 export type BrowserSessionRow = Pick<EndUserSession, 'id' | 'workspaceId' | 'userId' | 'oauthClientId' | 'createdAt' | 'amr'> &
-  Pick<EndUser, 'email'>;
+  Pick<EndUser, 'email' | 'firstName' | 'lastName' | 'emailVerified'>;
 
 export type SessionFilter = { sessionId?: string; userId?: string; exceptSessionId?: string };
 
@@ -190,19 +190,21 @@ const SESSION_LIVE = statement(
 );
 
 // Hosted pages and SAML SSO: the cookie's session, its last_seen_at bumped at most once a minute as on the API
-// (SESSION_LIVE): a signed-in browser's SSO reads its session and writes no row for it.
+// (SESSION_LIVE): a signed-in browser's SSO reads its session and writes no row for it. The user's profile comes
+// with it: what an assertion says about the user, without a query of its own.
 const BROWSER_SESSION = statement(
   'sessions.browser-session',
   `WITH live AS (
-    SELECT s.id, s.workspace_id, s.user_id, s.oauth_client_id, s.created_at, u.email, s.amr, s.last_seen_at
+    SELECT s.id, s.workspace_id, s.user_id, s.oauth_client_id, s.created_at, u.email, u.first_name, u.last_name, u.email_verified,
+           s.amr, s.last_seen_at
       FROM end_user_sessions s JOIN end_users u ON u.id = s.user_id AND u.workspace_id = s.workspace_id AND u.is_active
      WHERE s.browser_token_hash = $1 AND s.kind = 'browser' AND s.revoked_at IS NULL AND s.expires_at > $2),
   touched AS (
     UPDATE end_user_sessions SET last_seen_at = $2
      WHERE id IN (SELECT id FROM live WHERE last_seen_at < $2::timestamptz - interval '60 seconds') RETURNING id)
-  SELECT id, workspace_id, user_id, oauth_client_id, created_at, email, amr FROM live`,
+  SELECT id, workspace_id, user_id, oauth_client_id, created_at, email, first_name, last_name, email_verified, amr FROM live`,
   entityColumns(EndUserSession, ['id', 'workspaceId', 'userId', 'oauthClientId', 'createdAt', 'amr']).and(
-    entityColumns(EndUser, ['email']),
+    entityColumns(EndUser, ['email', 'firstName', 'lastName', 'emailVerified']),
   ),
 );
 

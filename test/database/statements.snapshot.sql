@@ -760,13 +760,14 @@ WHERE workspace_id = $1 AND id = $2;
 
 -- sessions.browser-session
 WITH live AS (
-SELECT s.id, s.workspace_id, s.user_id, s.oauth_client_id, s.created_at, u.email, s.amr, s.last_seen_at
+SELECT s.id, s.workspace_id, s.user_id, s.oauth_client_id, s.created_at, u.email, u.first_name, u.last_name, u.email_verified,
+s.amr, s.last_seen_at
 FROM end_user_sessions s JOIN end_users u ON u.id = s.user_id AND u.workspace_id = s.workspace_id AND u.is_active
 WHERE s.browser_token_hash = $1 AND s.kind = 'browser' AND s.revoked_at IS NULL AND s.expires_at > $2),
 touched AS (
 UPDATE end_user_sessions SET last_seen_at = $2
 WHERE id IN (SELECT id FROM live WHERE last_seen_at < $2::timestamptz - interval '60 seconds') RETURNING id)
-SELECT id, workspace_id, user_id, oauth_client_id, created_at, email, amr FROM live;
+SELECT id, workspace_id, user_id, oauth_client_id, created_at, email, first_name, last_name, email_verified, amr FROM live;
 
 -- sessions.insert
 WITH session AS (
@@ -929,10 +930,10 @@ DELETE FROM saml_pending_requests WHERE id IN (
 SELECT id FROM saml_pending_requests WHERE client_ip = $1 ORDER BY created_at DESC, id DESC OFFSET $2);
 
 -- sso-requests.sp-by-entity-id
-SELECT s.id, s.workspace_id, s.name, s.sp_entity_id, s.acs_url, s.name_id_format, s.name_id_attribute, s.sign_assertions, s.attribute_mapping, s.sp_cert_pem, s.default_relay_state, s.is_active, s.created_at, s.updated_at, u.email AS user_email, u.first_name AS user_first_name, u.last_name AS user_last_name, u.email_verified AS user_email_verified FROM saml_service_providers s LEFT JOIN end_users u ON u.workspace_id = s.workspace_id AND u.id = $2 AND u.is_active WHERE s.sp_entity_id = $1;
+SELECT s.id, s.workspace_id, s.name, s.sp_entity_id, s.acs_url, s.name_id_format, s.name_id_attribute, s.sign_assertions, s.attribute_mapping, s.sp_cert_pem, s.default_relay_state, s.is_active, s.created_at, s.updated_at FROM saml_service_providers s WHERE s.sp_entity_id = $1;
 
 -- sso-requests.sp-by-id
-SELECT s.id, s.workspace_id, s.name, s.sp_entity_id, s.acs_url, s.name_id_format, s.name_id_attribute, s.sign_assertions, s.attribute_mapping, s.sp_cert_pem, s.default_relay_state, s.is_active, s.created_at, s.updated_at, u.email AS user_email, u.first_name AS user_first_name, u.last_name AS user_last_name, u.email_verified AS user_email_verified FROM saml_service_providers s LEFT JOIN end_users u ON u.workspace_id = s.workspace_id AND u.id = $2 AND u.is_active WHERE s.workspace_id = $3 AND s.id = $1;
+SELECT s.id, s.workspace_id, s.name, s.sp_entity_id, s.acs_url, s.name_id_format, s.name_id_attribute, s.sign_assertions, s.attribute_mapping, s.sp_cert_pem, s.default_relay_state, s.is_active, s.created_at, s.updated_at FROM saml_service_providers s WHERE s.workspace_id = $2 AND s.id = $1;
 
 -- sso-saml-assertion-ids.claim
 INSERT INTO sso_saml_assertion_ids (workspace_id, connection_id, assertion_id, expires_at)

@@ -12,7 +12,7 @@ describe('SamlSpsRepository', () => {
 
   itKeepsTheTenantContract('SAML service providers', db, {
     create: async (workspaceId) => (await anSp(workspaceId)).id,
-    read: async (workspaceId, id) => (await sso.findSp(workspaceId, id, null))?.sp,
+    read: async (workspaceId, id) => (await sso.findSp(workspaceId, id)) ?? undefined,
     update: (workspaceId, id) =>
       db.dataSource.transaction(async (tx) => (await sps.update(tx, workspaceId, id, fields('Renamed'))) !== null),
     delete: async (workspaceId, id) => {

@@ -6,6 +6,7 @@ import { DomainError } from '../../common/errors';
 import { entityColumns } from '../../database/row-shape';
 import { QueryRow, RowShapeError } from '../../database/rows';
 import type { Tx } from '../../database/unit-of-work';
+import { notifyCredentialRevoked, type RevocationNotice } from '../../common/auth/credential-cache';
 import { SamlServiceProvider } from './entities/saml-service-provider.entity';
 import { SAML_ERRORS } from '../saml.errors';
 
@@ -77,6 +78,12 @@ function stringMap(value: unknown, column: string): Record<string, string> {
   return map;
 }
 
+/**
+ * The tag of an SP's entry in the credential cache, where SSO keeps the registration it read (decision 1025):
+ * notified when the SP changes or goes, so no instance serves the registration as it was.
+ */
+export const spRegistrationTag = (id: string): string => `saml-sp:${id}`;
+
 /** The SP registry's table. SP-initiated SSO reads it through SsoRequestsRepository. */
 @Injectable()
 export class SamlSpsRepository {
@@ -126,6 +133,11 @@ export class SamlSpsRepository {
 
   async delete(tx: Tx, workspaceId: string, id: string): Promise<void> {
     await tx.getRepository(SamlServiceProvider).delete({ workspaceId, id });
+  }
+
+  /** In the changing transaction: every instance drops its cached copy of the SP at commit (spRegistrationTag). */
+  notifyChanged(tx: Tx, id: string): Promise<RevocationNotice> {
+    return notifyCredentialRevoked(tx, spRegistrationTag(id));
   }
 }
 

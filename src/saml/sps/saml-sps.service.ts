@@ -1,10 +1,11 @@
 import { notFound } from '../../common/common.errors';
 import { Injectable } from '@nestjs/common';
+import { CredentialCache } from '../../common/auth/credential-cache';
 import type { DeveloperPrincipal } from '../../common/auth/principal';
 
 import { isUuid } from '../../common/ids';
 import { RequestMeta } from '../../common/request-context';
-import { UnitOfWork } from '../../database/unit-of-work';
+import { EmittedEvents, Tx, UnitOfWork } from '../../database/unit-of-work';
 import type { AuditFacts } from '../../events/domain-events';
 import type { WorkspaceScope } from '../../workspaces/workspace-scoped';
 import { NAME_ID_FORMAT } from '../protocol/saml-urns';
@@ -25,6 +26,7 @@ export class SamlSpsService {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly sps: SamlSpsRepository,
+    private readonly cache: CredentialCache,
   ) {}
 
   async create({ workspaceId, developer: p }: WorkspaceScope, dto: CreateSamlSpDto, request: RequestMeta): Promise<SamlSpView> {
@@ -60,6 +62,7 @@ export class SamlSpsService {
       const fields = resolveFields(dto, current);
       const sp = await this.sps.update(tx, current.workspaceId, id, fields);
       if (!sp) throw spNotFound();
+      await this.forgetEverywhere(tx, events, id);
       const changed = Object.keys(dto).filter((k) => k !== 'workspace_id');
       events.emit('saml_sp_update', spEvent(p, sp, request, { fields: changed }));
       return toSpView(sp);
@@ -72,8 +75,18 @@ export class SamlSpsService {
       const sp = await this.sps.findForMember(p.developerId, id, tx, true);
       if (!sp) throw spNotFound();
       await this.sps.delete(tx, sp.workspaceId, id);
+      await this.forgetEverywhere(tx, events, id);
       events.emit('saml_sp_delete', spEvent(p, sp, request));
     });
+  }
+
+  /**
+   * SSO reads registrations through the credential cache (decision 1025): the change is answered only once every
+   * instance has dropped the SP as it was, so the next SSO anywhere sees the new ACS URL, state or mapping.
+   */
+  private async forgetEverywhere(tx: Tx, events: EmittedEvents, id: string): Promise<void> {
+    const notice = await this.sps.notifyChanged(tx, id);
+    events.afterCommit('drop the changed SAML SP from every instance’s cache', () => this.cache.evictEverywhere(notice));
   }
 }
 

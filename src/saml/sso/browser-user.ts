@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { BrowserSession, BrowserSessionsService } from '../../hosted-login/browser-sessions.service';
+import { BrowserSessionWithProfile, BrowserSessionsService } from '../../hosted-login/browser-sessions.service';
 import type { AssertableUser } from '../protocol/user-claims';
 import type { EndUserActor } from './sso-outcome';
-import type { UserProfile } from './sso-requests.repository';
 
 /** The end user signed in to this browser (hosted login session), with what an assertion may say. */
 export interface BrowserUser {
@@ -21,29 +20,29 @@ export interface BrowserUser {
 
 /**
  * The seam to the hosted login module: its browser session (cookie esid) says who is
- * signed in; the profile comes from the SP query (joined on the SP's workspace, so
- * a user of another workspace simply has no profile there).
+ * signed in, and brings the user's profile (an active user of the session's workspace);
+ * a user of another workspace than the SP's is nobody there.
  */
 @Injectable()
 export class BrowserUsers {
   constructor(private readonly sessions: BrowserSessionsService) {}
 
   /** The session of the hosted-login cookie's token (the controller reads the cookie), or null. */
-  session(token: string | undefined): Promise<BrowserSession | null> {
+  session(token: string | undefined): Promise<BrowserSessionWithProfile | null> {
     return this.sessions.sessionFor(token);
   }
 
   /** The signed-in user as a member of the SP's workspace, or null. */
-  asMember(session: BrowserSession | null, spWorkspaceId: string, profile: UserProfile | null): BrowserUser | null {
-    if (!session || session.workspaceId !== spWorkspaceId || profile === null) return null;
+  asMember(session: BrowserSessionWithProfile | null, spWorkspaceId: string): BrowserUser | null {
+    if (!session || session.workspaceId !== spWorkspaceId) return null;
     return {
       userId: session.userId,
       sessionId: session.sessionId,
       workspaceId: session.workspaceId,
-      email: profile.email,
-      firstName: profile.firstName || null,
-      lastName: profile.lastName || null,
-      emailVerified: profile.emailVerified,
+      email: session.email,
+      firstName: session.firstName || null,
+      lastName: session.lastName || null,
+      emailVerified: session.emailVerified,
       authenticatedAt: session.authenticatedAt,
       amr: session.amr,
     };

@@ -86,15 +86,14 @@ export class SamlSsoService {
     const settings = this.idp.settings();
     const request = this.checks.read(input.samlRequest);
     if (isRefusal(request)) return this.refusePage(request, meta, 'keep');
-    // The session first, so the SP and the user's profile come back in one query.
+    // The session brings the user's profile; the SP comes from the cache of registrations (decision 1025).
     const session = await this.users.session(input.sessionToken);
-    const found = await this.checks.registeredSp(request, session?.userId ?? null);
-    if (isRefusal(found)) return this.refusePage(found, meta, 'keep');
-    const { sp, profile } = found;
+    const sp = await this.checks.registeredSp(request);
+    if (isRefusal(sp)) return this.refusePage(sp, meta, 'keep');
     const relayState = this.checks.relayState(sp, request, input.relayState);
     if (isRefusal(relayState)) return this.refusePage(relayState, meta, 'keep');
     const flow: SsoFlow = { settings, sp, request, relayState, meta };
-    const user = this.users.asMember(session, sp.workspaceId, profile);
+    const user = this.users.asMember(session, sp.workspaceId);
     const met = user && !request.forceAuthn ? assertedClass(user.amr, request.requestedAuthnContext) : null;
     const refused = this.checks.constraints(flow) ?? (met ? null : await this.checks.claimId(flow));
     if (refused) return this.refuse(refused, flow, 'keep');
@@ -131,12 +130,11 @@ export class SamlSsoService {
       return expired('This sign-in request has expired or was already used. Go back to the application and start again.');
     }
     const session = await this.users.session(sessionToken);
-    const found = await this.checks.parkedSp(pending, session?.userId ?? null);
-    if (isRefusal(found)) return this.refusePage(found, meta, 'keep');
-    const { sp, profile } = found;
+    const sp = await this.checks.parkedSp(pending);
+    if (isRefusal(sp)) return this.refusePage(sp, meta, 'keep');
     const flow: SsoFlow = { settings, sp, request: pending.request, relayState: pending.relayState, meta };
 
-    const user = this.users.asMember(session, sp.workspaceId, profile);
+    const user = this.users.asMember(session, sp.workspaceId);
     if (!user || !this.checks.satisfiesForceAuthn(user, pending)) {
       // Not signed in, signed in to another workspace, or (ForceAuthn) with a password typed before the request.
       return { kind: 'login', ticket: 'keep', signOut: user !== null, location: this.loginLocation(flow) };

@@ -20,7 +20,7 @@ export class SpLoginNames implements LoginAppNames {
     if (!workspaceId || !next.startsWith(FINISH_PATH) || typeof ticket !== 'string' || ticket.length > 200) return null;
     const pending = await this.requests.find(ticket);
     if (!pending || pending.workspaceId !== workspaceId) return null;
-    const found = await this.requests.findSp(pending.workspaceId, pending.serviceProviderId, null);
-    return found?.sp.name ?? null;
+    const sp = await this.requests.findSp(pending.workspaceId, pending.serviceProviderId);
+    return sp?.name ?? null;
   }
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { type CachedCredential, CredentialCache } from '../../common/auth/credential-cache';
 import { Clock } from '../../common/clock';
 import { UnitOfWork } from '../../database/unit-of-work';
 import type { DomainEvents } from '../../events/domain-events';
@@ -10,13 +11,20 @@ import { SamlError } from '../protocol/saml.errors';
 import { BINDING, NAME_ID_FORMAT, STATUS } from '../protocol/saml-urns';
 import { UserFieldPath } from '../protocol/user-claims';
 import { SamlServiceProvider } from '../sps/entities/saml-service-provider.entity';
+import { spRegistrationTag } from '../sps/saml-sps.repository';
 import { capText } from './audit-text';
 import { actorOf, assertableOf, BrowserUser } from './browser-user';
-import { PendingRequest, SpWithProfile, SsoRequestsRepository } from './sso-requests.repository';
+import { PendingRequest, SsoRequestsRepository } from './sso-requests.repository';
 import { EndUserActor, catalogued, isRefusal, refusedWithPage, SsoFlow, SsoPageRefusal, SsoRefusal } from './sso-outcome';
 import { SeenRequestsRepository } from './seen-requests.repository';
 
 const MAX_RELAY_STATE = 2048;
+
+/** An SP registration as the credential cache keeps it. */
+interface CachedSp extends CachedCredential {
+  kind: 'saml-sp';
+  sp: SamlServiceProvider;
+}
 
 /**
  * The checks of an incoming AuthnRequest, each answering the refusal it leads to (or null when it
@@ -32,6 +40,7 @@ export class SsoRequestChecks {
     private readonly seen: SeenRequestsRepository,
     private readonly clock: Clock,
     private readonly uow: UnitOfWork,
+    private readonly cache: CredentialCache,
   ) {}
 
   /** The AuthnRequest of the Redirect binding's SAMLRequest parameter, or the refusal of an unreadable one. */
@@ -47,22 +56,32 @@ export class SsoRequestChecks {
     return isRefusal(read) ? read : encoded;
   }
 
-  /** The SP the request's Issuer names, with the signed-in user's profile in its workspace. */
-  async registeredSp(request: AuthnRequestInfo, userId: string | null): Promise<SpWithProfile | SsoPageRefusal> {
-    const found = await this.requests.findSpByEntityId(request.issuer, userId);
-    if (found) return found;
+  /**
+   * The SP the request's Issuer names, kept in the credential cache for a few seconds (decision 1025): every SSO of
+   * an SP reads the same registration, and a change to it (SamlSpsService) drops it on every instance before the
+   * change is answered. An unknown Issuer is asked of the table every time (absence is never kept), so an SP
+   * registered a moment ago is found at once; with the cache off every call reads the table. The SP served is
+   * shared between requests: nothing on the SSO path writes to it.
+   */
+  async registeredSp(request: AuthnRequestInfo): Promise<SamlServiceProvider | SsoPageRefusal> {
+    const entityId = request.issuer;
+    // Other entries' keys are hex hashes or carry other prefixes: this one names nothing else.
+    const cached = await this.cache.resolve<CachedSp>('saml-sp', `saml-sp-entity:${entityId}`, async () => {
+      const sp = await this.requests.findSpByEntityId(entityId);
+      return sp ? { principal: { kind: 'saml-sp', sp }, expiresAt: null, tags: [spRegistrationTag(sp.id)] } : undefined;
+    });
+    if (cached) return cached.sp;
     return refusedWithPage(null, 'unknown_sp', `No service provider is registered with the entity id ${request.issuer}`, {
       issuer: request.issuer,
     });
   }
 
   /** The SP of a parked request: still registered and active. */
-  async parkedSp(pending: PendingRequest, userId: string | null): Promise<SpWithProfile | SsoPageRefusal> {
-    const found = await this.requests.findSp(pending.workspaceId, pending.serviceProviderId, userId);
-    if (!found) return refusedWithPage(null, 'unknown_sp', 'The service provider of this request no longer exists');
-    const { sp } = found;
+  async parkedSp(pending: PendingRequest): Promise<SamlServiceProvider | SsoPageRefusal> {
+    const sp = await this.requests.findSp(pending.workspaceId, pending.serviceProviderId);
+    if (!sp) return refusedWithPage(null, 'unknown_sp', 'The service provider of this request no longer exists');
     if (!sp.isActive) return refusedWithPage(sp, 'sp_inactive', `The service provider ${sp.name} is disabled`);
-    return found;
+    return sp;
   }
 
   /** The RelayState to send back: as received (once, bounded), or the SP's default. */

@@ -11,23 +11,13 @@ describe('SsoRequestsRepository', () => {
   const anSp = (workspaceId: string) => db.dataSource.transaction((tx) => sps.insert(tx, workspaceId, fields()));
   const aClientIp = () => `198.51.100.${Math.floor(Math.random() * 250)}`;
 
-  it('reads the signed-in user’s profile with the SP only for a user of the SP’s workspace', async () => {
+  it('finds the SP by its entity id across workspaces, and by id only in its own workspace', async () => {
     const [ws, other] = [await aWorkspaceRow(db.dataSource), await aWorkspaceRow(db.dataSource)];
     const sp = await anSp(ws);
-    const [mine] = await db.dataSource.query<{ id: string }[]>(
-      `INSERT INTO end_users (workspace_id, email, first_name, last_name, email_verified) VALUES ($1, 'p@example.test', 'Pat', '', true) RETURNING id`,
-      [ws],
-    );
-    const [theirs] = await db.dataSource.query<{ id: string }[]>(
-      `INSERT INTO end_users (workspace_id, email) VALUES ($1, 'q@example.test') RETURNING id`,
-      [other],
-    );
-    expect(await sso.findSpByEntityId(sp.spEntityId, mine.id)).toEqual({
-      sp: expect.objectContaining({ id: sp.id }),
-      profile: { email: 'p@example.test', firstName: 'Pat', lastName: '', emailVerified: true },
-    });
-    expect((await sso.findSpByEntityId(sp.spEntityId, theirs.id))?.profile).toBeNull();
-    expect(await sso.findSp(other, sp.id, mine.id)).toBeNull();
+    expect(await sso.findSpByEntityId(sp.spEntityId)).toEqual(expect.objectContaining({ id: sp.id, workspaceId: ws }));
+    expect(await sso.findSpByEntityId(`${sp.spEntityId}-unknown`)).toBeNull();
+    expect(await sso.findSp(ws, sp.id)).toEqual(expect.objectContaining({ id: sp.id }));
+    expect(await sso.findSp(other, sp.id)).toBeNull();
   });
 
   it('parks SSO requests per client address, keeping only the newest ones', async () => {
@@ -99,6 +89,6 @@ describe('SsoRequestsRepository', () => {
   // never by a workspace, so the SP read is the one this repository scopes.
   itKeepsTheTenantContract('saml_service_providers (SSO read)', db, {
     create: async (workspaceId) => (await anSp(workspaceId)).id,
-    read: async (workspaceId, id) => (await sso.findSp(workspaceId, id, null))?.sp ?? undefined,
+    read: async (workspaceId, id) => (await sso.findSp(workspaceId, id)) ?? undefined,
   });
 });

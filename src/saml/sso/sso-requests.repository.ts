@@ -3,42 +3,24 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { DataSource, Raw, Repository } from 'typeorm';
 import { sha256Hex } from '../../common/crypto/tokens';
-import { entityColumns, nested, NO_ROW } from '../../database/row-shape';
+import { NO_ROW } from '../../database/row-shape';
 import { RowShapeError } from '../../database/rows';
 import { first, run, statement } from '../../database/statement';
-import { EndUser } from '../../end-user-directory/entities/end-user.entity';
 import { AuthnRequestInfo } from '../protocol/authn-request.parser';
 import { COMPARISONS, Comparison } from '../protocol/authn-context';
 import { SamlServiceProvider } from '../sps/entities/saml-service-provider.entity';
 import { SP, SP_SELECT } from '../sps/saml-sps.repository';
 import { SamlPendingRequest } from './entities/saml-pending-request.entity';
 
-/** What an assertion may say about the signed-in user, read with the SP in one round trip. */
-export type UserProfile = Pick<EndUser, 'email' | 'firstName' | 'lastName' | 'emailVerified'>;
-
-/** An SP, with the signed-in user's profile when that user is an active member of the SP's workspace. */
-export interface SpWithProfile {
-  sp: SamlServiceProvider;
-  profile: UserProfile | null;
-}
-
-/** The user's profile, joined on the SP's workspace: a user of another workspace simply has none there. */
-const PROFILE_JOIN = `LEFT JOIN end_users u ON u.workspace_id = s.workspace_id AND u.id = $2 AND u.is_active`;
-const PROFILE_SELECT =
-  'u.email AS user_email, u.first_name AS user_first_name, u.last_name AS user_last_name, u.email_verified AS user_email_verified';
-/** The SP's columns, and the user's profile under `profile` (null when the join found no user). */
-const SP_WITH_PROFILE = nested('sp', SP, 'id').and(
-  nested('profile', entityColumns(EndUser, ['email', 'firstName', 'lastName', 'emailVerified'], { prefix: 'user_' }), 'user_email'),
-);
 const SP_BY_ENTITY_ID = statement(
   'sso-requests.sp-by-entity-id',
-  `SELECT ${SP_SELECT}, ${PROFILE_SELECT} FROM saml_service_providers s ${PROFILE_JOIN} WHERE s.sp_entity_id = $1`,
-  SP_WITH_PROFILE,
+  `SELECT ${SP_SELECT} FROM saml_service_providers s WHERE s.sp_entity_id = $1`,
+  SP,
 );
 const SP_BY_ID = statement(
   'sso-requests.sp-by-id',
-  `SELECT ${SP_SELECT}, ${PROFILE_SELECT} FROM saml_service_providers s ${PROFILE_JOIN} WHERE s.workspace_id = $3 AND s.id = $1`,
-  SP_WITH_PROFILE,
+  `SELECT ${SP_SELECT} FROM saml_service_providers s WHERE s.workspace_id = $2 AND s.id = $1`,
+  SP,
 );
 /** Keeps the client address's newest `$2` parked requests. */
 const KEEP_NEWEST_PER_CLIENT = statement(
@@ -47,14 +29,6 @@ const KEEP_NEWEST_PER_CLIENT = statement(
          SELECT id FROM saml_pending_requests WHERE client_ip = $1 ORDER BY created_at DESC, id DESC OFFSET $2)`,
   NO_ROW,
 );
-
-/** The SP row read (an SP is always there when the row is), with the profile when there is one. */
-function spWithProfile(row: { sp: SamlServiceProvider | null; profile: UserProfile | null } | undefined): SpWithProfile | null {
-  return row?.sp ? { sp: row.sp, profile: row.profile } : null;
-}
-
-/** Matches no user: keeps one statement shape (and plan) whether or not someone is signed in. */
-const NO_USER = '00000000-0000-0000-0000-000000000000';
 
 /** An AuthnRequest parked while the browser signs in; the ticket lives in a cookie. */
 export interface PendingRequest {
@@ -70,8 +44,8 @@ export interface PendingRequest {
 export const PENDING_TTL_SECONDS = 15 * 60;
 
 /**
- * The reads and writes of SP-initiated SSO: the SP (with the signed-in user's profile) as
- * prepared statements, one round trip each, and the requests parked during sign-in.
+ * The reads and writes of SP-initiated SSO: the SP as prepared statements, one round trip each (the signed-in
+ * user's profile comes with the browser session), and the requests parked during sign-in.
  */
 @Injectable()
 export class SsoRequestsRepository {
@@ -80,16 +54,13 @@ export class SsoRequestsRepository {
     @InjectRepository(SamlPendingRequest) private readonly pending: Repository<SamlPendingRequest>,
   ) {}
 
-  /**
-   * Issuer lookup: an exact match on sp_entity_id (spec), across all workspaces,
-   * with the signed-in user's profile when that user belongs to the SP's workspace.
-   */
-  async findSpByEntityId(entityId: string, userId: string | null): Promise<SpWithProfile | null> {
-    return spWithProfile(await first(this.dataSource, SP_BY_ENTITY_ID, [entityId, userId ?? NO_USER]));
+  /** Issuer lookup: an exact match on sp_entity_id (spec), across all workspaces. */
+  async findSpByEntityId(entityId: string): Promise<SamlServiceProvider | null> {
+    return (await first(this.dataSource, SP_BY_ENTITY_ID, [entityId])) ?? null;
   }
 
-  async findSp(workspaceId: string, id: string, userId: string | null): Promise<SpWithProfile | null> {
-    return spWithProfile(await first(this.dataSource, SP_BY_ID, [id, userId ?? NO_USER, workspaceId]));
+  async findSp(workspaceId: string, id: string): Promise<SamlServiceProvider | null> {
+    return (await first(this.dataSource, SP_BY_ID, [id, workspaceId])) ?? null;
   }
 
   /**
