@@ -9,7 +9,7 @@ import { APP_CONFIG, type AppConfig } from '../config/config';
 import { type EmittedEvents, type Tx, UnitOfWork } from '../database/unit-of-work';
 import type { WorkspaceScope } from '../workspaces/workspace-scoped';
 import type { CreateSsoConnectionDto, OidcSettingsDto, SamlSettingsDto, UpdateSsoConnectionDto } from './dto/sso-connection.dto';
-import type { ProfileMapping, SsoConnection } from './entities/sso-connection.entity';
+import type { ProfileMapping, SsoConnection, SsoProtocol } from './entities/sso-connection.entity';
 import { fetchIdpMetadata } from './saml/idp-metadata-fetch';
 import { IdpMetadataError, importIdpMetadata } from './saml/idp-metadata-import';
 import { toAttemptView, toConnectionView } from './sso-connection-views';
@@ -19,6 +19,10 @@ import { SsoDomainsRepository } from './domains/sso-domains.repository';
 import { byDeveloper } from '../events/domain-events';
 
 type ConnectionEvent = 'external_provider_create' | 'external_provider_update' | 'external_provider_delete';
+
+/** A request's settings: one half per protocol, of which a connection takes its own. */
+type ProtocolSettings = { oidc?: OidcSettingsDto; saml?: SamlSettingsDto };
+const CONNECTION_OF: Record<SsoProtocol, string> = { oidc: 'an oidc connection', saml: 'a saml connection' };
 
 const invalid = (field: string, problem: string) =>
   new DomainError(COMMON_ERRORS.validation_failed, `${field}: ${problem}`, { details: { [field]: [problem] } });
@@ -41,7 +45,7 @@ export class SsoConnectionsService {
 
   async create({ workspaceId, developer: p }: WorkspaceScope, dto: CreateSsoConnectionDto, request: RequestMeta) {
     dto = await this.withImportedMetadata(dto);
-    const settings = dto.protocol === 'oidc' ? this.oidcSettings(dto.oidc, null, dto.saml) : this.samlSettings(dto.saml, null, dto.oidc);
+    const settings = this.settings(dto.protocol, dto, null);
     return this.uow.run(async (tx, events) => {
       const connection = await this.connections.insert(tx, workspaceId, {
         name: dto.name.trim(),
@@ -86,13 +90,7 @@ export class SsoConnectionsService {
         name: dto.name?.trim(),
         jit: dto.jit,
         trustUpstreamMfa: dto.trust_upstream_mfa,
-        ...(connection.protocol === 'oidc'
-          ? dto.oidc || dto.saml
-            ? this.oidcSettings(dto.oidc, connection, dto.saml)
-            : {}
-          : dto.saml || dto.oidc
-            ? this.samlSettings(dto.saml, connection, dto.oidc)
-            : {}),
+        ...(dto.oidc || dto.saml ? this.settings(connection.protocol, dto, connection) : {}),
       };
       const updated = await this.connections.update(tx, connection.workspaceId, connection.id, change);
       if (dto.domains !== undefined) await this.setDomains(tx, updated, dto.domains);
@@ -154,17 +152,23 @@ export class SsoConnectionsService {
   }
 
   /**
+   * The columns of the connection's protocol from the request's settings for it, over the current
+   * connection's on an update; settings of the other protocol are refused.
+   */
+  private settings(protocol: SsoProtocol, dto: ProtocolSettings, current: SsoConnection | null): ConnectionChange {
+    const other = protocol === 'oidc' ? 'saml' : 'oidc';
+    if (dto[other]) throw invalid(other, `not allowed for ${CONNECTION_OF[protocol]}`);
+    if (protocol === 'oidc' && dto.oidc) return this.oidcSettings(dto.oidc, current);
+    if (protocol === 'saml' && dto.saml) return this.samlSettings(dto.saml, current);
+    throw invalid(protocol, `required for ${CONNECTION_OF[protocol]}`);
+  }
+
+  /**
    * The OIDC columns from the request, over the current connection's on an update. A secret is
    * required by the client_secret_* methods; private_key_jwt gets a key pair of ours (its public
    * half is the connection's jwks_uri), kept across updates.
    */
-  private oidcSettings(
-    dto: OidcSettingsDto | undefined,
-    current: SsoConnection | null,
-    other: SamlSettingsDto | undefined,
-  ): ConnectionChange {
-    if (other) throw invalid('saml', 'not allowed for an oidc connection');
-    if (!dto) throw invalid('oidc', 'required for an oidc connection');
+  private oidcSettings(dto: OidcSettingsDto, current: SsoConnection | null): ConnectionChange {
     const method = dto.token_endpoint_auth_method ?? current?.oidcTokenEndpointAuthMethod ?? 'client_secret_basic';
     const secret = dto.client_secret !== undefined ? this.box.encrypt(dto.client_secret) : (current?.oidcClientSecretEncrypted ?? null);
     if (method !== 'private_key_jwt' && !secret) throw invalid('oidc.client_secret', `required with ${method}`);
@@ -213,13 +217,7 @@ export class SsoConnectionsService {
   }
 
   /** The SAML columns from the request (settings the IdP's metadata import fills are the SAML half's, src/sso-connections/saml/). */
-  private samlSettings(
-    dto: SamlSettingsDto | undefined,
-    current: SsoConnection | null,
-    other: OidcSettingsDto | undefined,
-  ): ConnectionChange {
-    if (other) throw invalid('oidc', 'not allowed for a saml connection');
-    if (!dto) throw invalid('saml', 'required for a saml connection');
+  private samlSettings(dto: SamlSettingsDto, current: SsoConnection | null): ConnectionChange {
     return {
       samlIdpEntityId: dto.idp_entity_id ?? current?.samlIdpEntityId ?? null,
       samlIdpSsoUrl: dto.idp_sso_url ?? current?.samlIdpSsoUrl ?? null,
