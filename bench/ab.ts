@@ -156,7 +156,7 @@ async function main(): Promise<void> {
           `B ${Math.round(mb.requestsPerSec)} req/s, ${mb.cpuMsPerRequest} ms CPU/req, RSS ${Math.round(mb.rssMb)} MB, PSS ${Math.round(mb.pssMb ?? 0)} MB` +
           // A window with failures measures the failures: say so beside its figures.
           (ma.non2xx + ma.errors + mb.non2xx + mb.errors > 0
-            ? ` | non-2xx/errors A ${ma.non2xx}/${ma.errors}, B ${mb.non2xx}/${mb.errors}`
+            ? ` | non-2xx/errors A ${ma.non2xx}/${ma.errors} ${ma.non2xxStatuses ?? ''}, B ${mb.non2xx}/${mb.errors} ${mb.non2xxStatuses ?? ''}`
             : ''),
       );
     }

@@ -39,6 +39,7 @@ export async function measure(
     loadAverage: Math.round(loadavg()[0] * 100) / 100,
     totalRequests: window.ok + window.non2xx,
     non2xx: window.non2xx,
+    non2xxStatuses: [...window.non2xxByStatus].map(([status, count]) => `${status}×${count}`).join(' '),
     errors: window.errors,
     timeouts: window.timeouts,
     durationSec: window.durationSec,
@@ -53,6 +54,7 @@ export async function warm(baseUrl: string, requests: BenchRequest[], opts: Load
 interface Window {
   ok: number;
   non2xx: number;
+  non2xxByStatus: Map<number, number>;
   errors: number;
   timeouts: number;
   durationSec: number;
@@ -63,10 +65,12 @@ async function fire(baseUrl: string, requests: BenchRequest[], connections: numb
   let latencies = new Float64Array(1 << 16);
   let ok = 0;
   let non2xx = 0;
+  const non2xxByStatus = new Map<number, number>();
   const started = process.hrtime.bigint();
   const onResponse = (statusCode: number, responseTime: number) => {
     if (statusCode < 200 || statusCode >= 300) {
       non2xx++;
+      non2xxByStatus.set(statusCode, (non2xxByStatus.get(statusCode) ?? 0) + 1);
       return;
     }
     if (ok === latencies.length) {
@@ -103,6 +107,7 @@ async function fire(baseUrl: string, requests: BenchRequest[], connections: numb
   return {
     ok,
     non2xx,
+    non2xxByStatus,
     errors: result.errors,
     timeouts: result.timeouts,
     durationSec: elapsedSec,

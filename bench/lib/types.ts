@@ -96,6 +96,8 @@ export interface Measurement {
   loadAverage: number;
   totalRequests: number;
   non2xx: number;
+  /** The non-2xx answers by status, e.g. `429×12`: empty when there were none. */
+  non2xxStatuses?: string;
   errors: number;
   timeouts: number;
   durationSec: number;
