@@ -24,7 +24,6 @@ export class AuthorizationContinuationPort implements AuthorizationContinuation 
   constructor(private readonly ports: HostedLoginPorts) {}
 
   after(next: string, session: BrowserSession): Promise<string | null> {
-    const source = this.ports.source<AuthorizationContinuation>('authorization-continuation');
-    return source ? source.after(next, session) : Promise.resolve(null);
+    return this.ports.ask<AuthorizationContinuation, string | null>('authorization-continuation', (s) => s.after(next, session), null);
   }
 }

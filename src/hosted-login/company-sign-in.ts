@@ -21,13 +21,11 @@ export class CompanySignInPort implements CompanySignIn {
   constructor(private readonly ports: HostedLoginPorts) {}
 
   connectionFor(workspaceId: string, email: string): Promise<string | null> {
-    const source = this.ports.source<CompanySignIn>('company-sign-in');
-    return source ? source.connectionFor(workspaceId, email) : Promise.resolve(null);
+    return this.ports.ask<CompanySignIn, string | null>('company-sign-in', (s) => s.connectionFor(workspaceId, email), null);
   }
 
   routesAny(workspaceId: string): Promise<boolean> {
-    const source = this.ports.source<CompanySignIn>('company-sign-in');
-    return source ? source.routesAny(workspaceId) : Promise.resolve(false);
+    return this.ports.ask<CompanySignIn, boolean>('company-sign-in', (s) => s.routesAny(workspaceId), false);
   }
 }
 

@@ -39,4 +39,10 @@ export class HostedLoginPorts implements OnApplicationBootstrap {
   source<T>(port: HostedLoginPortName): T | null {
     return (this.sources.get(port) as T | undefined) ?? null;
   }
+
+  /** What the port's source answers to `question`, or `otherwise` when no module of the app declares one. */
+  ask<T, R>(port: HostedLoginPortName, question: (source: T) => Promise<R>, otherwise: R): Promise<R> {
+    const source = this.source<T>(port);
+    return source ? question(source) : Promise.resolve(otherwise);
+  }
 }

@@ -21,7 +21,6 @@ export class LoginAppNamesPort implements LoginAppNames {
   constructor(private readonly ports: HostedLoginPorts) {}
 
   nameFor(next: string, workspaceId: string | null, cookies: Record<string, unknown>): Promise<string | null> {
-    const source = this.ports.source<LoginAppNames>('login-app-names');
-    return source ? source.nameFor(next, workspaceId, cookies) : Promise.resolve(null);
+    return this.ports.ask<LoginAppNames, string | null>('login-app-names', (s) => s.nameFor(next, workspaceId, cookies), null);
   }
 }
