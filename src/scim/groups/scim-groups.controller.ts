@@ -1,12 +1,12 @@
 import { Doc, type ErrorSpec } from '../../api-docs/decorators';
-import { Body, Param, Query, Res } from '@nestjs/common';
+import { Body, Param, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { CurrentPrincipal } from '../../common/auth/auth.decorator';
 import type { ScimPrincipal } from '../../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
-import { readListQuery } from '../protocol/list-query';
-import { readProjectionQuery } from '../protocol/projection';
-import { readSearchRequest } from '../protocol/search-request';
+import type { ListQuery } from '../protocol/list-query';
+import type { Projection } from '../protocol/projection';
+import { ListParams, ProjectionParams, SearchParams } from '../protocol/scim-request';
 import { ScimGroupsService } from './scim-groups.service';
 import { ScimGroupBody, ScimGroupListSchema, ScimGroupSchema } from './group.schemas';
 import {
@@ -17,10 +17,10 @@ import {
   ScimPatchRoute,
   ScimReplaceRoute,
   ScimSearchRoute,
+  filterAndPage,
+  patchOpExample,
 } from '../protocol/scim-routes';
 import { ScimApi } from '../../common/controller-kinds';
-
-type QueryParams = Record<string, unknown>;
 
 const INVALID: ErrorSpec = [400, 'invalidValue', 'displayName missing or empty, or members not an array'];
 const TAKEN: ErrorSpec = [409, 'uniqueness', 'displayName is already taken in the workspace'];
@@ -31,21 +31,14 @@ export class ScimGroupsController {
 
   @Doc('List groups', "Pages through the groups of the token's workspace in creation order, optionally filtered (RFC 7644 §3.4.2).")
   @ScimListRoute(ScimGroupListSchema)
-  list(@CurrentPrincipal() p: ScimPrincipal, @Query() query: QueryParams) {
-    return this.groups.list(p.workspaceId, readListQuery(query));
+  list(@CurrentPrincipal() p: ScimPrincipal, @ListParams() query: ListQuery) {
+    return this.groups.list(p.workspaceId, query);
   }
 
   @Doc('Create a group', "Creates a group in the token's workspace; Location names it. Unknown attributes are ignored.")
   @ScimCreateRoute(ScimGroupSchema, 'group', ScimGroupBody(), INVALID, TAKEN)
-  async create(
-    @CurrentPrincipal() p: ScimPrincipal,
-    @Body() body: unknown,
-    @ReqMeta() meta: RequestMeta,
-    @Res({ passthrough: true }) res: Response,
-  ) {
-    const group = await this.groups.create(p, body, meta);
-    res.location((group.meta as { location: string }).location);
-    return group;
+  create(@CurrentPrincipal() p: ScimPrincipal, @Body() body: unknown, @ReqMeta() meta: RequestMeta) {
+    return this.groups.create(p, body, meta);
   }
 
   /** POST /Groups/.search (RFC 7644 §3.4.3): the list, with its parameters in the body. Before ':id' routes. */
@@ -53,25 +46,15 @@ export class ScimGroupsController {
     'Search groups (POST)',
     'RFC 7644 §3.4.3: the same as GET /scim/v2/Groups with the parameters in a SearchRequest body (useful when a filter is too long for a URL).',
   )
-  @ScimSearchRoute(ScimGroupListSchema, 'A ListResponse', {
-    page: {
-      summary: 'Filter and page',
-      value: {
-        schemas: ['urn:ietf:params:scim:api:messages:2.0:SearchRequest'],
-        filter: 'displayName eq "Engineering"',
-        startIndex: 1,
-        count: 10,
-      },
-    },
-  })
-  search(@CurrentPrincipal() p: ScimPrincipal, @Body() body: unknown) {
-    return this.groups.list(p.workspaceId, readSearchRequest(body));
+  @ScimSearchRoute(ScimGroupListSchema, 'A ListResponse', filterAndPage('displayName eq "Engineering"'))
+  search(@CurrentPrincipal() p: ScimPrincipal, @SearchParams() query: ListQuery) {
+    return this.groups.list(p.workspaceId, query);
   }
 
   @Doc('Get a group', "One group of the token's workspace; attributes / excludedAttributes shape the answer.")
   @ScimGetRoute(ScimGroupSchema, 'group')
-  get(@CurrentPrincipal() p: ScimPrincipal, @Param('id') id: string, @Query() query: QueryParams) {
-    return this.groups.get(p.workspaceId, id, readProjectionQuery(query));
+  get(@CurrentPrincipal() p: ScimPrincipal, @Param('id') id: string, @ProjectionParams() projection: Projection) {
+    return this.groups.get(p.workspaceId, id, projection);
   }
 
   @Doc('Replace a group', 'Sets the attributes sent; attributes not sent keep their value (decision 0102).')
@@ -80,10 +63,10 @@ export class ScimGroupsController {
     @CurrentPrincipal() p: ScimPrincipal,
     @Param('id') id: string,
     @Body() body: unknown,
-    @Query() query: QueryParams,
+    @ProjectionParams() projection: Projection,
     @ReqMeta() meta: RequestMeta,
   ) {
-    return this.groups.replace(p, id, body, meta, readProjectionQuery(query));
+    return this.groups.replace(p, id, body, meta, projection);
   }
 
   @Doc(
@@ -94,20 +77,8 @@ export class ScimGroupsController {
     ScimGroupSchema,
     'group',
     {
-      addMember: {
-        summary: 'Add a member',
-        value: {
-          schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
-          Operations: [{ op: 'add', path: 'members', value: [{ value: '3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11' }] }],
-        },
-      },
-      removeMember: {
-        summary: 'Remove a member',
-        value: {
-          schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
-          Operations: [{ op: 'remove', path: 'members[value eq "3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11"]' }],
-        },
-      },
+      addMember: patchOpExample('Add a member', { op: 'add', path: 'members', value: [{ value: '3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11' }] }),
+      removeMember: patchOpExample('Remove a member', { op: 'remove', path: 'members[value eq "3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11"]' }),
     },
     {
       answer: 'The patched group, shaped by attributes / excludedAttributes (only when either is given)',
@@ -120,11 +91,11 @@ export class ScimGroupsController {
     @CurrentPrincipal() p: ScimPrincipal,
     @Param('id') id: string,
     @Body() body: unknown,
-    @Query() query: QueryParams,
+    @ProjectionParams() projection: Projection,
     @ReqMeta() meta: RequestMeta,
     @Res({ passthrough: true }) res: Response,
   ) {
-    const group = await this.groups.patch(p, id, body, meta, readProjectionQuery(query));
+    const group = await this.groups.patch(p, id, body, meta, projection);
     if (group === undefined) res.status(204);
     return group;
   }

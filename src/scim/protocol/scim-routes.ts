@@ -3,7 +3,7 @@ import type { ExampleObject } from '@nestjs/swagger/dist/interfaces/open-api-spe
 import { type ErrorSpec, NoBody, ScimBody, ScimErrors, ScimListQuery, ScimProjectionQuery, ScimReturns } from '../../api-docs/decorators';
 import type { NamedSchema } from '../../api-docs/response-schema';
 import { ScimPatchRequestSchema, ScimSearchRequestSchema } from './protocol.schemas';
-import { ScimJson } from './scim-response';
+import { ScimJson, ScimLocation } from './scim-response';
 
 /**
  * The routes of a SCIM resource collection (RFC 7644 §3): each composite names the route, its
@@ -42,6 +42,20 @@ export function ScimSearchRoute(list: NamedSchema<unknown>, answer: string, exam
   );
 }
 
+/** The example of a collection's `.search`: a filter, with the first page of ten. */
+export const filterAndPage = (filter: string): Record<string, ExampleObject> => ({
+  page: {
+    summary: 'Filter and page',
+    value: { schemas: ['urn:ietf:params:scim:api:messages:2.0:SearchRequest'], filter, startIndex: 1, count: 10 },
+  },
+});
+
+/** An example of a PATCH body: a PatchOp message with these operations (RFC 7644 §3.5.2). */
+export const patchOpExample = (summary: string, ...operations: Record<string, unknown>[]): ExampleObject => ({
+  summary,
+  value: { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: operations },
+});
+
 /** `GET path` of a discovery document (RFC 7644 §4): the SCIM JSON answer, and its 404 where it names one. */
 export const ScimDocumentRoute = (path: string, doc: NamedSchema<unknown>, answer: string, ...errors: ErrorSpec[]) =>
   applyDecorators(ScimReturns(200, doc, answer), ...(errors.length > 0 ? [ScimErrors(...errors)] : []), ScimJson(), Get(path));
@@ -52,9 +66,9 @@ export const ScimCreated = (resource: NamedSchema<unknown>, kind: string) =>
     headers: { Location: { description: `meta.location of the new ${kind}`, schema: { type: 'string' } } },
   });
 
-/** `POST <collection>`: the resource's body, 201 with Location, and the resource's own errors. */
+/** `POST <collection>`: the resource's body, 201 with Location (set from meta.location), and the resource's own errors. */
 export const ScimCreateRoute = (resource: NamedSchema<unknown>, kind: string, body: MethodDecorator, ...errors: ErrorSpec[]) =>
-  applyDecorators(body, ScimCreated(resource, kind), ScimErrors(...errors), ScimJson(), Post());
+  applyDecorators(body, ScimCreated(resource, kind), ScimErrors(...errors), ScimJson(), ScimLocation(), Post());
 
 /** `GET <collection>/:id`, shaped by attributes / excludedAttributes. */
 export const ScimGetRoute = (resource: NamedSchema<unknown>, kind: string) =>

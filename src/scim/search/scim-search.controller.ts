@@ -1,8 +1,8 @@
-import { Body } from '@nestjs/common';
 import { Doc } from '../../api-docs/decorators';
 import { CurrentPrincipal } from '../../common/auth/auth.decorator';
 import type { ScimPrincipal } from '../../common/auth/principal';
-import { readSearchRequest } from '../protocol/search-request';
+import type { ListQuery } from '../protocol/list-query';
+import { SearchParams } from '../protocol/scim-request';
 import { ScimSearchService } from './scim-search.service';
 import { ScimSearchRoute } from '../protocol/scim-routes';
 import { ScimResourceListSchema } from './search.schemas';
@@ -23,7 +23,7 @@ export class ScimSearchController {
       value: { schemas: ['urn:ietf:params:scim:api:messages:2.0:SearchRequest'], filter: 'displayName sw "eng"', count: 50 },
     },
   })
-  search(@CurrentPrincipal() p: ScimPrincipal, @Body() body: unknown) {
-    return this.searches.search(p.workspaceId, readSearchRequest(body));
+  search(@CurrentPrincipal() p: ScimPrincipal, @SearchParams() query: ListQuery) {
+    return this.searches.search(p.workspaceId, query);
   }
 }

@@ -1,12 +1,11 @@
 import { Doc, type ErrorSpec } from '../../api-docs/decorators';
-import { Body, Param, Query, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import { Body, Param } from '@nestjs/common';
 import { CurrentPrincipal } from '../../common/auth/auth.decorator';
 import type { ScimPrincipal } from '../../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
-import { readListQuery } from '../protocol/list-query';
-import { readProjectionQuery } from '../protocol/projection';
-import { readSearchRequest } from '../protocol/search-request';
+import type { ListQuery } from '../protocol/list-query';
+import type { Projection } from '../protocol/projection';
+import { ListParams, ProjectionParams, SearchParams } from '../protocol/scim-request';
 import { ScimUsersService } from './scim-users.service';
 import {
   ScimCreateRoute,
@@ -16,11 +15,11 @@ import {
   ScimPatchRoute,
   ScimReplaceRoute,
   ScimSearchRoute,
+  filterAndPage,
+  patchOpExample,
 } from '../protocol/scim-routes';
 import { ScimUserBody, ScimUserListSchema, ScimUserSchema } from './user.schemas';
 import { ScimApi } from '../../common/controller-kinds';
-
-type QueryParams = Record<string, unknown>;
 
 const INVALID: ErrorSpec = [400, 'invalidValue', 'userName missing, an email not valid, or a value of the wrong type'];
 const TAKEN: ErrorSpec = [409, 'uniqueness', 'userName (email) is already taken in the workspace'];
@@ -31,8 +30,8 @@ export class ScimUsersController {
 
   @Doc('List users', "Pages through the users of the token's workspace in creation order, optionally filtered (RFC 7644 §3.4.2).")
   @ScimListRoute(ScimUserListSchema)
-  list(@CurrentPrincipal() p: ScimPrincipal, @Query() query: QueryParams) {
-    return this.users.list(p.workspaceId, readListQuery(query));
+  list(@CurrentPrincipal() p: ScimPrincipal, @ListParams() query: ListQuery) {
+    return this.users.list(p.workspaceId, query);
   }
 
   @Doc(
@@ -44,15 +43,8 @@ export class ScimUsersController {
     'uniqueness',
     'userName (email) is already taken by an active user of the workspace',
   ])
-  async create(
-    @CurrentPrincipal() p: ScimPrincipal,
-    @Body() body: unknown,
-    @ReqMeta() meta: RequestMeta,
-    @Res({ passthrough: true }) res: Response,
-  ) {
-    const user = await this.users.create(p, body, meta);
-    res.location((user.meta as { location: string }).location);
-    return user;
+  create(@CurrentPrincipal() p: ScimPrincipal, @Body() body: unknown, @ReqMeta() meta: RequestMeta) {
+    return this.users.create(p, body, meta);
   }
 
   /** POST /Users/.search (RFC 7644 §3.4.3): the list, with its parameters in the body. Before ':id' routes. */
@@ -60,25 +52,15 @@ export class ScimUsersController {
     'Search users (POST)',
     'RFC 7644 §3.4.3: the same as GET /scim/v2/Users with the parameters in a SearchRequest body (useful when a filter is too long for a URL).',
   )
-  @ScimSearchRoute(ScimUserListSchema, 'A ListResponse', {
-    page: {
-      summary: 'Filter and page',
-      value: {
-        schemas: ['urn:ietf:params:scim:api:messages:2.0:SearchRequest'],
-        filter: 'userName sw "ada"',
-        startIndex: 1,
-        count: 10,
-      },
-    },
-  })
-  search(@CurrentPrincipal() p: ScimPrincipal, @Body() body: unknown) {
-    return this.users.list(p.workspaceId, readSearchRequest(body));
+  @ScimSearchRoute(ScimUserListSchema, 'A ListResponse', filterAndPage('userName sw "ada"'))
+  search(@CurrentPrincipal() p: ScimPrincipal, @SearchParams() query: ListQuery) {
+    return this.users.list(p.workspaceId, query);
   }
 
   @Doc('Get a user', "One user of the token's workspace; attributes / excludedAttributes shape the answer.")
   @ScimGetRoute(ScimUserSchema, 'user')
-  get(@CurrentPrincipal() p: ScimPrincipal, @Param('id') id: string, @Query() query: QueryParams) {
-    return this.users.get(p.workspaceId, id, readProjectionQuery(query));
+  get(@CurrentPrincipal() p: ScimPrincipal, @Param('id') id: string, @ProjectionParams() projection: Projection) {
+    return this.users.get(p.workspaceId, id, projection);
   }
 
   @Doc('Replace a user', 'Sets the attributes sent; attributes not sent keep their value (decision 0102).')
@@ -87,10 +69,10 @@ export class ScimUsersController {
     @CurrentPrincipal() p: ScimPrincipal,
     @Param('id') id: string,
     @Body() body: unknown,
-    @Query() query: QueryParams,
+    @ProjectionParams() projection: Projection,
     @ReqMeta() meta: RequestMeta,
   ) {
-    return this.users.replace(p, id, body, meta, readProjectionQuery(query));
+    return this.users.replace(p, id, body, meta, projection);
   }
 
   @Doc('Patch a user', 'Applies RFC 7644 §3.5.2 operations in order, all or nothing.')
@@ -98,20 +80,8 @@ export class ScimUsersController {
     ScimUserSchema,
     'user',
     {
-      deactivate: {
-        summary: 'Deactivate (Okta, Entra)',
-        value: {
-          schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
-          Operations: [{ op: 'replace', path: 'active', value: false }],
-        },
-      },
-      rename: {
-        summary: 'Change the name',
-        value: {
-          schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
-          Operations: [{ op: 'replace', value: { 'name.givenName': 'Augusta', 'name.familyName': 'King' } }],
-        },
-      },
+      deactivate: patchOpExample('Deactivate (Okta, Entra)', { op: 'replace', path: 'active', value: false }),
+      rename: patchOpExample('Change the name', { op: 'replace', value: { 'name.givenName': 'Augusta', 'name.familyName': 'King' } }),
     },
     { answer: 'The patched user' },
     INVALID,
@@ -121,10 +91,10 @@ export class ScimUsersController {
     @CurrentPrincipal() p: ScimPrincipal,
     @Param('id') id: string,
     @Body() body: unknown,
-    @Query() query: QueryParams,
+    @ProjectionParams() projection: Projection,
     @ReqMeta() meta: RequestMeta,
   ) {
-    return this.users.patch(p, id, body, meta, readProjectionQuery(query));
+    return this.users.patch(p, id, body, meta, projection);
   }
 
   @Doc(
