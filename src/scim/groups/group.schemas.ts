@@ -1,6 +1,6 @@
 import { ScimBody } from '../../api-docs/decorators';
 import { id, namedSchema, ref, str } from '../../api-docs/response-schema';
-import { partialScim, scimId, scimListResponse, scimMeta } from '../protocol/protocol.schemas';
+import { scimId, scimMeta, scimResourceSchemas } from '../protocol/protocol.schemas';
 import { GROUP_SCHEMA } from '../scim.constants';
 
 export const ScimGroupMemberSchema = namedSchema('ScimGroupMember', {
@@ -30,8 +30,11 @@ const group = {
   },
 } as const;
 
-export const ScimGroupSchema = namedSchema('ScimGroup', group);
-export const ScimGroupPartialSchema = namedSchema('ScimGroupPartial', partialScim(group, 'Group'));
+export const {
+  resource: ScimGroupSchema,
+  partial: ScimGroupPartialSchema,
+  list: ScimGroupListSchema,
+} = scimResourceSchemas('Group', group);
 
 export const ScimGroupInputSchema = namedSchema('ScimGroupInput', {
   type: 'object',
@@ -50,11 +53,6 @@ export const ScimGroupInputSchema = namedSchema('ScimGroupInput', {
     members: { type: 'array', items: { type: 'object', required: ['value'], properties: { value: id } } },
   },
 });
-
-export const ScimGroupListSchema = namedSchema(
-  'ScimGroupList',
-  scimListResponse({ type: 'array', items: { anyOf: [ref(ScimGroupSchema), ref(ScimGroupPartialSchema)] } }),
-);
 
 /** The body of a group's POST and PUT, with its example. */
 export const ScimGroupBody = () =>

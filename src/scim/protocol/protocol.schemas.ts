@@ -1,4 +1,4 @@
-import { id, namedSchema, str, time } from '../../api-docs/response-schema';
+import { id, namedSchema, ref, str, time } from '../../api-docs/response-schema';
 import { LIST_RESPONSE_SCHEMA, PATCH_OP_SCHEMA } from '../scim.constants';
 
 /** meta of a SCIM resource (RFC 7643 §3.1), as served for `resourceType`. */
@@ -45,6 +45,18 @@ export function scimListResponse<const R extends object>(resources: R) {
       Resources: resources,
     },
   } as const;
+}
+
+/**
+ * The named schemas of a SCIM resource type: `Scim<kind>` as served, `Scim<kind>Partial` as a query
+ * with `attributes` or `excludedAttributes` answers it (buildOpenApiDocument finds it by that name), and
+ * `Scim<kind>List`, a ListResponse of either.
+ */
+export function scimResourceSchemas<const S extends object>(kind: 'User' | 'Group', full: S) {
+  const resource = namedSchema(`Scim${kind}`, full);
+  const partial = namedSchema(`Scim${kind}Partial`, partialScim(full, kind));
+  const list = namedSchema(`Scim${kind}List`, scimListResponse({ type: 'array', items: { anyOf: [ref(resource), ref(partial)] } }));
+  return { resource, partial, list };
 }
 
 export const ScimPatchRequestSchema = namedSchema('ScimPatchRequest', {

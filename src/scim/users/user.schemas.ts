@@ -1,6 +1,6 @@
 import { ScimBody } from '../../api-docs/decorators';
-import { id, namedSchema, ref, str } from '../../api-docs/response-schema';
-import { partialScim, scimId, scimListResponse, scimMeta } from '../protocol/protocol.schemas';
+import { id, namedSchema, str } from '../../api-docs/response-schema';
+import { scimId, scimMeta, scimResourceSchemas } from '../protocol/protocol.schemas';
 import { USER_SCHEMA } from '../scim.constants';
 
 export const USER_EXAMPLE = {
@@ -61,8 +61,7 @@ const user = {
   },
 } as const;
 
-export const ScimUserSchema = namedSchema('ScimUser', user);
-export const ScimUserPartialSchema = namedSchema('ScimUserPartial', partialScim(user, 'User'));
+export const { resource: ScimUserSchema, partial: ScimUserPartialSchema, list: ScimUserListSchema } = scimResourceSchemas('User', user);
 
 export const ScimUserInputSchema = namedSchema('ScimUserInput', {
   type: 'object',
@@ -71,11 +70,6 @@ export const ScimUserInputSchema = namedSchema('ScimUserInput', {
   required: ['userName'],
   properties: writableProperties,
 });
-
-export const ScimUserListSchema = namedSchema(
-  'ScimUserList',
-  scimListResponse({ type: 'array', items: { anyOf: [ref(ScimUserSchema), ref(ScimUserPartialSchema)] } }),
-);
 
 /** The body of a user's POST and PUT, with its example. */
 export const ScimUserBody = () =>
