@@ -89,7 +89,8 @@ describe('RequestBudget on Redis, leasing tokens in batches', () => {
     const instances = [instance(rate, burst), instance(rate, burst)];
     const owner = { policy: 'workspace' as const, id: 'under-budget' };
     const { answers } = await drive(instances, owner, { perSecond: 0.8 * rate, seconds: 1.5, catchUp: false });
-    expect(answers.length).toBeGreaterThan(1_000);
+    // A loaded machine may run the loop late and send less; 500 requests still kept the code of 0620 asking every 10 ms.
+    expect(answers.length).toBeGreaterThan(500);
     expect(answers.filter((a) => !a.allowed).length).toBe(0);
   });
 
