@@ -3,9 +3,10 @@ import { DeveloperList, ReplaceRoute } from '../api-docs/routes';
 import { Body, Param, Query } from '@nestjs/common';
 import { DeveloperApi } from '../common/auth/developer-api.decorator';
 import { type WorkspaceScope, WorkspaceInBody, WorkspaceInQuery } from '../workspaces/workspace-scoped';
-import { ListEmailTemplatesQuery, SaveEmailTemplateDto } from './dto/email-template.dto';
+import { SaveEmailTemplateDto } from './dto/email-template.dto';
 import { EmailTemplatesService } from './email-templates.service';
 import { EmailTemplateSchema } from './email-templates.schemas';
+import { WorkspaceQueryDto } from '../workspaces/dto/workspace.dto';
 
 @DeveloperApi('developer/email-templates', 'email templates')
 export class EmailTemplatesController {
@@ -16,7 +17,7 @@ export class EmailTemplatesController {
     'The mails the service sends for a workspace (registration code, password reset, new-device alert), with the built-in text where nothing was saved, and the placeholders each accepts.',
   )
   @DeveloperList(EmailTemplateSchema, 'The templates')
-  async list(@WorkspaceInQuery() scope: WorkspaceScope, @Query() _query: ListEmailTemplatesQuery) {
+  async list(@WorkspaceInQuery() scope: WorkspaceScope, @Query() _query: WorkspaceQueryDto) {
     return { results: await this.templates.list(scope) };
   }
 

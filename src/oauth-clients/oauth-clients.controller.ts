@@ -6,10 +6,11 @@ import { CurrentPrincipal } from '../common/auth/auth.decorator';
 import { DeveloperApi } from '../common/auth/developer-api.decorator';
 import type { DeveloperPrincipal } from '../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
-import { CreateOAuthClientDto, UpdateOAuthClientDto, WorkspaceQueryDto } from './dto/oauth-client.dto';
+import { CreateOAuthClientDto, UpdateOAuthClientDto } from './dto/oauth-client.dto';
 import { type WorkspaceScope, WorkspaceInBody, WorkspaceInQuery } from '../workspaces/workspace-scoped';
 import { OAuthClientsService } from './oauth-clients.service';
 import { OAuthClientSchema, OAuthClientWithSecretSchema } from './oauth-clients.schemas';
+import { WorkspaceQueryDto } from '../workspaces/dto/workspace.dto';
 
 const NO_CLIENT = noSuch('OAuth client');
 

@@ -6,9 +6,10 @@ import { DeveloperApi } from '../common/auth/developer-api.decorator';
 import type { DeveloperPrincipal } from '../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
 import { type WorkspaceScope, WorkspaceInBody, WorkspaceInQuery } from '../workspaces/workspace-scoped';
-import { CreateSsfReceiverDto, SsfReceiverQueryDto } from './dto/ssf-receiver.dto';
+import { CreateSsfReceiverDto } from './dto/ssf-receiver.dto';
 import { SsfReceiversService } from './ssf-receivers.service';
 import { SsfReceiverCreatedSchema, SsfReceiverSchema } from './ssf-receivers.views';
+import { WorkspaceQueryDto } from '../workspaces/dto/workspace.dto';
 
 const NO_RECEIVER = noSuch('receiver');
 
@@ -30,7 +31,7 @@ export class SsfReceiversController {
     "With each one's stream (status, delivery, events) and its SETs counted by state.",
   )
   @DeveloperList(SsfReceiverSchema, 'The receivers')
-  async list(@WorkspaceInQuery() scope: WorkspaceScope, @Query() _query: SsfReceiverQueryDto) {
+  async list(@WorkspaceInQuery() scope: WorkspaceScope, @Query() _query: WorkspaceQueryDto) {
     return { results: await this.receivers.list(scope) };
   }
 

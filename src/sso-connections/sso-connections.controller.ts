@@ -6,10 +6,11 @@ import { DeveloperApi } from '../common/auth/developer-api.decorator';
 import type { DeveloperPrincipal } from '../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
 import { type WorkspaceScope, WorkspaceInBody, WorkspaceInQuery } from '../workspaces/workspace-scoped';
-import { AttemptsQueryDto, CreateSsoConnectionDto, SsoWorkspaceQueryDto, UpdateSsoConnectionDto } from './dto/sso-connection.dto';
+import { AttemptsQueryDto, CreateSsoConnectionDto, UpdateSsoConnectionDto } from './dto/sso-connection.dto';
 import { SsoAttemptSchema, SsoConnectionSchema } from './sso-connection-views';
 import { SsoConnectionsService } from './sso-connections.service';
 import { DomainVerificationService } from './domains/domain-verification.service';
+import { WorkspaceQueryDto } from '../workspaces/dto/workspace.dto';
 
 const NOT_FOUND = noSuch('connection');
 const DOMAIN_TAKEN: ErrorSpec = [409, 'domain_taken', 'Another connection of this workspace already serves one of the domains'];
@@ -43,7 +44,7 @@ export class SsoConnectionsController {
 
   @Doc('List SSO connections', 'The connections of one workspace, oldest first, without secrets. Members of the workspace only.')
   @DeveloperList(SsoConnectionSchema, 'The connections')
-  async list(@WorkspaceInQuery() scope: WorkspaceScope, @Query() _query: SsoWorkspaceQueryDto) {
+  async list(@WorkspaceInQuery() scope: WorkspaceScope, @Query() _query: WorkspaceQueryDto) {
     return { results: await this.connections.list(scope) };
   }
 

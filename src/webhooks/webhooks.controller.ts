@@ -5,10 +5,11 @@ import { CurrentPrincipal } from '../common/auth/auth.decorator';
 import { DeveloperApi } from '../common/auth/developer-api.decorator';
 import type { DeveloperPrincipal } from '../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
-import { CreateWebhookDto, DeliveriesQueryDto, UpdateWebhookDto, WebhookWorkspaceQueryDto } from './dto/webhook.dto';
+import { CreateWebhookDto, DeliveriesQueryDto, UpdateWebhookDto } from './dto/webhook.dto';
 import { type WorkspaceScope, WorkspaceInBody, WorkspaceInQuery } from '../workspaces/workspace-scoped';
 import { WebhooksService } from './webhooks.service';
 import { WebhookDeliverySchema, WebhookSchema, WebhookWithSecretSchema } from './webhook-views';
+import { WorkspaceQueryDto } from '../workspaces/dto/workspace.dto';
 
 const NO_WEBHOOK = noSuch('webhook');
 const BAD_URL = 'an event type is not in the catalog, or the url is not https: or resolves to a private, loopback or reserved address';
@@ -44,7 +45,7 @@ export class WebhooksController {
 
   @Doc('List webhook endpoints', 'The webhook endpoints of one workspace, without their secrets. Members of the workspace only.')
   @DeveloperList(WebhookSchema, 'The endpoints')
-  async list(@WorkspaceInQuery() scope: WorkspaceScope, @Query() _query: WebhookWorkspaceQueryDto) {
+  async list(@WorkspaceInQuery() scope: WorkspaceScope, @Query() _query: WorkspaceQueryDto) {
     return { results: await this.webhooks.list(scope) };
   }
 

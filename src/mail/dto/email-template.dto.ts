@@ -8,10 +8,6 @@ export class SaveEmailTemplateDto {
   @ApiProperty({ description: 'HTML or plain text with {{placeholders}}' }) @IsString() @Length(1, 100_000) body: string;
 }
 
-export class ListEmailTemplatesQuery {
-  @ApiProperty({ format: 'uuid' }) @IsUUID() workspace_id: string;
-}
-
 /** The development mailbox's query: whose mails. */
 export class DevMailboxQuery {
   @IsUUID() workspace_id: string;

@@ -103,7 +103,3 @@ export class CreateOAuthClientDto extends OpenIdClientFields {
 export class UpdateOAuthClientDto extends OpenIdClientFields {
   @ApiPropertyOptional() @Optional() @IsString() @Length(1, 200) name?: string;
 }
-
-export class WorkspaceQueryDto {
-  @ApiProperty({ format: 'uuid' }) @IsUUID() workspace_id: string;
-}

@@ -5,10 +5,11 @@ import { CurrentPrincipal } from '../../common/auth/auth.decorator';
 import { DeveloperApi } from '../../common/auth/developer-api.decorator';
 import type { DeveloperPrincipal } from '../../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
-import { CreateSamlSpDto, SamlSpListQueryDto, UpdateSamlSpDto } from './dto/saml-sp.dto';
+import { CreateSamlSpDto, UpdateSamlSpDto } from './dto/saml-sp.dto';
 import { type WorkspaceScope, WorkspaceInBody, WorkspaceInQuery } from '../../workspaces/workspace-scoped';
 import { SamlSpsService } from './saml-sps.service';
 import { SamlServiceProviderSchema } from './saml-sp.view';
+import { WorkspaceQueryDto } from '../../workspaces/dto/workspace.dto';
 
 const NO_SP = noSuch('SAML app');
 const ENTITY_ID_TAKEN: ErrorSpec = [409, 'sp_entity_id_taken', 'Another SP already uses this entity id'];
@@ -28,7 +29,7 @@ export class SamlSpsController {
 
   @Doc('List SAML service providers', 'The SAML apps of one workspace.')
   @DeveloperList(SamlServiceProviderSchema, 'The SPs')
-  async list(@WorkspaceInQuery() scope: WorkspaceScope, @Query() _query: SamlSpListQueryDto) {
+  async list(@WorkspaceInQuery() scope: WorkspaceScope, @Query() _query: WorkspaceQueryDto) {
     return { results: await this.sps.list(scope) };
   }
 

@@ -14,10 +14,6 @@ export class CreateScimClientDto {
   expires_at?: string;
 }
 
-export class ScimClientQueryDto {
-  @ApiProperty({ format: 'uuid' }) @IsUUID() workspace_id!: string;
-}
-
 export class CreateScimClientSecretDto {
   @ApiPropertyOptional({ format: 'date-time', description: 'Default one year from now.' })
   @Optional()

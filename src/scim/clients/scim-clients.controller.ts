@@ -5,16 +5,11 @@ import { CurrentPrincipal } from '../../common/auth/auth.decorator';
 import { DeveloperApi } from '../../common/auth/developer-api.decorator';
 import type { DeveloperPrincipal } from '../../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
-import {
-  CreateScimClientDto,
-  CreateScimClientSecretDto,
-  ScimClientFederationDto,
-  ScimClientKeysDto,
-  ScimClientQueryDto,
-} from './scim-client.dto';
+import { CreateScimClientDto, CreateScimClientSecretDto, ScimClientFederationDto, ScimClientKeysDto } from './scim-client.dto';
 import { type WorkspaceScope, WorkspaceInBody, WorkspaceInQuery } from '../../workspaces/workspace-scoped';
 import { ScimClientsService } from './scim-clients.service';
 import { ScimClientCreatedSchema, ScimClientSchema, ScimClientSecretCreatedSchema } from './scim-client.views';
+import { WorkspaceQueryDto } from '../../workspaces/dto/workspace.dto';
 
 const NO_CLIENT = noSuch('SCIM client');
 const REVOKED: ErrorSpec = [409, 'client_revoked', 'The client is revoked'];
@@ -35,7 +30,7 @@ export class ScimClientsController {
 
   @Doc('List SCIM OAuth clients of a workspace', "Live and revoked clients with their secrets' ids and expiries, never a secret value.")
   @DeveloperList(ScimClientSchema, 'The clients')
-  async list(@WorkspaceInQuery() scope: WorkspaceScope, @Query() _query: ScimClientQueryDto) {
+  async list(@WorkspaceInQuery() scope: WorkspaceScope, @Query() _query: WorkspaceQueryDto) {
     return { results: await this.clients.list(scope) };
   }
 

@@ -10,7 +10,3 @@ export class CreateScimTokenDto {
   @IsDateString()
   expires_at?: string | null;
 }
-
-export class ScimTokenQueryDto {
-  @ApiProperty({ format: 'uuid' }) @IsUUID() workspace_id: string;
-}

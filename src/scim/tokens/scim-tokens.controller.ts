@@ -5,10 +5,11 @@ import { CurrentPrincipal } from '../../common/auth/auth.decorator';
 import { DeveloperApi } from '../../common/auth/developer-api.decorator';
 import type { DeveloperPrincipal } from '../../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
-import { CreateScimTokenDto, ScimTokenQueryDto } from './scim-token.dto';
+import { CreateScimTokenDto } from './scim-token.dto';
 import { type WorkspaceScope, WorkspaceInBody, WorkspaceInQuery } from '../../workspaces/workspace-scoped';
 import { ScimTokensService } from './scim-tokens.service';
 import { ScimTokenCreatedSchema, ScimTokenRevokedSchema, ScimTokenSchema } from './scim-tokens.schemas';
+import { WorkspaceQueryDto } from '../../workspaces/dto/workspace.dto';
 
 @DeveloperApi('developer/scim/tokens', 'scim tokens')
 export class ScimTokensController {
@@ -25,7 +26,7 @@ export class ScimTokensController {
 
   @Doc('List SCIM tokens of a workspace', 'Active and revoked tokens, never their value.')
   @DeveloperList(ScimTokenSchema, 'The tokens')
-  async list(@WorkspaceInQuery() scope: WorkspaceScope, @Query() _query: ScimTokenQueryDto) {
+  async list(@WorkspaceInQuery() scope: WorkspaceScope, @Query() _query: WorkspaceQueryDto) {
     return { results: await this.tokens.list(scope) };
   }
 

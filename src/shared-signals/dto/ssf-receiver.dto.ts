@@ -19,7 +19,3 @@ export class CreateSsfReceiverDto {
   @IsIn(['NONE', 'ALL'])
   default_subjects?: 'NONE' | 'ALL';
 }
-
-export class SsfReceiverQueryDto {
-  @ApiProperty({ format: 'uuid' }) @IsUUID() workspace_id!: string;
-}

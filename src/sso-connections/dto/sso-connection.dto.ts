@@ -121,10 +121,6 @@ export class UpdateSsoConnectionDto extends ConnectionFields {
   saml?: SamlSettingsDto;
 }
 
-export class SsoWorkspaceQueryDto {
-  @ApiProperty({ format: 'uuid' }) @IsUUID() workspace_id: string;
-}
-
 export class AttemptsQueryDto {
   @PageLimit()
   limit?: number;

@@ -43,10 +43,6 @@ export class UpdateWebhookDto {
   is_active?: boolean;
 }
 
-export class WebhookWorkspaceQueryDto {
-  @ApiProperty({ format: 'uuid' }) @IsUUID() workspace_id: string;
-}
-
 export class DeliveriesQueryDto {
   @PageLimit()
   limit?: number;

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsEmail, IsIn, IsString, Length, MaxLength } from 'class-validator';
+import { IsEmail, IsIn, IsString, IsUUID, Length, MaxLength } from 'class-validator';
 import { Optional } from '../../common/optional';
 
 export class CreateWorkspaceDto {
@@ -19,4 +19,9 @@ export class AddMemberDto {
   @IsEmail()
   email: string;
   @ApiProperty({ enum: ['owner', 'member'] }) @IsIn(['owner', 'member']) role: 'owner' | 'member';
+}
+
+/** `?workspace_id=`: the query of a developer API list of one workspace's resources (the DTO refuses a bad id with 400). */
+export class WorkspaceQueryDto {
+  @ApiProperty({ format: 'uuid' }) @IsUUID() workspace_id: string;
 }

@@ -78,7 +78,3 @@ export class UpdateSamlSpDto extends SamlSpFields {
   @IsUUID()
   workspace_id?: string;
 }
-
-export class SamlSpListQueryDto {
-  @ApiProperty({ format: 'uuid' }) @IsUUID() workspace_id: string;
-}
