@@ -1,6 +1,6 @@
 import { html, SafeHtml } from '../../common/html/html';
 import { pageLayout } from '../../common/html/page-layout';
-import { emailField } from './form-fields';
+import { emailField, labelledInput } from './form-fields';
 import { passkeyButton, passkeyScripts } from './passkey-fields';
 
 /** Which accounts a hosted sign-in may pick from: one OAuth client's users, or one workspace's. */
@@ -40,26 +40,18 @@ export interface LoginPageModel extends HostedFormModel {
 /** The password input; where a company signs its people in, it may be left empty and says so. */
 function passwordField(model: LoginPageModel, hasError: boolean): SafeHtml {
   const describedBy = [model.companySignIn ? 'password-hint' : '', hasError ? 'form-error' : ''].filter(Boolean).join(' ');
-  return html`<div class="field">
-    <label for="password">Password</label>
-    <input
-      id="password"
-      name="password"
-      type="password"
-      autocomplete="current-password"
-      ${model.companySignIn ? '' : html`required`}
-      maxlength="256"
-      ${describedBy ? html`aria-describedby="${describedBy}"` : ''}
-      ${hasError ? html`aria-invalid="true" autofocus` : ''}
-    />
-    ${
-      model.companySignIn
-        ? html`<p class="hint" id="password-hint">
-            Signing in with your work account? Leave it empty: your organization's sign-in page opens.
-          </p>`
-        : ''
-    }
-  </div>`;
+  return labelledInput({
+    name: 'password',
+    label: 'Password',
+    type: 'password',
+    attributes: html`autocomplete="current-password" ${model.companySignIn ? '' : html`required`} maxlength="256"
+    ${describedBy ? html`aria-describedby="${describedBy}"` : ''} ${hasError ? html`aria-invalid="true" autofocus` : ''}`,
+    under: model.companySignIn
+      ? html`<p class="hint" id="password-hint">
+          Signing in with your work account? Leave it empty: your organization's sign-in page opens.
+        </p>`
+      : '',
+  });
 }
 
 /** Sign-in with a discoverable passkey instead of the password (the ceremony starts on click). */
