@@ -9,7 +9,7 @@ import { type EmittedEvents, type Tx, UnitOfWork } from '../database/unit-of-wor
 import { DomainEventBus } from '../events/domain-event-bus';
 import { type EndUserSessionRecord, byEndUser } from '../events/domain-events';
 import { EndUserRecord, EndUsersRepository, SignInScope } from '../end-user-directory/end-users.repository';
-import type { NewRefreshToken } from '../sessions/sessions.repository';
+import type { NewRefreshToken, NewSession } from '../sessions/sessions.repository';
 import { SessionsService } from '../sessions/sessions.service';
 import { END_USER_ERRORS } from '../end-user-directory/end-users.errors';
 
@@ -102,9 +102,49 @@ export class SignInService {
     extra?: (tx: Tx, session: EndUserSessionRecord, now: Date) => Promise<T>,
     now: Date = this.clock.now(),
   ): Promise<{ session: EndUserSessionRecord; result: T | undefined }> {
+    const created = await this.sessions.record(tx, user.workspaceId, this.newSession(user, options, request, now));
+    const value = extra ? await extra(tx, created, now) : undefined;
+    this.emitSignedIn(events, user, created, options, request);
+    return { session: created, result: value };
+  }
+
+  /**
+   * A browser session as openSessionIn would write it, and the row it becomes, for a caller that
+   * writes it in its own one statement (an upstream sign-in's binding, decision 1021); `signedIn`
+   * emits its login_success before that statement runs.
+   */
+  draftSession(
+    user: EndUserRecord,
+    options: SessionOptions,
+    request: RequestMeta,
+    now: Date,
+  ): { values: NewSession; record: EndUserSessionRecord; signedIn: (events: EmittedEvents) => void } {
+    const values = this.newSession(user, options, request, now);
+    const record: EndUserSessionRecord = {
+      id: values.id,
+      workspaceId: user.workspaceId,
+      userId: values.userId,
+      oauthClientId: values.oauthClientId,
+      kind: values.kind,
+      ipAddress: values.ipAddress,
+      userAgent: values.userAgent,
+      browserFamily: values.browserFamily,
+      osFamily: values.osFamily,
+      country: null,
+      city: null,
+      latitude: null,
+      longitude: null,
+      createdAt: now,
+      lastSeenAt: now,
+      amr: values.amr,
+    };
+    return { values, record, signedIn: (events) => this.emitSignedIn(events, user, record, options, request) };
+  }
+
+  private newSession(user: EndUserRecord, options: SessionOptions, request: RequestMeta, now: Date): NewSession {
     const ua = request.userAgent ? request.userAgent.slice(0, 1000) : null;
     const families = reduceUserAgent(ua);
-    const created = await this.sessions.record(tx, user.workspaceId, {
+    return {
       id: options.id ?? randomUUID(),
       userId: user.id,
       oauthClientId: user.oauthClientId,
@@ -118,15 +158,23 @@ export class SignInService {
       expiresAt: options.expiresAt,
       amr: options.amr ?? ['pwd'],
       refresh: options.refresh,
-    });
-    const value = extra ? await extra(tx, created, now) : undefined;
+    };
+  }
+
+  private emitSignedIn(
+    events: EmittedEvents,
+    user: EndUserRecord,
+    created: EndUserSessionRecord,
+    options: SessionOptions,
+    request: RequestMeta,
+  ): void {
     events.emit('login_success', {
       ...byEndUser(user, request, { type: 'EndUserSession', id: created.id }),
       metadata: {
         session_id: created.id,
         session_kind: options.kind,
-        browser_family: families.browserFamily,
-        os_family: families.osFamily,
+        browser_family: created.browserFamily,
+        os_family: created.osFamily,
         amr: created.amr,
         ...(options.policy ? { policy: options.policy } : {}),
         ...options.metadata,
@@ -134,7 +182,6 @@ export class SignInService {
       session: created,
       user: { id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName, oauthClientId: user.oauthClientId },
     });
-    return { session: created, result: value };
   }
 
   private async recordFailure(

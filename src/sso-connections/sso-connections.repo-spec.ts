@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { aWorkspaceRow, itKeepsTheTenantContract, judgedByTable, repositoriesForSuite } from '../../test/support/repository';
 import { anOidcConnection } from '../../test/support/repository-fixtures';
 import { DomainTaken, SsoConnectionsRepository } from './sso-connections.repository';
@@ -97,6 +98,67 @@ describe('SsoConnectionsRepository', () => {
     ]);
     expect((await signIn('s-ada', bob)).boundTo).toBeNull();
     expect(await repo.attempts(ws, c.id, 10)).toHaveLength(1);
+  });
+
+  it("opens a returning person's session in one statement, its rider written with it; nothing when the subject or the person moved", async () => {
+    const ws = await aWorkspaceRow(db.dataSource);
+    const c = await aConnection(ws);
+    const [ada, bob] = [await aPerson(ws), await aPerson(ws)];
+    await db.dataSource.transaction((tx) =>
+      repo.bind(tx, ws, { connectionId: c.id, issuer: 'iss', subject: 's-ada', userId: ada }, new Date()),
+    );
+    await db.dataSource.transaction((tx) =>
+      repo.bind(tx, ws, { connectionId: c.id, issuer: 'iss', subject: 's-bob', userId: bob }, new Date()),
+    );
+    const settled: (string | null)[] = [];
+    const rider = { expression: `(SELECT 'rode ' || $1::text)`, params: ['along'], settle: (value: string | null) => settled.push(value) };
+    const session = (userId: string) => ({
+      id: randomUUID(),
+      userId,
+      oauthClientId: null,
+      kind: 'browser' as const,
+      ipAddress: '203.0.113.7',
+      userAgent: 'Mozilla/5.0',
+      browserFamily: 'Firefox',
+      osFamily: 'Linux',
+      browserTokenHash: randomUUID(),
+      now: new Date(),
+      expiresAt: new Date(Date.now() + 3_600_000),
+      amr: ['fed'],
+    });
+    const signIn = (subject: string, userId: string, s = session(userId)) =>
+      repo.signIn(null, ws, { connectionId: c.id, issuer: 'iss', subject, userId }, s, { email: 'p@acme.test', requestId: 'req-1' }, [
+        rider,
+      ]);
+    const sessionsOf = async (userId: string) =>
+      db.dataSource.query<{ id: string; kind: string; amr: string[]; ip_address: string }[]>(
+        'SELECT id, kind, amr, ip_address FROM end_user_sessions WHERE workspace_id = $1 AND user_id = $2',
+        [ws, userId],
+      );
+
+    const ok = session(ada);
+    expect(await signIn('s-ada', ada, ok)).toBe(true);
+    expect(settled).toEqual(['rode along']);
+    expect(await sessionsOf(ada)).toEqual([{ id: ok.id, kind: 'browser', amr: ['fed'], ip_address: '203.0.113.7' }]);
+    expect(await repo.attempts(ws, c.id, 10)).toEqual([
+      expect.objectContaining({ outcome: 'success', subject: 's-ada', email: 'p@acme.test', userId: ada, requestId: 'req-1' }),
+    ]);
+
+    // Bob's subject is not Ada's: no session, no attempt, no rider, Bob's binding untouched.
+    expect(await signIn('s-bob', ada)).toBe(false);
+    expect(settled).toHaveLength(1);
+    expect(await sessionsOf(ada)).toHaveLength(1);
+    expect(await repo.attempts(ws, c.id, 10)).toHaveLength(1);
+    expect((await repo.boundPerson(ws, c.id, 'iss', 's-bob'))?.id).toBe(bob);
+
+    // Ada was bound to another subject meanwhile: her binding key refuses the write, atomically.
+    await db.dataSource.transaction((tx) =>
+      repo.bind(tx, ws, { connectionId: c.id, issuer: 'iss', subject: 's-ada-2', userId: ada }, new Date()),
+    );
+    await expect(signIn('s-ada', ada)).rejects.toMatchObject({ constraint: 'sso_bindings_user_key' });
+    expect(await sessionsOf(ada)).toHaveLength(1);
+    expect(await repo.attempts(ws, c.id, 10)).toHaveLength(1);
+    expect(await repo.boundPerson(ws, c.id, 'iss', 's-ada')).toBeNull();
   });
 
   it('lists attempts newest first', async () => {

@@ -4,7 +4,10 @@ import { DataSource, In } from 'typeorm';
 import { isUniqueViolation } from '../common/db-errors';
 import { computed, entityColumns, NO_ROW } from '../database/row-shape';
 import { first, one, run, statement } from '../database/statement';
+import { runWithRiders } from '../database/statement-riders';
 import type { Tx } from '../database/unit-of-work';
+import type { StatementRider } from '../events/domain-events';
+import type { NewSession } from '../sessions/sessions.repository';
 import { EndUser } from '../end-user-directory/entities/end-user.entity';
 import type { EndUserRecord } from '../end-user-directory/end-users.repository';
 import { findVisibleToMember } from '../workspaces/visible-to-member';
@@ -40,6 +43,37 @@ const BIND = statement(
    )
    SELECT (SELECT user_id FROM bound) AS bound_to, ARRAY(SELECT subject FROM unbound) AS unbound`,
   computed({ boundTo: ['bound_to', 'text?'], unbound: 'text[]' }),
+);
+
+/**
+ * A returning person's upstream sign-in in one statement (decision 1021): the subject's binding to
+ * this person touched, the successful attempt, and the browser session (the columns sessions.insert
+ * writes) inserted from the touched binding; the unit of work's riders (the login_success audit
+ * row) are columns of the final SELECT. Only for a subject already bound to this person: it unbinds
+ * nothing (BIND does, in a transaction), so a subject bound to someone else meanwhile touches no
+ * row and the statement writes nothing at all (no row answered), and a subject unbound meanwhile
+ * while the person was bound to another one fails on sso_bindings_user_key, atomically.
+ */
+const SIGN_IN = statement(
+  'sso.sign-in',
+  `WITH bound AS (
+     INSERT INTO sso_bindings (workspace_id, connection_id, issuer, subject, user_id, created_at, last_sign_in_at)
+     VALUES ($1, $2, $4, $5, $3, $6::timestamptz, $6::timestamptz)
+     ON CONFLICT (connection_id, issuer, subject) DO UPDATE SET last_sign_in_at = EXCLUDED.last_sign_in_at
+       WHERE sso_bindings.user_id = EXCLUDED.user_id
+     RETURNING user_id
+   ), attempt AS (
+     INSERT INTO sso_attempts (workspace_id, connection_id, outcome, subject, email, user_id, request_id)
+     SELECT $1, $2, 'success', left($5, 512), $7::text, user_id, $8::text FROM bound
+   ), session AS (
+     INSERT INTO end_user_sessions (id, workspace_id, user_id, oauth_client_id, kind, ip_address, user_agent, browser_family,
+       os_family, browser_token_hash, created_at, last_seen_at, expires_at, amr)
+     SELECT $9::uuid, $1, user_id, $10::uuid, 'browser', $11::text, $12::text, $13::text, $14::text, $15::text, $6, $6, $16::timestamptz, $17::text[]
+     FROM bound
+     RETURNING id
+   )
+   SELECT session.id AS session_id /*riders*/ FROM session`,
+  computed({ sessionId: ['session_id', 'text'] }),
 );
 
 /**
@@ -263,6 +297,47 @@ export class SsoConnectionsRepository {
   /** The person's binding on this connection, if any. */
   bindingOf(workspaceId: string, connectionId: string, userId: string): Promise<SsoBinding | null> {
     return this.dataSource.getRepository(SsoBinding).findOneBy({ workspaceId, connectionId, userId });
+  }
+
+  /**
+   * A returning person's sign-in: touches the subject's binding to the person and opens the browser
+   * session in one statement with the unit of work's riders (SIGN_IN). True when written; false
+   * when the subject is bound to another person now (nothing was written).
+   */
+  async signIn(
+    on: Tx | null,
+    workspaceId: string,
+    binding: { connectionId: string; issuer: string; subject: string; userId: string },
+    session: NewSession,
+    attempt: { email: string | null; requestId: string | null },
+    riders: readonly StatementRider[],
+  ): Promise<boolean> {
+    const { connectionId, issuer, subject, userId } = binding;
+    const rows = await runWithRiders(
+      on ?? this.dataSource,
+      SIGN_IN,
+      [
+        workspaceId,
+        connectionId,
+        userId,
+        issuer,
+        subject,
+        session.now,
+        attempt.email?.slice(0, 320) ?? null,
+        attempt.requestId,
+        session.id,
+        session.oauthClientId,
+        session.ipAddress,
+        session.userAgent,
+        session.browserFamily,
+        session.osFamily,
+        session.browserTokenHash,
+        session.expiresAt,
+        session.amr,
+      ],
+      riders,
+    );
+    return rows.length === 1;
   }
 
   /**

@@ -11,6 +11,7 @@ import { SignInGate } from '../second-factor/sign-in-gate.service';
 import { SessionsService } from '../sessions/sessions.service';
 import { SignInService } from '../end-users/sign-in.service';
 import { DomainEventBus } from '../events/domain-event-bus';
+import type { EndUserSessionRecord } from '../events/domain-events';
 import type { SsoConnection } from './entities/sso-connection.entity';
 import { SsoConnectionsRepository } from './sso-connections.repository';
 import { UPSTREAM_REFUSALS, UpstreamRefusal, type UpstreamRefusalReason } from './upstream-refusals';
@@ -57,8 +58,8 @@ export interface UpstreamRefused {
 
 export type UpstreamSignInResult = UpstreamSignedIn | UpstreamRefused;
 
-/** What the binding step decided. */
-type Matched = { user: EndUserRecord } | { refusal: UpstreamRefusal };
+/** What the binding step decided; `bound`: the subject was already bound to this person. */
+type Matched = { user: EndUserRecord; bound: boolean } | { refusal: UpstreamRefusal };
 
 /**
  * The end of every upstream sign-in, whatever the protocol (docs/sso-connections.md, "The
@@ -98,7 +99,7 @@ export class UpstreamSignInService {
     const facts = { subject: identity.subject, email: identity.email ?? undefined };
     const matched = await this.match(connection, identity);
     if ('refusal' in matched) return this.refuse(connection, matched.refusal, browser.request);
-    const user = matched.user;
+    const { user, bound } = matched;
     if (!user.isActive) return this.refuse(connection, new UpstreamRefusal('user_deactivated', undefined, facts), browser.request, user);
 
     const mfa = connection.trustUpstreamMfa && identity.upstreamMfa;
@@ -115,7 +116,10 @@ export class UpstreamSignInService {
 
     let opened;
     try {
-      opened = await this.openSession(connection, identity, user, mfa ? ['fed', 'mfa'] : ['fed'], browser, policy);
+      const session = { amr: mfa ? ['fed', 'mfa'] : ['fed'], policy };
+      const returning = bound && !browser.previous && !this.vouchesForEmail(user, identity);
+      opened = returning ? await this.openReturningSession(connection, identity, user, session, browser) : null;
+      opened ??= await this.openSession(connection, identity, user, session.amr, browser, policy);
     } catch (err) {
       if (err instanceof UpstreamRefusal) return this.refuse(connection, err, browser.request, user);
       throw err;
@@ -170,13 +174,13 @@ export class UpstreamSignInService {
   private async match(connection: SsoConnection, identity: UpstreamIdentity): Promise<Matched> {
     const facts = { subject: identity.subject, email: identity.email ?? undefined };
     const bound = await this.connections.boundPerson(connection.workspaceId, connection.id, identity.issuer, identity.subject);
-    if (bound) return { user: bound };
+    if (bound) return { user: bound, bound: true };
     const email = identity.email?.trim().toLowerCase();
     if (!email || !identity.emailVerified) return { refusal: new UpstreamRefusal('email_unverified', undefined, facts) };
     const user = await this.users.directoryAccount(connection.workspaceId, email);
-    if (user) return { user };
+    if (user) return { user, bound: false };
     if (!connection.jit) return { refusal: new UpstreamRefusal('user_not_provisioned', undefined, facts) };
-    return { user: await this.createJustInTime(connection, identity, email) };
+    return { user: await this.createJustInTime(connection, identity, email), bound: false };
   }
 
   /** One account per email: a concurrent first sign-in that made it first wins, and this one uses it. */
@@ -196,6 +200,55 @@ export class UpstreamSignInService {
       if (!existing) throw err;
       return existing;
     }
+  }
+
+  /** The company's IdP vouches for the address it verified: the person's own email is then proven. */
+  private vouchesForEmail(user: EndUserRecord, identity: UpstreamIdentity): boolean {
+    return !user.emailVerified && identity.emailVerified && identity.email?.toLowerCase() === user.email.toLowerCase();
+  }
+
+  /**
+   * A returning person (the subject already bound to them, nothing to verify, no previous session
+   * to replace): the binding touched, the successful attempt, the browser session and its
+   * login_success audit row in one statement (decision 1021) instead of BEGIN, the binding, the
+   * session, the audit row and COMMIT. Null when the person's binding moved meanwhile (the subject
+   * unbound and the person bound to another one): the transaction of openSession then rebinds.
+   */
+  private async openReturningSession(
+    connection: SsoConnection,
+    identity: UpstreamIdentity,
+    user: EndUserRecord,
+    session: { amr: string[]; policy: { action: 'challenge'; kinds: string[] } | undefined },
+    browser: BrowserContext,
+  ): Promise<{ session: EndUserSessionRecord; token: string } | null> {
+    const cookie = this.browser.newToken();
+    const now = this.clock.now();
+    const draft = this.signIn.draftSession(
+      user,
+      { kind: 'browser', expiresAt: cookie.expiresAt, browserTokenHash: cookie.hash, ...session, metadata: { provider_id: connection.id } },
+      browser.request,
+      now,
+    );
+    const binding = { connectionId: connection.id, issuer: identity.issuer, subject: identity.subject, userId: user.id };
+    const attempt = { email: identity.email ?? null, requestId: browser.request.requestId ?? null };
+    let written: boolean;
+    try {
+      written = await this.uow.runAsOneStatement(
+        draft.signedIn,
+        (on, riders) => this.connections.signIn(on, connection.workspaceId, binding, draft.values, attempt, riders),
+        (wrote) => wrote,
+      );
+    } catch (err) {
+      if (isUniqueViolation(err, 'sso_bindings_user_key')) return null;
+      throw err;
+    }
+    if (!written) {
+      throw new UpstreamRefusal('identity_conflict', 'subject bound to another person meanwhile', {
+        subject: identity.subject,
+        email: identity.email ?? undefined,
+      });
+    }
+    return { session: draft.record, token: cookie.token };
   }
 
   /**
@@ -229,8 +282,7 @@ export class UpstreamSignInService {
             email: identity.email ?? undefined,
           });
         }
-        // The company's IdP vouches for the address it verified: the person's own email is then proven.
-        if (!user.emailVerified && identity.emailVerified && identity.email?.toLowerCase() === user.email.toLowerCase()) {
+        if (this.vouchesForEmail(user, identity)) {
           await this.users.markVerified(tx, user.workspaceId, user.id, now);
         }
         if (browser.previous) {

@@ -979,6 +979,25 @@ SELECT state_hash, workspace_id, connection_id, browser_hash, nonce, code_verifi
 INSERT INTO sso_attempts (workspace_id, connection_id, outcome, reason, subject, email, user_id, request_id)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8);
 
+-- sso.sign-in
+WITH bound AS (
+INSERT INTO sso_bindings (workspace_id, connection_id, issuer, subject, user_id, created_at, last_sign_in_at)
+VALUES ($1, $2, $4, $5, $3, $6::timestamptz, $6::timestamptz)
+ON CONFLICT (connection_id, issuer, subject) DO UPDATE SET last_sign_in_at = EXCLUDED.last_sign_in_at
+WHERE sso_bindings.user_id = EXCLUDED.user_id
+RETURNING user_id
+), attempt AS (
+INSERT INTO sso_attempts (workspace_id, connection_id, outcome, subject, email, user_id, request_id)
+SELECT $1, $2, 'success', left($5, 512), $7::text, user_id, $8::text FROM bound
+), session AS (
+INSERT INTO end_user_sessions (id, workspace_id, user_id, oauth_client_id, kind, ip_address, user_agent, browser_family,
+os_family, browser_token_hash, created_at, last_seen_at, expires_at, amr)
+SELECT $9::uuid, $1, user_id, $10::uuid, 'browser', $11::text, $12::text, $13::text, $14::text, $15::text, $6, $6, $16::timestamptz, $17::text[]
+FROM bound
+RETURNING id
+)
+SELECT session.id AS session_id /*riders*/ FROM session;
+
 -- sso.spend-flow
 UPDATE sso_oidc_flows SET used_at = $4
 WHERE state_hash = $1 AND connection_id = $2 AND browser_hash = $3 AND used_at IS NULL AND expires_at > $4
