@@ -164,6 +164,7 @@ const KINDS = {
   number: num,
   'number?': orNull(num) as (row: QueryRow, column: string) => number | null,
   boolean: bool,
+  'boolean?': orNull(bool) as (row: QueryRow, column: string) => boolean | null,
   timestamp: date,
   'timestamp?': orNull(date) as (row: QueryRow, column: string) => Date | null,
   json,

@@ -95,9 +95,10 @@ export class UpstreamSignInService {
     connection: SsoConnection,
     identity: UpstreamIdentity,
     browser: BrowserContext,
+    known?: { bound: EndUserRecord | null },
   ): Promise<UpstreamSignInResult> {
     const facts = { subject: identity.subject, email: identity.email ?? undefined };
-    const matched = await this.match(connection, identity);
+    const matched = await this.match(connection, identity, known);
     if ('refusal' in matched) return this.refuse(connection, matched.refusal, browser.request);
     const { user, bound } = matched;
     if (!user.isActive) return this.refuse(connection, new UpstreamRefusal('user_deactivated', undefined, facts), browser.request, user);
@@ -170,10 +171,13 @@ export class UpstreamSignInService {
     return { kind: 'refused', status: UPSTREAM_REFUSALS[reason].status, reason, message: UPSTREAM_REFUSALS[reason].words };
   }
 
-  /** Who the identity is in the directory, or why nobody may be. */
-  private async match(connection: SsoConnection, identity: UpstreamIdentity): Promise<Matched> {
+  /** Who the identity is in the directory, or why nobody may be; `known` the bound person when the caller read it. */
+  private async match(connection: SsoConnection, identity: UpstreamIdentity, known?: { bound: EndUserRecord | null }): Promise<Matched> {
     const facts = { subject: identity.subject, email: identity.email ?? undefined };
-    const bound = await this.connections.boundPerson(connection.workspaceId, connection.id, identity.issuer, identity.subject);
+    // `known`: the caller read the bound person already, with a write of its own (decision 1022).
+    const bound = known
+      ? known.bound
+      : await this.connections.boundPerson(connection.workspaceId, connection.id, identity.issuer, identity.subject);
     if (bound) return { user: bound, bound: true };
     const email = identity.email?.trim().toLowerCase();
     if (!email || !identity.emailVerified) return { refusal: new UpstreamRefusal('email_unverified', undefined, facts) };

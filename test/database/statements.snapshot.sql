@@ -935,11 +935,18 @@ SELECT s.id, s.workspace_id, s.name, s.sp_entity_id, s.acs_url, s.name_id_format
 -- sso-requests.sp-by-id
 SELECT s.id, s.workspace_id, s.name, s.sp_entity_id, s.acs_url, s.name_id_format, s.name_id_attribute, s.sign_assertions, s.attribute_mapping, s.sp_cert_pem, s.default_relay_state, s.is_active, s.created_at, s.updated_at FROM saml_service_providers s WHERE s.workspace_id = $2 AND s.id = $1;
 
--- sso-saml-assertion-ids.claim
+-- sso-saml-assertion-ids.claim-and-find-bound
+WITH claimed AS (
 INSERT INTO sso_saml_assertion_ids (workspace_id, connection_id, assertion_id, expires_at)
 VALUES ($1, $2, $3, $4)
 ON CONFLICT (connection_id, assertion_id) DO NOTHING
-RETURNING 1 AS claimed;
+RETURNING 1
+)
+SELECT u.id, u.workspace_id, u.oauth_client_id, u.email, u.first_name, u.last_name, u.is_active, u.email_verified,
+u.password_hash, u.created_at
+FROM claimed
+LEFT JOIN sso_bindings b ON b.workspace_id = $1 AND b.connection_id = $2 AND b.issuer = $5 AND b.subject = $6
+LEFT JOIN end_users u ON u.workspace_id = b.workspace_id AND u.id = b.user_id;
 
 -- sso.bind
 WITH unbound AS (

@@ -101,7 +101,18 @@ export class SamlUpstreamService {
       throw err;
     }
     const facts = { subject: verified.subject, email: verified.email ?? undefined };
-    if (!(await this.assertionIds.claim(connection.workspaceId, connection.id, verified.assertionId, verified.replayableUntil, now))) {
+    // The ID is spent before any other check, and the person its subject is bound to read with it (decision 1022).
+    const claimed = await this.assertionIds.claimAndFindBound(
+      {
+        workspaceId: connection.workspaceId,
+        connectionId: connection.id,
+        assertionId: verified.assertionId,
+        keepUntil: verified.replayableUntil,
+        now,
+      },
+      { issuer: settings.idpEntityId, subject: verified.subject },
+    );
+    if (!claimed) {
       return refuse(new UpstreamRefusal('response_replayed', `assertion ${verified.assertionId} was already used`, facts));
     }
     const answered = pending.find((p) => p.id === verified.inResponseTo);
@@ -118,6 +129,7 @@ export class SamlUpstreamService {
         upstreamMfa: verified.upstreamMfa,
       },
       { request, next: answered?.next ?? safeNext(form.RelayState), previous },
+      claimed,
     );
     return { result, pendingCookie: this.remaining(pendingCookie, now.getTime(), answered ?? null) };
   }
