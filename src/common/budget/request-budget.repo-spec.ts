@@ -116,15 +116,19 @@ describe('RequestBudget on Redis, leasing tokens in batches', () => {
     for (const refusal of refusals) expect(refusal).toMatchObject({ remaining: 0, retryAfterSeconds: 1 });
   });
 
-  it('what a lease has left when it lapses reaches the other instance (decision 1015)', async () => {
-    // 20,000 a second: leases of up to 200 tokens; a bucket of two seconds, which the test never lets fill.
-    const [rate, burst] = [20_000, 40_000];
-    const [a, b] = [instance(rate, burst), instance(rate, burst)];
-    const owner = { policy: 'workspace' as const, id: 'leftovers' };
-    // From a refusal, the bucket holds less than a token: what is admitted since is what the rate refilled.
+  // 20,000 a second: leases of up to 200 tokens; a bucket of two seconds, which these tests never let fill.
+  const [fastRate, fastBurst] = [20_000, 40_000];
+
+  /**
+   * From B's refusal (the bucket then holds less than a token: what is admitted since is what the rate refilled),
+   * A spends each lease as fast as it can: each one runs out, so the next is twice as large, until A holds at least
+   * 100 tokens (between tries the bucket refills what the next lease asks for). Then `release` lets A's tokens go,
+   * and B spends until it is refused again. Answers what A and B admitted, and B's two refusals.
+   */
+  async function leaseThenSpendElsewhere(id: string, release: (a: RequestBudget, owner: BudgetOwner) => Promise<void>) {
+    const [a, b] = [instance(fastRate, fastBurst), instance(fastRate, fastBurst)];
+    const owner = { policy: 'workspace' as const, id };
     const start = await spendUntilRefused(b, owner);
-    // A spends each lease as fast as it can: each one runs out, so the next is twice as large, until A holds at
-    // least 100 tokens (between tries the bucket refills what the next lease asks for; it never fills in 2 s).
     let admitted = 0;
     await eventually(
       async () => {
@@ -134,14 +138,33 @@ describe('RequestBudget on Redis, leasing tokens in batches', () => {
       },
       { intervalMs: 8 },
     );
-    // A's requests stop: its lease lapses and what it holds goes back to the bucket, where B spends it.
-    await eventually(() => expect(a.heldTokens(owner)).toBe(0), { intervalMs: 2 });
+    await release(a, owner);
+    expect(a.heldTokens(owner)).toBe(0);
     const end = await spendUntilRefused(b, owner);
-    admitted += end.admitted;
-    // Each end of the window: a refusal, so the bucket held less than one token (Redis ran the first refusal by
-    // the time it was answered, the last one no sooner than it was sent).
-    expect(admitted).toBeGreaterThanOrEqual((rate * (end.sentAt - start.answeredAt)) / 1000 - 2);
-    expect(admitted).toBeLessThanOrEqual((rate * (end.answeredAt - start.sentAt)) / 1000 + 2);
+    return { admitted: admitted + end.admitted, start, end };
+  }
+
+  /**
+   * Each end of the window is a refusal, so the bucket held less than one token (Redis ran the first refusal by the
+   * time it was answered, the last one no sooner than it was sent): what was admitted between is what the rate
+   * refilled, had no token been lost, and never more.
+   */
+  function expectTheRefillAdmitted({ admitted, start, end }: Awaited<ReturnType<typeof leaseThenSpendElsewhere>>) {
+    expect(admitted).toBeGreaterThanOrEqual((fastRate * (end.sentAt - start.answeredAt)) / 1000 - 2);
+    expect(admitted).toBeLessThanOrEqual((fastRate * (end.answeredAt - start.sentAt)) / 1000 + 2);
+  }
+
+  it('what a lease has left when it lapses reaches the other instance (decision 1015)', async () => {
+    // A's requests stop: its lease lapses and what it holds goes back to the bucket, where B spends it.
+    const spent = await leaseThenSpendElsewhere('leftovers', (a, owner) =>
+      eventually(() => expect(a.heldTokens(owner)).toBe(0), { intervalMs: 2 }),
+    );
+    expectTheRefillAdmitted(spent);
+  });
+
+  it('an instance shutting down gives back what its leases hold (decision 1015)', async () => {
+    const spent = await leaseThenSpendElsewhere('shut-down', (a) => a.onModuleDestroy());
+    expectTheRefillAdmitted(spent);
   });
 
   it('a refusal carries Retry-After and the bucket serves again once it refills', async () => {

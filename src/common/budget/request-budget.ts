@@ -117,6 +117,8 @@ export class RequestBudget implements OnModuleDestroy {
   private readonly leases = new Map<string, Lease>();
   private readonly asking = new Map<string, Promise<unknown>>();
   private sweep?: NodeJS.Timeout;
+  /** Calls that give leftovers back in their own right (not with an ask), until Redis answers them. */
+  private readonly returning = new Set<Promise<void>>();
   private readonly take?: TakeCommand;
   readonly limit: BucketLimit;
   private readonly leaseSize: number;
@@ -163,12 +165,12 @@ export class RequestBudget implements OnModuleDestroy {
     return lease ? lease.left + lease.givingBack : 0;
   }
 
-  /** Gives back what this instance's leases hold, so that another instance can spend it. */
+  /** Gives back what this instance's leases hold, so that another instance can spend it, before Redis is closed. */
   async onModuleDestroy(): Promise<void> {
     clearTimeout(this.sweep);
     this.sweep = undefined;
-    const given = [...this.leases].filter(([, lease]) => lease.left >= 1).map(([key, lease]) => this.giveBack(key, lease));
-    await Promise.all(given);
+    for (const [key, lease] of this.leases) if (lease.left >= 1) void this.giveBack(key, lease);
+    await Promise.all(this.returning);
   }
 
   /** Takes one token from the owner's bucket. */
@@ -349,18 +351,24 @@ export class RequestBudget implements OnModuleDestroy {
   }
 
   /** Gives a lease's leftovers back to the shared bucket in a call of their own. */
-  private async giveBack(key: string, lease: Lease): Promise<void> {
-    if (!this.take) return;
+  private giveBack(key: string, lease: Lease): Promise<void> {
     const returned = this.takeBackLeftovers(lease);
     lease.givingBack += returned;
+    const sent: Promise<void> = this.sendBack(key, returned).finally(() => {
+      lease.givingBack -= returned;
+      this.returning.delete(sent);
+    });
+    this.returning.add(sent);
+    return sent;
+  }
+
+  private async sendBack(key: string, returned: number): Promise<void> {
     try {
-      const [, milliTokens] = await this.take(key, this.limit.ratePerSecond, this.limit.burst, 0, returned);
+      const [, milliTokens] = await this.take!(key, this.limit.ratePerSecond, this.limit.burst, 0, returned);
       // The bucket holds a token again: what this instance remembered of its refusal no longer holds.
       if (milliTokens >= 1000) this.deniedUntil.delete(key);
     } catch {
       // Redis is unreachable: the tokens are lost to the tenant, as every lease's leftovers were before decision 1015.
-    } finally {
-      lease.givingBack -= returned;
     }
   }
 
