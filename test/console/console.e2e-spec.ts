@@ -97,6 +97,7 @@ describe('developer console in a real browser', () => {
         const left = box.x;
         const right = windowWidth - (box.x + box.width);
         gaps[`${heading} at ${width} px`] = Math.round(Math.abs(left - right));
+        if (width === 1280 && heading === 'Sign in') await page.screenshot({ path: shot('console-sign-in.png') });
       }
     }
     expect(gaps).toEqual({
