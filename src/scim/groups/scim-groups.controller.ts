@@ -7,6 +7,7 @@ import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import type { ListQuery } from '../protocol/list-query';
 import type { Projection } from '../protocol/projection';
 import { ListParams, ProjectionParams, SearchParams } from '../protocol/scim-request';
+import { sendLocation } from '../protocol/scim-response';
 import { ScimGroupsService } from './scim-groups.service';
 import { ScimGroupBody, ScimGroupListSchema, ScimGroupSchema } from './group.schemas';
 import {
@@ -37,8 +38,13 @@ export class ScimGroupsController {
 
   @Doc('Create a group', "Creates a group in the token's workspace; Location names it. Unknown attributes are ignored.")
   @ScimCreateRoute(ScimGroupSchema, 'group', ScimGroupBody(), INVALID, TAKEN)
-  create(@CurrentPrincipal() p: ScimPrincipal, @Body() body: unknown, @ReqMeta() meta: RequestMeta) {
-    return this.groups.create(p, body, meta);
+  async create(
+    @CurrentPrincipal() p: ScimPrincipal,
+    @Body() body: unknown,
+    @ReqMeta() meta: RequestMeta,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    return sendLocation(res, await this.groups.create(p, body, meta));
   }
 
   /** POST /Groups/.search (RFC 7644 §3.4.3): the list, with its parameters in the body. Before ':id' routes. */

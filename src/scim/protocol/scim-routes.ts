@@ -3,7 +3,7 @@ import type { ExampleObject } from '@nestjs/swagger/dist/interfaces/open-api-spe
 import { type ErrorSpec, NoBody, ScimBody, ScimErrors, ScimListQuery, ScimProjectionQuery, ScimReturns } from '../../api-docs/decorators';
 import type { NamedSchema } from '../../api-docs/response-schema';
 import { ScimPatchRequestSchema, ScimSearchRequestSchema } from './protocol.schemas';
-import { ScimJson, ScimLocation } from './scim-response';
+import { ScimJson } from './scim-response';
 
 /**
  * The routes of a SCIM resource collection (RFC 7644 §3): each composite names the route, its
@@ -66,9 +66,9 @@ export const ScimCreated = (resource: NamedSchema<unknown>, kind: string) =>
     headers: { Location: { description: `meta.location of the new ${kind}`, schema: { type: 'string' } } },
   });
 
-/** `POST <collection>`: the resource's body, 201 with Location (set from meta.location), and the resource's own errors. */
+/** `POST <collection>`: the resource's body, 201 with Location (the handler sets it: see sendLocation), and the resource's own errors. */
 export const ScimCreateRoute = (resource: NamedSchema<unknown>, kind: string, body: MethodDecorator, ...errors: ErrorSpec[]) =>
-  applyDecorators(body, ScimCreated(resource, kind), ScimErrors(...errors), ScimJson(), ScimLocation(), Post());
+  applyDecorators(body, ScimCreated(resource, kind), ScimErrors(...errors), ScimJson(), Post());
 
 /** `GET <collection>/:id`, shaped by attributes / excludedAttributes. */
 export const ScimGetRoute = (resource: NamedSchema<unknown>, kind: string) =>

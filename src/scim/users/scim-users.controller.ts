@@ -1,11 +1,13 @@
 import { Doc, type ErrorSpec } from '../../api-docs/decorators';
-import { Body, Param } from '@nestjs/common';
+import { Body, Param, Res } from '@nestjs/common';
 import { CurrentPrincipal } from '../../common/auth/auth.decorator';
 import type { ScimPrincipal } from '../../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import type { ListQuery } from '../protocol/list-query';
 import type { Projection } from '../protocol/projection';
 import { ListParams, ProjectionParams, SearchParams } from '../protocol/scim-request';
+import type { Response } from 'express';
+import { sendLocation } from '../protocol/scim-response';
 import { ScimUsersService } from './scim-users.service';
 import {
   ScimCreateRoute,
@@ -43,8 +45,13 @@ export class ScimUsersController {
     'uniqueness',
     'userName (email) is already taken by an active user of the workspace',
   ])
-  create(@CurrentPrincipal() p: ScimPrincipal, @Body() body: unknown, @ReqMeta() meta: RequestMeta) {
-    return this.users.create(p, body, meta);
+  async create(
+    @CurrentPrincipal() p: ScimPrincipal,
+    @Body() body: unknown,
+    @ReqMeta() meta: RequestMeta,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    return sendLocation(res, await this.users.create(p, body, meta));
   }
 
   /** POST /Users/.search (RFC 7644 §3.4.3): the list, with its parameters in the body. Before ':id' routes. */
