@@ -34,6 +34,9 @@ describe('readEml', () => {
 describe('codesIn and linksIn', () => {
   it('finds six-digit codes once each, not longer numbers, and links without trailing punctuation', () => {
     expect(codesIn('Your code 123456', 'Code: 123456, or 654321; not 1234567')).toEqual(['123456', '654321']);
+    expect(codesIn('Your code is 246810.', 'Sent to files-4b746621-416@example.test, ab123456@x.test, 123456-7@x.test')).toEqual([
+      '246810',
+    ]);
     expect(linksIn('Open https://id.example/auth/login/?x=1. Or (http://localhost:3000/a).')).toEqual([
       'https://id.example/auth/login/?x=1',
       'http://localhost:3000/a',

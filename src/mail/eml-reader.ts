@@ -14,9 +14,12 @@ export function readEml(raw: string): ReadMail {
   return { subject: decodeWords(headers.get('subject') ?? ''), to: decodeWords(headers.get('to') ?? ''), text: plainText(headers, body) };
 }
 
-/** The six-digit codes a mail carries (subject first, then body), each once. */
+/**
+ * The six-digit codes a mail carries (subject first, then body), each once: six digits standing alone, not
+ * part of a longer number, a word or an address (`ab123456@example.com` names a person, it is no code).
+ */
 export function codesIn(...texts: Array<string | null>): string[] {
-  const found = texts.flatMap((text) => [...(text ?? '').matchAll(/(?<![0-9])[0-9]{6}(?![0-9])/g)].map((m) => m[0]));
+  const found = texts.flatMap((text) => [...(text ?? '').matchAll(/(?<![\w.@+-])[0-9]{6}(?![\w@-])/g)].map((m) => m[0]));
   return [...new Set(found)];
 }
 
