@@ -1,9 +1,7 @@
-import { aTenant, anEndUser, Tenant, TestEndUser } from '../end-users/support';
-import { createTestApp, TestApp } from '../support/app';
-import { startSmtpReceiver, SmtpReceiver } from '../support/smtp-receiver';
-import { newBrowser, signInWithCookie } from './support/browser-flow';
-import { aRegisteredSp, authorizePath, craftedRequest, formFields } from './support/saml-sso.helpers';
-import { samlEnv } from './support/saml-env';
+import type { Tenant } from '../end-users/support';
+import type { TestApp } from '../support/app';
+import { craftedRequest, formFields } from './support/saml-sso.helpers';
+import { aSignedInBrowser, twoInstancesForSuite } from './support/two-instances';
 
 /**
  * SSO keeps the SP registrations it read in each instance's credential cache (decision 1025). A change to a
@@ -11,31 +9,15 @@ import { samlEnv } from './support/saml-env';
  * instance sees the new ACS URL, the SP disabled, or the SP gone.
  */
 describe('SP registration changes seen by SSO on every instance', () => {
+  const suite = twoInstancesForSuite();
   let t: TestApp;
   let other: TestApp;
-  let smtp: SmtpReceiver;
   let tenant: Tenant;
-  let user: TestEndUser;
-  beforeAll(async () => {
-    smtp = await startSmtpReceiver();
-    t = await createTestApp({ ...samlEnv(), SMTP_URL: smtp.url });
-    other = await createTestApp({ ...samlEnv(), SMTP_URL: smtp.url });
-    tenant = await aTenant(t);
-    user = await anEndUser(t, tenant.client, { smtp, firstName: 'Ada' });
-  });
-  afterAll(async () => {
-    await other.close();
-    await t.close();
-    await smtp.stop();
-  });
+  beforeAll(() => ({ t, other, tenant } = suite));
 
   /** An SP and a browser signed in at the first instance, answered once by each instance (so each has read the SP). */
   async function servedByBoth() {
-    const sp = await aRegisteredSp(t, tenant.dev, tenant.ws);
-    const browser = newBrowser(t);
-    const start = await browser.get((await authorizePath(sp)).path).expect(302);
-    const { next, cookie } = await signInWithCookie(browser, start.headers.location as string, user);
-    await browser.get(next).expect(200);
+    const { sp, cookie } = await aSignedInBrowser(suite);
     for (const app of [t, other]) await sso(app, sp.entityId, cookie).expect(200);
     return { sp, cookie };
   }

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Clock } from '../../src/common/clock';
-import { aTenant, anEndUser, Tenant, TestEndUser } from '../end-users/support';
+import type { Tenant, TestEndUser } from '../end-users/support';
 import { createTestApp, TestApp } from '../support/app';
 import { aDeveloper, aWorkspace, TestDeveloper, TestWorkspace } from '../support/factories';
-import { startSmtpReceiver, SmtpReceiver } from '../support/smtp-receiver';
-import { newBrowser, signInWithCookie } from './support/browser-flow';
-import { aRegisteredSp, auditEvents, authorizePath, craftedRequest, formFields } from './support/saml-sso.helpers';
+import { aRegisteredSp, auditEvents, craftedRequest, formFields } from './support/saml-sso.helpers';
 import { samlEnv } from './support/saml-env';
+import { aSignedInBrowser, twoInstancesForSuite } from './support/two-instances';
 
 const newId = () => `_${randomUUID().replace(/-/g, '')}`;
 
@@ -126,33 +125,15 @@ describe('AuthnRequest replay and freshness', () => {
  * audit row (decision 0988): still once, across instances, and once when the same request races itself.
  */
 describe('AuthnRequest replay from a signed-in browser', () => {
+  const suite = twoInstancesForSuite();
   let t: TestApp;
   let other: TestApp;
-  let smtp: SmtpReceiver;
   let tenant: Tenant;
   let user: TestEndUser;
-  beforeAll(async () => {
-    smtp = await startSmtpReceiver();
-    t = await createTestApp({ ...samlEnv(), SMTP_URL: smtp.url });
-    other = await createTestApp({ ...samlEnv(), SMTP_URL: smtp.url });
-    tenant = await aTenant(t);
-    user = await anEndUser(t, tenant.client, { smtp, firstName: 'Ada' });
-  });
-  afterAll(async () => {
-    await other.close();
-    await t.close();
-    await smtp.stop();
-  });
+  beforeAll(() => ({ t, other, tenant, user } = suite));
 
   /** An SP and a browser signed in at the first instance; its session cookie, which the second instance honours too. */
-  async function signedIn() {
-    const sp = await aRegisteredSp(t, tenant.dev, tenant.ws);
-    const browser = newBrowser(t);
-    const start = await browser.get((await authorizePath(sp)).path).expect(302);
-    const { next, cookie } = await signInWithCookie(browser, start.headers.location as string, user);
-    await browser.get(next).expect(200);
-    return { sp, cookie };
-  }
+  const signedIn = () => aSignedInBrowser(suite);
 
   const rowsFor = async (eventType: string, requestId: string) =>
     (await auditEvents(t, tenant.dev, tenant.ws, eventType)).filter((e) => e.metadata.request_id === requestId);
