@@ -108,8 +108,8 @@ describe('SAML authentication contexts met by a second factor', () => {
     expect(success.find((e) => e.target_id === sp.id)?.metadata).toMatchObject({ authn_context_class: REFEDS_MFA });
   });
 
-  it('accepts a passkey as the second factor: the assertion names the REFEDS MFA class and pysaml2 and python3-saml accept it', async () => {
-    const user = await anEndUser(t, tenant.client, { smtp });
+  /** Enrols a passkey for the user through the end-user API (their only second factor): the authenticator holding it. */
+  async function aPasskeyOf(user: TestEndUser): Promise<SoftAuthenticator> {
     const device = new SoftAuthenticator(t.config.PUBLIC_BASE_URL);
     const { access_token } = await logIn(t, user);
     const options = await t.http().post('/e/v1/auth/mfa/passkeys/options/').set(bearer(access_token)).send({}).expect(200);
@@ -119,6 +119,12 @@ describe('SAML authentication contexts met by a second factor', () => {
       .set(bearer(access_token))
       .send({ credential: device.register(options.body) })
       .expect(201);
+    return device;
+  }
+
+  it('accepts a passkey as the second factor: the assertion names the REFEDS MFA class and pysaml2 and python3-saml accept it', async () => {
+    const user = await anEndUser(t, tenant.client, { smtp });
+    const device = await aPasskeyOf(user);
     const sp = await aRegisteredSp(t, tenant.dev, tenant.ws);
     const browser = newBrowser(t);
     const start = await browser.get(spRequest(sp, requested('exact', REFEDS_MFA))).expect(302);
@@ -155,15 +161,7 @@ describe('SAML authentication contexts met by a second factor', () => {
 
   it('never loops between the SSO and the step-up for a passkey session asked for exact TimeSyncToken: a signed NoAuthnContext naming the user (decision 0215)', async () => {
     const user = await anEndUser(t, tenant.client, { smtp });
-    const device = new SoftAuthenticator(t.config.PUBLIC_BASE_URL);
-    const { access_token } = await logIn(t, user);
-    const options = await t.http().post('/e/v1/auth/mfa/passkeys/options/').set(bearer(access_token)).send({}).expect(200);
-    await t
-      .http()
-      .post('/e/v1/auth/mfa/passkeys/')
-      .set(bearer(access_token))
-      .send({ credential: device.register(options.body) })
-      .expect(201);
+    const device = await aPasskeyOf(user);
     // The browser signs in with the password and the passkey (a session that used a second factor).
     const browser = newBrowser(t);
     const first = await aRegisteredSp(t, tenant.dev, tenant.ws);
@@ -212,15 +210,7 @@ describe('SAML authentication contexts met by a second factor', () => {
     // The browser signed in with the password before the account had its only factor, a passkey.
     const browser = newBrowser(t);
     await ssoAs(browser, spRequest(await aRegisteredSp(t, tenant.dev, tenant.ws)), user);
-    const device = new SoftAuthenticator(t.config.PUBLIC_BASE_URL);
-    const { access_token } = await logIn(t, user);
-    const options = await t.http().post('/e/v1/auth/mfa/passkeys/options/').set(bearer(access_token)).send({}).expect(200);
-    await t
-      .http()
-      .post('/e/v1/auth/mfa/passkeys/')
-      .set(bearer(access_token))
-      .send({ credential: device.register(options.body) })
-      .expect(201);
+    const device = await aPasskeyOf(user);
 
     const sp = await aRegisteredSp(t, tenant.dev, tenant.ws);
     const start = await browser.get(spRequest(sp, requested('exact', `${AC}TimeSyncToken`))).expect(302);
