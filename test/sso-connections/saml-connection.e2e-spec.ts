@@ -143,6 +143,21 @@ describe('SSO connections: SAML sign-in end to end', () => {
     await page.goto(`${t.baseUrl}/auth/sso/${connection.id}/?next=${encodeURIComponent(next)}`);
   }
 
+  /**
+   * An application's authorization request through the connection in a fresh Chromium context: the URL the
+   * browser lands on at the application's redirect URI (the application itself is not served).
+   */
+  async function landedAtTheApp(person: UpstreamPerson, authorizationUrl: string): Promise<URL> {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.route('https://app.example.test/**', (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: 'callback' }));
+    await throughTheConnection(page, person, authorizationUrl);
+    await page.waitForURL((landed) => landed.href.startsWith(REDIRECT_URI));
+    const landed = new URL(page.url());
+    await context.close();
+    return landed;
+  }
+
   it('serves our SP metadata at sp_metadata_url: the entity id, the ACS and signed assertions wanted', async () => {
     const res = await t.http().get(new URL(connection.sp_metadata_url).pathname).expect(200);
     expect(res.headers['content-type']).toMatch(/application\/samlmetadata\+xml/);
@@ -203,15 +218,7 @@ describe('SSO connections: SAML sign-in end to end', () => {
         nonce,
         state,
       });
-      const context = await browser.newContext();
-      const page = await context.newPage();
-      await page.route('https://app.example.test/**', (route) =>
-        route.fulfill({ status: 200, contentType: 'text/plain', body: 'callback' }),
-      );
-      await throughTheConnection(page, person.upstream, url.href);
-      await page.waitForURL((landed) => landed.href.startsWith(REDIRECT_URI));
-      const landed = new URL(page.url());
-      await context.close();
+      const landed = await landedAtTheApp(person.upstream, url.href);
       const tokens = await oidc.authorizationCodeGrant(config, landed, {
         pkceCodeVerifier: verifier,
         expectedNonce: nonce,
@@ -240,14 +247,7 @@ describe('SSO connections: SAML sign-in end to end', () => {
           ...forcing,
         });
         served.lastRequest = null;
-        const context = await browser.newContext();
-        const page = await context.newPage();
-        await page.route('https://app.example.test/**', (route) =>
-          route.fulfill({ status: 200, contentType: 'text/plain', body: 'callback' }),
-        );
-        await throughTheConnection(page, person.upstream, url.href);
-        await page.waitForURL((landed) => landed.href.startsWith(REDIRECT_URI));
-        await context.close();
+        await landedAtTheApp(person.upstream, url.href);
         expect(served.lastRequest).toMatchObject({ forceAuthn: true });
       }
     });
