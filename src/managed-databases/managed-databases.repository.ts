@@ -7,6 +7,7 @@ import type { Tx } from '../database/unit-of-work';
 import { type JobStatus, ManagedDatabaseBackup } from './entities/managed-database-backup.entity';
 import { ManagedDatabaseRestore } from './entities/managed-database-restore.entity';
 import { type DatabaseStatus, ManagedDatabase } from './entities/managed-database.entity';
+import { inCreationOrder } from '../database/workspace-row';
 
 /** For the rest of the transaction, a lock wait gives up after 5 s (set_config: SET LOCAL cannot be prepared). */
 const LOCK_TIMEOUT = statement('managed-databases.lock-timeout', `SELECT set_config('lock_timeout', '5s', true)`, NO_ROW);
@@ -59,7 +60,7 @@ export class ManagedDatabasesRepository {
   }
 
   listDatabases(workspaceId: string): Promise<ManagedDatabase[]> {
-    return this.databases.find({ where: { workspaceId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return inCreationOrder(this.databases, workspaceId);
   }
 
   /** A database visible to the developer: they are a member of its workspace. */

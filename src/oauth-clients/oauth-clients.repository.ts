@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import type { Tx } from '../database/unit-of-work';
 import { findVisibleToMember } from '../workspaces/visible-to-member';
 import { OAuthClient } from './entities/oauth-client.entity';
+import { inCreationOrder } from '../database/workspace-row';
 
 /** What an application says about itself as an OpenID client (decisions 0913, 0930). */
 export type OpenIdClientSettings = Pick<
@@ -39,7 +40,7 @@ export class OAuthClientsRepository {
 
   /** The workspace's clients, oldest first. */
   listForWorkspace(workspaceId: string): Promise<OAuthClient[]> {
-    return this.dataSource.getRepository(OAuthClient).find({ where: { workspaceId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return inCreationOrder(this.dataSource.getRepository(OAuthClient), workspaceId);
   }
 
   /**

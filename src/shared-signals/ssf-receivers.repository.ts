@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Tx } from '../database/unit-of-work';
+import { inCreationOrder, insertWorkspaceRow } from '../database/workspace-row';
 import { DefaultSubjects, SsfReceiver } from './entities/ssf-receiver.entity';
 
 export interface NewReceiver {
@@ -17,14 +18,12 @@ export interface NewReceiver {
 export class SsfReceiversRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async insert(tx: Tx, workspaceId: string, values: NewReceiver): Promise<SsfReceiver> {
-    const repo = tx.getRepository(SsfReceiver);
-    const saved = await repo.save(repo.create({ workspaceId, ...values }));
-    return (await repo.findOneBy({ id: saved.id }))!;
+  insert(tx: Tx, workspaceId: string, values: NewReceiver): Promise<SsfReceiver> {
+    return insertWorkspaceRow(tx, SsfReceiver, { workspaceId, ...values });
   }
 
   list(workspaceId: string): Promise<SsfReceiver[]> {
-    return this.dataSource.getRepository(SsfReceiver).find({ where: { workspaceId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return inCreationOrder(this.dataSource.getRepository(SsfReceiver), workspaceId);
   }
 
   /** Any workspace's receiver by id: the service checks membership of its workspace. */

@@ -4,6 +4,7 @@ import { DataSource, In, IsNull, LessThan, Not } from 'typeorm';
 import { computed, entityColumns, NO_ROW } from '../database/row-shape';
 import { first, run, statement } from '../database/statement';
 import type { Tx } from '../database/unit-of-work';
+import { insertWorkspaceRow } from '../database/workspace-row';
 import { SsfSet } from './entities/ssf-set.entity';
 import { SsfStreamSubject } from './entities/ssf-stream-subject.entity';
 import { DeliveryMethod, SsfStream, StreamStatus } from './entities/ssf-stream.entity';
@@ -191,9 +192,7 @@ export class SsfStreamsRepository {
 
   async insert(tx: Tx, workspaceId: string, receiverId: string, values: StreamValues): Promise<SsfStream> {
     const [{ position, auditPosition }] = await run(tx, HEAD, [workspaceId]);
-    const repo = tx.getRepository(SsfStream);
-    const saved = await repo.save(repo.create({ workspaceId, receiverId, ...values, position, auditPosition }));
-    return (await repo.findOneBy({ id: saved.id }))!;
+    return insertWorkspaceRow(tx, SsfStream, { workspaceId, receiverId, ...values, position, auditPosition });
   }
 
   /** The receiver's stream (one per receiver), locked for update when `tx` is given. */

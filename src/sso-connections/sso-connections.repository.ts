@@ -6,6 +6,7 @@ import { computed, entityColumns, NO_ROW } from '../database/row-shape';
 import { first, one, run, statement } from '../database/statement';
 import { runWithRiders } from '../database/statement-riders';
 import type { Tx } from '../database/unit-of-work';
+import { inCreationOrder, insertWorkspaceRow } from '../database/workspace-row';
 import type { StatementRider } from '../events/domain-events';
 import type { NewSession } from '../sessions/sessions.repository';
 import { EndUser } from '../end-user-directory/entities/end-user.entity';
@@ -225,14 +226,12 @@ export class DomainTaken extends Error {}
 export class SsoConnectionsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async insert(tx: Tx, workspaceId: string, values: NewConnection): Promise<SsoConnection> {
-    const repo = tx.getRepository(SsoConnection);
-    const saved = await repo.save(repo.create({ workspaceId, ...values }));
-    return (await repo.findOneBy({ id: saved.id }))!;
+  insert(tx: Tx, workspaceId: string, values: NewConnection): Promise<SsoConnection> {
+    return insertWorkspaceRow(tx, SsoConnection, { workspaceId, ...values });
   }
 
   listForWorkspace(workspaceId: string): Promise<SsoConnection[]> {
-    return this.dataSource.getRepository(SsoConnection).find({ where: { workspaceId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return inCreationOrder(this.dataSource.getRepository(SsoConnection), workspaceId);
   }
 
   /** The connection, if the developer is a member of its workspace (404 otherwise, never 403 across tenants). */

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { entityColumns } from '../database/row-shape';
 import { first, run, statement } from '../database/statement';
 import type { Tx } from '../database/unit-of-work';
+import { inCreationOrder, insertWorkspaceRow } from '../database/workspace-row';
 import { findVisibleToMember } from '../workspaces/visible-to-member';
 import { WebhookDelivery } from './entities/webhook-delivery.entity';
 import { WebhookSubscription } from './entities/webhook-subscription.entity';
@@ -105,24 +106,20 @@ export interface NewDelivery {
 export class WebhooksRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async insert(tx: Tx, workspaceId: string, values: NewSubscription): Promise<WebhookSubscription> {
-    const repo = tx.getRepository(WebhookSubscription);
-    const saved = await repo.save(
-      repo.create({
-        workspaceId,
-        url: values.url,
-        eventTypes: values.eventTypes,
-        description: values.description,
-        secretEncrypted: values.secretEncrypted,
-        position: String(values.position),
-        directoryPosition: String(values.directoryPosition),
-      }),
-    );
-    return (await repo.findOneBy({ id: saved.id }))!;
+  insert(tx: Tx, workspaceId: string, values: NewSubscription): Promise<WebhookSubscription> {
+    return insertWorkspaceRow(tx, WebhookSubscription, {
+      workspaceId,
+      url: values.url,
+      eventTypes: values.eventTypes,
+      description: values.description,
+      secretEncrypted: values.secretEncrypted,
+      position: String(values.position),
+      directoryPosition: String(values.directoryPosition),
+    });
   }
 
   listForWorkspace(workspaceId: string): Promise<WebhookSubscription[]> {
-    return this.dataSource.getRepository(WebhookSubscription).find({ where: { workspaceId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return inCreationOrder(this.dataSource.getRepository(WebhookSubscription), workspaceId);
   }
 
   /** The endpoint, if the developer is a member of its workspace (404 otherwise, never 403 across tenants). */

@@ -9,6 +9,7 @@ import type { Tx } from '../../database/unit-of-work';
 import { notifyCredentialRevoked, type RevocationNotice } from '../../common/auth/credential-cache';
 import { SamlServiceProvider } from './entities/saml-service-provider.entity';
 import { SAML_ERRORS } from '../saml.errors';
+import { inCreationOrder } from '../../database/workspace-row';
 
 /** What a developer sets on a registration (everything but identity, tenancy and timestamps). */
 export type SpFields = Pick<
@@ -90,7 +91,7 @@ export class SamlSpsRepository {
   constructor(@InjectRepository(SamlServiceProvider) private readonly sps: Repository<SamlServiceProvider>) {}
 
   list(workspaceId: string): Promise<SamlServiceProvider[]> {
-    return this.sps.find({ where: { workspaceId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return inCreationOrder(this.sps, workspaceId);
   }
 
   /**

@@ -7,6 +7,7 @@ import { first, one, statement } from '../../database/statement';
 import type { Tx } from '../../database/unit-of-work';
 import { ScimOAuthClientSecret } from './entities/scim-oauth-client-secret.entity';
 import { JwkSet, ScimOAuthClient } from './entities/scim-oauth-client.entity';
+import { inCreationOrder } from '../../database/workspace-row';
 
 export interface ClientKeys {
   jwks: JwkSet | null;
@@ -73,7 +74,7 @@ export class ScimClientsRepository {
 
   /** Oldest first. */
   async listClients(workspaceId: string): Promise<ScimOAuthClient[]> {
-    return this.dataSource.getRepository(ScimOAuthClient).find({ where: { workspaceId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return inCreationOrder(this.dataSource.getRepository(ScimOAuthClient), workspaceId);
   }
 
   /** The secrets of these clients of the workspace, oldest first (hashes included only for authentication). */

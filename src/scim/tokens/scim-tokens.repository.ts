@@ -6,6 +6,7 @@ import { entityColumns } from '../../database/row-shape';
 import { first, one, statement } from '../../database/statement';
 import type { Tx } from '../../database/unit-of-work';
 import { ScimToken } from './entities/scim-token.entity';
+import { inCreationOrder } from '../../database/workspace-row';
 
 export interface NewScimToken {
   label: string;
@@ -47,7 +48,7 @@ export class ScimTokensRepository {
 
   /** Oldest first. */
   async list(workspaceId: string): Promise<ScimToken[]> {
-    return this.tokens.find({ where: { workspaceId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return inCreationOrder(this.tokens, workspaceId);
   }
 
   /**
