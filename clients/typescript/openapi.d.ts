@@ -4218,11 +4218,6 @@ export interface components {
       /** @example CI pipeline */
       label: string;
       /**
-       * @description Shown once; send as `Authorization: Bearer …`.
-       * @example dat_R2x0bE9uZVRpbWVTZWNyZXRUb2tlbkV4YW1wbGU
-       */
-      token: string;
-      /**
        * Format: date-time
        * @example 2026-11-24T12:00:00.000Z
        */
@@ -4232,6 +4227,11 @@ export interface components {
        * @example 2026-11-24T12:00:00.000Z
        */
       created_at: string;
+      /**
+       * @description Shown once; send as `Authorization: Bearer …`.
+       * @example dat_R2x0bE9uZVRpbWVTZWNyZXRUb2tlbkV4YW1wbGU
+       */
+      token: string;
     };
     /** @description One directory change (docs/events.md). data is the object as it was at that moment. */
     DirectoryEvent: {

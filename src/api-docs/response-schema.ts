@@ -68,6 +68,19 @@ type BareValueOf<S> = S extends { $ref: string; [VIEW]?: infer T }
 type ObjectOf<P, R> = Flat<{ -readonly [K in keyof P & R]: ValueOf<P[K]> } & { -readonly [K in Exclude<keyof P, R>]?: ValueOf<P[K]> }>;
 type Flat<T> = { [K in keyof T]: T[K] };
 
+/**
+ * A named object schema whose every property is required (most views): the required list is read
+ * off the properties, so a property is named once and a new one cannot be left out of the list.
+ */
+export function allRequiredSchema<const S extends { type: 'object'; properties: object }>(name: string, schema: S) {
+  const { properties, ...rest } = schema;
+  const required = Object.keys(properties) as (keyof S['properties'] & string)[];
+  return namedSchema(name, { ...rest, required, properties } as Omit<S, 'properties'> & {
+    required: typeof required;
+    properties: S['properties'];
+  });
+}
+
 /** Building blocks of the schemas. */
 export const id = { type: 'string', format: 'uuid', example: '3f0c6a52-2f59-4f8e-9a51-5b0f7d0c2e11' } as const;
 export const time = { type: 'string', format: 'date-time', example: '2026-11-24T12:00:00.000Z' } as const;

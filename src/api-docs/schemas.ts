@@ -1,4 +1,4 @@
-import { namedSchema, str } from './response-schema';
+import { allRequiredSchema, namedSchema, str } from './response-schema';
 
 /**
  * The bodies every feature answers alike: the JSON error body (common/exception.filter.ts), the
@@ -50,8 +50,7 @@ export const ScimErrorSchema = namedSchema('ScimError', {
   },
 });
 
-export const SuccessSchema = namedSchema('Success', {
+export const SuccessSchema = allRequiredSchema('Success', {
   type: 'object',
-  required: ['success'],
   properties: { success: { type: 'boolean', enum: [true], example: true } },
 });

@@ -1,25 +1,7 @@
-import { id, namedSchema, nextCursor, pageSchema, ref, str, time } from '../api-docs/response-schema';
+import { allRequiredSchema, id, nextCursor, pageSchema, ref, str, time } from '../api-docs/response-schema';
 
-export const AuditEventSchema = namedSchema('AuditEvent', {
+export const AuditEventSchema = allRequiredSchema('AuditEvent', {
   type: 'object',
-  required: [
-    'id',
-    'workspace_id',
-    'event_type',
-    'severity',
-    'actor_type',
-    'actor_id',
-    'actor_email',
-    'target_type',
-    'target_id',
-    'oauth_client_id',
-    'ip_address',
-    'user_agent',
-    'request_id',
-    'message',
-    'metadata',
-    'created_at',
-  ],
   properties: {
     id,
     workspace_id: { ...id, nullable: true },
@@ -48,10 +30,9 @@ export const AuditPageSchema = pageSchema('AuditPage', AuditEventSchema, {
   limit: { type: 'integer', example: 50 },
 });
 
-export const AuditVerifyResultSchema = namedSchema('AuditVerifyResult', {
+export const AuditVerifyResultSchema = allRequiredSchema('AuditVerifyResult', {
   type: 'object',
   description: 'What GET /developer/audit/verify/ found: the links and checkpoints that check out, and the first break, if any.',
-  required: ['verified', 'checkpoints', 'first_break'],
   properties: {
     verified: { type: 'integer', example: 1234, description: 'Links recomputed and found intact, in seq order, before any break.' },
     checkpoints: { type: 'integer', example: 20, description: 'Signed checkpoints in the span whose signature and head matched.' },
@@ -80,10 +61,9 @@ export const AuditVerifyResultSchema = namedSchema('AuditVerifyResult', {
   },
 });
 
-export const AuditCheckpointSchema = namedSchema('AuditCheckpoint', {
+export const AuditCheckpointSchema = allRequiredSchema('AuditCheckpoint', {
   type: 'object',
   description: 'A signed chain head: an Ed25519 signature over its workspace_id, seq, event_id, hash and signed_at (docs/audit.md).',
-  required: ['id', 'workspace_id', 'seq', 'event_id', 'hash', 'key_id', 'signature', 'signed_at'],
   properties: {
     id,
     workspace_id: id,
@@ -106,9 +86,8 @@ export const AuditCheckpointPageSchema = pageSchema(
   nextCursor('integer', 1234, 'A seq: pass it as `cursor` for the next page; null at the end.'),
 );
 
-export const AuditPublicKeySchema = namedSchema('AuditPublicKey', {
+export const AuditPublicKeySchema = allRequiredSchema('AuditPublicKey', {
   type: 'object',
-  required: ['key_id', 'algorithm', 'public_key', 'status'],
   properties: {
     key_id: str('audit-2026-11'),
     algorithm: { type: 'string', enum: ['Ed25519'], example: 'Ed25519' },
@@ -127,8 +106,7 @@ export const AuditPublicKeySchema = namedSchema('AuditPublicKey', {
   },
 });
 
-export const AuditPublicKeysSchema = namedSchema('AuditPublicKeys', {
+export const AuditPublicKeysSchema = allRequiredSchema('AuditPublicKeys', {
   type: 'object',
-  required: ['keys'],
   properties: { keys: { type: 'array', items: ref(AuditPublicKeySchema) } },
 });

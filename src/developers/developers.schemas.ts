@@ -1,14 +1,12 @@
-import { id, namedSchema, nullableTime, ref, str, time } from '../api-docs/response-schema';
+import { allRequiredSchema, id, nullableTime, ref, str, time } from '../api-docs/response-schema';
 
-export const DeveloperSchema = namedSchema('Developer', {
+export const DeveloperSchema = allRequiredSchema('Developer', {
   type: 'object',
-  required: ['id', 'email', 'name', 'created_at'],
   properties: { id, email: str('dev@example.com', { format: 'email' }), name: str('Grace Hopper'), created_at: time },
 });
 
-export const DeveloperLoginSchema = namedSchema('DeveloperLogin', {
+export const DeveloperLoginSchema = allRequiredSchema('DeveloperLogin', {
   type: 'object',
-  required: ['developer', 'csrf_token'],
   properties: {
     developer: ref(DeveloperSchema),
     csrf_token: str('q5Xo1b9v0mQ2Yk3Zr8w7tA', {
@@ -17,20 +15,15 @@ export const DeveloperLoginSchema = namedSchema('DeveloperLogin', {
   },
 });
 
-export const DeveloperTokenSchema = namedSchema('DeveloperToken', {
+export const DeveloperTokenSchema = allRequiredSchema('DeveloperToken', {
   type: 'object',
-  required: ['id', 'label', 'expires_at', 'created_at'],
   properties: { id, label: str('CI pipeline'), expires_at: nullableTime, created_at: time },
 });
 
-export const DeveloperTokenCreatedSchema = namedSchema('DeveloperTokenCreated', {
+export const DeveloperTokenCreatedSchema = allRequiredSchema('DeveloperTokenCreated', {
   type: 'object',
-  required: ['id', 'label', 'token', 'expires_at', 'created_at'],
   properties: {
-    id,
-    label: str('CI pipeline'),
+    ...DeveloperTokenSchema.schema.properties,
     token: str('dat_R2x0bE9uZVRpbWVTZWNyZXRUb2tlbkV4YW1wbGU', { description: 'Shown once; send as `Authorization: Bearer …`.' }),
-    expires_at: nullableTime,
-    created_at: time,
   },
 });

@@ -1,4 +1,4 @@
-import { id, namedSchema, pageSchema, str } from '../api-docs/response-schema';
+import { allRequiredSchema, id, namedSchema, pageSchema, str } from '../api-docs/response-schema';
 import { DIRECTORY_EVENT_TYPES } from '../events/domain-events';
 
 export const DirectoryEventSchema = namedSchema('DirectoryEvent', {
@@ -49,11 +49,10 @@ export const DirectoryEventPageSchema = pageSchema('DirectoryEventPage', Directo
   },
 });
 
-export const DirectorySnapshotSchema = namedSchema('DirectorySnapshot', {
+export const DirectorySnapshotSchema = allRequiredSchema('DirectorySnapshot', {
   type: 'object',
   description:
     'The whole directory, read in one snapshot, and the feed position it reflects: every event up to seq is in it. Continue with GET /developer/events/?after=seq (an event after seq may repeat a change the snapshot already shows; apply events as upserts).',
-  required: ['seq', 'users', 'groups', 'memberships'],
   example: {
     seq: 42,
     users: [

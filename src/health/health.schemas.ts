@@ -1,7 +1,6 @@
-import { namedSchema } from '../api-docs/response-schema';
+import { allRequiredSchema } from '../api-docs/response-schema';
 
-export const LivenessSchema = namedSchema('Liveness', {
+export const LivenessSchema = allRequiredSchema('Liveness', {
   type: 'object',
-  required: ['status'],
   properties: { status: { type: 'string', enum: ['ok'], example: 'ok' } },
 });

@@ -1,8 +1,7 @@
-import { namedSchema, nullableTime, str } from '../api-docs/response-schema';
+import { allRequiredSchema, nullableTime, str } from '../api-docs/response-schema';
 
-export const EmailTemplateSchema = namedSchema('EmailTemplate', {
+export const EmailTemplateSchema = allRequiredSchema('EmailTemplate', {
   type: 'object',
-  required: ['name', 'display_name', 'subject', 'from_name', 'body', 'placeholders', 'is_default', 'updated_at'],
   properties: {
     name: {
       type: 'string',

@@ -1,24 +1,7 @@
-import { id, namedSchema, ref, str, time } from '../api-docs/response-schema';
+import { allRequiredSchema, id, namedSchema, ref, str, time } from '../api-docs/response-schema';
 
-export const OAuthClientSchema = namedSchema('OAuthClient', {
+export const OAuthClientSchema = allRequiredSchema('OAuthClient', {
   type: 'object',
-  required: [
-    'id',
-    'client_id',
-    'name',
-    'workspace_id',
-    'redirect_uris',
-    'post_logout_redirect_uris',
-    'client_type',
-    'first_party',
-    'allow_signup',
-    'subject_type',
-    'id_token_signed_response_alg',
-    'require_pkce',
-    'token_endpoint_auth_method',
-    'jwks',
-    'created_at',
-  ],
   properties: {
     id,
     client_id: str('cli_5f2b9c0e7a4d1e3f6a8b0c2d', {

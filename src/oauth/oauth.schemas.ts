@@ -1,4 +1,4 @@
-import { id, namedSchema, str } from '../api-docs/response-schema';
+import { allRequiredSchema, id, namedSchema, str } from '../api-docs/response-schema';
 
 export const OAuthTokenResponseSchema = namedSchema('OAuthTokenResponse', {
   type: 'object',
@@ -45,10 +45,9 @@ export const OAuthRevocationSchema = namedSchema('OAuthRevocation', {
   example: {},
 });
 
-export const OAuthErrorSchema = namedSchema('OAuthError', {
+export const OAuthErrorSchema = allRequiredSchema('OAuthError', {
   type: 'object',
   description: 'RFC 6749 §5.2 error body.',
-  required: ['error', 'error_description'],
   properties: { error: str('invalid_client'), error_description: str('client authentication failed') },
 });
 
@@ -85,10 +84,9 @@ export const OAuthServerMetadataSchema = namedSchema('OAuthServerMetadata', {
   },
 });
 
-export const JwksSchema = namedSchema('Jwks', {
+export const JwksSchema = allRequiredSchema('Jwks', {
   type: 'object',
   description: 'RFC 7517 JWK Set.',
-  required: ['keys'],
   properties: { keys: { type: 'array', items: { type: 'object', additionalProperties: true } } },
   example: {
     keys: [{ kty: 'OKP', crv: 'Ed25519', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo', kid: 'eddsa-1', alg: 'EdDSA', use: 'sig' }],

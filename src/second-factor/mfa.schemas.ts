@@ -1,8 +1,7 @@
-import { id, namedSchema, nullableTime, ref, str, time } from '../api-docs/response-schema';
+import { allRequiredSchema, id, namedSchema, nullableTime, ref, str, time } from '../api-docs/response-schema';
 
-export const MfaStatusSchema = namedSchema('MfaStatus', {
+export const MfaStatusSchema = allRequiredSchema('MfaStatus', {
   type: 'object',
-  required: ['totp', 'passkeys', 'recovery_codes_left'],
   properties: {
     totp: { type: 'boolean', example: true, description: 'An authenticator app is set up (confirmed).' },
     passkeys: {
@@ -17,9 +16,8 @@ export const MfaStatusSchema = namedSchema('MfaStatus', {
   },
 });
 
-export const TotpEnrolmentSchema = namedSchema('TotpEnrolment', {
+export const TotpEnrolmentSchema = allRequiredSchema('TotpEnrolment', {
   type: 'object',
-  required: ['secret', 'otpauth_uri'],
   properties: {
     secret: str('JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP', { description: 'Base32 secret, for typing into an app by hand' }),
     otpauth_uri: str(
@@ -31,9 +29,8 @@ export const TotpEnrolmentSchema = namedSchema('TotpEnrolment', {
   },
 });
 
-export const RecoveryCodesSchema = namedSchema('RecoveryCodes', {
+export const RecoveryCodesSchema = allRequiredSchema('RecoveryCodes', {
   type: 'object',
-  required: ['recovery_codes'],
   properties: {
     recovery_codes: {
       type: 'array',
@@ -56,9 +53,8 @@ export const RecoveryCodesSchema = namedSchema('RecoveryCodes', {
   },
 });
 
-export const SignInPolicySchema = namedSchema('SignInPolicy', {
+export const SignInPolicySchema = allRequiredSchema('SignInPolicy', {
   type: 'object',
-  required: ['workspace_id', 'new_device', 'new_ip', 'new_country', 'impossible_travel', 'updated_at'],
   properties: {
     workspace_id: id,
     new_device: { type: 'string', enum: ['allow', 'challenge', 'block'], example: 'challenge' },
@@ -69,15 +65,13 @@ export const SignInPolicySchema = namedSchema('SignInPolicy', {
   },
 });
 
-export const PasskeySchema = namedSchema('Passkey', {
+export const PasskeySchema = allRequiredSchema('Passkey', {
   type: 'object',
-  required: ['id', 'name', 'created_at', 'last_used_at'],
   properties: { id, name: str('MacBook Touch ID'), created_at: time, last_used_at: nullableTime },
 });
 
-export const PasskeyRegisteredSchema = namedSchema('PasskeyRegistered', {
+export const PasskeyRegisteredSchema = allRequiredSchema('PasskeyRegistered', {
   type: 'object',
-  required: ['passkey', 'recovery_codes'],
   properties: {
     passkey: ref(PasskeySchema),
     recovery_codes: {
@@ -137,9 +131,8 @@ export const PasskeyRequestOptionsSchema = namedSchema('PasskeyRequestOptions', 
   },
 });
 
-export const MfaRequiredSchema = namedSchema('MfaRequired', {
+export const MfaRequiredSchema = allRequiredSchema('MfaRequired', {
   type: 'object',
-  required: ['mfa_required', 'mfa_token', 'methods'],
   properties: {
     mfa_required: { type: 'boolean', enum: [true], example: true },
     mfa_token: str('mfa_Vb2xQ9kT4mZ7pL1cR8nW5hY3jF6gD0sAe2Uo7IiKx', { description: 'Single use, 5 minutes, void after 5 wrong codes' }),

@@ -1,21 +1,7 @@
-import { id, namedSchema, str, time } from '../api-docs/response-schema';
+import { allRequiredSchema, id, str, time } from '../api-docs/response-schema';
 
-export const EndUserSessionSchema = namedSchema('EndUserSession', {
+export const EndUserSessionSchema = allRequiredSchema('EndUserSession', {
   type: 'object',
-  required: [
-    'id',
-    'ip_address',
-    'country',
-    'city',
-    'user_agent',
-    'browser_family',
-    'os_family',
-    'kind',
-    'amr',
-    'created_at',
-    'last_seen_at',
-    'current',
-  ],
   properties: {
     id,
     ip_address: { type: 'string', nullable: true, example: '203.0.113.7' },

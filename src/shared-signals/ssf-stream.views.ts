@@ -1,4 +1,4 @@
-import { id, namedSchema, ref, str } from '../api-docs/response-schema';
+import { allRequiredSchema, id, namedSchema, ref, str } from '../api-docs/response-schema';
 import type { SsfStream } from './entities/ssf-stream.entity';
 import { ACCOUNT_DISABLED, EVENTS_SUPPORTED, SESSION_REVOKED } from './ssf-events';
 
@@ -47,10 +47,9 @@ export const SsfStreamStatusSchema = namedSchema('SsfStreamStatus', {
   },
 });
 
-export const SsfPollResponseSchema = namedSchema('SsfPollResponse', {
+export const SsfPollResponseSchema = allRequiredSchema('SsfPollResponse', {
   type: 'object',
   description: 'RFC 8936 §2.5: the SETs by jti, and whether more are waiting.',
-  required: ['sets', 'moreAvailable'],
   properties: {
     sets: {
       type: 'object',

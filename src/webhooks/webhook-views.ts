@@ -1,11 +1,10 @@
 import type { WebhookDelivery } from './entities/webhook-delivery.entity';
 import type { WebhookSubscription } from './entities/webhook-subscription.entity';
-import { id, namedSchema, type ViewOf, nullableTime, ref, str, time } from '../api-docs/response-schema';
+import { allRequiredSchema, id, namedSchema, nullableTime, ref, str, time, type ViewOf } from '../api-docs/response-schema';
 
-export const WebhookSchema = namedSchema('Webhook', {
+export const WebhookSchema = allRequiredSchema('Webhook', {
   type: 'object',
   description: 'A webhook endpoint of a workspace (Standard Webhooks). Its secret is never shown again after creation or rotation.',
-  required: ['id', 'workspace_id', 'url', 'event_types', 'description', 'is_active', 'disabled_reason', 'created_at', 'updated_at'],
   properties: {
     id,
     workspace_id: id,
@@ -49,21 +48,8 @@ export const WebhookWithSecretSchema = namedSchema('WebhookWithSecret', {
   ],
 });
 
-export const WebhookDeliverySchema = namedSchema('WebhookDelivery', {
+export const WebhookDeliverySchema = allRequiredSchema('WebhookDelivery', {
   type: 'object',
-  required: [
-    'id',
-    'webhook_id',
-    'event_id',
-    'event_type',
-    'status',
-    'attempts',
-    'last_response_code',
-    'last_error',
-    'next_attempt_at',
-    'created_at',
-    'delivered_at',
-  ],
   properties: {
     id: { ...id, description: 'Also sent as the webhook-id header, the same on every attempt.' },
     webhook_id: id,

@@ -1,8 +1,7 @@
-import { id, namedSchema, str, time } from '../api-docs/response-schema';
+import { allRequiredSchema, id, str, time } from '../api-docs/response-schema';
 
-export const WorkspaceSchema = namedSchema('Workspace', {
+export const WorkspaceSchema = allRequiredSchema('Workspace', {
   type: 'object',
-  required: ['id', 'name', 'description', 'database_count', 'member_count', 'created_at'],
   properties: {
     id,
     name: str('Acme production'),
@@ -13,9 +12,8 @@ export const WorkspaceSchema = namedSchema('Workspace', {
   },
 });
 
-export const WorkspaceMemberSchema = namedSchema('WorkspaceMember', {
+export const WorkspaceMemberSchema = allRequiredSchema('WorkspaceMember', {
   type: 'object',
-  required: ['developer_id', 'email', 'name', 'role', 'created_at'],
   properties: {
     developer_id: id,
     email: str('dev@example.com', { format: 'email' }),

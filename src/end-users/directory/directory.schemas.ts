@@ -1,8 +1,7 @@
-import { id, namedSchema, OPAQUE_NEXT_CURSOR, pageSchema, str, time } from '../../api-docs/response-schema';
+import { allRequiredSchema, id, OPAQUE_NEXT_CURSOR, pageSchema, str, time } from '../../api-docs/response-schema';
 
-export const DirectoryUserSchema = namedSchema('DirectoryUser', {
+export const DirectoryUserSchema = allRequiredSchema('DirectoryUser', {
   type: 'object',
-  required: ['id', 'email', 'first_name', 'last_name', 'active', 'email_verified', 'has_password', 'application', 'created_at'],
   properties: {
     id,
     email: str('ada@acme.test'),
@@ -29,21 +28,8 @@ export const DirectoryUserSchema = namedSchema('DirectoryUser', {
 
 export const DirectoryUserPageSchema = pageSchema('DirectoryUserPage', DirectoryUserSchema, OPAQUE_NEXT_CURSOR);
 
-export const DirectorySessionSchema = namedSchema('DirectorySession', {
+export const DirectorySessionSchema = allRequiredSchema('DirectorySession', {
   type: 'object',
-  required: [
-    'id',
-    'kind',
-    'ip_address',
-    'country',
-    'user_agent',
-    'browser_family',
-    'os_family',
-    'amr',
-    'created_at',
-    'last_seen_at',
-    'expires_at',
-  ],
   properties: {
     id,
     kind: { type: 'string', enum: ['api', 'browser'], example: 'browser' },

@@ -1,24 +1,8 @@
 import type { SamlServiceProvider } from './entities/saml-service-provider.entity';
-import { id, namedSchema, str, time, type ViewOf } from '../../api-docs/response-schema';
+import { allRequiredSchema, id, str, time, type ViewOf } from '../../api-docs/response-schema';
 
-export const SamlServiceProviderSchema = namedSchema('SamlServiceProvider', {
+export const SamlServiceProviderSchema = allRequiredSchema('SamlServiceProvider', {
   type: 'object',
-  required: [
-    'id',
-    'workspace_id',
-    'name',
-    'sp_entity_id',
-    'acs_url',
-    'name_id_format',
-    'name_id_attribute',
-    'sign_assertions',
-    'attribute_mapping',
-    'sp_cert_pem',
-    'default_relay_state',
-    'is_active',
-    'created_at',
-    'updated_at',
-  ],
   properties: {
     id,
     workspace_id: id,

@@ -1,16 +1,14 @@
 import type { ScimOAuthClientSecret } from './entities/scim-oauth-client-secret.entity';
 import type { ScimOAuthClient } from './entities/scim-oauth-client.entity';
-import { id, namedSchema, type ViewOf, nullableTime, ref, str, time } from '../../api-docs/response-schema';
+import { allRequiredSchema, id, namedSchema, nullableTime, ref, str, time, type ViewOf } from '../../api-docs/response-schema';
 
-export const ScimClientSecretSchema = namedSchema('ScimClientSecret', {
+export const ScimClientSecretSchema = allRequiredSchema('ScimClientSecret', {
   type: 'object',
-  required: ['id', 'expires_at', 'created_at', 'revoked_at'],
   properties: { id, expires_at: time, created_at: time, revoked_at: nullableTime },
 });
 
-export const ScimClientSecretCreatedSchema = namedSchema('ScimClientSecretCreated', {
+export const ScimClientSecretCreatedSchema = allRequiredSchema('ScimClientSecretCreated', {
   type: 'object',
-  required: ['id', 'value', 'expires_at'],
   properties: {
     id,
     value: str('scs_Qm9uZ1x0cmVhbGx5YXNlY3JldGJ1dGFuZXhhbXBsZQ', {

@@ -1,8 +1,7 @@
-import { id, namedSchema, OPAQUE_NEXT_CURSOR, pageSchema, str, time } from '../../api-docs/response-schema';
+import { allRequiredSchema, id, OPAQUE_NEXT_CURSOR, pageSchema, str, time } from '../../api-docs/response-schema';
 
-export const DirectoryGroupSchema = namedSchema('DirectoryGroup', {
+export const DirectoryGroupSchema = allRequiredSchema('DirectoryGroup', {
   type: 'object',
-  required: ['id', 'display_name', 'external_id', 'created_at'],
   properties: {
     id,
     display_name: str('Engineering'),
@@ -11,14 +10,10 @@ export const DirectoryGroupSchema = namedSchema('DirectoryGroup', {
   },
 });
 
-export const DirectoryGroupWithMembersSchema = namedSchema('DirectoryGroupWithMembers', {
+export const DirectoryGroupWithMembersSchema = allRequiredSchema('DirectoryGroupWithMembers', {
   type: 'object',
-  required: ['id', 'display_name', 'external_id', 'created_at', 'member_count', 'members'],
   properties: {
-    id,
-    display_name: str('Engineering'),
-    external_id: { type: 'string', nullable: true, example: '00g1emaKYZTWRYYRRTSK' },
-    created_at: time,
+    ...DirectoryGroupSchema.schema.properties,
     member_count: { type: 'integer', example: 2 },
     members: {
       type: 'array',

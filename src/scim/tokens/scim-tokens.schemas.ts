@@ -1,8 +1,7 @@
-import { id, namedSchema, nullableTime, ref, str, time } from '../../api-docs/response-schema';
+import { allRequiredSchema, id, namedSchema, nullableTime, ref, str, time } from '../../api-docs/response-schema';
 
-export const ScimTokenSchema = namedSchema('ScimToken', {
+export const ScimTokenSchema = allRequiredSchema('ScimToken', {
   type: 'object',
-  required: ['id', 'workspace_id', 'label', 'expires_at', 'is_active', 'revoked_at', 'created_at'],
   properties: {
     id,
     workspace_id: id,
@@ -29,8 +28,7 @@ export const ScimTokenCreatedSchema = namedSchema('ScimTokenCreated', {
   ],
 });
 
-export const ScimTokenRevokedSchema = namedSchema('ScimTokenRevoked', {
+export const ScimTokenRevokedSchema = allRequiredSchema('ScimTokenRevoked', {
   type: 'object',
-  required: ['id', 'is_active', 'revoked_at'],
   properties: { id, is_active: { type: 'boolean', enum: [false], example: false }, revoked_at: time },
 });
