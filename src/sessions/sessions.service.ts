@@ -10,7 +10,7 @@ import type { RequestMeta } from '../common/request-context';
 import { reduceUserAgent } from '../common/user-agent';
 import { APP_CONFIG, type AppConfig } from '../config/config';
 import { type EmittedEvents, type Tx, UnitOfWork } from '../database/unit-of-work';
-import type { EndUserSessionRecord, StatementRider } from '../events/domain-events';
+import type { AuditFacts, EndUserSessionRecord, StatementRider } from '../events/domain-events';
 import {
   BrowserSessionRow,
   LockedRefreshToken,
@@ -48,6 +48,31 @@ export interface ApplicationSessionRow {
 }
 
 type SessionRef = Pick<EndUserSessionRecord, 'id' | 'workspaceId' | 'userId' | 'oauthClientId'> & { amr?: string[] };
+
+/** A spent credential of a session (a refresh token, an application's authorization code) presented again. */
+export interface ReusedCredential {
+  workspaceId: string;
+  sessionId: string;
+  userId: string;
+  oauthClientId: string | null;
+}
+
+/**
+ * The audit facts of a session the system ended because one of its spent credentials came back:
+ * someone else holds a copy, so neither copy may keep working (OAuth 2.1 §4.1.3 for a code,
+ * decision 0301 for a refresh token).
+ */
+export function endedByReuse(reused: ReusedCredential, reason: string, message: string, request: RequestMeta): AuditFacts {
+  return {
+    workspaceId: reused.workspaceId,
+    actor: { type: 'system', id: null },
+    target: { type: 'EndUserSession', id: reused.sessionId },
+    oauthClientId: reused.oauthClientId,
+    request,
+    message,
+    metadata: { reason, user_id: reused.userId },
+  };
+}
 
 const invalidRefresh = () => new DomainError(END_USER_ERRORS.invalid_token, 'Refresh token is invalid, expired or revoked');
 
@@ -201,15 +226,7 @@ export class SessionsService {
   ): Promise<DeniedToken[]> {
     if (row.sessionRevokedAt) return [];
     const denied = await this.revokeIn(tx, row.workspaceId, { sessionId: row.sessionId }, 'refresh_token_reuse', now);
-    events.emit('logout', {
-      workspaceId: row.workspaceId,
-      actor: { type: 'system', id: null },
-      target: { type: 'EndUserSession', id: row.sessionId },
-      oauthClientId: row.oauthClientId,
-      request,
-      message: 'Session revoked: a spent refresh token was presented again',
-      metadata: { reason: 'refresh_token_reuse', user_id: row.userId },
-    });
+    events.emit('logout', endedByReuse(row, 'refresh_token_reuse', 'Session revoked: a spent refresh token was presented again', request));
     return denied;
   }
 

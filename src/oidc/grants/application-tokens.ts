@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { type Tx, UnitOfWork } from '../../database/unit-of-work';
+import type { StatementRider } from '../../events/domain-events';
 import type { AuthenticatedClient } from '../../oauth/clients/registered-client';
-import type { IssuedTokens } from '../../oauth/token/grants';
+import type { GrantRequest, IssuedTokens } from '../../oauth/token/grants';
+import { tokenIssueEvent } from '../../oauth/token/token-issue-event';
 import type { AccessTokenClaims } from '../../oauth/tokens/access-tokens.service';
 import type { TokenPair } from '../../sessions/sessions.service';
 import { IdTokensService } from '../id-tokens.service';
@@ -18,27 +21,34 @@ export interface ApplicationGrant {
   amr: string[];
 }
 
-/** The access token an application's grant issues with its refresh token: its id, lifetime and scope. */
+/** The access token an application's grant issues with its refresh token: its id and lifetime (its scope is the grant's). */
 export interface ApplicationAccess {
   jti: string;
-  scope: string;
   issuedAt: Date;
   expiresAt: Date;
 }
+
+/**
+ * The one statement that makes an application grant's tokens real (spend the code and open the
+ * session; spend the refresh token and extend it), with the riders of the unit of work on it:
+ * true when it wrote, false when the credential was spent meanwhile and nothing was written.
+ */
+export type GrantWrite = (on: Tx | null, riders: readonly StatementRider[]) => Promise<boolean>;
 
 /**
  * The access token's claims and the facts of the oauth_token_issue row of an application grant: the
  * token is the application's, issued under the credential its client authenticated with, beside a
  * refresh token and an ID token of the user's session.
  */
-export function applicationIssue(
+function applicationIssue(
   client: AuthenticatedClient,
-  app: AppClient,
-  grant: { user: ClaimsUser; pair: TokenPair },
+  grant: ApplicationGrant,
   access: ApplicationAccess,
 ): Required<Pick<IssuedTokens, 'claims' | 'audit'>> {
+  const { app } = grant;
   const claims: AccessTokenClaims = {
     ...access,
+    scope: grant.scope,
     clientId: app.clientId,
     clientRowId: app.id,
     clientKind: client.client.kind,
@@ -50,12 +60,34 @@ export function applicationIssue(
 }
 
 /**
- * The ID token beside an application grant's end-user access and refresh tokens (so
- * /user/security/... accepts them as it accepts any): both grants hold its facts from their one read.
+ * What the code exchange and the refresh share once their checks pass: the write with its
+ * oauth_token_issue row riding on it, then the response with the ID token beside the end-user
+ * access and refresh tokens (so /user/security/... accepts them as it accepts any); both grants
+ * hold its facts from their one read.
  */
 @Injectable()
 export class ApplicationTokens {
-  constructor(private readonly idTokens: IdTokensService) {}
+  constructor(
+    private readonly idTokens: IdTokensService,
+    private readonly uow: UnitOfWork,
+  ) {}
+
+  /** The grant's token response, or null when `write` found its credential spent meanwhile (nothing was written). */
+  async issue(
+    { client, request }: Pick<GrantRequest, 'client' | 'request'>,
+    grantType: string,
+    grant: ApplicationGrant,
+    access: ApplicationAccess,
+    write: GrantWrite,
+  ): Promise<IssuedTokens | null> {
+    const issued = applicationIssue(client, grant, access);
+    const wrote = await this.uow.runAsOneStatement(
+      (events) => events.emit('oauth_token_issue', tokenIssueEvent(client, grantType, issued, request)),
+      write,
+      (written) => written,
+    );
+    return wrote ? this.response(grant, issued) : null;
+  }
 
   private idToken(grant: ApplicationGrant): Promise<string> {
     return this.idTokens.sign({
@@ -69,8 +101,7 @@ export class ApplicationTokens {
     });
   }
 
-  /** The token response of an application grant whose oauth_token_issue row was written with its tokens. */
-  async response(grant: ApplicationGrant, issued: Required<Pick<IssuedTokens, 'claims' | 'audit'>>): Promise<IssuedTokens> {
+  private async response(grant: ApplicationGrant, issued: Required<Pick<IssuedTokens, 'claims' | 'audit'>>): Promise<IssuedTokens> {
     const idToken = await this.idToken(grant);
     return {
       accessToken: grant.pair.access_token,

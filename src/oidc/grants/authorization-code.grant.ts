@@ -3,16 +3,15 @@ import { Clock } from '../../common/clock';
 import { sha256Hex } from '../../common/crypto/tokens';
 import type { RequestMeta } from '../../common/request-context';
 import { UnitOfWork } from '../../database/unit-of-work';
-import { SessionsService } from '../../sessions/sessions.service';
+import { endedByReuse, SessionsService } from '../../sessions/sessions.service';
 import type { DeniedToken } from '../../sessions/tokens/token-denylist.service';
 import { OAuthError } from '../../oauth/oauth.errors';
 import { GrantHandler, GrantRequest, IssuedTokens, TokenGrant } from '../../oauth/token/grants';
-import { tokenIssueEvent } from '../../oauth/token/token-issue-event';
 import { ApplicationClientStore, MAX_CODE_CHARS } from '../application-client.store';
 import { verifierMatches } from '../authorize/pkce';
 import { AuthorizationCodeRow, OidcRepository } from '../oidc.repository';
 import { AUTHORIZATION_CODE } from '../scopes';
-import { applicationIssue, ApplicationTokens } from './application-tokens';
+import { ApplicationTokens } from './application-tokens';
 
 /**
  * RFC 6749 §4.1.3 with PKCE (RFC 7636 §4.6; a code requested without it, decision 0930, takes no verifier): a code works once, for the client it was issued to,
@@ -72,20 +71,15 @@ export class AuthorizationCodeGrant implements TokenGrant {
       request,
       now,
     );
-    const issued = applicationIssue(
-      client,
-      app,
-      { user, pair },
-      { jti: session.refresh.accessJti, scope: row.scope, issuedAt: now, expiresAt: accessExpiresAt },
-    );
-    const spent = await this.uow.runAsOneStatement(
-      (events) => events.emit('oauth_token_issue', tokenIssueEvent(client, AUTHORIZATION_CODE, issued, request)),
+    const issued = await this.tokens.issue(
+      { client, request },
+      AUTHORIZATION_CODE,
+      { app, user, pair, scope: row.scope, authTime: row.authTime, nonce: row.nonce, amr: row.amr },
+      { jti: session.refresh.accessJti, issuedAt: now, expiresAt: accessExpiresAt },
       (on, riders) => this.repository.exchangeCode(on, row, session, now, riders),
-      (wrote) => wrote,
     );
     // Spent by a concurrent exchange since it was read (or expired, or its person deactivated): nothing was written.
-    if (!spent) return this.refuseReuse(row.codeHash, now, request);
-    return this.tokens.response({ app, user, pair, scope: row.scope, authTime: row.authTime, nonce: row.nonce, amr: row.amr }, issued);
+    return issued ?? this.refuseReuse(row.codeHash, now, request);
   }
 
   /**
@@ -105,15 +99,11 @@ export class AuthorizationCodeGrant implements TokenGrant {
       if (!row.sessionId) return [];
       const tokens = await this.sessions.revokeIn(tx, row.workspaceId, { sessionId: row.sessionId }, 'authorization_code_reuse', now);
       if (tokens.length) {
-        events.emit('oauth_token_revoke', {
-          workspaceId: row.workspaceId,
-          actor: { type: 'system', id: null },
-          target: { type: 'EndUserSession', id: row.sessionId },
-          oauthClientId: row.clientId,
-          request,
-          message: 'Tokens revoked: their authorization code was presented again',
-          metadata: { reason: 'authorization_code_reuse', user_id: row.userId },
-        });
+        const reused = { workspaceId: row.workspaceId, sessionId: row.sessionId, userId: row.userId, oauthClientId: row.clientId };
+        events.emit(
+          'oauth_token_revoke',
+          endedByReuse(reused, 'authorization_code_reuse', 'Tokens revoked: their authorization code was presented again', request),
+        );
       }
       return tokens;
     });

@@ -2,15 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock';
 import { sha256Hex } from '../../common/crypto/tokens';
 import { DomainError } from '../../common/errors';
-import { UnitOfWork } from '../../database/unit-of-work';
 import { SessionsService } from '../../sessions/sessions.service';
 import { OAuthError } from '../../oauth/oauth.errors';
 import { GrantHandler, GrantRequest, IssuedTokens, TokenGrant } from '../../oauth/token/grants';
-import { tokenIssueEvent } from '../../oauth/token/token-issue-event';
 import { ApplicationClientStore, MAX_REFRESH_CHARS } from '../application-client.store';
 import { OidcRepository } from '../oidc.repository';
 import { REFRESH_TOKEN } from '../scopes';
-import { applicationIssue, ApplicationTokens } from './application-tokens';
+import { ApplicationTokens } from './application-tokens';
 
 /**
  * RFC 6749 §6 on the end-user sessions' rotation (decision 0301): a refresh token works once, for
@@ -30,7 +28,6 @@ export class RefreshTokenGrant implements TokenGrant {
     private readonly repository: OidcRepository,
     private readonly sessions: SessionsService,
     private readonly tokens: ApplicationTokens,
-    private readonly uow: UnitOfWork,
     private readonly clock: Clock,
   ) {}
 
@@ -66,27 +63,16 @@ export class RefreshTokenGrant implements TokenGrant {
       { id: grant.sessionId, workspaceId: grant.workspaceId, userId: grant.userId, oauthClientId: grant.sessionClientId, amr: grant.amr },
       now,
     );
-    const issued = applicationIssue(
-      client,
-      app,
-      { user, pair },
-      { jti: refresh.accessJti, scope: grant.scope, issuedAt: now, expiresAt: refresh.accessExpiresAt },
-    );
-    const rotated = await this.uow.runAsOneStatement(
-      (events) => events.emit('oauth_token_issue', tokenIssueEvent(client, REFRESH_TOKEN, issued, request)),
-      (on, riders) =>
-        this.sessions.rotateRefreshToken(
-          on,
-          { workspaceId: grant.workspaceId, tokenHash, sessionId: grant.sessionId },
-          refresh,
-          now,
-          riders,
-        ),
-      (wrote) => wrote,
+    const spend = { workspaceId: grant.workspaceId, tokenHash, sessionId: grant.sessionId };
+    const issued = await this.tokens.issue(
+      { client, request },
+      REFRESH_TOKEN,
+      { app, user, pair, scope: grant.scope, authTime: grant.authTime, nonce: null, amr: grant.amr },
+      { jti: refresh.accessJti, issuedAt: now, expiresAt: refresh.accessExpiresAt },
+      (on, riders) => this.sessions.rotateRefreshToken(on, spend, refresh, now, riders),
     );
     // Spent by a concurrent refresh since it was read (or expired, or its session ended): nothing was issued.
-    if (!rotated) return this.refuse(tokenHash, request);
-    return this.tokens.response({ app, user, pair, scope: grant.scope, authTime: grant.authTime, nonce: null, amr: grant.amr }, issued);
+    return issued ?? this.refuse(tokenHash, request);
   }
 
   /** A token that cannot be rotated; a spent one revokes its session (SessionsService.refuseRefresh). Always invalid_grant. */
