@@ -2,7 +2,7 @@ import MarkdownIt from 'markdown-it';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { html, raw } from '../common/html/html';
-import { PAGE_STYLES } from '../common/html/page-styles';
+import { publicPage } from './landing.view';
 
 /** Where a doc's files are served: `/guide/quickstart`, `/guide/decisions/0050-…`, `/guide/images/x.png`. */
 export const GUIDE_PATH = '/guide';
@@ -86,23 +86,12 @@ export class Guide {
     for (const block of tokens) if (block.type === 'inline' && block.children) block.children = this.rewrite(doc, block.children);
     const body = this.md.renderer.render(tokens, this.md.options, env);
     const title = /^# (.+)$/m.exec(markdown)?.[1] ?? doc;
-    return html`<!doctype html>
-      <html lang="en">
-        <head>
-          <meta charset="utf-8" />
-          <meta name="viewport" content="width=device-width, initial-scale=1" />
-          <title>${title}</title>
-          <style>
-            ${raw(PAGE_STYLES + GUIDE_STYLES)}
-          </style>
-        </head>
-        <body>
-          <main id="main">
-            <nav class="crumbs"><a href="/">Identity service</a> · <a href="${GUIDE_PATH}/quickstart">Quickstart</a></nav>
-            <div class="card">${raw(body)}</div>
-          </main>
-        </body>
-      </html>`.toString();
+    return publicPage(
+      title,
+      GUIDE_STYLES,
+      html`<nav class="crumbs"><a href="/">Identity service</a> · <a href="${GUIDE_PATH}/quickstart">Quickstart</a></nav>
+        <div class="card">${raw(body)}</div>`,
+    );
   }
 
   /** Rewrites link and image targets; drops the link (keeps its text) where nothing serves the target. */
