@@ -146,6 +146,8 @@ export class EnvSchema {
   @Transform(toInt) @IsInt() @Min(1) RATE_LIMIT_SAML_SSO_PER_MINUTE = 120;
   /** Requests parked for sign-in per client address; the oldest go first. */
   @Transform(toInt) @IsInt() @Min(1) SAML_PENDING_PER_CLIENT = 20;
+  /** Worker threads per process that build and sign SSO Responses; unset: one when this process has a core to spare, else none (decision 1026). */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(16) SAML_SIGNING_THREADS?: number;
 
   // OAuth authorization server (src/oauth/)
   /** Lifetime of the access tokens the token endpoint issues: 5 min to 6 h (decision 0902). */

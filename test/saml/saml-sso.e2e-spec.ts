@@ -125,6 +125,24 @@ describe('SAML SSO through the hosted login page', () => {
     expect(replay.text).toContain('expired');
   });
 
+  it('answers twelve requests of a signed-in browser sent at once, each with its own signed Response the SP accepts', async () => {
+    const sp = await aRegisteredSp(t, tenant.dev, tenant.ws);
+    const { browser } = await fullFlow(sp);
+    // One after another: authorizePath reads the request's ID as the last one the SP's cache holds.
+    const requests = [];
+    for (let i = 0; i < 12; i++) requests.push(await authorizePath(sp));
+    const pages = await Promise.all(requests.map((r) => browser.get(r.path).expect(200)));
+
+    const metadataCert = certPemFromBase64(certificatesInMetadata((await t.http().get('/saml/metadata/').expect(200)).text)[0]);
+    for (const [i, page] of pages.entries()) {
+      const xml = decode(formFields(page.text).SAMLResponse);
+      expect(responseFacts(xml).inResponseTo).toBe(requests[i].requestId);
+      expect((await xmlsecVerify(xml, metadataCert, 'Assertion')).ok).toBe(true);
+      const { profile } = await sp.saml.validatePostResponseAsync({ SAMLResponse: formFields(page.text).SAMLResponse });
+      expect(profile?.nameID).toBe(user.email);
+    }
+  });
+
   it('makes the user sign in again for ForceAuthn even with a session', async () => {
     const sp = await aRegisteredSp(t, tenant.dev, tenant.ws);
     const { browser } = await fullFlow(sp);

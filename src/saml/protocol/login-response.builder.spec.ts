@@ -4,9 +4,9 @@ import { buildIdpMetadata } from './idp-metadata';
 import type { IdpSettings } from '../idp/idp-settings';
 import { buildLoginResponse, buildStatusResponse, LoginResponseInput } from './login-response.builder';
 import { NAME_ID_FORMAT, STATUS } from './saml-urns';
-import { AUTHN_CLASS } from './authn-context';
 import { certPemFromBase64, certificatesInMetadata, nodeSamlSp, TestSp, xmlsecVerify } from '../../../test/saml/support/saml-verifiers';
 import { schemaValid } from '../../../test/saml/support/saml-schema';
+import { aLoginInput } from '../../../test/saml/support/login-input';
 
 const SP = { entityId: 'https://sp.example.com/metadata', acsUrl: 'https://sp.example.com/saml/acs' };
 let idp: IdpSettings;
@@ -23,25 +23,7 @@ function spWith(signedAssertion = true): TestSp {
 }
 
 function input(sp: TestSp, overrides: Partial<LoginResponseInput> = {}): LoginResponseInput {
-  const requestId = `_req${Math.random().toString(16).slice(2)}`;
-  void sp.cache.saveAsync(requestId, new Date().toISOString());
-  return {
-    inResponseTo: requestId,
-    acsUrl: SP.acsUrl,
-    audience: SP.entityId,
-    nameId: 'ada@example.com',
-    nameIdFormat: NAME_ID_FORMAT.email,
-    sessionIndex: 'sess-1',
-    authnInstant: new Date(),
-    authnContextClassRef: AUTHN_CLASS.passwordProtectedTransport,
-    attributes: [
-      { name: 'email', value: 'ada@example.com' },
-      { name: 'firstName', value: 'Ada' },
-      { name: 'urn:oid:2.5.4.42', value: 'Ada' },
-    ],
-    signAssertion: true,
-    ...overrides,
-  };
+  return aLoginInput(sp, overrides);
 }
 
 const b64 = (xml: string) => Buffer.from(xml).toString('base64');

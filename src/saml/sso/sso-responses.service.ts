@@ -1,12 +1,16 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { DomainEventBus } from '../../events/domain-event-bus';
 import type { DomainEvents } from '../../events/domain-events';
-import { buildLoginResponse, buildStatusResponse } from '../protocol/login-response.builder';
+import { IdpRuntime } from '../idp/idp-runtime';
+import { buildStatusResponse } from '../protocol/login-response.builder';
+import { ResponseThreads } from '../protocol/response-threads';
 import { NameIdRule, nameIdValue } from '../protocol/name-id';
 import { pairwiseId } from '../protocol/pairwise';
 import { mapAttributes } from '../protocol/user-claims';
 import { actorOf, assertableOf, BrowserUser } from './browser-user';
 import { refusedWithPage, SamlPost, SsoFlow, SsoRefusal } from './sso-outcome';
+import { signingThreadCount } from './signing-threads';
 import { SsoRequestChecks } from './sso-request-checks.service';
 
 /**
@@ -22,13 +26,24 @@ export type IdClaim = 'claimed' | 'now';
  * the controller renders the auto-submit page.
  */
 @Injectable()
-export class SsoResponses {
+export class SsoResponses implements OnModuleDestroy {
   private readonly logger = new Logger('SamlSso');
+  /** Where login Responses are built and signed (decision 1026); null while the IdP is not configured (SSO answers 503). */
+  private readonly signing: ResponseThreads | null;
 
   constructor(
     private readonly bus: DomainEventBus,
     private readonly checks: SsoRequestChecks,
-  ) {}
+    idp: IdpRuntime,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.signing = idp.state.configured ? new ResponseThreads(idp.state.settings, signingThreadCount(config.SAML_SIGNING_THREADS)) : null;
+  }
+
+  /** No signing thread outlives the application's close(). */
+  async onModuleDestroy(): Promise<void> {
+    await this.signing?.close();
+  }
 
   /**
    * The assertion for `user` under `rule` (the checks passed), or the refusal when no Response can
@@ -55,7 +70,9 @@ export class SsoResponses {
     const sessionIndex = pairwiseId(settings.pairwiseKey, 'session', sp.spEntityId, user.sessionId);
     let built;
     try {
-      built = buildLoginResponse(settings, {
+      // Built and signed on a signing thread when the process has one (decision 1026); a failure there lands here too.
+      if (!this.signing) throw new Error('the SAML identity provider is not configured');
+      built = await this.signing.loginResponse({
         inResponseTo: request.id,
         acsUrl: sp.acsUrl,
         audience: sp.spEntityId,
