@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { anEndUserRow, aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../test/support/repository';
+import { anOAuthClientRow } from '../../test/support/repository-fixtures';
 import { DomainError } from '../common/errors';
 import { EndUsersRepository, NewEndUser } from './end-users.repository';
 
@@ -7,14 +8,7 @@ describe('EndUsersRepository', () => {
   let users: EndUsersRepository;
   const db = repositoriesForSuite([EndUsersRepository], (booted) => (users = booted));
 
-  const aClient = async (workspaceId: string, name = 'Mobile app') => {
-    const clientId = `cli_${randomUUID().replace(/-/g, '')}`;
-    const [row] = await db.dataSource.query<{ id: string }[]>(
-      `INSERT INTO oauth_clients (workspace_id, client_id, client_secret_hash, name) VALUES ($1, $2, 'x', $3) RETURNING id`,
-      [workspaceId, clientId, name],
-    );
-    return { id: row.id, clientId };
-  };
+  const aClient = (workspaceId: string, name = 'Mobile app') => anOAuthClientRow(db.dataSource, workspaceId, { name });
   const anAccount = (oauthClientId: string, email = `Pat-${randomUUID().slice(0, 8)}@Example.test`): NewEndUser => ({
     oauthClientId,
     email,

@@ -1,20 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { anEndUserRow, aSecretHash, aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../test/support/repository';
+import { anOAuthClientRow } from '../../test/support/repository-fixtures';
 import { NewAuthorizationCode, OidcRepository } from './oidc.repository';
 
 describe('OidcRepository', () => {
   let oidc: OidcRepository;
   const db = repositoriesForSuite([OidcRepository], (booted) => (oidc = booted));
 
-  const anApp = async (workspaceId: string, name = 'Web app') => {
-    const clientId = `cli_${randomUUID().replace(/-/g, '')}`;
-    const [row] = await db.dataSource.query<{ id: string }[]>(
-      `INSERT INTO oauth_clients (workspace_id, client_id, client_secret_hash, name, redirect_uris, first_party)
-       VALUES ($1, $2, 'secret-hash', $3, '["https://app.example.test/cb"]', false) RETURNING id`,
-      [workspaceId, clientId, name],
-    );
-    return { id: row.id, clientId };
-  };
+  const anApp = (workspaceId: string, name = 'Web app') =>
+    anOAuthClientRow(db.dataSource, workspaceId, {
+      name,
+      secretHash: 'secret-hash',
+      redirectUris: ['https://app.example.test/cb'],
+      firstParty: false,
+    });
   const aCode = (
     workspaceId: string,
     clientId: string,

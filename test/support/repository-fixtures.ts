@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AuditRowValues } from '../../src/audit/audit.repository';
 import type { SpFields } from '../../src/saml/sps/saml-sps.repository';
 import type { NewConnection } from '../../src/sso-connections/sso-connections.repository';
+import type { DataSource } from 'typeorm';
 
 // Rows the repository tests make through more than one repository: one shape each, in one place.
 
@@ -52,3 +53,22 @@ export const anOidcConnection = (name = 'Acme OIDC'): NewConnection => ({
   oidcTokenEndpointAuthMethod: 'client_secret_basic',
   oidcScopes: ['email'],
 });
+
+/**
+ * An application (an oauth_clients row) of the workspace, first-party unless said. `clientId` is
+ * the public id, `id` the row's.
+ */
+export async function anOAuthClientRow(
+  dataSource: DataSource,
+  workspaceId: string,
+  options: { name?: string; secretHash?: string; redirectUris?: string[]; firstParty?: boolean } = {},
+): Promise<{ id: string; clientId: string }> {
+  const { name = 'Mobile app', secretHash = 'x', redirectUris = [], firstParty = true } = options;
+  const clientId = `cli_${randomUUID().replace(/-/g, '')}`;
+  const [row] = await dataSource.query<{ id: string }[]>(
+    `INSERT INTO oauth_clients (workspace_id, client_id, client_secret_hash, name, redirect_uris, first_party)
+     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+    [workspaceId, clientId, secretHash, name, JSON.stringify(redirectUris), firstParty],
+  );
+  return { id: row.id, clientId };
+}

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { anEndUserRow, aWorkspaceRow, itKeepsTheTenantContract, repositoriesForSuite } from '../../../test/support/repository';
+import { anOAuthClientRow } from '../../../test/support/repository-fixtures';
 import { SessionHistoryRepository } from './session-history.repository';
 
 describe('SessionHistoryRepository', () => {
@@ -42,10 +42,7 @@ describe('SessionHistoryRepository', () => {
 
   it('names an OAuth client only within its workspace', async () => {
     const [ws, other] = [await aWorkspaceRow(db.dataSource), await aWorkspaceRow(db.dataSource)];
-    const [client] = await db.dataSource.query<{ id: string }[]>(
-      `INSERT INTO oauth_clients (workspace_id, client_id, client_secret_hash, name) VALUES ($1, $2, 'x', 'Mobile app') RETURNING id`,
-      [ws, `ci_${randomUUID()}`],
-    );
+    const client = await anOAuthClientRow(db.dataSource, ws, { name: 'Mobile app' });
     expect(await history.oauthClientName(ws, client.id)).toBe('Mobile app');
     expect(await history.oauthClientName(other, client.id)).toBeNull();
     expect(await history.oauthClientName(ws, null)).toBeNull();
