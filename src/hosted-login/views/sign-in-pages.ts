@@ -20,15 +20,20 @@ export interface SignInPageRequest {
 export function drawSignInPage(view: SignInView, { input, csrfToken }: SignInPageRequest): string {
   const base = HOSTED_LOGIN_PATH;
   const fields = { csrfToken, next: input.next, context: input.context };
+  const signInHref = `${base}?${contextQuery(input)}`;
+  // The forms that ask for the email: its value typed before or carried by the link, and the error of the last try.
+  const emailForm = (v: { brand: string; email?: string; error?: string | null }) => ({
+    ...fields,
+    brand: v.brand,
+    email: v.email ?? input.email,
+    error: v.error ?? null,
+  });
   switch (view.page) {
     case 'login':
       return renderLoginPage({
-        ...fields,
+        ...emailForm(view),
         action: base,
-        brand: view.brand,
         appName: input.appName,
-        email: view.email ?? input.email,
-        error: view.error ?? null,
         notice: view.notice ?? null,
         resetHref: `${base}reset/?${contextQuery(input)}`,
         signUpHref: view.signUp ? `${base}signup/?${contextQuery(input)}` : null,
@@ -39,12 +44,9 @@ export function drawSignInPage(view: SignInView, { input, csrfToken }: SignInPag
       return renderCompanySignInPage({ location: view.location, brand: view.brand });
     case 'signup':
       return renderSignUpPage({
-        ...fields,
+        ...emailForm(view),
         action: `${base}signup/`,
-        brand: view.brand,
-        email: view.email ?? input.email,
-        error: view.error ?? null,
-        signInHref: `${base}?${contextQuery(input)}`,
+        signInHref,
         passwordMinLength: PASSWORD_MIN_LENGTH,
       });
     case 'second-factor':
@@ -61,30 +63,23 @@ export function drawSignInPage(view: SignInView, { input, csrfToken }: SignInPag
       });
     case 'verify-email':
       return renderVerifyEmailPage({
-        ...fields,
+        ...emailForm(view),
         action: `${base}verify/`,
         resendAction: `${base}verify/resend/`,
         email: view.email ?? input.email ?? '',
-        brand: view.brand,
-        error: view.error ?? null,
         notice: view.notice ?? null,
       });
     case 'reset-request':
       return renderResetRequestPage({
-        ...fields,
+        ...emailForm(view),
         action: `${base}reset/`,
-        brand: view.brand,
-        email: view.email ?? input.email,
-        error: view.error ?? null,
-        backHref: `${base}?${contextQuery(input)}`,
+        backHref: signInHref,
       });
     case 'reset-confirm':
       return renderResetConfirmPage({
-        ...fields,
+        ...emailForm(view),
         action: `${base}reset/confirm/`,
-        brand: view.brand,
         email: view.email ?? input.email ?? '',
-        error: view.error ?? null,
       });
     case 'signed-in':
       return renderSignedInPage({
