@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { CoalescedLoop } from '../common/coalesced-loop';
+import { type Batch, CoalescedLoop } from '../common/coalesced-loop';
 import { OnEvent } from '@nestjs/event-emitter';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { UnitOfWork } from '../database/unit-of-work';
@@ -65,16 +65,7 @@ export class SsfDispatcher implements OnApplicationBootstrap, OnApplicationShutd
 
   /** Turns every sealed event after each stream's position into SETs; answers how many were made. */
   async dispatchAll(): Promise<number> {
-    let made = 0;
-    for (const id of await this.streams.behind()) {
-      for (;;) {
-        if (this.loop.stopping) return made;
-        const { sets, more } = await this.fanOut(id);
-        made += sets;
-        if (!more) break;
-      }
-    }
-    return made;
+    return this.loop.drain(await this.streams.behind(), (id) => this.fanOut(id));
   }
 
   private async pruneNow(): Promise<void> {
@@ -83,14 +74,14 @@ export class SsfDispatcher implements OnApplicationBootstrap, OnApplicationShutd
     await this.streams.pruneSets(new Date(Date.now() - SET_RETENTION_MS));
   }
 
-  private fanOut(id: string): Promise<{ sets: number; more: boolean }> {
+  private fanOut(id: string): Promise<Batch> {
     return this.uow.run(async (tx) => {
       const stream = await this.streams.lockById(tx, id);
-      if (!stream || stream.status === 'paused') return { sets: 0, more: false };
+      if (!stream || stream.status === 'paused') return { made: 0, more: false };
       // Every read in the transaction's own connection: the zero-config database has a pool of one.
       const events = await this.events.pageIn(tx, stream.workspaceId, Number(stream.position), BATCH);
       const links = await this.chain.links(tx, stream.workspaceId, Number(stream.auditPosition), Number.MAX_SAFE_INTEGER, BATCH);
-      if (events.length === 0 && links.length === 0) return { sets: 0, more: false };
+      if (events.length === 0 && links.length === 0) return { made: 0, more: false };
       const receiver = await this.receivers.find(tx, stream.workspaceId, stream.receiverId);
       // Disabled: events are not held (SSF 1.0 §8.1.2), the position moves on without SETs.
       const signals: Signal[] = [];
@@ -118,7 +109,7 @@ export class SsfDispatcher implements OnApplicationBootstrap, OnApplicationShutd
       if (stream.deliveryMethod === PUSH && saved.length > 0) await this.streamsService.enqueuePush(tx, stream);
       if (events.length > 0) await this.streams.advance(tx, stream.workspaceId, stream.id, events[events.length - 1].seq);
       if (links.length > 0) await this.streams.advanceAudit(tx, stream.workspaceId, stream.id, links[links.length - 1].seq);
-      return { sets: saved.length, more: events.length === BATCH || links.length === BATCH };
+      return { made: saved.length, more: events.length === BATCH || links.length === BATCH };
     });
   }
 

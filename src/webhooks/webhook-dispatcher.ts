@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { CoalescedLoop } from '../common/coalesced-loop';
+import { type Batch, CoalescedLoop } from '../common/coalesced-loop';
 import { OnEvent } from '@nestjs/event-emitter';
 import { AuditChainRepository } from '../audit/audit-chain.repository';
 import { AUDIT_SEALED } from '../audit/audit-sealer';
@@ -60,33 +60,24 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
 
   /** Fans out everything sealed so far; answers the deliveries created. */
   async dispatchAll(): Promise<number> {
-    let created = 0;
-    for (const id of await this.webhooks.behind(DIRECTORY_EVENT_TYPES)) {
-      if (this.loop.stopping) break;
-      for (;;) {
-        const { deliveries, more } = await this.fanOut(id);
-        created += deliveries;
-        if (!more) break;
-      }
-    }
-    return created;
+    return this.loop.drain(await this.webhooks.behind(DIRECTORY_EVENT_TYPES), (id) => this.fanOut(id));
   }
 
   /** One batch of the endpoint's audit links and one of its directory events, with the endpoint locked. */
-  private fanOut(id: string): Promise<{ deliveries: number; more: boolean }> {
+  private fanOut(id: string): Promise<Batch> {
     return this.uow.run(async (tx) => {
       const webhook = await this.webhooks.lockActive(tx, id);
-      if (!webhook) return { deliveries: 0, more: false };
+      if (!webhook) return { made: 0, more: false };
       const audit = await this.fanOutAudit(tx, webhook);
       const directory = await this.fanOutDirectory(tx, webhook);
-      return { deliveries: audit.deliveries + directory.deliveries, more: audit.more || directory.more };
+      return { made: audit.made + directory.made, more: audit.more || directory.more };
     });
   }
 
-  private async fanOutAudit(tx: Tx, webhook: WebhookSubscription): Promise<{ deliveries: number; more: boolean }> {
+  private async fanOutAudit(tx: Tx, webhook: WebhookSubscription): Promise<Batch> {
     const position = Number(webhook.position);
     const links = await this.chain.links(tx, webhook.workspaceId, position, Number.MAX_SAFE_INTEGER, BATCH);
-    if (links.length === 0) return { deliveries: 0, more: false };
+    if (links.length === 0) return { made: 0, more: false };
     const all = webhook.eventTypes.includes('*');
     const deliveries: NewDelivery[] = [];
     for (const link of links) {
@@ -102,15 +93,15 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     const created = await this.webhooks.insertDeliveries(tx, deliveries);
     await this.enqueue(tx, created);
     await this.webhooks.advance(tx, webhook.workspaceId, webhook.id, links[links.length - 1].seq);
-    return { deliveries: created.length, more: links.length === BATCH };
+    return { made: created.length, more: links.length === BATCH };
   }
 
   /** The body is the feed's event object; only the deliveries first in line for their resource get a job now. */
-  private async fanOutDirectory(tx: Tx, webhook: WebhookSubscription): Promise<{ deliveries: number; more: boolean }> {
+  private async fanOutDirectory(tx: Tx, webhook: WebhookSubscription): Promise<Batch> {
     const types = webhook.eventTypes.filter((t) => (DIRECTORY_EVENT_TYPES as readonly string[]).includes(t));
-    if (types.length === 0) return { deliveries: 0, more: false };
+    if (types.length === 0) return { made: 0, more: false };
     const events = await this.directoryEvents.pageIn(tx, webhook.workspaceId, Number(webhook.directoryPosition), BATCH);
-    if (events.length === 0) return { deliveries: 0, more: false };
+    if (events.length === 0) return { made: 0, more: false };
     const deliveries: NewDelivery[] = events
       .filter((event) => types.includes(event.type))
       .map((event) => ({
@@ -125,7 +116,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     const created = await this.webhooks.insertDeliveries(tx, deliveries);
     await this.enqueue(tx, await this.webhooks.firstInLine(tx, webhook.id, created));
     await this.webhooks.advanceDirectory(tx, webhook.workspaceId, webhook.id, events[events.length - 1].seq);
-    return { deliveries: created.length, more: events.length === BATCH };
+    return { made: created.length, more: events.length === BATCH };
   }
 
   private async enqueue(tx: Tx, deliveryIds: string[]): Promise<void> {
