@@ -5,6 +5,7 @@ import { generateToken, sha256Hex } from '../common/crypto/tokens';
 import { DomainError } from '../common/errors';
 import { RequestMeta } from '../common/request-context';
 import { EmittedEvents, Tx, UnitOfWork } from '../database/unit-of-work';
+import { byDeveloper } from '../events/domain-events';
 import type { WorkspaceScope } from '../workspaces/workspace-scoped';
 import { CreateOAuthClientDto, UpdateOAuthClientDto } from './dto/oauth-client.dto';
 import { OAuthClient } from './entities/oauth-client.entity';
@@ -171,12 +172,9 @@ export class OAuthClientsService {
     metadata?: Record<string, unknown>,
   ): void {
     events.emit(name, {
-      workspaceId: client.workspaceId,
-      request,
-      metadata: { name: client.name, ...metadata },
-      actor: { type: 'developer', id: p.developerId, email: p.email },
-      target: { type: 'OAuthClient', id: client.id },
+      ...byDeveloper(p, client.workspaceId, { type: 'OAuthClient', id: client.id }, request),
       oauthClientId: client.id,
+      metadata: { name: client.name, ...metadata },
     });
   }
 }
