@@ -1,24 +1,27 @@
 import { Doc } from '../api-docs/decorators';
-import { DeveloperList, ReplaceRoute } from '../api-docs/routes';
-import { Body, Param, Query } from '@nestjs/common';
+import { ReplaceRoute } from '../api-docs/routes';
+import { Body, Param } from '@nestjs/common';
 import { DeveloperApi } from '../common/auth/developer-api.decorator';
-import { type WorkspaceScope, WorkspaceInBody, WorkspaceInQuery } from '../workspaces/workspace-scoped';
+import { type WorkspaceScope, WorkspaceInBody } from '../workspaces/workspace-scoped';
 import { SaveEmailTemplateDto } from './dto/email-template.dto';
 import { EmailTemplatesService } from './email-templates.service';
 import { EmailTemplateSchema } from './email-templates.schemas';
-import { WorkspaceQueryDto } from '../workspaces/dto/workspace.dto';
+import { WorkspaceResourceRoutes } from '../workspaces/workspace-resource-routes';
 
 @DeveloperApi('developer/email-templates', 'email templates')
-export class EmailTemplatesController {
-  constructor(private readonly templates: EmailTemplatesService) {}
-
-  @Doc(
-    'List email templates',
-    'The mails the service sends for a workspace (registration code, password reset, new-device alert), with the built-in text where nothing was saved, and the placeholders each accepts.',
-  )
-  @DeveloperList(EmailTemplateSchema, 'The templates')
-  async list(@WorkspaceInQuery() scope: WorkspaceScope, @Query() _query: WorkspaceQueryDto) {
-    return { results: await this.templates.list(scope) };
+export class EmailTemplatesController extends WorkspaceResourceRoutes({
+  noun: 'email template',
+  schema: EmailTemplateSchema,
+  list: {
+    doc: [
+      'List email templates',
+      'The mails the service sends for a workspace (registration code, password reset, new-device alert), with the built-in text where nothing was saved, and the placeholders each accepts.',
+    ],
+    answer: 'The templates',
+  },
+}) {
+  constructor(protected readonly resources: EmailTemplatesService) {
+    super();
   }
 
   @Doc(
@@ -33,6 +36,6 @@ export class EmailTemplatesController {
     [404, 'not_found', 'No template of this name, or no such workspace for the caller'],
   )
   save(@WorkspaceInBody() scope: WorkspaceScope, @Param('name') name: string, @Body() dto: SaveEmailTemplateDto) {
-    return this.templates.save(scope, name, dto);
+    return this.resources.save(scope, name, dto);
   }
 }

@@ -1,29 +1,25 @@
-import { Body, Delete, Param, Query } from '@nestjs/common';
-import { Doc, NoContentRoute } from '../api-docs/decorators';
-import { ActionRoute, DeveloperCreate, DeveloperList, noSuch, ReadRoute, ReplaceRoute } from '../api-docs/routes';
-import { ApiBody } from '@nestjs/swagger';
+import { Param } from '@nestjs/common';
+import { Doc } from '../api-docs/decorators';
+import { ActionRoute, noSuch } from '../api-docs/routes';
 import { CurrentPrincipal } from '../common/auth/auth.decorator';
 import { DeveloperApi } from '../common/auth/developer-api.decorator';
 import type { DeveloperPrincipal } from '../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
 import { CreateOAuthClientDto, UpdateOAuthClientDto } from './dto/oauth-client.dto';
-import { type WorkspaceScope, WorkspaceInBody, WorkspaceInQuery } from '../workspaces/workspace-scoped';
 import { OAuthClientsService } from './oauth-clients.service';
 import { OAuthClientSchema, OAuthClientWithSecretSchema } from './oauth-clients.schemas';
-import { WorkspaceQueryDto } from '../workspaces/dto/workspace.dto';
-
-const NO_CLIENT = noSuch('OAuth client');
+import { WorkspaceResourceRoutes } from '../workspaces/workspace-resource-routes';
 
 @DeveloperApi('developer/oauth/clients', 'oauth clients')
-export class OAuthClientsController {
-  constructor(private readonly clients: OAuthClientsService) {}
-
-  @Doc(
-    'Register an application (OAuth client)',
-    'End users belong to an application: they register and sign in with its client_id. The client_secret is shown once and stored hashed; rotate it with POST …/secret/.',
-  )
-  @ApiBody({
-    type: CreateOAuthClientDto,
+export class OAuthClientsController extends WorkspaceResourceRoutes({
+  noun: 'OAuth client',
+  schema: OAuthClientSchema,
+  create: {
+    doc: [
+      'Register an application (OAuth client)',
+      'End users belong to an application: they register and sign in with its client_id. The client_secret is shown once and stored hashed; rotate it with POST …/secret/.',
+    ],
+    body: CreateOAuthClientDto,
     examples: {
       web: {
         summary: 'A web application (confidential: it keeps a secret)',
@@ -43,44 +39,26 @@ export class OAuthClientsController {
         },
       },
     },
-  })
-  @DeveloperCreate(OAuthClientWithSecretSchema, 'The client and its secret, shown this once')
-  create(@WorkspaceInBody() scope: WorkspaceScope, @Body() dto: CreateOAuthClientDto, @ReqMeta() meta: RequestMeta) {
-    return this.clients.create(scope, dto, meta);
-  }
-
-  @Doc('List applications of a workspace', 'Without secrets.')
-  @DeveloperList(OAuthClientSchema, 'The clients')
-  async list(@WorkspaceInQuery() scope: WorkspaceScope, @Query() _query: WorkspaceQueryDto) {
-    return { results: await this.clients.list(scope) };
-  }
-
-  @Doc('Show an application', 'Without its secret.')
-  @ReadRoute(':id', OAuthClientSchema, 'The client', NO_CLIENT)
-  get(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string) {
-    return this.clients.get(p, id);
-  }
-
-  @Doc('Update an application', 'Changes name and redirect URIs.')
-  @ReplaceRoute(':id', OAuthClientSchema, 'The updated client', NO_CLIENT)
-  update(
-    @CurrentPrincipal() p: DeveloperPrincipal,
-    @Param('id') id: string,
-    @Body() dto: UpdateOAuthClientDto,
-    @ReqMeta() meta: RequestMeta,
-  ) {
-    return this.clients.update(p, id, dto, meta);
-  }
-
-  @Doc('Delete an application', 'Its end users can no longer sign in through it.')
-  @NoContentRoute(Delete(':id'), 'Deleted', NO_CLIENT)
-  remove(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string, @ReqMeta() meta: RequestMeta) {
-    return this.clients.remove(p, id, meta);
+    created: OAuthClientWithSecretSchema,
+    answer: 'The client and its secret, shown this once',
+  },
+  list: { doc: ['List applications of a workspace', 'Without secrets.'], answer: 'The clients' },
+  get: { doc: ['Show an application', 'Without its secret.'], answer: 'The client' },
+  update: {
+    verb: 'PUT',
+    doc: ['Update an application', 'Changes name and redirect URIs.'],
+    body: UpdateOAuthClientDto,
+    answer: 'The updated client',
+  },
+  remove: { doc: ['Delete an application', 'Its end users can no longer sign in through it.'] },
+}) {
+  constructor(protected readonly resources: OAuthClientsService) {
+    super();
   }
 
   @Doc('Rotate the client secret', 'Issues a new secret (shown once); the old one stops working at once.')
-  @ActionRoute(':id/secret', 200, OAuthClientWithSecretSchema, 'The client with its new secret', NO_CLIENT)
+  @ActionRoute(':id/secret', 200, OAuthClientWithSecretSchema, 'The client with its new secret', noSuch('OAuth client'))
   rotate(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string, @ReqMeta() meta: RequestMeta) {
-    return this.clients.rotateSecret(p, id, meta);
+    return this.resources.rotateSecret(p, id, meta);
   }
 }

@@ -1,88 +1,75 @@
-import { Body, Delete, Param, Query } from '@nestjs/common';
-import { Doc, type ErrorSpec, NoContentRoute } from '../api-docs/decorators';
-import { ActionRoute, BAD_QUERY, DeveloperCreate, DeveloperList, ListRoute, noSuch, ReadRoute, UpdateRoute } from '../api-docs/routes';
+import { Param, Query } from '@nestjs/common';
+import { Doc, type ErrorSpec } from '../api-docs/decorators';
+import { ActionRoute, BAD_QUERY, ListRoute, noSuch } from '../api-docs/routes';
 import { CurrentPrincipal } from '../common/auth/auth.decorator';
 import { DeveloperApi } from '../common/auth/developer-api.decorator';
 import type { DeveloperPrincipal } from '../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
-import { type WorkspaceScope, WorkspaceInBody, WorkspaceInQuery } from '../workspaces/workspace-scoped';
 import { AttemptsQueryDto, CreateSsoConnectionDto, UpdateSsoConnectionDto } from './dto/sso-connection.dto';
 import { SsoAttemptSchema, SsoConnectionSchema } from './sso-connection-views';
 import { SsoConnectionsService } from './sso-connections.service';
 import { DomainVerificationService } from './domains/domain-verification.service';
-import { WorkspaceQueryDto } from '../workspaces/dto/workspace.dto';
+import { WorkspaceResourceRoutes } from '../workspaces/workspace-resource-routes';
 
 const NOT_FOUND = noSuch('connection');
 const DOMAIN_TAKEN: ErrorSpec = [409, 'domain_taken', 'Another connection of this workspace already serves one of the domains'];
 
 /** Enterprise SSO connections ("external providers") of a workspace (docs/sso-connections.md). */
 @DeveloperApi('developer/external-providers', 'sso-connections')
-export class SsoConnectionsController {
-  constructor(
-    private readonly connections: SsoConnectionsService,
-    private readonly domains: DomainVerificationService,
-  ) {}
-
-  @Doc(
-    'Create an SSO connection',
-    "Connects a workspace to its company's identity provider: OpenID Connect (we are the relying party: issuer, client_id, client_secret or private_key_jwt) or SAML 2.0 (we are the service provider). The answer carries the values to paste into the provider (redirect_uri, or sp_entity_id, acs_url and sp_metadata_url) and, per email domain, the DNS TXT record that verifies it. The client secret is stored encrypted and never shown. Audited as external_provider_create. Members of the workspace only.",
-  )
-  @DeveloperCreate(
-    SsoConnectionSchema,
-    'The connection',
-    [
-      400,
-      'validation_failed',
-      "A field is missing or breaks its rule, or the other protocol's settings were sent (details names the field)",
+export class SsoConnectionsController extends WorkspaceResourceRoutes({
+  noun: 'connection',
+  schema: SsoConnectionSchema,
+  create: {
+    doc: [
+      'Create an SSO connection',
+      "Connects a workspace to its company's identity provider: OpenID Connect (we are the relying party: issuer, client_id, client_secret or private_key_jwt) or SAML 2.0 (we are the service provider). The answer carries the values to paste into the provider (redirect_uri, or sp_entity_id, acs_url and sp_metadata_url) and, per email domain, the DNS TXT record that verifies it. The client secret is stored encrypted and never shown. Audited as external_provider_create. Members of the workspace only.",
     ],
-    DOMAIN_TAKEN,
-    [409, 'domain_claimed', 'Another workspace has verified one of the domains'],
-  )
-  create(@WorkspaceInBody() scope: WorkspaceScope, @Body() dto: CreateSsoConnectionDto, @ReqMeta() meta: RequestMeta) {
-    return this.connections.create(scope, dto, meta);
-  }
-
-  @Doc('List SSO connections', 'The connections of one workspace, oldest first, without secrets. Members of the workspace only.')
-  @DeveloperList(SsoConnectionSchema, 'The connections')
-  async list(@WorkspaceInQuery() scope: WorkspaceScope, @Query() _query: WorkspaceQueryDto) {
-    return { results: await this.connections.list(scope) };
-  }
-
-  @Doc('Show an SSO connection', 'Without secrets. Visible to members of its workspace only (404 to anyone else).')
-  @ReadRoute(':id', SsoConnectionSchema, 'The connection', NOT_FOUND)
-  get(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string) {
-    return this.connections.get(p, id);
-  }
-
-  @Doc(
-    'Update an SSO connection',
-    'Fields not sent are kept; the protocol cannot change. Sending domains replaces the list: kept domains keep their verification, new ones start unverified. A new client_secret replaces the stored one. Audited as external_provider_update.',
-  )
-  @UpdateRoute(
-    ':id',
-    SsoConnectionSchema,
-    'The updated connection',
-    [400, 'validation_failed', "A field breaks its rule, or the other protocol's settings were sent (details names the field)"],
-    NOT_FOUND,
-    DOMAIN_TAKEN,
-    [409, 'domain_claimed', 'Another workspace has verified one of the new domains'],
-  )
-  update(
-    @CurrentPrincipal() p: DeveloperPrincipal,
-    @Param('id') id: string,
-    @Body() dto: UpdateSsoConnectionDto,
-    @ReqMeta() meta: RequestMeta,
+    body: CreateSsoConnectionDto,
+    answer: 'The connection',
+    errors: [
+      [
+        400,
+        'validation_failed',
+        "A field is missing or breaks its rule, or the other protocol's settings were sent (details names the field)",
+      ],
+      DOMAIN_TAKEN,
+      [409, 'domain_claimed', 'Another workspace has verified one of the domains'],
+    ],
+  },
+  list: {
+    doc: ['List SSO connections', 'The connections of one workspace, oldest first, without secrets. Members of the workspace only.'],
+    answer: 'The connections',
+  },
+  get: {
+    doc: ['Show an SSO connection', 'Without secrets. Visible to members of its workspace only (404 to anyone else).'],
+    answer: 'The connection',
+  },
+  update: {
+    verb: 'PATCH',
+    doc: [
+      'Update an SSO connection',
+      'Fields not sent are kept; the protocol cannot change. Sending domains replaces the list: kept domains keep their verification, new ones start unverified. A new client_secret replaces the stored one. Audited as external_provider_update.',
+    ],
+    body: UpdateSsoConnectionDto,
+    answer: 'The updated connection',
+    errors: [
+      [400, 'validation_failed', "A field breaks its rule, or the other protocol's settings were sent (details names the field)"],
+      DOMAIN_TAKEN,
+      [409, 'domain_claimed', 'Another workspace has verified one of the new domains'],
+    ],
+  },
+  remove: {
+    doc: [
+      'Delete an SSO connection',
+      'The connection, its domains, bindings and attempts are removed; the people it signed in stay in the directory (with their sessions). Audited as external_provider_delete.',
+    ],
+  },
+}) {
+  constructor(
+    protected readonly resources: SsoConnectionsService,
+    private readonly domains: DomainVerificationService,
   ) {
-    return this.connections.update(p, id, dto, meta);
-  }
-
-  @Doc(
-    'Delete an SSO connection',
-    'The connection, its domains, bindings and attempts are removed; the people it signed in stay in the directory (with their sessions). Audited as external_provider_delete.',
-  )
-  @NoContentRoute(Delete(':id'), 'Deleted', NOT_FOUND)
-  remove(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string, @ReqMeta() meta: RequestMeta) {
-    return this.connections.remove(p, id, meta);
+    super();
   }
 
   @Doc(
@@ -114,6 +101,6 @@ export class SsoConnectionsController {
   )
   @ListRoute(':id/attempts', SsoAttemptSchema, 'The attempts', BAD_QUERY, NOT_FOUND)
   async attempts(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string, @Query() query: AttemptsQueryDto) {
-    return { results: await this.connections.attempts(p, id, query.limit ?? 50) };
+    return { results: await this.resources.attempts(p, id, query.limit ?? 50) };
   }
 }

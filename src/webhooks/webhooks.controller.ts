@@ -1,15 +1,14 @@
-import { Doc, NoContentRoute, type ErrorSpec } from '../api-docs/decorators';
-import { ActionRoute, BAD_QUERY, DeveloperCreate, DeveloperList, ListRoute, noSuch, ReadRoute, UpdateRoute } from '../api-docs/routes';
-import { Body, Delete, Param, Query } from '@nestjs/common';
+import { Doc, type ErrorSpec } from '../api-docs/decorators';
+import { ActionRoute, BAD_QUERY, ListRoute, noSuch } from '../api-docs/routes';
+import { Param, Query } from '@nestjs/common';
 import { CurrentPrincipal } from '../common/auth/auth.decorator';
 import { DeveloperApi } from '../common/auth/developer-api.decorator';
 import type { DeveloperPrincipal } from '../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
 import { CreateWebhookDto, DeliveriesQueryDto, UpdateWebhookDto } from './dto/webhook.dto';
-import { type WorkspaceScope, WorkspaceInBody, WorkspaceInQuery } from '../workspaces/workspace-scoped';
 import { WebhooksService } from './webhooks.service';
 import { WebhookDeliverySchema, WebhookSchema, WebhookWithSecretSchema } from './webhook-views';
-import { WorkspaceQueryDto } from '../workspaces/dto/workspace.dto';
+import { WorkspaceResourceRoutes } from '../workspaces/workspace-resource-routes';
 
 const NO_WEBHOOK = noSuch('webhook');
 const BAD_URL = 'an event type is not in the catalog, or the url is not https: or resolves to a private, loopback or reserved address';
@@ -30,47 +29,46 @@ const TEST_DELIVERY = {
 };
 
 @DeveloperApi('developer/webhooks', 'webhooks')
-export class WebhooksController {
-  constructor(private readonly webhooks: WebhooksService) {}
-
-  /** The secret (whsec_…) is in this answer only. */
-  @Doc(
-    'Create a webhook endpoint',
-    'Subscribes an endpoint of yours to a workspace\'s audit events (catalog event types, or "*" for all): each event sealed from now on is POSTed to it, signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature), retried with backoff for WEBHOOK_RETRY_WINDOW_MS. The url must be https: and resolve to public addresses only. The answer carries the signing secret (whsec_…), shown this once. Audited as webhook_create. Members of the workspace only.',
-  )
-  @DeveloperCreate(WebhookWithSecretSchema, 'The endpoint, with its secret', BAD_NEW)
-  create(@WorkspaceInBody() scope: WorkspaceScope, @Body() dto: CreateWebhookDto, @ReqMeta() meta: RequestMeta) {
-    return this.webhooks.create(scope, dto, meta);
-  }
-
-  @Doc('List webhook endpoints', 'The webhook endpoints of one workspace, without their secrets. Members of the workspace only.')
-  @DeveloperList(WebhookSchema, 'The endpoints')
-  async list(@WorkspaceInQuery() scope: WorkspaceScope, @Query() _query: WorkspaceQueryDto) {
-    return { results: await this.webhooks.list(scope) };
-  }
-
-  @Doc('Show a webhook endpoint', 'Without its secret. Visible to members of its workspace only (404 to anyone else).')
-  @ReadRoute(':id', WebhookSchema, 'The endpoint', NO_WEBHOOK)
-  get(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string) {
-    return this.webhooks.get(p, id);
-  }
-
-  @Doc(
-    'Update a webhook endpoint',
-    'Fields not sent are kept. is_active=false pauses deliveries; is_active=true turns an endpoint back on, including one the service disabled after it failed for the whole retry window (clears disabled_reason). A new url is checked like on creation. Audited as webhook_update.',
-  )
-  @UpdateRoute(':id', WebhookSchema, 'The updated endpoint', BAD_CHANGE, NO_WEBHOOK)
-  update(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string, @Body() dto: UpdateWebhookDto, @ReqMeta() meta: RequestMeta) {
-    return this.webhooks.update(p, id, dto, meta);
-  }
-
-  @Doc(
-    'Delete a webhook endpoint',
-    'The endpoint and its deliveries are removed: nothing more is sent to it, pending deliveries included. Audited as webhook_delete.',
-  )
-  @NoContentRoute(Delete(':id'), 'Deleted', NO_WEBHOOK)
-  remove(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string, @ReqMeta() meta: RequestMeta) {
-    return this.webhooks.remove(p, id, meta);
+export class WebhooksController extends WorkspaceResourceRoutes({
+  noun: 'webhook',
+  schema: WebhookSchema,
+  create: {
+    doc: [
+      'Create a webhook endpoint',
+      'Subscribes an endpoint of yours to a workspace\'s audit events (catalog event types, or "*" for all): each event sealed from now on is POSTed to it, signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature), retried with backoff for WEBHOOK_RETRY_WINDOW_MS. The url must be https: and resolve to public addresses only. The answer carries the signing secret (whsec_…), shown this once. Audited as webhook_create. Members of the workspace only.',
+    ],
+    body: CreateWebhookDto,
+    created: WebhookWithSecretSchema,
+    answer: 'The endpoint, with its secret',
+    errors: [BAD_NEW],
+  },
+  list: {
+    doc: ['List webhook endpoints', 'The webhook endpoints of one workspace, without their secrets. Members of the workspace only.'],
+    answer: 'The endpoints',
+  },
+  get: {
+    doc: ['Show a webhook endpoint', 'Without its secret. Visible to members of its workspace only (404 to anyone else).'],
+    answer: 'The endpoint',
+  },
+  update: {
+    verb: 'PATCH',
+    doc: [
+      'Update a webhook endpoint',
+      'Fields not sent are kept. is_active=false pauses deliveries; is_active=true turns an endpoint back on, including one the service disabled after it failed for the whole retry window (clears disabled_reason). A new url is checked like on creation. Audited as webhook_update.',
+    ],
+    body: UpdateWebhookDto,
+    answer: 'The updated endpoint',
+    errors: [BAD_CHANGE],
+  },
+  remove: {
+    doc: [
+      'Delete a webhook endpoint',
+      'The endpoint and its deliveries are removed: nothing more is sent to it, pending deliveries included. Audited as webhook_delete.',
+    ],
+  },
+}) {
+  constructor(protected readonly resources: WebhooksService) {
+    super();
   }
 
   @Doc(
@@ -79,7 +77,7 @@ export class WebhooksController {
   )
   @ActionRoute(':id/rotate-secret', 200, WebhookWithSecretSchema, 'The endpoint, with its new secret', NO_WEBHOOK)
   rotateSecret(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string, @ReqMeta() meta: RequestMeta) {
-    return this.webhooks.rotateSecret(p, id, meta);
+    return this.resources.rotateSecret(p, id, meta);
   }
 
   /** Queues a webhook_test message; answers its delivery (202). */
@@ -89,7 +87,7 @@ export class WebhooksController {
   )
   @ActionRoute(':id/test', 202, WebhookDeliverySchema, { description: 'The queued delivery', example: TEST_DELIVERY }, NO_WEBHOOK)
   test(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string) {
-    return this.webhooks.sendTest(p, id);
+    return this.resources.sendTest(p, id);
   }
 
   @Doc(
@@ -98,7 +96,7 @@ export class WebhooksController {
   )
   @ListRoute(':id/deliveries', WebhookDeliverySchema, 'The deliveries', BAD_QUERY, NO_WEBHOOK)
   async deliveries(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string, @Query() query: DeliveriesQueryDto) {
-    return { results: await this.webhooks.deliveries(p, id, query.limit ?? 50) };
+    return { results: await this.resources.deliveries(p, id, query.limit ?? 50) };
   }
 }
 

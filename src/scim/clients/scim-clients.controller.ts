@@ -1,43 +1,43 @@
-import { Body, Delete, Param, Query } from '@nestjs/common';
+import { Body, Delete, Param } from '@nestjs/common';
 import { Doc, type ErrorSpec, NoContentRoute } from '../../api-docs/decorators';
-import { CreateRoute, DeveloperCreate, DeveloperList, noSuch, ReadRoute, ReplaceRoute } from '../../api-docs/routes';
+import { CreateRoute, noSuch, ReplaceRoute } from '../../api-docs/routes';
 import { CurrentPrincipal } from '../../common/auth/auth.decorator';
 import { DeveloperApi } from '../../common/auth/developer-api.decorator';
 import type { DeveloperPrincipal } from '../../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import { CreateScimClientDto, CreateScimClientSecretDto, ScimClientFederationDto, ScimClientKeysDto } from './scim-client.dto';
-import { type WorkspaceScope, WorkspaceInBody, WorkspaceInQuery } from '../../workspaces/workspace-scoped';
+import { WorkspaceResourceRoutes } from '../../workspaces/workspace-resource-routes';
 import { ScimClientsService } from './scim-clients.service';
 import { ScimClientCreatedSchema, ScimClientSchema, ScimClientSecretCreatedSchema } from './scim-client.views';
-import { WorkspaceQueryDto } from '../../workspaces/dto/workspace.dto';
 
 const NO_CLIENT = noSuch('SCIM client');
 const REVOKED: ErrorSpec = [409, 'client_revoked', 'The client is revoked'];
 const TOO_MANY: ErrorSpec = [409, 'too_many_secrets', 'The client already has 5 live secrets'];
 
 @DeveloperApi('developer/scim/clients', 'scim clients')
-export class ScimClientsController {
-  constructor(private readonly clients: ScimClientsService) {}
-
-  @Doc(
-    'Create a SCIM OAuth client',
-    'An identity provider that authenticates to /scim/v2 with OAuth 2.0 instead of a static `scim_` token: it gets short-lived access tokens from POST /oauth/token (client credentials, private_key_jwt, or the JWT-bearer grant). Answers the client_id and a first secret (`value`, shown once, stored hashed; expires_at default one year).',
-  )
-  @DeveloperCreate(ScimClientCreatedSchema, 'The client and its first secret, shown this once')
-  create(@WorkspaceInBody() scope: WorkspaceScope, @Body() dto: CreateScimClientDto, @ReqMeta() meta: RequestMeta) {
-    return this.clients.create(scope, dto, meta);
-  }
-
-  @Doc('List SCIM OAuth clients of a workspace', "Live and revoked clients with their secrets' ids and expiries, never a secret value.")
-  @DeveloperList(ScimClientSchema, 'The clients')
-  async list(@WorkspaceInQuery() scope: WorkspaceScope, @Query() _query: WorkspaceQueryDto) {
-    return { results: await this.clients.list(scope) };
-  }
-
-  @Doc('Show a SCIM OAuth client', 'With its secrets (ids, expiries, revocations), keys and trusted issuer.')
-  @ReadRoute(':id', ScimClientSchema, 'The client', NO_CLIENT)
-  get(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string) {
-    return this.clients.get(p, id);
+export class ScimClientsController extends WorkspaceResourceRoutes({
+  noun: 'SCIM client',
+  schema: ScimClientSchema,
+  create: {
+    doc: [
+      'Create a SCIM OAuth client',
+      'An identity provider that authenticates to /scim/v2 with OAuth 2.0 instead of a static `scim_` token: it gets short-lived access tokens from POST /oauth/token (client credentials, private_key_jwt, or the JWT-bearer grant). Answers the client_id and a first secret (`value`, shown once, stored hashed; expires_at default one year).',
+    ],
+    body: CreateScimClientDto,
+    created: ScimClientCreatedSchema,
+    answer: 'The client and its first secret, shown this once',
+  },
+  list: {
+    doc: ['List SCIM OAuth clients of a workspace', "Live and revoked clients with their secrets' ids and expiries, never a secret value."],
+    answer: 'The clients',
+  },
+  get: {
+    doc: ['Show a SCIM OAuth client', 'With its secrets (ids, expiries, revocations), keys and trusted issuer.'],
+    answer: 'The client',
+  },
+}) {
+  constructor(protected readonly resources: ScimClientsService) {
+    super();
   }
 
   @Doc(
@@ -46,7 +46,7 @@ export class ScimClientsController {
   )
   @NoContentRoute(Delete(':id'), 'Revoked', NO_CLIENT)
   revoke(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string, @ReqMeta() meta: RequestMeta) {
-    return this.clients.revoke(p, id, meta);
+    return this.resources.revoke(p, id, meta);
   }
 
   @Doc(
@@ -60,7 +60,7 @@ export class ScimClientsController {
     @Body() dto: CreateScimClientSecretDto,
     @ReqMeta() meta: RequestMeta,
   ) {
-    return this.clients.createSecret(p, id, dto, meta);
+    return this.resources.createSecret(p, id, dto, meta);
   }
 
   @Doc(
@@ -78,7 +78,7 @@ export class ScimClientsController {
     @Param('secretId') secretId: string,
     @ReqMeta() meta: RequestMeta,
   ) {
-    return this.clients.revokeSecret(p, id, secretId, meta);
+    return this.resources.revokeSecret(p, id, secretId, meta);
   }
 
   @Doc(
@@ -92,7 +92,7 @@ export class ScimClientsController {
     @Body() dto: ScimClientKeysDto,
     @ReqMeta() meta: RequestMeta,
   ) {
-    return this.clients.setKeys(p, id, dto, meta);
+    return this.resources.setKeys(p, id, dto, meta);
   }
 
   @Doc(
@@ -106,6 +106,6 @@ export class ScimClientsController {
     @Body() dto: ScimClientFederationDto,
     @ReqMeta() meta: RequestMeta,
   ) {
-    return this.clients.setFederation(p, id, dto, meta);
+    return this.resources.setFederation(p, id, dto, meta);
   }
 }

@@ -1,19 +1,25 @@
-import { Body, Delete, HttpCode, Param, Query } from '@nestjs/common';
+import { Body, Delete, HttpCode, Param } from '@nestjs/common';
 import { Doc, Errors, Returns } from '../../api-docs/decorators';
-import { DeveloperCreate, DeveloperList, noSuch } from '../../api-docs/routes';
+import { DeveloperCreate, noSuch } from '../../api-docs/routes';
 import { CurrentPrincipal } from '../../common/auth/auth.decorator';
 import { DeveloperApi } from '../../common/auth/developer-api.decorator';
 import type { DeveloperPrincipal } from '../../common/auth/principal';
 import { ReqMeta, type RequestMeta } from '../../common/request-context';
 import { CreateScimTokenDto } from './scim-token.dto';
-import { type WorkspaceScope, WorkspaceInBody, WorkspaceInQuery } from '../../workspaces/workspace-scoped';
+import { WorkspaceResourceRoutes } from '../../workspaces/workspace-resource-routes';
+import { type WorkspaceScope, WorkspaceInBody } from '../../workspaces/workspace-scoped';
 import { ScimTokensService } from './scim-tokens.service';
 import { ScimTokenCreatedSchema, ScimTokenRevokedSchema, ScimTokenSchema } from './scim-tokens.schemas';
-import { WorkspaceQueryDto } from '../../workspaces/dto/workspace.dto';
 
 @DeveloperApi('developer/scim/tokens', 'scim tokens')
-export class ScimTokensController {
-  constructor(private readonly tokens: ScimTokensService) {}
+export class ScimTokensController extends WorkspaceResourceRoutes({
+  noun: 'token',
+  schema: ScimTokenSchema,
+  list: { doc: ['List SCIM tokens of a workspace', 'Active and revoked tokens, never their value.'], answer: 'The tokens' },
+}) {
+  constructor(protected readonly resources: ScimTokensService) {
+    super();
+  }
 
   @Doc(
     'Mint a SCIM token',
@@ -21,15 +27,10 @@ export class ScimTokensController {
   )
   @DeveloperCreate(ScimTokenCreatedSchema, 'The token, shown this once')
   mint(@WorkspaceInBody() scope: WorkspaceScope, @Body() dto: CreateScimTokenDto, @ReqMeta() meta: RequestMeta) {
-    return this.tokens.mint(scope, dto, meta);
+    return this.resources.mint(scope, dto, meta);
   }
 
-  @Doc('List SCIM tokens of a workspace', 'Active and revoked tokens, never their value.')
-  @DeveloperList(ScimTokenSchema, 'The tokens')
-  async list(@WorkspaceInQuery() scope: WorkspaceScope, @Query() _query: WorkspaceQueryDto) {
-    return { results: await this.tokens.list(scope) };
-  }
-
+  /** Unlike the other resources' DELETE, it answers 200 with the revoked token. */
   @Doc(
     'Revoke a SCIM token',
     'Stops the token on every instance before answering. Idempotent: revoking again returns the first revoked_at.',
@@ -39,6 +40,6 @@ export class ScimTokensController {
   @Delete(':id')
   @HttpCode(200)
   revoke(@CurrentPrincipal() p: DeveloperPrincipal, @Param('id') id: string, @ReqMeta() meta: RequestMeta) {
-    return this.tokens.revoke(p, id, meta);
+    return this.resources.revoke(p, id, meta);
   }
 }
