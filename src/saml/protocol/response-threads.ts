@@ -72,7 +72,7 @@ class ResponseThread {
     const builder = require.resolve('./login-response.builder');
     const worker = new Worker(THREAD_SOURCE, {
       eval: true,
-      // Signing keeps little alive: a small heap, not the event loop's 32 MB semi-spaces (start:prod's flags are inherited).
+      // Signing keeps little alive; without caps start:prod's 32 MB semi-spaces apply here too (measured in decision 1026).
       resourceLimits: { maxOldGenerationSizeMb: THREAD_OLD_SPACE_MB, maxYoungGenerationSizeMb: THREAD_YOUNG_SPACE_MB },
       workerData: {
         builder,
