@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import { CONTINUATION_COOKIE, CONTINUATION_TTL_MS } from './sign-in-continuation';
+import type { HostedRedirect } from './hosted-outcome';
 
 export const SESSION_COOKIE = 'esid';
 /** Hosted-login browser sessions last 12 hours; SSO then asks for the password again. */
@@ -28,4 +29,15 @@ export function setContinuationCookie(res: Response, value: string, secure: bool
 
 export function clearContinuationCookie(res: Response, secure: boolean, path: string): void {
   res.clearCookie(CONTINUATION_COOKIE, { httpOnly: true, sameSite: 'strict', secure, path });
+}
+
+/**
+ * Sends a hosted page's redirect as `HostedRedirect` describes it: never cached, the session cookie set or cleared,
+ * then 303 so the browser follows a form's POST with a GET. One place for the pages that answer one.
+ */
+export function sendHostedRedirect(res: Response, result: HostedRedirect, secure: boolean): void {
+  res.setHeader('Cache-Control', 'no-store');
+  if (result.sessionToken) setSessionCookie(res, result.sessionToken, secure);
+  if (result.clearSession) clearSessionCookie(res, secure);
+  res.redirect(303, result.location);
 }

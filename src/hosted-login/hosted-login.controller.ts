@@ -3,13 +3,7 @@ import type { Request, Response } from 'express';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
 import { APP_CONFIG, type AppConfig } from '../config/config';
 import { RateLimit, RateLimitGuard } from '../common/rate-limit/rate-limit.guard';
-import {
-  clearContinuationCookie,
-  clearSessionCookie,
-  sessionCookie,
-  setContinuationCookie,
-  setSessionCookie,
-} from './browser-session-cookie';
+import { clearContinuationCookie, sendHostedRedirect, sessionCookie, setContinuationCookie } from './browser-session-cookie';
 import { BrowserSession, BrowserSessionsService } from './browser-sessions.service';
 import { BrowserBinding, HostedInput, hostedInput, HOSTED_LOGIN_PATH } from './hosted-input';
 import { HostedLoginService } from './hosted-login.service';
@@ -190,15 +184,10 @@ export class HostedLoginController {
 
   /** Renders a SignInResult: its cookies, then the redirect, the error page or the page drawn for this request. */
   private send(res: Response, result: SignInResult, input: HostedInput, csrfToken: string): void {
-    res.setHeader('Cache-Control', 'no-store');
     if (result.continuation === 'clear') clearContinuationCookie(res, this.config.COOKIE_SECURE, HOSTED_LOGIN_PATH);
     else if (result.continuation) setContinuationCookie(res, result.continuation.set, this.config.COOKIE_SECURE, HOSTED_LOGIN_PATH);
-    if (result.kind === 'redirect') {
-      if (result.sessionToken) setSessionCookie(res, result.sessionToken, this.config.COOKIE_SECURE);
-      if (result.clearSession) clearSessionCookie(res, this.config.COOKIE_SECURE);
-      res.redirect(303, result.location);
-      return;
-    }
+    if (result.kind === 'redirect') return sendHostedRedirect(res, result, this.config.COOKIE_SECURE);
+    res.setHeader('Cache-Control', 'no-store');
     const html = result.kind === 'refused' ? drawSignInRefusal(result, input) : drawSignInPage(result.view, { input, csrfToken });
     res.status(result.status).type('html').send(html);
   }

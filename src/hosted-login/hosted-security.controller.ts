@@ -4,7 +4,7 @@ import { ReqMeta, type RequestMeta } from '../common/request-context';
 import { APP_CONFIG, type AppConfig } from '../config/config';
 import { RateLimit, RateLimitGuard } from '../common/rate-limit/rate-limit.guard';
 import { JsonSurface } from '../common/surface.decorators';
-import { clearSessionCookie, sessionCookie } from './browser-session-cookie';
+import { sendHostedRedirect, sessionCookie } from './browser-session-cookie';
 import { BrowserSession, BrowserSessionsService } from './browser-sessions.service';
 import { HostedSecurityService, SECURITY_PAGE, SecurityResult } from './hosted-security.service';
 import { type FormFields, PageFormPost, PageForms } from './page-forms';
@@ -97,12 +97,8 @@ export class HostedSecurityController {
 
   /** Renders a SecurityResult: a redirect (to sign in first), or the page drawn with this browser's form token. */
   private send(res: Response, result: SecurityResult, csrfToken: string): void {
+    if (result.kind === 'redirect') return sendHostedRedirect(res, result, this.config.COOKIE_SECURE);
     res.setHeader('Cache-Control', 'no-store');
-    if (result.kind === 'redirect') {
-      if (result.clearSession) clearSessionCookie(res, this.config.COOKIE_SECURE);
-      res.redirect(303, result.location);
-      return;
-    }
     res
       .status(result.status)
       .type('html')

@@ -2,7 +2,7 @@ import { Body, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ReqMeta, type RequestMeta } from '../common/request-context';
 import { APP_CONFIG, type AppConfig } from '../config/config';
-import { clearSessionCookie, sessionCookie } from './browser-session-cookie';
+import { sendHostedRedirect, sessionCookie } from './browser-session-cookie';
 import { BrowserSessionsService, type BrowserSession } from './browser-sessions.service';
 import { HostedSessionsService, SESSIONS_PAGE, SessionsContext, SessionsResult } from './hosted-sessions.service';
 import type { HostedRedirect } from './hosted-outcome';
@@ -87,9 +87,7 @@ export class HostedSessionsController {
   }
 
   private redirect(res: Response, result: HostedRedirect): void {
-    res.setHeader('Cache-Control', 'no-store');
-    if (result.clearSession) clearSessionCookie(res, this.config.COOKIE_SECURE);
-    res.redirect(303, result.location);
+    sendHostedRedirect(res, result, this.config.COOKIE_SECURE);
   }
 }
 
