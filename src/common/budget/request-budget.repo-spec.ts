@@ -167,6 +167,26 @@ describe('RequestBudget on Redis, leasing tokens in batches', () => {
     expectTheRefillAdmitted(spent);
   });
 
+  it('requests of one instance waiting for a lease are served by the next ask, not one Redis call each (decision 1030)', async () => {
+    const redis = client();
+    const budget = new RequestBudget({ TENANT_RATE_PER_SECOND: 1_000_000, TENANT_BURST: 0, TENANT_MAX_IN_FLIGHT: 0 } as AppConfig, redis);
+    const owner = { policy: 'workspace' as const, id: 'waiting-together' };
+    // The instance's clock stands still, so no lease lapses however slowly the machine answers.
+    jest.spyOn(Date, 'now').mockReturnValue(Date.now());
+    try {
+      await budget.spend(owner); // the first lease: one token, its asker's
+      const sent = jest.spyOn(redis, 'sendCommand');
+      const answers = await Promise.all(Array.from({ length: 10 }, () => budget.spend(owner)));
+      expect(answers.every((a) => a.allowed)).toBe(true);
+      const asks = sent.mock.calls.filter(([command]) => command.args.some((arg) => String(arg).endsWith(owner.id)));
+      // Ten arrive at once: the first asks for twice the lease it ran out of (2); the eight still waiting when that one
+      // is spent are one ask of 8. Sized by what ran out alone, the asks were 2, 4 and 8.
+      expect(asks).toHaveLength(2);
+    } finally {
+      jest.restoreAllMocks();
+    }
+  });
+
   it('a refusal carries Retry-After and the bucket serves again once it refills', async () => {
     const [rate, burst] = [500, 50];
     const budget = instance(rate, burst);

@@ -116,6 +116,8 @@ export class RequestBudget implements OnModuleDestroy {
    */
   private readonly leases = new Map<string, Lease>();
   private readonly asking = new Map<string, Promise<unknown>>();
+  /** Requests of this instance waiting for the lease being asked for, per bucket: the next ask takes a token for each. */
+  private readonly waiting = new Map<string, number>();
   private sweep?: NodeJS.Timeout;
   /** Calls that give leftovers back in their own right (not with an ask), until Redis answers them. */
   private readonly returning = new Set<Promise<void>>();
@@ -269,9 +271,17 @@ export class RequestBudget implements OnModuleDestroy {
       if (known) return known;
       const pending = this.asking.get(key);
       if (!pending || waited === 3) break;
-      await pending;
+      this.waiting.set(key, (this.waiting.get(key) ?? 0) + 1);
+      await pending; // settles, never rejects
+      this.stopWaiting(key);
     }
     return this.askShared(key, this.take);
+  }
+
+  private stopWaiting(key: string): void {
+    const still = this.waiting.get(key)! - 1;
+    if (still === 0) this.waiting.delete(key);
+    else this.waiting.set(key, still);
   }
 
   /** One token of this instance's lease on the bucket, while the lease holds one and has not lapsed. */
@@ -287,14 +297,17 @@ export class RequestBudget implements OnModuleDestroy {
 
   /**
    * Asks the shared bucket for a lease of tokens (one, at low rates), giving back in the same call what the
-   * previous lease left when it lapsed; this request spends the first token.
+   * previous lease left when it lapsed; this request spends the first token, and the requests waiting for it
+   * the next ones (decision 1030).
    */
   private async askShared(key: string, take: TakeCommand): Promise<BucketAnswer> {
     const sentAt = Date.now();
     const previous = this.leases.get(key);
     const lapsed = previous !== undefined && sentAt >= previous.until;
-    const wanted =
-      this.leaseSize > 1 ? nextLeaseSize(previous && { size: previous.size, served: previous.served, lapsed }, this.leaseSize) : 1;
+    const use = previous && { size: previous.size, served: previous.served, lapsed };
+    // A request asking beside an ask still in flight (it waited for three) leaves the requests waiting for that ask to it.
+    const waiting = this.asking.has(key) ? 0 : this.waiting.get(key);
+    const wanted = this.leaseSize > 1 ? nextLeaseSize(use, this.leaseSize, waiting) : 1;
     const returned = lapsed ? this.takeBackLeftovers(previous) : 0;
     const asked = take(key, this.limit.ratePerSecond, this.limit.burst, wanted, returned);
     if (returned > 0) {
@@ -335,15 +348,17 @@ export class RequestBudget implements OnModuleDestroy {
   }
 
   /**
-   * Every LEASE_MS while this instance holds leases: what lapsed leases have left goes back to the shared bucket,
-   * for an owner whose requests stopped reaching this instance (the next ask of one whose requests still do
-   * gives it back itself); leases lapsed LEASE_MEMORY_MS ago are forgotten.
+   * Every LEASE_MS while this instance holds leases: what a lease lapsed at least LEASE_MS ago has left goes back
+   * to the shared bucket, for an owner whose requests stopped reaching this instance. A lease lapsed since then is
+   * left to the owner's next request, whose ask gives it back in the call it makes anyway (decision 1030: the
+   * timer giving it back too made a second Redis call beside that ask). Leases lapsed LEASE_MEMORY_MS ago are
+   * forgotten.
    */
   private giveBackLapsed(): void {
     this.sweep = undefined;
     const now = Date.now();
     for (const [key, lease] of this.leases) {
-      if (now < lease.until) continue;
+      if (now < lease.until + LEASE_MS) continue;
       if (lease.left >= 1) void this.giveBack(key, lease);
       else if (now >= lease.until + LEASE_MEMORY_MS && lease.givingBack === 0) this.leases.delete(key);
     }

@@ -58,8 +58,17 @@ describe('nextLeaseSize (an instance takes about what its own requests spend whi
     expect(nextLeaseSize({ size: 20, served: 0, lapsed: true }, 20)).toBe(1);
   });
 
+  it('holds a token for every request of the instance already waiting for the lease, up to the largest lease', () => {
+    expect(nextLeaseSize({ size: 2, served: 2, lapsed: false }, 20, 9)).toBe(10);
+    expect(nextLeaseSize(undefined, 20, 4)).toBe(5);
+    expect(nextLeaseSize({ size: 8, served: 8, lapsed: false }, 20, 3)).toBe(16);
+    expect(nextLeaseSize({ size: 20, served: 1, lapsed: true }, 20, 6)).toBe(7);
+    expect(nextLeaseSize({ size: 2, served: 2, lapsed: false }, 5, 9)).toBe(5);
+  });
+
   it('keeps the size of a lease that still holds tokens, and is always one where the largest lease is one', () => {
     expect(nextLeaseSize({ size: 8, served: 5, lapsed: false }, 20)).toBe(8);
     expect(nextLeaseSize({ size: 1, served: 1, lapsed: false }, 1)).toBe(1);
+    expect(nextLeaseSize({ size: 1, served: 1, lapsed: false }, 1, 9)).toBe(1);
   });
 });

@@ -78,14 +78,15 @@ export interface LeaseUse {
 }
 
 /**
- * The size of an instance's next lease (decision 1015): twice the previous one when it ran out, what it served
- * when it lapsed with tokens left, one when there was none; never more than `max` (leaseSize). An instance
- * then holds about what its own requests spend in LEASE_MS, not what the whole rate refills.
+ * The size of an instance's next lease (decisions 1015, 1030): twice the previous one when it ran out, what it served
+ * when it lapsed with tokens left, one when there was none; and at least a token for the asker and each request of
+ * the instance already waiting for this lease (`waiting`), which would otherwise wait for asks of their own; never
+ * more than `max` (leaseSize). An instance then holds about what its own requests spend in LEASE_MS, not what the
+ * whole rate refills.
  */
-export function nextLeaseSize(previous: LeaseUse | undefined, max: number): number {
-  if (!previous) return 1;
-  const wanted = previous.served >= previous.size ? 2 * previous.size : previous.lapsed ? previous.served : previous.size;
-  return Math.max(1, Math.min(max, wanted));
+export function nextLeaseSize(previous: LeaseUse | undefined, max: number, waiting = 0): number {
+  const wanted = !previous ? 1 : previous.served >= previous.size ? 2 * previous.size : previous.lapsed ? previous.served : previous.size;
+  return Math.max(1, Math.min(max, Math.max(wanted, 1 + waiting)));
 }
 
 /**
