@@ -32,6 +32,24 @@ export interface SessionOptions {
 }
 
 /**
+ * What opens a session: the account, the session's options, the request, whatever the caller
+ * writes beside it in the same transaction (`extra`, e.g. tokens), and the time (now unless given).
+ */
+export type SessionStart<T> = [
+  user: EndUserRecord,
+  options: SessionOptions,
+  request: RequestMeta,
+  extra?: (tx: Tx, session: EndUserSessionRecord, now: Date) => Promise<T>,
+  now?: Date,
+];
+
+/** The session written, and what `extra` answered (undefined without one). */
+export interface OpenedSession<T> {
+  session: EndUserSessionRecord;
+  result: T | undefined;
+}
+
+/**
  * Password sign-in: finds the candidate accounts of the scope, lets the password decide, records a
  * session, and after commit announces `login_success`. An unknown email costs one dummy argon2
  * verify, so it answers like a wrong password in body and in time.
@@ -82,26 +100,16 @@ export class SignInService {
    * Create the session row (plus whatever the caller adds in the same transaction, e.g. tokens),
    * audit login_success, commit, then emit the domain event carrying the committed session.
    */
-  async startSession<T>(
-    user: EndUserRecord,
-    options: SessionOptions,
-    request: RequestMeta,
-    extra?: (tx: Tx, session: EndUserSessionRecord, now: Date) => Promise<T>,
-    now: Date = this.clock.now(),
-  ): Promise<{ session: EndUserSessionRecord; result: T | undefined }> {
-    return this.uow.run((tx, events) => this.openSessionIn(tx, events, user, options, request, extra, now));
+  startSession<T>(...start: SessionStart<T>): Promise<OpenedSession<T>> {
+    return this.uow.run((tx, events) => this.openSessionIn(tx, events, ...start));
   }
 
   /** startSession inside the caller's unit of work (the second step opens the session in the transaction that spends the code). */
   async openSessionIn<T>(
     tx: Tx,
     events: EmittedEvents,
-    user: EndUserRecord,
-    options: SessionOptions,
-    request: RequestMeta,
-    extra?: (tx: Tx, session: EndUserSessionRecord, now: Date) => Promise<T>,
-    now: Date = this.clock.now(),
-  ): Promise<{ session: EndUserSessionRecord; result: T | undefined }> {
+    ...[user, options, request, extra, now = this.clock.now()]: SessionStart<T>
+  ): Promise<OpenedSession<T>> {
     const created = await this.sessions.record(tx, user.workspaceId, this.newSession(user, options, request, now));
     const value = extra ? await extra(tx, created, now) : undefined;
     this.emitSignedIn(events, user, created, options, request);
