@@ -33,7 +33,8 @@ describe('SAML SSO through the hosted login page', () => {
   let user: TestEndUser;
   beforeAll(async () => {
     smtp = await startSmtpReceiver();
-    t = await createTestApp({ ...samlEnv(), SMTP_URL: smtp.url });
+    // One signing thread, as the default gives a process with a core to spare: these SSOs go through it.
+    t = await createTestApp({ ...samlEnv(), SMTP_URL: smtp.url, SAML_SIGNING_THREADS: '1' });
     tenant = await aTenant(t);
     user = await anEndUser(t, tenant.client, { smtp, firstName: 'Ada' });
   });

@@ -76,7 +76,10 @@ export function baseTestEnv(port: number): Record<string, string> {
 export async function createTestApp(overrides: Record<string, string> = {}): Promise<TestApp> {
   const port = await freePort();
   const withPort = Object.fromEntries(Object.entries(overrides).map(([k, v]) => [k, v.replaceAll('{port}', String(port))]));
-  const env = { ...baseTestEnv(port), ...withPort };
+  // In-process apps run from the TypeScript sources, where a SAML signing thread (decision 1026) would load the
+  // TypeScript compiler for itself: one to two seconds of CPU per app. They sign on the event loop unless a test asks
+  // for threads (SAML_SIGNING_THREADS in its overrides); spawned instances run the build with the default.
+  const env = { ...baseTestEnv(port), SAML_SIGNING_THREADS: '0', ...withPort };
   const saved = { ...process.env };
   Object.assign(process.env, env);
   for (const [key, value] of Object.entries(env)) if (value === '') delete process.env[key];
