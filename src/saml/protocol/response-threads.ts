@@ -8,8 +8,9 @@ const THREAD_YOUNG_SPACE_MB = 12;
 
 /**
  * The thread's code (CommonJS, evaluated as is). It loads the same builder the main thread would run:
- * the compiled file in a build, the TypeScript source under ts-jest (through ts-node, a development
- * dependency, so that branch never runs in production). The signing key arrives once, in workerData,
+ * the compiled file in a build, the TypeScript source under Jest (through ts-node, a development
+ * dependency, so that branch never runs in production; in-process test apps use no thread unless a spec asks,
+ * test/support/app.ts). The signing key arrives once, in workerData,
  * as a KeyObject; a failure answers with its message only, never the input or the key.
  */
 const THREAD_SOURCE = `
